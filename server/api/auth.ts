@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { requirePrincipal } from "../http/guard.ts";
+import type { IssuedSession } from "../panel/sign-in.ts";
+import { otpPendingSeconds } from "../panel/sign-in.ts";
+import { LoginAnswer, LoginBody, OtpBody, RegisterBody } from "../wire/auth.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
+
+/** /auth/*: sign-in with cookies (reference §3.3). */
+export function authRoutes(app: Api, { services, cookies }: RouteContext): void {
+  const api = typed(app);
+  const answer = { 200: LoginAnswer };
+
+  const started = (request: FastifyRequest, reply: FastifyReply, session: IssuedSession) => {
+    cookies.setSession(request, reply, session.token, session.expiresAt);
+    return { scopes: session.scopes };
+  };
+
+  api.post(
+    "/auth/login",
+    { config: { access: "public" }, schema: { body: LoginBody, response: answer } },
+    async (request, reply) => {
+      const result = await services.signIn.login(request.body.email, request.body.password, request.ip);
+      if (result.kind === "otp") {
+        cookies.setPending(request, reply, result.pendingToken, otpPendingSeconds);
+        return { otpNeeded: true };
+      }
+      return started(request, reply, result.session);
+    },
+  );
+
+  api.post(
+    "/auth/otp",
+    { config: { access: "public" }, schema: { body: OtpBody, response: answer } },
+    async (request, reply) => {
+      const session = await services.signIn.completeOtp(
+        request.cookies[cookies.pending],
+        request.body.token,
+        request.ip,
+      );
+      cookies.clearPending(request, reply);
+      return started(request, reply, session);
+    },
+  );
+
+  api.post(
+    "/auth/register",
+    { config: { access: "public" }, schema: { body: RegisterBody, response: answer } },
+    async (request, reply) => started(request, reply, await services.signIn.register(request.body)),
+  );
+
+  api.post(
+    "/auth/reauth",
+    { config: { access: "authenticated" }, schema: { response: answer } },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      if (principal.via === "bearer") {
+        // A bearer token is renewed by asking /oauth2/token again; nothing to rotate here.
+        return { scopes: principal.scopes };
+      }
+      return started(request, reply, await services.signIn.reauth(principal.user, principal.sessionHash));
+    },
+  );
+
+  api.post("/auth/logout", { config: { access: "public" } }, async (request, reply) => {
+    const token = request.cookies[cookies.auth];
+    if (token) await services.sessions.revoke(token);
+    const pending = request.cookies[cookies.pending];
+    if (pending) await services.sessions.revoke(pending);
+    cookies.clearSession(request, reply);
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,55 @@
+import { requirePrincipal } from "../http/guard.ts";
+import {
+  SettingAnswer,
+  SettingBody,
+  SettingKeyParams,
+  SettingsBody,
+  UserSettingBody,
+  UserSettingKeyParams,
+  UserSettingList,
+} from "../wire/settings.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
+
+/** Panel settings (admin) and per-user settings (reference §10.3, §10.6). */
+export function settingsRoutes(app: Api, { services }: RouteContext): void {
+  const api = typed(app);
+
+  api.get(
+    "/api/settings/:key",
+    { config: { access: "settings.edit" }, schema: { params: SettingKeyParams, response: { 200: SettingAnswer } } },
+    async (request) => ({ value: await services.settings.get(request.params.key) }),
+  );
+
+  api.put(
+    "/api/settings/:key",
+    { config: { access: "settings.edit" }, schema: { params: SettingKeyParams, body: SettingBody } },
+    async (request, reply) => {
+      await services.settings.setMany({ [request.params.key]: request.body.value });
+      return reply.status(204).send();
+    },
+  );
+
+  api.post(
+    "/api/settings",
+    { config: { access: "settings.edit" }, schema: { body: SettingsBody } },
+    async (request, reply) => {
+      await services.settings.setMany(request.body);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    "/api/userSettings",
+    { config: { access: "login" }, schema: { response: { 200: UserSettingList } } },
+    async (request) => services.userSettings.list(requirePrincipal(request).user.id),
+  );
+
+  api.put(
+    "/api/userSettings/:key",
+    { config: { access: "login" }, schema: { params: UserSettingKeyParams, body: UserSettingBody } },
+    async (request, reply) => {
+      await services.userSettings.set(requirePrincipal(request).user.id, request.params.key, request.body.value);
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,59 @@
+import fastifyCompress from "@fastify/compress";
+import fastifyCookie from "@fastify/cookie";
+import fastifyFormbody from "@fastify/formbody";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { authRoutes } from "./api/auth.ts";
+import { configRoutes } from "./api/config.ts";
+import { oauth2Routes } from "./api/oauth2.ts";
+import { selfRoutes } from "./api/self.ts";
+import { settingsRoutes } from "./api/settings.ts";
+import type { RouteContext } from "./api/types.ts";
+import type { PanelConfig } from "./config.ts";
+import { CookieJar } from "./http/cookies.ts";
+import { installErrorHandler } from "./http/error-handler.ts";
+import { installGuard } from "./http/guard.ts";
+import { validatorCompiler } from "./http/validation.ts";
+import { installWebApp } from "./http/web-app.ts";
+import { installXsrf } from "./http/xsrf.ts";
+import type { PanelServices } from "./panel/services.ts";
+
+export const apiVersion = "3.0.0-outpost";
+
+/** The panel's HTTP server: API, auth, OAuth2 and the web app on one origin. */
+export async function buildApp(config: PanelConfig, services: PanelServices): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    bodyLimit: 1024 * 1024,
+    trustProxy: process.env.OUTPOST_TRUST_PROXY === "true",
+    logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" }),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ["br", "gzip"] });
+
+  const cookies = new CookieJar(config.cookiePrefix);
+  installXsrf(app, cookies);
+  installGuard(app, services, cookies);
+
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url.startsWith("/api/")) {
+      reply.header("Cache-Control", "no-store").header("X-API-Version", apiVersion);
+    }
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("X-Content-Type-Options", "nosniff").header("Referrer-Policy", "same-origin");
+    reply.header("X-Frame-Options", "DENY");
+  });
+
+  const ctx: RouteContext = { services, cookies };
+  for (const routes of [authRoutes, oauth2Routes, selfRoutes, configRoutes, settingsRoutes]) routes(app, ctx);
+  await installWebApp(app, config.webDir);
+  return app;
+}

@@ -1,0 +1,42 @@
+import { buildApp } from "../app.ts";
+import type { PanelConfig } from "../config.ts";
+import type { OpenedDatabase } from "../db/database.ts";
+import type { PanelServices } from "../panel/services.ts";
+
+/** `outpost serve`: the panel until SIGINT/SIGTERM. */
+export async function serve(config: PanelConfig, opened: OpenedDatabase, services: PanelServices): Promise<void> {
+  const app = await buildApp(config, services);
+  await ensureFirstAdmin(config, services, (msg) => app.log.info(msg));
+  if ((await services.accounts.count()) === 0) {
+    app.log.warn(
+      "no user exists yet: create the first administrator with " +
+        '"npm run outpost -- user add --admin --email you@example.com --username admin" ' +
+        "(or set OUTPOST_ADMIN_EMAIL, OUTPOST_ADMIN_USERNAME and OUTPOST_ADMIN_PASSWORD before starting)",
+    );
+  }
+  const purge = setInterval(() => void services.sessions.purgeExpired().catch(() => {}), 10 * 60_000);
+  purge.unref();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: stopping`);
+    clearInterval(purge);
+    await app.close();
+    await opened.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  app.log.info(`Outpost panel on ${address} (${opened.dialect} database, data in ${config.dataDir})`);
+}
+
+/** The first administrator from OUTPOST_ADMIN_* on a panel with no users; ignored once anyone exists. */
+async function ensureFirstAdmin(config: PanelConfig, services: PanelServices, log: (m: string) => void): Promise<void> {
+  if (!config.firstAdmin || (await services.accounts.count()) > 0) return;
+  const user = await services.accounts.create({ ...config.firstAdmin, scopes: ["admin"] });
+  log(`created the first administrator ${user.username} <${user.email}> from OUTPOST_ADMIN_*`);
+}

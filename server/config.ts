@@ -1,0 +1,43 @@
+import path from "node:path";
+
+/** Panel configuration, read from the environment (names are part of the README's contract). */
+export interface PanelConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** The URL users reach the panel at; cookies get Secure when it is https. */
+  publicUrl: string | undefined;
+  /** postgres://… selects PostgreSQL; otherwise SQLite at <dataDir>/outpost.db. */
+  databaseUrl: string | undefined;
+  /** Prefix of every cookie the panel sets (auth, auth_expires, scopes, pending). */
+  cookiePrefix: string;
+  /** Where the built browser app lives. */
+  webDir: string;
+  /** First administrator, made on the first start when no user exists. */
+  firstAdmin?: { email: string; username: string; password: string };
+  logLevel: string;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, "..");
+
+function port(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`OUTPOST_PORT must be a port number, got "${value}"`);
+  return n;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
+  const { OUTPOST_ADMIN_EMAIL: email, OUTPOST_ADMIN_USERNAME: username, OUTPOST_ADMIN_PASSWORD: password } = env;
+  return {
+    host: env.OUTPOST_HOST || "0.0.0.0",
+    port: port(env.OUTPOST_PORT, 8080),
+    dataDir: path.resolve(env.OUTPOST_DATA_DIR || "./data"),
+    publicUrl: env.OUTPOST_PUBLIC_URL || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    cookiePrefix: env.OUTPOST_COOKIE_PREFIX || "outpost_",
+    webDir: path.resolve(env.OUTPOST_WEB_DIR || path.join(repoRoot, "dist")),
+    firstAdmin: email && username && password ? { email, username, password } : undefined,
+    logLevel: env.OUTPOST_LOG_LEVEL || "info",
+  };
+}

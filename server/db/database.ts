@@ -1,0 +1,50 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { migrations } from "./migrations.ts";
+import type { Database } from "./tables.ts";
+
+export type Dialect = "sqlite" | "postgres";
+export type Db = Kysely<Database>;
+
+export interface OpenedDatabase {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// PostgreSQL bigint (int8) comes back as a string by default; our bigints are
+// millisecond times and TOTP steps, far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/** Opens the database named by DATABASE_URL, or the SQLite file in the data dir. */
+export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): OpenedDatabase {
+  const url = opts.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: "postgres", close: () => db.destroy() };
+  }
+  if (url && !url.startsWith("sqlite:") && !url.startsWith("file:")) {
+    throw new Error("DATABASE_URL must start with postgres:// (or sqlite:/file: for a SQLite file)");
+  }
+  const file = url ? url.replace(/^(sqlite|file):(\/\/)?/, "") : path.join(opts.dataDir, "outpost.db");
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+/** Applies every pending migration; throws with the failing migration's error. */
+export async function migrate(opened: OpenedDatabase): Promise<string[]> {
+  const migrator = new Migrator({ db: opened.db, provider: migrations(opened.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,67 @@
+import type { Generated } from "kysely";
+
+/** Row types of every table. Times are Unix milliseconds; booleans are 0/1 on both databases. */
+export interface UserTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  password_hash: string;
+  otp_secret: string | null;
+  otp_active: number;
+  /** The TOTP time step last accepted, so a code cannot be used twice. */
+  otp_last_step: number;
+  created_at: number;
+}
+
+/** Scopes of a user: the global row has server_id ''; one row per server otherwise. */
+export interface PermissionTable {
+  user_id: number;
+  server_id: string;
+  scopes: string;
+}
+
+export interface SessionTable {
+  /** Hex SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  /** Set for tokens issued to an OAuth2 client. */
+  client_id: string | null;
+  /** 'session' for a signed-in session, 'otp' for a login waiting for its one-time code. */
+  kind: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface OAuthClientTable {
+  client_id: string;
+  user_id: number;
+  /** '' for a user's own client; a server id for a client bound to one server. */
+  server_id: string;
+  name: string;
+  description: string;
+  secret_hash: string;
+  /** Comma-joined scopes for server clients; '' means "the owner's scopes". */
+  scopes: string;
+  created_at: number;
+}
+
+export interface SettingTable {
+  key: string;
+  /** JSON-encoded value. */
+  value: string;
+}
+
+export interface UserSettingTable {
+  user_id: number;
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UserTable;
+  permissions: PermissionTable;
+  sessions: SessionTable;
+  oauth_clients: OAuthClientTable;
+  settings: SettingTable;
+  user_settings: UserSettingTable;
+}

@@ -1,0 +1,44 @@
+/**
+ * The one error type of the API. Anything thrown that is not an ApiError is
+ * reported to the client as ErrUnknownError and logged on the server.
+ * Wire shape: { "error": { "code", "msg", "metadata" } } (reference §1.1).
+ */
+export type ErrorMetadata = Record<string, string | number | boolean>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    msg?: string,
+    readonly metadata?: ErrorMetadata,
+  ) {
+    super(msg ?? code);
+  }
+
+  toBody(): { error: { code: string; msg?: string; metadata?: ErrorMetadata } } {
+    const error: { code: string; msg?: string; metadata?: ErrorMetadata } = { code: this.code };
+    if (this.message && this.message !== this.code) error.msg = this.message;
+    if (this.metadata && Object.keys(this.metadata).length > 0) error.metadata = this.metadata;
+    return { error };
+  }
+}
+
+/** Shorthands for the errors used in more than one place. */
+export const errors = {
+  notLoggedIn: () => new ApiError(401, "ErrTokenInvalid", "not logged in"),
+  missingScope: (scope: string) => new ApiError(403, "ErrMissingScope", "missing scope ${scope}", { scope }),
+  invalidCredentials: () => new ApiError(400, "ErrInvalidCredentials", "invalid credentials"),
+  loginNotPermitted: () => new ApiError(403, "ErrLoginNotPermitted", "login not permitted"),
+  notFound: () => new ApiError(404, "ErrNotFound", "not found"),
+  fieldRequired: (field: string) => new ApiError(400, "ErrFieldRequired", "${field} is required", { field }),
+  fieldLength: (field: string, min: number, max: number) =>
+    new ApiError(400, "ErrFieldLength", "${field} must be between ${min} and ${max} characters", {
+      field,
+      min,
+      max,
+    }),
+  fieldNotEmail: (field: string) =>
+    new ApiError(400, "ErrFieldNotEmail", "${field} must be an email address", { field }),
+  passwordRequirements: () =>
+    new ApiError(400, "ErrPasswordRequirements", "password must be at least ${min} characters", { min: 8 }),
+};

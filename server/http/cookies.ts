@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+/**
+ * Cookie names and attributes. All of ours are Path=/, SameSite=Strict and
+ * Secure when the request came over https. The prefix is configurable.
+ */
+export class CookieJar {
+  readonly auth: string;
+  readonly authExpires: string;
+  readonly scopes: string;
+  readonly pending: string;
+  static readonly xsrf = "XSRF-TOKEN";
+
+  constructor(prefix: string) {
+    this.auth = `${prefix}auth`;
+    this.authExpires = `${prefix}auth_expires`;
+    this.scopes = `${prefix}scopes`;
+    this.pending = `${prefix}otp_pending`;
+  }
+
+  private base(request: FastifyRequest) {
+    return { path: "/", sameSite: "strict" as const, secure: request.protocol === "https" };
+  }
+
+  /** The HttpOnly session cookie, and the readable one the client uses to know it is signed in. */
+  setSession(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: number): void {
+    const maxAge = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
+    reply.setCookie(this.auth, token, { ...this.base(request), httpOnly: true, maxAge });
+    reply.setCookie(this.authExpires, String(expiresAt), { ...this.base(request), httpOnly: false, maxAge });
+  }
+
+  clearSession(request: FastifyRequest, reply: FastifyReply): void {
+    for (const name of [this.auth, this.authExpires, this.scopes, this.pending]) {
+      reply.clearCookie(name, this.base(request));
+    }
+  }
+
+  setPending(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+    reply.setCookie(this.pending, token, { ...this.base(request), httpOnly: true, maxAge: maxAgeSeconds });
+  }
+
+  clearPending(request: FastifyRequest, reply: FastifyReply): void {
+    reply.clearCookie(this.pending, this.base(request));
+  }
+
+  setXsrf(request: FastifyRequest, reply: FastifyReply, token: string): void {
+    reply.setCookie(CookieJar.xsrf, token, { ...this.base(request), httpOnly: false });
+  }
+}

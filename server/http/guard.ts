@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { errors } from "../errors.ts";
+import { holdsScope, type Scope } from "../panel/scopes.ts";
+import type { CookieJar } from "./cookies.ts";
+import { type Principal, type PrincipalDeps, principalFromToken, scopesOnServer } from "./principal.ts";
+
+/**
+ * Every API route declares who may call it in `config.access`:
+ * - "public": anyone;
+ * - "authenticated": any signed-in principal;
+ * - a scope: a principal holding it (for server scopes, on the server named by
+ *   the route param `config.serverParam`, default "id").
+ * A route under /api, /auth or /oauth2 without a declaration fails at startup,
+ * so no endpoint can forget its check.
+ */
+export type Access = "public" | "authenticated" | Scope;
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    access?: Access;
+    serverParam?: string;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+const bearerPattern = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+
+/** Reads the token from the Authorization header, else from the session cookie. A malformed header is a 401. */
+export async function authenticate(
+  deps: PrincipalDeps,
+  cookies: CookieJar,
+  request: FastifyRequest,
+): Promise<Principal | undefined> {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = bearerPattern.exec(header);
+    if (!match) throw errors.notLoggedIn();
+    return principalFromToken(deps, match[1], "bearer");
+  }
+  const token = request.cookies[cookies.auth];
+  return token ? principalFromToken(deps, token, "cookie") : undefined;
+}
+
+export function requirePrincipal(request: FastifyRequest): Principal {
+  if (!request.principal) throw errors.notLoggedIn();
+  return request.principal;
+}
+
+const guardedPrefixes = ["/api", "/auth", "/oauth2"];
+
+export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies: CookieJar): void {
+  app.addHook("onRoute", (route) => {
+    const guarded = guardedPrefixes.some((p) => route.url === p || route.url.startsWith(`${p}/`));
+    if (guarded && route.method !== "HEAD" && route.config?.access === undefined) {
+      throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    }
+  });
+
+  app.addHook("onRequest", async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (access === undefined || access === "public") return;
+    const principal = await authenticate(deps, cookies, request);
+    if (!principal) throw errors.notLoggedIn();
+    request.principal = principal;
+    if (access === "authenticated") return;
+    const param = request.routeOptions.config.serverParam ?? "id";
+    const serverId = (request.params as Record<string, string> | undefined)?.[param];
+    const held =
+      access.startsWith("server.") && serverId ? await scopesOnServer(deps, principal, serverId) : principal.scopes;
+    if (!holdsScope(held, access)) throw errors.missingScope(access);
+  });
+}

@@ -1,0 +1,75 @@
+import type { Accounts, User } from "../panel/accounts.ts";
+import type { OAuthClients } from "../panel/oauth-clients.ts";
+import { holdsScope, parseScopes } from "../panel/scopes.ts";
+import type { Sessions } from "../panel/sessions.ts";
+import type { Db } from "../db/database.ts";
+
+/** Who is calling: a signed-in user, or an OAuth2 client acting for its owner. */
+export interface Principal {
+  user: User;
+  /** How the token arrived; bearer calls are exempt from the XSRF check. */
+  via: "cookie" | "bearer";
+  token: string;
+  sessionHash: string;
+  clientId: string | null;
+  /** Global scopes in force for this call. */
+  scopes: string[];
+  /** Set for clients bound to one server: they act on that server only. */
+  onlyServer?: string;
+}
+
+export interface PrincipalDeps {
+  db: Db;
+  accounts: Accounts;
+  sessions: Sessions;
+  clients: OAuthClients;
+}
+
+/** Resolves a session token into a principal, or undefined when it is not a live session. */
+export async function principalFromToken(
+  deps: PrincipalDeps,
+  token: string,
+  via: Principal["via"],
+): Promise<Principal | undefined> {
+  const session = await deps.sessions.find(token, "session");
+  if (!session) return undefined;
+  const user = await deps.accounts.byId(session.userId);
+  if (!user) return undefined;
+  const principal: Principal = {
+    user,
+    via,
+    token,
+    sessionHash: session.tokenHash,
+    clientId: session.clientId,
+    scopes: await deps.accounts.globalScopes(user.id),
+  };
+  if (session.clientId) {
+    const client = await deps.clients.byId(session.clientId);
+    if (!client) return undefined;
+    if (client.serverId) {
+      // A server-bound client holds only what it was given, on its server only.
+      principal.scopes = [];
+      principal.onlyServer = client.serverId;
+    }
+  }
+  return principal;
+}
+
+/** The scopes a principal holds on one server: its server row plus its global row (reference §2.2). */
+export async function scopesOnServer(deps: PrincipalDeps, principal: Principal, serverId: string): Promise<string[]> {
+  if (principal.onlyServer !== undefined) {
+    if (principal.onlyServer !== serverId || !principal.clientId) return [];
+    return (await deps.clients.byId(principal.clientId))?.scopes ?? [];
+  }
+  const row = await deps.db
+    .selectFrom("permissions")
+    .select("scopes")
+    .where("user_id", "=", principal.user.id)
+    .where("server_id", "=", serverId)
+    .executeTakeFirst();
+  return [...principal.scopes, ...(row ? parseScopes(row.scopes) : [])];
+}
+
+export function principalHolds(principal: Principal, scope: string): boolean {
+  return holdsScope(principal.scopes, scope);
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from "fastify";
+import { newToken, sameSecret } from "../panel/tokens.ts";
+import { CookieJar } from "./cookies.ts";
+import { ApiError } from "../errors.ts";
+
+const unsafe = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Double-submit XSRF protection (the reference panel has none). The panel
+ * hands every browser a readable XSRF-TOKEN cookie; a state-changing request
+ * that carries the session cookie must echo it in X-XSRF-TOKEN. Calls with a
+ * bearer token are exempt: a browser never adds that header on its own.
+ */
+export function installXsrf(app: FastifyInstance, cookies: CookieJar): void {
+  app.addHook("onRequest", async (request, reply) => {
+    const cookie = request.cookies[CookieJar.xsrf];
+    if (!cookie) cookies.setXsrf(request, reply, newToken());
+    if (!unsafe.has(request.method)) return;
+    if (request.headers.authorization !== undefined) return;
+    if (!request.cookies[cookies.auth] && !request.cookies[cookies.pending]) return;
+    const header = request.headers["x-xsrf-token"];
+    if (!cookie || typeof header !== "string" || !sameSecret(cookie, header)) {
+      throw new ApiError(403, "ErrXsrfTokenInvalid", "missing or wrong X-XSRF-TOKEN header");
+    }
+  });
+}

@@ -1,0 +1,39 @@
+import { userCommand } from "./cli/users.ts";
+import { serve } from "./cli/serve.ts";
+import { readConfig } from "./config.ts";
+import { migrate, openDatabase } from "./db/database.ts";
+import { createServices } from "./panel/services.ts";
+
+const usage = `usage: outpost <command>
+  serve                                   start the panel (and its local node)
+  user add --email E --username U [--password P] [--admin]
+  user passwd --email E [--password P]
+  migrate                                 apply database migrations and exit
+
+Configuration comes from the environment: OUTPOST_PORT (8080), OUTPOST_HOST (0.0.0.0),
+OUTPOST_DATA_DIR (./data), OUTPOST_PUBLIC_URL, DATABASE_URL (postgres://… or SQLite by default).`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === "help" || command === "--help") {
+    console.log(usage);
+    return;
+  }
+  if (!["serve", "user", "migrate"].includes(command)) throw new Error(`unknown command "${command}"\n${usage}`);
+  const config = readConfig();
+  const opened = openDatabase(config);
+  const applied = await migrate(opened);
+  const services = createServices(config, opened.db);
+  if (command === "serve") return serve(config, opened, services);
+  try {
+    if (command === "migrate") console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
+    else await userCommand(services, rest);
+  } finally {
+    await opened.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

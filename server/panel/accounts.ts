@@ -1,0 +1,158 @@
+import type { Db } from "../db/database.ts";
+import type { UserTable } from "../db/tables.ts";
+import { ApiError } from "../errors.ts";
+import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
+import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords.ts";
+import { joinScopes, parseScopes } from "./scopes.ts";
+
+export interface User {
+  id: number;
+  username: string;
+  email: string;
+  otpActive: boolean;
+}
+
+type UserRow = Pick<UserTable, "username" | "email" | "otp_active"> & { id: number };
+
+export function toUser(row: UserRow): User {
+  return { id: row.id, username: row.username, email: row.email, otpActive: row.otp_active === 1 };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === "23505" || /UNIQUE constraint failed/.test(e?.message ?? "");
+}
+
+/** Users and their global scopes. */
+export class Accounts {
+  constructor(private readonly db: Db) {}
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async byId(id: number): Promise<User | undefined> {
+    const row = await this.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? toUser(row) : undefined;
+  }
+
+  async byEmail(email: string): Promise<User | undefined> {
+    const row = await this.db
+      .selectFrom("users")
+      .selectAll()
+      .where("email", "=", normaliseEmail(email))
+      .executeTakeFirst();
+    return row ? toUser(row) : undefined;
+  }
+
+  async create(input: { username: string; email: string; password: string; scopes: string[] }): Promise<User> {
+    const username = checkUsername(input.username);
+    const email = checkEmail(input.email);
+    const password_hash = await hashPassword(checkNewPassword(input.password));
+    await this.assertFree({ username, email });
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto("users")
+          .values({ username, email, password_hash, otp_active: 0, otp_last_step: 0, created_at: Date.now() })
+          .returning(["id", "username", "email", "otp_active"])
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto("permissions")
+          .values({ user_id: row.id, server_id: "", scopes: joinScopes(input.scopes) })
+          .execute();
+        return toUser(row);
+      });
+    } catch (err) {
+      // Two requests raced past assertFree; the database had the last word.
+      if (isUniqueViolation(err)) throw new ApiError(409, "ErrUserExists", "user already exists");
+      throw err;
+    }
+  }
+
+  /** Refuses a username or e-mail another user holds (409, metadata says which). */
+  async assertFree(fields: { username?: string; email?: string }, exceptId?: number): Promise<void> {
+    for (const field of ["username", "email"] as const) {
+      const value = fields[field];
+      if (value === undefined) continue;
+      let q = this.db.selectFrom("users").select("id").where(field, "=", value);
+      if (exceptId !== undefined) q = q.where("id", "!=", exceptId);
+      if (await q.executeTakeFirst()) {
+        throw new ApiError(409, "ErrUserExists", "a user with this ${field} already exists", { field });
+      }
+    }
+  }
+
+  /**
+   * Checks an e-mail and password. Unknown e-mails cost the same hashing work as
+   * wrong passwords, so the answer and its timing do not reveal which it was.
+   */
+  async checkPassword(email: string, password: string): Promise<User | undefined> {
+    const row = await this.db
+      .selectFrom("users")
+      .selectAll()
+      .where("email", "=", normaliseEmail(email))
+      .executeTakeFirst();
+    if (!row) return verifyAgainstNothing(password).then(() => undefined);
+    return (await verifyPassword(row.password_hash, password)) ? toUser(row) : undefined;
+  }
+
+  async checkPasswordOf(userId: number, password: string): Promise<boolean> {
+    const row = await this.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
+    return row ? verifyPassword(row.password_hash, password) : verifyAgainstNothing(password);
+  }
+
+  async update(userId: number, fields: { username?: string; email?: string }): Promise<void> {
+    const changes: { username?: string; email?: string } = {};
+    if (fields.username !== undefined) changes.username = checkUsername(fields.username);
+    if (fields.email !== undefined) changes.email = checkEmail(fields.email);
+    if (Object.keys(changes).length === 0) return;
+    await this.assertFree(changes, userId);
+    await this.db.updateTable("users").set(changes).where("id", "=", userId).execute();
+  }
+
+  async setPassword(userId: number, password: string, field = "password"): Promise<void> {
+    const password_hash = await hashPassword(checkNewPassword(password, field));
+    await this.db.updateTable("users").set({ password_hash }).where("id", "=", userId).execute();
+  }
+
+  async globalScopes(userId: number): Promise<string[]> {
+    const row = await this.db
+      .selectFrom("permissions")
+      .select("scopes")
+      .where("user_id", "=", userId)
+      .where("server_id", "=", "")
+      .executeTakeFirst();
+    return row ? parseScopes(row.scopes) : [];
+  }
+
+  async setGlobalScopes(userId: number, scopes: string[]): Promise<void> {
+    const value = joinScopes(scopes);
+    await this.db
+      .insertInto("permissions")
+      .values({ user_id: userId, server_id: "", scopes: value })
+      .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
+      .execute();
+  }
+
+  async otpState(userId: number): Promise<{ secret: string | null; active: boolean; lastStep: number }> {
+    const row = await this.db
+      .selectFrom("users")
+      .select(["otp_secret", "otp_active", "otp_last_step"])
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
+    return { secret: row.otp_secret, active: row.otp_active === 1, lastStep: Number(row.otp_last_step) };
+  }
+
+  async setOtp(userId: number, state: { secret?: string | null; active?: boolean; lastStep?: number }): Promise<void> {
+    const set: Partial<Pick<UserTable, "otp_secret" | "otp_active" | "otp_last_step">> = {};
+    if (state.secret !== undefined) set.otp_secret = state.secret;
+    if (state.active !== undefined) set.otp_active = state.active ? 1 : 0;
+    if (state.lastStep !== undefined) set.otp_last_step = state.lastStep;
+    await this.db.updateTable("users").set(set).where("id", "=", userId).execute();
+  }
+}

@@ -1,0 +1,31 @@
+import { hash, verify } from "@node-rs/argon2";
+
+/**
+ * Passwords are hashed with argon2id (memory-hard), the library's defaults:
+ * 19 MiB, 2 passes, 1 lane — OWASP's recommended minimum.
+ */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  try {
+    return await verify(stored, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Spends the same work as a real check when there is no account, so that an
+ * unknown e-mail and a wrong password cannot be told apart by timing.
+ */
+export async function verifyAgainstNothing(password: string): Promise<false> {
+  dummyHash ??= hash("outpost-no-such-account");
+  await verifyPassword(await dummyHash, password);
+  return false;
+}
+
+export const minimumPasswordLength = 8;

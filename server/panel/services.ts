@@ -1,0 +1,45 @@
+import type { PanelConfig } from "../config.ts";
+import type { Db } from "../db/database.ts";
+import { Accounts } from "./accounts.ts";
+import { LoginThrottle } from "./login-throttle.ts";
+import { OAuthClients } from "./oauth-clients.ts";
+import { Sessions } from "./sessions.ts";
+import { Settings } from "./settings.ts";
+import { SignIn } from "./sign-in.ts";
+import { UserSettings } from "./user-settings.ts";
+
+/** Every panel service, wired once; routes receive this. */
+export interface PanelServices {
+  config: PanelConfig;
+  db: Db;
+  accounts: Accounts;
+  sessions: Sessions;
+  clients: OAuthClients;
+  settings: Settings;
+  userSettings: UserSettings;
+  signIn: SignIn;
+}
+
+export function defaultPublicUrl(config: PanelConfig): string {
+  if (config.publicUrl) return config.publicUrl.replace(/\/+$/, "");
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  return `http://${host}:${config.port}`;
+}
+
+export function createServices(config: PanelConfig, db: Db): PanelServices {
+  const accounts = new Accounts(db);
+  const sessions = new Sessions(db);
+  const clients = new OAuthClients(db);
+  const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) });
+  const throttle = new LoginThrottle();
+  return {
+    config,
+    db,
+    accounts,
+    sessions,
+    clients,
+    settings,
+    userSettings: new UserSettings(db),
+    signIn: new SignIn(accounts, sessions, throttle, clients, settings),
+  };
+}

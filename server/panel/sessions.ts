@@ -1,0 +1,80 @@
+import type { Db } from "../db/database.ts";
+import { newToken, tokenHash } from "./tokens.ts";
+
+export const sessionLifetimeMs = 60 * 60 * 1000;
+export const otpPendingLifetimeMs = 5 * 60 * 1000;
+
+export type SessionKind = "session" | "otp";
+
+export interface SessionRecord {
+  userId: number;
+  clientId: string | null;
+  kind: SessionKind;
+  expiresAt: number;
+  tokenHash: string;
+}
+
+/** Server-side sessions; the client holds the token, the database holds its hash. */
+export class Sessions {
+  constructor(private readonly db: Db) {}
+
+  async create(
+    userId: number,
+    kind: SessionKind,
+    opts: { clientId?: string; lifetimeMs?: number } = {},
+  ): Promise<{ token: string; expiresAt: number }> {
+    const token = newToken();
+    const now = Date.now();
+    const expiresAt = now + (opts.lifetimeMs ?? (kind === "otp" ? otpPendingLifetimeMs : sessionLifetimeMs));
+    await this.db
+      .insertInto("sessions")
+      .values({
+        token_hash: tokenHash(token),
+        user_id: userId,
+        client_id: opts.clientId ?? null,
+        kind,
+        created_at: now,
+        expires_at: expiresAt,
+      })
+      .execute();
+    return { token, expiresAt };
+  }
+
+  /** The live session behind a token, or undefined when unknown, expired or of another kind. */
+  async find(token: string, kind: SessionKind): Promise<SessionRecord | undefined> {
+    const row = await this.db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("token_hash", "=", tokenHash(token))
+      .where("kind", "=", kind)
+      .where("expires_at", ">", Date.now())
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      userId: row.user_id,
+      clientId: row.client_id,
+      kind: row.kind as SessionKind,
+      expiresAt: row.expires_at,
+      tokenHash: row.token_hash,
+    };
+  }
+
+  async revoke(token: string): Promise<void> {
+    await this.db.deleteFrom("sessions").where("token_hash", "=", tokenHash(token)).execute();
+  }
+
+  async revokeByHash(hash: string): Promise<void> {
+    await this.db.deleteFrom("sessions").where("token_hash", "=", hash).execute();
+  }
+
+  /** Ends every session of a user, except the one given (the caller's own). */
+  async revokeAllOf(userId: number, exceptHash?: string): Promise<void> {
+    let q = this.db.deleteFrom("sessions").where("user_id", "=", userId);
+    if (exceptHash) q = q.where("token_hash", "!=", exceptHash);
+    await q.execute();
+  }
+
+  async purgeExpired(): Promise<void> {
+    await this.db.deleteFrom("sessions").where("expires_at", "<=", Date.now()).execute();
+  }
+}

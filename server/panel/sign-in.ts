@@ -1,0 +1,112 @@
+import { ApiError, errors } from "../errors.ts";
+import type { Accounts, User } from "./accounts.ts";
+import { normaliseEmail } from "./account-rules.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
+import type { OAuthClients } from "./oauth-clients.ts";
+import { checkOtp } from "./otp.ts";
+import { holdsScope, registeredUserScopes } from "./scopes.ts";
+import { otpPendingLifetimeMs, type Sessions } from "./sessions.ts";
+import type { Settings } from "./settings.ts";
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: number;
+  scopes: string[];
+}
+
+export type LoginResult = { kind: "session"; session: IssuedSession } | { kind: "otp"; pendingToken: string };
+
+/** The sign-in rules: password, then one-time code when enrolled; registration; client tokens. */
+export class SignIn {
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly sessions: Sessions,
+    private readonly throttle: LoginThrottle,
+    private readonly clients: OAuthClients,
+    private readonly settings: Settings,
+  ) {}
+
+  async login(email: string, password: string, address: string): Promise<LoginResult> {
+    const account = normaliseEmail(email);
+    this.refuseIfThrottled(account, address);
+    const user = await this.accounts.checkPassword(account, password);
+    if (!user) {
+      this.throttle.recordFailure(account, address);
+      throw errors.invalidCredentials();
+    }
+    const scopes = await this.requireLogin(user);
+    if (user.otpActive) {
+      const pending = await this.sessions.create(user.id, "otp");
+      return { kind: "otp", pendingToken: pending.token };
+    }
+    this.throttle.recordSuccess(account);
+    return { kind: "session", session: await this.issue(user, scopes) };
+  }
+
+  /** Completes a login that is waiting for its code; the pending state lives 5 minutes. */
+  async completeOtp(pendingToken: string | undefined, code: string, address: string): Promise<IssuedSession> {
+    if (!pendingToken) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
+    const pending = await this.sessions.find(pendingToken, "otp");
+    if (!pending) throw new ApiError(400, "ErrSessionExpired", "the login has expired, sign in again");
+    const user = await this.accounts.byId(pending.userId);
+    if (!user) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
+    this.refuseIfThrottled(user.email, address);
+    if (!(await checkOtp(this.accounts, user.id, code.trim()))) {
+      this.throttle.recordFailure(user.email, address);
+      throw errors.invalidCredentials();
+    }
+    await this.sessions.revoke(pendingToken);
+    const scopes = await this.requireLogin(user);
+    this.throttle.recordSuccess(user.email);
+    return this.issue(user, scopes);
+  }
+
+  async register(input: { username: string; email: string; password: string }): Promise<IssuedSession> {
+    if (!(await this.settings.get("panel.registrationEnabled"))) {
+      throw new ApiError(404, "ErrRegistrationDisabled", "registration is disabled");
+    }
+    const user = await this.accounts.create({ ...input, scopes: registeredUserScopes });
+    return this.issue(user, [...registeredUserScopes]);
+  }
+
+  /** A fresh session for a signed-in user; the old one ends with it. */
+  async reauth(user: User, oldSessionHash: string): Promise<IssuedSession> {
+    const scopes = await this.requireLogin(user);
+    const session = await this.issue(user, scopes);
+    await this.sessions.revokeByHash(oldSessionHash);
+    return session;
+  }
+
+  /** OAuth2 client_credentials: a one-hour bearer token acting for the client. */
+  async clientToken(clientId: string, secret: string): Promise<IssuedSession | undefined> {
+    const client = await this.clients.authenticate(clientId, secret);
+    if (!client) return undefined;
+    const user = await this.accounts.byId(client.userId);
+    if (!user) return undefined;
+    const scopes = await this.requireLogin(user);
+    const session = await this.sessions.create(user.id, "session", { clientId: client.clientId });
+    return { ...session, scopes: client.serverId ? client.scopes : scopes };
+  }
+
+  private async requireLogin(user: User): Promise<string[]> {
+    const scopes = await this.accounts.globalScopes(user.id);
+    if (!holdsScope(scopes, "login")) throw errors.loginNotPermitted();
+    return scopes;
+  }
+
+  private async issue(user: User, scopes: string[]): Promise<IssuedSession> {
+    const session = await this.sessions.create(user.id, "session");
+    return { ...session, scopes };
+  }
+
+  private refuseIfThrottled(account: string, address: string): void {
+    const retryAfter = this.throttle.retryAfter(account, address);
+    if (retryAfter > 0) {
+      throw new ApiError(429, "ErrTooManyAttempts", "too many failed attempts, try again in ${retryAfter} s", {
+        retryAfter,
+      });
+    }
+  }
+}
+
+export const otpPendingSeconds = otpPendingLifetimeMs / 1000;
