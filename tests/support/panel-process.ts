@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "./free-port.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+export const admin = { email: "admin@example.com", username: "admin", password: "admin-password-1" };
+
+export interface PanelProcess {
+  url: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real panel: `outpost serve` in its own process on a free loopback port
+ * with a temp data dir and, when `postgresUrl` is given, a fresh database in
+ * that cluster. The first administrator comes from OUTPOST_ADMIN_*.
+ */
+export async function startPanel(
+  opts: { postgresUrl?: string; env?: Record<string, string>; webDir?: string } = {},
+): Promise<PanelProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-panel-"));
+  const port = await freePort();
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  if (opts.postgresUrl) {
+    const name = `t_${randomBytes(6).toString("hex")}`;
+    const client = new pg.Client({ connectionString: opts.postgresUrl });
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name}`);
+    await client.end();
+    databaseUrl = opts.postgresUrl.replace(/\/[^/]*$/, `/${name}`);
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: opts.postgresUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OUTPOST_HOST: "127.0.0.1",
+    OUTPOST_PORT: String(port),
+    OUTPOST_DATA_DIR: dataDir,
+    OUTPOST_ADMIN_EMAIL: admin.email,
+    OUTPOST_ADMIN_USERNAME: admin.username,
+    OUTPOST_ADMIN_PASSWORD: admin.password,
+    OUTPOST_WEB_DIR: opts.webDir ?? path.join(dataDir, "no-web-app"),
+    DATABASE_URL: databaseUrl ?? "",
+    ...opts.env,
+  };
+  const child = spawn(process.execPath, [path.join(repoRoot, "bin/outpost.mjs"), "serve"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  await waitForListening(child, () => output, port);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    databaseUrl,
+    logs: () => output,
+    async stop() {
+      await stopChild(child);
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForListening(child: ChildProcess, output: () => string, port: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`panel exited with ${child.exitCode}:\n${output()}`);
+    if (output().includes("Outpost panel on")) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`panel did not listen on ${port} within 30 s:\n${output()}`);
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,34 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Three projects: unit tests, and the API suite twice — once on SQLite, once
+ * on a throw-away PostgreSQL cluster started by its global setup.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+      },
+      {
+        test: {
+          name: "api-sqlite",
+          include: ["tests/api/**/*.test.ts"],
+          env: { OUTPOST_TEST_DB: "sqlite" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "api-postgres",
+          include: ["tests/api/**/*.test.ts"],
+          env: { OUTPOST_TEST_DB: "postgres" },
+          globalSetup: ["tests/support/postgres-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
