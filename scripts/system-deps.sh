@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the test suites need that npm cannot provide, from Debian's
+# packages: Chromium for Playwright, PostgreSQL for the database suite.
+# Idempotent: installs only what is missing. Fails loudly when it cannot.
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "system-deps: all present"
+  exit 0
+fi
+
+echo "system-deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "system-deps: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+else
+  SUDO=""
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Debian's post-install tries to start a cluster and is refused without an init system; the suite starts its own.
+command -v chromium >/dev/null 2>&1 || { echo "system-deps: chromium still missing" >&2; exit 1; }
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "system-deps: PostgreSQL still missing" >&2; exit 1; }

@@ -1,0 +1,27 @@
+import fs from "node:fs";
+import path from "node:path";
+import { type PanelProcess, startPanel } from "../support/panel-process.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Starts one panel per build. Playwright evaluates the config before this
+ * runs, so the URLs reach the projects through the environment the workers
+ * inherit (see tests/e2e/panels.ts).
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const builds = { preact: "dist", react: "dist-react" } as const;
+  const panels: PanelProcess[] = [];
+  for (const [name, dir] of Object.entries(builds)) {
+    const webDir = path.join(repoRoot, dir);
+    if (!fs.existsSync(path.join(webDir, "index.html"))) {
+      throw new Error(`${dir}/ is not built: run "npm run build" and "npm run build:react" first`);
+    }
+    const panel = await startPanel({ webDir });
+    panels.push(panel);
+    process.env[`E2E_${name.toUpperCase()}_URL`] = panel.url;
+  }
+  return async () => {
+    for (const panel of panels) await panel.stop();
+  };
+}
