@@ -11,6 +11,9 @@ export default defineConfig({
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
       },
       {
+        test: { name: "contract", include: ["tests/contract/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
         test: {
           name: "api-sqlite",
           include: ["tests/api/**/*.test.ts"],

@@ -4,6 +4,7 @@ import fastifyFormbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { authRoutes } from "./api/auth.ts";
 import { configRoutes } from "./api/config.ts";
+import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
 import { selfRoutes } from "./api/self.ts";
 import { settingsRoutes } from "./api/settings.ts";
@@ -53,7 +54,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   });
 
   const ctx: RouteContext = { services, cookies };
-  for (const routes of [authRoutes, oauth2Routes, selfRoutes, configRoutes, settingsRoutes]) routes(app, ctx);
+  for (const routes of [authRoutes, oauth2Routes, selfRoutes, configRoutes, settingsRoutes, nodeRoutes])
+    routes(app, ctx);
   await installWebApp(app, config.webDir);
   return app;
 }

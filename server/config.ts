@@ -16,6 +16,10 @@ export interface PanelConfig {
   /** First administrator, made on the first start when no user exists. */
   firstAdmin?: { email: string; username: string; password: string };
   logLevel: string;
+  /** Run the daemon engine inside the panel as node 0 (off with `serve --no-local-node`). */
+  localNode: boolean;
+  /** SFTP port of the local node. */
+  sftpPort: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -23,12 +27,17 @@ const repoRoot = path.resolve(import.meta.dirname, "..");
 function port(value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`OUTPOST_PORT must be a port number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new Error(`a port must be a number from 0 to 65535, got "${value}"`);
   return n;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
-  const { OUTPOST_ADMIN_EMAIL: email, OUTPOST_ADMIN_USERNAME: username, OUTPOST_ADMIN_PASSWORD: password } = env;
+  const {
+    OUTPOST_ADMIN_EMAIL: email,
+    OUTPOST_ADMIN_USERNAME: username,
+    OUTPOST_ADMIN_PASSWORD: password,
+  } = env;
   return {
     host: env.OUTPOST_HOST || "0.0.0.0",
     port: port(env.OUTPOST_PORT, 8080),
@@ -39,5 +48,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     webDir: path.resolve(env.OUTPOST_WEB_DIR || path.join(repoRoot, "dist")),
     firstAdmin: email && username && password ? { email, username, password } : undefined,
     logLevel: env.OUTPOST_LOG_LEVEL || "info",
+    localNode: env.OUTPOST_LOCAL_NODE !== "false",
+    sftpPort: port(env.OUTPOST_SFTP_PORT, 5657),
   };
 }

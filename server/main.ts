@@ -1,11 +1,14 @@
-import { userCommand } from "./cli/users.ts";
+import { parseArgs } from "node:util";
+import { daemon } from "./cli/daemon.ts";
 import { serve } from "./cli/serve.ts";
+import { userCommand } from "./cli/users.ts";
 import { readConfig } from "./config.ts";
 import { migrate, openDatabase } from "./db/database.ts";
 import { createServices } from "./panel/services.ts";
 
 const usage = `usage: outpost <command>
-  serve                                   start the panel (and its local node)
+  serve [--no-local-node]                 start the panel (and its local node)
+  daemon --config FILE                    run a node on its own (the file comes from the node's deployment page)
   user add --email E --username U [--password P] [--admin]
   user passwd --email E [--password P]
   migrate                                 apply database migrations and exit
@@ -19,14 +22,28 @@ async function main(argv: string[]): Promise<void> {
     console.log(usage);
     return;
   }
-  if (!["serve", "user", "migrate"].includes(command)) throw new Error(`unknown command "${command}"\n${usage}`);
+  if (command === "daemon") {
+    const { values } = parseArgs({ args: rest, options: { config: { type: "string" } } });
+    if (!values.config) throw new Error(`daemon needs --config FILE\n${usage}`);
+    return daemon(values.config);
+  }
+  if (!["serve", "user", "migrate"].includes(command))
+    throw new Error(`unknown command "${command}"\n${usage}`);
   const config = readConfig();
+  if (command === "serve") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { "no-local-node": { type: "boolean", default: false } },
+    });
+    if (values["no-local-node"]) config.localNode = false;
+  }
   const opened = openDatabase(config);
   const applied = await migrate(opened);
   const services = createServices(config, opened.db);
   if (command === "serve") return serve(config, opened, services);
   try {
-    if (command === "migrate") console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
+    if (command === "migrate")
+      console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
     else await userCommand(services, rest);
   } finally {
     await opened.close();

@@ -1,5 +1,5 @@
-import { TokenBody } from "../wire/auth.ts";
 import { sessionLifetimeMs } from "../panel/sessions.ts";
+import { TokenBody } from "../wire/auth.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /**
@@ -19,7 +19,9 @@ export function oauth2Routes(app: Api, { services }: RouteContext): void {
     async (request, reply) => {
       reply.header("Cache-Control", "no-store").header("Pragma", "no-cache");
       if (request.validationError) {
-        return reply.status(400).send({ error: "invalid_request", error_description: "grant_type is required" });
+        return reply
+          .status(400)
+          .send({ error: "invalid_request", error_description: "grant_type is required" });
       }
       const body = request.body;
       if (body.grant_type !== "client_credentials") {
@@ -36,7 +38,9 @@ export function oauth2Routes(app: Api, { services }: RouteContext): void {
         }
       }
       if (!id || !secret) {
-        return reply.status(400).send({ error: "invalid_request", error_description: "client credentials required" });
+        return reply
+          .status(400)
+          .send({ error: "invalid_request", error_description: "client credentials required" });
       }
       let session: Awaited<ReturnType<typeof services.signIn.clientToken>>;
       try {

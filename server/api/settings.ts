@@ -16,7 +16,10 @@ export function settingsRoutes(app: Api, { services }: RouteContext): void {
 
   api.get(
     "/api/settings/:key",
-    { config: { access: "settings.edit" }, schema: { params: SettingKeyParams, response: { 200: SettingAnswer } } },
+    {
+      config: { access: "settings.edit" },
+      schema: { params: SettingKeyParams, response: { 200: SettingAnswer } },
+    },
     async (request) => ({ value: await services.settings.get(request.params.key) }),
   );
 
@@ -48,7 +51,11 @@ export function settingsRoutes(app: Api, { services }: RouteContext): void {
     "/api/userSettings/:key",
     { config: { access: "login" }, schema: { params: UserSettingKeyParams, body: UserSettingBody } },
     async (request, reply) => {
-      await services.userSettings.set(requirePrincipal(request).user.id, request.params.key, request.body.value);
+      await services.userSettings.set(
+        requirePrincipal(request).user.id,
+        request.params.key,
+        request.body.value,
+      );
       return reply.status(204).send();
     },
   );

@@ -4,7 +4,11 @@ import type { OpenedDatabase } from "../db/database.ts";
 import type { PanelServices } from "../panel/services.ts";
 
 /** `outpost serve`: the panel until SIGINT/SIGTERM. */
-export async function serve(config: PanelConfig, opened: OpenedDatabase, services: PanelServices): Promise<void> {
+export async function serve(
+  config: PanelConfig,
+  opened: OpenedDatabase,
+  services: PanelServices,
+): Promise<void> {
   const app = await buildApp(config, services);
   await ensureFirstAdmin(config, services, (msg) => app.log.info(msg));
   if ((await services.accounts.count()) === 0) {
@@ -14,6 +18,7 @@ export async function serve(config: PanelConfig, opened: OpenedDatabase, service
         "(or set OUTPOST_ADMIN_EMAIL, OUTPOST_ADMIN_USERNAME and OUTPOST_ADMIN_PASSWORD before starting)",
     );
   }
+  await services.nodes.start();
   const purge = setInterval(() => void services.sessions.purgeExpired().catch(() => {}), 10 * 60_000);
   purge.unref();
 
@@ -23,7 +28,9 @@ export async function serve(config: PanelConfig, opened: OpenedDatabase, service
     stopping = true;
     app.log.info(`${signal}: stopping`);
     clearInterval(purge);
+    services.nodes.stop();
     await app.close();
+    await services.localEngine?.close();
     await opened.close();
     process.exit(0);
   };
@@ -35,7 +42,11 @@ export async function serve(config: PanelConfig, opened: OpenedDatabase, service
 }
 
 /** The first administrator from OUTPOST_ADMIN_* on a panel with no users; ignored once anyone exists. */
-async function ensureFirstAdmin(config: PanelConfig, services: PanelServices, log: (m: string) => void): Promise<void> {
+async function ensureFirstAdmin(
+  config: PanelConfig,
+  services: PanelServices,
+  log: (m: string) => void,
+): Promise<void> {
   if (!config.firstAdmin || (await services.accounts.count()) > 0) return;
   const user = await services.accounts.create({ ...config.firstAdmin, scopes: ["admin"] });
   log(`created the first administrator ${user.username} <${user.email}> from OUTPOST_ADMIN_*`);

@@ -17,12 +17,20 @@ export async function userCommand(services: PanelServices, args: string[]): Prom
   });
   try {
     if (action === "add") {
-      if (!values.email || !values.username) throw new Error("usage: outpost user add --email E --username U [--password P] [--admin]");
+      if (!values.email || !values.username)
+        throw new Error("usage: outpost user add --email E --username U [--password P] [--admin]");
       const password = values.password ?? (await promptSecret("Password: "));
       // An administrator holds everything; a plain user can sign in and manage their account.
       const scopes = values.admin ? ["admin"] : ["login", "self.edit", "self.clients"];
-      const user = await services.accounts.create({ email: values.email, username: values.username, password, scopes });
-      console.log(`created ${values.admin ? "administrator" : "user"} ${user.username} <${user.email}> (id ${user.id})`);
+      const user = await services.accounts.create({
+        email: values.email,
+        username: values.username,
+        password,
+        scopes,
+      });
+      console.log(
+        `created ${values.admin ? "administrator" : "user"} ${user.username} <${user.email}> (id ${user.id})`,
+      );
     } else if (action === "passwd") {
       if (!values.email) throw new Error("usage: outpost user passwd --email E [--password P]");
       const user = await services.accounts.byEmail(values.email);

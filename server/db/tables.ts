@@ -57,7 +57,34 @@ export interface UserSettingTable {
   value: string;
 }
 
+export interface NodeTable {
+  id: Generated<number>;
+  name: string;
+  public_host: string;
+  public_port: number;
+  private_host: string;
+  private_port: number;
+  sftp_port: number;
+  /** Keys the panel's signed calls to this node; handed out once in its deployment config. */
+  secret: string;
+  created_at: number;
+}
+
+export interface ServerTable {
+  id: string;
+  name: string;
+  /** 0 for the panel's local node. */
+  node_id: number;
+  ip: string;
+  port: number;
+  type: string;
+  icon: string;
+  created_at: number;
+}
+
 export interface Database {
+  nodes: NodeTable;
+  servers: ServerTable;
   users: UserTable;
   permissions: PermissionTable;
   sessions: SessionTable;

@@ -68,7 +68,9 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
     const param = request.routeOptions.config.serverParam ?? "id";
     const serverId = (request.params as Record<string, string> | undefined)?.[param];
     const held =
-      access.startsWith("server.") && serverId ? await scopesOnServer(deps, principal, serverId) : principal.scopes;
+      access.startsWith("server.") && serverId
+        ? await scopesOnServer(deps, principal, serverId)
+        : principal.scopes;
     if (!holdsScope(held, access)) throw errors.missingScope(access);
   });
 }

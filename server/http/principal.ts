@@ -1,8 +1,8 @@
+import type { Db } from "../db/database.ts";
 import type { Accounts, User } from "../panel/accounts.ts";
 import type { OAuthClients } from "../panel/oauth-clients.ts";
 import { holdsScope, parseScopes } from "../panel/scopes.ts";
 import type { Sessions } from "../panel/sessions.ts";
-import type { Db } from "../db/database.ts";
 
 /** Who is calling: a signed-in user, or an OAuth2 client acting for its owner. */
 export interface Principal {
@@ -56,7 +56,11 @@ export async function principalFromToken(
 }
 
 /** The scopes a principal holds on one server: its server row plus its global row (reference §2.2). */
-export async function scopesOnServer(deps: PrincipalDeps, principal: Principal, serverId: string): Promise<string[]> {
+export async function scopesOnServer(
+  deps: PrincipalDeps,
+  principal: Principal,
+  serverId: string,
+): Promise<string[]> {
   if (principal.onlyServer !== undefined) {
     if (principal.onlyServer !== serverId || !principal.clientId) return [];
     return (await deps.clients.byId(principal.clientId))?.scopes ?? [];

@@ -8,7 +8,14 @@ import { ApiError } from "../errors.ts";
  * text — are coerced to the schema's types.
  */
 function makeAjv(coerceTypes: boolean | "array"): Ajv {
-  return new Ajv({ coerceTypes, removeAdditional: true, useDefaults: true, allErrors: false, verbose: true, strict: false });
+  return new Ajv({
+    coerceTypes,
+    removeAdditional: true,
+    useDefaults: true,
+    allErrors: false,
+    verbose: true,
+    strict: false,
+  });
 }
 
 const strict = makeAjv(false);

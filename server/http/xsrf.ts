@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
+import { ApiError } from "../errors.ts";
 import { newToken, sameSecret } from "../panel/tokens.ts";
 import { CookieJar } from "./cookies.ts";
-import { ApiError } from "../errors.ts";
 
 const unsafe = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

@@ -26,7 +26,9 @@ export function checkUsername(username: string, field = "username"): string {
   if (!value) throw errors.fieldRequired(field);
   if (value.length < 5 || value.length > 100) throw errors.fieldLength(field, 5, 100);
   if (!usernamePattern.test(value)) {
-    throw new ApiError(400, "ErrFieldHasURICharacters", "${field} has characters that are not allowed", { field });
+    throw new ApiError(400, "ErrFieldHasURICharacters", "${field} has characters that are not allowed", {
+      field,
+    });
   }
   return value;
 }

@@ -49,7 +49,12 @@ export class Accounts {
     return row ? toUser(row) : undefined;
   }
 
-  async create(input: { username: string; email: string; password: string; scopes: string[] }): Promise<User> {
+  async create(input: {
+    username: string;
+    email: string;
+    password: string;
+    scopes: string[];
+  }): Promise<User> {
     const username = checkUsername(input.username);
     const email = checkEmail(input.email);
     const password_hash = await hashPassword(checkNewPassword(input.password));
@@ -102,7 +107,11 @@ export class Accounts {
   }
 
   async checkPasswordOf(userId: number, password: string): Promise<boolean> {
-    const row = await this.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("id", "=", userId)
+      .executeTakeFirst();
     return row ? verifyPassword(row.password_hash, password) : verifyAgainstNothing(password);
   }
 
@@ -148,7 +157,10 @@ export class Accounts {
     return { secret: row.otp_secret, active: row.otp_active === 1, lastStep: Number(row.otp_last_step) };
   }
 
-  async setOtp(userId: number, state: { secret?: string | null; active?: boolean; lastStep?: number }): Promise<void> {
+  async setOtp(
+    userId: number,
+    state: { secret?: string | null; active?: boolean; lastStep?: number },
+  ): Promise<void> {
     const set: Partial<Pick<UserTable, "otp_secret" | "otp_active" | "otp_last_step">> = {};
     if (state.secret !== undefined) set.otp_secret = state.secret;
     if (state.active !== undefined) set.otp_active = state.active ? 1 : 0;

@@ -3,7 +3,14 @@ import type { Accounts } from "./accounts.ts";
 
 /** TOTP as authenticator apps expect it: SHA1, 6 digits, 30 s (reference §3.4). */
 function totp(secret: string, label = "", issuer = "Outpost"): TOTP {
-  return new TOTP({ issuer, label, algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  return new TOTP({
+    issuer,
+    label,
+    algorithm: "SHA1",
+    digits: 6,
+    period: 30,
+    secret: Secret.fromBase32(secret),
+  });
 }
 
 export function newOtpSecret(): string {

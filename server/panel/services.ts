@@ -1,7 +1,12 @@
+import path from "node:path";
 import type { PanelConfig } from "../config.ts";
+import { DaemonEngine } from "../daemon/engine.ts";
 import type { Db } from "../db/database.ts";
+import { LocalNode } from "../link/local-node.ts";
+import { productVersion } from "../version.ts";
 import { Accounts } from "./accounts.ts";
 import { LoginThrottle } from "./login-throttle.ts";
+import { Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { Sessions } from "./sessions.ts";
 import { Settings } from "./settings.ts";
@@ -18,6 +23,9 @@ export interface PanelServices {
   settings: Settings;
   userSettings: UserSettings;
   signIn: SignIn;
+  nodes: Nodes;
+  /** The daemon engine of the local node, when the panel runs one. */
+  localEngine: DaemonEngine | undefined;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -32,6 +40,14 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
   const clients = new OAuthClients(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) });
   const throttle = new LoginThrottle();
+  const localEngine = config.localNode
+    ? new DaemonEngine({ dataDir: path.join(config.dataDir, "node"), version: productVersion })
+    : undefined;
+  const nodes = new Nodes(
+    db,
+    settings,
+    localEngine ? { client: new LocalNode(localEngine), sftpPort: config.sftpPort } : undefined,
+  );
   return {
     config,
     db,
@@ -41,5 +57,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     settings,
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings),
+    nodes,
+    localEngine,
   };
 }

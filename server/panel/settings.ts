@@ -21,7 +21,8 @@ export interface SettingsContext {
 
 export const emailProviders = ["", "none", "smtp", "mailgun", "mailjet", "sendgrid", "debug"];
 
-const maxLength = (n: number) => (v: SettingValue) => (String(v).length > n ? `at most ${n} characters` : undefined);
+const maxLength = (n: number) => (v: SettingValue) =>
+  String(v).length > n ? `at most ${n} characters` : undefined;
 
 const rules: Record<string, SettingRule> = {
   "panel.settings.companyName": {
@@ -36,7 +37,9 @@ const rules: Record<string, SettingRule> = {
     check: (v) => {
       try {
         const parsed = JSON.parse(String(v));
-        return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? maxLength(4000)(v) : "must be a JSON object";
+        return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+          ? maxLength(4000)(v)
+          : "must be a JSON object";
       } catch {
         return "must be a JSON object";
       }
@@ -59,7 +62,8 @@ const rules: Record<string, SettingRule> = {
   "panel.email.provider": {
     kind: "string",
     fallback: () => "",
-    check: (v) => (emailProviders.includes(String(v)) ? undefined : `must be one of ${emailProviders.join(", ")}`),
+    check: (v) =>
+      emailProviders.includes(String(v)) ? undefined : `must be one of ${emailProviders.join(", ")}`,
   },
   "panel.email.from": { kind: "string", fallback: () => "", check: maxLength(255) },
   "panel.email.domain": { kind: "string", fallback: () => "", check: maxLength(255) },
@@ -83,7 +87,8 @@ function normalise(key: string, value: unknown): SettingValue {
   if (rule.kind === "boolean") {
     if (typeof value === "boolean") v = value;
     else if (value === "true" || value === "false") v = value === "true";
-    else throw new ApiError(400, "ErrFieldType", "${field} must be a boolean", { field: key, type: "boolean" });
+    else
+      throw new ApiError(400, "ErrFieldType", "${field} must be a boolean", { field: key, type: "boolean" });
   } else {
     if (typeof value !== "string") {
       throw new ApiError(400, "ErrFieldType", "${field} must be a string", { field: key, type: "string" });
@@ -91,7 +96,8 @@ function normalise(key: string, value: unknown): SettingValue {
     v = value;
   }
   const problem = rule.check?.(v);
-  if (problem) throw new ApiError(400, "ErrSettingInvalid", "${setting} ${problem}", { setting: key, problem });
+  if (problem)
+    throw new ApiError(400, "ErrSettingInvalid", "${setting} ${problem}", { setting: key, problem });
   return v;
 }
 
@@ -104,7 +110,11 @@ export class Settings {
   async get(key: string): Promise<SettingValue> {
     const rule = rules[key];
     if (!rule) throw unknownSetting(key);
-    const row = await this.db.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("settings")
+      .select("value")
+      .where("key", "=", key)
+      .executeTakeFirst();
     return row ? (JSON.parse(row.value) as SettingValue) : rule.fallback(this.ctx);
   }
 

@@ -1,6 +1,6 @@
 import { ApiError, errors } from "../errors.ts";
-import type { Accounts, User } from "./accounts.ts";
 import { normaliseEmail } from "./account-rules.ts";
+import type { Accounts, User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
 import { checkOtp } from "./otp.ts";
@@ -102,9 +102,14 @@ export class SignIn {
   private refuseIfThrottled(account: string, address: string): void {
     const retryAfter = this.throttle.retryAfter(account, address);
     if (retryAfter > 0) {
-      throw new ApiError(429, "ErrTooManyAttempts", "too many failed attempts, try again in ${retryAfter} s", {
-        retryAfter,
-      });
+      throw new ApiError(
+        429,
+        "ErrTooManyAttempts",
+        "too many failed attempts, try again in ${retryAfter} s",
+        {
+          retryAfter,
+        },
+      );
     }
   }
 }

@@ -16,7 +16,11 @@ export const UserSettingList = Type.Array(Type.Object({ key: Type.String(), valu
 export type UserSettingList = Static<typeof UserSettingList>;
 
 export const PanelConfigAnswer = Type.Object({
-  themes: Type.Object({ active: Type.String(), settings: Type.String(), available: Type.Array(Type.String()) }),
+  themes: Type.Object({
+    active: Type.String(),
+    settings: Type.String(),
+    available: Type.Array(Type.String()),
+  }),
   branding: Type.Object({ name: Type.String() }),
   registrationEnabled: Type.Boolean(),
 });

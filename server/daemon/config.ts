@@ -1,0 +1,44 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * Everything `outpost daemon --config FILE` needs. The panel's deployment
+ * endpoint hands an administrator exactly this object for a node.
+ */
+export interface DaemonConfig {
+  nodeId: number;
+  /** The node's secret, shared with the panel: it keys the panel's signed tokens. */
+  secret: string;
+  /** Where the panel is reached, for the calls a node makes back (SFTP sign-in). */
+  panelUrl: string;
+  listen: { host: string; port: number };
+  sftp: { host: string; port: number };
+  dataDir: string;
+}
+
+function fail(problem: string): never {
+  throw new Error(`daemon config: ${problem}`);
+}
+
+const isPort = (n: unknown): n is number =>
+  Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 65535;
+
+/** Reads and checks a daemon config file; relative dataDir is taken from the file's folder. */
+export function readDaemonConfig(file: string): DaemonConfig {
+  let raw: Partial<DaemonConfig>;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (err) {
+    fail(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  if (!Number.isInteger(raw.nodeId) || (raw.nodeId as number) < 1)
+    fail("nodeId must be a node id (1 or more)");
+  if (typeof raw.secret !== "string" || raw.secret.length < 16) fail("secret is missing or too short");
+  if (typeof raw.panelUrl !== "string") fail("panelUrl is missing");
+  if (!raw.listen || typeof raw.listen.host !== "string" || !isPort(raw.listen.port))
+    fail("listen needs host and port");
+  if (!raw.sftp || typeof raw.sftp.host !== "string" || !isPort(raw.sftp.port))
+    fail("sftp needs host and port");
+  if (typeof raw.dataDir !== "string" || !raw.dataDir) fail("dataDir is missing");
+  return { ...(raw as DaemonConfig), dataDir: path.resolve(path.dirname(file), raw.dataDir) };
+}

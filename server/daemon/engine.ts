@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { dockerAnswers } from "./docker-probe.ts";
+
+/** What a node can do, in the reference's shape (§9.3). */
+export interface NodeFeatures {
+  features: string[];
+  environments: string[];
+  os: string;
+  arch: string;
+  version: string;
+}
+
+export interface EngineOptions {
+  /** Where this node keeps server files, backups and its keys. */
+  dataDir: string;
+  version: string;
+  dockerSocket?: string;
+}
+
+const goArch: Record<string, string> = { x64: "amd64", arm64: "arm64", arm: "arm", ia32: "386" };
+const goOs: Record<string, string> = { win32: "windows" };
+
+/**
+ * The daemon engine: everything that happens on one host. The panel's local
+ * node and `outpost daemon` both run one. It knows nothing of the panel,
+ * its database or its HTTP API.
+ */
+export class DaemonEngine {
+  constructor(readonly options: EngineOptions) {
+    for (const dir of ["servers", "backups", "cache"]) {
+      fs.mkdirSync(path.join(options.dataDir, dir), { recursive: true });
+    }
+  }
+
+  async features(): Promise<NodeFeatures> {
+    const docker = await dockerAnswers(this.options.dockerSocket);
+    return {
+      features: docker ? ["docker"] : [],
+      environments: docker ? ["host", "docker"] : ["host"],
+      os: goOs[process.platform] ?? process.platform,
+      arch: goArch[os.arch()] ?? os.arch(),
+      version: this.options.version,
+    };
+  }
+
+  async close(): Promise<void> {}
+}

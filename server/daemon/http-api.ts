@@ -1,0 +1,46 @@
+import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { ApiError } from "../errors.ts";
+import { installErrorHandler } from "../http/error-handler.ts";
+import { validatorCompiler } from "../http/validation.ts";
+import { verifyNodeToken } from "../link/node-token.ts";
+import type { DaemonConfig } from "./config.ts";
+import type { DaemonEngine } from "./engine.ts";
+
+/**
+ * The daemon's own HTTP API under /daemon, spoken by the panel's RemoteNode.
+ * Only `GET /daemon` (health) is open; everything else needs a token the
+ * panel signed for this node. Refusals are logged by reason, never with the
+ * token.
+ */
+export async function buildDaemonApp(
+  engine: DaemonEngine,
+  config: DaemonConfig,
+  logLevel = "info",
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: logLevel, redact: ["req.headers.authorization"] },
+    routerOptions: { ignoreTrailingSlash: true },
+    logController: new LogController({ disableRequestLogging: logLevel !== "debug" }),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandler(app);
+
+  app.addHook("onRequest", async (request) => {
+    const url = request.url.split("?")[0];
+    if (url === "/daemon" || url === "/daemon/") return;
+    const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "");
+    const problem = match ? verifyNodeToken(match[1], config.nodeId, config.secret) : "missing";
+    if (problem) {
+      request.log.warn({ reason: problem, url }, "refused a call without a valid panel token");
+      throw new ApiError(401, "ErrTokenInvalid", "a valid panel token is required");
+    }
+  });
+
+  app.get("/daemon", async () => ({ message: "daemon is running" }));
+  app.get("/daemon/features", async () => engine.features());
+
+  app.setNotFoundHandler(async () => {
+    throw new ApiError(404, "ErrNotFound", "no such endpoint");
+  });
+  return app;
+}

@@ -1,0 +1,16 @@
+import type { DaemonEngine } from "../daemon/engine.ts";
+import type { NodeClient, NodeFeatures } from "./node-client.ts";
+
+/** The node inside the panel process: calls go straight to its engine. */
+export class LocalNode implements NodeClient {
+  readonly nodeId = 0;
+  readonly reachable = true;
+
+  constructor(private readonly engine: DaemonEngine) {}
+
+  async health(): Promise<void> {}
+
+  features(): Promise<NodeFeatures> {
+    return this.engine.features();
+  }
+}

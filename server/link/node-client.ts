@@ -1,0 +1,17 @@
+import type { NodeFeatures } from "../daemon/engine.ts";
+
+export type { NodeFeatures };
+
+/**
+ * Everything the panel asks of a node. `LocalNode` answers in-process,
+ * `RemoteNode` over the daemon's HTTP API; nothing above this seam knows
+ * which one it holds. The servers issue extends it.
+ */
+export interface NodeClient {
+  readonly nodeId: number;
+  /** Resolves when the node answers; throws ErrNodeUnreachable when it does not. */
+  health(): Promise<void>;
+  features(): Promise<NodeFeatures>;
+  /** Whether the last contact with the node worked. */
+  readonly reachable: boolean;
+}

@@ -1,0 +1,50 @@
+import type { NodeClient } from "../link/node-client.ts";
+
+/**
+ * Keeps each remote node's reachable flag fresh: a health check every few
+ * seconds while it answers, and after a failure again at 1, 2, 4 s, then
+ * every 4 s — so a node that goes or comes back is seen within 10 s.
+ */
+export const healthyIntervalMs = 3000;
+const backoffMs = [1000, 2000, 4000];
+
+interface Watch {
+  timer?: NodeJS.Timeout;
+  active: boolean;
+}
+
+export class NodeMonitor {
+  private readonly watches = new Map<number, Watch>();
+
+  watch(client: NodeClient): void {
+    this.unwatch(client.nodeId);
+    const watch: Watch = { active: true };
+    this.watches.set(client.nodeId, watch);
+    let failures = 0;
+    const check = async () => {
+      try {
+        await client.health();
+        failures = 0;
+      } catch {
+        failures++;
+      }
+      if (!watch.active) return;
+      const delay = failures === 0 ? healthyIntervalMs : backoffMs[Math.min(failures, backoffMs.length) - 1];
+      watch.timer = setTimeout(() => void check(), delay);
+      watch.timer.unref();
+    };
+    void check();
+  }
+
+  unwatch(nodeId: number): void {
+    const watch = this.watches.get(nodeId);
+    if (!watch) return;
+    watch.active = false;
+    clearTimeout(watch.timer);
+    this.watches.delete(nodeId);
+  }
+
+  stop(): void {
+    for (const id of [...this.watches.keys()]) this.unwatch(id);
+  }
+}

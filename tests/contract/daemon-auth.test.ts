@@ -1,0 +1,69 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeAudience, signNodeToken } from "../../server/link/node-token.ts";
+import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
+import { freePort } from "../support/free-port.ts";
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+
+describe("the daemon accepts only calls its panel signed for it", () => {
+  const secret = randomBytes(32).toString("hex");
+  let daemon: DaemonProcess;
+  beforeAll(async () => {
+    daemon = await startDaemon({
+      nodeId: 3,
+      secret,
+      panelUrl: "http://127.0.0.1:1",
+      listen: { host: "127.0.0.1", port: await freePort() },
+      sftp: { host: "127.0.0.1", port: await freePort() },
+      dataDir: "unused",
+    });
+  });
+  afterAll(async () => {
+    await daemon?.destroy();
+  });
+
+  const features = (token?: string) =>
+    fetch(`${daemon.baseUrl}/daemon/features`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  it("answers its health check without a token", async () => {
+    const res = await fetch(`${daemon.baseUrl}/daemon`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "daemon is running" });
+  });
+
+  it("accepts a fresh token for this node", async () => {
+    expect((await features(signNodeToken(3, secret))).status).toBe(200);
+  });
+
+  it.each([
+    ["no token", undefined],
+    ["a malformed token", "not.a.token"],
+    ["a token for another node", signNodeToken(4, secret)],
+    ["a token signed with another secret", signNodeToken(3, randomBytes(32).toString("hex"))],
+    ["an expired token", signNodeToken(3, secret, Date.now() - 10 * 60_000)],
+    ["a token from the future", signNodeToken(3, secret, Date.now() + 10 * 60_000)],
+  ])("refuses %s with 401", async (_what, token) => {
+    const res = await features(token);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: { code: "ErrTokenInvalid", msg: "a valid panel token is required" } });
+  });
+
+  it("refuses a token whose lifetime was stretched, even when signed", async () => {
+    const header = b64({ alg: "HS256", typ: "JWT" });
+    const iat = Math.floor(Date.now() / 1000);
+    const payload = b64({ aud: nodeAudience(3), iat, exp: iat + 86_400 });
+    const { createHmac } = await import("node:crypto");
+    const sig = createHmac("sha256", secret).update(`${header}.${payload}`).digest("base64url");
+    expect((await features(`${header}.${payload}.${sig}`)).status).toBe(401);
+  });
+
+  it("logs refusals by reason and never the token or the secret", async () => {
+    const token = signNodeToken(4, secret);
+    await features(token);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(daemon.logs()).toContain("refused a call without a valid panel token");
+    expect(daemon.logs()).not.toContain(token);
+    expect(daemon.logs()).not.toContain(secret);
+  });
+});

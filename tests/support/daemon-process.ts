@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { DaemonConfig } from "../../server/daemon/config.ts";
+import { stopChild } from "./panel-process.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+export interface DaemonProcess {
+  config: DaemonConfig;
+  baseUrl: string;
+  logs(): string;
+  /** Stops the process; the config and data stay, so start() brings the same node back. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it and removes its files. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * A real `outpost daemon --config FILE` on loopback. The config is the one
+ * the panel's deployment endpoint gives, with the listen address moved to
+ * 127.0.0.1 and the data dir to a temp folder.
+ */
+export async function startDaemon(config: DaemonConfig): Promise<DaemonProcess> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-daemon-"));
+  const local: DaemonConfig = {
+    ...config,
+    listen: { ...config.listen, host: "127.0.0.1" },
+    sftp: { ...config.sftp, host: "127.0.0.1" },
+    dataDir: path.join(dir, "data"),
+  };
+  const file = path.join(dir, "config.json");
+  fs.writeFileSync(file, JSON.stringify(local, null, 2));
+  let child: ChildProcess | undefined;
+  let output = "";
+
+  const start = async () => {
+    const started = output.length;
+    child = spawn(process.execPath, [path.join(repoRoot, "bin/outpost.mjs"), "daemon", "--config", file], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, OUTPOST_LOG_LEVEL: "info" },
+    });
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+    const deadline = Date.now() + 30_000;
+    while (!output.slice(started).includes("Outpost daemon for node")) {
+      if (child.exitCode !== null) throw new Error(`daemon exited with ${child.exitCode}:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`daemon did not start within 30 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  await start();
+  const stop = async () => {
+    if (child) await stopChild(child);
+  };
+  return {
+    config: local,
+    baseUrl: `http://127.0.0.1:${local.listen.port}`,
+    logs: () => output,
+    stop,
+    start,
+    async destroy() {
+      await stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
