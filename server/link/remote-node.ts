@@ -11,9 +11,9 @@ export interface RemoteNodeAddress {
 
 /**
  * A node reached over the daemon's HTTP API. Every call is signed for this
- * node and bounded by a timeout; once the node is known to be down, calls
- * fail at once with ErrNodeUnreachable instead of waiting for the timeout,
- * until a health check sees it back.
+ * node and bounded by a timeout. Once the node is known to be down, a call
+ * first probes it with a one-second health check and fails with
+ * ErrNodeUnreachable when that fails, instead of waiting for the full timeout.
  */
 export class RemoteNode implements NodeClient {
   readonly nodeId: number;
@@ -48,7 +48,9 @@ export class RemoteNode implements NodeClient {
     path: string,
     opts: { body?: unknown; timeoutMs?: number; evenIfDown?: boolean } = {},
   ): Promise<T> {
-    if (this.state === "down" && !opts.evenIfDown) throw this.unreachable();
+    if (this.state === "down" && !opts.evenIfDown) {
+      await this.call("GET", "/daemon", { timeoutMs: 1000, evenIfDown: true });
+    }
     let res: Response;
     try {
       res = await fetch(this.address.baseUrl + path, {
