@@ -24,7 +24,9 @@ describe("the daemon accepts only calls its panel signed for it", () => {
   });
 
   const features = (token?: string) =>
-    fetch(`${daemon.baseUrl}/daemon/features`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    fetch(`${daemon.baseUrl}/daemon/features`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
 
   it("answers its health check without a token", async () => {
     const res = await fetch(`${daemon.baseUrl}/daemon`);
@@ -46,7 +48,9 @@ describe("the daemon accepts only calls its panel signed for it", () => {
   ])("refuses %s with 401", async (_what, token) => {
     const res = await features(token);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { code: "ErrTokenInvalid", msg: "a valid panel token is required" } });
+    expect(await res.json()).toEqual({
+      error: { code: "ErrTokenInvalid", msg: "a valid panel token is required" },
+    });
   });
 
   it("refuses a token whose lifetime was stretched, even when signed", async () => {

@@ -21,7 +21,9 @@ function pgBin(name: string): string {
     const candidate = path.join(base, v, "bin", name);
     if (fs.existsSync(candidate)) return candidate;
   }
-  throw new Error(`PostgreSQL's ${name} was not found under ${base}: install Debian's postgresql (scripts/system-deps.sh)`);
+  throw new Error(
+    `PostgreSQL's ${name} was not found under ${base}: install Debian's postgresql (scripts/system-deps.sh)`,
+  );
 }
 
 function asPostgres(args: string[]): void {
