@@ -1,0 +1,70 @@
+/**
+ * A server's recent console output: chunks stamped with Unix time in
+ * microseconds, bounded by total bytes (oldest dropped first). Readers ask
+ * for everything after a time they saw (`GET …/console?time=`), listeners
+ * get each chunk as it arrives (the WebSocket).
+ */
+export interface ConsoleChunk {
+  time: number;
+  data: Buffer;
+}
+
+export type ConsoleListener = (chunk: ConsoleChunk) => void;
+
+let lastStamp = 0;
+
+/** Microseconds since the epoch, strictly increasing within this process so no two chunks share a stamp. */
+export function nowMicros(): number {
+  const stamp = Math.max(Date.now() * 1000, lastStamp + 1);
+  lastStamp = stamp;
+  return stamp;
+}
+
+export class ConsoleBuffer {
+  private readonly chunks: ConsoleChunk[] = [];
+  private head = 0;
+  private bytes = 0;
+  private readonly listeners = new Set<ConsoleListener>();
+
+  constructor(readonly capacityBytes = 50 * 1024) {}
+
+  write(data: Buffer | string): void {
+    let buf = typeof data === "string" ? Buffer.from(data) : data;
+    if (buf.length === 0) return;
+    if (buf.length > this.capacityBytes) buf = buf.subarray(buf.length - this.capacityBytes);
+    const chunk = { time: nowMicros(), data: buf };
+    this.chunks.push(chunk);
+    this.bytes += buf.length;
+    while (this.bytes > this.capacityBytes) {
+      this.bytes -= this.chunks[this.head].data.length;
+      this.head++;
+    }
+    // Compact now and then rather than shifting on every eviction.
+    if (this.head > 1024 && this.head * 2 > this.chunks.length) {
+      this.chunks.splice(0, this.head);
+      this.head = 0;
+    }
+    for (const listener of this.listeners) listener(chunk);
+  }
+
+  /** Output newer than `time` (µs), and the stamp to ask from next time. */
+  since(time: number): { epoch: number; logs: Buffer } {
+    const parts: Buffer[] = [];
+    for (let i = this.chunks.length - 1; i >= this.head && this.chunks[i].time > time; i--) {
+      parts.push(this.chunks[i].data);
+    }
+    parts.reverse();
+    return { epoch: nowMicros(), logs: Buffer.concat(parts) };
+  }
+
+  subscribe(listener: ConsoleListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  clear(): void {
+    this.chunks.length = 0;
+    this.head = 0;
+    this.bytes = 0;
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ConsoleBuffer } from "../../../server/daemon/runtime/console-buffer.ts";
+
+describe("ConsoleBuffer", () => {
+  it("returns what came after a given time, and the stamp to continue from", () => {
+    const buffer = new ConsoleBuffer(1024);
+    buffer.write("one\n");
+    const first = buffer.since(0);
+    expect(first.logs.toString()).toBe("one\n");
+    buffer.write("two\n");
+    buffer.write("three\n");
+    expect(buffer.since(first.epoch).logs.toString()).toBe("two\nthree\n");
+    expect(buffer.since(buffer.since(0).epoch).logs.length).toBe(0);
+  });
+
+  it("drops the oldest output past its capacity", () => {
+    const buffer = new ConsoleBuffer(10);
+    buffer.write("aaaa");
+    buffer.write("bbbb");
+    buffer.write("cccc");
+    expect(buffer.since(0).logs.toString()).toBe("bbbbcccc");
+    buffer.write("x".repeat(25));
+    expect(buffer.since(0).logs.toString()).toBe("x".repeat(10));
+  });
+
+  it("stays bounded and in order over many writes", () => {
+    const buffer = new ConsoleBuffer(1000);
+    for (let i = 0; i < 10_000; i++) buffer.write(`${i}\n`);
+    const text = buffer.since(0).logs.toString();
+    expect(text.length).toBeLessThanOrEqual(1000);
+    expect(text.endsWith("9999\n")).toBe(true);
+    const lines = text.trim().split("\n").map(Number);
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+  });
+
+  it("tells listeners about every chunk until they unsubscribe", () => {
+    const buffer = new ConsoleBuffer();
+    const seen: string[] = [];
+    const stop = buffer.subscribe((c) => seen.push(c.data.toString()));
+    buffer.write("a");
+    buffer.write("b");
+    stop();
+    buffer.write("c");
+    expect(seen).toEqual(["a", "b"]);
+  });
+});
