@@ -1,0 +1,231 @@
+import { ApiError } from "../../errors.ts";
+import { ConsoleBuffer } from "./console-buffer.ts";
+import { type ExitResult, ProcessGroup, type SpawnSpec } from "./process-group.ts";
+import { type ProcessStats, TreeStats } from "./tree-stats.ts";
+
+/** How to run a server, already rendered from its definition (command chosen, variables substituted). */
+export interface RunPlan extends SpawnSpec {
+  /** Text written to the input to stop it; used when stopSignal is 0. */
+  stopText: string;
+  /** Signal number that stops it; wins over stopText when non-zero (reference §5.3). */
+  stopSignal: number;
+  expectedExitCode: number;
+  autorecover: boolean;
+  autorestart: boolean;
+}
+
+export interface ServerStatus {
+  running: boolean;
+  installing: boolean;
+}
+
+export interface InstanceHooks {
+  /** Renders the run plan at each start, so definition changes apply without a reload. */
+  plan(): Promise<RunPlan>;
+  /** run.pre before start; run.post after exit (with success and exitCode). */
+  pre(): Promise<void>;
+  post(result: { success: boolean; exitCode: number }): Promise<void>;
+  onStatus?(status: ServerStatus): void;
+}
+
+export interface InstanceOptions {
+  /** Seconds a stopping server gets before it is killed. */
+  stopGraceMs: number;
+  /** Crashes in a row after which autorecover gives up. */
+  crashLimit: number;
+  /** Delay before an automatic restart. */
+  restartDelayMs: number;
+  consoleBytes: number;
+}
+
+export const defaultInstanceOptions: InstanceOptions = {
+  stopGraceMs: 60_000,
+  crashLimit: 3,
+  restartDelayMs: 1000,
+  consoleBytes: 50 * 1024,
+};
+
+const running = () => new ApiError(409, "ErrServerRunning", "the server is running or busy");
+const offline = () => new ApiError(409, "ErrServerOffline", "the server is not running");
+
+/**
+ * One game server's life on a node: idle → (installing) → running → idle,
+ * with stop/kill ending the whole process group, exit classified as graceful
+ * or crash, and automatic restarts by the definition's flags.
+ */
+export class ServerInstance {
+  readonly console: ConsoleBuffer;
+  private process?: ProcessGroup;
+  /** The plan the running process was started with: stop uses its stop text or signal. */
+  private current?: RunPlan;
+  private stats?: TreeStats;
+  private installing = false;
+  private busyReason?: string;
+  private stopRequested = false;
+  private crashes = 0;
+  private restartTimer?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly hooks: InstanceHooks,
+    private readonly options: InstanceOptions = defaultInstanceOptions,
+  ) {
+    this.console = new ConsoleBuffer(options.consoleBytes);
+  }
+
+  status(): ServerStatus {
+    return { running: this.process?.running ?? false, installing: this.installing };
+  }
+
+  get crashCount(): number {
+    return this.crashes;
+  }
+
+  notice(text: string): void {
+    this.console.write(`[DAEMON] ${text}\n`);
+  }
+
+  /** Starts the process; resolves once it has been spawned. */
+  async start(): Promise<void> {
+    this.assertIdle();
+    clearTimeout(this.restartTimer);
+    this.busyReason = "starting";
+    try {
+      await this.hooks.pre();
+      const plan = await this.hooks.plan();
+      this.notice("Starting server");
+      this.stopRequested = false;
+      const group = new ProcessGroup(plan, (data) => this.console.write(data));
+      this.process = group;
+      this.current = plan;
+      this.stats = group.pid ? new TreeStats(group.pid) : undefined;
+      this.emit();
+      void group.exited.then((result) => this.exited(group, plan, result));
+    } finally {
+      this.busyReason = undefined;
+    }
+  }
+
+  /** Asks the server to stop; with `wait`, resolves when it is gone (killed after the grace period). */
+  async stop(wait = false): Promise<void> {
+    clearTimeout(this.restartTimer);
+    const group = this.process;
+    if (!group?.running) return;
+    this.stopRequested = true;
+    const plan = this.current;
+    if (plan && plan.stopSignal !== 0) group.signal(plan.stopSignal);
+    else if (!plan?.stopText || !group.writeLine(plan.stopText)) group.signal("SIGTERM");
+    this.notice("Server was told to stop");
+    const timer = setTimeout(() => {
+      this.notice("Server did not stop in time, killing it");
+      group.signal("SIGKILL");
+    }, this.options.stopGraceMs);
+    timer.unref();
+    const done = group.exited.finally(() => clearTimeout(timer));
+    if (wait) await done;
+  }
+
+  async kill(): Promise<void> {
+    clearTimeout(this.restartTimer);
+    const group = this.process;
+    if (!group?.running) return;
+    this.stopRequested = true;
+    group.signal("SIGKILL");
+    await group.exited;
+  }
+
+  /** Runs the install steps with the server marked installing. */
+  async install(steps: () => Promise<void>): Promise<void> {
+    this.assertIdle();
+    this.installing = true;
+    this.emit();
+    this.notice("Installing server");
+    try {
+      await steps();
+      this.notice("Server installed");
+    } catch (err) {
+      this.notice(`Install failed: ${(err as Error).message}`);
+      throw err;
+    } finally {
+      this.installing = false;
+      this.emit();
+    }
+  }
+
+  /** Holds the server idle while `work` runs (backup, restore); start and install are refused meanwhile. */
+  async whileBusy<T>(reason: string, work: () => Promise<T>): Promise<T> {
+    this.assertIdle();
+    this.busyReason = reason;
+    try {
+      return await work();
+    } finally {
+      this.busyReason = undefined;
+    }
+  }
+
+  sendCommand(line: string): void {
+    if (!this.process?.writeLine(line)) throw offline();
+  }
+
+  async sampleStats(): Promise<ProcessStats> {
+    if (!this.process?.running || !this.stats) return { cpu: 0, memory: 0 };
+    return this.stats.sample();
+  }
+
+  /** Stops the server for good (node shutdown or deletion). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.restartTimer);
+    await this.stop(true);
+  }
+
+  private assertIdle(): void {
+    if (this.busyReason === "backup" || this.busyReason === "restore") {
+      throw new ApiError(409, "ErrBackupInProgress", "a backup or restore is in progress");
+    }
+    if (this.process?.running || this.installing || this.busyReason) throw running();
+  }
+
+  private async exited(group: ProcessGroup, plan: RunPlan, result: ExitResult): Promise<void> {
+    // Whatever the leader left behind in its group goes with it.
+    group.signal("SIGKILL");
+    const exitCode = result.code ?? -1;
+    const success = result.signal === null && exitCode === plan.expectedExitCode;
+    this.notice(
+      result.signal
+        ? `Server was ended by ${result.signal}`
+        : `Server exited with code ${exitCode}${success ? "" : " (crash)"}`,
+    );
+    this.emit();
+    await this.hooks
+      .post({ success, exitCode })
+      .catch((err) => this.notice(`Post steps failed: ${err.message}`));
+    if (this.closed || this.stopRequested) return;
+    if (success) {
+      this.crashes = 0;
+      if (plan.autorestart) this.scheduleRestart("Restarting after a graceful exit");
+      return;
+    }
+    if (!plan.autorecover) return;
+    if (this.crashes >= this.options.crashLimit) {
+      this.notice(`Server crashed ${this.crashes + 1} times in a row; not restarting it`);
+      return;
+    }
+    this.crashes++;
+    this.scheduleRestart(`Restarting after a crash (${this.crashes} of ${this.options.crashLimit})`);
+  }
+
+  private scheduleRestart(reason: string): void {
+    this.notice(reason);
+    this.restartTimer = setTimeout(() => {
+      if (this.closed || this.process?.running) return;
+      this.start().catch((err) => this.notice(`Restart failed: ${err.message}`));
+    }, this.options.restartDelayMs);
+    this.restartTimer.unref();
+  }
+
+  private emit(): void {
+    this.hooks.onStatus?.(this.status());
+  }
+}
