@@ -1,0 +1,21 @@
+import { type CallOptions, post } from "./client";
+
+// POST /auth/* (spec §7). Login answers {scopes} or {otpNeeded:true}.
+export interface LoginAnswer {
+  scopes?: string[];
+  otpNeeded?: boolean;
+}
+export interface ScopesAnswer {
+  scopes?: string[];
+}
+
+// A 401 here means bad credentials, not an expired session: keep it away from the global flow.
+const noSessionFlow: CallOptions = { exempt: [401] };
+
+export const login = (email: string, password: string) =>
+  post<LoginAnswer>("/auth/login", { email, password }, noSessionFlow);
+export const otp = (token: string) => post<ScopesAnswer>("/auth/otp", { token }, noSessionFlow);
+export const register = (username: string, email: string, password: string) =>
+  post<ScopesAnswer>("/auth/register", { username, email, password }, noSessionFlow);
+export const reauth = () => post<ScopesAnswer>("/auth/reauth");
+export const logout = () => post<void>("/auth/logout", undefined, { exempt: true });

@@ -1,0 +1,79 @@
+import { FetchError, ofetch } from "ofetch";
+import { readCookie, XSRF_COOKIE } from "../state/cookies";
+import { getToken } from "../state/token";
+import { type ApiError, toApiError } from "./errors";
+
+// The one place that talks HTTP (spec §7–§8): same origin, cookies, bearer token when stored,
+// XSRF header on unsafe methods, no timeout, no retries; failures go to the registered handler
+// (unless exempt) and are then thrown.
+
+export type Method = "GET" | "POST" | "PUT" | "DELETE" | "HEAD" | "PATCH";
+
+export interface CallOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** HTTP statuses the global handler must not see; `true` exempts every failure. */
+  exempt?: readonly number[] | true;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+type Handler = (err: ApiError) => void;
+let handler: Handler = () => {};
+
+export function setErrorHandler(h: Handler): void {
+  handler = h;
+}
+
+const UNSAFE = new Set(["POST", "PUT", "DELETE", "PATCH"]);
+
+const http = ofetch.create({
+  credentials: "same-origin",
+  retry: 0,
+  onRequest({ options }) {
+    const headers = new Headers(options.headers);
+    const token = getToken();
+    if (token && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${token}`);
+    const method = (options.method ?? "GET").toUpperCase();
+    if (UNSAFE.has(method)) {
+      const xsrf = readCookie(XSRF_COOKIE);
+      if (xsrf) headers.set("X-XSRF-TOKEN", xsrf);
+    }
+    options.headers = headers;
+  },
+});
+
+export function isExempt(exempt: CallOptions["exempt"], status: number | undefined): boolean {
+  if (exempt === true) return true;
+  return status !== undefined && !!exempt?.includes(status);
+}
+
+export async function call<T = unknown>(method: Method, url: string, opts: CallOptions = {}): Promise<T> {
+  try {
+    return (await http<T>(url, {
+      method,
+      body: opts.body as BodyInit | Record<string, unknown> | undefined,
+      query: opts.query,
+      headers: opts.headers,
+      signal: opts.signal,
+    })) as T;
+  } catch (e) {
+    const fe = e instanceof FetchError ? e : undefined;
+    const err = toApiError(
+      { method, url: fe?.request?.toString() ?? url, body: opts.body },
+      fe?.status,
+      fe?.statusText,
+      fe?.data,
+      e,
+    );
+    if (!isExempt(opts.exempt, err.status) && !opts.signal?.aborted) handler(err);
+    throw err;
+  }
+}
+
+export const get = <T = unknown>(url: string, opts?: CallOptions) => call<T>("GET", url, opts);
+export const post = <T = unknown>(url: string, body?: unknown, opts?: CallOptions) =>
+  call<T>("POST", url, { ...opts, body });
+export const put = <T = unknown>(url: string, body?: unknown, opts?: CallOptions) =>
+  call<T>("PUT", url, { ...opts, body });
+export const del = <T = unknown>(url: string, opts?: CallOptions) => call<T>("DELETE", url, opts);

@@ -1,0 +1,35 @@
+import { get } from "./client";
+
+export interface PanelConfig {
+  themes: { active: string; settings?: string; available: string[] };
+  branding: { name: string };
+  registrationEnabled: boolean;
+}
+
+export const DEFAULT_CONFIG: PanelConfig = {
+  themes: { active: "Outpost", settings: "{}", available: ["Outpost"] },
+  branding: { name: "Outpost" },
+  registrationEnabled: true,
+};
+
+/** Merge an answer over the defaults so a partial or failed answer still works (spec §4). */
+export function normalizeConfig(raw: unknown): PanelConfig {
+  const c = (raw && typeof raw === "object" ? raw : {}) as Partial<PanelConfig>;
+  const themes = { ...DEFAULT_CONFIG.themes, ...(c.themes ?? {}) };
+  return {
+    themes: {
+      ...themes,
+      available: Array.isArray(themes.available) ? themes.available : DEFAULT_CONFIG.themes.available,
+    },
+    branding: { name: c.branding?.name || DEFAULT_CONFIG.branding.name },
+    registrationEnabled: typeof c.registrationEnabled === "boolean" ? c.registrationEnabled : true,
+  };
+}
+
+export async function loadConfig(): Promise<PanelConfig> {
+  try {
+    return normalizeConfig(await get("/api/config", { exempt: true }));
+  } catch {
+    return DEFAULT_CONFIG;
+  }
+}

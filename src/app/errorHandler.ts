@@ -1,0 +1,58 @@
+import { i18n } from "@lingui/core";
+import { t } from "@lingui/core/macro";
+import { navigate } from "wouter/use-browser-location";
+import { type ApiError, fillTemplate, routeError } from "../api/errors";
+import { showErrorDetails } from "../components/errorDetailsStore";
+import { toastError } from "../components/toastStore";
+import { errorMessage } from "../i18n/errorMessages";
+import { endSession } from "../state/session";
+import { LOGIN_PATH } from "./access";
+import { makeReturnTo, saveReturnTo } from "./returnTo";
+import { routes } from "./routes";
+
+// The global handler of spec §8, registered on the API client at boot.
+
+let expiring = false;
+
+/** Any 401: remember where we were, log out, say so, go to Login. Runs once for a burst of 401s. */
+export async function sessionExpired(): Promise<void> {
+  if (expiring) return;
+  expiring = true;
+  try {
+    try {
+      saveReturnTo(sessionStorage, makeReturnTo(routes, location.pathname, location.search, location.hash));
+    } catch {
+      // no session storage: we just land on the server list after login
+    }
+    await endSession();
+    toastError(i18n._(errorMessage("ErrSessionTimedOut")!));
+    navigate(LOGIN_PATH, { replace: true });
+  } finally {
+    expiring = false;
+  }
+}
+
+function unknownToast(err: ApiError): void {
+  toastError(t`An unknown error occurred`, { label: t`Details`, run: () => showErrorDetails(err) });
+}
+
+export function handleApiError(err: ApiError): void {
+  const route = routeError(err);
+  switch (route.kind) {
+    case "session":
+      void sessionExpired();
+      return;
+    case "generic":
+      // Server msgs are templates with ${name} placeholders; a catalog may translate them.
+      toastError(fillTemplate(i18n._(route.msg), err.metadata));
+      return;
+    case "unknown":
+      unknownToast(err);
+      return;
+    case "code": {
+      const text = errorMessage(route.code);
+      if (text) toastError(i18n._({ ...text, values: route.metadata }));
+      else unknownToast(err);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { type ComponentType, type LazyExoticComponent, lazy } from "react";
+import type { IconName } from "../components/icons";
+import type { Access } from "./access";
+
+// THE routes table (spec §2.1). Router guard, sidebar, hotkeys and hotkey help all derive from it.
+
+export interface ScreenProps {
+  params: Record<string, string>;
+  route: RouteDef;
+}
+
+type ScreenModule = { default: ComponentType<ScreenProps> };
+export type LazyScreen = LazyExoticComponent<ComponentType<ScreenProps>> & {
+  preload: () => Promise<ScreenModule>;
+};
+
+/** A code-split screen that can also be fetched early (boot preloads the current route's). */
+function screen(load: () => Promise<ScreenModule>): LazyScreen {
+  return Object.assign(lazy(load), { preload: load });
+}
+
+export interface RouteDef {
+  path: string;
+  access: Access;
+  label: MessageDescriptor;
+  screen?: LazyScreen;
+  /** Shown in the sidebar (when permitted). */
+  nav?: boolean;
+  icon?: IconName;
+  /** tinykeys sequence, e.g. "g s". */
+  hotkey?: string;
+}
+
+const Login = screen(() => import("../screens/auth/Login"));
+const Register = screen(() => import("../screens/auth/Register"));
+const Invite = screen(() => import("../screens/auth/Invite"));
+const Self = screen(() => import("../screens/self/Self"));
+// Screens that later issues build; they replace these entries' `screen`.
+const Coming = screen(() => import("../screens/ComingSoon"));
+
+export const routes: readonly RouteDef[] = [
+  { path: "/", access: "none", label: msg`Home` },
+  { path: "/auth/login", access: "noAuth", label: msg`Login`, screen: Login },
+  { path: "/auth/register", access: "noAuth", label: msg`Register`, screen: Register },
+  { path: "/auth/invite", access: "noAuth", label: msg`Invite`, screen: Invite },
+  {
+    path: "/servers",
+    access: "login",
+    label: msg`Servers`,
+    screen: Coming,
+    nav: true,
+    icon: "server",
+    hotkey: "g s",
+  },
+  { path: "/servers/new", access: "login", label: msg`Create server`, screen: Coming },
+  { path: "/servers/view/:id", access: "login", label: msg`Server`, screen: Coming },
+  {
+    path: "/nodes",
+    access: { scope: "nodes.view" },
+    label: msg`Nodes`,
+    screen: Coming,
+    nav: true,
+    icon: "node",
+    hotkey: "g n",
+  },
+  { path: "/nodes/new", access: "login", label: msg`Create node`, screen: Coming },
+  { path: "/nodes/view/:id", access: "login", label: msg`Node`, screen: Coming },
+  {
+    path: "/users",
+    access: { scope: "users.info.view" },
+    label: msg`Users`,
+    screen: Coming,
+    nav: true,
+    icon: "users",
+    hotkey: "g u",
+  },
+  { path: "/users/new", access: "login", label: msg`Create user`, screen: Coming },
+  { path: "/users/view/:id", access: "login", label: msg`User`, screen: Coming },
+  {
+    path: "/templates",
+    access: { scope: "templates.view" },
+    label: msg`Templates`,
+    screen: Coming,
+    nav: true,
+    icon: "template",
+    hotkey: "g t",
+  },
+  { path: "/templates/new", access: "login", label: msg`Create template`, screen: Coming },
+  { path: "/templates/view/:repo/:id", access: "login", label: msg`Template`, screen: Coming },
+  {
+    path: "/settings",
+    access: { scope: "settings.edit" },
+    label: msg`Settings`,
+    screen: Coming,
+    nav: true,
+    icon: "settings",
+    hotkey: "g c",
+  },
+  {
+    path: "/self",
+    access: "login",
+    label: msg`Account`,
+    screen: Self,
+    nav: true,
+    icon: "account",
+    hotkey: "g a",
+  },
+];

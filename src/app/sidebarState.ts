@@ -1,0 +1,48 @@
+import { signal } from "@preact/signals-react";
+
+// Sidebar: open / closed / mini (spec §2.2, §9). Closed by default below 1200 px and reopened
+// when the window widens; the mini choice persists in localStorage `sidebar.mini`.
+
+export const SIDEBAR_CLOSED_BELOW = 1200;
+export const MINI_KEY = "sidebar.mini";
+
+export const wideWindow = signal(true);
+export const sidebarOpen = signal(true);
+export const sidebarMini = signal(false);
+
+function readMini(): boolean {
+  try {
+    return localStorage.getItem(MINI_KEY) === "true";
+  } catch {
+    return false;
+  }
+}
+
+export function setMini(mini: boolean): void {
+  sidebarMini.value = mini;
+  try {
+    localStorage.setItem(MINI_KEY, String(mini));
+  } catch {
+    // kept for this page only
+  }
+}
+
+export function toggleSidebar(): void {
+  sidebarOpen.value = !sidebarOpen.value;
+}
+
+/** Close after a click in the main area, but only where the sidebar overlays it. */
+export function closeIfNarrow(): void {
+  if (!wideWindow.value) sidebarOpen.value = false;
+}
+
+export function watchWindowWidth(): void {
+  sidebarMini.value = readMini();
+  const mq = window.matchMedia(`(min-width: ${SIDEBAR_CLOSED_BELOW}px)`);
+  const apply = () => {
+    wideWindow.value = mq.matches;
+    sidebarOpen.value = mq.matches;
+  };
+  apply();
+  mq.addEventListener("change", apply);
+}

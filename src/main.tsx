@@ -1,0 +1,69 @@
+import { i18n } from "@lingui/core";
+import { I18nProvider } from "@lingui/react";
+import { createRoot } from "react-dom/client";
+import { Router } from "wouter";
+import { setErrorHandler } from "./api/client";
+import { loadConfig } from "./api/config";
+import { App } from "./app/App";
+import { handleApiError } from "./app/errorHandler";
+import { bindGlobalHotkeys } from "./app/globalHotkeys";
+import { isBlockedHost, showBlockedNotice } from "./app/hostCheck";
+import { findRoute } from "./app/routeMatch";
+import { routes } from "./app/routes";
+import { watchWindowWidth } from "./app/sidebarState";
+import { activateLocale, startupLocale } from "./i18n/activate";
+import { config } from "./state/config";
+import { resumeSession } from "./state/session";
+import { applyTheme } from "./state/theme";
+import "./styles/base.css";
+import "./styles/shell.css";
+
+// Boot: locale and config in parallel, then render; session refresh and the service worker
+// follow without delaying the first paint.
+
+const CONFIG_WAIT_MS = 2500;
+
+function afterFirstPaint(run: () => void): void {
+  const later = () => ("requestIdleCallback" in window ? requestIdleCallback(run) : setTimeout(run, 200));
+  if (document.readyState === "complete") later();
+  else addEventListener("load", later, { once: true });
+}
+
+async function boot(): Promise<void> {
+  const root = document.getElementById("app")!;
+  const localeReady = activateLocale(startupLocale());
+  // Fetch the current screen's chunk alongside the catalog instead of after the first render.
+  void findRoute(routes, location.pathname)
+    ?.route.screen?.preload()
+    .catch(() => undefined);
+  if (isBlockedHost(location.host)) {
+    await localeReady.catch(() => undefined);
+    showBlockedNotice(root);
+    return;
+  }
+  setErrorHandler(handleApiError);
+  applyTheme();
+  watchWindowWidth();
+  const configReady = loadConfig().then((c) => {
+    config.value = c;
+  });
+  // A slow /api/config must not hold the page: render with defaults and update when it lands.
+  await Promise.all([
+    localeReady,
+    Promise.race([configReady, new Promise((r) => setTimeout(r, CONFIG_WAIT_MS))]),
+  ]);
+  createRoot(root).render(
+    <I18nProvider i18n={i18n}>
+      <Router>
+        <App />
+      </Router>
+    </I18nProvider>,
+  );
+  bindGlobalHotkeys();
+  void resumeSession();
+  if (import.meta.env.PROD && "serviceWorker" in navigator) {
+    afterFirstPaint(() => void import("./app/registerSw").then((m) => m.registerServiceWorker()));
+  }
+}
+
+void boot();

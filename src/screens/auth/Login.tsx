@@ -1,0 +1,130 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { type FormEvent, useState } from "react";
+import { Link } from "wouter";
+import * as auth from "../../api/auth";
+import { isApiError } from "../../api/errors";
+import { finishSignIn } from "../../app/afterLogin";
+import { OtpInput } from "../../components/OtpInput";
+import { OTP_LENGTH } from "../../components/otpCode";
+import { TextField } from "../../components/TextField";
+import { config } from "../../state/config";
+import "./auth.css";
+
+const emptyCode = () => Array.from({ length: OTP_LENGTH }, () => "");
+
+export default function Login() {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [step, setStep] = useState<"password" | "otp">("password");
+  const [digits, setDigits] = useState(emptyCode);
+  const [busy, setBusy] = useState(false);
+  const registration = config.value.registrationEnabled;
+
+  const submitPassword = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      const answer = await auth.login(email.trim(), password);
+      if (answer?.otpNeeded) {
+        setDigits(emptyCode());
+        setStep("otp");
+      } else finishSignIn(answer?.scopes);
+    } catch {
+      // the global handler showed why (invalid credentials, too many attempts, …)
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submitCode = async (code: string) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const answer = await auth.otp(code);
+      finishSignIn(answer?.scopes);
+    } catch (err) {
+      // An expired or missing pending login cannot be retried with another code.
+      if (isApiError(err) && (err.code === "ErrSessionExpired" || err.code === "ErrInvalidSession")) {
+        setStep("password");
+        setPassword("");
+      }
+      setDigits(emptyCode());
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="auth-card">
+      <h1 className="auth-title">
+        <Trans>Login</Trans>
+      </h1>
+      {step === "password" ? (
+        <form onSubmit={submitPassword} className="auth-form">
+          <TextField
+            label={t`Email`}
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onValue={setEmail}
+            data-testid="login-email"
+          />
+          <TextField
+            label={t`Password`}
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onValue={setPassword}
+            data-testid="login-password"
+          />
+          <button
+            type="submit"
+            className="btn color-primary block"
+            disabled={busy}
+            data-testid="login-submit"
+          >
+            <Trans>Login</Trans>
+          </button>
+          {registration && (
+            <p className="auth-alt">
+              <Trans>No account yet?</Trans>{" "}
+              <Link href="/auth/register" data-testid="register-link">
+                <Trans>Register</Trans>
+              </Link>
+            </p>
+          )}
+        </form>
+      ) : (
+        <form
+          className="auth-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (digits.every(Boolean)) void submitCode(digits.join(""));
+          }}
+        >
+          <p className="muted">
+            <Trans>Enter the code from your authenticator app.</Trans>
+          </p>
+          <OtpInput digits={digits} onDigits={setDigits} onComplete={submitCode} disabled={busy} />
+          <button type="submit" className="btn color-primary block" disabled={busy || !digits.every(Boolean)}>
+            <Trans>Verify</Trans>
+          </button>
+          <button
+            type="button"
+            className="btn-text"
+            onClick={() => {
+              setStep("password");
+              setDigits(emptyCode());
+            }}
+          >
+            <Trans>Back</Trans>
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { computed, signal } from "@preact/signals-react";
+import * as auth from "../api/auth";
+import { getSelf, type Self } from "../api/self";
+import { AUTH_EXPIRES_COOKIE, deleteCookie, readCookie } from "./cookies";
+import { clearScopes, storeScopes } from "./scopes";
+import { getToken, setToken } from "./token";
+
+// Session per spec §4: logged in when a bearer token is stored or the auth-expiry cookie exists.
+
+export const REAUTH_EVERY_MS = 15 * 60 * 1000;
+
+function detectSession(): boolean {
+  return !!getToken() || readCookie(AUTH_EXPIRES_COOKIE) !== undefined;
+}
+
+export const loggedIn = signal(typeof document === "undefined" ? false : detectSession());
+export const user = signal<Self | null>(null);
+export const avatarEmail = computed(() => user.value?.email ?? "");
+
+let reauthTimer: ReturnType<typeof setInterval> | undefined;
+
+export async function loadUser(): Promise<void> {
+  try {
+    user.value = await getSelf();
+  } catch {
+    // the error handler already reported it (a 401 ends the session)
+  }
+}
+
+async function reauthNow(): Promise<void> {
+  try {
+    const answer = await auth.reauth();
+    storeScopes(answer?.scopes);
+  } catch {
+    // handled globally; a 401 runs the session-expired flow
+  }
+}
+
+function startReauthLoop(): void {
+  clearInterval(reauthTimer);
+  reauthTimer = setInterval(reauthNow, REAUTH_EVERY_MS);
+}
+
+/** At boot: refresh an existing session and load the current user. */
+export async function resumeSession(): Promise<void> {
+  if (!loggedIn.value) return;
+  startReauthLoop();
+  await reauthNow();
+  if (loggedIn.value) await loadUser();
+}
+
+/** After login, otp or register answered with scopes. */
+export function beginSession(scopes: string[] | undefined): void {
+  storeScopes(scopes);
+  loggedIn.value = true;
+  startReauthLoop();
+  void loadUser();
+}
+
+/** Log out on the server (best effort) and forget everything about the session locally. */
+export async function endSession(): Promise<void> {
+  clearInterval(reauthTimer);
+  reauthTimer = undefined;
+  try {
+    await auth.logout();
+  } catch {
+    // already logged out or offline: local state is what matters
+  }
+  clearScopes();
+  deleteCookie(AUTH_EXPIRES_COOKIE);
+  setToken(null);
+  user.value = null;
+  loggedIn.value = false;
+}

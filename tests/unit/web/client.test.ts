@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { call, get, post, setErrorHandler } from "../../../src/api/client";
+import type { ApiError } from "../../../src/api/errors";
+import { setToken } from "../../../src/state/token";
+
+// The real client against a real HTTP server: headers it sends, errors it builds, exemptions.
+
+interface Seen {
+  method?: string;
+  url?: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+let server: Server;
+let base = "";
+let seen: Seen[] = [];
+const handled: ApiError[] = [];
+
+beforeAll(async () => {
+  // The client reads the XSRF cookie from document.cookie, as in the browser.
+  (globalThis as { document?: unknown }).document = { cookie: "other=1; XSRF-TOKEN=tok%2Ben; x=y" };
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+      const reply = (status: number, json?: unknown) => {
+        res.writeHead(status, json === undefined ? {} : { "content-type": "application/json" });
+        res.end(json === undefined ? undefined : JSON.stringify(json));
+      };
+      if (req.url === "/ok") return reply(200, { fine: true });
+      if (req.url === "/empty-401") return reply(401);
+      if (req.url === "/limited")
+        return reply(429, { error: { code: "ErrTooManyAttempts", metadata: { retryAfter: 42 } } });
+      return reply(404);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  setErrorHandler((e) => handled.push(e));
+});
+
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  delete (globalThis as { document?: unknown }).document;
+  setToken(null);
+});
+
+beforeEach(() => {
+  seen = [];
+  handled.length = 0;
+  setToken(null);
+});
+
+describe("API client", () => {
+  it("sends the XSRF header on unsafe methods only", async () => {
+    await post(`${base}/ok`, { a: 1 });
+    await get(`${base}/ok`);
+    expect(seen[0].headers["x-xsrf-token"]).toBe("tok+en");
+    expect(JSON.parse(seen[0].body)).toEqual({ a: 1 });
+    expect(seen[1].headers["x-xsrf-token"]).toBeUndefined();
+  });
+
+  it("adds a bearer token when one is stored", async () => {
+    setToken("abc");
+    await get(`${base}/ok`);
+    expect(seen[0].headers.authorization).toBe("Bearer abc");
+  });
+
+  it("builds the error from the envelope, reports it, then throws", async () => {
+    const err = (await call("POST", `${base}/limited`, { body: { email: "a@b.cd", password: "x" } }).catch(
+      (e: unknown) => e,
+    )) as ApiError;
+    expect(err).toMatchObject({ status: 429, code: "ErrTooManyAttempts", metadata: { retryAfter: 42 } });
+    expect(err.request).toMatchObject({ method: "POST" });
+    expect(handled).toEqual([err]);
+  });
+
+  it("an empty 401 is ErrUnknownError with status 401 (the handler turns it into session expiry)", async () => {
+    await expect(get(`${base}/empty-401`)).rejects.toMatchObject({ status: 401, code: "ErrUnknownError" });
+    expect(handled).toHaveLength(1);
+  });
+
+  it("exempt statuses skip the handler but still throw", async () => {
+    await expect(get(`${base}/missing`, { exempt: [404] })).rejects.toMatchObject({ status: 404 });
+    await expect(get(`${base}/empty-401`, { exempt: true })).rejects.toMatchObject({ status: 401 });
+    expect(handled).toHaveLength(0);
+  });
+});

@@ -1,0 +1,97 @@
+import { transformAsync } from "@babel/core";
+import { lingui } from "@lingui/vite-plugin";
+import { defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+
+// Two builds from the same React code:
+// - default: React aliased to preact/compat and signals-react to @preact/signals (what users get);
+// - `--mode react`: real React + @preact/signals-react with its Babel transform (a guard that
+//   the code stays plain React).
+
+const preactAlias = {
+  "react-dom/test-utils": "preact/test-utils",
+  "react-dom/client": "preact/compat/client",
+  "react-dom": "preact/compat",
+  "react/jsx-runtime": "preact/jsx-runtime",
+  "react/jsx-dev-runtime": "preact/jsx-dev-runtime",
+  react: "preact/compat",
+  "@preact/signals-react": "@preact/signals",
+  // wouter's shim falls back to React's own hook anyway; compat has it built in.
+  "use-sync-external-store/shim/index.js": "preact/compat",
+};
+
+// The Lingui macro needs a Babel pass; we run it ourselves (no @vitejs/plugin-react) and let
+// Vite's oxc do JSX. The signals transform is only for the real React build.
+function babelMacros(withSignalsTransform: boolean): Plugin {
+  const plugins: unknown[] = ["@lingui/babel-plugin-lingui-macro"];
+  if (withSignalsTransform) plugins.push(["module:@preact/signals-react-transform", { mode: "auto" }]);
+  return {
+    name: "outpost-babel-macros",
+    enforce: "pre",
+    async transform(code, id) {
+      if (id.includes("node_modules") || !/\/src\/.*\.[jt]sx?$/.test(id.split("?")[0])) return;
+      if (!withSignalsTransform && !code.includes("@lingui/")) return;
+      const out = await transformAsync(code, {
+        filename: id,
+        babelrc: false,
+        configFile: false,
+        sourceMaps: true,
+        parserOpts: { plugins: ["jsx", "typescript"] },
+        plugins: plugins as never,
+      });
+      return out?.code ? { code: out.code, map: out.map } : undefined;
+    },
+  };
+}
+
+// Same-origin dev: proxy API paths to a running panel, but let the SPA serve page loads of
+// /auth/login etc. (those paths are both screens and API POST endpoints).
+const devTarget = process.env.OUTPOST_DEV_API ?? "http://127.0.0.1:8080";
+const bypassPages = (req: { method?: string; headers: Record<string, unknown> }) =>
+  req.method === "GET" && String(req.headers.accept ?? "").includes("text/html") ? "/index.html" : undefined;
+
+export default defineConfig(({ mode }) => {
+  const realReact = mode === "react";
+  const inTests = Boolean(process.env.VITEST);
+  return {
+    resolve: { alias: realReact || inTests ? {} : preactAlias },
+    plugins: [
+      babelMacros(realReact),
+      lingui(),
+      !inTests &&
+        VitePWA({
+          strategies: "generateSW",
+          registerType: "autoUpdate",
+          injectRegister: false,
+          manifest: {
+            name: "Outpost",
+            short_name: "Outpost",
+            start_url: "/servers",
+            display: "standalone",
+            theme_color: "#07a7e3",
+            background_color: "#ffffff",
+            icons: [{ src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
+          },
+          workbox: {
+            globPatterns: ["**/*.{js,css,html,svg,webmanifest}"],
+            navigateFallback: "/index.html",
+            // Navigations to these are server endpoints or downloads, never the SPA.
+            navigateFallbackDenylist: [/^\/api\//, /^\/oauth2\//, /^\/daemon\//, /^\/theme\//],
+          },
+        }),
+    ],
+    build: {
+      outDir: realReact ? "dist-react" : "dist",
+      manifest: true,
+      target: "es2022",
+    },
+    server: {
+      proxy: Object.fromEntries(
+        ["/api", "/auth", "/oauth2", "/theme"].map((p) => [
+          p,
+          { target: devTarget, changeOrigin: false, ws: p === "/api", bypass: bypassPages },
+        ]),
+      ),
+    },
+  };
+});
