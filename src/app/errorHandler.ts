@@ -5,7 +5,7 @@ import { type ApiError, fillTemplate, routeError } from "../api/errors";
 import { showErrorDetails } from "../components/errorDetailsStore";
 import { toastError } from "../components/toastStore";
 import { errorMessage } from "../i18n/errorMessages";
-import { endSession } from "../state/session";
+import { endSession, loggedIn } from "../state/session";
 import { LOGIN_PATH } from "./access";
 import { makeReturnTo, saveReturnTo } from "./returnTo";
 import { routes } from "./routes";
@@ -16,7 +16,8 @@ let expiring = false;
 
 /** Any 401: remember where we were, log out, say so, go to Login. Runs once for a burst of 401s. */
 export async function sessionExpired(): Promise<void> {
-  if (expiring) return;
+  // Late 401s of calls made before the logout: the session is already over and announced.
+  if (expiring || !loggedIn.value) return;
   expiring = true;
   try {
     try {
@@ -52,6 +53,8 @@ export function handleApiError(err: ApiError): void {
     case "code": {
       const text = errorMessage(route.code);
       if (text) toastError(i18n._({ ...text, values: route.metadata }));
+      // A code this client has no text for yet: the server's own msg beats a generic line.
+      else if (err.msg) toastError(fillTemplate(err.msg, err.metadata));
       else unknownToast(err);
     }
   }

@@ -30,6 +30,9 @@ export function dismissToast(id: number): void {
 }
 
 export function showToast(kind: Toast["kind"], text: string, action?: ToastAction): number {
+  // The same message twice at once (a burst of failing calls) is shown once.
+  const same = toasts.value.find((t) => t.kind === kind && t.text === text && !t.leaving);
+  if (same) return same.id;
   const id = nextId++;
   toasts.value = [...toasts.value, { id, kind, text, action, leaving: false }];
   setTimeout(() => dismissToast(id), TOAST_MS);

@@ -27,12 +27,14 @@ export async function loadUser(): Promise<void> {
   }
 }
 
-async function reauthNow(): Promise<void> {
+async function reauthNow(): Promise<boolean> {
   try {
     const answer = await auth.reauth();
     storeScopes(answer?.scopes);
+    return true;
   } catch {
     // handled globally; a 401 runs the session-expired flow
+    return false;
   }
 }
 
@@ -45,8 +47,7 @@ function startReauthLoop(): void {
 export async function resumeSession(): Promise<void> {
   if (!loggedIn.value) return;
   startReauthLoop();
-  await reauthNow();
-  if (loggedIn.value) await loadUser();
+  if ((await reauthNow()) && loggedIn.value) await loadUser();
 }
 
 /** After login, otp or register answered with scopes. */

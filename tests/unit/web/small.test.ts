@@ -97,3 +97,26 @@ describe("config and theme defaults", () => {
     expect(contrastText("not a colour")).toBe("#333");
   });
 });
+
+describe("avatar", () => {
+  it("hashes the trimmed, lower-cased e-mail with md5", async () => {
+    const { avatarUrl, emailHash } = await import("../../../src/app/avatarUrl");
+    // md5("admin@example.com")
+    expect(emailHash("  Admin@Example.COM ")).toBe("e64c7d89f26bd1972efa854d13d7dd61");
+    expect(avatarUrl("admin@example.com")).toContain("e64c7d89f26bd1972efa854d13d7dd61");
+    expect(avatarUrl("admin@example.com")).toMatch(/^data:image\/svg\+xml,/);
+  });
+});
+
+describe("toast bursts", () => {
+  it("shows the same message only once while it is visible", () => {
+    vi.useFakeTimers();
+    const before = toasts.value.length;
+    const a = showToast("error", "same");
+    const b = showToast("error", "same");
+    expect(a).toBe(b);
+    expect(toasts.value.length).toBe(before + 1);
+    vi.advanceTimersByTime(TOAST_MS + FADE_MS);
+    vi.useRealTimers();
+  });
+});
