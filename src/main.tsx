@@ -5,6 +5,7 @@ import { Router } from "wouter";
 import { setErrorHandler } from "./api/client";
 import { loadConfig } from "./api/config";
 import { App } from "./app/App";
+import { HOME_WHEN_IN, LOGIN_PATH } from "./app/access";
 import { handleApiError } from "./app/errorHandler";
 import { bindGlobalHotkeys } from "./app/globalHotkeys";
 import { isBlockedHost, showBlockedNotice } from "./app/hostCheck";
@@ -13,7 +14,7 @@ import { routes } from "./app/routes";
 import { watchWindowWidth } from "./app/sidebarState";
 import { activateLocale, startupLocale } from "./i18n/activate";
 import { config } from "./state/config";
-import { resumeSession } from "./state/session";
+import { loggedIn, resumeSession } from "./state/session";
 import { applyTheme } from "./state/theme";
 import "./styles/base.css";
 import "./styles/shell.css";
@@ -33,7 +34,9 @@ async function boot(): Promise<void> {
   const root = document.getElementById("app")!;
   const localeReady = activateLocale(startupLocale());
   // Fetch the current screen's chunk alongside the catalog instead of after the first render.
-  void findRoute(routes, location.pathname)
+  // "/" only redirects, so fetch where it will redirect to.
+  const first = location.pathname === "/" ? (loggedIn.value ? HOME_WHEN_IN : LOGIN_PATH) : location.pathname;
+  void findRoute(routes, first)
     ?.route.screen?.preload()
     .catch(() => undefined);
   if (isBlockedHost(location.host)) {

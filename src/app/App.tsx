@@ -1,4 +1,5 @@
 import { t } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react";
 import { useEffect } from "react";
 import { useLocation } from "wouter";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -15,6 +16,9 @@ import { closeIfNarrow, sidebarMini, sidebarOpen, wideWindow } from "./sidebarSt
 import { TopBar } from "./TopBar";
 
 export function App() {
+  // Subscribing here re-renders the whole shell when the locale changes (plain `t` calls below
+  // read the global i18n and would not notice otherwise).
+  useLingui();
   const [path] = useLocation();
   const brand = config.value.branding.name;
   const route = findRoute(routes, path)?.route;

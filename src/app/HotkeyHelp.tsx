@@ -52,6 +52,7 @@ export function HotkeyHelp() {
     <Dialog title={t`Hotkeys`} onClose={() => (helpOpen.value = false)} testId="hotkey-help">
       <Section title={t`Global`} entries={global} />
       <Section title={t`This page`} entries={contextual} />
+      {!global.length && !contextual.length && <p>{t`There are no hotkeys on this page.`}</p>}
       <p className="muted small">{t`Press ? to show or hide this list.`}</p>
     </Dialog>
   );
