@@ -13,7 +13,7 @@ import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
-import { validatorCompiler } from "./http/validation.ts";
+import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
 import type { PanelServices } from "./panel/services.ts";
@@ -42,6 +42,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   const cookies = new CookieJar(config.cookiePrefix);
   installXsrf(app, cookies);
   installGuard(app, services, cookies);
+  installNulGuard(app);
 
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api/")) {

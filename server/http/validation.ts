@@ -1,5 +1,5 @@
 import Ajv, { type ErrorObject } from "ajv";
-import type { FastifySchemaCompiler } from "fastify";
+import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import { ApiError } from "../errors.ts";
 
 /**
@@ -64,4 +64,39 @@ export function validationError(errors: readonly ErrorObject[], part: string): A
     default:
       return new ApiError(400, "ErrFieldInvalid", "${field} is not valid", { field });
   }
+}
+
+/** The path of the first string (or key) holding a NUL character, or undefined. */
+export function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const inner = path ? `${path}.${key}` : key;
+    if (key.includes("\u0000")) return inner;
+    const found = findNul(item, inner);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL text cannot hold NUL, and no field of ours needs it: refuse it in
+ * any body, query or path string up front, so both databases answer a 400
+ * instead of one of them failing with a 500.
+ */
+export function installNulGuard(app: FastifyInstance): void {
+  app.addHook("preValidation", async (request) => {
+    for (const [part, value] of [
+      ["body", request.body],
+      ["query", request.query],
+      ["params", request.params],
+    ] as const) {
+      const field = findNul(value, "");
+      if (field !== undefined) {
+        throw new ApiError(400, "ErrFieldMustBePrintable", "${field} must be printable", {
+          field: field || part,
+        });
+      }
+    }
+  });
 }
