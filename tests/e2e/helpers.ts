@@ -1,0 +1,33 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { PanelClient } from "../support/http-client.ts";
+import { admin } from "../support/panel-process.ts";
+import { expect } from "./fixtures.ts";
+
+export { admin };
+
+const shots = path.resolve(import.meta.dirname, "../../test-results/screens");
+
+/** Saves a screenshot for a person to look at (test-results/screens/<name>.png). */
+export async function snap(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+export async function login(page: Page, email = admin.email, password = admin.password): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+/** Acts as the administrator through the API, as the settings screen would. */
+export async function adminApi(baseURL: string): Promise<PanelClient> {
+  const client = new PanelClient(baseURL);
+  const res = await client.login(admin.email, admin.password);
+  expect(res.status).toBe(200);
+  return client;
+}
+
+export const unique = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;

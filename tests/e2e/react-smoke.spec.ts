@@ -1,0 +1,13 @@
+import { expect, test } from "./fixtures.ts";
+import { login, snap } from "./helpers.ts";
+
+test("the real-React build signs in and navigates", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await login(page);
+  await expect(page).toHaveURL(/\/servers$/);
+  await page.locator("body").press("g");
+  await page.locator("body").press("a");
+  await expect(page).toHaveURL(/\/self$/);
+  await snap(page, "react-build-self");
+});
