@@ -1,3 +1,6 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../errors.ts";
+import { toApiError } from "../http/error-handler.ts";
 import { sessionLifetimeMs } from "../panel/sessions.ts";
 import { TokenBody } from "../wire/auth.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
@@ -15,6 +18,7 @@ export function oauth2Routes(app: Api, { services }: RouteContext): void {
       config: { access: "public" },
       schema: { body: TokenBody },
       attachValidation: true,
+      errorHandler: oauth2Error,
     },
     async (request, reply) => {
       reply.header("Cache-Control", "no-store").header("Pragma", "no-cache");
@@ -45,9 +49,12 @@ export function oauth2Routes(app: Api, { services }: RouteContext): void {
       let session: Awaited<ReturnType<typeof services.signIn.clientToken>>;
       try {
         session = await services.signIn.clientToken(id, secret);
-      } catch {
-        // The owner may no longer sign in.
-        return reply.status(400).send({ error: "unauthorized_client" });
+      } catch (err) {
+        // The owner may no longer sign in; anything else is unexpected and goes to the error handler.
+        if (err instanceof ApiError && err.code === "ErrLoginNotPermitted") {
+          return reply.status(400).send({ error: "unauthorized_client" });
+        }
+        throw err;
       }
       if (!session) {
         return reply.status(401).header("WWW-Authenticate", "Basic").send({ error: "invalid_client" });
@@ -60,4 +67,20 @@ export function oauth2Routes(app: Api, { services }: RouteContext): void {
       };
     },
   );
+}
+
+/**
+ * What is thrown on the way to the handler (a body that is not a form or JSON,
+ * too large, holding NUL…) or inside it, in the OAuth2 error shape too.
+ */
+function oauth2Error(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError = toApiError(err, request);
+  reply.header("Cache-Control", "no-store").header("Pragma", "no-cache");
+  if (apiError.status >= 500) {
+    reply.status(500).send({ error: "server_error" });
+    return;
+  }
+  const meta = apiError.metadata ?? {};
+  const description = apiError.message.replace(/\$\{(\w+)\}/g, (_, key: string) => String(meta[key] ?? key));
+  reply.status(apiError.status).send({ error: "invalid_request", error_description: description });
 }

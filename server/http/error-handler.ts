@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.ts";
 import { validationError } from "./validation.ts";
 
@@ -18,23 +18,24 @@ const fastifyCodes: Record<string, [number, string]> = {
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    let apiError: ApiError;
-    if (err instanceof ApiError) {
-      apiError = err;
-    } else if (err.validation) {
-      apiError = validationError(err.validation as never, err.validationContext ?? "body");
-    } else if (err.code && fastifyCodes[err.code]) {
-      const [status, code] = fastifyCodes[err.code];
-      apiError = new ApiError(status, code, err.message);
-    } else if (err.statusCode === 429) {
-      apiError = new ApiError(429, "ErrTooManyRequests", "too many requests");
-    } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      apiError = new ApiError(err.statusCode, "ErrBadRequest", "bad request");
-    } else {
-      request.log.error({ err }, "unhandled error");
-      apiError = new ApiError(500, "ErrUnknownError", "an unexpected error occurred");
-    }
+    const apiError = toApiError(err, request);
     if (apiError.status === 401) reply.header("WWW-Authenticate", 'Bearer realm="outpost"');
     reply.status(apiError.status).send(apiError.toBody());
   });
+}
+
+/** Maps anything thrown while handling a request to an ApiError; logs what was not expected. */
+export function toApiError(err: FastifyError, request: FastifyRequest): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err.validation) return validationError(err.validation as never, err.validationContext ?? "body");
+  if (err.code && fastifyCodes[err.code]) {
+    const [status, code] = fastifyCodes[err.code];
+    return new ApiError(status, code, err.message);
+  }
+  if (err.statusCode === 429) return new ApiError(429, "ErrTooManyRequests", "too many requests");
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ApiError(err.statusCode, "ErrBadRequest", "bad request");
+  }
+  request.log.error({ err }, "unhandled error");
+  return new ApiError(500, "ErrUnknownError", "an unexpected error occurred");
 }
