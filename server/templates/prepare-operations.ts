@@ -1,0 +1,56 @@
+import { substituteConsoleConfig } from "./console-config.ts";
+import { conditionHolds, type ServerContext, tokenValues } from "./context.ts";
+import { fieldsOf, type Operation } from "./operation-kinds.ts";
+import { replaceTokens, type TokenValues } from "./tokens.ts";
+import type { ConsoleConfig } from "./types.ts";
+
+/** An operation with `${}` replaced in every text field: strings, lists, maps and console config. */
+export function substituteOperation<T extends Operation>(operation: T, tokens: TokenValues): T {
+  const copy: Record<string, unknown> = { ...operation };
+  for (const [name, spec] of fieldsOf(operation.type)) {
+    const value = copy[name];
+    if (value === undefined) continue;
+    switch (spec.kind) {
+      case "string":
+      case "duration":
+        copy[name] = replaceTokens(value as string, tokens);
+        break;
+      case "strings":
+        copy[name] = (value as string[]).map((item) => replaceTokens(item, tokens));
+        break;
+      case "stringMap":
+        copy[name] = Object.fromEntries(
+          Object.entries(value as Record<string, string>).map(([key, item]) => [
+            key,
+            replaceTokens(item, tokens),
+          ]),
+        );
+        break;
+      case "console":
+        copy[name] = substituteConsoleConfig(value as ConsoleConfig, tokens);
+        break;
+      case "boolean":
+        break;
+    }
+  }
+  return copy as T;
+}
+
+/**
+ * One step ready to run: undefined when its `if` is false, else the operation
+ * with its tokens replaced. Executors call this just before each step, so a
+ * value written by an earlier step's outputVariable (and `success`) is seen.
+ */
+export function prepareOperation(operation: Operation, ctx: ServerContext): Operation | undefined {
+  if (!conditionHolds(operation.if, ctx)) return undefined;
+  return substituteOperation(operation, tokenValues(ctx));
+}
+
+/**
+ * A whole list prepared at once with the same values: what the steps will be
+ * when none of them changes a variable. Good for previews and checks; an
+ * executor that honours outputVariable uses prepareOperation step by step.
+ */
+export function prepareOperations(operations: readonly Operation[], ctx: ServerContext): Operation[] {
+  return operations.flatMap((operation) => prepareOperation(operation, ctx) ?? []);
+}

@@ -1,0 +1,131 @@
+import type { Operation } from "./operation-kinds.ts";
+
+/**
+ * The v3 template / server definition document (reference api.md §6). The same
+ * shape is a template in a repo, a local template, the body that creates a
+ * server and the daemon's stored definition. Optional fields stay optional so
+ * a parsed template serialises back to a document the v3 schema accepts;
+ * defaults are applied where the document is used (see run.ts).
+ */
+
+export type VariableType = "string" | "integer" | "boolean" | "option";
+export type VariableValue = string | number | boolean;
+
+export interface VariableOption {
+  value: VariableValue;
+  display?: string;
+}
+
+export interface Variable {
+  type: VariableType;
+  /** Already converted to `type` (integer → number, boolean → boolean). */
+  value: VariableValue;
+  display?: string;
+  /** Help text; may hold HTML, so sanitise it before rendering. */
+  desc?: string;
+  required?: boolean;
+  /** True: the server's users (not only admins) may change it. */
+  userEdit?: boolean;
+  /** Hidden state, such as a value written by an operation's outputVariable. */
+  internal?: boolean;
+  options?: VariableOption[];
+}
+
+export interface Group {
+  /** CEL condition that shows or hides the group in the UI. */
+  if?: string;
+  display?: string;
+  description?: string;
+  variables: string[];
+  order?: number;
+}
+
+export type ConsoleType = "stdin" | "telnet" | "rcon" | "rconws";
+
+/** Where console input goes (`run.stdin`, a command entry's or a command op's `stdin`). */
+export interface ConsoleConfig {
+  type: ConsoleType;
+  ip?: string;
+  port?: string | number;
+  password?: string;
+}
+
+/** Where console output comes from (`run.stdout`); no corpus template sets it. */
+export interface OutputConfig {
+  type: "stdout" | "telnet" | "rcon" | "rconws" | "file";
+  ip?: string;
+  port?: string | number;
+  password?: string;
+  file?: string;
+}
+
+export interface RunCommandEntry {
+  if?: string;
+  command: string;
+  stdin?: ConsoleConfig;
+}
+
+export interface Execution {
+  /** One command line, or candidates chosen by their CEL `if` (see selectRunCommand). */
+  command: string | RunCommandEntry[];
+  /** Console text that stops the server; not substituted. */
+  stop?: string;
+  /** Signal number that stops the server; when non-zero it wins over `stop`. */
+  stopCode?: number;
+  pre?: Operation[];
+  post?: Operation[];
+  environmentVars?: Record<string, string>;
+  workingDirectory?: string;
+  stdin?: ConsoleConfig;
+  stdout?: OutputConfig;
+  autostart?: boolean;
+  autorecover?: boolean;
+  autorestart?: boolean;
+  expectedExitCode?: number;
+}
+
+export interface HostEnvironment {
+  type: "host";
+}
+
+export interface DockerEnvironment {
+  type: "docker";
+  image?: string;
+  portBindings?: string[];
+  networkName?: string;
+  bindings?: Record<string, string>;
+  containerRoot?: string;
+  labels?: Record<string, string>;
+  config?: Record<string, unknown>;
+  hostConfig?: Record<string, unknown>;
+}
+
+export type Environment = HostEnvironment | DockerEnvironment;
+export type EnvironmentType = Environment["type"];
+
+export interface Requirements {
+  /** Go GOOS names, alternatives joined by `||`: `linux || windows`. */
+  os?: string;
+  /** Go GOARCH names, alternatives joined by `||`: `amd64 || arm64`. */
+  arch?: string;
+  /** Programs looked up on PATH; each entry may be `a || b` and may hold `${}` tokens. */
+  binaries?: string[];
+}
+
+export interface Template {
+  type: string;
+  /** The server id; set once the template became a server. */
+  id?: string;
+  display?: string;
+  icon?: string;
+  data: Record<string, Variable>;
+  groups?: Group[];
+  install: Operation[];
+  uninstall: Operation[];
+  run: Execution;
+  environment: Environment;
+  supportedEnvironments?: Environment[];
+  requirements: Requirements;
+  stats?: { type: "" | "jcmd" };
+  query?: { type: "" | "minecraft" };
+}
