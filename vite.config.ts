@@ -1,7 +1,7 @@
-import { transformAsync } from "@babel/core";
 import { lingui } from "@lingui/vite-plugin";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { babelMacros } from "./scripts/vite-babel-macros.ts";
 
 // Two builds from the same React code:
 // - default: React aliased to preact/compat and signals-react to @preact/signals (what users get);
@@ -19,30 +19,6 @@ const preactAlias = {
   // wouter's shim falls back to React's own hook anyway; compat has it built in.
   "use-sync-external-store/shim/index.js": "preact/compat",
 };
-
-// The Lingui macro needs a Babel pass; we run it ourselves (no @vitejs/plugin-react) and let
-// Vite's oxc do JSX. The signals transform is only for the real React build.
-function babelMacros(withSignalsTransform: boolean): Plugin {
-  const plugins: unknown[] = ["@lingui/babel-plugin-lingui-macro"];
-  if (withSignalsTransform) plugins.push(["module:@preact/signals-react-transform", { mode: "auto" }]);
-  return {
-    name: "outpost-babel-macros",
-    enforce: "pre",
-    async transform(code, id) {
-      if (id.includes("node_modules") || !/\/src\/.*\.[jt]sx?$/.test(id.split("?")[0])) return;
-      if (!withSignalsTransform && !code.includes("@lingui/")) return;
-      const out = await transformAsync(code, {
-        filename: id,
-        babelrc: false,
-        configFile: false,
-        sourceMaps: true,
-        parserOpts: { plugins: ["jsx", "typescript"] },
-        plugins: plugins as never,
-      });
-      return out?.code ? { code: out.code, map: out.map } : undefined;
-    },
-  };
-}
 
 // Same-origin dev: proxy API paths to a running panel, but let the SPA serve page loads of
 // /auth/login etc. (those paths are both screens and API POST endpoints).

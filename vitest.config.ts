@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { babelMacros } from "./scripts/vite-babel-macros.ts";
 
 /**
  * Three projects: unit tests, and the API suite twice — once on SQLite, once
@@ -8,10 +9,17 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The web app's modules use Lingui macros: the same Babel pass as the build.
+        plugins: [babelMacros(false)],
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
       },
       {
-        test: { name: "contract", include: ["tests/contract/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: "contract",
+          include: ["tests/contract/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         test: {

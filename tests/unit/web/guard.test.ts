@@ -4,8 +4,6 @@ import { findRoute } from "../../../src/app/routeMatch";
 import { routes } from "../../../src/app/routes";
 import { hasScopeIn } from "../../../src/state/scopes";
 
-vi.mock("@lingui/core/macro", () => import("./linguiMacroStub"));
-
 const route = (path: string) => findRoute(routes, path)!.route;
 const holds = (scopes: string[]) => (s: string) => hasScopeIn(scopes, s);
 

@@ -4,8 +4,6 @@ import { routes } from "../../../src/app/routes";
 import { isTypingTarget } from "../../../src/app/typing";
 import { hasScopeIn } from "../../../src/state/scopes";
 
-vi.mock("@lingui/core/macro", () => import("./linguiMacroStub"));
-
 const table = (loggedIn: boolean, scopes: string[]) =>
   globalHotkeys(routes, loggedIn, (s) => hasScopeIn(scopes, s)).map((e) => [e.keys, e.to ?? null]);
 

@@ -3,8 +3,6 @@ import { makeReturnTo, RETURN_TO_KEY, saveReturnTo, takeReturnTo } from "../../.
 import { routes } from "../../../src/app/routes";
 import { memoryStorage } from "./memoryStorage";
 
-vi.mock("@lingui/core/macro", () => import("./linguiMacroStub"));
-
 describe("returnTo", () => {
   it("keeps route, params, query and hash of a guarded visit and restores the same address", () => {
     const store = memoryStorage();
