@@ -28,14 +28,13 @@ export function parseTemplate(input: unknown): ParseResult {
   if (!isObject(input)) {
     return { ok: false, problems: [{ path: "", problem: `expected an object, got ${jsonType(input)}` }] };
   }
-  const run = parseExecution(input.run, "run", problems);
   const template = assignDefined<Template>(
     {
       type: readString(input.type, "type", problems) ?? "",
       data: parseData(input.data, "data", problems),
       install: parseOperations(input.install, "install", problems) ?? [],
       uninstall: parseOperations(input.uninstall, "uninstall", problems) ?? [],
-      run: run ?? { command: "" },
+      run: parseExecution(input.run, "run", problems) ?? { command: "" },
       environment: parseEnvironment(input.environment, "environment", problems) ?? { type: "host" },
       requirements: parseRequirements(input.requirements, "requirements", problems),
     },

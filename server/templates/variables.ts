@@ -36,7 +36,9 @@ export function coerceVariableValue(
 ): Coerced {
   const value = raw ?? "";
   const fail = (problem: string): Coerced => ({ ok: false, problem });
-  if (typeof value === "object") return fail(`expected a ${type} value, got ${jsonType(value)}`);
+  if (typeof value === "object") {
+    return fail(`expected ${type === "integer" ? "an" : "a"} ${type} value, got ${jsonType(value)}`);
+  }
   switch (type) {
     case "string":
       return { ok: true, value: String(value) };
