@@ -14,7 +14,7 @@ import { CookieJar } from "./http/cookies.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
-import { installWebApp } from "./http/web-app.ts";
+import { compressThreshold, installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
 import type { PanelServices } from "./panel/services.ts";
 
@@ -37,7 +37,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
-  await app.register(fastifyCompress, { threshold: 1024, encodings: ["br", "gzip"] });
+  await app.register(fastifyCompress, { threshold: compressThreshold, encodings: ["br", "gzip"] });
 
   const cookies = new CookieJar(config.cookiePrefix);
   installXsrf(app, cookies);

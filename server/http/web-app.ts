@@ -5,6 +5,8 @@ import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors.ts";
 
 const apiPrefixes = ["/api/", "/oauth2/", "/daemon/"];
+/** Smaller files are sent as they are (the same threshold as @fastify/compress in app.ts). */
+export const compressThreshold = 1024;
 const isApiPath = (url: string) => apiPrefixes.some((p) => url.startsWith(p) || `${url}/` === p);
 
 /**
@@ -26,12 +28,15 @@ export async function installWebApp(app: FastifyInstance, webDir: string): Promi
     wildcard: true,
     index: false,
     cacheControl: false,
-    allowedPath: (pathName) => !isApiPath(pathName),
-    setHeaders(res, file) {
+    // A folder ("/", "/assets/") is not a file: it falls through to the app (or a 404) below.
+    allowedPath: (pathName) => !isApiPath(pathName) && !pathName.endsWith("/"),
+    setHeaders(res, file, stat) {
       res.header(
         "Cache-Control",
         file.startsWith(assetsDir) ? "public, max-age=31536000, immutable" : "no-cache",
       );
+      // Files go out as streams, for which @fastify/compress cannot apply its size threshold.
+      if (stat.size < compressThreshold) res.request.headers["x-no-compression"] = "1";
     },
   });
 
