@@ -1,5 +1,5 @@
-import { assignDefined, readObject, readString } from "./fields.ts";
-import { childPath, jsonType, type Problems } from "./problems.ts";
+import { assignDefined, isAbsent, readObject, readString } from "./fields.ts";
+import { childPath, isObject, jsonType, type Problems } from "./problems.ts";
 import { replaceTokens, type TokenValues } from "./tokens.ts";
 import type { ConsoleConfig, OutputConfig } from "./types.ts";
 
@@ -17,7 +17,7 @@ export function parseConsoleConfig(
 
 export function parseOutputConfig(raw: unknown, path: string, problems: Problems): OutputConfig | undefined {
   const config = parseConnection(raw, path, problems, outputTypes, "stdout");
-  if (config && raw && typeof raw === "object" && "file" in raw) {
+  if (config && isObject(raw)) {
     const file = readString(raw.file, childPath(path, "file"), problems);
     if (file !== undefined) return { ...config, file };
   }
@@ -50,7 +50,7 @@ function parseConnection<T extends string>(
   }
   const port = object.port;
   const portValid = typeof port === "string" || (typeof port === "number" && Number.isInteger(port));
-  if (port !== undefined && !portValid) {
+  if (!isAbsent(port) && !portValid) {
     problems.push({ path: childPath(path, "port"), problem: `expected a port, got ${jsonType(port)}` });
   }
   return assignDefined<Connection<T>>(

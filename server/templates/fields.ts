@@ -3,9 +3,9 @@ import { childPath, isObject, jsonType, type Problems } from "./problems.ts";
 /**
  * Readers for the scalar and container fields of a template. Each returns
  * undefined for a missing value (undefined or null, which Go reads as unset)
- * without complaint, and records a problem for a value of the wrong shape. Scalars are converted the way the
- * Go panel's `cast` package does (a number where text is expected is fine),
- * because real templates rely on that.
+ * without complaint, and records a problem for a value of the wrong shape.
+ * Scalars are converted the way the Go panel's `cast` package does (a number
+ * where text is expected is fine), because real templates rely on that.
  */
 
 export function isAbsent(value: unknown): value is undefined | null {

@@ -4,12 +4,18 @@
  * Pure (no I/O, no Node modules), so the daemon, the panel and the browser
  * can all use it; host access (file_exists, in_path, PATH lookup) is injected.
  */
-export { ConditionEvaluator, type ConditionFunctions, type ConditionScope } from "./conditions.ts";
+export {
+  ConditionEvaluator,
+  type ConditionFunctions,
+  type ConditionScope,
+  defaultConditionEvaluator,
+} from "./conditions.ts";
 export { parseConsoleConfig, substituteConsoleConfig } from "./console-config.ts";
 export { conditionHolds, conditionScope, type ServerContext, tokenValues } from "./context.ts";
 export { parseGoDuration } from "./duration.ts";
 export { environmentsOf, environmentTypeOf } from "./environments.ts";
 export { templateErrors } from "./errors.ts";
+export { visibleGroups } from "./groups.ts";
 export { type ImportResult, importTemplate } from "./import.ts";
 export { convertLegacyTemplate } from "./legacy.ts";
 export {

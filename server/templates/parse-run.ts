@@ -10,7 +10,7 @@ import {
   requireField,
 } from "./fields.ts";
 import { parseOperations } from "./parse-operations.ts";
-import { childPath, isObject, jsonType, type Problems } from "./problems.ts";
+import { childPath, jsonType, type Problems } from "./problems.ts";
 import type { Execution, RunCommandEntry } from "./types.ts";
 
 function parseCommandEntry(raw: unknown, path: string, problems: Problems): RunCommandEntry | undefined {
@@ -50,29 +50,27 @@ function readSignal(raw: unknown, path: string, problems: Problems): number | un
 }
 
 export function parseExecution(raw: unknown, path: string, problems: Problems): Execution | undefined {
-  if (!requireField(raw, path, problems)) return undefined;
-  if (!isObject(raw)) {
-    readObject(raw, path, problems);
-    return undefined;
-  }
+  const run = requireField(raw, path, problems) ? readObject(raw, path, problems) : undefined;
+  if (!run) return undefined;
   const at = (key: string) => childPath(path, key);
-  const command = parseCommand(raw.command, at("command"), problems);
-  if (command === undefined) return undefined;
-  return assignDefined<Execution>(
-    { command },
+  const command = parseCommand(run.command, at("command"), problems);
+  // The other fields are read even without a command, so all their problems are reported too.
+  const execution = assignDefined<Execution>(
+    { command: command ?? "" },
     {
-      stop: readString(raw.stop, at("stop"), problems),
-      stopCode: readSignal(raw.stopCode, at("stopCode"), problems),
-      pre: parseOperations(raw.pre, at("pre"), problems),
-      post: parseOperations(raw.post, at("post"), problems),
-      environmentVars: readStringMap(raw.environmentVars, at("environmentVars"), problems),
-      workingDirectory: readString(raw.workingDirectory, at("workingDirectory"), problems),
-      stdin: parseConsoleConfig(raw.stdin, at("stdin"), problems),
-      stdout: parseOutputConfig(raw.stdout, at("stdout"), problems),
-      autostart: readBoolean(raw.autostart, at("autostart"), problems),
-      autorecover: readBoolean(raw.autorecover, at("autorecover"), problems),
-      autorestart: readBoolean(raw.autorestart, at("autorestart"), problems),
-      expectedExitCode: readInteger(raw.expectedExitCode, at("expectedExitCode"), problems),
+      stop: readString(run.stop, at("stop"), problems),
+      stopCode: readSignal(run.stopCode, at("stopCode"), problems),
+      pre: parseOperations(run.pre, at("pre"), problems),
+      post: parseOperations(run.post, at("post"), problems),
+      environmentVars: readStringMap(run.environmentVars, at("environmentVars"), problems),
+      workingDirectory: readString(run.workingDirectory, at("workingDirectory"), problems),
+      stdin: parseConsoleConfig(run.stdin, at("stdin"), problems),
+      stdout: parseOutputConfig(run.stdout, at("stdout"), problems),
+      autostart: readBoolean(run.autostart, at("autostart"), problems),
+      autorecover: readBoolean(run.autorecover, at("autorecover"), problems),
+      autorestart: readBoolean(run.autorestart, at("autorestart"), problems),
+      expectedExitCode: readInteger(run.expectedExitCode, at("expectedExitCode"), problems),
     },
   );
+  return command === undefined ? undefined : execution;
 }

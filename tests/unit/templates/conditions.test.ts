@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { defaultConditionEvaluator } from "../../../server/templates/conditions.ts";
 import {
   ConditionEvaluator,
   conditionHolds,
   conditionScope,
+  defaultConditionEvaluator,
   parseTemplate,
+  visibleGroups,
 } from "../../../server/templates/index.ts";
 import { errorBody, serverContext } from "./fixtures.ts";
 
@@ -126,5 +127,19 @@ describe("condition scope", () => {
     const group = defaultConditionEvaluator();
     expect(group.evaluate("modlauncher == 'paper'", { modlauncher: "paper" })).toBe(true);
     expect(group.evaluate("modlauncher == 'forge'", { modlauncher: "paper" })).toBe(false);
+  });
+
+  it("lists the groups a settings form shows, in order", () => {
+    const groups = [
+      { display: "Forge", variables: ["forgebuild"], order: 3, if: "modlauncher == 'forge'" },
+      { display: "Paper", variables: ["paperbuild"], order: 2, if: "modlauncher == 'paper'" },
+      { display: "Server", variables: ["port"], order: 1 },
+      { display: "Broken", variables: [], order: 4, if: "nosuch == 1" },
+    ];
+    const shown = (modlauncher: string) =>
+      visibleGroups(groups, { modlauncher }).map((group) => group.display);
+    expect(shown("paper")).toEqual(["Server", "Paper", "Broken"]);
+    expect(shown("forge")).toEqual(["Server", "Forge", "Broken"]);
+    expect(visibleGroups(undefined, {})).toEqual([]);
   });
 });

@@ -151,9 +151,12 @@ describe("parseTemplate", () => {
       ok: false,
       problems: [{ path: "run", problem: "is required" }],
     });
-    expect(parseTemplate({ type: "x", run: { stop: "stop" } })).toEqual({
+    expect(parseTemplate({ type: "x", run: { stop: 1, stopCode: -1 } })).toEqual({
       ok: false,
-      problems: [{ path: "run.command", problem: "is required" }],
+      problems: [
+        { path: "run.command", problem: "is required" },
+        { path: "run.stopCode", problem: "-1 is not a signal number" },
+      ],
     });
     expect(parseTemplate({ type: "x", run: { command: [{ if: "true" }] } })).toEqual({
       ok: false,
