@@ -26,7 +26,7 @@ export async function installWebApp(app: FastifyInstance, webDir: string): Promi
   await app.register(fastifyStatic, {
     root: webDir,
     wildcard: true,
-    index: false,
+    index: ["index.html"],
     cacheControl: false,
     // A folder ("/", "/assets/") is not a file: it falls through to the app (or a 404) below.
     allowedPath: (pathName) => !isApiPath(pathName) && !pathName.endsWith("/"),

@@ -17,7 +17,7 @@ test("on a phone the sidebar starts closed, opens from the menu and closes on a 
   await page.getByRole("button", { name: "Menu" }).click();
   await expect(nav.getByRole("link", { name: "Nodes" })).toBeVisible();
   await snap(page, "sidebar-open-phone");
-  await page.locator("main").click({ position: { x: 370, y: 500 } });
+  await page.touchscreen.tap(370, 500);
   await expect(nav.getByRole("link", { name: "Nodes" })).toBeHidden();
 
   await page.getByRole("button", { name: "Menu" }).click();
