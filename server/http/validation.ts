@@ -3,9 +3,11 @@ import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import { ApiError } from "../errors.ts";
 
 /**
- * Two validators: bodies are checked strictly (no type coercion, unknown
- * fields dropped), while query strings and path params — which arrive as
- * text — are coerced to the schema's types.
+ * Two validators: bodies are checked strictly (no type coercion), while query
+ * strings and path params — which arrive as text — are coerced to the
+ * schema's types. Unknown fields are dropped only where a schema says
+ * `additionalProperties: false`; elsewhere they pass through, so handlers
+ * pick the fields they use and never hand a whole body to storage.
  */
 function makeAjv(coerceTypes: boolean | "array"): Ajv {
   return new Ajv({
