@@ -8,7 +8,7 @@ import { endSession, loggedIn } from "../state/session";
 import { LOGIN_PATH, permitted } from "./access";
 import { keyCaps } from "./hotkeyTable";
 import { routes } from "./routes";
-import { setMini, sidebarMini, sidebarOpen, wideWindow } from "./sidebarState";
+import { closeIfNarrow, setMini, sidebarMini, sidebarOpen, wideWindow } from "./sidebarState";
 import "./sidebar.css";
 
 // Lists the permitted nav routes of the table with icon, label and hotkey; mini toggle; logout.
@@ -47,6 +47,8 @@ export function Sidebar() {
                   aria-current={active ? "page" : undefined}
                   aria-keyshortcuts={r.hotkey}
                   title={mini ? label : undefined}
+                  // Where the sidebar overlays the page, choosing a section reveals it.
+                  onClick={closeIfNarrow}
                 >
                   {r.icon && <Icon name={r.icon} />}
                   <span className="nav-label">{label}</span>

@@ -23,5 +23,6 @@ test("on a phone the sidebar starts closed, opens from the menu and closes on a 
   await page.getByRole("button", { name: "Menu" }).click();
   await nav.getByRole("link", { name: "Account" }).click();
   await expect(page).toHaveURL(/\/self$/);
+  await expect(nav.getByRole("link", { name: "Nodes" })).toBeHidden();
   await snap(page, "self-phone");
 });
