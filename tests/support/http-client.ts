@@ -76,7 +76,7 @@ export class PanelClient {
     await this.get("/api/config");
   }
 
-  async login(email: string, password: string): Promise<Answer> {
+  async login(email: string, password: string): Promise<Answer<any>> {
     await this.prime();
     return this.post("/auth/login", { email, password });
   }

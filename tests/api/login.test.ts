@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { cookieValue, expectError, newUser, setCookie } from "../support/expect-api.ts";
+import { setGlobalScopes } from "../support/panel-db.ts";
+import { admin, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+
+describe("POST /auth/login", () => {
+  const panel = usePanel();
+
+  it("hands out a readable XSRF-TOKEN cookie on the first request", async () => {
+    const res = await new PanelClient(panel().url).get("/api/config");
+    const xsrf = setCookie(res, "XSRF-TOKEN");
+    expect(cookieValue(xsrf)).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(xsrf).not.toMatch(/HttpOnly/i);
+    expect(xsrf).toMatch(/Path=\//);
+    expect(xsrf).toMatch(/SameSite=Strict/i);
+  });
+
+  it("sets the session cookie HttpOnly, SameSite=Strict, Path=/, not Secure over http, for an hour", async () => {
+    const client = new PanelClient(panel().url);
+    const before = Date.now();
+    const res = await client.login(admin.email, admin.password);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ scopes: ["admin"] });
+    const auth = setCookie(res, "outpost_auth");
+    expect(cookieValue(auth)).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(auth).toMatch(/HttpOnly/i);
+    expect(auth).toMatch(/SameSite=Strict/i);
+    expect(auth).toMatch(/Path=\/(;|$)/);
+    expect(auth).not.toMatch(/Secure/i);
+    expect(auth).toMatch(/Max-Age=(3600|3599)\b/);
+
+    const expires = setCookie(res, "outpost_auth_expires");
+    expect(expires).not.toMatch(/HttpOnly/i);
+    expect(expires).toMatch(/SameSite=Strict/i);
+    const expiresAt = Number(cookieValue(expires));
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 3600_000 - 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3600_000);
+  });
+
+  it("signs in by e-mail regardless of its case and surrounding spaces", async () => {
+    const res = await new PanelClient(panel().url).login(" ADMIN@Example.COM ", admin.password);
+    expect(res.status).toBe(200);
+  });
+
+  it("answers a wrong password and an unknown e-mail alike, without cookies", async () => {
+    const client = new PanelClient(panel().url);
+    await client.prime();
+    const wrong = await client.post("/auth/login", { email: admin.email, password: "not-the-password" });
+    const unknown = await client.post("/auth/login", { email: "nobody@example.com", password: "whatever1" });
+    expectError(wrong, 400, "ErrInvalidCredentials");
+    expect(unknown.status).toBe(wrong.status);
+    expect(unknown.text).toBe(wrong.text);
+    expect(setCookie(wrong, "outpost_auth")).toBeUndefined();
+    expect(client.cookies.has("outpost_auth")).toBe(false);
+  });
+
+  it("spends about as long on an unknown e-mail as on a wrong password", async () => {
+    const user = newUser("timing");
+    await registeredClient(panel(), user);
+    const client = new PanelClient(panel().url);
+    await client.prime();
+    const median = async (email: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const start = performance.now();
+        await client.post("/auth/login", { email, password: "wrong-password" });
+        times.push(performance.now() - start);
+      }
+      return times.sort((a, b) => a - b)[1];
+    };
+    const wrong = await median(user.email);
+    const unknown = await median("nobody-at-all@example.com");
+    // A skipped hash would answer in a fraction of the time; argon2id costs tens of milliseconds.
+    expect(unknown).toBeGreaterThan(wrong * 0.4);
+  });
+
+  it("refuses a user whose global scopes lack login with 403 ErrLoginNotPermitted", async () => {
+    const user = newUser("nologin");
+    await registeredClient(panel(), user);
+    await setGlobalScopes(panel(), user.email, ["self.edit"]);
+    const client = new PanelClient(panel().url);
+    const res = await client.login(user.email, user.password);
+    expectError(res, 403, "ErrLoginNotPermitted");
+    expect(client.cookies.has("outpost_auth")).toBe(false);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { currentOtp } from "../../server/panel/otp.ts";
+import { expectError, newUser, setCookie } from "../support/expect-api.ts";
+import { enableOtp, expireSessions } from "../support/panel-db.ts";
+import { PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+
+describe("sign-in with a one-time code", () => {
+  const panel = usePanel();
+
+  /** A registered user with OTP on, and a client that has passed the password step. */
+  async function pendingLogin() {
+    const user = newUser("otp");
+    await registeredClient(panel(), user);
+    const secret = await enableOtp(panel(), user.email);
+    const client = new PanelClient(panel().url);
+    const res = await client.login(user.email, user.password);
+    return { user, secret, client, res };
+  }
+
+  it("answers {otpNeeded:true} to the password step, with no session cookies", async () => {
+    const { client, res } = await pendingLogin();
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ otpNeeded: true });
+    expect(setCookie(res, "outpost_auth")).toBeUndefined();
+    expect(setCookie(res, "outpost_auth_expires")).toBeUndefined();
+    expect(setCookie(res, "outpost_otp_pending")).toMatch(/HttpOnly/i);
+    // The pending login is not a session.
+    expectError(await client.get("/api/self"), 401, "ErrTokenInvalid");
+    const pending = client.cookies.get("outpost_otp_pending")!;
+    expect((await client.get("/api/self", { bearer: pending })).status).toBe(401);
+  });
+
+  it("completes the login with the current code: {scopes} and the session cookies", async () => {
+    const { user, secret, client } = await pendingLogin();
+    const res = await client.post("/auth/otp", { token: currentOtp(secret) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ scopes: ["login", "self.edit", "self.clients"] });
+    expect(setCookie(res, "outpost_auth")).toMatch(/HttpOnly/i);
+    expect(setCookie(res, "outpost_auth_expires")).toBeDefined();
+    expect(client.cookies.has("outpost_otp_pending")).toBe(false);
+    const self = await client.get("/api/self");
+    expect(self.body).toMatchObject({ email: user.email, otpActive: true });
+  });
+
+  it("refuses a wrong code with ErrInvalidCredentials, and then still takes the right one", async () => {
+    const { secret, client } = await pendingLogin();
+    const right = currentOtp(secret);
+    const wrong = right === "000000" ? "111111" : "000000";
+    expectError(await client.post("/auth/otp", { token: wrong }), 400, "ErrInvalidCredentials");
+    expectError(await client.post("/auth/otp", { token: "abc" }), 400, "ErrInvalidCredentials");
+    expect(client.cookies.has("outpost_auth")).toBe(false);
+    expect((await client.post("/auth/otp", { token: right })).status).toBe(200);
+  });
+
+  it("refuses a code that was already used", async () => {
+    const { user, secret, client } = await pendingLogin();
+    const code = currentOtp(secret);
+    expect((await client.post("/auth/otp", { token: code })).status).toBe(200);
+    const second = new PanelClient(panel().url);
+    expect((await second.login(user.email, user.password)).body).toEqual({ otpNeeded: true });
+    expectError(await second.post("/auth/otp", { token: code }), 400, "ErrInvalidCredentials");
+    expect(second.cookies.has("outpost_auth")).toBe(false);
+  });
+
+  it("answers ErrInvalidSession when no login is waiting for a code", async () => {
+    const client = new PanelClient(panel().url);
+    await client.prime();
+    expectError(await client.post("/auth/otp", { token: "123456" }), 400, "ErrInvalidSession");
+  });
+
+  it("answers ErrSessionExpired once the pending login is past its 5 minutes", async () => {
+    const { user, secret, client, res } = await pendingLogin();
+    expect(setCookie(res, "outpost_otp_pending")).toMatch(/Max-Age=300\b/);
+    await expireSessions(panel(), user.email, "otp");
+    expectError(await client.post("/auth/otp", { token: currentOtp(secret) }), 400, "ErrSessionExpired");
+    expect(client.cookies.has("outpost_auth")).toBe(false);
+  });
+
+  it("cannot be skipped: a pending login cookie does not open /auth/reauth", async () => {
+    const { client } = await pendingLogin();
+    expectError(await client.post("/auth/reauth"), 401, "ErrTokenInvalid");
+  });
+});

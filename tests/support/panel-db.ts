@@ -1,0 +1,81 @@
+import { type Db, openDatabase } from "../../server/db/database.ts";
+import { OAuthClients } from "../../server/panel/oauth-clients.ts";
+import { newOtpSecret } from "../../server/panel/otp.ts";
+import { joinScopes } from "../../server/panel/scopes.ts";
+import type { PanelProcess } from "./panel-process.ts";
+
+/**
+ * Opens the running panel's own database (its SQLite file or its PostgreSQL
+ * database) for the setup the API cannot do yet: OTP enrolment, OAuth2
+ * clients, expiring a session. The panel process is still the thing under test.
+ */
+export async function withPanelDb<T>(panel: PanelProcess, work: (db: Db) => Promise<T>): Promise<T> {
+  const opened = openDatabase({ databaseUrl: panel.databaseUrl, dataDir: panel.dataDir });
+  try {
+    return await work(opened.db);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function userId(db: Db, email: string): Promise<number> {
+  const row = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Turns OTP on for a user with a fresh secret (and no code used yet); answers the secret. */
+export function enableOtp(panel: PanelProcess, email: string): Promise<string> {
+  const secret = newOtpSecret();
+  return withPanelDb(panel, async (db) => {
+    await db
+      .updateTable("users")
+      .set({ otp_secret: secret, otp_active: 1, otp_last_step: 0 })
+      .where("id", "=", await userId(db, email))
+      .execute();
+    return secret;
+  });
+}
+
+/** An OAuth2 client owned by the user, made through the service layer as the Self screen will. */
+export function createOAuthClient(
+  panel: PanelProcess,
+  email: string,
+): Promise<{ clientId: string; secret: string }> {
+  return withPanelDb(panel, async (db) => {
+    const { client, secret } = await new OAuthClients(db).create({
+      userId: await userId(db, email),
+      name: "test client",
+    });
+    return { clientId: client.clientId, secret };
+  });
+}
+
+/** Moves every session of a kind of this user into the past. */
+export function expireSessions(panel: PanelProcess, email: string, kind: "session" | "otp"): Promise<void> {
+  return withPanelDb(panel, async (db) => {
+    await db
+      .updateTable("sessions")
+      .set({ expires_at: Date.now() - 1000 })
+      .where("user_id", "=", await userId(db, email))
+      .where("kind", "=", kind)
+      .execute();
+  });
+}
+
+export function setGlobalScopes(panel: PanelProcess, email: string, scopes: string[]): Promise<void> {
+  return withPanelDb(panel, async (db) => {
+    await db
+      .updateTable("permissions")
+      .set({ scopes: joinScopes(scopes) })
+      .where("user_id", "=", await userId(db, email))
+      .where("server_id", "=", "")
+      .execute();
+  });
+}
+
+export function storedSetting(panel: PanelProcess, key: string): Promise<unknown> {
+  return withPanelDb(panel, async (db) => {
+    const row = await db.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst();
+    return row ? JSON.parse(row.value) : undefined;
+  });
+}
