@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { cookieValue, expectError, newUser, setCookie } from "../support/expect-api.ts";
-import { setGlobalScopes } from "../support/panel-db.ts";
+import { setGlobalScopes, storedSecrets } from "../support/panel-db.ts";
 import { admin, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 describe("POST /auth/login", () => {
@@ -35,6 +36,16 @@ describe("POST /auth/login", () => {
     const expiresAt = Number(cookieValue(expires));
     expect(expiresAt).toBeGreaterThanOrEqual(before + 3600_000 - 1000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3600_000);
+  });
+
+  it("stores the session token only as its SHA-256, and the password only as an argon2id hash", async () => {
+    const user = newUser("stored");
+    const client = await registeredClient(panel(), user);
+    const token = client.cookies.get("outpost_auth")!;
+    const { sessions, passwordHash } = await storedSecrets(panel(), user.email);
+    expect(sessions).toEqual([createHash("sha256").update(token).digest("hex")]);
+    expect(passwordHash).toMatch(/^\$argon2id\$/);
+    expect(passwordHash).not.toContain(user.password);
   });
 
   it("signs in by e-mail regardless of its case and surrounding spaces", async () => {
@@ -82,5 +93,21 @@ describe("POST /auth/login", () => {
     const res = await client.login(user.email, user.password);
     expectError(res, 403, "ErrLoginNotPermitted");
     expect(client.cookies.has("outpost_auth")).toBe(false);
+  });
+});
+
+describe("sign-in behind a TLS-terminating proxy", () => {
+  const panel = usePanel({ env: { OUTPOST_TRUST_PROXY: "true" } });
+
+  it("marks every cookie Secure when the request came over https", async () => {
+    const client = new PanelClient(panel().url);
+    const res = await client.call("POST", "/auth/login", {
+      json: { email: admin.email, password: admin.password },
+      headers: { "x-forwarded-proto": "https" },
+    });
+    expect(res.status).toBe(200);
+    for (const name of ["outpost_auth", "outpost_auth_expires", "XSRF-TOKEN"]) {
+      expect(setCookie(res, name), name).toMatch(/;\s*Secure/i);
+    }
   });
 });

@@ -79,3 +79,20 @@ export function storedSetting(panel: PanelProcess, key: string): Promise<unknown
     return row ? JSON.parse(row.value) : undefined;
   });
 }
+
+/** The stored rows a test may inspect: session token hashes and a user's password hash. */
+export function storedSecrets(
+  panel: PanelProcess,
+  email: string,
+): Promise<{ sessions: string[]; passwordHash: string }> {
+  return withPanelDb(panel, async (db) => {
+    const id = await userId(db, email);
+    const sessions = await db.selectFrom("sessions").select("token_hash").where("user_id", "=", id).execute();
+    const user = await db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    return { sessions: sessions.map((s) => s.token_hash), passwordHash: user.password_hash };
+  });
+}
