@@ -39,7 +39,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   await app.register(fastifyFormbody);
   await app.register(fastifyCompress, { threshold: compressThreshold, encodings: ["br", "gzip"] });
 
-  const cookies = new CookieJar(config.cookiePrefix);
+  const cookies = new CookieJar(config.cookiePrefix, config.publicUrl?.startsWith("https:") ?? false);
   installXsrf(app, cookies);
   installGuard(app, services, cookies);
   installNulGuard(app);

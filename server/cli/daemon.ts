@@ -1,12 +1,13 @@
 import { readDaemonConfig } from "../daemon/config.ts";
 import { DaemonEngine } from "../daemon/engine.ts";
+import { runSteps } from "../daemon/steps.ts";
 import { buildDaemonApp } from "../daemon/http-api.ts";
 import { productVersion } from "../version.ts";
 
 /** `outpost daemon --config FILE`: a node on its own, reached by its panel. */
 export async function daemon(configFile: string): Promise<void> {
   const config = readDaemonConfig(configFile);
-  const engine = new DaemonEngine({ dataDir: config.dataDir, version: productVersion });
+  const engine = new DaemonEngine({ dataDir: config.dataDir, version: productVersion, runSteps });
   const app = await buildDaemonApp(engine, config, process.env.OUTPOST_LOG_LEVEL || "info");
   let stopping = false;
   const stop = async (signal: string) => {
@@ -19,6 +20,7 @@ export async function daemon(configFile: string): Promise<void> {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+  await engine.start((msg) => app.log.warn(msg));
   const address = await app.listen({ host: config.listen.host, port: config.listen.port });
   app.log.info(`Outpost daemon for node ${config.nodeId} on ${address} (data in ${config.dataDir})`);
 }

@@ -19,6 +19,7 @@ export async function serve(
     );
   }
   await services.nodes.start();
+  await services.localEngine?.start((msg) => app.log.warn(msg));
   const purge = setInterval(() => void services.sessions.purgeExpired().catch(() => {}), 10 * 60_000);
   purge.unref();
 

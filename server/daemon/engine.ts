@@ -2,6 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { dockerAnswers } from "./docker-probe.ts";
+import type { InstanceOptions } from "./runtime/instance.ts";
+import { ServerOps } from "./server-ops.ts";
+import type { StepRunner } from "./servers/managed-server.ts";
+import { ServerStore } from "./servers/server-store.ts";
 
 /** What a node can do, in the reference's shape (§9.3). */
 export interface NodeFeatures {
@@ -16,7 +20,10 @@ export interface EngineOptions {
   /** Where this node keeps server files, backups and its keys. */
   dataDir: string;
   version: string;
+  /** Runs install / pre / post steps. */
+  runSteps: StepRunner;
   dockerSocket?: string;
+  instance?: InstanceOptions;
 }
 
 const goArch: Record<string, string> = { x64: "amd64", arm64: "arm64", arm: "arm", ia32: "386" };
@@ -28,10 +35,20 @@ const goOs: Record<string, string> = { win32: "windows" };
  * its database or its HTTP API.
  */
 export class DaemonEngine {
+  readonly servers: ServerStore;
+  readonly serverOps: ServerOps;
+
   constructor(readonly options: EngineOptions) {
     for (const dir of ["servers", "backups", "cache"]) {
       fs.mkdirSync(path.join(options.dataDir, dir), { recursive: true });
     }
+    this.servers = new ServerStore(path.join(options.dataDir, "servers"), options.runSteps, options.instance);
+    this.serverOps = new ServerOps(this.servers);
+  }
+
+  /** Loads the node's servers and starts those marked autostart. */
+  start(log?: (msg: string) => void): Promise<void> {
+    return this.servers.load(log);
   }
 
   async features(): Promise<NodeFeatures> {
@@ -45,5 +62,8 @@ export class DaemonEngine {
     };
   }
 
-  async close(): Promise<void> {}
+  /** Stops every server gracefully (each is killed after its grace period). */
+  close(): Promise<void> {
+    return this.servers.close();
+  }
 }

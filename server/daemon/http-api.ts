@@ -1,3 +1,4 @@
+import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { ApiError } from "../errors.ts";
 import { installErrorHandler } from "../http/error-handler.ts";
@@ -5,6 +6,7 @@ import { validatorCompiler } from "../http/validation.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
 import type { DaemonConfig } from "./config.ts";
 import type { DaemonEngine } from "./engine.ts";
+import { daemonServerRoutes } from "./server-routes.ts";
 
 /**
  * The daemon's own HTTP API under /daemon, spoken by the panel's RemoteNode.
@@ -36,8 +38,11 @@ export async function buildDaemonApp(
     }
   });
 
+  await app.register(fastifyWebsocket);
+
   app.get("/daemon", async () => ({ message: "daemon is running" }));
   app.get("/daemon/features", async () => engine.features());
+  daemonServerRoutes(app, engine.serverOps);
 
   app.setNotFoundHandler(async () => {
     throw new ApiError(404, "ErrNotFound", "no such endpoint");

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 
 /**
  * Cookie names and attributes. All of ours are Path=/, SameSite=Strict and
- * Secure when the request came over https. The prefix is configurable.
+ * Secure when the request came over https or the panel's public URL is
+ * https. The prefix is configurable.
  */
 export class CookieJar {
   readonly auth: string;
@@ -11,7 +12,14 @@ export class CookieJar {
   readonly pending: string;
   static readonly xsrf = "XSRF-TOKEN";
 
-  constructor(prefix: string) {
+  /**
+   * @param alwaysSecure set when the panel's public URL is https: behind a
+   * TLS-terminating proxy the request itself may arrive over plain http.
+   */
+  constructor(
+    prefix: string,
+    private readonly alwaysSecure = false,
+  ) {
     this.auth = `${prefix}auth`;
     this.authExpires = `${prefix}auth_expires`;
     this.scopes = `${prefix}scopes`;
@@ -19,7 +27,11 @@ export class CookieJar {
   }
 
   private base(request: FastifyRequest) {
-    return { path: "/", sameSite: "strict" as const, secure: request.protocol === "https" };
+    return {
+      path: "/",
+      sameSite: "strict" as const,
+      secure: this.alwaysSecure || request.protocol === "https",
+    };
   }
 
   /** The HttpOnly session cookie, and the readable one the client uses to know it is signed in. */

@@ -1,11 +1,12 @@
 import type { NodeFeatures } from "../daemon/engine.ts";
+import type { NodeServers } from "./server-wire.ts";
 
 export type { NodeFeatures };
 
 /**
  * Everything the panel asks of a node. `LocalNode` answers in-process,
- * `RemoteNode` over the daemon's HTTP API; nothing above this seam knows
- * which one it holds. The servers issue extends it.
+ * `RemoteNode` over the daemon's HTTP + WebSocket API; nothing above this
+ * seam knows which one it holds.
  */
 export interface NodeClient {
   readonly nodeId: number;
@@ -14,4 +15,5 @@ export interface NodeClient {
   features(): Promise<NodeFeatures>;
   /** Whether the last contact with the node worked. */
   readonly reachable: boolean;
+  readonly servers: NodeServers;
 }

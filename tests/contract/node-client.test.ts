@@ -5,12 +5,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerAnswers } from "../../server/daemon/docker-probe.ts";
 import { DaemonEngine } from "../../server/daemon/engine.ts";
+import { runSteps } from "../../server/daemon/steps.ts";
 import { LocalNode } from "../../server/link/local-node.ts";
 import type { NodeClient } from "../../server/link/node-client.ts";
 import { RemoteNode } from "../../server/link/remote-node.ts";
+import type { SocketMessage } from "../../server/link/server-wire.ts";
 import { productVersion } from "../../server/version.ts";
 import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
+import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
+import { waitUntil } from "../support/poll.ts";
 
 /**
  * One contract, two implementations: every NodeClient test runs against the
@@ -24,7 +28,7 @@ interface Subject {
 const implementations: Record<string, () => Promise<Subject>> = {
   LocalNode: async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-local-node-"));
-    const engine = new DaemonEngine({ dataDir: dir, version: productVersion });
+    const engine = new DaemonEngine({ dataDir: dir, version: productVersion, runSteps });
     return {
       client: new LocalNode(engine),
       close: async () => {
@@ -74,6 +78,111 @@ for (const [name, make] of Object.entries(implementations)) {
       const docker = await dockerAnswers();
       expect(features.features.includes("docker")).toBe(docker);
       expect(features.environments.includes("docker")).toBe(docker);
+    });
+
+    describe("servers", () => {
+      const id = "c0ffee01";
+      const output = async () =>
+        Buffer.from((await subject.client.servers.console(id, 0)).logs, "base64").toString();
+
+      it("creates a server from a definition and refuses a second with the same id", async () => {
+        await subject.client.servers.createServer(id, echoDefinition());
+        await expect(subject.client.servers.createServer(id, echoDefinition())).rejects.toMatchObject({
+          code: "ErrServerAlreadyExists",
+        });
+        expect((await subject.client.servers.definition(id)).display).toBe("Echo server");
+        expect(await subject.client.servers.status(id)).toEqual({ running: false, installing: false });
+      });
+
+      it("refuses definitions this node cannot run", async () => {
+        await expect(
+          subject.client.servers.createServer(
+            "bad00001",
+            echoDefinition({ requirements: { binaries: ["no-such-program-x"] } }),
+          ),
+        ).rejects.toMatchObject({ code: "ErrMissingBinary" });
+        await expect(
+          subject.client.servers.createServer(
+            "bad00002",
+            echoDefinition({ requirements: { os: "windows" } }),
+          ),
+        ).rejects.toMatchObject({ code: "ErrUnsupportedOS" });
+        await expect(subject.client.servers.createServer("bad00003", { run: 5 })).rejects.toMatchObject({
+          code: "ErrTemplateInvalid",
+        });
+        await expect(subject.client.servers.definition("bad00001")).rejects.toMatchObject({
+          code: "ErrServerNotFound",
+        });
+      });
+
+      it("runs it: console output, a command and its answer over the socket, stop by its stop text", async () => {
+        const messages: SocketMessage[] = [];
+        const end = await subject.client.servers.subscribe(
+          id,
+          ["console", "status"],
+          (m) => messages.push(m),
+          () => {},
+        );
+        await subject.client.servers.action(id, "start", true);
+        await waitUntil(async () => (await output()).includes("ready hello on 25565"), 10_000, 50);
+        await subject.client.servers.sendConsole(id, "ping");
+        const socketText = () =>
+          messages
+            .filter((m) => m.type === "console")
+            .map((m) => Buffer.from((m.data as { logs: string }).logs, "base64").toString())
+            .join("");
+        await waitUntil(async () => socketText().includes("pong ping"), 10_000, 50);
+        expect((await subject.client.servers.status(id)).running).toBe(true);
+        const stats = await subject.client.servers.stats(id);
+        expect(stats.memory).toBeGreaterThan(0);
+        await subject.client.servers.action(id, "stop", true);
+        expect(await subject.client.servers.status(id)).toEqual({ running: false, installing: false });
+        expect(await output()).toContain("bye");
+        await waitUntil(
+          async () => messages.some((m) => m.type === "status" && !(m.data as { running: boolean }).running),
+          5000,
+          50,
+        );
+        expect(messages.some((m) => m.type === "status" && (m.data as { running: boolean }).running)).toBe(
+          true,
+        );
+        end();
+        await expect(subject.client.servers.sendConsole(id, "ping")).rejects.toMatchObject({
+          code: "ErrServerOffline",
+        });
+      });
+
+      it("reads and changes flags and variables; users may change only user-editable ones", async () => {
+        expect(await subject.client.servers.flags(id)).toEqual({
+          autoStart: false,
+          autoRestartOnCrash: false,
+          autoRestartOnGraceful: false,
+        });
+        await subject.client.servers.setFlags(id, { autoRestartOnCrash: true });
+        expect((await subject.client.servers.flags(id)).autoRestartOnCrash).toBe(true);
+        expect((await subject.client.servers.definition(id)).run.autorecover).toBe(true);
+
+        const userView = await subject.client.servers.serverData(id, false);
+        expect(Object.keys(userView.data)).toEqual(["motd"]);
+        expect(Object.keys((await subject.client.servers.serverData(id, true)).data).sort()).toEqual([
+          "motd",
+          "port",
+          "secret",
+        ]);
+        await subject.client.servers.setServerData(id, { motd: "changed" }, true);
+        await expect(subject.client.servers.setServerData(id, { secret: "x" }, true)).rejects.toMatchObject({
+          code: "ErrVariableNotEditable",
+        });
+        await subject.client.servers.setServerData(id, { secret: "admin-set" }, false);
+        const data = (await subject.client.servers.serverData(id, true)).data;
+        expect(data.motd.value).toBe("changed");
+        expect(data.secret.value).toBe("admin-set");
+      });
+
+      it("deletes the server with its files", async () => {
+        await subject.client.servers.deleteServer(id);
+        await expect(subject.client.servers.status(id)).rejects.toMatchObject({ code: "ErrServerNotFound" });
+      });
     });
   });
 }

@@ -1,0 +1,118 @@
+import type {
+  ConsoleView,
+  FlagsView,
+  NodeServers,
+  ServerAction,
+  ServerDataView,
+  ServerStatusView,
+  SocketChannel,
+  SocketMessage,
+  StatsView,
+} from "../link/server-wire.ts";
+import type { Template, VariableValue } from "../templates/index.ts";
+import type { ServerStore } from "./servers/server-store.ts";
+
+export const statsIntervalMs = 5000;
+
+/**
+ * The node's answers about its servers, in the seam's shapes. LocalNode calls
+ * this in-process; the daemon's HTTP API calls the same, so both paths share
+ * one behaviour (wait semantics, base64 console, stats cadence).
+ */
+export class ServerOps implements NodeServers {
+  constructor(private readonly store: ServerStore) {}
+
+  async createServer(id: string, definition: unknown): Promise<void> {
+    await this.store.create(id, definition);
+  }
+
+  deleteServer(id: string): Promise<void> {
+    return this.store.delete(id);
+  }
+
+  async definition(id: string): Promise<Template> {
+    return this.store.get(id).definition;
+  }
+
+  replaceDefinition(id: string, definition: unknown): Promise<void> {
+    return this.store.replaceDefinition(id, definition);
+  }
+
+  async serverData(id: string, all: boolean): Promise<ServerDataView> {
+    const { definition } = this.store.get(id);
+    const data = Object.fromEntries(Object.entries(definition.data).filter(([, v]) => all || v.userEdit));
+    return { data, groups: definition.groups ?? [] };
+  }
+
+  setServerData(id: string, values: Record<string, VariableValue>, onlyUserEditable: boolean): Promise<void> {
+    return this.store.get(id).setValues(values, onlyUserEditable);
+  }
+
+  async flags(id: string): Promise<FlagsView> {
+    return this.store.get(id).flags();
+  }
+
+  setFlags(id: string, flags: Partial<FlagsView>): Promise<void> {
+    return this.store.get(id).setFlags(flags);
+  }
+
+  /** Start resolves once spawned; with `wait`, stop and install resolve when done (reference §5.7). */
+  async action(id: string, action: ServerAction, wait: boolean): Promise<void> {
+    if (action === "reload") return this.store.reload(id);
+    const server = this.store.get(id);
+    if (action === "start") return server.instance.start();
+    if (action === "kill") return server.instance.kill();
+    if (action === "stop") return server.instance.stop(wait);
+    const installing = server.install();
+    if (wait) return installing;
+    installing.catch(() => {}); // reported on the console
+  }
+
+  async console(id: string, since: number): Promise<ConsoleView> {
+    const { epoch, logs } = this.store.get(id).instance.console.since(since);
+    return { epoch, logs: logs.toString("base64") };
+  }
+
+  async sendConsole(id: string, line: string): Promise<void> {
+    this.store.get(id).instance.sendCommand(line);
+  }
+
+  stats(id: string): Promise<StatsView> {
+    return this.store.get(id).instance.sampleStats();
+  }
+
+  async status(id: string): Promise<ServerStatusView> {
+    return this.store.get(id).status();
+  }
+
+  async subscribe(
+    id: string,
+    channels: readonly SocketChannel[],
+    onMessage: (message: SocketMessage) => void,
+    _onEnd: () => void,
+  ): Promise<() => void> {
+    const server = this.store.get(id);
+    const stopEvents = server.subscribe((event) => {
+      if (event.type === "console" && channels.includes("console")) {
+        onMessage({ type: "console", data: { epoch: 0, logs: event.chunk.data.toString("base64") } });
+      } else if (event.type === "status" && channels.includes("status")) {
+        onMessage({ type: "status", data: event.status });
+      }
+    });
+    let timer: NodeJS.Timeout | undefined;
+    if (channels.includes("stats")) {
+      timer = setInterval(() => {
+        server.instance
+          .sampleStats()
+          .then((data) => onMessage({ type: "stat", data }))
+          .catch(() => {});
+      }, statsIntervalMs);
+      timer.unref();
+    }
+    if (channels.includes("status")) onMessage({ type: "status", data: server.status() });
+    return () => {
+      stopEvents();
+      clearInterval(timer);
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ApiError } from "../../errors.ts";
+import { parseTemplate, type Template, templateErrors } from "../../templates/index.ts";
+
+/** A server's definition lives next to its folder as `<id>.json`, written atomically. */
+export async function saveDefinition(serversDir: string, id: string, definition: Template): Promise<void> {
+  const file = path.join(serversDir, `${id}.json`);
+  const temp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(temp, JSON.stringify({ ...definition, id }, null, 2));
+  await fs.rename(temp, file);
+}
+
+export async function loadDefinition(serversDir: string, id: string): Promise<Template> {
+  const raw = JSON.parse(await fs.readFile(path.join(serversDir, `${id}.json`), "utf8"));
+  return checkedDefinition(raw);
+}
+
+/** Parses a definition or throws ErrTemplateInvalid naming the first problem. */
+export function checkedDefinition(raw: unknown): Template {
+  const parsed = parseTemplate(raw);
+  if (!parsed.ok) throw templateErrors.invalid(parsed.problems);
+  return parsed.template;
+}
+
+export async function listDefinitionIds(serversDir: string): Promise<string[]> {
+  const entries = await fs.readdir(serversDir).catch(() => [] as string[]);
+  return entries.filter((e) => e.endsWith(".json")).map((e) => e.slice(0, -5));
+}
+
+export async function removeDefinition(serversDir: string, id: string): Promise<void> {
+  await fs.rm(path.join(serversDir, `${id}.json`), { force: true });
+}
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function checkServerId(id: string): string {
+  if (!idPattern.test(id)) throw new ApiError(400, "ErrServerIdInvalid", "a server id is 1 to 64 letters, digits, - or _");
+  return id;
+}

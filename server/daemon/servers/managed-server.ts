@@ -1,0 +1,196 @@
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ApiError } from "../../errors.ts";
+import {
+  ConditionEvaluator,
+  type Operation,
+  renderRun,
+  type ServerContext,
+  type Template,
+  type VariableValue,
+  variableValues,
+} from "../../templates/index.ts";
+import type { ConsoleChunk } from "../runtime/console-buffer.ts";
+import { type InstanceOptions, type RunPlan, ServerInstance, type ServerStatus } from "../runtime/instance.ts";
+import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
+
+/** What a runner of install / pre / post steps gets besides the steps. */
+export interface StepIo {
+  root: string;
+  env: Record<string, string>;
+  /** Output of the steps and their notices, into the server's console. */
+  write(text: string | Buffer): void;
+  notice(text: string): void;
+  /** For the `console` step: a line to the running process's input. */
+  sendConsole(line: string): void;
+  signal: AbortSignal;
+}
+
+export type StepRunner = (ops: Operation[], ctx: ServerContext, io: StepIo) => Promise<void>;
+
+export type ServerEvent =
+  | { type: "console"; chunk: ConsoleChunk }
+  | { type: "status"; status: ServerStatus };
+
+export interface Flags {
+  autoStart: boolean;
+  autoRestartOnCrash: boolean;
+  autoRestartOnGraceful: boolean;
+}
+
+/** One server on this node: its definition, its folder and its running instance. */
+export class ManagedServer {
+  readonly instance: ServerInstance;
+  readonly root: string;
+  private readonly listeners = new Set<(event: ServerEvent) => void>();
+  private readonly abort = new AbortController();
+
+  constructor(
+    readonly id: string,
+    public definition: Template,
+    serversDir: string,
+    private readonly runSteps: StepRunner,
+    private readonly save: (definition: Template) => Promise<void>,
+    options: InstanceOptions,
+  ) {
+    this.root = path.join(serversDir, id);
+    this.instance = new ServerInstance(
+      id,
+      {
+        plan: async () => this.plan(),
+        pre: () => this.steps(this.definition.run.pre ?? []),
+        post: (exit) => this.steps(this.definition.run.post ?? [], exit),
+        onStatus: (status) => this.emit({ type: "status", status }),
+      },
+      options,
+    );
+    this.instance.console.subscribe((chunk) => this.emit({ type: "console", chunk }));
+  }
+
+  context(exit?: ServerContext["exit"]): ServerContext {
+    return {
+      serverId: this.id,
+      rootDir: this.root,
+      os: hostPlatform.os,
+      arch: hostPlatform.arch,
+      env: this.definition.environment.type,
+      variables: variableValues(this.definition.data),
+      exit,
+      conditions: new ConditionEvaluator({
+        fileExists: (p) => existsInside(this.root, p),
+        inPath: (name) => findBinary(name),
+      }),
+    };
+  }
+
+  private async plan(): Promise<RunPlan> {
+    const run = renderRun(this.definition.run, this.context());
+    const cwd = run.workingDirectory ? insideRoot(this.root, run.workingDirectory) : this.root;
+    const argv = [...run.argv];
+    // A relative program path names a file in the server folder (./server.sh), as the reference runs it.
+    if (argv[0].startsWith("./")) argv[0] = path.join(cwd, argv[0]);
+    return {
+      argv,
+      cwd,
+      env: processEnvironment(this.root, run.environmentVars),
+      stopText: run.stopText,
+      stopSignal: run.stopSignal,
+      expectedExitCode: run.expectedExitCode,
+      autorecover: run.autorecover,
+      autorestart: run.autorestart,
+    };
+  }
+
+  private steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
+    if (ops.length === 0) return Promise.resolve();
+    return this.runSteps(ops, this.context(exit), {
+      root: this.root,
+      env: processEnvironment(this.root, {}),
+      write: (text) => this.instance.console.write(text),
+      notice: (text) => this.instance.notice(text),
+      sendConsole: (line) => this.instance.sendCommand(line),
+      signal: this.abort.signal,
+    });
+  }
+
+  async install(): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await this.instance.install(() => this.steps(this.definition.install ?? []));
+  }
+
+  async uninstall(): Promise<void> {
+    await this.steps(this.definition.uninstall ?? []).catch((err) => this.instance.notice(`Uninstall failed: ${err.message}`));
+  }
+
+  flags(): Flags {
+    const run = this.definition.run;
+    return {
+      autoStart: run.autostart ?? false,
+      autoRestartOnCrash: run.autorecover ?? false,
+      autoRestartOnGraceful: run.autorestart ?? false,
+    };
+  }
+
+  async setFlags(flags: Partial<Flags>): Promise<void> {
+    const run = { ...this.definition.run };
+    if (flags.autoStart !== undefined) run.autostart = flags.autoStart;
+    if (flags.autoRestartOnCrash !== undefined) run.autorecover = flags.autoRestartOnCrash;
+    if (flags.autoRestartOnGraceful !== undefined) run.autorestart = flags.autoRestartOnGraceful;
+    await this.replace({ ...this.definition, run });
+  }
+
+  /** Sets variable values; `onlyUserEditable` refuses any the user may not change (nothing is written then). */
+  async setValues(values: Record<string, VariableValue>, onlyUserEditable: boolean): Promise<void> {
+    const data = { ...this.definition.data };
+    for (const [name, value] of Object.entries(values)) {
+      const variable = data[name];
+      if (!variable) throw new ApiError(400, "ErrVariableUnknown", "${field} is not a variable of this server", { field: name });
+      if (onlyUserEditable && !variable.userEdit) {
+        throw new ApiError(403, "ErrVariableNotEditable", "${field} may only be changed by an administrator", { field: name });
+      }
+      data[name] = { ...variable, value };
+    }
+    await this.replace({ ...this.definition, data });
+  }
+
+  async replace(definition: Template): Promise<void> {
+    await this.save(definition);
+    this.definition = definition;
+  }
+
+  subscribe(listener: (event: ServerEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  status(): ServerStatus {
+    return this.instance.status();
+  }
+
+  async close(): Promise<void> {
+    this.abort.abort();
+    await this.instance.close();
+  }
+
+  private emit(event: ServerEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** A path from a definition (working directory, file_exists) taken inside the server folder. */
+function insideRoot(root: string, relative: string): string {
+  const resolved = path.resolve(root, relative.replace(/^\/+/, ""));
+  if (resolved !== root && !resolved.startsWith(root + path.sep)) {
+    throw new ApiError(400, "ErrIllegalFileAccess", "the path leaves the server's folder");
+  }
+  return resolved;
+}
+
+function existsInside(root: string, relative: string): boolean {
+  try {
+    return existsSync(insideRoot(root, relative));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,132 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ApiError } from "../../errors.ts";
+import { checkRequirements, type Template, tokenValues, variableValues } from "../../templates/index.ts";
+import { defaultInstanceOptions, type InstanceOptions } from "../runtime/instance.ts";
+import {
+  checkedDefinition,
+  checkServerId,
+  listDefinitionIds,
+  loadDefinition,
+  removeDefinition,
+  saveDefinition,
+} from "./definition-file.ts";
+import { findBinary, hostPlatform } from "./host.ts";
+import { ManagedServer, type StepRunner } from "./managed-server.ts";
+
+const notFound = (id: string) => new ApiError(404, "ErrServerNotFound", "no server ${id} on this node", { id });
+
+/**
+ * The servers of one node: definitions in `<servers>/<id>.json`, files in
+ * `<servers>/<id>/`. Loaded at start (autostart honoured), stopped
+ * gracefully at close.
+ */
+export class ServerStore {
+  private readonly servers = new Map<string, ManagedServer>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly runSteps: StepRunner,
+    private readonly options: InstanceOptions = defaultInstanceOptions,
+  ) {}
+
+  async load(log: (msg: string) => void = () => {}): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    for (const id of await listDefinitionIds(this.dir)) {
+      try {
+        this.servers.set(id, this.managed(id, await loadDefinition(this.dir, id)));
+      } catch (err) {
+        log(`server ${id} not loaded: ${(err as Error).message}`);
+      }
+    }
+    for (const server of this.servers.values()) {
+      if (server.definition.run.autostart) {
+        server.instance.start().catch((err) => server.instance.notice(`Autostart failed: ${err.message}`));
+      }
+    }
+  }
+
+  get(id: string): ManagedServer {
+    const server = this.servers.get(id);
+    if (!server) throw notFound(id);
+    return server;
+  }
+
+  ids(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  /** Creates a server from a definition after checking it can run here (reference §6 requirements). */
+  async create(id: string, raw: unknown): Promise<ManagedServer> {
+    checkServerId(id);
+    if (this.servers.has(id)) throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
+    const definition = checkedDefinition(raw);
+    this.checkCanRun(id, definition);
+    const server = this.managed(id, definition);
+    await fs.mkdir(server.root, { recursive: true });
+    await saveDefinition(this.dir, id, definition);
+    this.servers.set(id, server);
+    return server;
+  }
+
+  async delete(id: string): Promise<void> {
+    const server = this.get(id);
+    const status = server.status();
+    if (status.running || status.installing) {
+      throw new ApiError(409, "ErrServerRunning", "stop the server before deleting it");
+    }
+    await server.uninstall();
+    await server.close();
+    this.servers.delete(id);
+    await removeDefinition(this.dir, id);
+    await fs.rm(server.root, { recursive: true, force: true });
+  }
+
+  async replaceDefinition(id: string, raw: unknown): Promise<void> {
+    const server = this.get(id);
+    const definition = checkedDefinition(raw);
+    this.checkCanRun(id, definition);
+    await server.replace(definition);
+  }
+
+  /** Re-reads the definition from disk (POST …/reload). */
+  async reload(id: string): Promise<void> {
+    const server = this.get(id);
+    server.definition = await loadDefinition(this.dir, id);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.servers.values()].map((s) => s.close()));
+  }
+
+  private checkCanRun(id: string, definition: Template): void {
+    const env = definition.environment.type;
+    if (env !== "host") {
+      throw new ApiError(400, "ErrEnvironmentNotSupported", "environment ${env} is not available on this node", { env });
+    }
+    const failures = checkRequirements(definition.requirements, {
+      ...hostPlatform,
+      env,
+      tokens: tokenValues({
+        serverId: id,
+        rootDir: path.join(this.dir, id),
+        ...hostPlatform,
+        env,
+        variables: variableValues(definition.data),
+      }),
+      findBinary: (name) => findBinary(name),
+    });
+    if (failures.length > 0) throw failures[0];
+  }
+
+  private managed(id: string, definition: Template): ManagedServer {
+    return new ManagedServer(
+      id,
+      definition,
+      this.dir,
+      this.runSteps,
+      (d) => saveDefinition(this.dir, id, d),
+      this.options,
+    );
+  }
+}

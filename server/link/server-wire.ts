@@ -1,0 +1,64 @@
+import type { Group, Template, Variable, VariableValue } from "../templates/index.ts";
+
+/** Shapes that cross the panel↔node seam for servers (reference §4, §5.8–§5.10). */
+export interface ServerStatusView {
+  running: boolean;
+  installing: boolean;
+}
+
+export interface StatsView {
+  cpu: number;
+  memory: number;
+}
+
+/** Console output since a time: `logs` is base64 of the raw bytes, `epoch` in µs. */
+export interface ConsoleView {
+  epoch: number;
+  logs: string;
+}
+
+export interface ServerDataView {
+  data: Record<string, Variable>;
+  groups: Group[];
+}
+
+export interface FlagsView {
+  autoStart: boolean;
+  autoRestartOnCrash: boolean;
+  autoRestartOnGraceful: boolean;
+}
+
+export type ServerAction = "start" | "stop" | "kill" | "install" | "reload";
+export const serverActions: readonly ServerAction[] = ["start", "stop", "kill", "install", "reload"];
+
+export type SocketChannel = "console" | "status" | "stats";
+
+/** One socket frame as the browser gets it: `{type, data}`; the stats frame's type is `stat`. */
+export type SocketMessage =
+  | { type: "console"; data: { epoch: 0; logs: string } }
+  | { type: "status"; data: ServerStatusView }
+  | { type: "stat"; data: StatsView };
+
+/** What the panel asks of a node about its servers; LocalNode and RemoteNode both provide it. */
+export interface NodeServers {
+  createServer(id: string, definition: unknown): Promise<void>;
+  deleteServer(id: string): Promise<void>;
+  definition(id: string): Promise<Template>;
+  replaceDefinition(id: string, definition: unknown): Promise<void>;
+  serverData(id: string, all: boolean): Promise<ServerDataView>;
+  setServerData(id: string, values: Record<string, VariableValue>, onlyUserEditable: boolean): Promise<void>;
+  flags(id: string): Promise<FlagsView>;
+  setFlags(id: string, flags: Partial<FlagsView>): Promise<void>;
+  action(id: string, action: ServerAction, wait: boolean): Promise<void>;
+  console(id: string, since: number): Promise<ConsoleView>;
+  sendConsole(id: string, line: string): Promise<void>;
+  stats(id: string): Promise<StatsView>;
+  status(id: string): Promise<ServerStatusView>;
+  /** Streams the granted channels; resolves to a function that ends the stream. */
+  subscribe(
+    id: string,
+    channels: readonly SocketChannel[],
+    onMessage: (message: SocketMessage) => void,
+    onEnd: () => void,
+  ): Promise<() => void>;
+}
