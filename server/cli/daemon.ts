@@ -1,7 +1,7 @@
 import { readDaemonConfig } from "../daemon/config.ts";
 import { DaemonEngine } from "../daemon/engine.ts";
-import { runSteps } from "../daemon/steps.ts";
 import { buildDaemonApp } from "../daemon/http-api.ts";
+import { runSteps } from "../daemon/steps.ts";
 import { productVersion } from "../version.ts";
 
 /** `outpost daemon --config FILE`: a node on its own, reached by its panel. */

@@ -1,8 +1,8 @@
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { ApiError } from "../errors.ts";
-import { serverActions, type ServerAction, type SocketChannel } from "../link/server-wire.ts";
+import { type ServerAction, type SocketChannel, serverActions } from "../link/server-wire.ts";
 import type { ServerOps } from "./server-ops.ts";
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -87,7 +87,9 @@ export function daemonServerRoutes(app: FastifyInstance, ops: ServerOps): void {
   );
   api.get(
     `${base}/console`,
-    { schema: { params: Id, querystring: Type.Object({ time: Type.Optional(Type.Integer({ minimum: 0 })) }) } },
+    {
+      schema: { params: Id, querystring: Type.Object({ time: Type.Optional(Type.Integer({ minimum: 0 })) }) },
+    },
     (request) => ops.console(request.params.id, request.query.time ?? 0),
   );
   api.post(`${base}/console`, { schema: { params: Id } }, async (request, reply) => {

@@ -8,6 +8,8 @@ import type { StepRunner } from "./servers/managed-server.ts";
  */
 export const runSteps: StepRunner = async (ops) => {
   if (ops.length > 0) {
-    throw new ApiError(500, "ErrMissingFactory", "no executor for ${operatorName}", { operatorName: ops[0].type });
+    throw new ApiError(500, "ErrMissingFactory", "no executor for ${operatorName}", {
+      operatorName: ops[0].type,
+    });
   }
 };

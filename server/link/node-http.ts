@@ -36,7 +36,9 @@ export class NodeHttp {
   }
 
   unreachable(): ApiError {
-    return new ApiError(502, "ErrNodeUnreachable", "node ${node} cannot be reached", { node: this.address.nodeId });
+    return new ApiError(502, "ErrNodeUnreachable", "node ${node} cannot be reached", {
+      node: this.address.nodeId,
+    });
   }
 
   async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
@@ -66,7 +68,8 @@ export class NodeHttp {
     }
     this.state = "up";
     const text = await res.text();
-    const parsed = text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined;
+    const parsed =
+      text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined;
     if (!res.ok) {
       if (res.status === 401) {
         // The node does not accept our signature: a wrong secret in its config.

@@ -1,5 +1,5 @@
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
-import { type RemoteNodeAddress, NodeHttp } from "./node-http.ts";
+import { NodeHttp, type RemoteNodeAddress } from "./node-http.ts";
 import { RemoteServers } from "./remote-servers.ts";
 
 export type { RemoteNodeAddress };

@@ -41,7 +41,11 @@ export class RemoteServers implements NodeServers {
     return this.http.call("GET", this.path(id, `/data${all ? "?all=true" : ""}`));
   }
 
-  async setServerData(id: string, values: Record<string, VariableValue>, onlyUserEditable: boolean): Promise<void> {
+  async setServerData(
+    id: string,
+    values: Record<string, VariableValue>,
+    onlyUserEditable: boolean,
+  ): Promise<void> {
     await this.http.call("POST", this.path(id, "/data"), { json: { values, onlyUserEditable } });
   }
 
@@ -55,7 +59,9 @@ export class RemoteServers implements NodeServers {
 
   async action(id: string, action: ServerAction, wait: boolean): Promise<void> {
     // Waiting for an install or a stop can take long; the node bounds it, not us.
-    await this.http.call("POST", this.path(id, `/${action}${wait ? "?wait=true" : ""}`), { timeoutMs: wait ? 0 : undefined });
+    await this.http.call("POST", this.path(id, `/${action}${wait ? "?wait=true" : ""}`), {
+      timeoutMs: wait ? 0 : undefined,
+    });
   }
 
   console(id: string, since: number): Promise<ConsoleView> {

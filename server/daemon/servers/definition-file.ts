@@ -35,6 +35,7 @@ export async function removeDefinition(serversDir: string, id: string): Promise<
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function checkServerId(id: string): string {
-  if (!idPattern.test(id)) throw new ApiError(400, "ErrServerIdInvalid", "a server id is 1 to 64 letters, digits, - or _");
+  if (!idPattern.test(id))
+    throw new ApiError(400, "ErrServerIdInvalid", "a server id is 1 to 64 letters, digits, - or _");
   return id;
 }

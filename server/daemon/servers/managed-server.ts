@@ -12,7 +12,12 @@ import {
   variableValues,
 } from "../../templates/index.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
-import { type InstanceOptions, type RunPlan, ServerInstance, type ServerStatus } from "../runtime/instance.ts";
+import {
+  type InstanceOptions,
+  type RunPlan,
+  ServerInstance,
+  type ServerStatus,
+} from "../runtime/instance.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 
 /** What a runner of install / pre / post steps gets besides the steps. */
@@ -29,9 +34,7 @@ export interface StepIo {
 
 export type StepRunner = (ops: Operation[], ctx: ServerContext, io: StepIo) => Promise<void>;
 
-export type ServerEvent =
-  | { type: "console"; chunk: ConsoleChunk }
-  | { type: "status"; status: ServerStatus };
+export type ServerEvent = { type: "console"; chunk: ConsoleChunk } | { type: "status"; status: ServerStatus };
 
 export interface Flags {
   autoStart: boolean;
@@ -120,7 +123,9 @@ export class ManagedServer {
   }
 
   async uninstall(): Promise<void> {
-    await this.steps(this.definition.uninstall ?? []).catch((err) => this.instance.notice(`Uninstall failed: ${err.message}`));
+    await this.steps(this.definition.uninstall ?? []).catch((err) =>
+      this.instance.notice(`Uninstall failed: ${err.message}`),
+    );
   }
 
   flags(): Flags {
@@ -145,9 +150,17 @@ export class ManagedServer {
     const data = { ...this.definition.data };
     for (const [name, value] of Object.entries(values)) {
       const variable = data[name];
-      if (!variable) throw new ApiError(400, "ErrVariableUnknown", "${field} is not a variable of this server", { field: name });
+      if (!variable)
+        throw new ApiError(400, "ErrVariableUnknown", "${field} is not a variable of this server", {
+          field: name,
+        });
       if (onlyUserEditable && !variable.userEdit) {
-        throw new ApiError(403, "ErrVariableNotEditable", "${field} may only be changed by an administrator", { field: name });
+        throw new ApiError(
+          403,
+          "ErrVariableNotEditable",
+          "${field} may only be changed by an administrator",
+          { field: name },
+        );
       }
       data[name] = { ...variable, value };
     }

@@ -14,7 +14,8 @@ import {
 import { findBinary, hostPlatform } from "./host.ts";
 import { ManagedServer, type StepRunner } from "./managed-server.ts";
 
-const notFound = (id: string) => new ApiError(404, "ErrServerNotFound", "no server ${id} on this node", { id });
+const notFound = (id: string) =>
+  new ApiError(404, "ErrServerNotFound", "no server ${id} on this node", { id });
 
 /**
  * The servers of one node: definitions in `<servers>/<id>.json`, files in
@@ -59,7 +60,8 @@ export class ServerStore {
   /** Creates a server from a definition after checking it can run here (reference §6 requirements). */
   async create(id: string, raw: unknown): Promise<ManagedServer> {
     checkServerId(id);
-    if (this.servers.has(id)) throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
+    if (this.servers.has(id))
+      throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
     const definition = checkedDefinition(raw);
     this.checkCanRun(id, definition);
     const server = this.managed(id, definition);
@@ -102,7 +104,12 @@ export class ServerStore {
   private checkCanRun(id: string, definition: Template): void {
     const env = definition.environment.type;
     if (env !== "host") {
-      throw new ApiError(400, "ErrEnvironmentNotSupported", "environment ${env} is not available on this node", { env });
+      throw new ApiError(
+        400,
+        "ErrEnvironmentNotSupported",
+        "environment ${env} is not available on this node",
+        { env },
+      );
     }
     const failures = checkRequirements(definition.requirements, {
       ...hostPlatform,
