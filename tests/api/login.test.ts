@@ -111,3 +111,15 @@ describe("sign-in behind a TLS-terminating proxy", () => {
     }
   });
 });
+
+describe("sign-in on a panel whose public URL is https", () => {
+  const panel = usePanel({ env: { OUTPOST_PUBLIC_URL: "https://panel.example.com" } });
+
+  it("marks every cookie Secure even when the proxy in front does not say so", async () => {
+    const res = await new PanelClient(panel().url).login(admin.email, admin.password);
+    expect(res.status).toBe(200);
+    for (const name of ["outpost_auth", "outpost_auth_expires"]) {
+      expect(setCookie(res, name), name).toMatch(/;\s*Secure/i);
+    }
+  });
+});
