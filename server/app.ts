@@ -1,12 +1,15 @@
 import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
+import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { authRoutes } from "./api/auth.ts";
 import { configRoutes } from "./api/config.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
 import { selfRoutes } from "./api/self.ts";
+import { serverSocketRoutes } from "./api/server-socket.ts";
+import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
 import type { RouteContext } from "./api/types.ts";
 import type { PanelConfig } from "./config.ts";
@@ -37,6 +40,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(fastifyCompress, { threshold: compressThreshold, encodings: ["br", "gzip"] });
 
   const cookies = new CookieJar(config.cookiePrefix, config.publicUrl?.startsWith("https:") ?? false);
@@ -55,7 +59,16 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   });
 
   const ctx: RouteContext = { services, cookies };
-  for (const routes of [authRoutes, oauth2Routes, selfRoutes, configRoutes, settingsRoutes, nodeRoutes])
+  for (const routes of [
+    authRoutes,
+    oauth2Routes,
+    selfRoutes,
+    configRoutes,
+    settingsRoutes,
+    nodeRoutes,
+    serverRoutes,
+    serverSocketRoutes,
+  ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);
   return app;

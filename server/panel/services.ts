@@ -9,6 +9,7 @@ import { Accounts } from "./accounts.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
+import { Servers } from "./servers.ts";
 import { Sessions } from "./sessions.ts";
 import { Settings } from "./settings.ts";
 import { SignIn } from "./sign-in.ts";
@@ -25,6 +26,7 @@ export interface PanelServices {
   userSettings: UserSettings;
   signIn: SignIn;
   nodes: Nodes;
+  servers: Servers;
   /** The daemon engine of the local node, when the panel runs one. */
   localEngine: DaemonEngine | undefined;
 }
@@ -59,6 +61,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings),
     nodes,
+    servers: new Servers(db, nodes),
     localEngine,
   };
 }

@@ -96,3 +96,21 @@ export function storedSecrets(
     return { sessions: sessions.map((s) => s.token_hash), passwordHash: user.password_hash };
   });
 }
+
+/** Sets a user's scopes on one server, as the server users screen will. */
+export function setServerScopes(
+  panel: PanelProcess,
+  email: string,
+  serverId: string,
+  scopes: string[],
+): Promise<void> {
+  return withPanelDb(panel, async (db) => {
+    const id = await userId(db, email);
+    const value = joinScopes(scopes);
+    await db
+      .insertInto("permissions")
+      .values({ user_id: id, server_id: serverId, scopes: value })
+      .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
+      .execute();
+  });
+}

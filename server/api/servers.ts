@@ -1,0 +1,232 @@
+import { Type } from "typebox";
+import { ApiError } from "../errors.ts";
+import { requirePrincipal } from "../http/guard.ts";
+import { scopesOnServer } from "../http/principal.ts";
+import { type ServerAction, serverActions } from "../link/server-wire.ts";
+import { holdsScope } from "../panel/scopes.ts";
+import type { VariableValue } from "../templates/index.ts";
+import {
+  FlagsBody,
+  ServerCreateBody,
+  ServerDataBody,
+  ServerIdParams,
+  ServerList,
+  ServerListQuery,
+  ServerWithPerms,
+} from "../wire/servers.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
+
+const byId = { params: ServerIdParams };
+
+/** `{data: {name: value | {value}}}` → values. */
+function valuesOf(data: Record<string, unknown>): Record<string, VariableValue> {
+  return Object.fromEntries(
+    Object.entries(data).map(([k, v]) => [
+      k,
+      (v && typeof v === "object" ? (v as { value: unknown }).value : v) as VariableValue,
+    ]),
+  );
+}
+
+/** /api/servers (reference §2.5 scopes, §12 behaviour). */
+export function serverRoutes(app: Api, { services }: RouteContext): void {
+  const api = typed(app);
+  const { servers } = services;
+
+  api.get(
+    "/api/servers",
+    {
+      config: { access: "authenticated" },
+      schema: { querystring: ServerListQuery, response: { 200: ServerList } },
+    },
+    (request) => servers.list(requirePrincipal(request), request.query),
+  );
+
+  api.put(
+    "/api/servers/:id",
+    { config: { access: "server.create" }, schema: { ...byId, body: ServerCreateBody } },
+    async (request) => {
+      await servers.create(request.params.id, request.body as Record<string, unknown>);
+      return { id: request.params.id };
+    },
+  );
+
+  api.get(
+    "/api/servers/:id",
+    {
+      config: { access: "server.view" },
+      schema: {
+        ...byId,
+        querystring: Type.Object({ perms: Type.Optional(Type.String()) }),
+        response: { 200: ServerWithPerms },
+      },
+    },
+    async (request) => {
+      const server = await servers.get(request.params.id);
+      const perms = request.query.perms !== undefined;
+      const principal = requirePrincipal(request);
+      return {
+        server,
+        permissions: perms ? { scopes: await servers.scopesOf(principal.user.id, request.params.id) } : null,
+      };
+    },
+  );
+
+  api.delete(
+    "/api/servers/:id",
+    { config: { access: "server.delete" }, schema: byId },
+    async (request, reply) => {
+      await servers.delete(request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  api.put(
+    "/api/servers/:id/name/:name",
+    {
+      config: { access: "server.name.edit" },
+      schema: {
+        params: Type.Object({ id: ServerIdParams.properties.id, name: Type.String({ maxLength: 100 }) }),
+      },
+    },
+    async (request, reply) => {
+      await servers.rename(request.params.id, request.params.name);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    "/api/servers/:id/definition",
+    { config: { access: "server.definition.view" }, schema: byId },
+    async (request) => (await servers.clientOf(request.params.id)).definition(request.params.id),
+  );
+
+  api.put(
+    "/api/servers/:id/definition",
+    {
+      config: { access: "server.definition.edit" },
+      schema: { ...byId, body: Type.Object({}, { additionalProperties: true }) },
+    },
+    async (request, reply) => {
+      await (await servers.clientOf(request.params.id)).replaceDefinition(request.params.id, request.body);
+      await servers.refreshRecord(request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    "/api/servers/:id/data",
+    { config: { access: "server.data.view" }, schema: byId },
+    async (request) => {
+      // Administrators of the server see every variable; others the ones they may edit.
+      const held = await scopesOnServer(services, requirePrincipal(request), request.params.id);
+      const all = holdsScope(held, "server.data.edit.admin");
+      return (await servers.clientOf(request.params.id)).serverData(request.params.id, all);
+    },
+  );
+
+  api.post(
+    "/api/servers/:id/data",
+    { config: { access: "server.data.edit" }, schema: { ...byId, body: ServerDataBody } },
+    async (request, reply) => {
+      await (await servers.clientOf(request.params.id)).setServerData(
+        request.params.id,
+        valuesOf(request.body.data),
+        true,
+      );
+      return reply.status(204).send();
+    },
+  );
+
+  api.put(
+    "/api/servers/:id/data",
+    { config: { access: "server.data.edit.admin" }, schema: { ...byId, body: ServerDataBody } },
+    async (request, reply) => {
+      await (await servers.clientOf(request.params.id)).setServerData(
+        request.params.id,
+        valuesOf(request.body.data),
+        false,
+      );
+      await servers.refreshRecord(request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    "/api/servers/:id/flags",
+    { config: { access: "server.flags.view" }, schema: byId },
+    async (request) => (await servers.clientOf(request.params.id)).flags(request.params.id),
+  );
+
+  api.post(
+    "/api/servers/:id/flags",
+    { config: { access: "server.flags.edit" }, schema: { ...byId, body: FlagsBody } },
+    async (request, reply) => {
+      await (await servers.clientOf(request.params.id)).setFlags(request.params.id, request.body);
+      return reply.status(204).send();
+    },
+  );
+
+  for (const action of serverActions) {
+    api.post(
+      `/api/servers/:id/${action}`,
+      {
+        config: { access: `server.${action}` as `server.${ServerAction}` },
+        schema: { ...byId, querystring: Type.Object({ wait: Type.Optional(Type.String()) }) },
+      },
+      async (request, reply) => {
+        // Like the reference, `wait` counts when present at all; without it long work runs on (202).
+        const wait = request.query.wait !== undefined;
+        const node = await servers.clientOf(request.params.id);
+        if (wait || action === "start" || action === "kill" || action === "reload") {
+          await node.action(request.params.id, action, wait);
+          return reply.status(204).send();
+        }
+        await node.action(request.params.id, action, false);
+        return reply.status(202).send();
+      },
+    );
+  }
+
+  api.get(
+    "/api/servers/:id/console",
+    {
+      config: { access: "server.console" },
+      schema: { ...byId, querystring: Type.Object({ time: Type.Optional(Type.String({ maxLength: 20 })) }) },
+    },
+    async (request) => {
+      const time = request.query.time ?? "0";
+      if (!/^\d+$/.test(time))
+        throw new ApiError(400, "ErrInvalidUnixTime", "time must be microseconds since the epoch");
+      return (await servers.clientOf(request.params.id)).console(request.params.id, Number(time));
+    },
+  );
+
+  // The console command is the raw body as text, whatever its content type says (reference §5.9:
+  // the reference client sends a bare string), so this route parses every body as a string.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: 4096 }, (_request, body, done) =>
+      done(null, body),
+    );
+    typed(scope).post(
+      "/api/servers/:id/console",
+      { config: { access: "server.console.send" }, schema: byId },
+      async (request, reply) => {
+        const line = String(request.body ?? "").replace(/\r?\n$/, "");
+        if (/[\r\n\0]/.test(line))
+          throw new ApiError(400, "ErrFieldInvalid", "a console command is one line", { field: "body" });
+        await (await servers.clientOf(request.params.id)).sendConsole(request.params.id, line);
+        return reply.status(204).send();
+      },
+    );
+  });
+
+  api.get("/api/servers/:id/stats", { config: { access: "server.stats" }, schema: byId }, async (request) =>
+    (await servers.clientOf(request.params.id)).stats(request.params.id),
+  );
+
+  api.get("/api/servers/:id/status", { config: { access: "server.status" }, schema: byId }, async (request) =>
+    (await servers.clientOf(request.params.id)).status(request.params.id),
+  );
+}

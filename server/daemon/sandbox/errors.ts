@@ -1,0 +1,20 @@
+import { ApiError } from "../../errors.ts";
+
+/**
+ * The sandbox's refusals (reference api.md §7). The offending path goes in
+ * the message, not in metadata: ErrIllegalFileAccess is a fixed code the
+ * client translates without parameters, and the message is for logs and the
+ * install console.
+ */
+export const sandboxErrors = {
+  illegal: (path: string, why: string) =>
+    new ApiError(400, "ErrIllegalFileAccess", `illegal file access: ${JSON.stringify(path)} ${why}`),
+  notFound: (path: string) => new ApiError(404, "ErrFileNotFound", `file not found: ${JSON.stringify(path)}`),
+  exists: (path: string, why: string) => new ApiError(400, "ErrFileExists", `${JSON.stringify(path)} ${why}`),
+  tooManyLinks: (path: string) =>
+    new ApiError(
+      400,
+      "ErrIllegalFileAccess",
+      `illegal file access: ${JSON.stringify(path)} has too many symlinks`,
+    ),
+};

@@ -1,0 +1,248 @@
+import { type Selectable, sql } from "kysely";
+import type { Db } from "../db/database.ts";
+import type { ServerTable } from "../db/tables.ts";
+import { ApiError } from "../errors.ts";
+import type { Principal } from "../http/principal.ts";
+import type { NodeServers } from "../link/server-wire.ts";
+import type { Variable } from "../templates/index.ts";
+import type { Nodes } from "./nodes.ts";
+import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
+import { defaultServerUserScopes } from "./server-scopes.ts";
+
+export interface ServerView {
+  id: string;
+  name: string;
+  node: { id: number; name: string; publicHost: string; publicPort: number };
+  ip?: string;
+  port?: number;
+  type: string;
+  icon?: string;
+  canGetStatus?: boolean;
+}
+
+export const pageSizeDefault = 20;
+export const pageSizeMax = 100;
+
+const notFound = () => new ApiError(404, "ErrServerNotFound", "no such server");
+
+type Row = Selectable<ServerTable>;
+
+/** What the panel records of a definition: where players connect, and how to show it. */
+function recordedFields(definition: Record<string, unknown>) {
+  const data = (definition.data ?? {}) as Record<string, Partial<Variable>>;
+  const port = Number(data.port?.value);
+  return {
+    ip: typeof data.ip?.value === "string" ? data.ip.value : "",
+    port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 0,
+    type: typeof definition.type === "string" ? definition.type : "",
+    icon: typeof definition.icon === "string" ? definition.icon : "",
+  };
+}
+
+/** SQL LIKE pattern from the API's `*` wildcards, with LIKE's own wildcards taken literally. */
+function likePattern(search: string): string {
+  return search
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)
+    .replaceAll("*", "%");
+}
+
+/**
+ * Servers as the panel knows them: a row per server (name, node, address,
+ * type) and per-server scopes; the definition itself lives on the node.
+ */
+export class Servers {
+  constructor(
+    private readonly db: Db,
+    private readonly nodes: Nodes,
+  ) {}
+
+  async create(id: string, body: Record<string, unknown>): Promise<void> {
+    const { name: rawName, node: rawNode, users: rawUsers, ...definition } = body;
+    const name = typeof rawName === "string" && rawName.trim() ? rawName.trim() : id;
+    const nodeId = typeof rawNode === "number" ? rawNode : 0;
+    const usernames = Array.isArray(rawUsers) ? rawUsers.map(String) : [];
+    if (await this.db.selectFrom("servers").select("id").where("id", "=", id).executeTakeFirst()) {
+      throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
+    }
+    const client = await this.nodes.client(nodeId).catch(() => {
+      throw new ApiError(400, "ErrNodeInvalid", "node ${node} does not exist", { node: nodeId });
+    });
+    const users: number[] = [];
+    for (const username of usernames) {
+      const user = await this.db
+        .selectFrom("users")
+        .select("id")
+        .where("username", "=", username)
+        .executeTakeFirst();
+      if (!user) throw new ApiError(400, "ErrUserNotFound", "no user named ${username}", { username });
+      users.push(user.id);
+    }
+    // The node checks the definition and its requirements; only then does the panel record it.
+    await client.servers.createServer(id, { ...definition, id });
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("servers")
+          .values({ id, name, node_id: nodeId, ...recordedFields(definition), created_at: Date.now() })
+          .execute();
+        for (const userId of users) {
+          await trx
+            .insertInto("permissions")
+            .values({ user_id: userId, server_id: id, scopes: joinScopes(defaultServerUserScopes) })
+            .execute();
+        }
+      });
+    } catch (err) {
+      await client.servers.deleteServer(id).catch(() => {});
+      throw err;
+    }
+  }
+
+  async list(
+    principal: Principal,
+    query: { page?: number; limit?: number; name?: string; node?: number },
+  ): Promise<{
+    servers: ServerView[];
+    paging: { page: number; pageSize: number; maxSize: number; total: number };
+  }> {
+    const pageSize = Math.min(query.limit ?? pageSizeDefault, pageSizeMax);
+    const page = query.page ?? 1;
+    const seesAll = holdsScope(principal.scopes, "admin");
+    let q = this.db.selectFrom("servers");
+    if (!seesAll) {
+      q = q.where("id", "in", (eb) =>
+        eb
+          .selectFrom("permissions")
+          .select("server_id")
+          .where("user_id", "=", principal.user.id)
+          .where("server_id", "!=", ""),
+      );
+      if (principal.onlyServer !== undefined) q = q.where("id", "=", principal.onlyServer);
+    }
+    if (query.name) {
+      const pattern = likePattern(query.name.includes("*") ? query.name : `*${query.name}*`);
+      q = q.where(sql<boolean>`lower(${sql.ref("name")}) like ${pattern} escape '\\'`);
+    }
+    if (query.node !== undefined) q = q.where("node_id", "=", query.node);
+    const total = Number(
+      (await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    );
+    const rows = await q
+      .selectAll()
+      .orderBy("name")
+      .orderBy("id")
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute();
+    const scopesById = seesAll
+      ? new Map<string, string[]>()
+      : await this.serverScopesOf(principal.user.id, rows);
+    const nodes = await this.nodeSummaries();
+    const servers = rows.map((row) => ({
+      ...this.view(row, nodes),
+      canGetStatus:
+        seesAll || holdsScope([...principal.scopes, ...(scopesById.get(row.id) ?? [])], "server.status"),
+    }));
+    return { servers, paging: { page, pageSize, maxSize: pageSizeMax, total } };
+  }
+
+  async get(id: string): Promise<ServerView> {
+    return this.view(await this.row(id), await this.nodeSummaries());
+  }
+
+  /** The caller's scopes on this server's own row (reference §12.6). */
+  async scopesOf(userId: number, id: string): Promise<string[]> {
+    const row = await this.db
+      .selectFrom("permissions")
+      .select("scopes")
+      .where("user_id", "=", userId)
+      .where("server_id", "=", id)
+      .executeTakeFirst();
+    return row ? parseScopes(row.scopes) : [];
+  }
+
+  async delete(id: string): Promise<void> {
+    const client = await this.clientOf(id);
+    await client.deleteServer(id);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("permissions").where("server_id", "=", id).execute();
+      await trx.deleteFrom("oauth_clients").where("server_id", "=", id).execute();
+      await trx.deleteFrom("servers").where("id", "=", id).execute();
+    });
+  }
+
+  async rename(id: string, name: string): Promise<void> {
+    const trimmed = name.trim();
+    if (!trimmed) throw new ApiError(400, "ErrFieldRequired", "${field} is required", { field: "name" });
+    if (trimmed.length > 100)
+      throw new ApiError(400, "ErrFieldLength", "${field} must be between ${min} and ${max} characters", {
+        field: "name",
+        min: 1,
+        max: 100,
+      });
+    await this.row(id);
+    await this.db.updateTable("servers").set({ name: trimmed }).where("id", "=", id).execute();
+  }
+
+  /** After the node took a new definition or values: keep address, type and icon in step. */
+  async refreshRecord(id: string): Promise<void> {
+    const definition = await (await this.clientOf(id)).definition(id);
+    await this.db
+      .updateTable("servers")
+      .set(recordedFields(definition as unknown as Record<string, unknown>))
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** The node-side servers API for the node this server lives on. */
+  async clientOf(id: string): Promise<NodeServers> {
+    const row = await this.row(id);
+    return (await this.nodes.client(row.node_id)).servers;
+  }
+
+  private async row(id: string): Promise<Row> {
+    const row = await this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async serverScopesOf(userId: number, rows: Row[]): Promise<Map<string, string[]>> {
+    if (rows.length === 0) return new Map();
+    const perms = await this.db
+      .selectFrom("permissions")
+      .select(["server_id", "scopes"])
+      .where("user_id", "=", userId)
+      .where(
+        "server_id",
+        "in",
+        rows.map((r) => r.id),
+      )
+      .execute();
+    return new Map(perms.map((p) => [p.server_id, parseScopes(p.scopes)]));
+  }
+
+  /** Name and public address of every node, read once per request. */
+  private async nodeSummaries(): Promise<Map<number, ServerView["node"]>> {
+    const nodes = await this.nodes.list();
+    return new Map(
+      nodes.map((n) => [
+        n.id,
+        { id: n.id, name: n.name, publicHost: n.publicHost, publicPort: n.publicPort },
+      ]),
+    );
+  }
+
+  private view(row: Row, nodes: Map<number, ServerView["node"]>): ServerView {
+    const view: ServerView = {
+      id: row.id,
+      name: row.name,
+      node: nodes.get(row.node_id) ?? { id: row.node_id, name: "", publicHost: "", publicPort: 0 },
+      type: row.type,
+    };
+    if (row.ip) view.ip = row.ip;
+    if (row.port) view.port = row.port;
+    if (row.icon) view.icon = row.icon;
+    return view;
+  }
+}
