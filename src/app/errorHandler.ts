@@ -1,4 +1,4 @@
-import { i18n } from "@lingui/core";
+import { i18n, type MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { navigate } from "wouter/use-browser-location";
 import { type ApiError, fillTemplate, routeError } from "../api/errors";
@@ -52,7 +52,9 @@ export function handleApiError(err: ApiError): void {
       return;
     case "code": {
       const text = errorMessage(route.code);
-      if (text) toastError(i18n._({ ...text, values: route.metadata }));
+      // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
+      const filled: MessageDescriptor | undefined = text && { ...text, values: route.metadata };
+      if (filled) toastError(i18n._(filled));
       // A code this client has no text for yet: the server's own msg beats a generic line.
       else if (err.msg) toastError(fillTemplate(err.msg, err.metadata));
       else unknownToast(err);

@@ -37,6 +37,9 @@ const Login = screen(() => import("../screens/auth/Login"));
 const Register = screen(() => import("../screens/auth/Register"));
 const Invite = screen(() => import("../screens/auth/Invite"));
 const Self = screen(() => import("../screens/self/Self"));
+const NodeList = screen(() => import("../screens/nodes/NodeList"));
+const NodeCreate = screen(() => import("../screens/nodes/NodeCreate"));
+const NodeView = screen(() => import("../screens/nodes/NodeView"));
 // Screens that later issues build; they replace these entries' `screen`.
 const Coming = screen(() => import("../screens/ComingSoon"));
 
@@ -60,13 +63,13 @@ export const routes: readonly RouteDef[] = [
     path: "/nodes",
     access: { scope: "nodes.view" },
     label: msg`Nodes`,
-    screen: Coming,
+    screen: NodeList,
     nav: true,
     icon: "node",
     hotkey: "g n",
   },
-  { path: "/nodes/new", access: "login", label: msg`Create node`, screen: Coming },
-  { path: "/nodes/view/:id", access: "login", label: msg`Node`, screen: Coming },
+  { path: "/nodes/new", access: "login", label: msg`Create node`, screen: NodeCreate },
+  { path: "/nodes/view/:id", access: "login", label: msg`Node`, screen: NodeView },
   {
     path: "/users",
     access: { scope: "users.info.view" },
