@@ -18,7 +18,7 @@ export function segmentMatcher(segment: string): RegExp {
     const char = segment[i];
     if (char === "*") source += "[^/]*";
     else if (char === "?") source += "[^/]";
-    else if (char === "\\" && i + 1 < segment.length) source += escape(segment[++i]);
+    else if (char === "\\" && i + 1 < segment.length) source += literal(segment[++i]);
     else if (char === "[") {
       const close = segment.indexOf("]", i + 2);
       if (close === -1) {
@@ -30,7 +30,7 @@ export function segmentMatcher(segment: string): RegExp {
       if (negated) body = body.slice(1);
       source += `[${negated ? "^" : ""}${body.replace(/[\]\\^]/g, (c) => `\\${c}`)}]`;
       i = close;
-    } else source += escape(char);
+    } else source += literal(char);
   }
   regex = new RegExp(`^${source}$`, "s");
   if (cache.size > 200) cache.clear();
@@ -38,6 +38,6 @@ export function segmentMatcher(segment: string): RegExp {
   return regex;
 }
 
-function escape(char: string): string {
+function literal(char: string): string {
   return char.replace(/[.*+?^${}()|[\]\\/-]/g, (c) => `\\${c}`);
 }

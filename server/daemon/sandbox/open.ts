@@ -53,7 +53,10 @@ export async function verifyHandle(handle: FileHandle, roots: Roots, location: L
   if (real !== undefined) {
     if (insideOf(roots.real, real) !== undefined) return real;
   } else {
-    const [opened, expected] = await Promise.all([handle.stat(), fsp.stat(location.path).catch(() => undefined)]);
+    const [opened, expected] = await Promise.all([
+      handle.stat(),
+      fsp.stat(location.path).catch(() => undefined),
+    ]);
     if (expected && opened.dev === expected.dev && opened.ino === expected.ino) return location.path;
   }
   await handle.close();
@@ -105,10 +108,15 @@ export async function openWrite(
       handle = await fsp.open(location.path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENXIO") throw new ApiError(400, "ErrGeneric", `${JSON.stringify(shown)} is not a regular file`);
+      if (code === "ENXIO")
+        throw new ApiError(400, "ErrGeneric", `${JSON.stringify(shown)} is not a regular file`);
       if (code !== "ENOENT") throw refusedOpen(error as NodeJS.ErrnoException, shown);
       try {
-        handle = await fsp.open(location.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, options.mode ?? 0o644);
+        handle = await fsp.open(
+          location.path,
+          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+          options.mode ?? 0o644,
+        );
         created = true;
       } catch (second) {
         // Someone created it in between: open it as an existing file.

@@ -1,0 +1,9 @@
+/**
+ * The sandbox: every path a user, a request or a template names is turned
+ * into a place inside one server's folder here, and nowhere else.
+ */
+export { sandboxErrors } from "./errors.ts";
+export { type AbsolutePolicy, decodeRequestPath } from "./lexical.ts";
+export type { WriteOptions } from "./open.ts";
+export { type ResolveOptions, Sandbox } from "./sandbox.ts";
+export type { Location } from "./walk.ts";

@@ -1,0 +1,256 @@
+import fs from "node:fs";
+import fsp, { type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { ApiError } from "../../errors.ts";
+import { sandboxErrors } from "./errors.ts";
+import { hasGlobMeta, segmentMatcher } from "./glob.ts";
+import { type AbsolutePolicy, insideOf, lexicalRelative } from "./lexical.ts";
+import { openRead, openWrite, type Roots, type WriteOptions } from "./open.ts";
+import { type Location, walkAsync, walkSync } from "./walk.ts";
+
+export interface ResolveOptions {
+  /** How a leading `/` is read (default: root-relative). */
+  absolute?: AbsolutePolicy;
+  /** Follow a symlink in the last component (default true); false acts on the link itself. */
+  followFinal?: boolean;
+}
+
+/**
+ * One server's folder, and the only way the daemon turns a user's or a
+ * template's path into a place on disk (DESIGN.md, issue 5 "One sandbox").
+ *
+ * A path is first read as text (lexical.ts: NUL, `..` out of the root,
+ * absolute forms), then walked component by component with every symlink
+ * followed inside the root (walk.ts), then opened with the checks of
+ * open.ts. Every refusal is 400 ErrIllegalFileAccess. Nothing here decodes
+ * URL escapes: HTTP callers decode once with decodeRequestPath first.
+ */
+export class Sandbox {
+  readonly root: string;
+  private realRoot?: string;
+
+  /** `root` must be an absolute path to a folder that exists when the sandbox is first used. */
+  constructor(root: string) {
+    if (!path.isAbsolute(root)) throw new Error(`sandbox root must be absolute: ${root}`);
+    this.root = path.resolve(root);
+  }
+
+  /** The normalised root-relative form of a path, from its text alone ("" is the root). */
+  relative(userPath: string, options: ResolveOptions = {}): string {
+    const roots = this.realRoot ? [this.root, this.realRoot] : [this.root];
+    return lexicalRelative(roots, userPath, options.absolute ?? "root-relative");
+  }
+
+  /** Where a path really is, symlinks followed inside the root; refuses every way out. */
+  async resolve(userPath: string, options: ResolveOptions = {}): Promise<Location> {
+    const roots = await this.roots();
+    const relative = this.relative(userPath, options);
+    return walkAsync(roots, relative, options.followFinal ?? true, userPath);
+  }
+
+  /** resolve() without waiting, for CEL's file_exists (conditions are synchronous). */
+  resolveSync(userPath: string, options: ResolveOptions = {}): Location {
+    const roots = this.rootsSync();
+    const relative = this.relative(userPath, options);
+    return walkSync(roots, relative, options.followFinal ?? true, userPath);
+  }
+
+  /** file_exists(): a refused path does not exist. */
+  existsSync(userPath: string): boolean {
+    try {
+      return this.resolveSync(userPath).stats !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /** stat of an existing path (symlinks followed inside the root); ErrFileNotFound otherwise. */
+  async stat(userPath: string): Promise<fs.Stats> {
+    const location = await this.resolve(userPath);
+    if (!location.stats) throw sandboxErrors.notFound(userPath);
+    return location.stats;
+  }
+
+  async openRead(userPath: string): Promise<FileHandle> {
+    return this.openResolvedRead(await this.resolve(userPath), userPath);
+  }
+
+  /** Opens for writing, creating the file (not its folders) when missing; see WriteOptions. */
+  async openWrite(userPath: string, options: WriteOptions = {}): Promise<FileHandle> {
+    return this.openResolvedWrite(await this.resolve(userPath), userPath, options);
+  }
+
+  /** Opens a place resolve() found, checking again at open time (see open.ts for the race this closes). */
+  async openResolvedRead(location: Location, shown = location.relative): Promise<FileHandle> {
+    return openRead(location, await this.roots(), shown);
+  }
+
+  async openResolvedWrite(
+    location: Location,
+    shown = location.relative,
+    options: WriteOptions = {},
+  ): Promise<FileHandle> {
+    return openWrite(location, await this.roots(), shown, options);
+  }
+
+  /** Writes a whole (small) text or buffer, creating parent folders. */
+  async writeFile(userPath: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+    await this.mkdirp(path.posix.dirname(this.relative(userPath)));
+    const handle = await this.openWrite(userPath, options);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Makes a folder and any missing parents, each checked to be inside the root once made. */
+  async mkdirp(userPath: string): Promise<Location> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const location = await this.resolve(userPath);
+      if (location.stats) {
+        if (location.stats.isDirectory()) return location;
+        throw sandboxErrors.exists(userPath, "exists and is not a folder");
+      }
+      // Create the first missing component, check it, and walk again: the next
+      // component may now be reached through it.
+      const parts = location.relative.split("/");
+      let made = false;
+      for (let i = 1; i <= parts.length && !made; i++) {
+        const step = await this.resolve(parts.slice(0, i).join("/"), { followFinal: false });
+        if (step.stats) continue;
+        try {
+          await fsp.mkdir(step.path);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        }
+        await this.checkMade(step.path, userPath, (real) => fsp.rmdir(real));
+        made = true;
+      }
+    }
+    throw sandboxErrors.illegal(userPath, "kept changing while its folders were made");
+  }
+
+  /** Renames within the root; the source's last component is moved as it is (a link stays a link). */
+  async rename(from: string, to: string): Promise<void> {
+    const source = await this.resolve(from, { followFinal: false });
+    if (!source.stats) throw sandboxErrors.notFound(from);
+    if (source.relative === "") throw sandboxErrors.illegal(from, "is the server folder itself");
+    const target = await this.resolve(to, { followFinal: false });
+    if (target.relative === "") throw sandboxErrors.illegal(to, "is the server folder itself");
+    await fsp.rename(source.path, target.path);
+    await this.checkMade(path.dirname(target.path), to);
+  }
+
+  /** Removes a file, a link (not what it points to) or, with `recursive`, a folder. */
+  async remove(userPath: string, options: { recursive?: boolean } = {}): Promise<void> {
+    const location = await this.resolve(userPath, { followFinal: false });
+    if (!location.stats) throw sandboxErrors.notFound(userPath);
+    if (location.relative === "") throw sandboxErrors.illegal(userPath, "is the server folder itself");
+    if (location.stats.isDirectory()) await fsp.rm(location.path, { recursive: options.recursive ?? false });
+    else await fsp.unlink(location.path);
+  }
+
+  /**
+   * Makes a symlink at `linkPath` holding `target` (relative to the link's
+   * folder), refused unless the target is relative and, read from the link's
+   * place and walked through existing links, stays inside the root.
+   */
+  async symlink(target: string, linkPath: string): Promise<void> {
+    const link = await this.resolve(linkPath, { followFinal: false });
+    if (link.relative === "") throw sandboxErrors.illegal(linkPath, "is the server folder itself");
+    if (target.includes("\0") || path.posix.isAbsolute(target) || /^(?:[A-Za-z]:[\\/]|\\)/.test(target)) {
+      throw sandboxErrors.illegal(`${linkPath} -> ${target}`, "is a link to an absolute path");
+    }
+    // Walked as the kernel will read it later: from the link's folder, with
+    // `..` taken after each symlink on the way, not removed from the text first
+    // (`here/../x` with here -> "." leaves the root; its text does not say so).
+    const folder = path.posix.dirname(link.relative);
+    const from = folder === "." ? target : `${folder}/${target}`;
+    await walkAsync(await this.roots(), from, true, `${linkPath} -> ${target}`).catch((error) => {
+      if (error instanceof ApiError && error.code === "ErrIllegalFileAccess") {
+        throw sandboxErrors.illegal(`${linkPath} -> ${target}`, "points out of the server folder");
+      }
+      throw error;
+    });
+    if (link.stats) {
+      if (link.stats.isDirectory()) throw sandboxErrors.exists(linkPath, "is a folder");
+      await fsp.unlink(link.path);
+    }
+    await fsp.symlink(target, link.path);
+    const roots = await this.roots();
+    const parent = await fsp.realpath(path.dirname(link.path));
+    if (insideOf(roots.real, parent) === undefined) {
+      await fsp.unlink(path.join(parent, path.basename(link.path))).catch(() => {});
+      throw sandboxErrors.illegal(linkPath, "was moved out of the server folder while it was made");
+    }
+  }
+
+  /** A hard link at `linkPath` to the regular file `existing`, both inside the root. */
+  async hardlink(existing: string, linkPath: string): Promise<void> {
+    const source = await this.resolve(existing);
+    if (!source.stats?.isFile()) throw sandboxErrors.notFound(existing);
+    const link = await this.resolve(linkPath, { followFinal: false });
+    if (link.stats) {
+      if (link.stats.isDirectory()) throw sandboxErrors.exists(linkPath, "is a folder");
+      await fsp.unlink(link.path);
+    }
+    await fsp.link(source.path, link.path);
+    await this.checkMade(path.dirname(link.path), linkPath);
+  }
+
+  /**
+   * Paths matching a Go-style pattern (glob.ts), root-relative and sorted
+   * per folder as Go's filepath.Glob returns them. Folders are read through
+   * the sandbox; a refused or missing folder matches nothing.
+   */
+  async glob(pattern: string): Promise<string[]> {
+    const segments = this.relative(pattern).split("/");
+    let candidates = [""];
+    for (const segment of segments) {
+      const next: string[] = [];
+      for (const base of candidates) {
+        if (!hasGlobMeta(segment)) {
+          next.push(base ? `${base}/${segment}` : segment);
+          continue;
+        }
+        const folder = await this.resolve(base).catch(() => undefined);
+        if (!folder?.stats) continue;
+        const names = await fsp.readdir(folder.path).catch(() => [] as string[]);
+        const matcher = segmentMatcher(segment);
+        for (const name of names.sort()) if (matcher.test(name)) next.push(base ? `${base}/${name}` : name);
+      }
+      candidates = next;
+    }
+    const found: string[] = [];
+    for (const candidate of candidates) {
+      const location = await this.resolve(candidate, { followFinal: false }).catch(() => undefined);
+      if (location?.stats) found.push(candidate);
+    }
+    return found;
+  }
+
+  /** After acting on a path name: refuses (and undoes, when it can) what ended up outside the root. */
+  private async checkMade(
+    made: string,
+    shown: string,
+    undo?: (real: string) => Promise<void>,
+  ): Promise<void> {
+    const roots = await this.roots();
+    const real = await fsp.realpath(made);
+    if (insideOf(roots.real, real) === undefined) {
+      await undo?.(real).catch(() => {});
+      throw sandboxErrors.illegal(shown, "was moved out of the server folder while it was made");
+    }
+  }
+
+  private async roots(): Promise<Roots> {
+    this.realRoot ??= await fsp.realpath(this.root);
+    return { given: this.root, real: this.realRoot };
+  }
+
+  private rootsSync(): Roots {
+    this.realRoot ??= fs.realpathSync(this.root);
+    return { given: this.root, real: this.realRoot };
+  }
+}
