@@ -11,6 +11,7 @@ import { selfRoutes } from "./api/self.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
+import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
 import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
@@ -68,6 +69,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     nodeRoutes,
     serverRoutes,
     serverSocketRoutes,
+    templateRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

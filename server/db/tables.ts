@@ -82,7 +82,24 @@ export interface ServerTable {
   created_at: number;
 }
 
+export interface TemplateRow {
+  name: string;
+  /** The template's JSON. */
+  body: string;
+  updated_at: number;
+}
+
+export interface TemplateRepoTable {
+  id: Generated<number>;
+  name: string;
+  url: string;
+  branch: string;
+  created_at: number;
+}
+
 export interface Database {
+  templates: TemplateRow;
+  template_repos: TemplateRepoTable;
   nodes: NodeTable;
   servers: ServerTable;
   users: UserTable;

@@ -13,6 +13,7 @@ import { Servers } from "./servers.ts";
 import { Sessions } from "./sessions.ts";
 import { Settings } from "./settings.ts";
 import { SignIn } from "./sign-in.ts";
+import { TemplateRepos } from "./templates/template-repos.ts";
 import { UserSettings } from "./user-settings.ts";
 
 /** Every panel service, wired once; routes receive this. */
@@ -27,6 +28,7 @@ export interface PanelServices {
   signIn: SignIn;
   nodes: Nodes;
   servers: Servers;
+  templates: TemplateRepos;
   /** The daemon engine of the local node, when the panel runs one. */
   localEngine: DaemonEngine | undefined;
 }
@@ -62,6 +64,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     signIn: new SignIn(accounts, sessions, throttle, clients, settings),
     nodes,
     servers: new Servers(db, nodes),
+    templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
     localEngine,
   };
 }

@@ -56,6 +56,11 @@ export class ProcessGroup {
     return true;
   }
 
+  /** Ends the process's input: a program that asks a question (install steps run unattended) reads EOF instead of waiting. */
+  closeInput(): void {
+    this.child.stdin?.end();
+  }
+
   /** Sends a signal to every process of the group. */
   signal(signal: NodeJS.Signals | number): void {
     const pid = this.child.pid;

@@ -1,0 +1,81 @@
+import { Type } from "typebox";
+import { ApiError } from "../errors.ts";
+import { localRepoId } from "../panel/templates/template-repos.ts";
+import { RepoCreateBody, RepoParams, RepoTemplateParams, RepoView, TemplateBody } from "../wire/templates.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
+
+const onlyLocal = (repo: number) => {
+  if (repo !== localRepoId)
+    throw new ApiError(400, "ErrRepoReadOnly", "only the local repository (0) can be edited");
+};
+
+/** /api/templates: repositories and their templates (reference §12.15; add and delete repos work here). */
+export function templateRoutes(app: Api, { services }: RouteContext): void {
+  const api = typed(app);
+  const { templates } = services;
+
+  api.get(
+    "/api/templates",
+    { config: { access: "templates.view" }, schema: { response: { 200: Type.Array(RepoView) } } },
+    () => templates.repos(),
+  );
+
+  api.get(
+    "/api/templates/:repo",
+    { config: { access: "templates.view" }, schema: { params: RepoParams } },
+    (request) => templates.list(request.params.repo),
+  );
+
+  api.get(
+    "/api/templates/:repo/:name",
+    { config: { access: "templates.view" }, schema: { params: RepoTemplateParams } },
+    (request) => templates.get(request.params.repo, request.params.name),
+  );
+
+  api.put(
+    "/api/templates/:repo/:name",
+    {
+      config: { access: "templates.local.edit" },
+      schema: { params: RepoTemplateParams, body: TemplateBody },
+    },
+    async (request, reply) => {
+      onlyLocal(request.params.repo);
+      await templates.putLocal(request.params.name, request.body);
+      return reply.status(204).send();
+    },
+  );
+
+  api.delete(
+    "/api/templates/:repo/:name",
+    { config: { access: "templates.local.edit" }, schema: { params: RepoTemplateParams } },
+    async (request, reply) => {
+      onlyLocal(request.params.repo);
+      await templates.deleteLocal(request.params.name);
+      return reply.status(204).send();
+    },
+  );
+
+  // Adding a repository: POST (the reference's route, broken there) and PUT /{repo} (its client's helper).
+  const addRepo = {
+    config: { access: "templates.repo.create" as const },
+    schema: { body: RepoCreateBody, response: { 200: RepoView } },
+  };
+  api.post("/api/templates", addRepo, (request) => templates.addRepo(request.body));
+  api.put(
+    "/api/templates/:repo",
+    {
+      ...addRepo,
+      schema: { ...addRepo.schema, params: Type.Object({ repo: Type.String({ maxLength: 20 }) }) },
+    },
+    (request) => templates.addRepo(request.body),
+  );
+
+  api.delete(
+    "/api/templates/:repo",
+    { config: { access: "templates.repo.delete" }, schema: { params: RepoParams } },
+    async (request, reply) => {
+      await templates.deleteRepo(request.params.repo);
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,202 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Db } from "../../db/database.ts";
+import { ApiError } from "../../errors.ts";
+import { importTemplate, type Template, templateErrors } from "../../templates/index.ts";
+import { fetchRepo } from "./repo-fetch.ts";
+import { type RepoTemplate, readRepo } from "./repo-reader.ts";
+
+export interface RepoView {
+  id: number;
+  name: string;
+  url: string;
+  branch: string;
+  isLocal: boolean;
+}
+
+/** What the template picker needs of each template (reference §12.15). */
+export interface TemplateSummary {
+  name: string;
+  display: string;
+  type: string;
+  icon?: string;
+  environment: Template["environment"];
+  supportedEnvironments?: Template["supportedEnvironments"];
+  requirements: Template["requirements"];
+}
+
+export const localRepoId = 0;
+/** A remote repository is fetched again at most this often. */
+export const refreshAfterMs = 5 * 60_000;
+
+const namePattern = /^[A-Za-z0-9._-]{1,100}$/;
+const noTemplate = (template: string) =>
+  new ApiError(404, "ErrNoTemplate", "no template ${template}", { template });
+
+function summary(name: string, t: Template): TemplateSummary {
+  const out: TemplateSummary = {
+    name,
+    display: t.display ?? name,
+    type: t.type,
+    environment: t.environment,
+    requirements: t.requirements,
+  };
+  if (t.icon) out.icon = t.icon;
+  if (t.supportedEnvironments) out.supportedEnvironments = t.supportedEnvironments;
+  return out;
+}
+
+/**
+ * Template repositories: the local one (id 0) in the database, editable;
+ * others fetched by URL into a cache and read-only. A repository that cannot
+ * be fetched answers ErrRepoUnavailable with the reason, and the others
+ * still list.
+ */
+export class TemplateRepos {
+  private readonly fetched = new Map<number, { at: number; templates: RepoTemplate[] }>();
+  private readonly inFlight = new Map<number, Promise<RepoTemplate[]>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly cacheDir: string,
+  ) {}
+
+  async repos(): Promise<RepoView[]> {
+    const rows = await this.db.selectFrom("template_repos").selectAll().orderBy("id").execute();
+    return [
+      ...rows.map((r) => ({ id: r.id, name: r.name, url: r.url, branch: r.branch, isLocal: false })),
+      { id: localRepoId, name: "Local", url: "", branch: "", isLocal: true },
+    ];
+  }
+
+  async list(repoId: number): Promise<TemplateSummary[]> {
+    if (repoId === localRepoId) {
+      const rows = await this.db.selectFrom("templates").selectAll().orderBy("name").execute();
+      return rows.map((r) => summary(r.name, JSON.parse(r.body)));
+    }
+    return (await this.remote(repoId)).map((t) => summary(t.name, t.template));
+  }
+
+  async get(repoId: number, name: string): Promise<Template & { name: string; readme?: string }> {
+    if (repoId === localRepoId) {
+      const row = await this.db
+        .selectFrom("templates")
+        .selectAll()
+        .where("name", "=", name)
+        .executeTakeFirst();
+      if (!row) throw noTemplate(name);
+      return { ...JSON.parse(row.body), name };
+    }
+    const found = (await this.remote(repoId)).find((t) => t.name === name);
+    if (!found) throw noTemplate(name);
+    return { ...found.template, name, ...(found.readme ? { readme: found.readme } : {}) };
+  }
+
+  /** Saves a template in the local repository; old-format templates are converted. */
+  async putLocal(name: string, body: unknown): Promise<void> {
+    if (!namePattern.test(name)) {
+      throw new ApiError(400, "ErrFieldHasURICharacters", "${field} has characters that are not allowed", {
+        field: "name",
+      });
+    }
+    const imported = importTemplate(stripPanelFields(body));
+    if (!imported.ok) throw templateErrors.invalid(imported.problems);
+    const json = JSON.stringify(imported.template);
+    await this.db
+      .insertInto("templates")
+      .values({ name, body: json, updated_at: Date.now() })
+      .onConflict((oc) => oc.column("name").doUpdateSet({ body: json, updated_at: Date.now() }))
+      .execute();
+  }
+
+  async deleteLocal(name: string): Promise<void> {
+    const result = await this.db.deleteFrom("templates").where("name", "=", name).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw noTemplate(name);
+  }
+
+  async addRepo(input: { name: string; url: string; branch?: string }): Promise<RepoView> {
+    const name = input.name.trim();
+    if (!name || name.length > 100)
+      throw new ApiError(400, "ErrFieldLength", "${field} must be between ${min} and ${max} characters", {
+        field: "name",
+        min: 1,
+        max: 100,
+      });
+    if (name.toLowerCase() === "local")
+      throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
+    let url: URL;
+    try {
+      url = new URL(input.url);
+    } catch {
+      throw new ApiError(400, "ErrFieldInvalid", "${field} must be an http(s) URL", { field: "url" });
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      throw new ApiError(400, "ErrFieldInvalid", "${field} must be an http(s) URL", { field: "url" });
+    }
+    const existing = await this.db
+      .selectFrom("template_repos")
+      .select("id")
+      .where("name", "=", name)
+      .executeTakeFirst();
+    if (existing) throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
+    const row = await this.db
+      .insertInto("template_repos")
+      .values({ name, url: url.toString(), branch: input.branch?.trim() ?? "", created_at: Date.now() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { id: row.id, name: row.name, url: row.url, branch: row.branch, isLocal: false };
+  }
+
+  async deleteRepo(repoId: number): Promise<void> {
+    if (repoId === localRepoId)
+      throw new ApiError(400, "ErrCannotDeleteLocalRepo", "the local repository cannot be removed");
+    const result = await this.db.deleteFrom("template_repos").where("id", "=", repoId).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new ApiError(404, "ErrRepoNotFound", "no such repository");
+    this.fetched.delete(repoId);
+    await fs.rm(this.repoDir(repoId), { recursive: true, force: true });
+  }
+
+  private repoDir(repoId: number): string {
+    return path.join(this.cacheDir, String(repoId));
+  }
+
+  /** The repository's templates, fetched when missing or older than refreshAfterMs; one fetch at a time per repo. */
+  private async remote(repoId: number): Promise<RepoTemplate[]> {
+    const cached = this.fetched.get(repoId);
+    if (cached && Date.now() - cached.at < refreshAfterMs) return cached.templates;
+    const running = this.inFlight.get(repoId);
+    if (running) return running;
+    const work = this.refresh(repoId, cached?.templates).finally(() => this.inFlight.delete(repoId));
+    this.inFlight.set(repoId, work);
+    return work;
+  }
+
+  private async refresh(repoId: number, stale: RepoTemplate[] | undefined): Promise<RepoTemplate[]> {
+    const row = await this.db
+      .selectFrom("template_repos")
+      .selectAll()
+      .where("id", "=", repoId)
+      .executeTakeFirst();
+    if (!row) throw new ApiError(404, "ErrRepoNotFound", "no such repository");
+    try {
+      await fetchRepo(row.url, row.branch, this.repoDir(repoId));
+    } catch (err) {
+      // A copy fetched before still serves while the source is away.
+      if (stale) return stale;
+      throw new ApiError(502, "ErrRepoUnavailable", "repository ${repo} could not be read: ${reason}", {
+        repo: row.name,
+        reason: (err as Error).message,
+      });
+    }
+    const { templates } = await readRepo(this.repoDir(repoId));
+    this.fetched.set(repoId, { at: Date.now(), templates });
+    return templates;
+  }
+}
+
+/** A template fetched for server creation carries the panel's own fields; they are not part of it. */
+function stripPanelFields(body: unknown): unknown {
+  if (!body || typeof body !== "object") return body;
+  const { name: _n, readme: _r, node: _no, users: _u, id: _i, ...rest } = body as Record<string, unknown>;
+  return rest;
+}

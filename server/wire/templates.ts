@@ -1,0 +1,23 @@
+import { Type } from "typebox";
+
+export const RepoParams = Type.Object({ repo: Type.Integer({ minimum: 0 }) });
+export const RepoTemplateParams = Type.Object({
+  repo: Type.Integer({ minimum: 0 }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+export const RepoView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  url: Type.String(),
+  branch: Type.String(),
+  isLocal: Type.Boolean(),
+});
+
+export const RepoCreateBody = Type.Object({
+  name: Type.String({ maxLength: 100 }),
+  url: Type.String({ maxLength: 1000 }),
+  branch: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const TemplateBody = Type.Object({}, { additionalProperties: true });
