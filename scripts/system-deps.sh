@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs what the test suites need that npm cannot provide, from Debian's
-# packages: Chromium for Playwright, PostgreSQL for the database suite.
+# packages: Chromium for Playwright, PostgreSQL for the database suite, and
+# OpenTTD (with its free graphics set) as a real game server for the server tests.
 # Idempotent: installs only what is missing. Fails loudly when it cannot.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+[ -x /usr/games/openttd ] || missing+=(openttd)
+# Without a base graphics set even the dedicated server refuses to start.
+dpkg -s openttd-opengfx >/dev/null 2>&1 || missing+=(openttd-opengfx)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "system-deps: all present"
@@ -28,3 +32,4 @@ $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 # Debian's post-install tries to start a cluster and is refused without an init system; the suite starts its own.
 command -v chromium >/dev/null 2>&1 || { echo "system-deps: chromium still missing" >&2; exit 1; }
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "system-deps: PostgreSQL still missing" >&2; exit 1; }
+[ -x /usr/games/openttd ] || { echo "system-deps: OpenTTD still missing" >&2; exit 1; }
