@@ -1,8 +1,9 @@
 import type { Db } from "../db/database.ts";
-import type { Accounts, User } from "../panel/accounts.ts";
+import { type Accounts, toUser, type User } from "../panel/accounts.ts";
 import type { OAuthClients } from "../panel/oauth-clients.ts";
 import { holdsScope, parseScopes } from "../panel/scopes.ts";
 import type { Sessions } from "../panel/sessions.ts";
+import { tokenHash } from "../panel/tokens.ts";
 
 /** Who is calling: a signed-in user, or an OAuth2 client acting for its owner. */
 export interface Principal {
@@ -31,20 +32,37 @@ export async function principalFromToken(
   token: string,
   via: Principal["via"],
 ): Promise<Principal | undefined> {
-  const session = await deps.sessions.find(token, "session");
-  if (!session) return undefined;
-  const user = await deps.accounts.byId(session.userId);
-  if (!user) return undefined;
+  // Every API call passes here: session, user and global scopes in one query.
+  const row = await deps.db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .leftJoin("permissions", (join) =>
+      join.onRef("permissions.user_id", "=", "users.id").on("permissions.server_id", "=", ""),
+    )
+    .select([
+      "sessions.token_hash",
+      "sessions.client_id",
+      "users.id",
+      "users.username",
+      "users.email",
+      "users.otp_active",
+      "permissions.scopes",
+    ])
+    .where("sessions.token_hash", "=", tokenHash(token))
+    .where("sessions.kind", "=", "session")
+    .where("sessions.expires_at", ">", Date.now())
+    .executeTakeFirst();
+  if (!row) return undefined;
   const principal: Principal = {
-    user,
+    user: toUser(row),
     via,
     token,
-    sessionHash: session.tokenHash,
-    clientId: session.clientId,
-    scopes: await deps.accounts.globalScopes(user.id),
+    sessionHash: row.token_hash,
+    clientId: row.client_id,
+    scopes: parseScopes(row.scopes ?? ""),
   };
-  if (session.clientId) {
-    const client = await deps.clients.byId(session.clientId);
+  if (row.client_id) {
+    const client = await deps.clients.byId(row.client_id);
     if (!client) return undefined;
     if (client.serverId) {
       // A server-bound client holds only what it was given, on its server only.
