@@ -1,5 +1,6 @@
 import { requirePrincipal } from "../http/guard.ts";
 import { scopesOnServer } from "../http/principal.ts";
+import { frameText } from "../link/frame-text.ts";
 import type { SocketChannel } from "../link/server-wire.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import { ServerIdParams } from "../wire/servers.ts";
@@ -41,7 +42,7 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
         end = await node.subscribe(
           id,
           channels,
-          (message) => socket.send(JSON.stringify(message)),
+          (message) => socket.send(frameText(message)),
           () => socket.close(1011, "the node closed the stream"),
         );
         if (closed) end();

@@ -10,6 +10,7 @@ import type {
   StatsView,
 } from "../link/server-wire.ts";
 import type { Template, VariableValue } from "../templates/index.ts";
+import type { ConsoleChunk } from "./runtime/console-buffer.ts";
 import type { ServerStore } from "./servers/server-store.ts";
 
 export const statsIntervalMs = 5000;
@@ -20,7 +21,19 @@ export const statsIntervalMs = 5000;
  * one behaviour (wait semantics, base64 console, stats cadence).
  */
 export class ServerOps implements NodeServers {
+  /** One frame per console chunk, shared by every subscriber (encoded once, not once per socket). */
+  private readonly consoleFrames = new WeakMap<ConsoleChunk, SocketMessage>();
+
   constructor(private readonly store: ServerStore) {}
+
+  private consoleFrame(chunk: ConsoleChunk): SocketMessage {
+    let frame = this.consoleFrames.get(chunk);
+    if (!frame) {
+      frame = { type: "console", data: { epoch: 0, logs: chunk.data.toString("base64") } };
+      this.consoleFrames.set(chunk, frame);
+    }
+    return frame;
+  }
 
   async createServer(id: string, definition: unknown): Promise<void> {
     await this.store.create(id, definition);
@@ -94,7 +107,7 @@ export class ServerOps implements NodeServers {
     const server = this.store.get(id);
     const stopEvents = server.subscribe((event) => {
       if (event.type === "console" && channels.includes("console")) {
-        onMessage({ type: "console", data: { epoch: 0, logs: event.chunk.data.toString("base64") } });
+        onMessage(this.consoleFrame(event.chunk));
       } else if (event.type === "status" && channels.includes("status")) {
         onMessage({ type: "status", data: event.status });
       }

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
+import { frameText } from "../link/frame-text.ts";
 import { type ServerAction, type SocketChannel, serverActions } from "../link/server-wire.ts";
 import type { ServerOps } from "./server-ops.ts";
 
@@ -106,7 +107,7 @@ export function daemonServerRoutes(app: FastifyInstance, ops: ServerOps): void {
       const end = await ops.subscribe(
         request.params.id,
         granted,
-        (message) => socket.send(JSON.stringify(message)),
+        (message) => socket.send(frameText(message)),
         () => socket.close(),
       );
       socket.on("close", end);

@@ -12,6 +12,7 @@ export const admin = { email: "admin@example.com", username: "admin", password: 
 
 export interface PanelProcess {
   url: string;
+  pid: number;
   dataDir: string;
   databaseUrl: string | undefined;
   logs(): string;
@@ -66,6 +67,7 @@ export async function startPanel(
   await waitForListening(child, () => output, port);
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
     dataDir,
     databaseUrl,
     logs: () => output,

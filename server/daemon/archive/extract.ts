@@ -1,0 +1,80 @@
+import type { FileHandle } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { ApiError } from "../../errors.ts";
+import type { Sandbox } from "../sandbox/index.ts";
+import { EntryWriter } from "./entry-writer.ts";
+import { extractTar } from "./extract-tar.ts";
+import { extractZip } from "./extract-zip.ts";
+import { type ArchiveFormat, archiveFormat, decompressors } from "./formats.ts";
+
+export interface ExtractOptions {
+  signal?: AbortSignal;
+  /** The format, when the name does not tell (a download without an extension). */
+  format?: ArchiveFormat;
+}
+
+const unknownFormat = (name: string) =>
+  new ApiError(
+    400,
+    "ErrGeneric",
+    `${JSON.stringify(name)} is not an archive this node can extract (zip, tar, tar.gz, tar.xz, tar.bz2, tar.zst)`,
+  );
+
+/**
+ * Extracts an archive that lies in the server folder into a folder of it
+ * (made when missing); every entry goes through the sandbox. Returns the
+ * number of entries written.
+ */
+export async function extractArchive(
+  sandbox: Sandbox,
+  source: string,
+  destination: string,
+  options: ExtractOptions = {},
+): Promise<number> {
+  const format = options.format ?? archiveFormat(source);
+  if (!format) throw unknownFormat(source);
+  const handle = await sandbox.openRead(source);
+  try {
+    return await extractOpened(handle, format, sandbox, destination, options.signal);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Extracts an archive from a handle the caller opened (through whichever
+ * sandbox it lies in: the server's, or a scratch folder for a download)
+ * into a folder of `target`. The handle stays open.
+ */
+export async function extractOpened(
+  handle: FileHandle,
+  format: ArchiveFormat,
+  target: Sandbox,
+  destination: string,
+  signal?: AbortSignal,
+  stripComponents = 0,
+): Promise<number> {
+  const folder = await target.mkdirp(destination);
+  const writer = new EntryWriter(target, folder.relative, signal, stripComponents);
+  if (format === "zip") return extractZip(handle, writer, signal);
+  return extractTar(handle.createReadStream({ autoClose: false }), writer, {
+    decompressor: decompressors[format],
+    signal,
+  });
+}
+
+/**
+ * Extracts a tar-family stream (a download, never stored whole) into a
+ * sandboxed folder. Zip needs random access, so it is not accepted here.
+ */
+export async function extractTarStream(
+  sandbox: Sandbox,
+  source: Readable,
+  format: Exclude<ArchiveFormat, "zip">,
+  destination: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<number> {
+  const target = await sandbox.mkdirp(destination);
+  const writer = new EntryWriter(sandbox, target.relative, options.signal);
+  return extractTar(source, writer, { decompressor: decompressors[format], signal: options.signal });
+}

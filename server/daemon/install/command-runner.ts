@@ -1,0 +1,39 @@
+import { ProcessGroup } from "../runtime/process-group.ts";
+
+export interface CommandSpec {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Every chunk of stdout and stderr, in arrival order. */
+  onOutput(data: Buffer): void;
+  signal: AbortSignal;
+}
+
+export interface CommandExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Runs one program to its end. */
+export type CommandRunner = (spec: CommandSpec) => Promise<CommandExit>;
+
+/**
+ * The default runner: each command leads its own process group, so a
+ * cancelled install kills the whole tree it started (an installer's
+ * children included), and its input is closed at once so a program that
+ * asks a question reads end-of-file instead of waiting forever.
+ */
+export const processGroupRunner: CommandRunner = async (spec) => {
+  const group = new ProcessGroup({ argv: spec.argv, cwd: spec.cwd, env: spec.env }, spec.onOutput);
+  group.closeInput();
+  const kill = () => group.signal("SIGKILL");
+  if (spec.signal.aborted) kill();
+  spec.signal.addEventListener("abort", kill, { once: true });
+  try {
+    return await group.exited;
+  } finally {
+    spec.signal.removeEventListener("abort", kill);
+    // Whatever the command left running in its group goes with it.
+    group.signal("SIGKILL");
+  }
+};

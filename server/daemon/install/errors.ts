@@ -1,0 +1,47 @@
+import { ApiError } from "../../errors.ts";
+
+/**
+ * Why an install / pre / post step failed. The reference answers a failed
+ * install with 500 and the Go error's text (ErrGeneric); here the message
+ * always names the step, and, when the network is the cause, the host.
+ */
+export const installErrors = {
+  missingFactory: (type: string) =>
+    new ApiError(500, "ErrMissingFactory", "no executor for ${operatorName}", { operatorName: type }),
+  failed: (step: string, message: string, metadata: Record<string, string | number> = {}) =>
+    new ApiError(500, "ErrGeneric", `${step}: ${message}`, { operation: step, ...metadata }),
+  unreachable: (step: string, url: string, cause: string) => {
+    const host = hostOf(url);
+    return new ApiError(500, "ErrGeneric", `${step}: could not reach ${host} (${cause})`, {
+      operation: step,
+      host,
+    });
+  },
+  httpStatus: (step: string, url: string, status: number, statusText: string) =>
+    new ApiError(
+      500,
+      "ErrGeneric",
+      `${step}: ${url} answered ${status}${statusText ? ` ${statusText}` : ""}`,
+      {
+        operation: step,
+        host: hostOf(url),
+        status,
+      },
+    ),
+  cancelled: () => new ApiError(500, "ErrGeneric", "the steps were cancelled"),
+};
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** The step's name on an error that is not already an API error. */
+export function asStepError(step: string, error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return installErrors.failed(step, message);
+}

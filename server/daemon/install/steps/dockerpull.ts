@@ -1,0 +1,12 @@
+import type { OperationOf } from "../../../templates/index.ts";
+import type { StepContext } from "../environment.ts";
+import { installErrors } from "../errors.ts";
+
+/** `dockerpull`: pulls an image through the node's Docker engine; a node without one fails the step. */
+export async function dockerpull(op: OperationOf<"dockerpull">, ctx: StepContext): Promise<void> {
+  if (!ctx.docker) {
+    throw installErrors.failed(ctx.step, `cannot pull ${op.imageName}: this node has no Docker engine`);
+  }
+  ctx.notice(`Pulling image ${op.imageName}`);
+  await ctx.docker.pull(op.imageName, (text) => ctx.write(text), ctx.signal);
+}
