@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "../../errors.ts";
@@ -18,6 +17,7 @@ import {
   ServerInstance,
   type ServerStatus,
 } from "../runtime/instance.ts";
+import { Sandbox } from "../sandbox/index.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 
 /** What a runner of install / pre / post steps gets besides the steps. */
@@ -46,6 +46,8 @@ export interface Flags {
 export class ManagedServer {
   readonly instance: ServerInstance;
   readonly root: string;
+  /** Every path a definition names (working directory, file_exists) is taken inside the folder through it. */
+  readonly sandbox: Sandbox;
   private readonly listeners = new Set<(event: ServerEvent) => void>();
   private readonly abort = new AbortController();
 
@@ -57,7 +59,8 @@ export class ManagedServer {
     private readonly save: (definition: Template) => Promise<void>,
     options: InstanceOptions,
   ) {
-    this.root = path.join(serversDir, id);
+    this.root = path.resolve(serversDir, id);
+    this.sandbox = new Sandbox(this.root);
     this.instance = new ServerInstance(
       id,
       {
@@ -81,7 +84,7 @@ export class ManagedServer {
       variables: variableValues(this.definition.data),
       exit,
       conditions: new ConditionEvaluator({
-        fileExists: (p) => existsInside(this.root, p),
+        fileExists: (p) => this.sandbox.existsSync(p),
         inPath: (name) => findBinary(name),
       }),
     };
@@ -89,7 +92,7 @@ export class ManagedServer {
 
   private async plan(): Promise<RunPlan> {
     const run = renderRun(this.definition.run, this.context());
-    const cwd = run.workingDirectory ? insideRoot(this.root, run.workingDirectory) : this.root;
+    const cwd = run.workingDirectory ? (await this.sandbox.resolve(run.workingDirectory)).path : this.root;
     const argv = [...run.argv];
     // A relative program path names a file in the server folder (./server.sh), as the reference runs it.
     if (argv[0].startsWith("./")) argv[0] = path.join(cwd, argv[0]);
@@ -188,22 +191,5 @@ export class ManagedServer {
 
   private emit(event: ServerEvent): void {
     for (const listener of this.listeners) listener(event);
-  }
-}
-
-/** A path from a definition (working directory, file_exists) taken inside the server folder. */
-function insideRoot(root: string, relative: string): string {
-  const resolved = path.resolve(root, relative.replace(/^\/+/, ""));
-  if (resolved !== root && !resolved.startsWith(root + path.sep)) {
-    throw new ApiError(400, "ErrIllegalFileAccess", "the path leaves the server's folder");
-  }
-  return resolved;
-}
-
-function existsInside(root: string, relative: string): boolean {
-  try {
-    return existsSync(insideRoot(root, relative));
-  } catch {
-    return false;
   }
 }
