@@ -1,0 +1,72 @@
+import type { Environment, Requirements, Template } from "../../server/templates/index.ts";
+import { type CallOptions, get, put } from "./client";
+import { type ApiError, isApiError, toApiError } from "./errors";
+
+// /api/templates (spec §7, reference §12.15).
+
+export interface TemplateRepo {
+  id: number;
+  name: string;
+  url: string;
+  branch: string;
+  isLocal: boolean;
+}
+
+/** What a repo listing gives per template: the fields a picker needs. */
+export interface TemplateSummary {
+  name: string;
+  display?: string;
+  type?: string;
+  icon?: string;
+  environment?: Environment;
+  supportedEnvironments?: Environment[];
+  requirements?: Requirements;
+}
+
+/** The full template as GET /api/templates/{repo}/{name} answers it. */
+export type FullTemplate = Template & { name?: string; readme?: string };
+
+/** A repo with its templates, or the error its listing gave (spec §8: kept on the repo). */
+export interface RepoListing extends TemplateRepo {
+  templates: TemplateSummary[];
+  error?: ApiError;
+}
+
+export const LOCAL_REPO = 0;
+
+export const listRepos = (opts?: CallOptions) => get<TemplateRepo[]>("/api/templates", opts);
+export const listTemplates = (repo: number, opts?: CallOptions) =>
+  get<TemplateSummary[]>(`/api/templates/${repo}`, opts);
+export const getTemplate = (repo: number, name: string, opts?: CallOptions) =>
+  get<FullTemplate>(`/api/templates/${repo}/${encodeURIComponent(name)}`, opts);
+export const putLocalTemplate = (name: string, body: unknown) =>
+  put<void>(`/api/templates/${LOCAL_REPO}/${encodeURIComponent(name)}`, body);
+
+/**
+ * Every repo with its templates. A repo whose listing fails keeps the error on its entry and the
+ * others still list; those failures do not reach the global handler (the picker shows them). A
+ * 401 is thrown for the caller to end the session.
+ */
+export async function listAllTemplates(opts?: CallOptions): Promise<RepoListing[]> {
+  const repos = await listRepos(opts);
+  return Promise.all(
+    repos.map(async (repo): Promise<RepoListing> => {
+      try {
+        const templates = await listTemplates(repo.id, { ...opts, exempt: true });
+        return { ...repo, templates: Array.isArray(templates) ? templates : [] };
+      } catch (err) {
+        if (isApiError(err) && err.status === 401) throw err;
+        const error = isApiError(err)
+          ? err
+          : toApiError(
+              { method: "GET", url: `/api/templates/${repo.id}` },
+              undefined,
+              undefined,
+              undefined,
+              err,
+            );
+        return { ...repo, templates: [], error };
+      }
+    }),
+  );
+}

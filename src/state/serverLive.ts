@@ -1,0 +1,434 @@
+import { i18n } from "@lingui/core";
+import { type Signal, signal } from "@preact/signals-react";
+import {
+  type ConsoleAnswer,
+  decodeLogs,
+  getConsole,
+  getStats,
+  getStatus,
+  type ServerStats,
+  type ServerStatusAnswer,
+  socketUrl,
+} from "../api/servers";
+import { toastError } from "../components/toastStore";
+import { errorMessage } from "../i18n/errorMessages";
+
+// Live state of servers (spec §4, reference §4): a status signal per server, and for an opened
+// server a socket with the reconnect / poll fallback state machine.
+
+export type ServerStatus = "unknown" | "installing" | "online" | "offline";
+export type SocketState = "connecting" | "open" | "closed";
+
+export const SOCKET_RETRY_MS = 5000;
+export const SOCKET_MAX_FAILURES = 5;
+export const SOCKET_FAILURE_RESET_MS = 30_000;
+export const POLL_MS = 5000;
+
+/** installing wins, then running; before any answer the status is unknown (spec §4). */
+export function statusOf(answer: Partial<ServerStatusAnswer> | undefined): ServerStatus {
+  if (!answer) return "unknown";
+  if (answer.installing) return "installing";
+  return answer.running ? "online" : "offline";
+}
+
+const statuses = new Map<string, Signal<ServerStatus>>();
+
+/** The one status signal of a server, shared by the list and the server view. */
+export function serverStatus(id: string): Signal<ServerStatus> {
+  let s = statuses.get(id);
+  if (!s) {
+    s = signal<ServerStatus>("unknown");
+    statuses.set(id, s);
+  }
+  return s;
+}
+
+export function setServerStatus(id: string, answer: Partial<ServerStatusAnswer>): void {
+  serverStatus(id).value = statusOf(answer);
+}
+
+/** What the server lets this user read (server.console / server.status / server.stats). */
+export interface LiveChannels {
+  console: boolean;
+  status: boolean;
+  stats: boolean;
+}
+
+/** The part of a WebSocket this module uses; the browser's and the `ws` package's both fit. */
+export interface SocketLike {
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  close(code?: number, reason?: string): void;
+}
+
+/** The HTTP reads polling uses (the real API by default). */
+export interface LiveSource {
+  status(id: string): Promise<ServerStatusAnswer>;
+  stats(id: string): Promise<ServerStats>;
+  console(id: string, time: number): Promise<ConsoleAnswer>;
+}
+
+export interface LiveOptions {
+  channels: LiveChannels;
+  /** Socket address; defaults to this origin's /api/servers/{id}/socket. */
+  url?: string;
+  createSocket?: (url: string) => SocketLike;
+  source?: LiveSource;
+  /** Raised once after SOCKET_MAX_FAILURES failed attempts; defaults to the ErrSocketFailed toast. */
+  onFailure?: () => void;
+}
+
+// Background reads: a failed poll is retried next round, never a toast every 5 s; a 401 still
+// ends the session through the socket's own close and the next screen's calls.
+const quiet = { exempt: true } as const;
+const apiSource: LiveSource = {
+  status: (id) => getStatus(id, quiet),
+  stats: (id) => getStats(id, quiet),
+  console: (id, time) => getConsole(id, time, quiet),
+};
+
+function socketFailed(): void {
+  const text = errorMessage("ErrSocketFailed");
+  toastError(text ? i18n._(text) : "Socket closed unexpectedly");
+}
+
+type Frame =
+  | { type: "console"; data: { logs?: string } }
+  | { type: "status"; data: ServerStatusAnswer }
+  | { type: "stat"; data: ServerStats };
+
+/** How many of the first frames, joined, are exactly the end of `tail`. */
+export function coveredPrefix(frames: readonly Uint8Array[], tail: Uint8Array): number {
+  let total = 0;
+  for (const f of frames) total += f.length;
+  for (let count = frames.length; count > 0; count--) {
+    if (total <= tail.length && endsWith(tail, frames, count, total)) return count;
+    total -= frames[count - 1].length;
+  }
+  return 0;
+}
+
+function endsWith(tail: Uint8Array, frames: readonly Uint8Array[], count: number, total: number): boolean {
+  let at = tail.length - total;
+  for (let i = 0; i < count; i++) {
+    const f = frames[i];
+    for (let j = 0; j < f.length; j++) if (tail[at + j] !== f[j]) return false;
+    at += f.length;
+  }
+  return true;
+}
+
+function parseFrame(raw: unknown): Frame | undefined {
+  const text = typeof raw === "string" ? raw : raw instanceof Uint8Array ? new TextDecoder().decode(raw) : "";
+  try {
+    const frame = JSON.parse(text) as Frame;
+    return frame && typeof frame === "object" && frame.data && typeof frame.data === "object"
+      ? frame
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One opened server's live connection. States: connecting → open → closed. An unexpected close
+ * polls GET status/stats/console every 5 s and reconnects after 5 s; the fifth failure in a row
+ * raises 'Socket closed unexpectedly' and stops reconnecting (polling goes on); the failure count
+ * resets 30 s after a close. close() is deliberate: no reconnect, no timers, a close event.
+ *
+ * Console output reaches listeners as raw bytes, in order, whether it came by socket or by poll:
+ * on every open the output since the last known point is fetched first (socket frames that arrive
+ * meanwhile wait), so nothing printed while the socket was down goes missing.
+ */
+export class ServerLive {
+  readonly socket = signal<SocketState>("connecting");
+  readonly status: Signal<ServerStatus>;
+  readonly stats = signal<ServerStats | undefined>(undefined);
+  /** True after the failure limit: no more automatic reconnects (reconnect() starts over). */
+  readonly gaveUp = signal(false);
+
+  private ws: SocketLike | undefined;
+  private failures = 0;
+  private stopped = false;
+  private started = false;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private resetTimer: ReturnType<typeof setTimeout> | undefined;
+  private pollTimer: ReturnType<typeof setTimeout> | undefined;
+  private polling = false;
+  /** Server time (µs) up to which console output was delivered. */
+  private epoch = 0;
+  /** A server time and the local time it was read at, to place socket frames (epoch 0) in server time. */
+  private clockPair: { server: number; local: number } | undefined;
+  private lastFrameAt: number | undefined;
+  /** Socket console frames held while the catch-up read runs. */
+  private held: Uint8Array[] | undefined;
+  /** The bytes the catch-up read answered, to leave out held frames it already had. */
+  private lastRead: Uint8Array | undefined;
+  /** Counts of status / stat frames: a read sent before a newer frame arrived is stale. */
+  private statusFrames = 0;
+  private statFrames = 0;
+  private readonly consoleListeners = new Set<(bytes: Uint8Array) => void>();
+  private readonly closeListeners = new Set<() => void>();
+  private readonly source: LiveSource;
+  private readonly url: string;
+
+  constructor(
+    readonly id: string,
+    private readonly options: LiveOptions,
+  ) {
+    this.status = serverStatus(id);
+    this.source = options.source ?? apiSource;
+    this.url = options.url ?? socketUrl(id);
+  }
+
+  /** Console bytes as they arrive; returns the unsubscribe function. */
+  onConsole(listener: (bytes: Uint8Array) => void): () => void {
+    this.consoleListeners.add(listener);
+    return () => this.consoleListeners.delete(listener);
+  }
+
+  /** Every close of the socket, expected or not. */
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  start(): this {
+    if (!this.started && !this.stopped) {
+      this.started = true;
+      this.connect();
+    }
+    return this;
+  }
+
+  /** After giving up (or at any time): a fresh attempt with the failure count at zero. */
+  reconnect(): void {
+    if (this.stopped) return;
+    this.failures = 0;
+    this.gaveUp.value = false;
+    clearTimeout(this.retryTimer);
+    if (this.ws) return;
+    this.connect();
+  }
+
+  /** Deliberate close: stops reconnecting and polling, clears timers, emits close. */
+  close(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.resetTimer);
+    this.stopPolling();
+    const ws = this.ws;
+    this.ws = undefined;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onerror = ws.onclose = null;
+      try {
+        ws.close(1000);
+      } catch {
+        // already closing
+      }
+    }
+    this.socket.value = "closed";
+    this.emitClose();
+  }
+
+  private connect(): void {
+    this.socket.value = "connecting";
+    let ws: SocketLike;
+    try {
+      ws = this.options.createSocket
+        ? this.options.createSocket(this.url)
+        : (new WebSocket(this.url) as unknown as SocketLike);
+    } catch {
+      this.lost();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      this.socket.value = "open";
+      this.stopPolling();
+      void this.catchUp();
+    };
+    ws.onmessage = (ev) => {
+      if (this.ws === ws) this.receive(ev.data);
+    };
+    ws.onerror = () => {
+      // a close event follows
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      this.emitClose();
+      this.lost();
+    };
+  }
+
+  /** The socket went away (or never came): poll meanwhile, then retry or give up. */
+  private lost(): void {
+    this.socket.value = "closed";
+    // Frames held during an unfinished catch-up all lie after the last known point: the first
+    // poll reads them again, so they are dropped here rather than shown twice.
+    this.held = undefined;
+    this.lastRead = undefined;
+    this.placeEpochAtLastFrame();
+    this.failures++;
+    clearTimeout(this.resetTimer);
+    this.resetTimer = setTimeout(() => {
+      this.failures = 0;
+    }, SOCKET_FAILURE_RESET_MS);
+    this.startPolling();
+    if (this.failures >= SOCKET_MAX_FAILURES) {
+      if (!this.gaveUp.value) {
+        this.gaveUp.value = true;
+        (this.options.onFailure ?? socketFailed)();
+      }
+      return;
+    }
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (!this.stopped && !this.ws) this.connect();
+    }, SOCKET_RETRY_MS);
+  }
+
+  private receive(raw: unknown): void {
+    const frame = parseFrame(raw);
+    if (!frame) return;
+    switch (frame.type) {
+      case "console": {
+        const bytes = decodeLogs(frame.data.logs ?? "");
+        if (this.held) this.held.push(bytes);
+        else {
+          this.lastFrameAt = Date.now();
+          this.emitConsole(bytes);
+        }
+        return;
+      }
+      case "status":
+        this.statusFrames++;
+        this.status.value = statusOf(frame.data);
+        return;
+      case "stat":
+        this.statFrames++;
+        this.stats.value = { cpu: Number(frame.data.cpu) || 0, memory: Number(frame.data.memory) || 0 };
+        return;
+    }
+  }
+
+  /** On open: status and stats once (the socket sends them only on change / every 5 s), and the output missed. */
+  private async catchUp(): Promise<void> {
+    this.held = this.options.channels.console ? [] : undefined;
+    this.lastRead = undefined;
+    await this.readAll();
+    if (this.socket.value === "open") this.flushHeld();
+  }
+
+  private readAll(): Promise<unknown> {
+    return Promise.all([this.readStatus(), this.readStats(), this.readConsole()]);
+  }
+
+  /**
+   * Emits the frames held during the catch-up read. Those printed before the server answered it
+   * are already at the end of its answer (same bytes, same order): they are left out.
+   */
+  private flushHeld(): void {
+    const held = this.held;
+    const tail = this.lastRead;
+    this.held = undefined;
+    this.lastRead = undefined;
+    if (!held?.length) return;
+    const skip = tail ? coveredPrefix(held, tail) : 0;
+    this.lastFrameAt = Date.now();
+    for (const bytes of held.slice(skip)) this.emitConsole(bytes);
+  }
+
+  private async readStatus(): Promise<void> {
+    if (!this.options.channels.status) return;
+    const seen = this.statusFrames;
+    try {
+      const answer = await this.source.status(this.id);
+      if (!this.stopped && seen === this.statusFrames) this.status.value = statusOf(answer);
+    } catch {
+      // next round
+    }
+  }
+
+  private async readStats(): Promise<void> {
+    if (!this.options.channels.stats) return;
+    const seen = this.statFrames;
+    try {
+      const answer = await this.source.stats(this.id);
+      if (!this.stopped && seen === this.statFrames) this.stats.value = answer;
+    } catch {
+      // next round
+    }
+  }
+
+  /**
+   * Output since the last known point. Reads may overlap (a poll still out when the socket opens):
+   * an answer counts only if no other answer moved the point meanwhile, so nothing shows twice.
+   */
+  private async readConsole(): Promise<void> {
+    if (!this.options.channels.console) return;
+    const since = this.epoch;
+    try {
+      const answer = await this.source.console(this.id, since);
+      if (this.stopped || since !== this.epoch) return;
+      const epoch = Number(answer.epoch) || 0;
+      if (epoch > 0) {
+        this.epoch = epoch;
+        this.clockPair = { server: epoch, local: Date.now() };
+        this.lastFrameAt = undefined;
+      }
+      const bytes = decodeLogs(answer.logs ?? "");
+      if (this.held) this.lastRead = bytes;
+      this.emitConsole(bytes);
+    } catch {
+      // next round
+    }
+  }
+
+  /**
+   * Socket frames carry no time (epoch 0). Their server time is estimated from the last read's
+   * epoch and the local clock, so polling resumes where the socket stopped instead of repeating
+   * everything since the last read.
+   */
+  private placeEpochAtLastFrame(): void {
+    if (!this.clockPair || this.lastFrameAt === undefined) return;
+    const estimate = this.clockPair.server + (this.lastFrameAt - this.clockPair.local) * 1000;
+    if (estimate > this.epoch) this.epoch = Math.floor(estimate);
+    this.lastFrameAt = undefined;
+  }
+
+  private startPolling(): void {
+    if (this.polling || this.stopped) return;
+    this.polling = true;
+    void this.pollRound();
+  }
+
+  private stopPolling(): void {
+    this.polling = false;
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  private async pollRound(): Promise<void> {
+    if (!this.polling) return;
+    const hidden = typeof document !== "undefined" && document.hidden;
+    if (!hidden) await this.readAll();
+    if (!this.polling || this.stopped) return;
+    clearTimeout(this.pollTimer);
+    this.pollTimer = setTimeout(() => void this.pollRound(), POLL_MS);
+  }
+
+  private emitConsole(bytes: Uint8Array): void {
+    if (!bytes.length) return;
+    for (const listener of this.consoleListeners) listener(bytes);
+  }
+
+  private emitClose(): void {
+    for (const listener of this.closeListeners) listener();
+  }
+}
