@@ -17,5 +17,5 @@ export const login = (email: string, password: string) =>
 export const otp = (token: string) => post<ScopesAnswer>("/auth/otp", { token }, noSessionFlow);
 export const register = (username: string, email: string, password: string) =>
   post<ScopesAnswer>("/auth/register", { username, email, password }, noSessionFlow);
-export const reauth = () => post<ScopesAnswer>("/auth/reauth");
+export const reauth = () => post<ScopesAnswer>("/auth/reauth", undefined, { rotatesSession: true });
 export const logout = () => post<void>("/auth/logout", undefined, { exempt: true });

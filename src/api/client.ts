@@ -16,6 +16,8 @@ export interface CallOptions {
   exempt?: readonly number[] | true;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** This call replaces the session cookie (POST /auth/reauth): other calls wait for its answer. */
+  rotatesSession?: boolean;
 }
 
 type Handler = (err: ApiError) => void;
@@ -48,7 +50,30 @@ export function isExempt(exempt: CallOptions["exempt"], status: number | undefin
   return status !== undefined && !!exempt?.includes(status);
 }
 
-export async function call<T = unknown>(method: Method, url: string, opts: CallOptions = {}): Promise<T> {
+// The server revokes the old session when it rotates the cookie; a call sent with the old cookie
+// meanwhile (a screen loading while boot re-authenticates) would come back 401 and end the session.
+let rotating: Promise<void> | undefined;
+
+export function call<T = unknown>(method: Method, url: string, opts: CallOptions = {}): Promise<T> {
+  if (!opts.rotatesSession) return afterRotation(() => send<T>(method, url, opts));
+  const answer = send<T>(method, url, opts);
+  const done = answer.then(
+    () => undefined,
+    () => undefined,
+  );
+  rotating = done;
+  void done.then(() => {
+    if (rotating === done) rotating = undefined;
+  });
+  return answer;
+}
+
+async function afterRotation<T>(run: () => Promise<T>): Promise<T> {
+  while (rotating) await rotating;
+  return run();
+}
+
+async function send<T>(method: Method, url: string, opts: CallOptions): Promise<T> {
   try {
     return (await http<T>(url, {
       method,

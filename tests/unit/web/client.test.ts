@@ -17,6 +17,8 @@ interface Seen {
 let server: Server;
 let base = "";
 let seen: Seen[] = [];
+/** How many requests had arrived when the slow /rotate call was answered. */
+let answeredRotation = -1;
 const handled: ApiError[] = [];
 
 beforeAll(async () => {
@@ -34,6 +36,13 @@ beforeAll(async () => {
         res.end(json === undefined ? undefined : JSON.stringify(json));
       };
       if (req.url === "/ok") return reply(200, { fine: true });
+      if (req.url === "/rotate") {
+        setTimeout(() => {
+          answeredRotation = seen.length;
+          reply(200, { scopes: [] });
+        }, 150);
+        return;
+      }
       if (req.url === "/empty-401") return reply(401);
       if (req.url === "/limited")
         return reply(429, { error: { code: "ErrTooManyAttempts", metadata: { retryAfter: 42 } } });
@@ -84,6 +93,17 @@ describe("API client", () => {
   it("an empty 401 is ErrUnknownError with status 401 (the handler turns it into session expiry)", async () => {
     await expect(get(`${base}/empty-401`)).rejects.toMatchObject({ status: 401, code: "ErrUnknownError" });
     expect(handled).toHaveLength(1);
+  });
+
+  it("holds other calls while the session cookie is being rotated, so none goes out with the old one", async () => {
+    const rotation = call("POST", `${base}/rotate`, { rotatesSession: true });
+    const meanwhile = get(`${base}/ok`);
+    await Promise.all([rotation, meanwhile]);
+    expect(seen.map((r) => r.url)).toEqual(["/rotate", "/ok"]);
+    expect(answeredRotation).toBe(1);
+    // Nothing pending: calls go straight out again.
+    await get(`${base}/ok`);
+    expect(seen).toHaveLength(3);
   });
 
   it("exempt statuses skip the handler but still throw", async () => {
