@@ -72,7 +72,7 @@ export function NodeForm({
           {field("privatePort", undefined, true)}
         </div>
       )}
-      {field("sftpPort", t`Must differ from the other ports`, true)}
+      <div className="field-port">{field("sftpPort", t`Must differ from the other ports`, true)}</div>
       {actions && <div className="form-actions">{actions}</div>}
     </form>
   );

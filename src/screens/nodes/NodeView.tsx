@@ -107,15 +107,18 @@ export default function NodeView({ params }: ScreenProps) {
           <Trans>Nodes</Trans>
         </Link>
         <div className="node-head-row">
-          <div className="node-head-title">
-            <h1 data-testid="node-title">{node.name}</h1>
-            {node.isLocal && (
-              <span className="tag">
-                <ScreenIcon name="home" size={12} />
-                {t`Local`}
-              </span>
-            )}
-            <ReachableBadge reachable={node.reachable} />
+          <div className="node-head-main">
+            <div className="node-head-title">
+              <h1 data-testid="node-title">{node.name}</h1>
+              {node.isLocal && (
+                <span className="tag">
+                  <ScreenIcon name="home" size={12} />
+                  {t`Local`}
+                </span>
+              )}
+              <ReachableBadge reachable={node.reachable} />
+            </div>
+            <p className="muted node-head-address">{formatAddress(node.publicHost, node.publicPort)}</p>
           </div>
           {!node.isLocal && hasScope("nodes.delete") && (
             <button
@@ -129,7 +132,6 @@ export default function NodeView({ params }: ScreenProps) {
             </button>
           )}
         </div>
-        <p className="muted node-head-address">{formatAddress(node.publicHost, node.publicPort)}</p>
       </header>
       <div className="node-columns">
         <NodeEdit
