@@ -7,6 +7,12 @@ import { adminApi, login, snap, unique } from "./helpers.ts";
 
 const COMMAND = "npx outpost daemon --config /etc/outpost/node.json";
 
+/** A full-page picture from the top (the fixed top bar would otherwise be drawn mid-page). */
+async function snapTop(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await snap(page, name);
+}
+
 /** No sideways scrolling: the page fits the viewport it is shown in. */
 async function expectNoOverflow(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -57,6 +63,7 @@ test("an admin creates a node, starts its daemon, sees it reachable with its fea
     await page.getByLabel("SFTP port").fill(String(sftpPort));
     await create.click();
     await expect(page.getByText("A node named LocalNode already exists")).toBeVisible();
+    await snapTop(page, "node-create-refused-desktop");
     await expect(page).toHaveURL(/\/nodes\/new$/);
 
     // The private toggle shows the private address; the panel reaches the daemon there.
@@ -111,7 +118,7 @@ test("an admin creates a node, starts its daemon, sees it reachable with its fea
     await expect(page.getByTestId("feature-docker")).toHaveText(/Available|Not available/);
     await expect(page.getByTestId("features-unknown")).toHaveCount(0);
     await expectNoOverflow(page);
-    await snap(page, "node-view-desktop");
+    await snapTop(page, "node-view-desktop");
 
     // Rename.
     const renamed = `${name}-renamed`;
@@ -235,13 +242,15 @@ test.describe("on a phone", () => {
       await expect(page).toHaveURL(new RegExp(`/nodes/view/${id}$`));
       await expect(page.getByTestId("deployment-config")).toBeVisible();
       await expectNoOverflow(page);
-      await snap(page, "node-view-phone");
+      await snapTop(page, "node-view-phone");
 
       await page.goto("/nodes/new");
       await expect(page.getByRole("button", { name: "Create node" })).toBeVisible();
       await page.getByRole("switch", { name: "Private address" }).check();
+      await page.getByRole("button", { name: "Create node" }).click();
+      await expect(page.getByText("Private host is required")).toBeVisible();
       await expectNoOverflow(page);
-      await snap(page, "node-create-phone");
+      await snapTop(page, "node-create-phone");
     } finally {
       await api.delete(`/api/nodes/${id}`);
     }
