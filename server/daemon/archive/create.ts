@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { Header, Pax } from "tar";
 import yazl from "yazl";
 import { ApiError } from "../../errors.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import { readStreamOf, writeStreamOf } from "../sandbox/index.ts";
 import { archiveFormat } from "./formats.ts";
 
 /** One thing to put in an archive, found by walking the sources through the sandbox. */
@@ -47,7 +48,7 @@ export async function createArchive(
   let count = 0;
   try {
     const members = walkMembers(sandbox, sources, target);
-    const sink = out.createWriteStream({ autoClose: false });
+    const sink = writeStreamOf(out);
     if (format === "zip") {
       const zip = new yazl.ZipFile();
       const done = pipeline(zip.outputStream as Readable, sink, { signal });
@@ -56,12 +57,13 @@ export async function createArchive(
         if (member.kind === "directory") zip.addEmptyDirectory(member.name, { mtime: member.stats.mtime });
         else if (member.kind === "file") {
           const handle = await sandbox.openRead(member.place);
-          const stream = handle.createReadStream();
-          zip.addReadStream(stream, member.name, { mtime: member.stats.mtime, mode: member.stats.mode });
-          await new Promise<void>((resolve, reject) => {
-            stream.once("close", resolve);
-            stream.once("error", reject);
-          });
+          try {
+            const stream = readStreamOf(handle);
+            zip.addReadStream(stream, member.name, { mtime: member.stats.mtime, mode: member.stats.mode });
+            await finished(stream);
+          } finally {
+            await handle.close();
+          }
         }
         // Zip has no portable symlinks: they are left out.
       }
@@ -134,7 +136,7 @@ async function* tarStream(sandbox: Sandbox, members: AsyncGenerator<Member>, cou
     const handle = await sandbox.openRead(member.place);
     let written = 0;
     try {
-      for await (const chunk of handle.createReadStream({ autoClose: false, end: size - 1 })) {
+      for await (const chunk of readStreamOf(handle, { start: 0, end: size - 1 })) {
         written += (chunk as Buffer).length;
         yield chunk as Buffer;
       }

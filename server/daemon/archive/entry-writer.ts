@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { type Sandbox, sandboxErrors } from "../sandbox/index.ts";
+import { type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
 
 /**
  * Writes archive entries into a folder of a server, each one through the
@@ -21,7 +21,7 @@ export class EntryWriter {
     private readonly stripComponents = 0,
   ) {}
 
-  /** The root-relative place of an entry name; undefined for an entry that stripping removes whole. */
+  /** The root-relative place of an entry name (the destination itself when stripping leaves nothing). */
   place(name: string): string {
     const shown = name;
     if (name.includes("\0")) throw sandboxErrors.illegal(shown, "is an entry name with a NUL byte");
@@ -54,7 +54,7 @@ export class EntryWriter {
     const permissions = mode ? (mode & 0o777) | 0o600 : 0o644;
     const handle = await this.sandbox.openWrite(place, { mode: permissions });
     try {
-      await pipeline(body, handle.createWriteStream({ autoClose: false }), { signal: this.signal });
+      await pipeline(body, writeStreamOf(handle), { signal: this.signal });
       await handle.chmod(permissions);
     } finally {
       await handle.close();

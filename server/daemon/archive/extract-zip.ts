@@ -1,7 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import yauzl from "yauzl";
-import { sandboxErrors } from "../sandbox/index.ts";
+import { readStreamOf, sandboxErrors } from "../sandbox/index.ts";
 import type { EntryWriter } from "./entry-writer.ts";
 
 const symlinkType = 0o120000;
@@ -62,7 +62,7 @@ class HandleReader extends yauzl.RandomAccessReader {
   }
 
   override _readStreamForRange(start: number, end: number): Readable {
-    return this.handle.createReadStream({ start, end: end - 1, autoClose: false });
+    return readStreamOf(this.handle, { start, end: end - 1 });
   }
 
   override close(callback: (err: Error | null) => void): void {

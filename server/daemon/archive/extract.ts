@@ -2,6 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { ApiError } from "../../errors.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import { readStreamOf } from "../sandbox/index.ts";
 import { EntryWriter } from "./entry-writer.ts";
 import { extractTar } from "./extract-tar.ts";
 import { extractZip } from "./extract-zip.ts";
@@ -57,7 +58,7 @@ export async function extractOpened(
   const folder = await target.mkdirp(destination);
   const writer = new EntryWriter(target, folder.relative, signal, stripComponents);
   if (format === "zip") return extractZip(handle, writer, signal);
-  return extractTar(handle.createReadStream({ autoClose: false }), writer, {
+  return extractTar(readStreamOf(handle), writer, {
     decompressor: decompressors[format],
     signal,
   });

@@ -1,6 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { writeStreamOf } from "../sandbox/index.ts";
 import type { StepContext } from "./environment.ts";
 import { installErrors } from "./errors.ts";
 import { causeOf } from "./http.ts";
@@ -45,7 +46,7 @@ export async function streamToFile(
     await pipeline(
       Readable.fromWeb(response.body as import("node:stream/web").ReadableStream),
       progress,
-      handle.createWriteStream({ autoClose: false }),
+      writeStreamOf(handle),
       { signal: ctx.signal },
     );
   } catch (error) {

@@ -52,8 +52,15 @@ export interface StepContext {
   signal: AbortSignal;
   /** Commands' environment, PATH starting with the binaries folder. */
   env: Record<string, string>;
-  /** Runs argv in `cwd` (default the root) and fails the step on a non-zero exit. */
-  run(argv: string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<void>;
+  /**
+   * Runs argv in `cwd` (default the root), output to the console, and fails
+   * the step on a non-zero exit, naming `label` (default: the program; never
+   * the arguments, which may hold a password).
+   */
+  run(
+    argv: string[],
+    options?: { cwd?: string; env?: Record<string, string>; label?: string },
+  ): Promise<void>;
   fetch: typeof fetch;
   sources: UpstreamSources;
   binariesDir?: string;

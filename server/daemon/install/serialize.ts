@@ -9,8 +9,10 @@ export function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
   const previous = queues.get(key) ?? Promise.resolve();
   const next = previous.catch(() => {}).then(work);
   queues.set(key, next);
-  void next.finally(() => {
-    if (queues.get(key) === next) queues.delete(key);
-  }).catch(() => {});
+  void next
+    .finally(() => {
+      if (queues.get(key) === next) queues.delete(key);
+    })
+    .catch(() => {});
   return next;
 }

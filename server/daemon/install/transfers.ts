@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { archiveFormat, extractOpened, extractTarStream } from "../archive/index.ts";
-import { Sandbox } from "../sandbox/index.ts";
+import { type ArchiveFormat, archiveFormat, extractOpened, extractTarStream } from "../archive/index.ts";
+import { Sandbox, writeStreamOf } from "../sandbox/index.ts";
 import { downloadName, streamToFile } from "./download-file.ts";
 import type { StepContext } from "./environment.ts";
 import { installErrors } from "./errors.ts";
@@ -42,7 +42,8 @@ export async function downloadNamed(ctx: StepContext, url: string): Promise<stri
   return name;
 }
 
-async function saveResponse(
+/** Streams a response already received into `target` of `sandbox`; a broken transfer leaves no file. */
+export async function saveResponse(
   ctx: StepContext,
   response: Response,
   target: string,
@@ -100,7 +101,7 @@ export async function copyInto(ctx: StepContext, file: string, target: string): 
   await ctx.sandbox.mkdirp(path.posix.dirname(relative));
   const handle = await ctx.sandbox.openWrite(relative);
   try {
-    await pipeline(fs.createReadStream(file), handle.createWriteStream({ autoClose: false }), {
+    await pipeline(fs.createReadStream(file), writeStreamOf(handle), {
       signal: ctx.signal,
     });
   } finally {
@@ -118,10 +119,11 @@ export async function fetchAndExtract(
   url: string,
   sandbox: Sandbox,
   destination: string,
+  knownFormat?: ArchiveFormat,
 ): Promise<void> {
   const response = await request(ctx, url);
   const name = downloadName(response, url) ?? "";
-  const format = archiveFormat(name);
+  const format = knownFormat ?? archiveFormat(name);
   if (!format) {
     await response.body?.cancel().catch(() => {});
     throw installErrors.failed(

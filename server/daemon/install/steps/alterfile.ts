@@ -12,7 +12,7 @@ const inlineFlags = /^\(\?([imsU]+)\)/;
  * `$1`); the same here. Leading inline flags such as `(?i)` become
  * JavaScript flags.
  */
-export async function alterfile(op: OperationOf<"alterfile">, ctx: StepContext): Promise<void> {
+export async function alterfileStep(op: OperationOf<"alterfile">, ctx: StepContext): Promise<void> {
   ctx.notice(`Changing some data in file: ${op.file}`);
   const handle = await ctx.sandbox.openRead(op.file);
   let text: string;

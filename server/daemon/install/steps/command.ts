@@ -8,12 +8,12 @@ import type { StepContext } from "../environment.ts";
  * (splitCommandLine), so `&&`, pipes and redirections are plain arguments.
  * No corpus template relies on a shell; one that needs it says `sh -c '…'`.
  */
-export async function command(op: OperationOf<"command">, ctx: StepContext): Promise<void> {
+export async function commandStep(op: OperationOf<"command">, ctx: StepContext): Promise<void> {
   const lines = typeof op.commands === "string" ? [op.commands] : op.commands;
   for (const line of lines) {
     const argv = splitCommandLine(line);
     if (argv.length === 0) continue;
     ctx.notice(`Executing: ${line}`);
-    await ctx.run(argv);
+    await ctx.run(argv, { label: JSON.stringify(line) });
   }
 }

@@ -3,7 +3,7 @@ import type { StepContext } from "../environment.ts";
 import { installErrors } from "../errors.ts";
 
 /** `console`: a line to the running server's input (meant for scheduled tasks); refused when there is none. */
-export async function console(op: OperationOf<"console">, ctx: StepContext): Promise<void> {
+export async function consoleStep(op: OperationOf<"console">, ctx: StepContext): Promise<void> {
   if (!ctx.sendConsole) {
     throw installErrors.failed(ctx.step, "the server is not running, so there is no console to send to");
   }

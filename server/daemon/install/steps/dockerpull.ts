@@ -3,7 +3,7 @@ import type { StepContext } from "../environment.ts";
 import { installErrors } from "../errors.ts";
 
 /** `dockerpull`: pulls an image through the node's Docker engine; a node without one fails the step. */
-export async function dockerpull(op: OperationOf<"dockerpull">, ctx: StepContext): Promise<void> {
+export async function dockerpullStep(op: OperationOf<"dockerpull">, ctx: StepContext): Promise<void> {
   if (!ctx.docker) {
     throw installErrors.failed(ctx.step, `cannot pull ${op.imageName}: this node has no Docker engine`);
   }

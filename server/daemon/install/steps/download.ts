@@ -8,7 +8,7 @@ import { downloadNamed } from "../transfers.ts";
  * panel's grab library names it). An HTTP error or an unreachable host
  * fails the step, naming the host.
  */
-export async function download(op: OperationOf<"download">, ctx: StepContext): Promise<void> {
+export async function downloadStep(op: OperationOf<"download">, ctx: StepContext): Promise<void> {
   const urls = typeof op.files === "string" ? [op.files] : op.files;
   for (const url of urls) {
     ctx.notice(`Downloading file ${url}`);

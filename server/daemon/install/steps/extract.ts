@@ -8,7 +8,7 @@ import type { StepContext } from "../environment.ts";
  * goes through the sandbox: absolute names, names climbing out, and links
  * pointing out stop the step with ErrIllegalFileAccess.
  */
-export async function extract(op: OperationOf<"extract">, ctx: StepContext): Promise<void> {
+export async function extractStep(op: OperationOf<"extract">, ctx: StepContext): Promise<void> {
   ctx.notice(`Extracting ${op.source} to ${op.destination || "."}`);
   const count = await extractArchive(ctx.sandbox, op.source, op.destination, { signal: ctx.signal });
   ctx.notice(`Extracted ${count} entries from ${op.source}`);

@@ -5,11 +5,15 @@ import { getJson } from "../http.ts";
 import { cachedFile, copyInto } from "../transfers.ts";
 
 /** `fabricdl`: the newest Fabric installer (from Fabric's metadata), as fabric-installer.jar. */
-export async function fabricdl(_op: OperationOf<"fabricdl">, ctx: StepContext): Promise<void> {
+export async function fabricdlStep(_op: OperationOf<"fabricdl">, ctx: StepContext): Promise<void> {
   ctx.notice(`Downloading metadata from ${ctx.sources.fabricInstallers}`);
   const builds = await getJson<{ url?: string }[]>(ctx, ctx.sources.fabricInstallers);
   const url = Array.isArray(builds) ? builds[0]?.url : undefined;
-  if (!url) throw installErrors.failed(ctx.step, "no metadata available from Fabric, unable to download the installer");
+  if (!url)
+    throw installErrors.failed(
+      ctx.step,
+      "no metadata available from Fabric, unable to download the installer",
+    );
   const file = await cachedFile(ctx, url);
   try {
     await copyInto(ctx, file.path, "fabric-installer.jar");

@@ -10,13 +10,18 @@ import { cachedFile, copyInto } from "../transfers.ts";
  * the latest Forge build for `minecraftVersion` per Forge's promotions. The
  * version used goes to `outputVariable`.
  */
-export async function forgedl(op: OperationOf<"forgedl">, ctx: StepContext): Promise<StepResult> {
+export async function forgedlStep(op: OperationOf<"forgedl">, ctx: StepContext): Promise<StepResult> {
   let version = op.version ?? "";
   if (!version) {
-    if (!op.minecraftVersion) throw installErrors.failed(ctx.step, "neither a Forge version nor a Minecraft version was given");
+    if (!op.minecraftVersion)
+      throw installErrors.failed(ctx.step, "neither a Forge version nor a Minecraft version was given");
     const promotions = await getJson<{ promos?: Record<string, string> }>(ctx, ctx.sources.forgePromotions);
     const build = promotions.promos?.[`${op.minecraftVersion}-latest`];
-    if (!build) throw installErrors.failed(ctx.step, `no Forge build is available for Minecraft ${op.minecraftVersion}`);
+    if (!build)
+      throw installErrors.failed(
+        ctx.step,
+        `no Forge build is available for Minecraft ${op.minecraftVersion}`,
+      );
     version = `${op.minecraftVersion}-${build}`;
   }
   ctx.notice(`Downloading the Forge installer ${version}`);

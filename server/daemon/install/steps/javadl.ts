@@ -24,14 +24,18 @@ const adoptiumOs: Record<string, string> = { win32: "windows", darwin: "mac" };
  * `java<version>` is already on PATH, exactly as the Go panel does, so a
  * host can provide its own (e.g. a link from java21 to Debian's java).
  */
-export async function javadl(op: OperationOf<"javadl">, ctx: StepContext): Promise<void> {
+export async function javadlStep(op: OperationOf<"javadl">, ctx: StepContext): Promise<void> {
   const name = `java${op.version}`;
   if (findBinary(name, ctx.env.PATH)) {
     ctx.notice(`${name} is already installed`);
     return;
   }
   const binariesDir = ctx.binariesDir;
-  if (!binariesDir) throw installErrors.failed(ctx.step, `${name} is not on PATH and this node has no binaries folder to install it into`);
+  if (!binariesDir)
+    throw installErrors.failed(
+      ctx.step,
+      `${name} is not on PATH and this node has no binaries folder to install it into`,
+    );
   await serialized(`javadl:${binariesDir}`, async () => {
     if (findBinary(name, ctx.env.PATH)) return;
     const url = fillSource(ctx.sources.adoptium, {
@@ -42,7 +46,10 @@ export async function javadl(op: OperationOf<"javadl">, ctx: StepContext): Promi
     ctx.notice(`Looking up Java ${op.version} at ${hostOf(url)}`);
     const releases = await getJson<AdoptiumRelease[]>(ctx, url);
     if (!Array.isArray(releases) || releases.length !== 1) {
-      throw installErrors.failed(ctx.step, `expected 1 release of Java ${op.version} from Adoptium, found ${Array.isArray(releases) ? releases.length : "none"}`);
+      throw installErrors.failed(
+        ctx.step,
+        `expected 1 release of Java ${op.version} from Adoptium, found ${Array.isArray(releases) ? releases.length : "none"}`,
+      );
     }
     const [release] = releases;
     const link = release.binaries?.length === 1 ? release.binaries[0].package?.link : undefined;
@@ -52,7 +59,8 @@ export async function javadl(op: OperationOf<"javadl">, ctx: StepContext): Promi
     await fsp.mkdir(binariesDir, { recursive: true });
     const binaries = new Sandbox(binariesDir);
     const folder = binaries.relative(release.release_name);
-    if (!folder || folder.includes("/")) throw installErrors.failed(ctx.step, `odd release name ${release.release_name}`);
+    if (!folder || folder.includes("/"))
+      throw installErrors.failed(ctx.step, `odd release name ${release.release_name}`);
     await binaries.remove(folder, { recursive: true }).catch(() => {});
     ctx.notice(`Downloading Java ${op.version} (${release.release_name})`);
     await fetchAndExtract(ctx, link, binaries, "");

@@ -2,7 +2,7 @@ import type { OperationOf } from "../../../templates/index.ts";
 import type { StepContext } from "../environment.ts";
 
 /** `mkdir`: the folder and any missing parents; an existing folder is fine. */
-export async function mkdir(op: OperationOf<"mkdir">, ctx: StepContext): Promise<void> {
+export async function mkdirStep(op: OperationOf<"mkdir">, ctx: StepContext): Promise<void> {
   ctx.notice(`Creating directory: ${op.target}`);
   await ctx.sandbox.mkdirp(op.target);
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { OperationOf } from "../../../templates/index.ts";
+import { readStreamOf } from "../../sandbox/index.ts";
 import type { StepContext } from "../environment.ts";
 import { installErrors } from "../errors.ts";
 import { getJson } from "../http.ts";
@@ -20,7 +21,7 @@ interface VersionDocument {
  * version's document names the server download, which is saved to the
  * target and checked against Mojang's SHA-1.
  */
-export async function mojangdl(op: OperationOf<"mojangdl">, ctx: StepContext): Promise<void> {
+export async function mojangdlStep(op: OperationOf<"mojangdl">, ctx: StepContext): Promise<void> {
   const manifest = await getJson<LauncherManifest>(ctx, ctx.sources.mojangManifest);
   const wanted =
     op.version === "latest" || op.version === "release"
@@ -31,7 +32,10 @@ export async function mojangdl(op: OperationOf<"mojangdl">, ctx: StepContext): P
   const version = manifest.versions?.find((entry) => entry.id === wanted);
   if (!wanted || !version) {
     ctx.notice(`Could not locate version ${wanted ?? op.version}`);
-    throw installErrors.failed(ctx.step, `Minecraft version ${op.version} is not in Mojang's version manifest`);
+    throw installErrors.failed(
+      ctx.step,
+      `Minecraft version ${op.version} is not in Mojang's version manifest`,
+    );
   }
   ctx.notice(`Version ${version.id} json located, downloading from ${version.url}`);
   const document = await getJson<VersionDocument>(ctx, version.url);
@@ -43,7 +47,7 @@ export async function mojangdl(op: OperationOf<"mojangdl">, ctx: StepContext): P
     const handle = await ctx.sandbox.openRead(op.target);
     const hash = createHash("sha1");
     try {
-      for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+      for await (const chunk of readStreamOf(handle)) hash.update(chunk as Buffer);
     } finally {
       await handle.close();
     }

@@ -11,7 +11,7 @@ import { installErrors } from "../errors.ts";
  * moves optional files, e.g. `forge-*.jar` only some Forge versions make);
  * the console says so.
  */
-export async function move(op: OperationOf<"move">, ctx: StepContext): Promise<void> {
+export async function moveStep(op: OperationOf<"move">, ctx: StepContext): Promise<void> {
   const sources = await ctx.sandbox.glob(op.source);
   if (sources.length === 0) {
     ctx.notice(`Nothing matches ${op.source}; nothing was moved`);

@@ -12,18 +12,23 @@ import { newest } from "../versions.ts";
  * metadata (NeoForge numbers builds after the Minecraft version without its
  * leading `1.`). The version used goes to `outputVariable`.
  */
-export async function neoforgedl(op: OperationOf<"neoforgedl">, ctx: StepContext): Promise<StepResult> {
+export async function neoforgedlStep(op: OperationOf<"neoforgedl">, ctx: StepContext): Promise<StepResult> {
   if (!op.target) throw installErrors.failed(ctx.step, "no target file was given");
   let version = op.version ?? "";
   if (!version) {
-    if (!op.minecraftVersion) throw installErrors.failed(ctx.step, "neither a NeoForge version nor a Minecraft version was given");
+    if (!op.minecraftVersion)
+      throw installErrors.failed(ctx.step, "neither a NeoForge version nor a Minecraft version was given");
     const metadata = await getText(ctx, ctx.sources.neoforgeMetadata);
     const prefix = op.minecraftVersion.replace(/^1\./, "");
     const versions = [...metadata.matchAll(/<version>\s*([^<\s]+)\s*<\/version>/g)]
       .map((match) => match[1])
       .filter((candidate) => candidate.startsWith(prefix));
     const found = newest(versions);
-    if (!found) throw installErrors.failed(ctx.step, `no NeoForge build is available for Minecraft ${op.minecraftVersion}`);
+    if (!found)
+      throw installErrors.failed(
+        ctx.step,
+        `no NeoForge build is available for Minecraft ${op.minecraftVersion}`,
+      );
     version = found;
   }
   ctx.notice(`Downloading the NeoForge installer ${version}`);

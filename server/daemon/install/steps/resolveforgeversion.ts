@@ -19,14 +19,19 @@ function resolver(libraries: string, loader: string) {
     let version = op.version ?? "";
     if (!version) {
       const folder = await ctx.sandbox.resolve(libraries);
-      if (!folder.stats?.isDirectory()) throw installErrors.failed(ctx.step, `${loader} is not installed (no ${libraries})`);
+      if (!folder.stats?.isDirectory())
+        throw installErrors.failed(ctx.step, `${loader} is not installed (no ${libraries})`);
       const candidates: string[] = [];
       for (const entry of (await fsp.readdir(folder.path)).sort()) {
         if (op.minecraftVersion && !entry.startsWith(op.minecraftVersion)) continue;
         if (ctx.sandbox.existsSync(`${libraries}/${entry}/unix_args.txt`)) candidates.push(entry);
       }
       const found = newest(candidates);
-      if (!found) throw installErrors.failed(ctx.step, `${loader} is not installed (nothing in ${libraries} has a unix_args.txt)`);
+      if (!found)
+        throw installErrors.failed(
+          ctx.step,
+          `${loader} is not installed (nothing in ${libraries} has a unix_args.txt)`,
+        );
       version = found;
     }
     ctx.notice(`Resolved ${loader} version: ${version}`);
@@ -34,5 +39,5 @@ function resolver(libraries: string, loader: string) {
   };
 }
 
-export const resolveforgeversion = resolver("libraries/net/minecraftforge/forge", "Forge");
-export const resolveneoforgeversion = resolver("libraries/net/neoforged/neoforge", "NeoForge");
+export const resolveforgeversionStep = resolver("libraries/net/minecraftforge/forge", "Forge");
+export const resolveneoforgeversionStep = resolver("libraries/net/neoforged/neoforge", "NeoForge");

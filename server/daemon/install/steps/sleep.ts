@@ -4,7 +4,7 @@ import type { StepContext } from "../environment.ts";
 import { installErrors } from "../errors.ts";
 
 /** `sleep`: waits a Go duration ("5s", "1m30s"); cancelling the steps ends the wait. */
-export async function sleep(op: OperationOf<"sleep">, ctx: StepContext): Promise<void> {
+export async function sleepStep(op: OperationOf<"sleep">, ctx: StepContext): Promise<void> {
   const ms = parseGoDuration(op.duration);
   if (ms === undefined || ms < 0) {
     throw installErrors.failed(ctx.step, `"${op.duration}" is not a duration such as "5s" or "1m30s"`);

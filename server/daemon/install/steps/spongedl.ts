@@ -3,7 +3,7 @@ import type { StepContext } from "../environment.ts";
 import { installErrors } from "../errors.ts";
 import { getJson } from "../http.ts";
 import { cachedFile, copyInto } from "../transfers.ts";
-import { forgedl } from "./forgedl.ts";
+import { forgedlStep } from "./forgedl.ts";
 
 interface SpongeVersions {
   artifacts?: Record<string, unknown>;
@@ -19,10 +19,13 @@ interface SpongeVersion {
  * its Minecraft version. Without `spongeVersion`, the newest (recommended,
  * when asked) build for `minecraftVersion` per Sponge's artifact API.
  */
-export async function spongedl(op: OperationOf<"spongedl">, ctx: StepContext): Promise<void> {
+export async function spongedlStep(op: OperationOf<"spongedl">, ctx: StepContext): Promise<void> {
   const type = op.spongeType.toLowerCase();
   if (type !== "spongevanilla" && type !== "spongeforge") {
-    throw installErrors.failed(ctx.step, `unknown Sponge type ${op.spongeType} (spongevanilla or spongeforge)`);
+    throw installErrors.failed(
+      ctx.step,
+      `unknown Sponge type ${op.spongeType} (spongevanilla or spongeforge)`,
+    );
   }
   const base = `${ctx.sources.spongeApi}${type}/versions`;
   let version = op.spongeVersion ?? "";
@@ -37,14 +40,18 @@ export async function spongedl(op: OperationOf<"spongedl">, ctx: StepContext): P
   const details = await getJson<SpongeVersion>(ctx, `${base}/${encodeURIComponent(version)}`);
   const classifier = type === "spongevanilla" ? "" : "universal";
   const asset = details.assets?.find((a) => (a.classifier ?? "") === classifier && a.extension === "jar");
-  if (!asset?.downloadUrl) throw installErrors.failed(ctx.step, `Sponge ${version} has no ${classifier || "server"} jar`);
+  if (!asset?.downloadUrl)
+    throw installErrors.failed(ctx.step, `Sponge ${version} has no ${classifier || "server"} jar`);
   const file = await cachedFile(ctx, asset.downloadUrl);
   try {
     if (type === "spongevanilla") {
       await copyInto(ctx, file.path, "server.jar");
       return;
     }
-    await forgedl({ type: "forgedl", minecraftVersion: op.minecraftVersion, target: "forge-installer.jar" }, ctx);
+    await forgedlStep(
+      { type: "forgedl", minecraftVersion: op.minecraftVersion, target: "forge-installer.jar" },
+      ctx,
+    );
     await copyInto(ctx, file.path, "mods/spongeforge.jar");
   } finally {
     await file.release();

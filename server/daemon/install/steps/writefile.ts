@@ -2,7 +2,7 @@ import type { OperationOf } from "../../../templates/index.ts";
 import type { StepContext } from "../environment.ts";
 
 /** `writefile`: the text written to the target (replaced if it exists), folders made as needed. */
-export async function writefile(op: OperationOf<"writefile">, ctx: StepContext): Promise<void> {
+export async function writefileStep(op: OperationOf<"writefile">, ctx: StepContext): Promise<void> {
   ctx.notice(`Writing some data to file: ${op.target}`);
   await ctx.sandbox.writeFile(op.target, op.text);
 }

@@ -1,0 +1,156 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runOperations } from "../../../../server/daemon/install/index.ts";
+import { ApiError } from "../../../../server/errors.ts";
+import type { Operation } from "../../../../server/templates/index.ts";
+import { type Scratch, scratch, serverContext, tree } from "./support.ts";
+
+let s: Scratch;
+beforeEach(() => {
+  s = scratch();
+});
+afterEach(() => s.cleanup());
+
+const run = (ops: Operation[], variables = {}) =>
+  runOperations(ops, serverContext(s.root, variables), s.env());
+const read = (file: string) => fs.readFileSync(path.join(s.root, file), "utf8");
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe("writefile and alterfile", () => {
+  it("writes substituted text, then alters it plainly and by regular expression", async () => {
+    const result = await run(
+      [
+        { type: "writefile", target: "server.properties", text: "motd=${motd}\nport=${port}\nlevel=world\n" },
+        { type: "alterfile", file: "server.properties", search: "world", replace: "${level}" },
+        {
+          type: "alterfile",
+          file: "server.properties",
+          search: "^port=.*$",
+          replace: "port=$1 kept literally",
+          regex: true,
+        },
+      ],
+      { motd: "Hello", port: 25565, level: "nether" },
+    );
+    expect(result).toEqual({ ran: 3, skipped: 0, variables: {} });
+    expect(read("server.properties")).toBe("motd=Hello\nport=$1 kept literally\nlevel=nether\n");
+    expect(s.text()).toContain("[DAEMON] Writing some data to file: server.properties");
+  });
+
+  it("honours Go's leading inline flags in a pattern", async () => {
+    fs.writeFileSync(path.join(s.root, "a.cfg"), "Name=One\nname=two\n");
+    await run([{ type: "alterfile", file: "a.cfg", search: "(?i)^name=", replace: "n=", regex: true }]);
+    expect(read("a.cfg")).toBe("n=One\nn=two\n");
+  });
+
+  it("makes parent folders and reads a leading slash as the server folder (the unturned template)", async () => {
+    await run(
+      [{ type: "writefile", target: "/Servers/${server}/Server/Commands.dat", text: "name ${server}" }],
+      {
+        server: "main",
+      },
+    );
+    expect(read("Servers/main/Server/Commands.dat")).toBe("name main");
+  });
+
+  it("refuses to write out of the server folder, and writes nothing there", async () => {
+    for (const target of ["../outside/keep.txt", "a/../../../outside/new.txt"]) {
+      const error = await failure(run([{ type: "writefile", target, text: "x" }]));
+      expect(error.code).toBe("ErrIllegalFileAccess");
+      expect(error.message).toMatch(/^writefile: /);
+    }
+    fs.symlinkSync(s.outside, path.join(s.root, "link"));
+    const error = await failure(run([{ type: "writefile", target: "link/new.txt", text: "x" }]));
+    expect(error.code).toBe("ErrIllegalFileAccess");
+    expect(tree(s.outside)).toEqual(["keep.txt"]);
+    expect(fs.readFileSync(path.join(s.outside, "keep.txt"), "utf8")).toBe("untouched");
+  });
+
+  it("fails alterfile on a missing file", async () => {
+    const error = await failure(run([{ type: "alterfile", file: "nope.txt", search: "a", replace: "b" }]));
+    expect(error.code).toBe("ErrFileNotFound");
+  });
+});
+
+describe("mkdir and move", () => {
+  it("makes folders and moves a glob's matches into a folder", async () => {
+    await run([
+      { type: "mkdir", target: "plugins/disabled" },
+      { type: "writefile", target: "paper-1.20.4-100.jar", text: "jar" },
+      { type: "writefile", target: "a.jar", text: "a" },
+      { type: "writefile", target: "b.jar", text: "b" },
+      { type: "move", source: "paper-*.jar", target: "server.jar" },
+      { type: "move", source: "?.jar", target: "plugins/disabled" },
+    ]);
+    expect(read("server.jar")).toBe("jar");
+    expect(tree(path.join(s.root, "plugins"))).toEqual(["disabled", "disabled/a.jar", "disabled/b.jar"]);
+    expect(fs.existsSync(path.join(s.root, "paper-1.20.4-100.jar"))).toBe(false);
+    expect(s.text()).toContain("Moving file from paper-1.20.4-100.jar to server.jar");
+  });
+
+  it("moves nothing, and says so, when nothing matches (as the Go panel)", async () => {
+    const result = await run([{ type: "move", source: "forge-*.jar", target: "server.jar" }]);
+    expect(result.ran).toBe(1);
+    expect(s.text()).toContain("Nothing matches forge-*.jar");
+  });
+
+  it("refuses several matches onto one file name", async () => {
+    await run([
+      { type: "writefile", target: "x1.jar", text: "1" },
+      { type: "writefile", target: "x2.jar", text: "2" },
+    ]);
+    const error = await failure(run([{ type: "move", source: "x*.jar", target: "one.jar" }]));
+    expect(error.message).toContain("matches 2 files");
+    expect(read("x1.jar")).toBe("1");
+  });
+
+  it("refuses moves out of the folder or from outside it", async () => {
+    fs.writeFileSync(path.join(s.root, "mine.txt"), "mine");
+    fs.symlinkSync(s.outside, path.join(s.root, "out"));
+    expect(
+      (await failure(run([{ type: "move", source: "mine.txt", target: "../outside/mine.txt" }]))).code,
+    ).toBe("ErrIllegalFileAccess");
+    expect((await failure(run([{ type: "move", source: "mine.txt", target: "out/mine.txt" }]))).code).toBe(
+      "ErrIllegalFileAccess",
+    );
+    expect((await failure(run([{ type: "mkdir", target: "out/made" }]))).code).toBe("ErrIllegalFileAccess");
+    // A pattern reaching through a link out of the folder matches nothing there.
+    await run([{ type: "move", source: "out/*.txt", target: "stolen" }]);
+    expect(tree(s.outside)).toEqual(["keep.txt"]);
+    expect(fs.existsSync(path.join(s.root, "stolen"))).toBe(false);
+  });
+});
+
+describe("archive", () => {
+  it("packs files into a tar.gz and a zip that extract back to the same content", async () => {
+    await run([
+      { type: "writefile", target: "world/level.dat", text: "level" },
+      { type: "writefile", target: "world/region/r.0.0.mca", text: "region" },
+      { type: "archive", source: ["world"], destination: "backups/world.tar.gz" },
+      { type: "archive", source: ["world"], destination: "backups/world.zip" },
+      { type: "extract", source: "backups/world.tar.gz", destination: "from-tar" },
+      { type: "extract", source: "backups/world.zip", destination: "from-zip" },
+    ]);
+    for (const folder of ["from-tar", "from-zip"]) {
+      expect(read(`${folder}/world/level.dat`)).toBe("level");
+      expect(read(`${folder}/world/region/r.0.0.mca`)).toBe("region");
+    }
+  });
+
+  it("stores a link to outside as a link, never what it points to", async () => {
+    fs.mkdirSync(path.join(s.root, "data"));
+    fs.symlinkSync(path.join(s.outside, "keep.txt"), path.join(s.root, "data/secret"));
+    await run([{ type: "archive", source: ["data"], destination: "data.tar" }]);
+    const bytes = fs.readFileSync(path.join(s.root, "data.tar"));
+    expect(bytes.includes(Buffer.from("untouched"))).toBe(false);
+  });
+});
