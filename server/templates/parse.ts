@@ -49,7 +49,7 @@ export function parseTemplate(input: unknown): ParseResult {
         problems,
       ),
       stats: parseKind(input.stats, "stats", ["", "jcmd"] as const, problems),
-      query: parseKind(input.query, "query", ["", "minecraft"] as const, problems),
+      query: parseQuery(input.query, problems),
     },
   );
   return problems.length ? { ok: false, problems } : { ok: true, template };
@@ -104,6 +104,19 @@ function parseRequirements(raw: unknown, path: string, problems: Problems): Requ
 }
 
 /** `stats` and `query`: `{type}` with a known type. */
+/**
+ * The query protocol: "minecraft" in the reference, and here any game the
+ * query library knows (a gamedig type name such as "openttd" or "valheim").
+ */
+function parseQuery(raw: unknown, problems: Problems): { type: string } | undefined {
+  const object = readObject(raw, "query", problems);
+  if (!object) return undefined;
+  const type = object.type ?? "";
+  if (typeof type === "string" && /^[a-z0-9_-]{0,64}$/i.test(type)) return { type };
+  problems.push({ path: "query.type", problem: "must be a query type name (letters, digits, - or _)" });
+  return undefined;
+}
+
 function parseKind<T extends string>(
   raw: unknown,
   path: string,

@@ -127,5 +127,6 @@ export interface Template {
   supportedEnvironments?: Environment[];
   requirements: Requirements;
   stats?: { type: "" | "jcmd" };
-  query?: { type: "" | "minecraft" };
+  /** "" (none), "minecraft", or another query protocol by its gamedig name. */
+  query?: { type: string };
 }

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
+import { freePort } from "../support/free-port.ts";
+import { openttdTemplate } from "../support/openttd-template.ts";
+import { waitUntil } from "../support/poll.ts";
+import { openServerSocket } from "../support/socket-client.ts";
+import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
+
+describe("a real OpenTTD server on a remote node, through the panel", () => {
+  const panel = usePanel();
+  let api: PanelClient;
+  let daemon: DaemonProcess;
+  let nodeId: number;
+  const id = "0e7dd001";
+
+  beforeAll(async () => {
+    api = await adminClient(panel());
+    const node = await api.post("/api/nodes", {
+      name: "game-host",
+      publicHost: "127.0.0.1",
+      publicPort: await freePort(),
+      privateHost: "127.0.0.1",
+      privatePort: await freePort(),
+      sftpPort: await freePort(),
+    });
+    nodeId = node.body.id;
+    daemon = await startDaemon((await api.get(`/api/nodes/${nodeId}/deployment`)).body.config);
+  });
+  afterAll(async () => {
+    await api?.post(`/api/servers/${id}/kill`);
+    await daemon?.destroy();
+  });
+
+  it("installs, starts, answers a console command, and stops on its stop text", async () => {
+    const created = await api.put(`/api/servers/${id}`, {
+      ...openttdTemplate(await freePort()),
+      name: "OpenTTD",
+      node: nodeId,
+    });
+    expect(created.status, created.text).toBe(200);
+    const socket = await openServerSocket(api, id);
+
+    expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
+    expect(socket.frames.some((f) => f.type === "status" && f.data.installing === true)).toBe(true);
+    expect((await api.get(`/api/servers/${id}/status`)).body).toEqual({ running: false, installing: false });
+
+    expect((await api.post(`/api/servers/${id}/start?wait`)).status).toBe(204);
+    await waitUntil(async () => /starting game|Map generated/i.test(socket.consoleText()), 30_000, 200);
+    expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(true);
+
+    const sent = await api.call("POST", `/api/servers/${id}/console`, {
+      raw: "server_info",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(sent.status).toBe(204);
+    await waitUntil(
+      async () => /Outpost OpenTTD|Current\/maximum clients/i.test(socket.consoleText()),
+      10_000,
+      200,
+    );
+
+    expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+    await waitUntil(
+      async () => socket.frames.some((f) => f.type === "status" && f.data.running === false),
+      10_000,
+      100,
+    );
+    expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
+    expect(socket.consoleText()).toMatch(/exited with code 0/);
+    socket.close();
+  });
+});
