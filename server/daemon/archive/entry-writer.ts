@@ -5,7 +5,7 @@ import { type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts"
 
 /**
  * Writes archive entries into a folder of a server, each one through the
- * sandbox: entry names that are absolute or climb out of the destination
+ * sandbox: entry names that are absolute or hold a `..` segment
  * are refused (ErrIllegalFileAccess, the whole extraction stops), symlink
  * entries are made only when their target stays inside the server folder,
  * hard links only to files already extracted inside it. Owners are not
@@ -29,10 +29,13 @@ export class EntryWriter {
     if (clean.startsWith("/") || /^[A-Za-z]:\//.test(clean)) {
       throw sandboxErrors.illegal(shown, "is an absolute entry name");
     }
-    const normalised = path.posix.normalize(clean);
-    if (normalised === ".." || normalised.startsWith("../")) {
-      throw sandboxErrors.illegal(shown, "is an entry name that climbs out of the destination");
+    // Any `..` segment is refused, as tar and yauzl do: even one that stays
+    // inside by its text (`link/../x`) would mean something else once a link
+    // on the way is read by the kernel.
+    if (clean.split("/").includes("..")) {
+      throw sandboxErrors.illegal(shown, "is an entry name with a .. segment");
     }
+    const normalised = path.posix.normalize(clean);
     let inner = normalised === "." ? "" : normalised.replace(/\/+$/, "");
     if (this.stripComponents > 0) inner = inner.split("/").slice(this.stripComponents).join("/");
     return this.destination && inner ? `${this.destination}/${inner}` : this.destination || inner;

@@ -106,7 +106,9 @@ export class Sandbox {
 
   /** Makes a folder and any missing parents, each checked to be inside the root once made. */
   async mkdirp(userPath: string): Promise<Location> {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    // One folder is made per round; a few more rounds than components allow for races.
+    const rounds = this.relative(userPath).split("/").length + 3;
+    for (let attempt = 0; attempt < rounds; attempt++) {
       const location = await this.resolve(userPath);
       if (location.stats) {
         if (location.stats.isDirectory()) return location;

@@ -258,3 +258,11 @@ describe("Sandbox: operations", () => {
     expect(sandbox.resolveSync("/server.properties").relative).toBe("server.properties");
   });
 });
+
+describe("Sandbox: deep folders", () => {
+  it("makes a deep chain of folders in one call", async () => {
+    const location = await sandbox.mkdirp("a/b/c/d/e/f/g/h/i/j");
+    expect(location.relative).toBe("a/b/c/d/e/f/g/h/i/j");
+    expect(fs.statSync(path.join(root, "a/b/c/d/e/f/g/h/i/j")).isDirectory()).toBe(true);
+  });
+});
