@@ -37,6 +37,9 @@ const Login = screen(() => import("../screens/auth/Login"));
 const Register = screen(() => import("../screens/auth/Register"));
 const Invite = screen(() => import("../screens/auth/Invite"));
 const Self = screen(() => import("../screens/self/Self"));
+const ServerList = screen(() => import("../screens/servers/ServerList"));
+const ServerCreate = screen(() => import("../screens/servers/ServerCreate"));
+const ServerView = screen(() => import("../screens/servers/ServerView"));
 const NodeList = screen(() => import("../screens/nodes/NodeList"));
 const NodeCreate = screen(() => import("../screens/nodes/NodeCreate"));
 const NodeView = screen(() => import("../screens/nodes/NodeView"));
@@ -52,13 +55,13 @@ export const routes: readonly RouteDef[] = [
     path: "/servers",
     access: "login",
     label: msg`Servers`,
-    screen: Coming,
+    screen: ServerList,
     nav: true,
     icon: "server",
     hotkey: "g s",
   },
-  { path: "/servers/new", access: "login", label: msg`Create server`, screen: Coming },
-  { path: "/servers/view/:id", access: "login", label: msg`Server`, screen: Coming },
+  { path: "/servers/new", access: "login", label: msg`Create server`, screen: ServerCreate },
+  { path: "/servers/view/:id", access: "login", label: msg`Server`, screen: ServerView },
   {
     path: "/nodes",
     access: { scope: "nodes.view" },

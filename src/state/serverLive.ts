@@ -23,6 +23,7 @@ export const SOCKET_RETRY_MS = 5000;
 export const SOCKET_MAX_FAILURES = 5;
 export const SOCKET_FAILURE_RESET_MS = 30_000;
 export const POLL_MS = 5000;
+const UNHEARD_MAX_BYTES = 1 << 20;
 
 /** installing wins, then running; before any answer the status is unknown (spec §4). */
 export function statusOf(answer: Partial<ServerStatusAnswer> | undefined): ServerStatus {
@@ -170,6 +171,9 @@ export class ServerLive {
   private statusFrames = 0;
   private statFrames = 0;
   private readonly consoleListeners = new Set<(bytes: Uint8Array) => void>();
+  /** Output kept while no one listens, up to UNHEARD_MAX_BYTES (the newest). */
+  private unheard: Uint8Array[] = [];
+  private unheardBytes = 0;
   private readonly closeListeners = new Set<() => void>();
   private readonly source: LiveSource;
   private readonly url: string;
@@ -186,6 +190,11 @@ export class ServerLive {
   /** Console bytes as they arrive; returns the unsubscribe function. */
   onConsole(listener: (bytes: Uint8Array) => void): () => void {
     this.consoleListeners.add(listener);
+    // output that came before anyone listened (a console mounted after start)
+    const unheard = this.unheard;
+    this.unheard = [];
+    this.unheardBytes = 0;
+    for (const bytes of unheard) listener(bytes);
     return () => this.consoleListeners.delete(listener);
   }
 
@@ -211,6 +220,11 @@ export class ServerLive {
     clearTimeout(this.retryTimer);
     if (this.ws) return;
     this.connect();
+  }
+
+  /** Reads status and stats now (after an action), whatever the socket is doing. */
+  async refresh(): Promise<void> {
+    if (!this.stopped) await Promise.all([this.readStatus(), this.readStats()]);
   }
 
   /** Deliberate close: stops reconnecting and polling, clears timers, emits close. */
@@ -425,6 +439,14 @@ export class ServerLive {
 
   private emitConsole(bytes: Uint8Array): void {
     if (!bytes.length) return;
+    if (this.consoleListeners.size === 0) {
+      this.unheard.push(bytes);
+      this.unheardBytes += bytes.length;
+      while (this.unheardBytes > UNHEARD_MAX_BYTES && this.unheard.length > 1) {
+        this.unheardBytes -= this.unheard.shift()?.length ?? 0;
+      }
+      return;
+    }
     for (const listener of this.consoleListeners) listener(bytes);
   }
 

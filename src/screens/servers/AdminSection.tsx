@@ -1,0 +1,248 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { useEffect, useMemo, useState } from "react";
+import { useLocation } from "wouter";
+import { deleteServer, getDefinition, putDefinition, type Server, serverAction } from "../../api/servers";
+import { confirmAsync } from "../../components/confirmStore";
+import { Spinner } from "../../components/Spinner";
+import { ScreenIcon } from "../../components/screenIcons";
+import { toastSuccess } from "../../components/toastStore";
+import { ActionIcon } from "./serverIcons";
+import type { ServerCan } from "./serverScopes";
+import { type TemplateKit, useTemplateKit } from "./templateKit";
+
+export interface DefinitionCheck {
+  /** The parsed document when it is valid. */
+  value?: unknown;
+  problems: { path: string; problem: string }[];
+}
+
+/** JSON syntax first, then the template format (every problem with its path). */
+export function checkDefinition(kit: TemplateKit | undefined, text: string): DefinitionCheck {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { problems: [{ path: "", problem: err instanceof Error ? err.message : String(err) }] };
+  }
+  if (!kit) return { value: parsed, problems: [] };
+  const result = kit.parseTemplate(parsed);
+  return result.ok ? { value: parsed, problems: [] } : { problems: result.problems };
+}
+
+function DefinitionEditor({
+  id,
+  canEdit,
+  onSaved,
+}: {
+  id: string;
+  canEdit: boolean;
+  onSaved: (definition: { type?: string; icon?: string }) => void;
+}) {
+  const kit = useTemplateKit();
+  const [saved, setSaved] = useState<string>();
+  const [text, setText] = useState("");
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    getDefinition(id)
+      .then((d) => {
+        if (!live) return;
+        const pretty = JSON.stringify(d, null, 2);
+        setSaved(pretty);
+        setText(pretty);
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  const check = useMemo(() => checkDefinition(kit, text), [kit, text]);
+  if (saved === undefined) return <Spinner />;
+  const changed = text !== saved;
+  const valid = check.problems.length === 0;
+
+  const save = async () => {
+    if (!valid || !changed) return;
+    setSaving(true);
+    try {
+      await putDefinition(id, check.value);
+      setSaved(text);
+      const doc = check.value as { type?: string; icon?: string };
+      onSaved({ type: doc.type, icon: doc.icon });
+      toastSuccess(t`Definition saved`);
+    } catch {
+      // the global handler said why
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section className="settings-block">
+      <h2 className="small-title">
+        <Trans>Definition</Trans>
+      </h2>
+      <p className="muted small">
+        <Trans>
+          The server's full definition: variables, install steps, run command, environment. It takes effect
+          the next time the server starts.
+        </Trans>
+      </p>
+      <textarea
+        className={valid ? "json-editor" : "json-editor invalid"}
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        readOnly={!canEdit}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoComplete="off"
+        aria-label={t`Definition (JSON)`}
+        aria-invalid={!valid || undefined}
+        aria-describedby="definition-problems"
+        rows={22}
+        data-testid="definition-editor"
+      />
+      <div id="definition-problems" aria-live="polite">
+        {!valid && (
+          <ul className="problems" data-testid="definition-problems">
+            {check.problems.slice(0, 20).map((p, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: problems have no id and are re-made on each edit
+              <li key={i}>
+                {p.path && <code>{p.path}</code>} {p.problem}
+              </li>
+            ))}
+            {check.problems.length > 20 && (
+              <li>
+                <Trans>…and {check.problems.length - 20} more</Trans>
+              </li>
+            )}
+          </ul>
+        )}
+      </div>
+      {canEdit && (
+        <div className="form-end">
+          <button
+            type="button"
+            className="btn color-neutral"
+            disabled={!changed || saving}
+            onClick={() => setText(saved)}
+          >
+            <Trans>Revert</Trans>
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={!changed || !valid || saving}
+            onClick={() => void save()}
+            data-testid="save-definition"
+          >
+            <ScreenIcon name="save" size={18} />
+            <Trans>Save</Trans>
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Administration of one server: its definition, reload from disk, deletion. */
+export function AdminSection({
+  server,
+  can,
+  onChanged,
+}: {
+  server: Server;
+  can: ServerCan;
+  onChanged: (changes: Partial<Server>) => void;
+}) {
+  const [, navigate] = useLocation();
+  const [busy, setBusy] = useState(false);
+
+  const reload = async () => {
+    setBusy(true);
+    try {
+      await serverAction(server.id, "reload");
+      toastSuccess(t`Definition reloaded`);
+    } catch {
+      // the global handler said why
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    const yes = await confirmAsync({
+      title: t`Delete ${server.name}?`,
+      body: t`The server and all its files are deleted on its node. This cannot be undone. A running server must be stopped first.`,
+      confirm: { text: t`Delete`, color: "error" },
+      cancel: { color: "neutral" },
+    });
+    if (!yes) return;
+    setBusy(true);
+    try {
+      await deleteServer(server.id);
+      toastSuccess(t`Server ${server.name} deleted`);
+      navigate("/servers");
+    } catch {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="admin-section">
+      {can("server.definition.view") && (
+        <DefinitionEditor
+          id={server.id}
+          canEdit={can("server.definition.edit")}
+          onSaved={(d) => onChanged({ type: d.type ?? server.type, icon: d.icon })}
+        />
+      )}
+      {(can("server.reload") || can("server.delete")) && (
+        <section className="settings-block">
+          <h2 className="small-title">
+            <Trans>Maintenance</Trans>
+          </h2>
+          <div className="maintenance">
+            {can("server.reload") && (
+              <div className="maintenance-row">
+                <p className="muted small">
+                  <Trans>
+                    Read the definition again from the node's disk (after editing the file there).
+                  </Trans>
+                </p>
+                <button
+                  type="button"
+                  className="btn color-neutral"
+                  disabled={busy}
+                  onClick={() => void reload()}
+                >
+                  <ActionIcon name="reload" size={18} />
+                  <Trans>Reload</Trans>
+                </button>
+              </div>
+            )}
+            {can("server.delete") && (
+              <div className="maintenance-row">
+                <p className="muted small">
+                  <Trans>Delete the server with its files.</Trans>
+                </p>
+                <button
+                  type="button"
+                  className="btn color-error"
+                  disabled={busy}
+                  onClick={() => void remove()}
+                >
+                  <ScreenIcon name="trash" size={18} />
+                  <Trans>Delete server</Trans>
+                </button>
+              </div>
+            )}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

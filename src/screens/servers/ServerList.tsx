@@ -1,0 +1,227 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { type Server, type ServerAction, serverAction } from "../../api/servers";
+import { confirmAsync } from "../../components/confirmStore";
+import { Icon } from "../../components/icons";
+import { ListTypeToggle } from "../../components/ListTypeToggle";
+import { Spinner } from "../../components/Spinner";
+import { ScreenIcon } from "../../components/screenIcons";
+import { listType } from "../../state/listType";
+import { hasScope } from "../../state/scopes";
+import { serverStatus } from "../../state/serverLive";
+import { ActionIcon, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
+import { holdsOnServer, serverAddress } from "./serverScopes";
+import { useListLive } from "./useListLive";
+import { useServerList } from "./useServerList";
+import "../../components/controls.css";
+import "./servers.css";
+
+const SEARCH_PAUSE_MS = 300;
+
+/** Which of start / stop / kill to offer: start hidden while online, stop and kill while offline. */
+export function listActions(status: ShownStatus | undefined): ServerAction[] {
+  switch (status) {
+    case "offline":
+      return ["start"];
+    case "online":
+      return ["stop", "kill"];
+    case undefined:
+      // the status cannot be read by this user: offer what the scopes allow
+      return ["start", "stop", "kill"];
+    default:
+      // unknown (not answered yet), installing, or an action on its way
+      return [];
+  }
+}
+
+function actionLabel(action: ServerAction, name: string): string {
+  switch (action) {
+    case "start":
+      return t`Start ${name}`;
+    case "stop":
+      return t`Stop ${name}`;
+    default:
+      return t`Kill ${name}`;
+  }
+}
+
+function ServerEntry({
+  server,
+  register,
+  scopes,
+  onAction,
+}: {
+  server: Server;
+  register: (el: HTMLElement | null) => void;
+  scopes: string[] | undefined;
+  onAction: (server: Server, action: ServerAction) => Promise<void>;
+}) {
+  const [pending, setPending] = useState(false);
+  const live = serverStatus(server.id).value;
+  const status: ShownStatus | undefined = pending ? "loading" : server.canGetStatus ? live : undefined;
+  const address = serverAddress(server);
+  const actions = listActions(status).filter((a) => holdsOnServer(scopes, `server.${a}`));
+  const run = async (action: ServerAction) => {
+    setPending(true);
+    try {
+      await onAction(server, action);
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <li ref={register} data-id={server.id} className="server-entry" data-testid="server-entry">
+      <Link href={`/servers/view/${server.id}`} className="server-entry-link">
+        <ServerTypeIcon type={server.type} icon={server.icon} />
+        <span className="server-entry-main">
+          <span className="server-entry-name">{server.name}</span>
+          <span className="server-entry-meta muted">
+            {address && <span className="server-address">{address}</span>}
+            {server.node.name && (
+              <span className="srv-with-icon">
+                <Icon name="node" size={14} />
+                {server.node.name}
+              </span>
+            )}
+          </span>
+        </span>
+      </Link>
+      <div className="server-entry-side">
+        {status && <StatusBadge status={status} />}
+        {actions.length > 0 && (
+          <div className="server-entry-actions">
+            {actions.map((a) => (
+              <button
+                key={a}
+                type="button"
+                className={`icon-btn action-${a}`}
+                aria-label={actionLabel(a, server.name)}
+                title={actionLabel(a, server.name)}
+                onClick={() => void run(a)}
+              >
+                <ActionIcon name={a} size={18} />
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+export default function ServerList() {
+  const [search, setSearch] = useState("");
+  const name = useDebounced(search.trim(), SEARCH_PAUSE_MS);
+  const list = useServerList(name);
+  const { register, serverScopes, refresh } = useListLive(list.servers);
+  const layout = listType.value;
+
+  const onAction = async (server: Server, action: ServerAction) => {
+    if (action === "kill") {
+      const yes = await confirmAsync({
+        title: t`Kill ${server.name}?`,
+        body: t`The process ends at once, without saving. Use Stop to shut it down cleanly.`,
+        confirm: { text: t`Kill`, color: "error" },
+        cancel: { color: "neutral" },
+      });
+      if (!yes) return;
+    }
+    try {
+      await serverAction(server.id, action);
+    } catch {
+      // the global handler said why
+    }
+    await refresh(server.id);
+  };
+
+  const servers = list.servers;
+  return (
+    <section className="panel">
+      <header className="srv-head">
+        <h1 className="panel-title">
+          <Trans>Servers</Trans>
+        </h1>
+        <div className="srv-head-actions">
+          <ListTypeToggle />
+          {hasScope("server.create") && (
+            <Link href="/servers/new" className="btn">
+              <ScreenIcon name="plus" size={18} />
+              <Trans>New server</Trans>
+            </Link>
+          )}
+        </div>
+      </header>
+      <div className="srv-search">
+        <Icon name="search" size={18} />
+        <input
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          placeholder={t`Search servers by name`}
+          aria-label={t`Search servers by name`}
+          maxLength={100}
+          data-testid="server-search"
+        />
+      </div>
+      {servers === undefined ? (
+        list.failed ? (
+          <p className="muted">
+            <Trans>The servers could not be loaded.</Trans>
+          </p>
+        ) : (
+          <Spinner />
+        )
+      ) : servers.length === 0 ? (
+        <p className="muted srv-empty" data-testid="no-servers">
+          {name ? <Trans>No server matches “{name}”.</Trans> : <Trans>There are no servers here yet.</Trans>}
+        </p>
+      ) : (
+        <>
+          <ul
+            className={`server-list server-list-${layout}`}
+            aria-busy={!list.fresh}
+            data-testid="server-list"
+          >
+            {servers.map((s) => (
+              <ServerEntry
+                key={s.id}
+                server={s}
+                register={register}
+                scopes={serverScopes[s.id]}
+                onAction={onAction}
+              />
+            ))}
+          </ul>
+          <div className="srv-more">
+            <span className="muted small">
+              <Trans>
+                {servers.length} of {list.total}
+              </Trans>
+            </span>
+            {list.fresh && servers.length < list.total && (
+              <button
+                type="button"
+                className="btn color-neutral"
+                onClick={list.loadMore}
+                disabled={list.loadingMore}
+              >
+                {list.loadingMore ? <Trans>Loading…</Trans> : <Trans>Load more</Trans>}
+              </button>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

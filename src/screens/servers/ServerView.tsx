@@ -1,0 +1,349 @@
+import { i18n } from "@lingui/core";
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "wouter";
+import { isApiError } from "../../api/errors";
+import { getServer, type Server, type ServerAction, serverAction } from "../../api/servers";
+import type { ScreenProps } from "../../app/routes";
+import { confirmAsync } from "../../components/confirmStore";
+import { Icon } from "../../components/icons";
+import { Panel } from "../../components/Panel";
+import { Spinner } from "../../components/Spinner";
+import { ScreenIcon } from "../../components/screenIcons";
+import { toBcp47 } from "../../i18n/locales";
+import { ServerLive } from "../../state/serverLive";
+import { AdminSection } from "./AdminSection";
+import { ServerConsole } from "./console/ServerConsole";
+import { SettingsSection } from "./SettingsSection";
+import {
+  ActionIcon,
+  type ActionIconName,
+  ServerTypeIcon,
+  type ShownStatus,
+  StatusBadge,
+} from "./serverIcons";
+import { type ServerCan, serverAddress, serverCan } from "./serverScopes";
+import "../../components/controls.css";
+import "./servers.css";
+
+const MIB = 1024 * 1024;
+
+function useNumber(digits: number) {
+  const locale = toBcp47(i18n.locale || "en_US");
+  return useMemo(
+    () => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    [locale, digits],
+  );
+}
+
+/** Which lifecycle buttons to show for a status (start hidden while online; stop/kill while offline). */
+export function viewActions(status: ShownStatus | undefined): ServerAction[] {
+  switch (status) {
+    case "offline":
+      return ["start", "install"];
+    case "online":
+      return ["stop", "kill"];
+    case undefined:
+      return ["start", "stop", "kill", "install"];
+    default:
+      return [];
+  }
+}
+
+function actionText(action: ServerAction): string {
+  switch (action) {
+    case "start":
+      return t`Start`;
+    case "stop":
+      return t`Stop`;
+    case "kill":
+      return t`Kill`;
+    case "install":
+      return t`Install`;
+    default:
+      return t`Reload`;
+  }
+}
+
+const actionColor: Partial<Record<ServerAction, string>> = {
+  start: "color-success",
+  stop: "color-neutral",
+  kill: "btn-outline color-error",
+  install: "btn-outline",
+};
+
+function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; can: ServerCan }) {
+  const [busy, setBusy] = useState<ServerAction>();
+  const readable = can("server.status");
+  const status: ShownStatus | undefined = busy ? "loading" : readable ? live.status.value : undefined;
+  const actions = viewActions(status).filter((a) => can(`server.${a}`));
+
+  const run = async (action: ServerAction) => {
+    if (action === "kill" || action === "install") {
+      const yes = await confirmAsync(
+        action === "kill"
+          ? {
+              title: t`Kill ${server.name}?`,
+              body: t`The process ends at once, without saving. Use Stop to shut it down cleanly.`,
+              confirm: { text: t`Kill`, color: "error" },
+              cancel: { color: "neutral" },
+            }
+          : {
+              title: t`Install ${server.name}?`,
+              body: t`The template's install steps run again in the server's folder and may replace files there.`,
+              confirm: { text: t`Install` },
+              cancel: { color: "neutral" },
+            },
+      );
+      if (!yes) return;
+    }
+    setBusy(action);
+    try {
+      await serverAction(server.id, action);
+    } catch {
+      // the global handler said why
+    } finally {
+      setBusy(undefined);
+    }
+    await live.refresh();
+  };
+
+  return (
+    <div className="lifecycle">
+      {status && <StatusBadge status={status} />}
+      <div className="lifecycle-buttons" data-testid="server-actions">
+        {actions.map((a) => (
+          <button
+            key={a}
+            type="button"
+            className={`btn ${actionColor[a] ?? ""}`}
+            onClick={() => void run(a)}
+            data-testid={`action-${a}`}
+          >
+            <ActionIcon name={a as ActionIconName} size={18} />
+            {actionText(a)}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function Stats({ live }: { live: ServerLive }) {
+  const percent = useNumber(1);
+  const stats = live.stats.value;
+  return (
+    <dl className="server-stats" data-testid="server-stats">
+      <div>
+        <dt>
+          <Trans>CPU</Trans>
+        </dt>
+        <dd>{stats ? `${percent.format(stats.cpu)} %` : "–"}</dd>
+      </div>
+      <div>
+        <dt>
+          <Trans>Memory</Trans>
+        </dt>
+        <dd>{stats ? `${percent.format(stats.memory / MIB)} MiB` : "–"}</dd>
+      </div>
+    </dl>
+  );
+}
+
+interface Section {
+  id: string;
+  label: string;
+  render: (active: boolean) => ReactNode;
+}
+
+function currentHash(): string {
+  return typeof location === "undefined" ? "" : decodeURIComponent(location.hash.replace(/^#/, ""));
+}
+
+export default function ServerView({ params }: ScreenProps) {
+  const id = params.id ?? "";
+  const [server, setServer] = useState<Server>();
+  const [scopes, setScopes] = useState<string[]>();
+  const [missing, setMissing] = useState(false);
+  const [live, setLive] = useState<ServerLive>();
+  const [tab, setTab] = useState(currentHash);
+  // Sections mount when first shown and then stay (hidden), keeping their state; the console
+  // mounts at once so it collects output from the start.
+  const opened = useRef(new Set(["console"]));
+
+  useEffect(() => {
+    let alive = true;
+    setServer(undefined);
+    setMissing(false);
+    getServer(id, { exempt: [400, 403, 404] })
+      .then((answer) => {
+        if (!alive) return;
+        setServer(answer.server);
+        setScopes(answer.permissions?.scopes ?? []);
+      })
+      .catch((err) => {
+        if (alive && isApiError(err) && [400, 403, 404].includes(err.status ?? 0)) setMissing(true);
+      });
+    return () => {
+      alive = false;
+    };
+  }, [id]);
+
+  const can = useMemo(() => serverCan(scopes), [scopes]);
+  const channels = scopes && {
+    console: can("server.console"),
+    status: can("server.status"),
+    stats: can("server.stats"),
+  };
+  const channelKey = channels ? `${channels.console}${channels.status}${channels.stats}` : "";
+
+  // One live connection while the view is open; closed deliberately on leaving.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: channelKey stands for `channels`
+  useEffect(() => {
+    if (!channels || !server) return;
+    const l = new ServerLive(id, { channels });
+    setLive(l);
+    return () => {
+      l.close();
+      setLive(undefined);
+    };
+  }, [id, channelKey, !!server]);
+  // Started after the console (a child) subscribed, so the backlog reaches it.
+  useEffect(() => {
+    live?.start();
+  }, [live]);
+
+  useEffect(() => {
+    const onHash = () => setTab(currentHash());
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+
+  if (missing) {
+    return (
+      <Panel title={<Trans>Server not found</Trans>}>
+        <p>
+          <Trans>There is no server with this id, or your account may not see it.</Trans>
+        </p>
+        <Link href="/servers">
+          <Trans>Back to the servers</Trans>
+        </Link>
+      </Panel>
+    );
+  }
+  if (!server || !scopes || !live) return <Spinner />;
+
+  // The sections of spec §2.3, in order. Later issues add theirs here: users (server.users.view),
+  // sftp (server.sftp), file manager (server.files.view), backups (server.backup.view),
+  // oauth clients (server.clients.view), query (server.stats).
+  const candidates: (Section | false)[] = [
+    can("server.console") && {
+      id: "console",
+      label: t`Console`,
+      render: (active: boolean) => (
+        <ServerConsole live={live} canSend={can("server.console.send")} active={active} />
+      ),
+    },
+    (can("server.data.view") || can("server.flags.view") || can("server.name.edit")) && {
+      id: "settings",
+      label: t`Settings`,
+      render: () => (
+        <SettingsSection server={server} can={can} onRenamed={(name) => setServer({ ...server, name })} />
+      ),
+    },
+    (can("server.definition.view") || can("server.delete") || can("server.reload")) && {
+      id: "admin",
+      label: t`Admin`,
+      render: () => (
+        <AdminSection server={server} can={can} onChanged={(s) => setServer({ ...server, ...s })} />
+      ),
+    },
+  ];
+  const sections = candidates.filter((s): s is Section => !!s);
+
+  const active = sections.find((s) => s.id === tab) ?? sections[0];
+  const choose = (sectionId: string) => {
+    setTab(sectionId);
+    history.replaceState(history.state, "", `#${sectionId}`);
+  };
+  if (active) opened.current.add(active.id);
+
+  const address = serverAddress(server);
+  return (
+    <div className="server-view">
+      <Link href="/servers" className="srv-back">
+        <ScreenIcon name="back" size={18} className="flip-rtl" />
+        <Trans>Servers</Trans>
+      </Link>
+      <header className="server-head panel">
+        <div className="server-head-id">
+          <ServerTypeIcon type={server.type} icon={server.icon} size={48} />
+          <div className="server-head-text">
+            <h1 data-testid="server-title">{server.name}</h1>
+            <p className="muted small server-head-meta">
+              {address && <span className="server-address">{address}</span>}
+              {server.node.name && (
+                <span className="srv-with-icon">
+                  <Icon name="node" size={14} />
+                  {server.node.name}
+                </span>
+              )}
+              <span className="server-id">{server.id}</span>
+            </p>
+          </div>
+        </div>
+        <Lifecycle server={server} live={live} can={can} />
+        {can("server.stats") && <Stats live={live} />}
+      </header>
+      {sections.length === 0 ? (
+        <Panel>
+          <p className="muted">
+            <Trans>Your account may see this server but none of its sections.</Trans>
+          </p>
+        </Panel>
+      ) : (
+        <>
+          <div className="server-tabs" role="tablist" aria-label={t`Server sections`}>
+            {sections.map((s) => (
+              <button
+                key={s.id}
+                type="button"
+                role="tab"
+                id={`tab-${s.id}`}
+                aria-selected={s.id === active?.id}
+                aria-controls={`section-${s.id}`}
+                tabIndex={s.id === active?.id ? 0 : -1}
+                className="server-tab"
+                onClick={() => choose(s.id)}
+                onKeyDown={(e) => {
+                  if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+                  const i = sections.indexOf(s) + (e.key === "ArrowRight" ? 1 : -1);
+                  const next = sections[(i + sections.length) % sections.length];
+                  choose(next.id);
+                  document.getElementById(`tab-${next.id}`)?.focus();
+                }}
+              >
+                {s.label}
+              </button>
+            ))}
+          </div>
+          {sections.map((s) =>
+            opened.current.has(s.id) ? (
+              <div
+                key={s.id}
+                id={`section-${s.id}`}
+                role="tabpanel"
+                aria-labelledby={`tab-${s.id}`}
+                hidden={s.id !== active?.id}
+                className="panel server-section"
+              >
+                {s.render(s.id === active?.id)}
+              </div>
+            ) : null,
+          )}
+        </>
+      )}
+    </div>
+  );
+}

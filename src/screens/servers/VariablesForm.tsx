@@ -1,0 +1,270 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { useId } from "react";
+import type { Group, Variable, VariableValue } from "../../../server/templates/index.ts";
+import { Switch } from "../../components/Switch";
+import { TextField } from "../../components/TextField";
+import type { TemplateKit } from "./templateKit";
+
+// The variables of a template or server, grouped as the template says (spec §2.3: settings step
+// and server settings). Group `if` conditions are CEL, evaluated against the values being edited.
+
+export type Values = Record<string, VariableValue>;
+
+/** Template help texts may hold HTML: shown as plain text, tags removed. */
+export function plainText(html: string | undefined): string {
+  return (html ?? "")
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .trim();
+}
+
+export interface ShownGroup {
+  key: string;
+  display?: string;
+  description?: string;
+  names: string[];
+}
+
+/**
+ * The groups to show, in order, with the variables each shows: hidden groups hide their
+ * variables; variables in no group come last; internal ones never show.
+ */
+export function shownGroups(
+  kit: TemplateKit | undefined,
+  data: Record<string, Variable>,
+  groups: readonly Group[] | undefined,
+  values: Values,
+  /** The environment type for `env` in conditions; unknown leaves it out (its conditions show their group). */
+  env: string | undefined,
+): ShownGroup[] {
+  const all = groups ?? [];
+  const scope: Values = env === undefined ? { ...values } : { ...values, env };
+  const visible = kit
+    ? kit.visibleGroups(all, scope)
+    : [...all].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  const usable = (name: string) => data[name] !== undefined && !data[name].internal;
+  const grouped = new Set(all.flatMap((g) => g.variables ?? []));
+  const shown: ShownGroup[] = visible.map((g, i) => ({
+    key: `${i}:${g.display ?? ""}`,
+    display: g.display,
+    description: g.description,
+    names: (g.variables ?? []).filter(usable),
+  }));
+  const rest = Object.keys(data).filter((n) => !grouped.has(n) && usable(n));
+  if (rest.length)
+    shown.push({ key: "rest", display: shown.length ? t`Other settings` : undefined, names: rest });
+  return shown.filter((g) => g.names.length > 0);
+}
+
+/** Typed values (integers as numbers, booleans as booleans) and a message per field that is wrong. */
+export function checkValues(
+  kit: TemplateKit,
+  data: Record<string, Variable>,
+  values: Values,
+  names: readonly string[],
+): { values: Values; errors: Record<string, string> } {
+  const typed: Values = {};
+  const errors: Record<string, string> = {};
+  const shown = new Set(names);
+  for (const [name, variable] of Object.entries(data)) {
+    const raw = values[name] ?? variable.value;
+    const coerced = kit.coerceVariableValue(variable.type, raw, variable.options);
+    if (!coerced.ok) {
+      if (shown.has(name))
+        errors[name] = variable.type === "integer" ? t`Enter a whole number` : coerced.problem;
+      typed[name] = variable.value;
+      continue;
+    }
+    typed[name] = coerced.value;
+    const blank = String(raw ?? "").trim() === "";
+    if (variable.required && blank && shown.has(name) && variable.type !== "boolean") {
+      errors[name] = t`This field is required`;
+    }
+  }
+  return { values: typed, errors };
+}
+
+function label(name: string, variable: Variable): string {
+  const text = variable.display || name;
+  return variable.required ? `${text} *` : text;
+}
+
+function SelectField({
+  text,
+  hint,
+  value,
+  options,
+  onValue,
+  invalid,
+  disabled,
+  name,
+}: {
+  text: string;
+  hint?: string;
+  value: string;
+  options: { value: string; display: string }[];
+  onValue: (v: string) => void;
+  invalid?: boolean;
+  disabled?: boolean;
+  name: string;
+}) {
+  const id = useId();
+  return (
+    <div className={invalid ? "field invalid" : "field"}>
+      <label htmlFor={id}>{text}</label>
+      <div className="field-box">
+        <select
+          id={id}
+          name={name}
+          value={value}
+          disabled={disabled}
+          onChange={(e) => onValue(e.currentTarget.value)}
+          aria-invalid={invalid || undefined}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+        >
+          {!options.some((o) => o.value === value) && <option value={value}>{value || t`(choose)`}</option>}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.display}
+            </option>
+          ))}
+        </select>
+      </div>
+      {hint && (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function VariableField({
+  name,
+  variable,
+  value,
+  error,
+  disabled,
+  onChange,
+}: {
+  name: string;
+  variable: Variable;
+  value: VariableValue;
+  error?: string;
+  disabled?: boolean;
+  onChange: (name: string, value: VariableValue) => void;
+}) {
+  const hint = error || plainText(variable.desc) || undefined;
+  switch (variable.type) {
+    case "boolean":
+      return (
+        <Switch
+          label={label(name, variable)}
+          checked={value === true || value === "true"}
+          onChange={(v) => onChange(name, v)}
+          hint={hint}
+          disabled={disabled}
+        />
+      );
+    case "option":
+      return (
+        <SelectField
+          name={name}
+          text={label(name, variable)}
+          hint={hint}
+          invalid={!!error}
+          disabled={disabled}
+          value={String(value ?? "")}
+          options={(variable.options ?? []).map((o) => ({
+            value: String(o.value),
+            display: o.display || String(o.value),
+          }))}
+          onValue={(v) => {
+            const match = variable.options?.find((o) => String(o.value) === v);
+            onChange(name, match ? match.value : v);
+          }}
+        />
+      );
+    default:
+      return (
+        <TextField
+          name={name}
+          label={label(name, variable)}
+          value={String(value ?? "")}
+          onValue={(v) => onChange(name, v)}
+          hint={hint}
+          invalid={!!error}
+          disabled={disabled}
+          required={variable.required}
+          inputMode={variable.type === "integer" ? "numeric" : undefined}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      );
+  }
+}
+
+export function VariablesForm({
+  kit,
+  data,
+  groups,
+  values,
+  env,
+  errors = {},
+  disabled,
+  onChange,
+}: {
+  kit: TemplateKit | undefined;
+  data: Record<string, Variable>;
+  groups: readonly Group[] | undefined;
+  values: Values;
+  env: string | undefined;
+  errors?: Record<string, string>;
+  disabled?: boolean;
+  onChange: (name: string, value: VariableValue) => void;
+}) {
+  const shown = shownGroups(kit, data, groups, values, env);
+  if (!shown.length) {
+    return (
+      <p className="muted" data-testid="no-variables">
+        <Trans>There is nothing to set.</Trans>
+      </p>
+    );
+  }
+  const anyRequired = shown.some((g) => g.names.some((n) => data[n].required));
+  return (
+    <div className="var-groups">
+      {shown.map((g) => (
+        <fieldset key={g.key} className="var-group">
+          {g.display && <legend>{g.display}</legend>}
+          {g.description && <p className="muted small pre-line">{plainText(g.description)}</p>}
+          <div className="var-fields">
+            {g.names.map((n) => (
+              <VariableField
+                key={n}
+                name={n}
+                variable={data[n]}
+                value={values[n] ?? data[n].value}
+                error={errors[n]}
+                disabled={disabled}
+                onChange={onChange}
+              />
+            ))}
+          </div>
+        </fieldset>
+      ))}
+      {anyRequired && (
+        <p className="muted small">
+          <Trans>* required</Trans>
+        </p>
+      )}
+    </div>
+  );
+}

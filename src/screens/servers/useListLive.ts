@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { getServer, getStatus, type Server } from "../../api/servers";
+import { quiet, reportSessionEnd } from "../../app/background";
+import { usePolling } from "../../app/usePolling";
+import { hasScope } from "../../state/scopes";
+import { POLL_MS, setServerStatus } from "../../state/serverLive";
+
+const ACTION_SCOPES = ["server.start", "server.stop", "server.kill"] as const;
+
+/**
+ * Live bits of the server list, kept cheap: the status of the servers on screen only (one GET
+ * …/status each, every 5 s while the page is visible; no socket per item), and a server's own
+ * scopes only when the global ones do not already grant every list action.
+ */
+export function useListLive(servers: readonly Server[] | undefined) {
+  const visible = useRef(new Set<string>());
+  const readAt = useRef(new Map<string, number>());
+  const asked = useRef(new Set<string>());
+  const byId = useRef(new Map<string, Server>());
+  const [serverScopes, setServerScopes] = useState<Record<string, string[]>>({});
+  byId.current = new Map((servers ?? []).map((s) => [s.id, s]));
+  const globalActions = ACTION_SCOPES.every((s) => hasScope(s)) || hasScope("server.admin");
+
+  const readStatuses = useCallback(async (ids: string[]) => {
+    await Promise.all(
+      ids.map(async (id) => {
+        if (!byId.current.get(id)?.canGetStatus) return;
+        readAt.current.set(id, Date.now());
+        try {
+          setServerStatus(id, await getStatus(id, quiet));
+        } catch (err) {
+          reportSessionEnd(err);
+        }
+      }),
+    );
+  }, []);
+
+  const askScopes = useCallback(
+    (ids: string[]) => {
+      if (globalActions) return;
+      for (const id of ids) {
+        if (asked.current.has(id)) continue;
+        asked.current.add(id);
+        getServer(id, quiet)
+          .then((answer) => setServerScopes((all) => ({ ...all, [id]: answer.permissions?.scopes ?? [] })))
+          .catch(reportSessionEnd);
+      }
+    },
+    [globalActions],
+  );
+
+  const seen = useCallback(
+    (ids: string[]) => {
+      const now = Date.now();
+      void readStatuses(ids.filter((id) => now - (readAt.current.get(id) ?? 0) >= POLL_MS));
+      askScopes(ids);
+    },
+    [readStatuses, askScopes],
+  );
+
+  const observer = useMemo(() => {
+    if (typeof IntersectionObserver === "undefined") return undefined;
+    return new IntersectionObserver((entries) => {
+      const appeared: string[] = [];
+      for (const entry of entries) {
+        const id = (entry.target as HTMLElement).dataset.id;
+        if (!id) continue;
+        if (entry.isIntersecting) {
+          visible.current.add(id);
+          appeared.push(id);
+        } else visible.current.delete(id);
+      }
+      if (appeared.length) seen(appeared);
+    });
+  }, [seen]);
+
+  useEffect(() => () => observer?.disconnect(), [observer]);
+
+  // Without IntersectionObserver every listed server counts as on screen.
+  useEffect(() => {
+    if (observer || !servers) return;
+    for (const s of servers) visible.current.add(s.id);
+    seen(servers.map((s) => s.id));
+  }, [observer, servers, seen]);
+
+  const register = useCallback(
+    (el: HTMLElement | null) => {
+      if (el && observer) observer.observe(el);
+    },
+    [observer],
+  );
+
+  usePolling(() => readStatuses([...visible.current].filter((id) => byId.current.has(id))), POLL_MS);
+
+  /** Re-read one server's status now (after an action). */
+  const refresh = useCallback((id: string) => readStatuses([id]), [readStatuses]);
+
+  return { register, serverScopes, refresh };
+}

@@ -1,0 +1,90 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { isApiError } from "../../api/errors";
+import { listServers, SERVER_PAGE_SIZE, type Server } from "../../api/servers";
+import { user } from "../../state/session";
+import { lastKnownServers, rememberServers } from "./serverCache";
+
+export interface ServerListState {
+  servers: Server[] | undefined;
+  total: number;
+  /** True once this visit's own answer arrived (before that `servers` may be the last-known list). */
+  fresh: boolean;
+  failed: boolean;
+  loadingMore: boolean;
+}
+
+/**
+ * Pages of GET /api/servers (20 a page, "load more" appends), filtered by `name` (sent as
+ * *text*). The unfiltered first page is remembered and shown at once on the next visit.
+ */
+export function useServerList(name: string): ServerListState & { loadMore: () => void } {
+  const [state, setState] = useState<ServerListState>({
+    servers: undefined,
+    total: 0,
+    fresh: false,
+    failed: false,
+    loadingMore: false,
+  });
+  const page = useRef(1);
+  const generation = useRef(0);
+  const userId = user.value?.id;
+
+  useEffect(() => {
+    const mine = ++generation.current;
+    const live = () => mine === generation.current;
+    page.current = 1;
+    setState((s) => ({
+      ...s,
+      fresh: false,
+      failed: false,
+      loadingMore: false,
+      servers: name ? undefined : s.servers,
+    }));
+    if (!name && userId !== undefined) {
+      void lastKnownServers(userId).then((cached) => {
+        if (live() && cached)
+          setState((s) => (s.fresh ? s : { ...s, servers: cached.servers, total: cached.total }));
+      });
+    }
+    listServers({ page: 1, limit: SERVER_PAGE_SIZE, name })
+      .then((answer) => {
+        if (!live()) return;
+        setState({
+          servers: answer.servers,
+          total: answer.paging.total,
+          fresh: true,
+          failed: false,
+          loadingMore: false,
+        });
+        if (!name && userId !== undefined) void rememberServers(userId, answer.servers, answer.paging.total);
+      })
+      .catch(() => live() && setState((s) => ({ ...s, failed: true })));
+  }, [name, userId]);
+
+  const loadMore = useCallback(() => {
+    const mine = generation.current;
+    const next = page.current + 1;
+    setState((s) => ({ ...s, loadingMore: true }));
+    listServers({ page: next, limit: SERVER_PAGE_SIZE, name })
+      .then((answer) => {
+        if (mine !== generation.current) return;
+        page.current = next;
+        setState((s) => {
+          const seen = new Set((s.servers ?? []).map((x) => x.id));
+          const added = answer.servers.filter((x) => !seen.has(x.id));
+          return {
+            ...s,
+            servers: [...(s.servers ?? []), ...added],
+            total: answer.paging.total,
+            loadingMore: false,
+          };
+        });
+      })
+      .catch((err) => {
+        if (mine === generation.current) setState((s) => ({ ...s, loadingMore: false }));
+        if (!isApiError(err)) throw err;
+      });
+  }, [name]);
+
+  return { ...state, loadMore };
+}
