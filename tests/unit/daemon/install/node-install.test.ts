@@ -1,0 +1,57 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DaemonEngine } from "../../../../server/daemon/engine.ts";
+import { runSteps } from "../../../../server/daemon/steps.ts";
+import { productVersion } from "../../../../server/version.ts";
+import { echoDefinition } from "../../../support/echo-template.ts";
+
+/** The node's install action runs the executor: steps reach the server's folder and its console. */
+let dir: string;
+let engine: DaemonEngine;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-node-install-"));
+  engine = new DaemonEngine({ dataDir: dir, version: productVersion, runSteps });
+});
+afterEach(async () => {
+  await engine.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a node's install", () => {
+  it("runs the definition's install steps in the server's folder, output in its console", async () => {
+    const id = "1a2b3c4d";
+    await engine.serverOps.createServer(
+      id,
+      echoDefinition({
+        install: [
+          { type: "writefile", target: "motd.txt", text: "${motd}" },
+          { type: "command", commands: ["sh -c 'echo installed-$(cat motd.txt)'"] },
+        ],
+      }),
+    );
+    await engine.serverOps.action(id, "install", true);
+    expect(fs.readFileSync(path.join(dir, "servers", id, "motd.txt"), "utf8")).toBe("hello");
+    const { logs } = await engine.serverOps.console(id, 0);
+    const text = Buffer.from(logs, "base64").toString("utf8");
+    expect(text).toContain("[DAEMON] Installing server");
+    expect(text).toContain("installed-hello");
+    expect(text).toContain("[DAEMON] Server installed");
+  });
+
+  it("fails the install on a failing step and says why in the console", async () => {
+    const id = "5e6f7a8b";
+    await engine.serverOps.createServer(
+      id,
+      echoDefinition({ install: [{ type: "writefile", target: "../escape.txt", text: "x" }] }),
+    );
+    await expect(engine.serverOps.action(id, "install", true)).rejects.toMatchObject({
+      code: "ErrIllegalFileAccess",
+    });
+    const text = Buffer.from((await engine.serverOps.console(id, 0)).logs, "base64").toString("utf8");
+    expect(text).toContain("[DAEMON] Install failed: writefile: illegal file access");
+    expect(fs.existsSync(path.join(dir, "servers", "escape.txt"))).toBe(false);
+    expect(await engine.serverOps.status(id)).toEqual({ running: false, installing: false });
+  });
+});
