@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers/promises";
 import { ProcessGroup } from "../runtime/process-group.ts";
 
 export interface CommandSpec {
@@ -33,7 +34,17 @@ export const processGroupRunner: CommandRunner = async (spec) => {
     return await group.exited;
   } finally {
     spec.signal.removeEventListener("abort", kill);
-    // Whatever the command left running in its group goes with it.
+    // Whatever the command left running in its group goes with it; then the
+    // output still in the pipes is read before the next step (a process
+    // outside the group holding them open gets a few seconds, not forever).
     group.signal("SIGKILL");
+    const limit = new AbortController();
+    await Promise.race([
+      group.drained,
+      setTimeout(drainLimitMs, undefined, { ref: false, signal: limit.signal }).catch(() => {}),
+    ]);
+    limit.abort();
   }
 };
+
+const drainLimitMs = 5000;

@@ -19,6 +19,8 @@ export interface ExitResult {
 export class ProcessGroup {
   private readonly child: ChildProcess;
   readonly exited: Promise<ExitResult>;
+  /** Resolves once stdout and stderr are closed: output that trails the exit has been delivered. */
+  readonly drained: Promise<void>;
 
   constructor(spec: SpawnSpec, onOutput: (data: Buffer) => void) {
     const [command, ...args] = spec.argv;
@@ -32,6 +34,10 @@ export class ProcessGroup {
     this.child.stderr?.on("data", onOutput);
     // A closed stdin (process gone) must not crash the daemon.
     this.child.stdin?.on("error", () => {});
+    this.drained = new Promise((resolve) => {
+      this.child.once("close", () => resolve());
+      this.child.once("error", () => resolve());
+    });
     this.exited = new Promise((resolve) => {
       this.child.once("error", (err) => {
         onOutput(Buffer.from(`[DAEMON] could not start ${command}: ${err.message}\n`));
