@@ -49,7 +49,9 @@ export function errorText(err: ApiError | undefined): string {
   const text = errorMessage(err.code);
   // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
   const filled: MessageDescriptor | undefined = text && { ...text, values: err.metadata ?? {} };
-  if (filled) return i18n._(filled);
+  const translated = filled && i18n._(filled);
+  // A code this catalog has no text for comes back as its id: the server's own words beat that.
+  if (translated && translated !== filled.id) return translated;
   return err.msg || t`The templates of this repository could not be listed.`;
 }
 
@@ -124,8 +126,8 @@ function TemplateStep({
           type="search"
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
-          placeholder={t`Search templates`}
-          aria-label={t`Search templates`}
+          placeholder={t`Filter templates`}
+          aria-label={t`Filter templates`}
           data-testid="template-search"
         />
       </div>
@@ -311,7 +313,7 @@ function UsersStep({ users, onUsers }: { users: string[]; onUsers: (u: string[])
           <Trans>No users: only administrators will see this server.</Trans>
         </p>
       ) : (
-        <ul className="chips" data-testid="wizard-users">
+        <ul className="chips" data-testid="wizard-user-list">
           {users.map((u) => (
             <li key={u} className="chip">
               <ActionIcon name="user" size={16} />

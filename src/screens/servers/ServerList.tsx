@@ -168,8 +168,8 @@ export default function ServerList() {
           type="search"
           value={search}
           onChange={(e) => setSearch(e.currentTarget.value)}
-          placeholder={t`Search servers by name`}
-          aria-label={t`Search servers by name`}
+          placeholder={t`Filter servers by name`}
+          aria-label={t`Filter servers by name`}
           maxLength={100}
           data-testid="server-search"
         />

@@ -68,7 +68,7 @@ function actionText(action: ServerAction): string {
 
 const actionColor: Partial<Record<ServerAction, string>> = {
   start: "color-success",
-  stop: "color-neutral",
+  stop: "btn-outline",
   kill: "btn-outline color-error",
   install: "btn-outline",
 };
@@ -252,7 +252,7 @@ export default function ServerView({ params }: ScreenProps) {
         <SettingsSection server={server} can={can} onRenamed={(name) => setServer({ ...server, name })} />
       ),
     },
-    (can("server.definition.view") || can("server.delete") || can("server.reload")) && {
+    (can("server.definition.view") || can("server.delete")) && {
       id: "admin",
       label: t`Admin`,
       render: () => (
