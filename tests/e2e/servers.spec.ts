@@ -20,7 +20,30 @@ test("the admin creates a server from a local template, starts it, talks to it a
 }) => {
   const api = await adminApi(baseURL!);
   const template = unique("echo-test-");
-  const put = await api.put(`/api/templates/0/${template}`, echoDefinition({ display: "Echo test server" }));
+  const base = echoDefinition();
+  const put = await api.put(
+    `/api/templates/0/${template}`,
+    echoDefinition({
+      display: "Echo test server",
+      data: {
+        ...base.data,
+        mode: {
+          type: "option",
+          value: "simple",
+          display: "Mode",
+          options: [
+            { value: "simple", display: "Simple" },
+            { value: "advanced", display: "Advanced" },
+          ],
+        },
+        verbose: { type: "boolean", value: false, display: "Verbose output" },
+      },
+      groups: [
+        { display: "General", variables: ["motd", "port", "mode"], order: 0 },
+        { display: "Advanced", if: "mode == 'advanced'", variables: ["verbose"], order: 1 },
+      ],
+    }),
+  );
   expect(put.status).toBe(204);
   const name = unique("e2e-echo-");
 
@@ -59,6 +82,11 @@ test("the admin creates a server from a local template, starts it, talks to it a
   const settings = page.getByTestId("wizard-settings");
   await expect(settings.getByRole("group", { name: "General" })).toBeVisible();
   await expect(settings.getByLabel("Message")).toHaveValue("hello");
+  // The Advanced group's CEL condition holds only once "advanced" is chosen.
+  await expect(settings.getByRole("group", { name: "Advanced" })).toHaveCount(0);
+  await settings.getByLabel("Mode").selectOption("advanced");
+  await expect(settings.getByRole("group", { name: "Advanced" })).toBeVisible();
+  await settings.getByRole("switch", { name: "Verbose output" }).check();
   await settings.getByLabel("Message").fill("from the wizard");
   await settings.getByLabel("Port").fill("not a number");
   await settings.getByTestId("server-name").fill(name);
@@ -114,6 +142,7 @@ test("the admin creates a server from a local template, starts it, talks to it a
   await expect(page.getByRole("group", { name: "General" }).getByLabel("Message")).toHaveValue(
     "from the wizard",
   );
+  await expect(page.getByRole("group", { name: "Advanced" }).getByRole("switch")).toBeChecked();
   await snap(page, "server-settings-desktop");
   await page.getByRole("tab", { name: "Admin" }).click();
   const editor = page.getByTestId("definition-editor");
