@@ -1,13 +1,12 @@
 import { readDaemonConfig } from "../daemon/config.ts";
 import { DaemonEngine } from "../daemon/engine.ts";
 import { buildDaemonApp } from "../daemon/http-api.ts";
-import { runSteps } from "../daemon/steps.ts";
 import { productVersion } from "../version.ts";
 
 /** `outpost daemon --config FILE`: a node on its own, reached by its panel. */
 export async function daemon(configFile: string): Promise<void> {
   const config = readDaemonConfig(configFile);
-  const engine = new DaemonEngine({ dataDir: config.dataDir, version: productVersion, runSteps });
+  const engine = new DaemonEngine({ dataDir: config.dataDir, version: productVersion });
   const app = await buildDaemonApp(engine, config, process.env.OUTPOST_LOG_LEVEL || "info");
   let stopping = false;
   const stop = async (signal: string) => {

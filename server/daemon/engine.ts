@@ -6,6 +6,7 @@ import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
 import { ServerStore } from "./servers/server-store.ts";
+import { stepRunner } from "./steps.ts";
 
 /** What a node can do, in the reference's shape (§9.3). */
 export interface NodeFeatures {
@@ -20,8 +21,8 @@ export interface EngineOptions {
   /** Where this node keeps server files, backups and its keys. */
   dataDir: string;
   version: string;
-  /** Runs install / pre / post steps. */
-  runSteps: StepRunner;
+  /** Runs install / pre / post steps; by default the step executor with this node's folders. */
+  runSteps?: StepRunner;
   dockerSocket?: string;
   instance?: InstanceOptions;
 }
@@ -39,10 +40,16 @@ export class DaemonEngine {
   readonly serverOps: ServerOps;
 
   constructor(readonly options: EngineOptions) {
-    for (const dir of ["servers", "backups", "cache"]) {
+    for (const dir of ["servers", "backups", "cache", "binaries"]) {
       fs.mkdirSync(path.join(options.dataDir, dir), { recursive: true });
     }
-    this.servers = new ServerStore(path.join(options.dataDir, "servers"), options.runSteps, options.instance);
+    const runSteps =
+      options.runSteps ??
+      stepRunner({
+        binariesDir: path.join(options.dataDir, "binaries"),
+        cacheDir: path.join(options.dataDir, "cache"),
+      });
+    this.servers = new ServerStore(path.join(options.dataDir, "servers"), runSteps, options.instance);
     this.serverOps = new ServerOps(this.servers);
   }
 

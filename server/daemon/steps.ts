@@ -10,14 +10,11 @@ export type NodeStepOptions = Pick<
 /**
  * The node's runner of install / pre / post steps: the step executor
  * (install/) on the server's folder, console and abort signal, with the
- * node's shared folders. Values the steps write through outputVariable
- * come back from runOperations; StepRunner has no way to hand them on yet.
+ * node's shared folders. Values the steps write through outputVariable are
+ * handed back for the server to keep.
  */
 export function stepRunner(node: NodeStepOptions = {}): StepRunner {
   return async (ops, ctx, io) => {
-    await runOperations(ops, ctx, { ...node, ...io });
+    return (await runOperations(ops, ctx, { ...node, ...io })).variables;
   };
 }
-
-/** Without node folders: javadl and steamgamedl fail clearly until the engine passes them. */
-export const runSteps: StepRunner = stepRunner();

@@ -1,7 +1,6 @@
 import path from "node:path";
 import type { PanelConfig } from "../config.ts";
 import { DaemonEngine } from "../daemon/engine.ts";
-import { runSteps } from "../daemon/steps.ts";
 import type { Db } from "../db/database.ts";
 import { LocalNode } from "../link/local-node.ts";
 import { productVersion } from "../version.ts";
@@ -46,7 +45,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) });
   const throttle = new LoginThrottle();
   const localEngine = config.localNode
-    ? new DaemonEngine({ dataDir: path.join(config.dataDir, "node"), version: productVersion, runSteps })
+    ? new DaemonEngine({ dataDir: path.join(config.dataDir, "node"), version: productVersion })
     : undefined;
   const nodes = new Nodes(
     db,

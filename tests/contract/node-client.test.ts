@@ -5,7 +5,6 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerAnswers } from "../../server/daemon/docker-probe.ts";
 import { DaemonEngine } from "../../server/daemon/engine.ts";
-import { runSteps } from "../../server/daemon/steps.ts";
 import { LocalNode } from "../../server/link/local-node.ts";
 import type { NodeClient } from "../../server/link/node-client.ts";
 import { RemoteNode } from "../../server/link/remote-node.ts";
@@ -28,7 +27,7 @@ interface Subject {
 const implementations: Record<string, () => Promise<Subject>> = {
   LocalNode: async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-local-node-"));
-    const engine = new DaemonEngine({ dataDir: dir, version: productVersion, runSteps });
+    const engine = new DaemonEngine({ dataDir: dir, version: productVersion });
     return {
       client: new LocalNode(engine),
       close: async () => {

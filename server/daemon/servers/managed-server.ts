@@ -4,9 +4,11 @@ import { ApiError } from "../../errors.ts";
 import {
   ConditionEvaluator,
   type Operation,
+  renderEnvironmentVars,
   renderRun,
   type ServerContext,
   type Template,
+  tokenValues,
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
@@ -32,7 +34,12 @@ export interface StepIo {
   signal: AbortSignal;
 }
 
-export type StepRunner = (ops: Operation[], ctx: ServerContext, io: StepIo) => Promise<void>;
+/** Runs steps; answers the values they set through outputVariable. */
+export type StepRunner = (
+  ops: Operation[],
+  ctx: ServerContext,
+  io: StepIo,
+) => Promise<Record<string, VariableValue> | undefined>;
 
 export type ServerEvent = { type: "console"; chunk: ConsoleChunk } | { type: "status"; status: ServerStatus };
 
@@ -108,16 +115,28 @@ export class ManagedServer {
     };
   }
 
-  private steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
-    if (ops.length === 0) return Promise.resolve();
-    return this.runSteps(ops, this.context(exit), {
+  /** Runs steps with the run section's environment variables; values they output are kept in the server's data. */
+  private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
+    if (ops.length === 0) return;
+    const ctx = this.context(exit);
+    const outputs = await this.runSteps(ops, ctx, {
       root: this.root,
-      env: processEnvironment(this.root, {}),
+      env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
       write: (text) => this.instance.console.write(text),
       notice: (text) => this.instance.notice(text),
       sendConsole: (line) => this.instance.sendCommand(line),
       signal: this.abort.signal,
     });
+    if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
+  }
+
+  /** A step's outputVariable (e.g. a resolved Forge version) becomes a variable later steps and the run command see. */
+  private async keepOutputs(outputs: Record<string, VariableValue>): Promise<void> {
+    const data = { ...this.definition.data };
+    for (const [name, value] of Object.entries(outputs)) {
+      data[name] = { ...(data[name] ?? { type: "string", display: name, internal: true }), value };
+    }
+    await this.replace({ ...this.definition, data });
   }
 
   async install(): Promise<void> {

@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DaemonEngine } from "../../../../server/daemon/engine.ts";
-import { runSteps } from "../../../../server/daemon/steps.ts";
 import { productVersion } from "../../../../server/version.ts";
 import { echoDefinition } from "../../../support/echo-template.ts";
 
@@ -12,7 +11,7 @@ let dir: string;
 let engine: DaemonEngine;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-node-install-"));
-  engine = new DaemonEngine({ dataDir: dir, version: productVersion, runSteps });
+  engine = new DaemonEngine({ dataDir: dir, version: productVersion });
 });
 afterEach(async () => {
   await engine.close();
@@ -53,5 +52,31 @@ describe("a node's install", () => {
     expect(text).toContain("[DAEMON] Install failed: writefile: illegal file access");
     expect(fs.existsSync(path.join(dir, "servers", "escape.txt"))).toBe(false);
     expect(await engine.serverOps.status(id)).toEqual({ running: false, installing: false });
+  });
+});
+
+describe("what steps hand on", () => {
+  it("gives command steps the run section's environment variables, and keeps output variables in the server's data", async () => {
+    const id = "5e5e5e5e";
+    const base = echoDefinition();
+    await engine.serverOps.createServer(
+      id,
+      echoDefinition({
+        install: [
+          { type: "resolveforgeversion", version: "47.2.0", outputVariable: "resolvedForgeVersion" },
+          { type: "command", commands: ["sh -c 'echo greeting=$GREETING forge=${resolvedForgeVersion}'"] },
+        ],
+        run: { ...base.run, environmentVars: { GREETING: "hi-${motd}" } },
+      }),
+    );
+    await engine.serverOps.action(id, "install", true);
+    const text = Buffer.from((await engine.serverOps.console(id, 0)).logs, "base64").toString("utf8");
+    expect(text).toContain("greeting=hi-hello forge=47.2.0");
+    const data = (await engine.serverOps.serverData(id, true)).data;
+    expect(data.resolvedForgeVersion).toMatchObject({ value: "47.2.0", internal: true });
+    // Kept on disk too: a restarted node still knows it.
+    const reread = new DaemonEngine({ dataDir: dir, version: productVersion });
+    await reread.start();
+    expect((await reread.serverOps.definition(id)).data.resolvedForgeVersion.value).toBe("47.2.0");
   });
 });
