@@ -122,13 +122,19 @@ test("the admin creates a server from a local template, starts it, talks to it a
   await input.press("Enter");
   await expect(output).toContainText("pong <b>bold</b> <img src=x onerror=alert(1)>");
   await expect(output.locator("b, img")).toHaveCount(0);
+  // ANSI colours become classes; the escape codes themselves are not shown.
+  await input.fill("\u001b[1;31mred\u001b[0m plain");
+  await input.press("Enter");
+  await expect(output.locator("span.a-f1.a-bold", { hasText: "red" })).toBeVisible();
+  await expect(output).toContainText("pong red plain");
   // ↑ brings the last command back.
+  await input.press("ArrowUp");
+  await expect(input).toHaveValue("\u001b[1;31mred\u001b[0m plain");
   await input.press("ArrowUp");
   await expect(input).toHaveValue("<b>bold</b> <img src=x onerror=alert(1)>");
   await input.press("ArrowUp");
   await expect(input).toHaveValue("ping");
-  await input.press("ArrowDown");
-  await input.press("ArrowDown");
+  for (let i = 0; i < 3; i++) await input.press("ArrowDown");
   await expect(input).toHaveValue("");
   await snap(page, "server-console-desktop");
 
@@ -240,7 +246,8 @@ test("every known server type has its icon, others the generic one; grid or list
 }) => {
   const api = await adminApi(baseURL!);
   const prefix = unique("typed-");
-  const types = [...knownTypes, "something-else"];
+  // 15 typed servers and 7 more: two pages of 20
+  const types = [...knownTypes, ...Array.from({ length: 8 }, () => "something-else")];
   for (const [i, type] of types.entries()) {
     const id = `${Date.now().toString(16).slice(-6)}${i.toString(16).padStart(2, "0")}`;
     const created = await api.put(`/api/servers/${id}`, {
@@ -256,7 +263,11 @@ test("every known server type has its icon, others the generic one; grid or list
   await login(page);
   await page.getByTestId("server-search").fill(prefix);
   const entries = page.getByTestId("server-entry");
+  await expect(entries).toHaveCount(20);
+  await expect(page.getByText(`20 of ${types.length}`)).toBeVisible();
+  await page.getByRole("button", { name: "Load more" }).click();
   await expect(entries).toHaveCount(types.length);
+  await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
   for (const [i, type] of types.entries()) {
     const icon = entries.nth(i).locator(".type-icon");
     await expect(icon).toHaveAttribute("data-type", type === "something-else" ? "generic" : type);
