@@ -1,5 +1,5 @@
 import type { Environment, Requirements, Template } from "../../server/templates/index.ts";
-import { type CallOptions, get, put } from "./client";
+import { type CallOptions, del, get, post, put } from "./client";
 import { type ApiError, isApiError, toApiError } from "./errors";
 
 // /api/templates (spec §7, reference §12.15).
@@ -69,4 +69,31 @@ export async function listAllTemplates(opts?: CallOptions): Promise<RepoListing[
       }
     }),
   );
+}
+
+// Template screens: local edits and repository management.
+
+export interface RepoFields {
+  name: string;
+  url: string;
+  branch?: string;
+}
+
+export const deleteLocalTemplate = (name: string, opts?: CallOptions) =>
+  del<void>(`/api/templates/${LOCAL_REPO}/${encodeURIComponent(name)}`, opts);
+export const saveLocalTemplate = (name: string, body: unknown, opts?: CallOptions) =>
+  put<void>(`/api/templates/${LOCAL_REPO}/${encodeURIComponent(name)}`, body, opts);
+export const addRepo = (body: RepoFields, opts?: CallOptions) =>
+  post<TemplateRepo>("/api/templates", body, opts);
+export const deleteRepo = (repo: number, opts?: CallOptions) => del<void>(`/api/templates/${repo}`, opts);
+
+/** Whether a template exists (spec §7: a 404 means no, without a toast). */
+export async function templateExists(repo: number, name: string): Promise<boolean> {
+  try {
+    await getTemplate(repo, name, { exempt: [404] });
+    return true;
+  } catch (err) {
+    if (isApiError(err) && err.status === 404) return false;
+    throw err;
+  }
 }

@@ -43,6 +43,9 @@ const ServerView = screen(() => import("../screens/servers/ServerView"));
 const NodeList = screen(() => import("../screens/nodes/NodeList"));
 const NodeCreate = screen(() => import("../screens/nodes/NodeCreate"));
 const NodeView = screen(() => import("../screens/nodes/NodeView"));
+const TemplateList = screen(() => import("../screens/templates/TemplateList"));
+const TemplateCreate = screen(() => import("../screens/templates/TemplateCreate"));
+const TemplateView = screen(() => import("../screens/templates/TemplateView"));
 // Screens that later issues build; they replace these entries' `screen`.
 const Coming = screen(() => import("../screens/ComingSoon"));
 
@@ -88,13 +91,18 @@ export const routes: readonly RouteDef[] = [
     path: "/templates",
     access: { scope: "templates.view" },
     label: msg`Templates`,
-    screen: Coming,
+    screen: TemplateList,
     nav: true,
     icon: "template",
     hotkey: "g t",
   },
-  { path: "/templates/new", access: "login", label: msg`Create template`, screen: Coming },
-  { path: "/templates/view/:repo/:id", access: "login", label: msg`Template`, screen: Coming },
+  { path: "/templates/new", access: "login", label: msg`Create template`, screen: TemplateCreate },
+  {
+    path: "/templates/view/:repo/:id",
+    access: "login",
+    label: msg`Template`,
+    screen: TemplateView,
+  },
   {
     path: "/settings",
     access: { scope: "settings.edit" },

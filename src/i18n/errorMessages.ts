@@ -51,6 +51,11 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrBackupServerRunning", message: "Stop the server before a backup or restore" }),
   msg({ id: "errors.ErrSettingNotConfigured", message: "Setting {setting} is not configured" }),
   msg({ id: "errors.ErrNoTemplate", message: "Template {template} not found" }),
+  msg({ id: "errors.ErrTemplateInvalid", message: "The template is not valid at {path}: {problem}" }),
+  msg({ id: "errors.ErrRepoUnavailable", message: "Repository {repo} could not be read: {reason}" }),
+  msg({ id: "errors.ErrRepoReadOnly", message: "Only local templates can be changed" }),
+  msg({ id: "errors.ErrRepoNotFound", message: "Repository not found" }),
+  msg({ id: "errors.ErrCannotDeleteLocalRepo", message: "The local repository cannot be removed" }),
   msg({
     id: "errors.ErrServiceInvalidProvider",
     message: "{provider} is not a valid provider for {service}",

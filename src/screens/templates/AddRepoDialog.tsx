@@ -1,0 +1,113 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { type FormEvent, useId, useState } from "react";
+import { isApiError } from "../../api/errors";
+import { addRepo, type TemplateRepo } from "../../api/templates";
+import { handleApiError } from "../../app/errorHandler";
+import { Dialog } from "../../components/Dialog";
+import { ScreenIcon } from "../../components/screenIcons";
+import { TextField } from "../../components/TextField";
+import { toastSuccess } from "../../components/toastStore";
+import { fieldProblemText } from "./fieldProblem";
+import {
+  checkRepoForm,
+  emptyRepoForm,
+  type RepoFieldName,
+  type RepoProblems,
+  repoBody,
+  repoFieldOfError,
+} from "./repoForm";
+
+/** Adds a read-only template repository by URL: a git repository or a .tar.gz archive. */
+export function AddRepoDialog({
+  onClose,
+  onAdded,
+}: {
+  onClose: () => void;
+  onAdded: (r: TemplateRepo) => void;
+}) {
+  const formId = useId();
+  const [values, setValues] = useState(emptyRepoForm);
+  const [problems, setProblems] = useState<RepoProblems>({});
+  const [busy, setBusy] = useState(false);
+
+  const labels: Record<RepoFieldName, string> = { name: t`Name`, url: t`URL`, branch: t`Branch` };
+  const hints: Record<RepoFieldName, string> = {
+    name: t`Shown as the heading of its templates`,
+    url: t`A git repository (https://…) or a .tar.gz archive of one`,
+    branch: t`Git only; empty means the repository's default branch`,
+  };
+
+  const field = (name: RepoFieldName, extra?: { autoFocus?: boolean; inputMode?: "url" }) => {
+    const p = problems[name];
+    return (
+      <TextField
+        label={labels[name]}
+        name={name}
+        value={values[name]}
+        onValue={(v) => {
+          setValues((old) => ({ ...old, [name]: v }));
+          setProblems((old) => ({ ...old, [name]: undefined }));
+        }}
+        invalid={!!p}
+        hint={p ? fieldProblemText(p.code, p.values, labels[name]) : hints[name]}
+        required={name !== "branch"}
+        autoComplete="off"
+        spellCheck={false}
+        {...extra}
+      />
+    );
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const local = checkRepoForm(values);
+    setProblems(local);
+    if (Object.keys(local).length) return;
+    setBusy(true);
+    try {
+      const repo = await addRepo(repoBody(values), { exempt: [400, 409] });
+      toastSuccess(t`Repository ${repo.name} added`);
+      onAdded(repo);
+      onClose();
+    } catch (err) {
+      setBusy(false);
+      if (!isApiError(err)) return;
+      const f = repoFieldOfError(err.code, err.metadata);
+      if (f && (err.status === 400 || err.status === 409))
+        setProblems({ [f]: { code: err.code, values: err.metadata } });
+      else if (err.status === 400 || err.status === 409) handleApiError(err);
+    }
+  };
+
+  return (
+    <Dialog
+      title={t`Add a template repository`}
+      onClose={onClose}
+      testId="add-repo-dialog"
+      actions={
+        <>
+          <button type="button" className="btn btn-outline" onClick={onClose}>
+            <Trans>Cancel</Trans>
+          </button>
+          <button type="submit" className="btn" form={formId} disabled={busy}>
+            <ScreenIcon name="plus" size={18} />
+            <Trans>Add repository</Trans>
+          </button>
+        </>
+      }
+    >
+      <form id={formId} className="stack-form" onSubmit={submit} noValidate>
+        {field("name", { autoFocus: true })}
+        {field("url", { inputMode: "url" })}
+        {field("branch")}
+        <p className="muted small">
+          <Trans>
+            Templates of added repositories are read-only; copy one to the local repository to change it.
+          </Trans>
+        </p>
+      </form>
+    </Dialog>
+  );
+}

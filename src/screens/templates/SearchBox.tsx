@@ -1,0 +1,33 @@
+import { Icon } from "../../components/icons";
+
+/** A filter box: searches as you type, Escape clears it. */
+export function SearchBox({
+  value,
+  onValue,
+  label,
+}: {
+  value: string;
+  onValue: (v: string) => void;
+  label: string;
+}) {
+  return (
+    <div className="search-box">
+      <Icon name="search" size={18} />
+      <input
+        type="search"
+        value={value}
+        placeholder={label}
+        aria-label={label}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(e) => onValue(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape" && value) {
+            e.stopPropagation();
+            onValue("");
+          }
+        }}
+      />
+    </div>
+  );
+}

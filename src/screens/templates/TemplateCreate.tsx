@@ -1,0 +1,91 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { type FormEvent, useRef, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { NotPermitted } from "../../components/NotPermitted";
+import { ScreenIcon } from "../../components/screenIcons";
+import { TextField } from "../../components/TextField";
+import { toastSuccess } from "../../components/toastStore";
+import { hasScope } from "../../state/scopes";
+import { minimalTemplate, printDoc } from "./draft";
+import { saveDraft } from "./saveDraft";
+import { TemplateEditor } from "./TemplateEditor";
+import { templateHref } from "./TemplateEntry";
+import { newNameProblem } from "./templateName";
+import { useLeaveGuard } from "./useLeaveGuard";
+import { useTemplateDraft } from "./useTemplateDraft";
+import "../../components/controls.css";
+import "../nodes/nodes.css";
+import "./templates.css";
+
+/** A new local template: its name, then the editor starting from the smallest valid template. */
+export default function TemplateCreate() {
+  const draft = useTemplateDraft(printDoc(minimalTemplate()));
+  const [name, setName] = useState("");
+  const [nameProblem, setNameProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [, navigate] = useLocation();
+  const nameInput = useRef<HTMLDivElement>(null);
+  useLeaveGuard(draft.dirty && !busy);
+
+  if (!hasScope("templates.local.edit")) return <NotPermitted />;
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      const trimmed = name.trim();
+      const problem = await newNameProblem(trimmed);
+      setNameProblem(problem);
+      if (problem) {
+        nameInput.current?.querySelector("input")?.focus();
+        return;
+      }
+      if (await saveDraft(trimmed, draft)) {
+        toastSuccess(t`Template ${trimmed} created`);
+        navigate(templateHref(0, trimmed));
+      }
+    } catch {
+      // the global handler said why
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="template-screen">
+      <Link href="/templates" className="back-link">
+        <ScreenIcon name="back" size={18} className="flip-rtl" />
+        <Trans>Templates</Trans>
+      </Link>
+      <form className="panel template-create" onSubmit={create} noValidate>
+        <h1 className="panel-title">
+          <Trans>New template</Trans>
+        </h1>
+        <div className="create-row" ref={nameInput}>
+          <TextField
+            label={t`Name`}
+            name="name"
+            value={name}
+            onValue={(v) => {
+              setName(v);
+              setNameProblem(undefined);
+            }}
+            invalid={!!nameProblem}
+            hint={nameProblem ?? t`The template's id in the local repository: letters, digits, . - _`}
+            maxLength={100}
+            required
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <button type="submit" className="btn create-submit" disabled={busy || !draft.savable}>
+            <ScreenIcon name="save" size={18} />
+            <Trans>Create template</Trans>
+          </button>
+        </div>
+      </form>
+      <TemplateEditor draft={draft} />
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { type ApiError, isApiError, toApiError } from "../../api/errors";
+import { listRepos, listTemplates, type TemplateRepo, type TemplateSummary } from "../../api/templates";
+import { reportSessionEnd } from "../../app/background";
+import { type KnownRepo, lastKnownTemplates, rememberTemplates } from "./templateCache";
+
+export interface RepoState extends TemplateRepo {
+  /** Undefined until the first listing (fresh or last-known) is there. */
+  templates?: TemplateSummary[];
+  /** This visit's own answer has not arrived yet. */
+  loading: boolean;
+  /** The listing failed: kept on the repo (spec §8), the others still list. */
+  error?: ApiError;
+}
+
+export interface TemplateRepos {
+  repos: RepoState[] | undefined;
+  failed: boolean;
+  /** A repo just added: listed before the local one and read at once. */
+  added: (repo: TemplateRepo) => void;
+  removed: (id: number) => void;
+}
+
+const asApiError = (err: unknown, repo: number): ApiError =>
+  isApiError(err)
+    ? err
+    : toApiError({ method: "GET", url: `/api/templates/${repo}` }, undefined, undefined, undefined, err);
+
+/** Every repository with its templates; each repo's listing arrives (or fails) on its own. */
+export function useTemplateRepos(): TemplateRepos {
+  const [repos, setRepos] = useState<RepoState[]>();
+  const [failed, setFailed] = useState(false);
+  const live = useRef(true);
+
+  const update = useCallback((id: number, change: Partial<RepoState>) => {
+    if (live.current) setRepos((list) => list?.map((r) => (r.id === id ? { ...r, ...change } : r)));
+  }, []);
+
+  const load = useCallback(
+    (repo: TemplateRepo) => {
+      // Failures stay off the global handler: the repo's section shows them.
+      listTemplates(repo.id, { exempt: true }).then(
+        (templates) =>
+          update(repo.id, {
+            templates: Array.isArray(templates) ? templates : [],
+            loading: false,
+            error: undefined,
+          }),
+        (err) => {
+          reportSessionEnd(err);
+          update(repo.id, { templates: [], loading: false, error: asApiError(err, repo.id) });
+        },
+      );
+    },
+    [update],
+  );
+
+  useEffect(() => {
+    live.current = true;
+    let answered = false;
+    void lastKnownTemplates().then((cached) => {
+      if (!live.current || answered || !cached) return;
+      setRepos((list) => list ?? cached.map((r) => ({ ...r, loading: true })));
+    });
+    listRepos().then(
+      (list) => {
+        answered = true;
+        if (!live.current) return;
+        setRepos((shown) =>
+          list.map((r) => ({ ...r, loading: true, templates: shown?.find((s) => s.id === r.id)?.templates })),
+        );
+        for (const r of list) load(r);
+      },
+      () => live.current && setFailed(true),
+    );
+    return () => {
+      live.current = false;
+    };
+  }, [load]);
+
+  // Remember the listing once every repo answered.
+  useEffect(() => {
+    if (!repos || repos.some((r) => r.loading)) return;
+    const known: KnownRepo[] = repos
+      .filter((r) => !r.error)
+      .map(({ id, name, url, branch, isLocal, templates }) => ({
+        id,
+        name,
+        url,
+        branch,
+        isLocal,
+        templates: templates ?? [],
+      }));
+    void rememberTemplates(known);
+  }, [repos]);
+
+  return {
+    repos,
+    failed,
+    added: (repo) => {
+      setRepos((list) => {
+        const entry: RepoState = { ...repo, loading: true };
+        const rest = (list ?? []).filter((r) => r.id !== repo.id);
+        const local = rest.findIndex((r) => r.isLocal);
+        return local < 0 ? [...rest, entry] : [...rest.slice(0, local), entry, ...rest.slice(local)];
+      });
+      load(repo);
+    },
+    removed: (id) => setRepos((list) => list?.filter((r) => r.id !== id)),
+  };
+}
