@@ -1,32 +1,21 @@
-/** What every user named at server creation gets on it (reference §2.4). */
-export const defaultServerUserScopes = [
-  "server.view",
-  "server.data.view",
-  "server.data.edit",
-  "server.flags.edit",
-  "server.name.edit",
-  "server.clients.view",
-  "server.clients.edit",
-  "server.clients.create",
-  "server.clients.delete",
-  "server.users.view",
-  "server.users.create",
-  "server.users.edit",
-  "server.users.delete",
-  "server.tasks.view",
-  "server.tasks.run",
-  "server.tasks.create",
-  "server.tasks.delete",
-  "server.reload",
-  "server.start",
-  "server.stop",
-  "server.kill",
-  "server.install",
-  "server.files.view",
-  "server.files.edit",
-  "server.sftp",
-  "server.console",
-  "server.console.send",
-  "server.stats",
-  "server.status",
-];
+import { serverScopes } from "./scopes.ts";
+
+/**
+ * What every user named at server creation gets on it (reference §2.4): every
+ * server scope except these, which stay with administrators.
+ */
+const keptForAdministrators = new Set([
+  "server.admin",
+  "server.delete",
+  "server.definition.view",
+  "server.definition.edit",
+  "server.flags.view",
+  "server.data.edit.admin",
+  "server.tasks.edit",
+  "server.backup.view",
+  "server.backup.create",
+  "server.backup.restore",
+  "server.backup.delete",
+]);
+
+export const defaultServerUserScopes: string[] = serverScopes.filter((s) => !keptForAdministrators.has(s));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
-import { freePort } from "../support/free-port.ts";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
 describe("a remote node's reachability follows its daemon", () => {
@@ -12,19 +12,7 @@ describe("a remote node's reachability follows its daemon", () => {
 
   beforeAll(async () => {
     api = await adminClient(panel());
-    const created = await api.post("/api/nodes", {
-      name: "remote-one",
-      publicHost: "127.0.0.1",
-      publicPort: await freePort(),
-      privateHost: "127.0.0.1",
-      privatePort: await freePort(),
-      sftpPort: await freePort(),
-    });
-    expect(created.status).toBe(200);
-    nodeId = created.body.id;
-    const deployment = await api.get(`/api/nodes/${nodeId}/deployment`);
-    expect(deployment.status).toBe(200);
-    daemon = await startDaemon(deployment.body.config);
+    ({ nodeId, daemon } = await addRemoteNode(api, "remote-one"));
   });
   afterAll(async () => {
     await daemon?.destroy();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { freePort } from "../support/free-port.ts";
 import { openttdTemplate } from "../support/openttd-template.ts";
 import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
@@ -15,16 +16,7 @@ describe("a real OpenTTD server on a remote node, through the panel", () => {
 
   beforeAll(async () => {
     api = await adminClient(panel());
-    const node = await api.post("/api/nodes", {
-      name: "game-host",
-      publicHost: "127.0.0.1",
-      publicPort: await freePort(),
-      privateHost: "127.0.0.1",
-      privatePort: await freePort(),
-      sftpPort: await freePort(),
-    });
-    nodeId = node.body.id;
-    daemon = await startDaemon((await api.get(`/api/nodes/${nodeId}/deployment`)).body.config);
+    ({ nodeId, daemon } = await addRemoteNode(api, "game-host"));
   });
   afterAll(async () => {
     await api?.post(`/api/servers/${id}/kill`);

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
-import { freePort } from "../support/free-port.ts";
 import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
 const consoleText = async (api: PanelClient, id: string) =>
@@ -27,16 +27,7 @@ describe("servers across crashes and node restarts", () => {
 
   beforeAll(async () => {
     api = await adminClient(panel());
-    const node = await api.post("/api/nodes", {
-      name: "restartable",
-      publicHost: "127.0.0.1",
-      publicPort: await freePort(),
-      privateHost: "127.0.0.1",
-      privatePort: await freePort(),
-      sftpPort: await freePort(),
-    });
-    nodeId = node.body.id;
-    daemon = await startDaemon((await api.get(`/api/nodes/${nodeId}/deployment`)).body.config);
+    ({ nodeId, daemon } = await addRemoteNode(api, "restartable"));
   });
   afterAll(async () => {
     await daemon?.destroy();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
-import { freePort } from "../support/free-port.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import {
   adminClient,
@@ -161,16 +161,7 @@ describe("servers API", () => {
         })
       ).status,
     ).toBe(200);
-    const node = await admin.post("/api/nodes", {
-      name: "remote",
-      publicHost: "127.0.0.1",
-      publicPort: await freePort(),
-      privateHost: "127.0.0.1",
-      privatePort: await freePort(),
-      sftpPort: await freePort(),
-    });
-    remoteNodeId = node.body.id;
-    daemon = await startDaemon((await admin.get(`/api/nodes/${remoteNodeId}/deployment`)).body.config);
+    ({ nodeId: remoteNodeId, daemon } = await addRemoteNode(admin, "remote"));
   });
   afterAll(async () => {
     await daemon?.destroy();

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decide, permitted } from "../../../src/app/access";
 import { findRoute } from "../../../src/app/routeMatch";
 import { routes } from "../../../src/app/routes";

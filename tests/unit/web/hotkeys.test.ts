@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { globalHotkeys, keyCaps, listedHotkeys } from "../../../src/app/hotkeyTable";
 import { routes } from "../../../src/app/routes";
 import { isTypingTarget } from "../../../src/app/typing";

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeReturnTo, RETURN_TO_KEY, saveReturnTo, takeReturnTo } from "../../../src/app/returnTo";
 import { routes } from "../../../src/app/routes";
 import { memoryStorage } from "./memoryStorage";
