@@ -225,7 +225,7 @@ function EnvironmentStep({
           </div>
         )}
       </div>
-      {available === null && (
+      {available === null && hasScope("nodes.view") && (
         <p className="srv-note">
           <Trans>The node did not say which environments it offers; the server may be refused.</Trans>
         </p>

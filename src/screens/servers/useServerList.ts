@@ -28,6 +28,8 @@ export function useServerList(name: string): ServerListState & { loadMore: () =>
   const page = useRef(1);
   const generation = useRef(0);
   const userId = user.value?.id;
+  const userRef = useRef(userId);
+  userRef.current = userId;
 
   useEffect(() => {
     const mine = ++generation.current;
@@ -40,12 +42,6 @@ export function useServerList(name: string): ServerListState & { loadMore: () =>
       loadingMore: false,
       servers: name ? undefined : s.servers,
     }));
-    if (!name && userId !== undefined) {
-      void lastKnownServers(userId).then((cached) => {
-        if (live() && cached)
-          setState((s) => (s.fresh ? s : { ...s, servers: cached.servers, total: cached.total }));
-      });
-    }
     listServers({ page: 1, limit: SERVER_PAGE_SIZE, name })
       .then((answer) => {
         if (!live()) return;
@@ -56,9 +52,24 @@ export function useServerList(name: string): ServerListState & { loadMore: () =>
           failed: false,
           loadingMore: false,
         });
-        if (!name && userId !== undefined) void rememberServers(userId, answer.servers, answer.paging.total);
+        const owner = userRef.current;
+        if (!name && owner !== undefined) void rememberServers(owner, answer.servers, answer.paging.total);
       })
       .catch(() => live() && setState((s) => ({ ...s, failed: true })));
+  }, [name]);
+
+  // The last-known first page, once the account is known (it may still be loading at boot).
+  useEffect(() => {
+    if (name || userId === undefined) return;
+    let live = true;
+    void lastKnownServers(userId).then((cached) => {
+      if (live && cached) {
+        setState((s) => (s.fresh || s.servers ? s : { ...s, servers: cached.servers, total: cached.total }));
+      }
+    });
+    return () => {
+      live = false;
+    };
   }, [name, userId]);
 
   const loadMore = useCallback(() => {
