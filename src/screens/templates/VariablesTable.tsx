@@ -35,9 +35,10 @@ export function VariablesTable({ data }: { data: Record<string, Variable> }) {
       </thead>
       <tbody>
         {entries.map(([name, v]) => {
-          const options = v.options?.map((o) =>
-            o.display ? `${o.display} (${valueText(o.value)})` : valueText(o.value),
-          );
+          const options = v.options?.map((o) => {
+            const value = valueText(o.value) || '""';
+            return o.display ? `${o.display} (${value})` : value;
+          });
           return (
             <tr key={name}>
               <th scope="row">
