@@ -16,11 +16,13 @@ step "build (Preact alias, what users get) and build:react (guard)"
 npm run build
 npm run build:react
 
-step "unit and API tests (SQLite and PostgreSQL)"
-npx vitest run
+rm -rf test-reports && mkdir -p test-reports
+
+step "unit, contract and API tests (SQLite and PostgreSQL)"
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-reports/vitest.json
 
 step "end-to-end tests in Chromium"
-npx playwright test
+PLAYWRIGHT_JSON_OUTPUT_NAME=test-reports/playwright.json npx playwright test --reporter=list,json
 
 echo
-echo "npm test: all suites passed"
+node scripts/test-summary.mjs
