@@ -15,7 +15,11 @@ const vitest = read("test-reports/vitest.json");
 const playwright = read("test-reports/playwright.json");
 const passed = vitest.numPassedTests + (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0);
 const failed = vitest.numFailedTests + (playwright.stats.unexpected ?? 0);
-console.log(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed, ${vitest.numPendingTests + vitest.numTodoTests} skipped`);
-console.log(`playwright: ${playwright.stats.expected} passed, ${playwright.stats.unexpected} failed, ${playwright.stats.skipped} skipped`);
+console.log(
+  `vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed, ${vitest.numPendingTests + vitest.numTodoTests} skipped`,
+);
+console.log(
+  `playwright: ${playwright.stats.expected} passed, ${playwright.stats.unexpected} failed, ${playwright.stats.skipped} skipped`,
+);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 if (passed === 0 || failed > 0) process.exit(1);
