@@ -51,7 +51,7 @@ try {
         partial = lines.pop() ?? "";
         for (const line of lines) {
           const stamp = Number(line.split(" ")[0]);
-          if (!Number.isFinite(stamp) || !line.includes(" line ")) continue;
+          if (!(stamp > 1e12) || !line.includes(" line ")) continue;
           counts[n]++;
           if (n === 0) {
             delays.push(now - stamp);
