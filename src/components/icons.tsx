@@ -1,6 +1,7 @@
 // Inline SVG icons (no icon font, nothing fetched). 24×24 outline shapes drawn for Outpost.
 
-const circle = (cx: number, cy: number, r: number) =>
+/** Path of a circle, for icons drawn from paths. */
+export const circle = (cx: number, cy: number, r: number) =>
   `M${cx - r} ${cy}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0`;
 const rect = (x: number, y: number, w: number, h: number, r: number) =>
   `M${x + r} ${y}h${w - 2 * r}a${r} ${r} 0 0 1 ${r} ${r}v${h - 2 * r}a${r} ${r} 0 0 1 ${-r} ${r}h${-(w - 2 * r)}a${r} ${r} 0 0 1 ${-r} ${-r}v${-(h - 2 * r)}a${r} ${r} 0 0 1 ${r} ${-r}z`;
@@ -29,10 +30,11 @@ const paths = {
 
 export type IconName = keyof typeof paths;
 
-export function Icon({ name, size = 24, className }: { name: IconName; size?: number; className?: string }) {
+/** A 24×24 stroked outline icon from one SVG path; every icon set of the app draws through it. */
+export function Glyph({ d, size = 24, className }: { d: string; size?: number; className?: string }) {
   return (
     <svg
-      className={className ? `icon ${className}` : "icon"}
+      className={className}
       width={size}
       height={size}
       viewBox="0 0 24 24"
@@ -44,7 +46,11 @@ export function Icon({ name, size = 24, className }: { name: IconName; size?: nu
       aria-hidden="true"
       focusable="false"
     >
-      <path d={paths[name]} />
+      <path d={d} />
     </svg>
   );
+}
+
+export function Icon({ name, size = 24, className }: { name: IconName; size?: number; className?: string }) {
+  return <Glyph d={paths[name]} size={size} className={className ? `icon ${className}` : "icon"} />;
 }

@@ -1,8 +1,7 @@
 // More inline icons, kept out of icons.tsx so the login page does not carry them: only the
 // lazily loaded screens that use them do. Same 24×24 outline style.
+import { circle, Glyph } from "./icons";
 
-const circle = (cx: number, cy: number, r: number) =>
-  `M${cx - r} ${cy}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0`;
 const box = (x: number, y: number, w: number, h: number, r: number) =>
   `M${x + r} ${y}h${w - 2 * r}a${r} ${r} 0 0 1 ${r} ${r}v${h - 2 * r}a${r} ${r} 0 0 1 ${-r} ${r}h${-(w - 2 * r)}a${r} ${r} 0 0 1 ${-r} ${-r}v${-(h - 2 * r)}a${r} ${r} 0 0 1 ${r} ${-r}z`;
 
@@ -32,21 +31,5 @@ export function ScreenIcon({
   size?: number;
   className?: string;
 }) {
-  return (
-    <svg
-      className={className ? `icon ${className}` : "icon"}
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={paths[name]} />
-    </svg>
-  );
+  return <Glyph d={paths[name]} size={size} className={className ? `icon ${className}` : "icon"} />;
 }

@@ -1,11 +1,9 @@
 import { t } from "@lingui/core/macro";
+import { circle, Glyph } from "../../components/icons";
 import type { ServerStatus } from "../../state/serverLive";
 
 // Icons of the server screens, drawn for Outpost (24×24 outlines like components/icons.tsx).
 // Only the lazily loaded server screens carry them.
-
-const circle = (cx: number, cy: number, r: number) =>
-  `M${cx - r} ${cy}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0`;
 
 const cube = "M12 2.5l8.5 4.75v9.5L12 21.5l-8.5-4.75v-9.5zM3.5 7.25 12 12l8.5-4.75M12 12v9.5";
 
@@ -72,20 +70,7 @@ export function ServerTypeIcon({ type, icon, size = 40 }: { type?: string; icon?
       data-type={glyph ? type : "generic"}
       title={type || undefined}
     >
-      <svg
-        width={size * 0.6}
-        height={size * 0.6}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-      >
-        <path d={glyph?.d ?? genericServer} />
-      </svg>
+      <Glyph d={glyph?.d ?? genericServer} size={size * 0.6} />
     </span>
   );
 }
