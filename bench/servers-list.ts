@@ -3,7 +3,7 @@
  * Fastify's hello-world on the same machine in the same run. Reports req/s and
  * p99 for both and their ratio; both servers run in their own process.
  *
- * Run: node --import tsx bench/servers-list.ts [seconds]
+ * Run: node --import tsx bench/servers-list.ts [seconds]  (BENCH_PROFILE=<dir> to profile the panel)
  */
 import { spawn } from "node:child_process";
 import autocannon from "autocannon";
@@ -30,7 +30,10 @@ async function helloWorld(): Promise<{ url: string; stop(): Promise<void> }> {
   return { url: `http://127.0.0.1:${port}/`, stop: () => stopChild(child) };
 }
 
-const panel = await startPanel();
+// BENCH_PROFILE=<dir> writes a CPU profile of the panel there.
+const panel = await startPanel({
+  nodeArgs: process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+});
 const hello = await helloWorld();
 try {
   await withPanelDb(panel, async (db) => {

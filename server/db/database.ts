@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { migrations } from "./migrations.ts";
+import { withStatementCache } from "./statement-cache.ts";
 import type { Database } from "./tables.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -37,7 +38,7 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): O
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: "sqlite", close: () => db.destroy() };
 }
 

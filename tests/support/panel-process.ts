@@ -25,7 +25,7 @@ export interface PanelProcess {
  * that cluster. The first administrator comes from OUTPOST_ADMIN_*.
  */
 export async function startPanel(
-  opts: { postgresUrl?: string; env?: Record<string, string>; webDir?: string } = {},
+  opts: { postgresUrl?: string; env?: Record<string, string>; webDir?: string; nodeArgs?: string[] } = {},
 ): Promise<PanelProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-panel-"));
   const port = await freePort();
@@ -57,10 +57,14 @@ export async function startPanel(
     DATABASE_URL: databaseUrl ?? "",
     ...opts.env,
   };
-  const child = spawn(process.execPath, [path.join(repoRoot, "bin/outpost.mjs"), "serve"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), path.join(repoRoot, "bin/outpost.mjs"), "serve"],
+    {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
