@@ -148,11 +148,11 @@ export default function ServerList() {
   const servers = list.servers;
   return (
     <section className="panel">
-      <header className="srv-head">
+      <header className="screen-head">
         <h1 className="panel-title">
           <Trans>Servers</Trans>
         </h1>
-        <div className="srv-head-actions">
+        <div className="screen-actions">
           <ListTypeToggle />
           {hasScope("server.create") && (
             <Link href="/servers/new" className="btn">
