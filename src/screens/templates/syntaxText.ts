@@ -5,7 +5,8 @@ import type { JsonSyntaxError } from "./useTemplateDraft";
 export function syntaxText(problem: JsonSyntaxError["problem"]): string {
   switch (problem) {
     case "value":
-      return t`A value is expected here (text in double quotes, a number, true, false, null, { or [)`;
+      // The brace goes in as a value: a literal { in the message would read as an ICU placeholder.
+      return t`A value is expected here (text in double quotes, a number, true, false, null, ${"{"} or [)`;
     case "key":
       return t`A property name in double quotes is expected here`;
     case "colon":
