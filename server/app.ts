@@ -4,11 +4,16 @@ import fastifyFormbody from "@fastify/formbody";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { authRoutes } from "./api/auth.ts";
+import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
+import { fileRoutes } from "./api/files.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
+import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
+import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
+import { serverUserRoutes } from "./api/server-users.ts";
 import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
 import { templateRoutes } from "./api/templates.ts";
@@ -69,6 +74,11 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     nodeRoutes,
     serverRoutes,
     serverSocketRoutes,
+    fileRoutes,
+    backupRoutes,
+    queryRoutes,
+    serverUserRoutes,
+    serverClientRoutes,
     templateRoutes,
   ])
     routes(app, ctx);

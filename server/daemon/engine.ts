@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { BackupOps } from "./backups/backup-ops.ts";
 import { dockerAnswers } from "./docker-probe.ts";
+import { FileOps } from "./files/file-ops.ts";
+import { QueryOps } from "./query/query-ops.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
@@ -38,6 +41,9 @@ const goOs: Record<string, string> = { win32: "windows" };
 export class DaemonEngine {
   readonly servers: ServerStore;
   readonly serverOps: ServerOps;
+  readonly fileOps: FileOps;
+  readonly backupOps: BackupOps;
+  readonly queryOps: QueryOps;
 
   constructor(readonly options: EngineOptions) {
     for (const dir of ["servers", "backups", "cache", "binaries"]) {
@@ -51,6 +57,9 @@ export class DaemonEngine {
       });
     this.servers = new ServerStore(path.join(options.dataDir, "servers"), runSteps, options.instance);
     this.serverOps = new ServerOps(this.servers);
+    this.fileOps = new FileOps(this.servers);
+    this.backupOps = new BackupOps(this.servers, path.join(options.dataDir, "backups"));
+    this.queryOps = new QueryOps(this.servers);
   }
 
   /** Loads the node's servers and starts those marked autostart. */

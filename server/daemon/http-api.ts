@@ -4,8 +4,11 @@ import { ApiError } from "../errors.ts";
 import { installErrorHandler } from "../http/error-handler.ts";
 import { validatorCompiler } from "../http/validation.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
+import { daemonBackupRoutes } from "./backups/backup-routes.ts";
 import type { DaemonConfig } from "./config.ts";
 import type { DaemonEngine } from "./engine.ts";
+import { daemonFileRoutes } from "./files/file-routes.ts";
+import { daemonQueryRoutes } from "./query/query-routes.ts";
 import { daemonServerRoutes } from "./server-routes.ts";
 
 /**
@@ -43,6 +46,9 @@ export async function buildDaemonApp(
   app.get("/daemon", async () => ({ message: "daemon is running" }));
   app.get("/daemon/features", async () => engine.features());
   daemonServerRoutes(app, engine.serverOps);
+  daemonFileRoutes(app, engine.fileOps);
+  daemonBackupRoutes(app, engine.backupOps);
+  daemonQueryRoutes(app, engine.queryOps);
 
   app.setNotFoundHandler(async () => {
     throw new ApiError(404, "ErrNotFound", "no such endpoint");

@@ -1,5 +1,8 @@
 import type { DaemonEngine } from "../daemon/engine.ts";
+import type { NodeBackups } from "./backup-wire.ts";
+import type { NodeFiles } from "./file-wire.ts";
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
+import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 
 /** The node inside the panel process: calls go straight to its engine. */
@@ -7,9 +10,15 @@ export class LocalNode implements NodeClient {
   readonly nodeId = 0;
   readonly reachable = true;
   readonly servers: NodeServers;
+  readonly files: NodeFiles;
+  readonly backups: NodeBackups;
+  readonly query: NodeQuery;
 
   constructor(private readonly engine: DaemonEngine) {
     this.servers = engine.serverOps;
+    this.files = engine.fileOps;
+    this.backups = engine.backupOps;
+    this.query = engine.queryOps;
   }
 
   async health(): Promise<void> {}

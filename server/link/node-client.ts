@@ -1,4 +1,7 @@
 import type { NodeFeatures } from "../daemon/engine.ts";
+import type { NodeBackups } from "./backup-wire.ts";
+import type { NodeFiles } from "./file-wire.ts";
+import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 
 export type { NodeFeatures };
@@ -16,4 +19,7 @@ export interface NodeClient {
   /** Whether the last contact with the node worked. */
   readonly reachable: boolean;
   readonly servers: NodeServers;
+  readonly files: NodeFiles;
+  readonly backups: NodeBackups;
+  readonly query: NodeQuery;
 }

@@ -1,5 +1,8 @@
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
 import { NodeHttp, type RemoteNodeAddress } from "./node-http.ts";
+import { RemoteBackups } from "./remote-backups.ts";
+import { RemoteFiles } from "./remote-files.ts";
+import { RemoteQuery } from "./remote-query.ts";
 import { RemoteServers } from "./remote-servers.ts";
 
 export type { RemoteNodeAddress };
@@ -8,12 +11,18 @@ export type { RemoteNodeAddress };
 export class RemoteNode implements NodeClient {
   readonly nodeId: number;
   readonly servers: RemoteServers;
+  readonly files: RemoteFiles;
+  readonly backups: RemoteBackups;
+  readonly query: RemoteQuery;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
     this.nodeId = address.nodeId;
     this.http = new NodeHttp(address, timeoutMs);
     this.servers = new RemoteServers(this.http);
+    this.files = new RemoteFiles(this.http);
+    this.backups = new RemoteBackups(this.http);
+    this.query = new RemoteQuery(this.http);
   }
 
   get reachable(): boolean {

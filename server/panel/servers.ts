@@ -3,6 +3,7 @@ import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
 import { ApiError } from "../errors.ts";
 import type { Principal } from "../http/principal.ts";
+import type { NodeClient } from "../link/node-client.ts";
 import type { NodeServers } from "../link/server-wire.ts";
 import type { Variable } from "../templates/index.ts";
 import type { Nodes } from "./nodes.ts";
@@ -197,8 +198,13 @@ export class Servers {
 
   /** The node-side servers API for the node this server lives on. */
   async clientOf(id: string): Promise<NodeServers> {
+    return (await this.nodeOf(id)).servers;
+  }
+
+  /** The node this server lives on (its files, backups and query go through it). */
+  async nodeOf(id: string): Promise<NodeClient> {
     const row = await this.row(id);
-    return (await this.nodes.client(row.node_id)).servers;
+    return this.nodes.client(row.node_id);
   }
 
   private async row(id: string): Promise<Row> {

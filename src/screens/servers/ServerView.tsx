@@ -1,7 +1,7 @@
 import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { isApiError } from "../../api/errors";
 import { getServer, type Server, type ServerAction, serverAction } from "../../api/servers";
@@ -26,6 +26,14 @@ import {
 import { type ServerCan, serverAddress, serverCan } from "./serverScopes";
 import "../../components/controls.css";
 import "./servers.css";
+
+// Sections other than the console load with their first opening: the server view's chunk stays small.
+const UsersSection = lazy(() => import("./users/UsersSection"));
+const SftpSection = lazy(() => import("./sftp/SftpSection"));
+const FilesSection = lazy(() => import("./files/FilesSection"));
+const BackupsSection = lazy(() => import("./backups/BackupsSection"));
+const ClientsSection = lazy(() => import("./clients/ClientsSection"));
+const QuerySection = lazy(() => import("./query/QuerySection"));
 
 const MIB = 1024 * 1024;
 
@@ -234,9 +242,7 @@ export default function ServerView({ params }: ScreenProps) {
   }
   if (!server || !scopes || !live) return <Spinner />;
 
-  // The sections of spec §2.3, in order. Later issues add theirs here: users (server.users.view),
-  // sftp (server.sftp), file manager (server.files.view), backups (server.backup.view),
-  // oauth clients (server.clients.view), query (server.stats).
+  // The sections of spec §2.3, in order.
   const candidates: (Section | false)[] = [
     can("server.console") && {
       id: "console",
@@ -258,6 +264,36 @@ export default function ServerView({ params }: ScreenProps) {
       render: () => (
         <AdminSection server={server} can={can} onChanged={(s) => setServer({ ...server, ...s })} />
       ),
+    },
+    can("server.users.view") && {
+      id: "users",
+      label: t`Users`,
+      render: (active: boolean) => <UsersSection server={server} can={can} active={active} />,
+    },
+    can("server.sftp") && {
+      id: "sftp",
+      label: t`SFTP`,
+      render: (active: boolean) => <SftpSection server={server} can={can} active={active} />,
+    },
+    can("server.files.view") && {
+      id: "files",
+      label: t`Files`,
+      render: (active: boolean) => <FilesSection server={server} can={can} active={active} />,
+    },
+    can("server.backup.view") && {
+      id: "backups",
+      label: t`Backups`,
+      render: (active: boolean) => <BackupsSection server={server} can={can} active={active} />,
+    },
+    can("server.clients.view") && {
+      id: "clients",
+      label: t`OAuth clients`,
+      render: (active: boolean) => <ClientsSection server={server} can={can} active={active} />,
+    },
+    can("server.stats") && {
+      id: "query",
+      label: t`Players`,
+      render: (active: boolean) => <QuerySection server={server} can={can} active={active} />,
     },
   ];
   const sections = candidates.filter((s): s is Section => !!s);
@@ -338,7 +374,7 @@ export default function ServerView({ params }: ScreenProps) {
                 hidden={s.id !== active?.id}
                 className="panel server-section"
               >
-                {s.render(s.id === active?.id)}
+                <Suspense fallback={<Spinner />}>{s.render(s.id === active?.id)}</Suspense>
               </div>
             ) : null,
           )}
