@@ -10,10 +10,14 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
  * inherit (see tests/e2e/panels.ts).
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const builds = { preact: "dist", react: "dist-react" } as const;
+  // E2E_DIST / E2E_DIST_REACT point at other build folders (a private `vite build --outDir`).
+  const builds = {
+    preact: process.env.E2E_DIST || "dist",
+    react: process.env.E2E_DIST_REACT || "dist-react",
+  } as const;
   const panels: PanelProcess[] = [];
   for (const [name, dir] of Object.entries(builds)) {
-    const webDir = path.join(repoRoot, dir);
+    const webDir = path.resolve(repoRoot, dir);
     if (!fs.existsSync(path.join(webDir, "index.html"))) {
       throw new Error(`${dir}/ is not built: run "npm run build" and "npm run build:react" first`);
     }
