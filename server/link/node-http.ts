@@ -1,4 +1,5 @@
-import { ApiError } from "../errors.ts";
+import { Readable } from "node:stream";
+import { ApiError, type ErrorMetadata } from "../errors.ts";
 import { signNodeToken } from "./node-token.ts";
 
 export interface RemoteNodeAddress {
@@ -13,6 +14,15 @@ export interface CallOptions {
   text?: string;
   timeoutMs?: number;
   /** Health checks go out even while the node is known to be down. */
+  evenIfDown?: boolean;
+}
+
+export interface StreamOptions {
+  /** A Readable is streamed; other bodies are sent as they are. */
+  body?: BodyInit | Readable | null;
+  headers?: Record<string, string>;
+  /** 0: no limit (a transfer of many gigabytes). */
+  timeoutMs?: number;
   evenIfDown?: boolean;
 }
 
@@ -42,10 +52,7 @@ export class NodeHttp {
   }
 
   async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
-    if (this.state === "down" && !opts.evenIfDown) {
-      await this.call("GET", "/daemon", { timeoutMs: 1000, evenIfDown: true });
-    }
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token()}` };
+    const headers: Record<string, string> = {};
     let body: string | undefined;
     if (opts.json !== undefined) {
       headers["content-type"] = "application/json";
@@ -54,32 +61,74 @@ export class NodeHttp {
       headers["content-type"] = "text/plain";
       body = opts.text;
     }
+    const res = await this.send(method, path, { ...opts, headers, body });
+    const text = await res.text();
+    const parsed =
+      text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined;
+    if (!res.ok) throw this.failure(res.status, parsed);
+    return parsed as T;
+  }
+
+  /**
+   * A call whose body or answer is a stream (file transfers, backups): the
+   * request body is sent as it is read, and a 2xx Response is handed back
+   * unread. A failed answer throws as call() does. The timeout covers the
+   * whole transfer unless it is 0.
+   */
+  async stream(method: string, path: string, opts: StreamOptions = {}): Promise<Response> {
+    const res = await this.send(method, path, opts);
+    if (!res.ok) {
+      const text = await res.text();
+      let parsed: { error?: { code?: string; msg?: string; metadata?: ErrorMetadata } } | undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      throw this.failure(res.status, parsed);
+    }
+    return res;
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    opts: CallOptions & { headers?: Record<string, string>; body?: BodyInit | Readable | null },
+  ): Promise<Response> {
+    if (this.state === "down" && !opts.evenIfDown) {
+      await this.call("GET", "/daemon", { timeoutMs: 1000, evenIfDown: true });
+    }
+    const headers: Record<string, string> = { ...opts.headers, authorization: `Bearer ${this.token()}` };
+    const streamed = opts.body instanceof Readable;
     let res: Response;
     try {
       res = await fetch(this.address.baseUrl + path, {
         method,
         headers,
-        body,
+        body: streamed ? (Readable.toWeb(opts.body as Readable) as ReadableStream) : (opts.body as BodyInit),
+        // Node's fetch sends a stream only half-duplex (the answer comes after the whole body).
+        ...(streamed ? { duplex: "half" } : {}),
         signal: opts.timeoutMs === 0 ? undefined : AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
-      });
+      } as RequestInit);
     } catch {
       this.state = "down";
       throw this.unreachable();
     }
     this.state = "up";
-    const text = await res.text();
-    const parsed =
-      text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined;
-    if (!res.ok) {
-      if (res.status === 401) {
-        // The node does not accept our signature: a wrong secret in its config.
-        throw new ApiError(502, "ErrNodeRefused", "node ${node} refused the panel's credentials", {
-          node: this.address.nodeId,
-        });
-      }
-      const error = parsed?.error;
-      throw new ApiError(res.status, error?.code ?? "ErrUnknownError", error?.msg, error?.metadata);
+    return res;
+  }
+
+  private failure(
+    status: number,
+    parsed: { error?: { code?: string; msg?: string; metadata?: ErrorMetadata } } | undefined,
+  ): ApiError {
+    if (status === 401) {
+      // The node does not accept our signature: a wrong secret in its config.
+      return new ApiError(502, "ErrNodeRefused", "node ${node} refused the panel's credentials", {
+        node: this.address.nodeId,
+      });
     }
-    return parsed as T;
+    const error = parsed?.error;
+    return new ApiError(status, error?.code ?? "ErrUnknownError", error?.msg, error?.metadata);
   }
 }
