@@ -1,12 +1,34 @@
 import { defineConfig } from "@lingui/cli";
 import { formatter } from "@lingui/format-po";
 
-// Catalogs live in locales/<locale>/messages.po (spec §9 names, e.g. en_US). To add a locale,
-// list it here, run `npm run i18n:extract` and translate; the app finds catalogs by glob.
+// Two catalogs per locale in locales/<locale>/ (spec §9 names, e.g. en_US):
+// - shell.po: what the first paint needs (app shell, shared components, API errors, sign-in
+//   screens), loaded at boot;
+// - screens.po: every other screen, loaded with the first of them (src/i18n/activate.ts).
+// The login page so downloads none of the server, node or template screens' strings.
+// To add a locale, list it here, run `npm run i18n:extract` and translate both files.
 export default defineConfig({
   sourceLocale: "en_US",
   locales: ["en_US"],
   fallbackLocales: { default: "en_US" },
-  catalogs: [{ path: "<rootDir>/locales/{locale}/messages", include: ["<rootDir>/src"] }],
+  catalogs: [
+    {
+      path: "<rootDir>/locales/{locale}/shell",
+      include: [
+        "<rootDir>/src/main.tsx",
+        "<rootDir>/src/app",
+        "<rootDir>/src/api",
+        "<rootDir>/src/components",
+        "<rootDir>/src/i18n",
+        "<rootDir>/src/state",
+        "<rootDir>/src/screens/auth",
+      ],
+    },
+    {
+      path: "<rootDir>/locales/{locale}/screens",
+      include: ["<rootDir>/src/screens"],
+      exclude: ["<rootDir>/src/screens/auth/**"],
+    },
+  ],
   format: formatter({ lineNumbers: false }),
 });

@@ -2,6 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 import type { IconName } from "../components/icons";
+import { screenStringsReady } from "../i18n/activate";
 import type { Access } from "./access";
 
 // THE routes table (spec §2.1). Router guard, sidebar, hotkeys and hotkey help all derive from it.
@@ -21,6 +22,11 @@ function screen(load: () => Promise<ScreenModule>): LazyScreen {
   return Object.assign(lazy(load), { preload: load });
 }
 
+/** A screen whose strings are in the screens' catalog: both are fetched together. */
+function screenWithStrings(load: () => Promise<ScreenModule>): LazyScreen {
+  return screen(() => Promise.all([load(), screenStringsReady()]).then(([module]) => module));
+}
+
 export interface RouteDef {
   path: string;
   access: Access;
@@ -36,18 +42,18 @@ export interface RouteDef {
 const Login = screen(() => import("../screens/auth/Login"));
 const Register = screen(() => import("../screens/auth/Register"));
 const Invite = screen(() => import("../screens/auth/Invite"));
-const Self = screen(() => import("../screens/self/Self"));
-const ServerList = screen(() => import("../screens/servers/ServerList"));
-const ServerCreate = screen(() => import("../screens/servers/ServerCreate"));
-const ServerView = screen(() => import("../screens/servers/ServerView"));
-const NodeList = screen(() => import("../screens/nodes/NodeList"));
-const NodeCreate = screen(() => import("../screens/nodes/NodeCreate"));
-const NodeView = screen(() => import("../screens/nodes/NodeView"));
-const TemplateList = screen(() => import("../screens/templates/TemplateList"));
-const TemplateCreate = screen(() => import("../screens/templates/TemplateCreate"));
-const TemplateView = screen(() => import("../screens/templates/TemplateView"));
+const Self = screenWithStrings(() => import("../screens/self/Self"));
+const ServerList = screenWithStrings(() => import("../screens/servers/ServerList"));
+const ServerCreate = screenWithStrings(() => import("../screens/servers/ServerCreate"));
+const ServerView = screenWithStrings(() => import("../screens/servers/ServerView"));
+const NodeList = screenWithStrings(() => import("../screens/nodes/NodeList"));
+const NodeCreate = screenWithStrings(() => import("../screens/nodes/NodeCreate"));
+const NodeView = screenWithStrings(() => import("../screens/nodes/NodeView"));
+const TemplateList = screenWithStrings(() => import("../screens/templates/TemplateList"));
+const TemplateCreate = screenWithStrings(() => import("../screens/templates/TemplateCreate"));
+const TemplateView = screenWithStrings(() => import("../screens/templates/TemplateView"));
 // Screens that later issues build; they replace these entries' `screen`.
-const Coming = screen(() => import("../screens/ComingSoon"));
+const Coming = screenWithStrings(() => import("../screens/ComingSoon"));
 
 export const routes: readonly RouteDef[] = [
   { path: "/", access: "none", label: msg`Home` },

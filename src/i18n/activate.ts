@@ -1,12 +1,24 @@
 import { i18n, type Messages } from "@lingui/core";
 import { DEFAULT_LOCALE, isRtl, LOCALE_STORAGE_KEY, pickLocale, toBcp47 } from "./locales";
 
-// One lazy chunk per catalog: only the active locale is downloaded (@lingui/vite-plugin compiles
-// the .po on import). A locale is supported once its catalog exists.
-const catalogs = import.meta.glob<{ messages: Messages }>("../../locales/*/messages.po");
-const byLocale = new Map(Object.entries(catalogs).map(([path, load]) => [path.split("/").at(-2)!, load]));
+// One lazy chunk per catalog and locale: only the active locale is downloaded (@lingui/vite-plugin
+// compiles the .po on import). Each locale has two catalogs (lingui.config.ts): the shell's,
+// loaded at boot, and the screens', loaded with the first screen that needs it, so the login
+// page never downloads the strings of the screens behind it. A locale is supported once its
+// shell catalog exists.
+type CatalogLoader = () => Promise<{ messages: Messages }>;
+const byFile = (loaders: Record<string, CatalogLoader>) =>
+  new Map(Object.entries(loaders).map(([path, load]) => [path.split("/").at(-2)!, load]));
+const shellCatalogs = byFile(import.meta.glob<{ messages: Messages }>("../../locales/*/shell.po"));
+const screenCatalogs = byFile(import.meta.glob<{ messages: Messages }>("../../locales/*/screens.po"));
 
-export const supportedLocales = [...byLocale.keys()];
+export const supportedLocales = [...shellCatalogs.keys()];
+
+/** Screens' catalogs already merged into i18n, by locale (a promise while loading). */
+const screensLoaded = new Map<string, Promise<void>>();
+let screensWanted = false;
+/** The locale being activated or active (set before its catalog arrives, for early preloads). */
+let currentLocale = DEFAULT_LOCALE;
 
 export function startupLocale(): string {
   let saved: string | null = null;
@@ -18,14 +30,47 @@ export function startupLocale(): string {
   return pickLocale(saved, navigator.languages ?? [navigator.language], supportedLocales);
 }
 
+function supported(locale: string): string {
+  return shellCatalogs.has(locale) ? locale : DEFAULT_LOCALE;
+}
+
+function loadScreens(locale: string): Promise<void> {
+  let loading = screensLoaded.get(locale);
+  if (!loading) {
+    const load = screenCatalogs.get(locale) ?? screenCatalogs.get(DEFAULT_LOCALE);
+    loading = (load ? load() : Promise.resolve({ messages: {} })).then(({ messages }) => {
+      // i18n.load merges into the locale's messages, next to the shell's.
+      i18n.load(locale, messages);
+    });
+    loading.catch(() => screensLoaded.delete(locale));
+    screensLoaded.set(locale, loading);
+  }
+  return loading;
+}
+
+/**
+ * Resolves once the screens' strings of the active locale are loaded. The routes table wraps
+ * every screen but the sign-in ones with it, so a screen never renders before its strings.
+ */
+export function screenStringsReady(): Promise<void> {
+  screensWanted = true;
+  return loadScreens(currentLocale);
+}
+
 export async function activateLocale(locale: string): Promise<void> {
-  const load = byLocale.get(locale) ?? byLocale.get(DEFAULT_LOCALE);
+  const chosen = supported(locale);
+  currentLocale = chosen;
+  const load = shellCatalogs.get(chosen);
   if (!load) throw new Error(`no catalog for ${locale}`);
-  const { messages } = await load();
-  i18n.load(locale, messages);
-  i18n.activate(locale, [toBcp47(locale)]);
-  document.documentElement.lang = toBcp47(locale);
-  document.documentElement.dir = isRtl(locale) ? "rtl" : "ltr";
+  const [{ messages }] = await Promise.all([
+    load(),
+    // Switching language with a screen open: its strings come along before the switch.
+    screensWanted ? loadScreens(chosen) : undefined,
+  ]);
+  i18n.load(chosen, messages);
+  i18n.activate(chosen, [toBcp47(chosen)]);
+  document.documentElement.lang = toBcp47(chosen);
+  document.documentElement.dir = isRtl(chosen) ? "rtl" : "ltr";
 }
 
 /** Persist a user's choice (the picker comes later) and switch. */
