@@ -50,11 +50,31 @@ export function requirePrincipal(request: FastifyRequest): Principal {
 
 const guardedPrefixes = ["/api", "/auth", "/oauth2"];
 
+/** One guarded route as declared: what the refusal tests walk through. */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  access: Access;
+  serverParam: string;
+}
+
+const declared = new WeakMap<FastifyInstance, DeclaredRoute[]>();
+
+/** Every guarded route of an app and its access rule, in the order they were added. */
+export function declaredRoutes(app: FastifyInstance): readonly DeclaredRoute[] {
+  return declared.get(app) ?? [];
+}
+
 export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies: CookieJar): void {
+  const table: DeclaredRoute[] = [];
+  declared.set(app, table);
   app.addHook("onRoute", (route) => {
     const guarded = guardedPrefixes.some((p) => route.url === p || route.url.startsWith(`${p}/`));
-    if (guarded && route.method !== "HEAD" && route.config?.access === undefined) {
-      throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    if (!guarded || route.method === "HEAD") return;
+    const access = route.config?.access;
+    if (access === undefined) throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    for (const method of [route.method].flat()) {
+      table.push({ method, url: route.url, access, serverParam: route.config?.serverParam ?? "id" });
     }
   });
 

@@ -1,0 +1,94 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.ts";
+import { readConfig } from "../../server/config.ts";
+import { openDatabase } from "../../server/db/database.ts";
+import { type DeclaredRoute, declaredRoutes } from "../../server/http/guard.ts";
+import { isServerScope, serverScopes } from "../../server/panel/scopes.ts";
+import { createServices } from "../../server/panel/services.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expectError, newUser } from "../support/expect-api.ts";
+import type { PanelClient as Client } from "../support/http-client.ts";
+import { setServerScopes } from "../support/panel-db.ts";
+import { adminClient, registeredClient, usePanel } from "../support/test-panel.ts";
+
+/**
+ * Every route that needs a server scope refuses a user who holds every other
+ * server scope on that server but not that one — found from the app's own
+ * route table, so a route added later is covered without touching this file.
+ */
+async function serverScopedRoutes(): Promise<DeclaredRoute[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-routes-"));
+  const config = readConfig({
+    OUTPOST_DATA_DIR: dataDir,
+    OUTPOST_LOCAL_NODE: "false",
+    OUTPOST_LOG_LEVEL: "silent",
+    OUTPOST_WEB_DIR: dataDir,
+  });
+  const opened = openDatabase({ dataDir });
+  try {
+    const app = await buildApp(config, createServices(config, opened.db));
+    await app.ready();
+    const routes = declaredRoutes(app).filter(
+      (r) => typeof r.access === "string" && isServerScope(r.access) && r.url.includes(`:${r.serverParam}`),
+    );
+    await app.close();
+    return routes;
+  } finally {
+    await opened.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A concrete URL for a route pattern: the server's id, and a harmless value for other params. */
+function concrete(route: DeclaredRoute, serverId: string): string {
+  return route.url
+    .replace(`:${route.serverParam}`, serverId)
+    .replace(/:[A-Za-z]+/g, "x")
+    .replace(/\*$/, "x");
+}
+
+const routes = await serverScopedRoutes();
+
+const bodyFor = (route: DeclaredRoute) => (route.method === "GET" ? {} : { json: {} });
+
+describe("server routes refuse a missing scope", () => {
+  const panel = usePanel();
+  const serverId = "5c09e5aa";
+  const user = newUser("scopeless");
+  let client: Client;
+
+  beforeAll(async () => {
+    const admin = await adminClient(panel());
+    const created = await admin.put(`/api/servers/${serverId}`, { ...echoDefinition(), node: 0 });
+    expect(created.status, created.text).toBe(200);
+    client = await registeredClient(panel(), user);
+  });
+
+  it("finds the server routes (the table is not empty)", () => {
+    expect(routes.length).toBeGreaterThan(20);
+    expect(routes.map((r) => r.access)).toContain("server.start");
+  });
+
+  const byScope = new Map<string, DeclaredRoute[]>();
+  for (const route of routes)
+    byScope.set(route.access as string, [...(byScope.get(route.access as string) ?? []), route]);
+  it.each([...byScope.keys()])("without %s, every route that needs it answers 403", async (scope) => {
+    const others = serverScopes.filter((s) => s !== scope && s !== "server.admin");
+    await setServerScopes(panel(), user.email, serverId, others);
+    for (const route of byScope.get(scope) ?? []) {
+      const res = await client.call(route.method, concrete(route, serverId), bodyFor(route));
+      expectError(res, 403, "ErrMissingScope", { scope });
+    }
+  });
+
+  it("a user with no scopes on the server is refused every server route", async () => {
+    const stranger = await registeredClient(panel(), newUser("stranger"));
+    for (const route of routes) {
+      const res = await stranger.call(route.method, concrete(route, serverId), bodyFor(route));
+      expect(res.status, `${route.method} ${route.url}: ${res.text}`).toBe(403);
+    }
+  });
+});
