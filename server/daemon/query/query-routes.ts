@@ -1,5 +1,27 @@
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import { queryTypeHeader } from "../../link/query-wire.ts";
 import type { QueryOps } from "./query-ops.ts";
 
-/** The daemon's query routes under /daemon/server/{id}/query, spoken by the panel's RemoteQuery. */
-export function daemonQueryRoutes(_app: FastifyInstance, _ops: QueryOps): void {}
+const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/**
+ * The daemon's query routes under /daemon/server/{id}/query, spoken by the
+ * panel's RemoteQuery: HEAD answers 2xx with the type when the server can be
+ * asked and 404 when not; GET answers the view, or 204 for no answer.
+ */
+export function daemonQueryRoutes(app: FastifyInstance, ops: QueryOps): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const path = "/daemon/server/:id/query";
+
+  api.head(path, { schema: { params: Id } }, async (request, reply) => {
+    const type = await ops.queryType(request.params.id);
+    if (!type) return reply.status(404).send();
+    return reply.header(queryTypeHeader, type).status(204).send();
+  });
+  api.get(path, { schema: { params: Id }, exposeHeadRoute: false }, async (request, reply) => {
+    const view = await ops.query(request.params.id);
+    return view ? view : reply.status(204).send();
+  });
+}
