@@ -3,6 +3,7 @@ import { requirePrincipal } from "../http/guard.ts";
 import type { IssuedSession } from "../panel/sign-in.ts";
 import { otpPendingSeconds } from "../panel/sign-in.ts";
 import { LoginAnswer, LoginBody, OtpBody, RegisterBody } from "../wire/auth.ts";
+import { InviteAcceptBody } from "../wire/server-users.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** /auth/*: sign-in with cookies (reference §3.3). */
@@ -46,6 +47,14 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
     "/auth/register",
     { config: { access: "public" }, schema: { body: RegisterBody, response: answer } },
     async (request, reply) => started(request, reply, await services.signIn.register(request.body)),
+  );
+
+  // An invited user chooses a username and password with the link's token, and is signed in.
+  api.post(
+    "/auth/invite",
+    { config: { access: "public" }, schema: { body: InviteAcceptBody, response: answer } },
+    async (request, reply) =>
+      started(request, reply, await services.invites.accept(request.body, request.ip)),
   );
 
   api.post(

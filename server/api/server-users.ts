@@ -1,4 +1,73 @@
-import type { Api, RouteContext } from "./types.ts";
+import { Type } from "typebox";
+import { ApiError } from "../errors.ts";
+import { requirePrincipal } from "../http/guard.ts";
+import { scopesOnServer } from "../http/principal.ts";
+import { InviteAnswer, ServerUserGrantBody, ServerUserList, ServerUserParams } from "../wire/server-users.ts";
+import { ServerIdParams } from "../wire/servers.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
 
-/** a server's users under /api/servers/{id}/user (reference §12.13). */
-export function serverUserRoutes(_app: Api, _ctx: RouteContext): void {}
+/** A server's users under /api/servers/{id}/user (reference §12.13). */
+export function serverUserRoutes(app: Api, { services }: RouteContext): void {
+  const api = typed(app);
+  const { serverUsers } = services;
+
+  api.get(
+    "/api/servers/:id/user",
+    {
+      config: { access: "server.users.view" },
+      schema: { params: ServerIdParams, response: { 200: ServerUserList } },
+    },
+    (request) => serverUsers.list(request.params.id),
+  );
+
+  api.get(
+    "/api/servers/:id/user/:email",
+    {
+      config: { access: "server.users.view" },
+      schema: { params: ServerUserParams, response: { 200: ServerUserList } },
+    },
+    async (request) => {
+      const found = await serverUsers.list(request.params.id, request.params.email);
+      if (found.length === 0) throw new ApiError(404, "ErrUserNotFound", "user not found");
+      return found;
+    },
+  );
+
+  // server.users.edit changes someone's scopes; server.users.create is enough to add someone new.
+  // The guard asks for server.view (what both imply) and the service decides which one it takes.
+  api.put(
+    "/api/servers/:id/user/:email",
+    {
+      config: { access: "server.view" },
+      schema: {
+        params: ServerUserParams,
+        body: ServerUserGrantBody,
+        response: { 200: InviteAnswer, 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const { id, email } = request.params;
+      const held = await scopesOnServer(services, principal, id);
+      const result = await serverUsers.grant(id, email, request.body.scopes, {
+        userId: principal.user.id,
+        held,
+      });
+      // No mail is sent yet: the granting user gets the link to hand over.
+      if (result.inviteUrl) return { invite: { url: result.inviteUrl } };
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.delete(
+    "/api/servers/:id/user/:email",
+    { config: { access: "server.users.delete" }, schema: { params: ServerUserParams } },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const { id, email } = request.params;
+      const held = await scopesOnServer(services, principal, id);
+      await serverUsers.remove(id, email, { userId: principal.user.id, held });
+      return reply.status(204).send();
+    },
+  );
+}

@@ -81,7 +81,18 @@ export async function scopesOnServer(
 ): Promise<string[]> {
   if (principal.onlyServer !== undefined) {
     if (principal.onlyServer !== serverId || !principal.clientId) return [];
-    return (await deps.clients.byId(principal.clientId))?.scopes ?? [];
+    const client = await deps.clients.byId(principal.clientId);
+    if (!client) return [];
+    // Never further than its owner reaches now: what the owner lost there (or the owner's
+    // removal from the server) the client loses too.
+    const rows = await deps.db
+      .selectFrom("permissions")
+      .select("scopes")
+      .where("user_id", "=", client.userId)
+      .where("server_id", "in", ["", serverId])
+      .execute();
+    const owner = rows.flatMap((r) => parseScopes(r.scopes));
+    return client.scopes.filter((scope) => holdsScope(owner, scope));
   }
   const row = await deps.db
     .selectFrom("permissions")

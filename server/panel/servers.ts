@@ -111,7 +111,10 @@ export class Servers {
     const page = query.page ?? 1;
     const seesAll = holdsScope(principal.scopes, "admin");
     let q = this.db.selectFrom("servers");
-    if (!seesAll) {
+    if (principal.onlyServer !== undefined) {
+      // A server-bound client sees its server, even when its owner (an administrator) has no row there.
+      q = q.where("id", "=", principal.onlyServer);
+    } else if (!seesAll) {
       q = q.where("id", "in", (eb) =>
         eb
           .selectFrom("permissions")
@@ -119,7 +122,6 @@ export class Servers {
           .where("user_id", "=", principal.user.id)
           .where("server_id", "!=", ""),
       );
-      if (principal.onlyServer !== undefined) q = q.where("id", "=", principal.onlyServer);
     }
     if (query.name) {
       const pattern = likePattern(query.name.includes("*") ? query.name : `*${query.name}*`);
@@ -169,6 +171,8 @@ export class Servers {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom("permissions").where("server_id", "=", id).execute();
       await trx.deleteFrom("oauth_clients").where("server_id", "=", id).execute();
+      // The node removed the backup files with the server (reference §12.11).
+      await trx.deleteFrom("backups").where("server_id", "=", id).execute();
       await trx.deleteFrom("servers").where("id", "=", id).execute();
     });
   }

@@ -5,9 +5,12 @@ import type { Db } from "../db/database.ts";
 import { LocalNode } from "../link/local-node.ts";
 import { productVersion } from "../version.ts";
 import { Accounts } from "./accounts.ts";
+import { Invites } from "./invites.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
+import { ServerClients } from "./server-clients.ts";
+import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
 import { Sessions } from "./sessions.ts";
 import { Settings } from "./settings.ts";
@@ -28,6 +31,9 @@ export interface PanelServices {
   nodes: Nodes;
   servers: Servers;
   templates: TemplateRepos;
+  invites: Invites;
+  serverUsers: ServerUsers;
+  serverClients: ServerClients;
   /** The daemon engine of the local node, when the panel runs one. */
   localEngine: DaemonEngine | undefined;
 }
@@ -44,6 +50,8 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
   const clients = new OAuthClients(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) });
   const throttle = new LoginThrottle();
+  // Invite links are guessed no more easily than passwords: the same throttle counts both.
+  const invites = new Invites(db, accounts, sessions, throttle);
   const localEngine = config.localNode
     ? new DaemonEngine({ dataDir: path.join(config.dataDir, "node"), version: productVersion })
     : undefined;
@@ -64,6 +72,9 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
+    invites,
+    serverUsers: new ServerUsers(db, accounts, invites, settings),
+    serverClients: new ServerClients(db, clients),
     localEngine,
   };
 }

@@ -4,7 +4,8 @@ import { newToken, tokenHash } from "./tokens.ts";
 export const sessionLifetimeMs = 60 * 60 * 1000;
 export const otpPendingLifetimeMs = 5 * 60 * 1000;
 
-export type SessionKind = "session" | "otp";
+/** "invite": a link that lets an invited user set their password (server users, reference §12.13). */
+export type SessionKind = "session" | "otp" | "invite";
 
 export interface SessionRecord {
   userId: number;

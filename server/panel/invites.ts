@@ -1,0 +1,174 @@
+import type { Db } from "../db/database.ts";
+import { ApiError, errors } from "../errors.ts";
+import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
+import type { Accounts, User } from "./accounts.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
+import { hashPassword } from "./passwords.ts";
+import { holdsScope, joinScopes, registeredUserScopes } from "./scopes.ts";
+import type { Sessions } from "./sessions.ts";
+import type { IssuedSession } from "./sign-in.ts";
+import { tokenHash } from "./tokens.ts";
+
+export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The password hash of an invited user who has not chosen a password yet. It
+ * is no argon2 hash, so no password ever matches it, and it tells an invitee
+ * who is still pending from a user with a password.
+ */
+export const pendingPasswordHash = "!invited";
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === "23505" || /UNIQUE constraint failed/.test(e?.message ?? "");
+}
+
+const taken = (field: string) =>
+  new ApiError(409, "ErrUserExists", "a user with this ${field} already exists", { field });
+
+const invalidLink = () => new ApiError(400, "ErrInviteLinkInvalid", "this invite link is not valid");
+
+/** A username from the e-mail's local part, made long enough and free (the invitee may change it). */
+async function freeUsername(db: Db, email: string): Promise<string> {
+  let base = email
+    .split("@")[0]
+    .replace(/[^A-Za-z0-9._~-]/g, "")
+    .slice(0, 90);
+  if (base.length < 5) base = `${base || "user"}-user`.slice(0, 90);
+  for (let n = 1; n < 1000; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    const taken = await db
+      .selectFrom("users")
+      .select("id")
+      .where("username", "=", candidate)
+      .executeTakeFirst();
+    if (!taken) return candidate;
+  }
+  return `${base}-${Date.now().toString(36)}`;
+}
+
+/**
+ * Invited users: accounts made for an e-mail address that has no account yet,
+ * and the one-time links (sessions of kind "invite", stored as their hash,
+ * valid 7 days) with which they choose a username and password.
+ */
+export class Invites {
+  constructor(
+    private readonly db: Db,
+    private readonly accounts: Accounts,
+    private readonly sessions: Sessions,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  /**
+   * Creates the invited account. Unlike the reference, which gives invitees no
+   * global scopes (so they cannot sign in until an administrator grants
+   * `login`), they get what a registered user gets.
+   */
+  async createInvitee(emailInput: string): Promise<User> {
+    const email = checkEmail(emailInput);
+    await this.accounts.assertFree({ email });
+    const username = await freeUsername(this.db, email);
+    const created = this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto("users")
+        .values({
+          username,
+          email,
+          password_hash: pendingPasswordHash,
+          otp_active: 0,
+          otp_last_step: 0,
+          created_at: Date.now(),
+        })
+        .returning(["id"])
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("permissions")
+        .values({ user_id: row.id, server_id: "", scopes: joinScopes(registeredUserScopes) })
+        .execute();
+      return { id: row.id, username, email, otpActive: false };
+    });
+    // Two invitations of the same address (or two usernames derived alike) raced.
+    return created.catch((err: unknown) => {
+      throw isUniqueViolation(err) ? taken("email") : err;
+    });
+  }
+
+  /** Whether the user was invited and has not chosen a password yet. */
+  async isPending(userId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    return row?.password_hash === pendingPasswordHash;
+  }
+
+  /** A new invite link token for a pending invitee; earlier links stay valid until used or expired. */
+  async issue(userId: number): Promise<string> {
+    const { token } = await this.sessions.create(userId, "invite", { lifetimeMs: inviteLifetimeMs });
+    return token;
+  }
+
+  /**
+   * Accepts an invite: the token must be live and belong to this e-mail's
+   * pending account. The username and password are checked before anything is
+   * written; the token is consumed in the same transaction that sets them, so
+   * a refused username leaves the link usable. Failures count like failed
+   * logins (same throttle), so links cannot be guessed. Answers a signed-in
+   * session, as registration does.
+   */
+  async accept(
+    input: { token: string; email: string; username: string; password: string },
+    address: string,
+  ): Promise<IssuedSession> {
+    const email = normaliseEmail(input.email);
+    const retryAfter = this.throttle.retryAfter(email, address);
+    if (retryAfter > 0) {
+      throw new ApiError(
+        429,
+        "ErrTooManyAttempts",
+        "too many failed attempts, try again in ${retryAfter} s",
+        {
+          retryAfter,
+        },
+      );
+    }
+    const invite = input.token ? await this.sessions.find(input.token, "invite") : undefined;
+    const user = invite ? await this.accounts.byId(invite.userId) : undefined;
+    if (!invite || !user || user.email !== email || !(await this.isPending(user.id))) {
+      this.throttle.recordFailure(email, address);
+      throw invalidLink();
+    }
+    const username = checkUsername(input.username);
+    const password_hash = await hashPassword(checkNewPassword(input.password));
+    await this.accounts.assertFree({ username }, user.id);
+    await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const used = await trx
+          .deleteFrom("sessions")
+          .where("token_hash", "=", tokenHash(input.token))
+          .where("kind", "=", "invite")
+          .executeTakeFirst();
+        // Another request used the link meanwhile.
+        if (Number(used.numDeletedRows) !== 1) throw invalidLink();
+        await trx.updateTable("users").set({ username, password_hash }).where("id", "=", user.id).execute();
+        // The other links sent to this address are spent with this one.
+        await trx
+          .deleteFrom("sessions")
+          .where("user_id", "=", user.id)
+          .where("kind", "=", "invite")
+          .execute();
+      })
+      .catch((err: unknown) => {
+        // Someone took the username since the check; the link was not spent.
+        throw isUniqueViolation(err) ? taken("username") : err;
+      });
+    this.throttle.recordSuccess(email);
+    const scopes = await this.accounts.globalScopes(user.id);
+    if (!holdsScope(scopes, "login")) throw errors.loginNotPermitted();
+    const session = await this.sessions.create(user.id, "session");
+    return { ...session, scopes };
+  }
+}

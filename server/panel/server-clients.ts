@@ -1,0 +1,65 @@
+import type { Db } from "../db/database.ts";
+import { ApiError, errors } from "../errors.ts";
+import type { OAuthClient, OAuthClients } from "./oauth-clients.ts";
+import { holdsScope } from "./scopes.ts";
+import { checkServerScopes, type ServerEditor } from "./server-users.ts";
+
+export const clientNameMax = 100;
+export const clientDescriptionMax = 4000;
+
+/**
+ * OAuth2 clients bound to one server. Their tokens act on that server only,
+ * with the scopes given here (see `scopesOnServer` in http/principal.ts).
+ */
+export class ServerClients {
+  constructor(
+    private readonly db: Db,
+    private readonly clients: OAuthClients,
+  ) {}
+
+  async list(serverId: string): Promise<OAuthClient[]> {
+    await this.assertServer(serverId);
+    return this.clients.listByServer(serverId);
+  }
+
+  /**
+   * A new client owned by the editor. Every scope it gets must be one the
+   * editor holds on the server (server.admin or admin hold them all), so a
+   * client never reaches further than its creator. `server.view` is always
+   * included, as in every server-level scope list (reference §2.2).
+   */
+  async create(
+    serverId: string,
+    input: { name: string; description?: string; scopes: string[] },
+    editor: ServerEditor,
+  ): Promise<{ client: OAuthClient; secret: string }> {
+    await this.assertServer(serverId);
+    const name = input.name.trim();
+    if (!name) throw errors.fieldRequired("name");
+    if (name.length > clientNameMax) throw errors.fieldLength("name", 1, clientNameMax);
+    const description = (input.description ?? "").trim();
+    if (description.length > clientDescriptionMax) {
+      throw errors.fieldLength("description", 0, clientDescriptionMax);
+    }
+    const scopes = checkServerScopes(["server.view", ...input.scopes]);
+    const beyond = scopes.find((s) => !holdsScope(editor.held, s));
+    if (beyond) throw errors.missingScope(beyond);
+    return this.clients.create({ userId: editor.userId, serverId, name, description, scopes });
+  }
+
+  async delete(serverId: string, clientId: string): Promise<void> {
+    await this.assertServer(serverId);
+    if (!(await this.clients.deleteOfServer(serverId, clientId))) {
+      throw new ApiError(404, "ErrClientNotFound", "OAuth2 client not found");
+    }
+  }
+
+  private async assertServer(serverId: string): Promise<void> {
+    const row = await this.db
+      .selectFrom("servers")
+      .select("id")
+      .where("id", "=", serverId)
+      .executeTakeFirst();
+    if (!row) throw new ApiError(404, "ErrServerNotFound", "no such server");
+  }
+}

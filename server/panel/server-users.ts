@@ -1,0 +1,180 @@
+import type { Db } from "../db/database.ts";
+import { ApiError, errors } from "../errors.ts";
+import { checkEmail, normaliseEmail } from "./account-rules.ts";
+import type { Accounts } from "./accounts.ts";
+import { type Invites, pendingPasswordHash } from "./invites.ts";
+import { holdsScope, isServerScope, joinScopes, parseScopes, serverScopes } from "./scopes.ts";
+import type { Settings } from "./settings.ts";
+
+export interface ServerUser {
+  username: string;
+  email: string;
+  scopes: string[];
+  /** Invited and has not chosen a password yet. */
+  invited?: boolean;
+}
+
+/** Who asks for a change, and what they hold on the server (global and server rows together). */
+export interface ServerEditor {
+  userId: number;
+  held: string[];
+}
+
+const userNotFound = () => new ApiError(404, "ErrUserNotFound", "user not found");
+
+/** Every requested scope must be a server scope (400 names the first that is not). */
+export function checkServerScopes(requested: readonly string[]): string[] {
+  for (const scope of requested) {
+    if (!isServerScope(scope)) {
+      throw new ApiError(400, "ErrFieldInvalid", "${field} is not valid: ${scope} is not a server scope", {
+        field: "scopes",
+        scope,
+      });
+    }
+  }
+  return [...new Set(requested)];
+}
+
+/** Whoever holds server.admin there (or admin) may set any server scope; others only what they hold. */
+export function mayReplaceAll(held: readonly string[]): boolean {
+  return holdsScope(held, "server.admin");
+}
+
+/**
+ * The scopes a target ends up with. An editor holding server.admin (on the
+ * server or globally) or admin replaces them wholesale (reference §2.3).
+ * Anyone else toggles only the scopes they hold themselves — added when
+ * requested, removed when not — and every other scope of the target stays as
+ * it was. (The reference means this too, but intersects the target's *old*
+ * scopes instead of the requested ones, so a non-admin's request is ignored;
+ * here it is applied.) So no one, editing their own row or another's, can hand
+ * out a scope they do not hold. `server.view` is always kept (reference §2.2).
+ */
+export function resultingScopes(
+  held: readonly string[],
+  current: readonly string[],
+  requested: readonly string[],
+) {
+  const wanted = new Set(requested);
+  let result: string[];
+  if (mayReplaceAll(held)) {
+    result = [...wanted];
+  } else {
+    const mine = new Set(held.filter(isServerScope));
+    result = serverScopes.filter((s) => (mine.has(s) ? wanted.has(s) : current.includes(s)));
+    // Scopes of the target this panel does not know stay too.
+    result.push(...current.filter((s) => !isServerScope(s)));
+  }
+  if (!result.includes("server.view")) result.unshift("server.view");
+  return result;
+}
+
+/** The users of one server: who has a server-level permission row there, and with which scopes. */
+export class ServerUsers {
+  constructor(
+    private readonly db: Db,
+    private readonly accounts: Accounts,
+    private readonly invites: Invites,
+    private readonly settings: Settings,
+  ) {}
+
+  async list(serverId: string, email?: string): Promise<ServerUser[]> {
+    await this.assertServer(serverId);
+    let q = this.db
+      .selectFrom("permissions")
+      .innerJoin("users", "users.id", "permissions.user_id")
+      .select(["users.username", "users.email", "users.password_hash", "permissions.scopes"])
+      .where("permissions.server_id", "=", serverId);
+    if (email !== undefined) q = q.where("users.email", "=", normaliseEmail(email));
+    const rows = await q.orderBy("users.username").execute();
+    return rows.map((row) => {
+      const user: ServerUser = { username: row.username, email: row.email, scopes: parseScopes(row.scopes) };
+      if (row.password_hash === pendingPasswordHash) user.invited = true;
+      return user;
+    });
+  }
+
+  /**
+   * Sets a user's scopes on the server. An unknown address becomes an invited
+   * user; the answer then carries the invite link to hand over (this panel
+   * sends no mail yet), as it does when the user is still pending from an
+   * earlier invitation.
+   */
+  async grant(
+    serverId: string,
+    emailInput: string,
+    requested: string[],
+    editor: ServerEditor,
+  ): Promise<{ inviteUrl?: string }> {
+    await this.assertServer(serverId);
+    const scopes = checkServerScopes(requested);
+    const email = checkEmail(emailInput);
+    let user = await this.accounts.byEmail(email);
+    const current = user ? await this.rowScopes(user.id, serverId) : undefined;
+    // Changing someone's scopes here needs server.users.edit; adding someone new to the server,
+    // server.users.create is enough.
+    if (current !== undefined && !holdsScope(editor.held, "server.users.edit")) {
+      throw errors.missingScope("server.users.edit");
+    }
+    if (!holdsScope(editor.held, "server.users.edit") && !holdsScope(editor.held, "server.users.create")) {
+      throw errors.missingScope("server.users.edit");
+    }
+    user ??= await this.invites.createInvitee(email);
+    const value = joinScopes(resultingScopes(editor.held, current ?? [], scopes));
+    await this.db
+      .insertInto("permissions")
+      .values({ user_id: user.id, server_id: serverId, scopes: value })
+      .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
+      .execute();
+    if (!(await this.invites.isPending(user.id))) return {};
+    const token = await this.invites.issue(user.id);
+    return { inviteUrl: await this.inviteUrl(token, user.email) };
+  }
+
+  /**
+   * Removes the user's row on this server and nothing else. An editor who may
+   * not replace scopes wholesale may only remove a user whose scopes there
+   * they all hold themselves (else removing and re-adding would strip scopes
+   * they cannot toggle); leaving a server oneself is always allowed.
+   */
+  async remove(serverId: string, email: string, editor: ServerEditor): Promise<void> {
+    await this.assertServer(serverId);
+    const user = await this.accounts.byEmail(email);
+    const current = user ? await this.rowScopes(user.id, serverId) : undefined;
+    if (!user || current === undefined) throw userNotFound();
+    if (user.id !== editor.userId && !mayReplaceAll(editor.held)) {
+      const beyond = current.find((s) => isServerScope(s) && !holdsScope(editor.held, s));
+      if (beyond) throw errors.missingScope(beyond);
+    }
+    await this.db
+      .deleteFrom("permissions")
+      .where("user_id", "=", user.id)
+      .where("server_id", "=", serverId)
+      .execute();
+  }
+
+  private async inviteUrl(token: string, email: string): Promise<string> {
+    const base = String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
+    const query = new URLSearchParams({ token, email });
+    return `${base}/auth/invite?${query}`;
+  }
+
+  private async rowScopes(userId: number, serverId: string): Promise<string[] | undefined> {
+    const row = await this.db
+      .selectFrom("permissions")
+      .select("scopes")
+      .where("user_id", "=", userId)
+      .where("server_id", "=", serverId)
+      .executeTakeFirst();
+    return row ? parseScopes(row.scopes) : undefined;
+  }
+
+  private async assertServer(serverId: string): Promise<void> {
+    const row = await this.db
+      .selectFrom("servers")
+      .select("id")
+      .where("id", "=", serverId)
+      .executeTakeFirst();
+    if (!row) throw new ApiError(404, "ErrServerNotFound", "no such server");
+  }
+}

@@ -1,0 +1,36 @@
+import { type Static, Type } from "typebox";
+import { ServerIdParams } from "./servers.ts";
+
+/** Wire shapes of /api/servers/{id}/user (reference §12.13) and of accepting an invite. */
+export const ServerUserParams = Type.Object({
+  id: ServerIdParams.properties.id,
+  email: Type.String({ minLength: 1, maxLength: 255 }),
+});
+
+export const ServerUser = Type.Object({
+  username: Type.String(),
+  email: Type.String(),
+  scopes: Type.Array(Type.String()),
+  /** Present (true) while the user has not accepted the invitation. */
+  invited: Type.Optional(Type.Boolean()),
+});
+export type ServerUser = Static<typeof ServerUser>;
+
+export const ServerUserList = Type.Array(ServerUser);
+
+export const ScopeList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 });
+
+export const ServerUserGrantBody = Type.Object({ scopes: ScopeList });
+export type ServerUserGrantBody = Static<typeof ServerUserGrantBody>;
+
+/** The answer to a grant that invited someone: the link to hand over (no mail is sent). */
+export const InviteAnswer = Type.Object({ invite: Type.Object({ url: Type.String() }) });
+export type InviteAnswer = Static<typeof InviteAnswer>;
+
+export const InviteAcceptBody = Type.Object({
+  token: Type.String({ maxLength: 128 }),
+  email: Type.String({ maxLength: 255 }),
+  username: Type.String({ maxLength: 100 }),
+  password: Type.String({ maxLength: 1024 }),
+});
+export type InviteAcceptBody = Static<typeof InviteAcceptBody>;
