@@ -1,4 +1,76 @@
-import type { Api, RouteContext } from "./types.ts";
+import { Backups } from "../panel/backups.ts";
+import { BackupCreateQuery, BackupList, BackupParams, BackupView } from "../wire/backups.ts";
+import { ServerIdParams } from "../wire/servers.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
 
-/** backups under /api/servers/{id}/backup (reference §12.19). */
-export function backupRoutes(_app: Api, _ctx: RouteContext): void {}
+const byServer = { params: ServerIdParams };
+const byBackup = { params: BackupParams };
+
+/** backups under /api/servers/{id}/backup (reference §2.5 scopes, §12.19 behaviour). */
+export function backupRoutes(app: Api, { services }: RouteContext): void {
+  const backups = new Backups(services.db, services.servers);
+
+  // The unsafe calls carry no body (the reference's client may still send a
+  // content type, or an empty JSON body): whatever comes is read and ignored.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 1024 }, (_request, _body, done) =>
+      done(null, undefined),
+    );
+    const api = typed(scope);
+
+    api.get(
+      "/api/servers/:id/backup",
+      { config: { access: "server.backup.view" }, schema: { ...byServer, response: { 200: BackupList } } },
+      (request) => backups.list(request.params.id),
+    );
+
+    api.get(
+      "/api/servers/:id/backup/:backupId",
+      { config: { access: "server.backup.view" }, schema: { ...byBackup, response: { 200: BackupView } } },
+      (request) => backups.get(request.params.id, request.params.backupId),
+    );
+
+    api.post(
+      "/api/servers/:id/backup/create",
+      { config: { access: "server.backup.create" }, schema: { ...byServer, querystring: BackupCreateQuery } },
+      async (request, reply) => {
+        await backups.create(request.params.id, request.query.name);
+        return reply.status(204).send();
+      },
+    );
+
+    api.post(
+      "/api/servers/:id/backup/restore/:backupId",
+      { config: { access: "server.backup.restore" }, schema: byBackup },
+      async (request, reply) => {
+        // Answers once the files are back (the reference answered first and restored after).
+        await backups.restore(request.params.id, request.params.backupId);
+        return reply.status(204).send();
+      },
+    );
+
+    api.delete(
+      "/api/servers/:id/backup/:backupId",
+      { config: { access: "server.backup.delete" }, schema: byBackup },
+      async (request, reply) => {
+        await backups.delete(request.params.id, request.params.backupId);
+        return reply.status(204).send();
+      },
+    );
+
+    api.get(
+      "/api/servers/:id/backup/download/:backupId",
+      { config: { access: "server.backup.view" }, compress: false, schema: byBackup },
+      async (request, reply) => {
+        const { name, size, body } = await backups.download(request.params.id, request.params.backupId);
+        // Fastify destroys the stream when the client goes away, ending the read from the node.
+        return reply
+          .header("content-type", "application/gzip")
+          .header("content-length", String(size))
+          .header("content-disposition", `attachment; filename="${name}"`)
+          .send(body);
+      },
+    );
+  });
+}

@@ -97,7 +97,24 @@ export interface TemplateRepoTable {
   created_at: number;
 }
 
+/** A server's backup as the panel lists it; the node holds the file (`file_name`) and says when it is done. */
+export interface BackupTable {
+  id: Generated<number>;
+  server_id: string;
+  name: string;
+  /** `<uuid>.tar.gz` in the node's backups folder for this server. */
+  file_name: string;
+  /** 'creating' until the node reports 'ready' or 'failed'. */
+  state: string;
+  /** Bytes of the finished archive. */
+  size: number;
+  /** Why it failed, as the node said. */
+  error: string;
+  created_at: number;
+}
+
 export interface Database {
+  backups: BackupTable;
   templates: TemplateRow;
   template_repos: TemplateRepoTable;
   nodes: NodeTable;

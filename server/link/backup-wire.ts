@@ -1,3 +1,51 @@
-/** Shapes that cross the panel↔node seam for backups (reference §12.19). */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by the backups work (issue 5)
-export interface NodeBackups {}
+import type { Readable } from "node:stream";
+
+/**
+ * Shapes that cross the panel↔node seam for backups (reference §12.19).
+ * The node owns the files (`<backups>/<serverId>/<fileName>`) and knows
+ * whether each is being written, finished or failed; the panel owns the list
+ * of ids and names. The panel picks the file name, so it can record the row
+ * under the name the node will use.
+ */
+export type BackupState = "creating" | "ready" | "failed";
+
+/** What a node knows of one backup file of a server. */
+export interface NodeBackupView {
+  fileName: string;
+  state: BackupState;
+  /** The finished archive's bytes; while creating, the bytes written so far. */
+  size: number;
+  /** Why it failed. */
+  error?: string;
+}
+
+/** A finished backup being read: the caller consumes or destroys the stream. */
+export interface BackupBytes {
+  size: number;
+  body: Readable;
+}
+
+/** `<uuid>.tar.gz`: the only names a node accepts, so no name can point elsewhere. */
+export const backupFileNamePattern =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tar\.gz$/;
+
+/** What the panel asks of a node about a server's backups. */
+export interface NodeBackups {
+  /**
+   * Starts writing a tar.gz of a stopped, idle server's folder in the
+   * background; resolves once it is under way. Refused while the server runs
+   * (400 ErrBackupServerRunning) or is busy (409 ErrBackupInProgress).
+   */
+  create(serverId: string, fileName: string): Promise<void>;
+  /** Every backup the node holds for the server: being written, finished or failed. */
+  list(serverId: string): Promise<NodeBackupView[]>;
+  /**
+   * Replaces the server's files with the backup's, all or nothing; resolves
+   * when done. Refused like create.
+   */
+  restore(serverId: string, fileName: string): Promise<void>;
+  /** Removes a backup file (a missing one is not an error); refused while it is being written. */
+  delete(serverId: string, fileName: string): Promise<void>;
+  /** A finished backup's bytes. */
+  download(serverId: string, fileName: string): Promise<BackupBytes>;
+}

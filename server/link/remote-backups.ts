@@ -1,7 +1,42 @@
-import type { NodeBackups } from "./backup-wire.ts";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import type { BackupBytes, NodeBackups, NodeBackupView } from "./backup-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** A remote node's backups API, through the daemon's routes under /daemon/server/{id}. */
 export class RemoteBackups implements NodeBackups {
   constructor(readonly http: NodeHttp) {}
+
+  private path(id: string, rest: string, fileName?: string): string {
+    const query = fileName === undefined ? "" : `?fileName=${encodeURIComponent(fileName)}`;
+    return `/daemon/server/${encodeURIComponent(id)}/backup${rest}${query}`;
+  }
+
+  async create(serverId: string, fileName: string): Promise<void> {
+    await this.http.call("POST", this.path(serverId, "/create", fileName));
+  }
+
+  list(serverId: string): Promise<NodeBackupView[]> {
+    return this.http.call("GET", this.path(serverId, ""));
+  }
+
+  async restore(serverId: string, fileName: string): Promise<void> {
+    // A restore answers when every file is in place: as long as the tree takes to extract.
+    await this.http.call("POST", this.path(serverId, "/restore", fileName), { timeoutMs: 0 });
+  }
+
+  async delete(serverId: string, fileName: string): Promise<void> {
+    await this.http.call("DELETE", this.path(serverId, "", fileName), { timeoutMs: 60_000 });
+  }
+
+  /** Streamed through as the node sends it, never held whole. */
+  async download(serverId: string, fileName: string): Promise<BackupBytes> {
+    const res = await this.http.stream("GET", this.path(serverId, "/download", fileName), { timeoutMs: 0 });
+    const size = Number(res.headers.get("content-length"));
+    if (!res.body || !Number.isSafeInteger(size)) {
+      await res.body?.cancel();
+      throw this.http.unreachable();
+    }
+    return { size, body: Readable.fromWeb(res.body as WebReadableStream<Uint8Array>) };
+  }
 }

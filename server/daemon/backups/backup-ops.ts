@@ -1,10 +1,231 @@
-import type { NodeBackups } from "../../link/backup-wire.ts";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ApiError } from "../../errors.ts";
+import {
+  type BackupBytes,
+  backupFileNamePattern,
+  type NodeBackups,
+  type NodeBackupView,
+} from "../../link/backup-wire.ts";
+import type { ServerInstance } from "../runtime/instance.ts";
 import type { ServerStore } from "../servers/server-store.ts";
+import { type BackupProgress, writeBackupArchive } from "./backup-archive.ts";
+import { backupMissing, restoreBackup } from "./backup-restore.ts";
+import { failureReason } from "./failure-reason.ts";
 
-/** Backups of this node's servers: tar.gz files in the node's backups folder. */
+const partSuffix = ".part";
+const failedSuffix = ".failed";
+
+const badName = () =>
+  new ApiError(400, "ErrBackupNameInvalid", "a backup file name is a UUID followed by .tar.gz");
+const stillWriting = () => new ApiError(409, "ErrBackupInProgress", "this backup is still being written");
+
+function checkFileName(fileName: string): string {
+  if (!backupFileNamePattern.test(fileName)) throw badName();
+  return fileName;
+}
+
+/**
+ * Backup and restore share the reference's idle check (§5.2): a running
+ * server is refused with 400 ErrBackupServerRunning, one that installs,
+ * backs up or restores with 409 ErrBackupInProgress.
+ */
+function refuseUnlessIdle(instance: ServerInstance): void {
+  const { running, installing } = instance.status();
+  if (running || instance.busy === "starting") {
+    throw new ApiError(400, "ErrBackupServerRunning", "stop the server before a backup or restore");
+  }
+  if (installing || instance.busy) {
+    throw new ApiError(
+      409,
+      "ErrBackupInProgress",
+      "a backup, restore or install of this server is in progress",
+    );
+  }
+}
+
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Backups of this node's servers: `<backups>/<serverId>/<uuid>.tar.gz`. A
+ * backup is written as `<name>.part` and renamed when complete; a failure
+ * leaves `<name>.failed` holding the reason. So the folder itself says what
+ * is finished and what failed, across restarts; only the progress of the
+ * backups being written lives in memory. LocalNode calls this in-process and
+ * the daemon's routes call the same, so both kinds of node keep one set of
+ * rules.
+ */
 export class BackupOps implements NodeBackups {
+  /** Backups being written, by `serverId/fileName`. */
+  private readonly writing = new Map<string, BackupProgress>();
+  /** The backup each server is being restored from. */
+  private readonly restoring = new Map<string, string>();
+
   constructor(
     readonly store: ServerStore,
     readonly backupsDir: string,
-  ) {}
+  ) {
+    store.afterDelete.push((id) => this.removeAll(id));
+  }
+
+  private folder(serverId: string): string {
+    return path.join(this.backupsDir, serverId);
+  }
+
+  async create(serverId: string, fileName: string): Promise<void> {
+    const name = checkFileName(fileName);
+    const server = this.store.get(serverId);
+    refuseUnlessIdle(server.instance);
+    const target = path.join(this.folder(serverId), name);
+    const key = `${serverId}/${name}`;
+    if (this.writing.has(key) || (await exists(target))) {
+      throw new ApiError(409, "ErrFileExists", "backup ${fileName} already exists", { fileName: name });
+    }
+    await fs.mkdir(this.folder(serverId), { recursive: true });
+    await fs.rm(target + failedSuffix, { force: true });
+    await fs.rm(target + partSuffix, { force: true });
+    // From here on nothing waits until the server is marked busy, so two
+    // creates at once cannot both pass the check.
+    refuseUnlessIdle(server.instance);
+    const progress: BackupProgress = { read: 0, written: 0 };
+    this.writing.set(key, progress);
+    const { instance } = server;
+    instance.notice("Backing up server");
+    const work = instance.whileBusy("backup", async () => {
+      const part = target + partSuffix;
+      try {
+        await writeBackupArchive(server.sandbox, part, progress, (place, why) =>
+          instance.notice(`Backup left out ${place}: ${why}`),
+        );
+        await fs.rename(part, target);
+      } catch (error) {
+        await fs.rm(part, { force: true });
+        throw error;
+      }
+    });
+    void work
+      .then(
+        () => instance.notice("Backup complete"),
+        async (error: unknown) => {
+          const reason = failureReason(error, {
+            [server.root]: "the server folder",
+            [this.folder(serverId)]: "the backups folder",
+          });
+          instance.notice(`Backup failed: ${reason}`);
+          await fs.writeFile(target + failedSuffix, reason).catch(() => {});
+        },
+      )
+      // Only once the outcome is on disk, so a status answer never finds neither.
+      .finally(() => this.writing.delete(key));
+  }
+
+  async list(serverId: string): Promise<NodeBackupView[]> {
+    this.store.get(serverId);
+    // Taken before the folder is read: a backup finishing meanwhile still shows (as creating).
+    const active = new Map(
+      [...this.writing]
+        .filter(([key]) => key.startsWith(`${serverId}/`))
+        .map(([key, progress]) => [key.slice(serverId.length + 1), progress.written]),
+    );
+    const folder = this.folder(serverId);
+    const names = await fs.readdir(folder).catch((error) => {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [] as string[];
+      throw error;
+    });
+    const ready = new Map<string, NodeBackupView>();
+    const failed = new Map<string, NodeBackupView>();
+    for (const entry of names) {
+      const file = path.join(folder, entry);
+      if (backupFileNamePattern.test(entry)) {
+        const stats = await fs.stat(file).catch(() => undefined);
+        if (stats) ready.set(entry, { fileName: entry, state: "ready", size: stats.size });
+      } else if (
+        entry.endsWith(failedSuffix) &&
+        backupFileNamePattern.test(entry.slice(0, -failedSuffix.length))
+      ) {
+        const fileName = entry.slice(0, -failedSuffix.length);
+        const reason = await fs.readFile(file, "utf8").catch(() => "");
+        failed.set(fileName, { fileName, state: "failed", size: 0, error: reason.slice(0, 1000) });
+      } else if (
+        entry.endsWith(partSuffix) &&
+        backupFileNamePattern.test(entry.slice(0, -partSuffix.length))
+      ) {
+        const fileName = entry.slice(0, -partSuffix.length);
+        if (!this.writing.has(`${serverId}/${fileName}`) && !(await exists(path.join(folder, fileName)))) {
+          // Left by a node that stopped while writing it.
+          const error = "the node stopped while the backup was being written";
+          await fs.rm(file, { force: true });
+          await fs.writeFile(path.join(folder, fileName + failedSuffix), error).catch(() => {});
+          failed.set(fileName, { fileName, state: "failed", size: 0, error });
+        }
+      }
+    }
+    const views = new Map<string, NodeBackupView>([...failed, ...ready]);
+    for (const [fileName, written] of active) {
+      views.set(fileName, { fileName, state: "creating", size: written });
+    }
+    return [...views.values()];
+  }
+
+  async restore(serverId: string, fileName: string): Promise<void> {
+    const name = checkFileName(fileName);
+    const server = this.store.get(serverId);
+    refuseUnlessIdle(server.instance);
+    const target = path.join(this.folder(serverId), name);
+    if (!(await exists(target))) throw backupMissing();
+    refuseUnlessIdle(server.instance);
+    const { instance } = server;
+    this.restoring.set(serverId, name);
+    try {
+      await instance.whileBusy("restore", async () => {
+        instance.notice("Restoring backup");
+        await restoreBackup(server.root, target);
+      });
+      instance.notice("Backup restored");
+    } catch (error) {
+      instance.notice(`Restore failed: ${(error as ApiError).metadata?.reason ?? (error as Error).message}`);
+      throw error;
+    } finally {
+      this.restoring.delete(serverId);
+    }
+  }
+
+  async delete(serverId: string, fileName: string): Promise<void> {
+    const name = checkFileName(fileName);
+    this.store.get(serverId);
+    if (this.writing.has(`${serverId}/${name}`)) throw stillWriting();
+    if (this.restoring.get(serverId) === name) {
+      throw new ApiError(409, "ErrBackupInProgress", "the server is being restored from this backup");
+    }
+    const target = path.join(this.folder(serverId), name);
+    await fs.rm(target, { force: true });
+    await fs.rm(target + failedSuffix, { force: true });
+  }
+
+  async download(serverId: string, fileName: string): Promise<BackupBytes> {
+    const name = checkFileName(fileName);
+    this.store.get(serverId);
+    if (this.writing.has(`${serverId}/${name}`)) throw stillWriting();
+    const handle = await fs.open(path.join(this.folder(serverId), name), "r").catch((error) => {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw backupMissing();
+      throw error;
+    });
+    try {
+      const { size } = await handle.stat();
+      // The stream closes the handle when it ends or is destroyed.
+      return { size, body: handle.createReadStream({ highWaterMark: 256 * 1024 }) };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** A deleted server's backups go with it. */
+  private async removeAll(serverId: string): Promise<void> {
+    await fs.rm(this.folder(serverId), { recursive: true, force: true });
+  }
 }

@@ -78,6 +78,11 @@ export class ServerInstance {
     return { running: this.process?.running ?? false, installing: this.installing };
   }
 
+  /** What holds the server busy besides running or installing ("starting", "backup", "restore"). */
+  get busy(): string | undefined {
+    return this.busyReason;
+  }
+
   get crashCount(): number {
     return this.crashes;
   }

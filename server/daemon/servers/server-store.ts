@@ -24,6 +24,8 @@ const notFound = (id: string) =>
  */
 export class ServerStore {
   private readonly servers = new Map<string, ManagedServer>();
+  /** Run after a server is deleted, to remove what others keep of it (its backups). */
+  readonly afterDelete: ((id: string) => Promise<void>)[] = [];
 
   constructor(
     private readonly dir: string,
@@ -77,11 +79,15 @@ export class ServerStore {
     if (status.running || status.installing) {
       throw new ApiError(409, "ErrServerRunning", "stop the server before deleting it");
     }
+    if (server.instance.busy === "backup" || server.instance.busy === "restore") {
+      throw new ApiError(409, "ErrBackupInProgress", "a backup or restore of this server is in progress");
+    }
     await server.uninstall();
     await server.close();
     this.servers.delete(id);
     await removeDefinition(this.dir, id);
     await fs.rm(server.root, { recursive: true, force: true });
+    for (const hook of this.afterDelete) await hook(id);
   }
 
   async replaceDefinition(id: string, raw: unknown): Promise<void> {

@@ -1,0 +1,74 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ApiError } from "../../errors.ts";
+import { extractOpened } from "../archive/index.ts";
+import { Sandbox } from "../sandbox/index.ts";
+import { failureReason } from "./failure-reason.ts";
+
+/**
+ * Replaces a server folder's content with a backup's, all or nothing.
+ *
+ * The reference deletes everything in the folder and then extracts, so a
+ * corrupt or unreadable backup leaves a server with half its files. Here the
+ * archive is extracted into a fresh folder beside the server's (same file
+ * system), through a sandbox rooted there with the safe extractor; only when
+ * every entry is written are the folders swapped by two renames (server →
+ * old, new → server) and the old one removed. Any failure before the swap
+ * removes the new folder and leaves the server's files exactly as they were.
+ */
+export async function restoreBackup(root: string, archive: string, signal?: AbortSignal): Promise<number> {
+  const parent = path.dirname(root);
+  const base = path.basename(root);
+  const tag = randomBytes(6).toString("hex");
+  // Dot names are never server ids (definition-file.ts), so these cannot meet a server's folder.
+  const staging = path.join(parent, `.${base}.restore-${tag}`);
+  const old = path.join(parent, `.${base}.old-${tag}`);
+  const mode = await fs.stat(root).then(
+    (s) => s.mode & 0o7777,
+    () => 0o755,
+  );
+  const handle = await fs.open(archive, "r").catch((error) => {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw backupMissing();
+    throw error;
+  });
+  let entries: number;
+  try {
+    await fs.mkdir(staging, { mode });
+    try {
+      entries = await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal);
+    } catch (error) {
+      await fs.rm(staging, { recursive: true, force: true });
+      throw new ApiError(
+        500,
+        "ErrBackupRestoreFailed",
+        "the backup could not be restored (${reason}); the server's files were not changed",
+        { reason: failureReason(error, { [staging]: "the new folder", [path.dirname(archive)]: "backups" }) },
+      );
+    }
+  } finally {
+    await handle.close();
+  }
+  await fs.chmod(staging, mode);
+  let hadFolder = true;
+  try {
+    await fs.rename(root, old);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      await fs.rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+    hadFolder = false;
+  }
+  try {
+    await fs.rename(staging, root);
+  } catch (error) {
+    if (hadFolder) await fs.rename(old, root);
+    await fs.rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  if (hadFolder) await fs.rm(old, { recursive: true, force: true });
+  return entries;
+}
+
+export const backupMissing = () => new ApiError(404, "ErrBackupNotFound", "the node has no such backup");

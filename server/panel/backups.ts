@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import type { Selectable } from "kysely";
+import type { Db } from "../db/database.ts";
+import type { BackupTable } from "../db/tables.ts";
+import { ApiError, errors } from "../errors.ts";
+import type { BackupState, NodeBackupView } from "../link/backup-wire.ts";
+import { type BackupView, backupNameMax } from "../wire/backups.ts";
+import type { Servers } from "./servers.ts";
+
+type Row = Selectable<BackupTable>;
+
+const notFound = () => new ApiError(404, "ErrBackupNotFound", "no such backup");
+
+/** The download's file name: the backup's name and day, in characters every browser and disk accepts. */
+export function downloadName(row: { name: string; created_at: number }): string {
+  const day = new Date(row.created_at).toISOString().slice(0, 10);
+  const base = row.name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+|_+$/g, "") || "backup";
+  return `${base.slice(0, 80)}-${day}.tar.gz`;
+}
+
+/**
+ * A server's backups as the panel lists them. The panel records the id,
+ * name and creation time the moment a backup is asked for; the node writes
+ * the file in the background and is the one that knows when it is done, so
+ * while a row says `creating` the list asks the node, and keeps what it
+ * learns (ready with its size, or failed with the reason) in the row.
+ */
+export class Backups {
+  constructor(
+    private readonly db: Db,
+    private readonly servers: Servers,
+  ) {}
+
+  /** Newest first (the reference answers unsorted and its UI sorts). */
+  async list(serverId: string): Promise<BackupView[]> {
+    const rows = await this.db
+      .selectFrom("backups")
+      .selectAll()
+      .where("server_id", "=", serverId)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .execute();
+    await this.servers.get(serverId);
+    return this.withProgress(serverId, rows);
+  }
+
+  async get(serverId: string, backupId: number): Promise<BackupView> {
+    const [view] = await this.withProgress(serverId, [await this.row(serverId, backupId)]);
+    return view;
+  }
+
+  async create(serverId: string, rawName: string | undefined): Promise<BackupView> {
+    const name = (rawName ?? "").trim();
+    if (!name) throw errors.fieldRequired("name");
+    if (name.length > backupNameMax) throw errors.fieldLength("name", 1, backupNameMax);
+    if (/\p{Cc}/u.test(name)) {
+      throw new ApiError(400, "ErrFieldMustBePrintable", "${field} must be printable", { field: "name" });
+    }
+    const node = await this.servers.nodeOf(serverId);
+    const fileName = `${randomUUID()}.tar.gz`;
+    // The node refuses a running or busy server before anything is recorded.
+    await node.backups.create(serverId, fileName);
+    const createdAt = Date.now();
+    const { id } = await this.db
+      .insertInto("backups")
+      .values({
+        server_id: serverId,
+        name,
+        file_name: fileName,
+        state: "creating",
+        size: 0,
+        error: "",
+        created_at: createdAt,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return this.view({
+      id,
+      server_id: serverId,
+      name,
+      file_name: fileName,
+      state: "creating",
+      size: 0,
+      error: "",
+      created_at: createdAt,
+    });
+  }
+
+  async restore(serverId: string, backupId: number): Promise<void> {
+    const row = await this.row(serverId, backupId);
+    await (await this.servers.nodeOf(serverId)).backups.restore(serverId, row.file_name);
+  }
+
+  /** The file on the node first, then the row: a node that cannot be reached keeps both. */
+  async delete(serverId: string, backupId: number): Promise<void> {
+    const row = await this.row(serverId, backupId);
+    await (await this.servers.nodeOf(serverId)).backups.delete(serverId, row.file_name);
+    await this.db.deleteFrom("backups").where("id", "=", row.id).execute();
+  }
+
+  async download(
+    serverId: string,
+    backupId: number,
+  ): Promise<{ name: string; size: number; body: Readable }> {
+    const row = await this.row(serverId, backupId);
+    const bytes = await (await this.servers.nodeOf(serverId)).backups.download(serverId, row.file_name);
+    return { name: downloadName(row), ...bytes };
+  }
+
+  /** A backup of this server (an id of another server's backup is not found here). */
+  private async row(serverId: string, backupId: number): Promise<Row> {
+    const row = await this.db
+      .selectFrom("backups")
+      .selectAll()
+      .where("id", "=", backupId)
+      .where("server_id", "=", serverId)
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /**
+   * Asks the node about rows still being created and keeps the outcome. A
+   * node that cannot be reached leaves them as they were: the list still
+   * answers with what the panel knows.
+   */
+  private async withProgress(serverId: string, rows: Row[]): Promise<BackupView[]> {
+    const pending = rows.filter((r) => r.state === "creating");
+    if (pending.length === 0) return rows.map((r) => this.view(r));
+    let known: Map<string, NodeBackupView>;
+    try {
+      const node = await this.servers.nodeOf(serverId);
+      known = new Map((await node.backups.list(serverId)).map((b) => [b.fileName, b]));
+    } catch {
+      return rows.map((r) => this.view(r));
+    }
+    const written = new Map<number, number>();
+    for (const row of pending) {
+      const found = known.get(row.file_name);
+      if (found?.state === "creating") {
+        written.set(row.id, found.size);
+        continue;
+      }
+      const next: Pick<Row, "state" | "size" | "error"> = found
+        ? { state: found.state, size: found.size, error: found.error ?? "" }
+        : { state: "failed", size: 0, error: "the node has no such backup" };
+      await this.db
+        .updateTable("backups")
+        .set(next)
+        .where("id", "=", row.id)
+        .where("state", "=", "creating")
+        .execute();
+      Object.assign(row, next);
+    }
+    return rows.map((r) => this.view(r, written.get(r.id)));
+  }
+
+  private view(row: Row, bytesWritten?: number): BackupView {
+    const view: BackupView = {
+      id: row.id,
+      name: row.name,
+      fileName: row.file_name,
+      createdAt: new Date(row.created_at).toISOString(),
+      size: row.state === "ready" ? row.size : 0,
+      state: row.state as BackupState,
+    };
+    if (row.state === "creating") view.bytesWritten = bytesWritten ?? 0;
+    if (row.state === "failed" && row.error) view.error = row.error;
+    return view;
+  }
+}

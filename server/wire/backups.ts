@@ -1,0 +1,34 @@
+import { type Static, Type } from "typebox";
+import { ServerIdParams } from "./servers.ts";
+
+export const backupNameMax = 100;
+
+/**
+ * A backup as the API shows it: the reference's `{id, name, fileName,
+ * createdAt}` (§12.19) plus `size` (bytes, once ready), `state` and, while
+ * creating, `bytesWritten` so far (our extension, for a progress display);
+ * `error` says why a failed one failed.
+ */
+export const BackupView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  fileName: Type.String(),
+  createdAt: Type.String(),
+  size: Type.Integer(),
+  state: Type.Union([Type.Literal("creating"), Type.Literal("ready"), Type.Literal("failed")]),
+  bytesWritten: Type.Optional(Type.Integer()),
+  error: Type.Optional(Type.String()),
+});
+export type BackupView = Static<typeof BackupView>;
+
+export const BackupList = Type.Array(BackupView);
+
+export const BackupParams = Type.Object({
+  id: ServerIdParams.properties.id,
+  backupId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+});
+
+/** `?name=`; whether it is there at all is checked by the service, so a blank one gets the same answer. */
+export const BackupCreateQuery = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: backupNameMax })),
+});

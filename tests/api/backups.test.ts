@@ -1,0 +1,460 @@
+import { execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DaemonProcess } from "../support/daemon-process.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expectError, newUser } from "../support/expect-api.ts";
+import { setServerScopes, withPanelDb } from "../support/panel-db.ts";
+import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
+import {
+  adminClient,
+  type PanelClient as Client,
+  registeredClient,
+  usePanel,
+} from "../support/test-panel.ts";
+
+interface Backup {
+  id: number;
+  name: string;
+  fileName: string;
+  createdAt: string;
+  size: number;
+  state: "creating" | "ready" | "failed";
+  bytesWritten?: number;
+  error?: string;
+}
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-backups-test-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/** A folder as a sorted list of entries: files by content hash, links by target, folders by name. */
+function treeOf(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const name of fs.readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      const place = rel ? `${rel}/${name}` : name;
+      const stats = fs.lstatSync(full);
+      if (stats.isSymbolicLink()) out.push(`${place} -> ${fs.readlinkSync(full)}`);
+      else if (stats.isDirectory()) {
+        out.push(`${place}/`);
+        walk(full, place);
+      } else out.push(`${place} ${createHash("sha256").update(fs.readFileSync(full)).digest("hex")}`);
+    }
+  };
+  walk(root, "");
+  return out;
+}
+
+/** Files of every kind a backup must keep: nested folders, an empty one, binary data and a link. */
+function plantFiles(root: string): void {
+  fs.mkdirSync(path.join(root, "world/region/deep"), { recursive: true });
+  fs.mkdirSync(path.join(root, "empty"), { recursive: true });
+  fs.writeFileSync(path.join(root, "server.properties"), "motd=original\n");
+  fs.writeFileSync(path.join(root, "world/level.dat"), randomBytes(150_000));
+  fs.writeFileSync(path.join(root, "world/region/deep/r.0.0.mca"), "region data ".repeat(5000));
+  fs.symlinkSync("world/region/deep/r.0.0.mca", path.join(root, "latest-region"));
+}
+
+const expectedListing = [
+  "empty/",
+  "latest-region",
+  "server.properties",
+  "world/",
+  "world/level.dat",
+  "world/region/",
+  "world/region/deep/",
+  "world/region/deep/r.0.0.mca",
+];
+
+async function download(api: Client, url: string): Promise<{ res: Response; bytes: Buffer }> {
+  const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  const res = await fetch(api.baseUrl + url, { headers: { cookie } });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function backupNamed(api: Client, id: string, name: string): Promise<Backup> {
+  const list = await api.get<Backup[]>(`/api/servers/${id}/backup`);
+  expect(list.status, list.text).toBe(200);
+  const found = list.body.find((b) => b.name === name);
+  if (!found) throw new Error(`no backup named ${name}`);
+  return found;
+}
+
+async function settled(api: Client, id: string, backupId: number, timeoutMs = 60_000): Promise<Backup> {
+  let last: Backup | undefined;
+  await waitUntil(
+    async () => {
+      last = (await api.get<Backup>(`/api/servers/${id}/backup/${backupId}`)).body;
+      return last.state !== "creating";
+    },
+    timeoutMs,
+    100,
+  );
+  return last as Backup;
+}
+
+async function createReady(api: Client, id: string, name: string): Promise<Backup> {
+  const res = await api.post(`/api/servers/${id}/backup/create?name=${encodeURIComponent(name)}`);
+  expect(res.status, res.text).toBe(204);
+  const backup = await settled(api, id, (await backupNamed(api, id, name)).id);
+  expect(backup.state, backup.error).toBe("ready");
+  return backup;
+}
+
+const consoleText = async (api: Client, id: string) =>
+  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
+
+/** Backup, download, restore and delete on one node, with the node's own folders to look at. */
+function roundTrip(
+  label: string,
+  serverId: string,
+  setup: () => { api: Client; node: number; dataDir: string },
+) {
+  describe(`backups on ${label}`, () => {
+    let api: Client;
+    let root: string;
+    let backupsDir: string;
+    let first: Backup;
+    beforeAll(async () => {
+      const { api: client, node, dataDir } = setup();
+      api = client;
+      const created = await api.put(`/api/servers/${serverId}`, { ...echoDefinition(), name: label, node });
+      expect(created.status, created.text).toBe(200);
+      root = path.join(dataDir, "servers", serverId);
+      backupsDir = path.join(dataDir, "backups", serverId);
+      plantFiles(root);
+    });
+
+    it("makes a tar.gz of the server's folder in the background and lists it as ready with its size", async () => {
+      const before = Date.now();
+      const res = await api.post(`/api/servers/${serverId}/backup/create?name=first`);
+      expect(res.status, res.text).toBe(204);
+      expect(res.text).toBe("");
+      // Recorded at once, whatever the node has done so far.
+      const listed = await backupNamed(api, serverId, "first");
+      expect(listed.fileName).toMatch(/^[0-9a-f-]{36}\.tar\.gz$/);
+      first = await settled(api, serverId, listed.id);
+      expect(first).toMatchObject({
+        id: listed.id,
+        name: "first",
+        fileName: listed.fileName,
+        state: "ready",
+      });
+      expect(first.bytesWritten).toBeUndefined();
+      const onDisk = path.join(backupsDir, first.fileName);
+      expect(first.size).toBe(fs.statSync(onDisk).size);
+      expect(Date.parse(first.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+      expect(first.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+      // No temporary or failure files are left beside it.
+      expect(fs.readdirSync(backupsDir)).toEqual([first.fileName]);
+      const text = await consoleText(api, serverId);
+      expect(text).toContain("Backing up server");
+      expect(text).toContain("Backup complete");
+    });
+
+    it("downloads the archive streamed with its name, size and type; it holds the tree and the link as a link", async () => {
+      const { res, bytes } = await download(api, `/api/servers/${serverId}/backup/download/${first.id}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/gzip");
+      expect(res.headers.get("content-length")).toBe(String(first.size));
+      const day = first.createdAt.slice(0, 10);
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="first-${day}.tar.gz"`);
+      expect(bytes.equals(fs.readFileSync(path.join(backupsDir, first.fileName)))).toBe(true);
+      const file = path.join(scratch, `${serverId}-first.tar.gz`);
+      fs.writeFileSync(file, bytes);
+      const names = execFileSync("tar", ["-tzf", file], { encoding: "utf8" }).trim().split("\n");
+      expect(names.map((n) => n.replace(/\/$/, "/")).sort()).toEqual(expectedListing);
+      const verbose = execFileSync("tar", ["-tvzf", file], { encoding: "utf8" });
+      expect(verbose).toMatch(/^l.* latest-region -> world\/region\/deep\/r\.0\.0\.mca$/m);
+      // The same bytes as the files themselves.
+      const out = path.join(scratch, `${serverId}-unpacked`);
+      fs.mkdirSync(out);
+      execFileSync("tar", ["-xzf", file, "-C", out]);
+      expect(treeOf(out)).toEqual(treeOf(root));
+    });
+
+    it("restores: changed files come back, new ones are gone, the link is a link again", async () => {
+      const original = treeOf(root);
+      fs.writeFileSync(path.join(root, "server.properties"), "motd=changed\n");
+      fs.rmSync(path.join(root, "world/region"), { recursive: true });
+      fs.writeFileSync(path.join(root, "added.txt"), "not in the backup");
+      fs.mkdirSync(path.join(root, "added-folder/inner"), { recursive: true });
+      fs.rmSync(path.join(root, "latest-region"));
+      fs.writeFileSync(path.join(root, "latest-region"), "a file where the link was");
+      expect(treeOf(root)).not.toEqual(original);
+
+      const res = await api.post(`/api/servers/${serverId}/backup/restore/${first.id}`);
+      expect(res.status, res.text).toBe(204);
+      expect(treeOf(root)).toEqual(original);
+      expect(fs.lstatSync(path.join(root, "latest-region")).isSymbolicLink()).toBe(true);
+      // Nothing of the swap is left beside the server's folder.
+      expect(fs.readdirSync(path.dirname(root)).filter((n) => n.startsWith("."))).toEqual([]);
+      const text = await consoleText(api, serverId);
+      expect(text).toContain("Backup restored");
+    });
+
+    it("a restore from a damaged archive fails and leaves every file as it was", async () => {
+      fs.writeFileSync(path.join(root, "after-backup.txt"), "made after the backup");
+      fs.writeFileSync(path.join(root, "server.properties"), "motd=current\n");
+      const damaged = await createReady(api, serverId, "damaged");
+      const current = treeOf(root);
+      const file = path.join(backupsDir, damaged.fileName);
+      const good = fs.readFileSync(file);
+
+      // Bytes in the middle overwritten (same size), then the file cut in half.
+      const corrupt = Buffer.from(good);
+      for (let i = Math.floor(corrupt.length * 0.4); i < corrupt.length * 0.6; i++) corrupt[i] ^= 0x5a;
+      for (const broken of [corrupt, good.subarray(0, Math.floor(good.length / 2))]) {
+        fs.writeFileSync(file, broken);
+        const res = await api.post(`/api/servers/${serverId}/backup/restore/${damaged.id}`);
+        expectError(res, 500, "ErrBackupRestoreFailed");
+        expect(res.body.error.metadata.reason).toMatch(/zlib|tar|unexpected|invalid/i);
+        expect(treeOf(root)).toEqual(current);
+        expect(fs.readdirSync(path.dirname(root)).filter((n) => n.startsWith("."))).toEqual([]);
+      }
+      expect(await consoleText(api, serverId)).toContain("Restore failed");
+      expect((await api.delete(`/api/servers/${serverId}/backup/${damaged.id}`)).status).toBe(204);
+      fs.rmSync(path.join(root, "after-backup.txt"));
+    });
+
+    it("refuses backup and restore while the server runs", async () => {
+      expect((await api.post(`/api/servers/${serverId}/start`)).status).toBe(204);
+      try {
+        expectError(
+          await api.post(`/api/servers/${serverId}/backup/create?name=running`),
+          400,
+          "ErrBackupServerRunning",
+        );
+        expectError(
+          await api.post(`/api/servers/${serverId}/backup/restore/${first.id}`),
+          400,
+          "ErrBackupServerRunning",
+        );
+        expect((await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.map((b) => b.name)).toEqual([
+          "first",
+        ]);
+      } finally {
+        expect((await api.post(`/api/servers/${serverId}/stop?wait=true`)).status).toBe(204);
+      }
+    });
+
+    it("deletes a backup: its file and its row", async () => {
+      const res = await api.delete(`/api/servers/${serverId}/backup/${first.id}`);
+      expect(res.status, res.text).toBe(204);
+      expect(fs.existsSync(path.join(backupsDir, first.fileName))).toBe(false);
+      expectError(await api.get(`/api/servers/${serverId}/backup/${first.id}`), 404, "ErrBackupNotFound");
+      expectError(await api.delete(`/api/servers/${serverId}/backup/${first.id}`), 404, "ErrBackupNotFound");
+      expect((await api.get(`/api/servers/${serverId}/backup`)).body).toEqual([]);
+    });
+  });
+}
+
+describe("backups API", () => {
+  const panel = usePanel();
+  let admin: Client;
+  let daemon: DaemonProcess | undefined;
+  let remoteNode = -1;
+  const localDataDir = () => path.join(panel().dataDir, "node");
+
+  beforeAll(async () => {
+    admin = await adminClient(panel());
+    ({ nodeId: remoteNode, daemon } = await addRemoteNode(admin, "backup-remote"));
+  });
+  afterAll(async () => {
+    await daemon?.destroy();
+  });
+
+  roundTrip("the local node", "b0000001", () => ({ api: admin, node: 0, dataDir: localDataDir() }));
+  roundTrip("a remote node", "b0000002", () => ({
+    api: admin,
+    node: remoteNode,
+    dataDir: daemon?.config.dataDir ?? "",
+  }));
+
+  describe("rules", () => {
+    const id = "b0000003";
+    const root = () => path.join(localDataDir(), "servers", id);
+    beforeAll(async () => {
+      const res = await admin.put(`/api/servers/${id}`, { ...echoDefinition(), name: "rules", node: 0 });
+      expect(res.status, res.text).toBe(200);
+      fs.writeFileSync(path.join(root(), "a.txt"), "a");
+    });
+
+    it("needs a name, of at most 100 printable characters; the body is ignored", async () => {
+      expectError(await admin.post(`/api/servers/${id}/backup/create`), 400, "ErrFieldRequired", {
+        field: "name",
+      });
+      expectError(await admin.post(`/api/servers/${id}/backup/create?name=%20%20`), 400, "ErrFieldRequired");
+      expectError(
+        await admin.post(`/api/servers/${id}/backup/create?name=${"x".repeat(101)}`),
+        400,
+        "ErrFieldLength",
+      );
+      expectError(
+        await admin.post(`/api/servers/${id}/backup/create?name=a%07b`),
+        400,
+        "ErrFieldMustBePrintable",
+      );
+      expect((await admin.get(`/api/servers/${id}/backup`)).body).toEqual([]);
+      // The reference's client may send a JSON content type with an empty body.
+      const withType = await admin.call("POST", `/api/servers/${id}/backup/create?name=typed`, {
+        headers: { "content-type": "application/json" },
+      });
+      expect(withType.status, withType.text).toBe(204);
+      expect((await settled(admin, id, (await backupNamed(admin, id, "typed")).id)).state).toBe("ready");
+    });
+
+    it("lists newest first; unknown ids and servers are not found", async () => {
+      await createReady(admin, id, "second");
+      const names = (await admin.get<Backup[]>(`/api/servers/${id}/backup`)).body.map((b) => b.name);
+      expect(names).toEqual(["second", "typed"]);
+      expectError(await admin.get(`/api/servers/${id}/backup/999999`), 404, "ErrBackupNotFound");
+      expectError(await admin.post(`/api/servers/${id}/backup/restore/999999`), 404, "ErrBackupNotFound");
+      expectError(await admin.get(`/api/servers/${id}/backup/download/999999`), 404, "ErrBackupNotFound");
+      expect((await admin.get(`/api/servers/${id}/backup/abc`)).status).toBe(400);
+      expect((await admin.get("/api/servers/ffffffff/backup")).status).toBe(404);
+    });
+
+    it("while one backup is written: a second, a restore, start, install and deleting the server are refused; progress shows", async () => {
+      // Random bytes do not compress: writing them takes long enough to ask meanwhile.
+      const big = path.join(root(), "big.bin");
+      const out = fs.openSync(big, "w");
+      for (let i = 0; i < 48; i++) fs.writeSync(out, randomBytes(1024 * 1024));
+      fs.closeSync(out);
+      const previous = await backupNamed(admin, id, "second");
+      try {
+        expect((await admin.post(`/api/servers/${id}/backup/create?name=big`)).status).toBe(204);
+        expectError(
+          await admin.post(`/api/servers/${id}/backup/create?name=again`),
+          409,
+          "ErrBackupInProgress",
+        );
+        const running = await backupNamed(admin, id, "big");
+        expect(running.state).toBe("creating");
+        expect(running.bytesWritten).toBeGreaterThanOrEqual(0);
+        expectError(
+          await admin.post(`/api/servers/${id}/backup/restore/${previous.id}`),
+          409,
+          "ErrBackupInProgress",
+        );
+        expectError(await admin.post(`/api/servers/${id}/start`), 409, "ErrBackupInProgress");
+        expectError(await admin.post(`/api/servers/${id}/install?wait=true`), 409, "ErrBackupInProgress");
+        expectError(
+          await admin.delete(`/api/servers/${id}/backup/${running.id}`),
+          409,
+          "ErrBackupInProgress",
+        );
+        expectError(
+          await admin.get(`/api/servers/${id}/backup/download/${running.id}`),
+          409,
+          "ErrBackupInProgress",
+        );
+        expectError(await admin.delete(`/api/servers/${id}`), 409, "ErrBackupInProgress");
+        // Still being written after all those answers: the refusals came while it ran.
+        expect((await admin.get<Backup>(`/api/servers/${id}/backup/${running.id}`)).body.state).toBe(
+          "creating",
+        );
+        const done = await settled(admin, id, running.id);
+        expect(done.state).toBe("ready");
+        expect(done.size).toBeGreaterThan(48 * 1024 * 1024);
+        expect(await backupNamed(admin, id, "again").catch(() => undefined)).toBeUndefined();
+        expect((await admin.delete(`/api/servers/${id}/backup/${running.id}`)).status).toBe(204);
+      } finally {
+        fs.rmSync(big, { force: true });
+      }
+    });
+
+    it("a backup that cannot be written is listed as failed with the reason, without node paths", async () => {
+      const moved = `${root()}.away`;
+      fs.renameSync(root(), moved);
+      try {
+        expect((await admin.post(`/api/servers/${id}/backup/create?name=broken`)).status).toBe(204);
+        const broken = await settled(admin, id, (await backupNamed(admin, id, "broken")).id);
+        expect(broken.state).toBe("failed");
+        expect(broken.error).toBeTruthy();
+        expect(broken.error).not.toContain(localDataDir());
+        expect(await consoleText(admin, id)).toContain("Backup failed");
+        expectError(
+          await admin.get(`/api/servers/${id}/backup/download/${broken.id}`),
+          404,
+          "ErrBackupNotFound",
+        );
+        expect((await admin.delete(`/api/servers/${id}/backup/${broken.id}`)).status).toBe(204);
+        // Its failure note went with it.
+        expect(
+          fs.readdirSync(path.join(localDataDir(), "backups", id)).every((n) => n.endsWith(".tar.gz")),
+        ).toBe(true);
+      } finally {
+        fs.renameSync(moved, root());
+      }
+    });
+
+    it("each call needs its own scope, and a backup of another server is not found through this one", async () => {
+      const user = newUser("backup");
+      const client = await registeredClient(panel(), user);
+      const other = "b0000004";
+      expect(
+        (await admin.put(`/api/servers/${other}`, { ...echoDefinition(), name: "other", node: 0 })).status,
+      ).toBe(200);
+      const mine = await backupNamed(admin, id, "second");
+      const theirs = await createReady(admin, other, "theirs");
+
+      await setServerScopes(panel(), user.email, id, ["server.view", "server.backup.view"]);
+      expect((await client.get(`/api/servers/${id}/backup`)).status).toBe(200);
+      expect((await client.get(`/api/servers/${id}/backup/${mine.id}`)).status).toBe(200);
+      expect((await download(client, `/api/servers/${id}/backup/download/${mine.id}`)).res.status).toBe(200);
+      const refused: [string, string, string][] = [
+        ["POST", `/api/servers/${id}/backup/create?name=x`, "server.backup.create"],
+        ["POST", `/api/servers/${id}/backup/restore/${mine.id}`, "server.backup.restore"],
+        ["DELETE", `/api/servers/${id}/backup/${mine.id}`, "server.backup.delete"],
+      ];
+      for (const [method, url, scope] of refused) {
+        expectError(await client.call(method, url), 403, "ErrMissingScope", { scope });
+      }
+      // Holding the scopes on one server gives nothing on another, and ids do not cross servers.
+      expect((await client.get(`/api/servers/${other}/backup`)).status).toBe(403);
+      expectError(await client.get(`/api/servers/${id}/backup/${theirs.id}`), 404, "ErrBackupNotFound");
+      expectError(
+        await client.get(`/api/servers/${id}/backup/download/${theirs.id}`),
+        404,
+        "ErrBackupNotFound",
+      );
+
+      await setServerScopes(panel(), user.email, id, [
+        "server.view",
+        "server.backup.create",
+        "server.backup.restore",
+        "server.backup.delete",
+      ]);
+      for (const url of [
+        `/api/servers/${id}/backup`,
+        `/api/servers/${id}/backup/${mine.id}`,
+        `/api/servers/${id}/backup/download/${mine.id}`,
+      ]) {
+        expectError(await client.get(url), 403, "ErrMissingScope", { scope: "server.backup.view" });
+      }
+      expect((await client.post(`/api/servers/${id}/backup/create?name=by-user`)).status).toBe(204);
+      const byUser = await settled(admin, id, (await backupNamed(admin, id, "by-user")).id);
+      expect((await client.post(`/api/servers/${id}/backup/restore/${byUser.id}`)).status).toBe(204);
+      expectError(await client.delete(`/api/servers/${id}/backup/${theirs.id}`), 404, "ErrBackupNotFound");
+      expect((await client.delete(`/api/servers/${id}/backup/${byUser.id}`)).status).toBe(204);
+    });
+
+    it("deleting a server deletes its backups: files on the node and rows in the panel", async () => {
+      const other = "b0000004";
+      const folder = path.join(localDataDir(), "backups", other);
+      expect(fs.readdirSync(folder).length).toBe(1);
+      expect((await admin.delete(`/api/servers/${other}`)).status).toBe(204);
+      expect(fs.existsSync(folder)).toBe(false);
+      const rows = await withPanelDb(panel(), (db) =>
+        db.selectFrom("backups").select("id").where("server_id", "=", other).execute(),
+      );
+      expect(rows).toEqual([]);
+    });
+  });
+});
