@@ -1,4 +1,147 @@
-import type { Api, RouteContext } from "./types.ts";
+import type { Readable } from "node:stream";
+import fastifyMultipart from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
+import {
+  acceptStreamedBodies,
+  bodyStreamOf,
+  limitedTo,
+  markUnsatisfiable,
+  moveDestination,
+  sendFileRead,
+  tooLarge,
+} from "../daemon/files/file-http.ts";
+import { requestPath } from "../daemon/files/request-path.ts";
+import { errors } from "../errors.ts";
+import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/files.ts";
+import { ServerIdParams } from "../wire/servers.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
 
-/** the file manager under /api/servers/{id}/file, /archive and /extract (reference §12.8–§12.9). */
-export function fileRoutes(_app: Api, _ctx: RouteContext): void {}
+/**
+ * The largest upload accepted (OUTPOST_MAX_UPLOAD_BYTES, default 64 GiB).
+ * Uploads are streamed to disk, so this bounds disk use, not memory; the
+ * panel's 1 MiB body limit stays for every other route.
+ */
+const maxUploadBytes = Number(process.env.OUTPOST_MAX_UPLOAD_BYTES) || 64 * 1024 ** 3;
+
+const view = { access: "server.files.view" } as const;
+const edit = { access: "server.files.edit" } as const;
+const params = ServerIdParams;
+const fileUrls = ["/api/servers/:id/file", "/api/servers/:id/file/*"];
+
+/** The web client once sent `multipart/formdata` (reference §12.9): read it as the real thing. */
+const misspeltMultipart = /^multipart\/formdata\b/i;
+
+/** The bytes of an upload: a multipart form's `file` field, or else the raw body. */
+async function uploadedBytes(request: FastifyRequest): Promise<Readable> {
+  if (!request.isMultipart()) {
+    const declared = Number(request.headers["content-length"]);
+    if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
+    return bodyStreamOf(request.body);
+  }
+  const part = await request.file();
+  if (part?.fieldname !== "file") throw errors.fieldRequired("file");
+  return part.file;
+}
+
+/**
+ * The file manager under /api/servers/{id}/file, /archive and /extract
+ * (reference §12.8–§12.9, scopes §2.5). Paths are taken from the raw URL and
+ * decoded once (requestPath); the node's FileOps holds every rule, so a
+ * server on a remote node behaves as one on the local node.
+ */
+export function fileRoutes(app: Api, { services }: RouteContext): void {
+  const filesOf = async (id: string) => (await services.servers.nodeOf(id)).files;
+
+  app.register(async (scope) => {
+    const api = typed(scope);
+    for (const url of fileUrls) {
+      api.route({
+        method: ["GET", "HEAD"],
+        url,
+        config: view,
+        schema: { params },
+        handler: async (request, reply) => {
+          const files = await filesOf(request.params.id);
+          const read = await files
+            .read(request.params.id, requestPath(request), request.headers.range)
+            .catch((error) => markUnsatisfiable(reply, error));
+          return sendFileRead(reply, read, request.method);
+        },
+      });
+
+      api.delete(url, { config: edit, schema: { params } }, async (request, reply) => {
+        await (await filesOf(request.params.id)).remove(request.params.id, requestPath(request));
+        return reply.status(204).send();
+      });
+
+      // The reference answers 501 here; the file manager renames and moves with it.
+      api.post(url, { config: edit, schema: { params, body: FileActionBody } }, async (request, reply) => {
+        const to = moveDestination(request.body);
+        await (await filesOf(request.params.id)).move(request.params.id, requestPath(request), to);
+        return reply.status(204).send();
+      });
+    }
+
+    api.post(
+      "/api/servers/:id/archive/*",
+      { config: edit, schema: { params, body: ArchiveBody } },
+      async (request, reply) => {
+        if (request.body.length === 0) throw errors.fieldRequired("files");
+        await (await filesOf(request.params.id)).archive(
+          request.params.id,
+          requestPath(request),
+          request.body,
+        );
+        return reply.status(204).send();
+      },
+    );
+
+    api.post(
+      "/api/servers/:id/extract/*",
+      { config: edit, schema: { params, querystring: ExtractQuery } },
+      async (request, reply) => {
+        await (await filesOf(request.params.id)).extract(
+          request.params.id,
+          requestPath(request),
+          request.query.destination,
+        );
+        return reply.status(204).send();
+      },
+    );
+  });
+
+  // Uploads, in a scope of their own: any body is streamed as it is (a JSON
+  // file is not parsed), multipart is read here only, and the size bound is
+  // maxUploadBytes instead of the panel's body limit.
+  app.register(async (scope) => {
+    acceptStreamedBodies(scope);
+    scope.addHook("onRequest", async (request) => {
+      const type = request.headers["content-type"];
+      if (type && misspeltMultipart.test(type)) {
+        request.headers["content-type"] = type.replace(misspeltMultipart, "multipart/form-data");
+      }
+    });
+    await scope.register(fastifyMultipart, {
+      // The size is bounded by limitedTo for both kinds of upload, with one error.
+      limits: { fileSize: Number.POSITIVE_INFINITY, files: 1, fields: 16, fieldSize: 64 * 1024 },
+    });
+    const api = typed(scope);
+    for (const url of fileUrls) {
+      api.put(
+        url,
+        { config: edit, bodyLimit: maxUploadBytes, schema: { params, querystring: WriteQuery } },
+        async (request, reply) => {
+          const files = await filesOf(request.params.id);
+          if (request.query.folder !== undefined) {
+            // The reference answers a made folder with 200 and an empty body.
+            await files.makeFolder(request.params.id, requestPath(request));
+            return reply.status(200).send();
+          }
+          const bytes = await uploadedBytes(request);
+          await files.write(request.params.id, requestPath(request), limitedTo(bytes, maxUploadBytes));
+          return reply.status(204).send();
+        },
+      );
+    }
+  });
+}

@@ -1,6 +1,61 @@
+import type { Readable } from "node:stream";
+import type { FileEntry } from "../wire/files.ts";
+
 /**
  * Shapes that cross the panel↔node seam for a server's files (reference §12.8–§12.9).
- * LocalNode and RemoteNode both provide NodeFiles.
+ * LocalNode and RemoteNode both provide NodeFiles. Paths are the request's
+ * text, URL-decoded once and nothing more; the node's sandbox decides what
+ * they name.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by the file manager work (issue 5)
-export interface NodeFiles {}
+export type { FileEntry };
+
+/** Bytes `start` to `end` of a file, both inclusive (as HTTP counts them). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A file being read: its bytes (all, or the one range asked for) as a stream the caller must consume or destroy. */
+export interface FileBytes {
+  kind: "file";
+  /** The file's own name, for Content-Disposition. */
+  name: string;
+  /** The whole file's size. */
+  size: number;
+  /** Present when only these bytes are sent (HTTP 206). */
+  range?: ByteRange;
+  body: Readable;
+}
+
+export interface FolderListing {
+  kind: "folder";
+  entries: FileEntry[];
+}
+
+export type FileRead = FileBytes | FolderListing;
+
+/** What the panel asks of a node about a server's files. */
+export interface NodeFiles {
+  /**
+   * A folder's listing, or a file's bytes. `range` is a Range header's
+   * value: one satisfiable range is served alone, an unsatisfiable one is
+   * 416 ErrRangeNotSatisfiable (metadata `size`), anything else is ignored.
+   */
+  read(id: string, path: string, range?: string): Promise<FileRead>;
+  /**
+   * Writes a file from a stream (parent folders made). The bytes go to a
+   * temporary file beside it that replaces the file only once complete, so a
+   * failed or aborted write leaves the old file as it was.
+   */
+  write(id: string, path: string, body: Readable): Promise<void>;
+  /** mkdir -p. */
+  makeFolder(id: string, path: string): Promise<void>;
+  /** Removes a file, a link or a whole folder; the root itself is refused. */
+  remove(id: string, path: string): Promise<void>;
+  /** Renames or moves; refuses (ErrFileExists) when the destination exists. */
+  move(id: string, from: string, to: string): Promise<void>;
+  /** Makes a zip, tar or tar.gz (by the destination's name) of the given paths. */
+  archive(id: string, destination: string, sources: readonly string[]): Promise<void>;
+  /** Extracts an archive of the server into a folder (default: the archive's own). */
+  extract(id: string, source: string, destination?: string): Promise<void>;
+}

@@ -100,6 +100,9 @@ export class NodeHttp {
     }
     const headers: Record<string, string> = { ...opts.headers, authorization: `Bearer ${this.token()}` };
     const streamed = opts.body instanceof Readable;
+    // A streamed body that fails (the browser cancelled its upload) is not the node being down.
+    let bodyError: unknown;
+    if (streamed) (opts.body as Readable).once("error", (error) => (bodyError ??= error));
     let res: Response;
     try {
       res = await fetch(this.address.baseUrl + path, {
@@ -111,6 +114,7 @@ export class NodeHttp {
         signal: opts.timeoutMs === 0 ? undefined : AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
       } as RequestInit);
     } catch {
+      if (bodyError !== undefined) throw bodyError;
       this.state = "down";
       throw this.unreachable();
     }

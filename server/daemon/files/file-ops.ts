@@ -1,7 +1,177 @@
-import type { NodeFiles } from "../../link/file-wire.ts";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { ApiError } from "../../errors.ts";
+import type { FileRead, NodeFiles } from "../../link/file-wire.ts";
+import { createArchive, extractArchive } from "../archive/index.ts";
+import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
 import type { ServerStore } from "../servers/server-store.ts";
+import { byteRangeOf } from "./byte-range.ts";
+import { uploadFailure } from "./file-http.ts";
+import { listFolder } from "./listing.ts";
 
-/** The node's answers about a server's files; every path goes through the server's sandbox. */
+/**
+ * A request's path read from the server's root: leading slashes are
+ * dropped, so `/etc/passwd` names `etc/passwd` inside the server folder,
+ * whichever node answers (the sandbox's own reading of absolute paths would
+ * also accept the node's absolute path to the root, which differs by node).
+ */
+function fromRoot(userPath: string): string {
+  return userPath.replace(/^\/+/, "");
+}
+
+/**
+ * Copies a body into a sink. Unlike pipeline(), a failing sink does not
+ * destroy the body: for an HTTP request that would cut the connection
+ * before the error can be answered.
+ */
+function copyInto(body: Readable, sink: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => {
+      body.unpipe(sink);
+      sink.destroy();
+      reject(error);
+    };
+    body.once("error", fail);
+    // A sender that went away: some streams say so only by closing before their end.
+    body.once("close", () => {
+      if (!body.readableEnded) fail(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+    });
+    sink.once("error", fail);
+    sink.once("finish", resolve);
+    body.pipe(sink);
+  });
+}
+
+/**
+ * The node's answers about a server's files (reference §12.8–§12.9), the
+ * rules of the file manager written once: the local node calls them
+ * in-process, a remote node's daemon behind its routes. Every path goes
+ * through the server's sandbox.
+ */
 export class FileOps implements NodeFiles {
   constructor(readonly store: ServerStore) {}
+
+  private sandboxOf(id: string): Sandbox {
+    return this.store.get(id).sandbox;
+  }
+
+  async read(id: string, requested: string, range?: string): Promise<FileRead> {
+    const sandbox = this.sandboxOf(id);
+    const userPath = fromRoot(requested);
+    const location = await sandbox.resolve(userPath);
+    if (!location.stats) throw sandboxErrors.notFound(userPath);
+    if (location.stats.isDirectory()) {
+      return { kind: "folder", entries: await listFolder(sandbox, location, userPath) };
+    }
+    const handle = await sandbox.openResolvedRead(location, userPath);
+    try {
+      const size = (await handle.stat()).size;
+      const byteRange = byteRangeOf(range, size);
+      const body = readStreamOf(handle, byteRange ?? {});
+      // The stream reads through the handle and never closes it: close it when the stream is done or dropped.
+      body.once("close", () => void handle.close().catch(() => {}));
+      return { kind: "file", name: path.posix.basename(location.relative), size, range: byteRange, body };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async write(id: string, requested: string, body: Readable): Promise<void> {
+    const userPath = fromRoot(requested);
+    let temp: string | undefined;
+    let sandbox: Sandbox | undefined;
+    try {
+      sandbox = this.sandboxOf(id);
+      const relative = sandbox.relative(userPath);
+      if (relative === "") throw sandboxErrors.illegal(userPath, "is the server folder itself");
+      await sandbox.mkdirp(path.posix.dirname(relative));
+      // Written where the path really is: a link inside the root is written through, not replaced.
+      const target = await sandbox.resolve(relative);
+      if (target.stats?.isDirectory()) throw sandboxErrors.exists(userPath, "is a folder");
+      const folder = path.posix.dirname(target.relative);
+      const name = `.${path.posix.basename(target.relative)}.${randomBytes(6).toString("hex")}.upload`;
+      temp = folder === "." ? name : `${folder}/${name}`;
+      const handle = await sandbox.openWrite(temp);
+      try {
+        // A replaced file keeps its permissions (an executable start script stays executable).
+        if (target.stats?.isFile()) await handle.chmod(target.stats.mode & 0o7777);
+        await copyInto(body, writeStreamOf(handle));
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      // The old file is replaced in one step, only by a complete new one.
+      await sandbox.rename(temp, target.relative);
+      temp = undefined;
+    } catch (error) {
+      // The rest of the body is read and dropped, so the answer can still reach the sender.
+      if (!body.destroyed) body.resume();
+      if (temp) await sandbox?.remove(temp).catch(() => {});
+      throw uploadFailure(error);
+    }
+  }
+
+  async makeFolder(id: string, userPath: string): Promise<void> {
+    await this.sandboxOf(id).mkdirp(fromRoot(userPath));
+  }
+
+  async remove(id: string, userPath: string): Promise<void> {
+    // Recursive, as the reference's DELETE; the sandbox refuses the root and
+    // answers 404 for a missing path (the reference answers 500 ErrGeneric).
+    await this.sandboxOf(id).remove(fromRoot(userPath), { recursive: true });
+  }
+
+  async move(id: string, requestedFrom: string, requestedTo: string): Promise<void> {
+    const sandbox = this.sandboxOf(id);
+    const [from, to] = [fromRoot(requestedFrom), fromRoot(requestedTo)];
+    const source = await sandbox.resolve(from, { followFinal: false });
+    if (!source.stats) throw sandboxErrors.notFound(from);
+    if (source.relative === "") throw sandboxErrors.illegal(from, "is the server folder itself");
+    const target = await sandbox.resolve(to, { followFinal: false });
+    if (target.relative === "") throw sandboxErrors.illegal(to, "is the server folder itself");
+    if (target.stats) throw sandboxErrors.exists(to, "already exists");
+    if (target.relative.startsWith(`${source.relative}/`)) {
+      throw new ApiError(400, "ErrGeneric", `cannot move ${JSON.stringify(from)} into itself`);
+    }
+    await sandbox.mkdirp(path.posix.dirname(target.relative));
+    await sandbox.rename(source.relative, target.relative).catch((error) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EINVAL")
+        throw new ApiError(400, "ErrGeneric", `cannot move ${JSON.stringify(from)} into itself`);
+      if (code === "EEXIST" || code === "ENOTEMPTY") throw sandboxErrors.exists(to, "already exists");
+      throw error;
+    });
+  }
+
+  async archive(id: string, requested: string, requestedSources: readonly string[]): Promise<void> {
+    const [destination, sources] = [fromRoot(requested), requestedSources.map(fromRoot)];
+    if (sources.length === 0) {
+      throw new ApiError(400, "ErrFieldRequired", "${field} is required", { field: "files" });
+    }
+    const sandbox = this.sandboxOf(id);
+    const target = await sandbox.resolve(destination);
+    if (target.relative === "") throw sandboxErrors.illegal(destination, "is the server folder itself");
+    if (target.stats) throw sandboxErrors.exists(destination, "already exists");
+    // Every source is checked before anything is written.
+    for (const source of sources) {
+      const location = await sandbox.resolve(source, { followFinal: false });
+      if (!location.stats) throw sandboxErrors.notFound(source);
+    }
+    try {
+      await createArchive(sandbox, sources, target.relative);
+    } catch (error) {
+      // No half archive is left behind.
+      await sandbox.remove(target.relative).catch(() => {});
+      throw error;
+    }
+  }
+
+  async extract(id: string, requested: string, destination?: string): Promise<void> {
+    const sandbox = this.sandboxOf(id);
+    const relative = sandbox.relative(fromRoot(requested));
+    const folder = destination === undefined ? path.posix.dirname(relative) : fromRoot(destination);
+    await extractArchive(sandbox, relative, folder === "." ? "" : folder);
+  }
 }
