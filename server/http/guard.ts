@@ -70,8 +70,10 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
   declared.set(app, table);
   app.addHook("onRoute", (route) => {
     const guarded = guardedPrefixes.some((p) => route.url === p || route.url.startsWith(`${p}/`));
-    if (!guarded || route.method === "HEAD") return;
+    if (!guarded) return;
     const access = route.config?.access;
+    // HEAD routes Fastify adds beside GET ones carry the GET's config; only a declared one needs a rule.
+    if (access === undefined && route.method === "HEAD") return;
     if (access === undefined) throw new Error(`route ${route.method} ${route.url} declares no access rule`);
     for (const method of [route.method].flat()) {
       table.push({ method, url: route.url, access, serverParam: route.config?.serverParam ?? "id" });
