@@ -10,7 +10,7 @@ import {
   sendFileRead,
   tooLarge,
 } from "../daemon/files/file-http.ts";
-import { requestPath } from "../daemon/files/request-path.ts";
+import { refuseNulPaths, requestPath } from "../daemon/files/request-path.ts";
 import { errors } from "../errors.ts";
 import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/files.ts";
 import { ServerIdParams } from "../wire/servers.ts";
@@ -53,6 +53,7 @@ export function fileRoutes(app: Api, { services }: RouteContext): void {
   const filesOf = async (id: string) => (await services.servers.nodeOf(id)).files;
 
   app.register(async (scope) => {
+    scope.addHook("onRequest", async (request) => refuseNulPaths(request));
     const api = typed(scope);
     for (const url of fileUrls) {
       api.route({
@@ -115,6 +116,7 @@ export function fileRoutes(app: Api, { services }: RouteContext): void {
   // maxUploadBytes instead of the panel's body limit.
   app.register(async (scope) => {
     acceptStreamedBodies(scope);
+    scope.addHook("onRequest", async (request) => refuseNulPaths(request));
     scope.addHook("onRequest", async (request) => {
       const type = request.headers["content-type"];
       if (type && misspeltMultipart.test(type)) {

@@ -424,4 +424,9 @@ describe("files API", () => {
     });
     expectEnvelope(res, 413, "ErrBodyTooLarge");
   });
+
+  it("met no unexpected error on the panel or the node while doing all that", () => {
+    expect(panel().logs()).not.toContain('"msg":"unhandled error"');
+    expect(daemon?.logs()).not.toContain('"msg":"unhandled error"');
+  });
 });

@@ -44,6 +44,40 @@ function copyInto(body: Readable, sink: Writable): Promise<void> {
 }
 
 /**
+ * An fs error met while acting on a user's path, as the API tells it. A
+ * path that changes under the walk (a link swapped or removed by something
+ * running in the folder) fails with ENOENT, ENOTDIR or EINVAL from the
+ * system: that is a missing or changed file, not a fault of the node.
+ */
+function fsFailure(error: unknown, shown: string): unknown {
+  if (error instanceof ApiError) return error;
+  switch ((error as NodeJS.ErrnoException).code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return sandboxErrors.notFound(shown);
+    case "EINVAL":
+      return new ApiError(409, "ErrGeneric", `${JSON.stringify(shown)} changed while it was used`);
+    case "EEXIST":
+    case "ENOTEMPTY":
+      return sandboxErrors.exists(shown, "already exists");
+    case "EACCES":
+    case "EPERM":
+      return new ApiError(400, "ErrGeneric", `the node may not use ${JSON.stringify(shown)}`);
+    default:
+      return error;
+  }
+}
+
+/** Runs one file operation, its fs errors told as API errors. */
+async function acting<T>(shown: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw fsFailure(error, shown);
+  }
+}
+
+/**
  * The node's answers about a server's files (reference §12.8–§12.9), the
  * rules of the file manager written once: the local node calls them
  * in-process, a remote node's daemon behind its routes. Every path goes
@@ -56,26 +90,28 @@ export class FileOps implements NodeFiles {
     return this.store.get(id).sandbox;
   }
 
-  async read(id: string, requested: string, range?: string): Promise<FileRead> {
-    const sandbox = this.sandboxOf(id);
+  read(id: string, requested: string, range?: string): Promise<FileRead> {
     const userPath = fromRoot(requested);
-    const location = await sandbox.resolve(userPath);
-    if (!location.stats) throw sandboxErrors.notFound(userPath);
-    if (location.stats.isDirectory()) {
-      return { kind: "folder", entries: await listFolder(sandbox, location, userPath) };
-    }
-    const handle = await sandbox.openResolvedRead(location, userPath);
-    try {
-      const size = (await handle.stat()).size;
-      const byteRange = byteRangeOf(range, size);
-      const body = readStreamOf(handle, byteRange ?? {});
-      // The stream reads through the handle and never closes it: close it when the stream is done or dropped.
-      body.once("close", () => void handle.close().catch(() => {}));
-      return { kind: "file", name: path.posix.basename(location.relative), size, range: byteRange, body };
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
+    return acting(userPath, async () => {
+      const sandbox = this.sandboxOf(id);
+      const location = await sandbox.resolve(userPath);
+      if (!location.stats) throw sandboxErrors.notFound(userPath);
+      if (location.stats.isDirectory()) {
+        return { kind: "folder", entries: await listFolder(sandbox, location, userPath) };
+      }
+      const handle = await sandbox.openResolvedRead(location, userPath);
+      try {
+        const size = (await handle.stat()).size;
+        const byteRange = byteRangeOf(range, size);
+        const body = readStreamOf(handle, byteRange ?? {});
+        // The stream reads through the handle and never closes it: close it when the stream is done or dropped.
+        body.once("close", () => void handle.close().catch(() => {}));
+        return { kind: "file", name: path.posix.basename(location.relative), size, range: byteRange, body };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    });
   }
 
   async write(id: string, requested: string, body: Readable): Promise<void> {
@@ -109,69 +145,80 @@ export class FileOps implements NodeFiles {
       // The rest of the body is read and dropped, so the answer can still reach the sender.
       if (!body.destroyed) body.resume();
       if (temp) await sandbox?.remove(temp).catch(() => {});
-      throw uploadFailure(error);
+      throw fsFailure(uploadFailure(error), userPath);
     }
   }
 
-  async makeFolder(id: string, userPath: string): Promise<void> {
-    await this.sandboxOf(id).mkdirp(fromRoot(userPath));
-  }
-
-  async remove(id: string, userPath: string): Promise<void> {
-    // Recursive, as the reference's DELETE; the sandbox refuses the root and
-    // answers 404 for a missing path (the reference answers 500 ErrGeneric).
-    await this.sandboxOf(id).remove(fromRoot(userPath), { recursive: true });
-  }
-
-  async move(id: string, requestedFrom: string, requestedTo: string): Promise<void> {
-    const sandbox = this.sandboxOf(id);
-    const [from, to] = [fromRoot(requestedFrom), fromRoot(requestedTo)];
-    const source = await sandbox.resolve(from, { followFinal: false });
-    if (!source.stats) throw sandboxErrors.notFound(from);
-    if (source.relative === "") throw sandboxErrors.illegal(from, "is the server folder itself");
-    const target = await sandbox.resolve(to, { followFinal: false });
-    if (target.relative === "") throw sandboxErrors.illegal(to, "is the server folder itself");
-    if (target.stats) throw sandboxErrors.exists(to, "already exists");
-    if (target.relative.startsWith(`${source.relative}/`)) {
-      throw new ApiError(400, "ErrGeneric", `cannot move ${JSON.stringify(from)} into itself`);
-    }
-    await sandbox.mkdirp(path.posix.dirname(target.relative));
-    await sandbox.rename(source.relative, target.relative).catch((error) => {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EINVAL")
-        throw new ApiError(400, "ErrGeneric", `cannot move ${JSON.stringify(from)} into itself`);
-      if (code === "EEXIST" || code === "ENOTEMPTY") throw sandboxErrors.exists(to, "already exists");
-      throw error;
+  makeFolder(id: string, requested: string): Promise<void> {
+    const userPath = fromRoot(requested);
+    return acting(userPath, async () => {
+      await this.sandboxOf(id).mkdirp(userPath);
     });
   }
 
-  async archive(id: string, requested: string, requestedSources: readonly string[]): Promise<void> {
-    const [destination, sources] = [fromRoot(requested), requestedSources.map(fromRoot)];
-    if (sources.length === 0) {
-      throw new ApiError(400, "ErrFieldRequired", "${field} is required", { field: "files" });
-    }
-    const sandbox = this.sandboxOf(id);
-    const target = await sandbox.resolve(destination);
-    if (target.relative === "") throw sandboxErrors.illegal(destination, "is the server folder itself");
-    if (target.stats) throw sandboxErrors.exists(destination, "already exists");
-    // Every source is checked before anything is written.
-    for (const source of sources) {
-      const location = await sandbox.resolve(source, { followFinal: false });
-      if (!location.stats) throw sandboxErrors.notFound(source);
-    }
-    try {
-      await createArchive(sandbox, sources, target.relative);
-    } catch (error) {
-      // No half archive is left behind.
-      await sandbox.remove(target.relative).catch(() => {});
-      throw error;
-    }
+  remove(id: string, requested: string): Promise<void> {
+    const userPath = fromRoot(requested);
+    // Recursive, as the reference's DELETE; the sandbox refuses the root and
+    // answers 404 for a missing path (the reference answers 500 ErrGeneric).
+    return acting(userPath, () => this.sandboxOf(id).remove(userPath, { recursive: true }));
   }
 
-  async extract(id: string, requested: string, destination?: string): Promise<void> {
-    const sandbox = this.sandboxOf(id);
-    const relative = sandbox.relative(fromRoot(requested));
-    const folder = destination === undefined ? path.posix.dirname(relative) : fromRoot(destination);
-    await extractArchive(sandbox, relative, folder === "." ? "" : folder);
+  move(id: string, requestedFrom: string, requestedTo: string): Promise<void> {
+    const [from, to] = [fromRoot(requestedFrom), fromRoot(requestedTo)];
+    return acting(from, async () => {
+      const sandbox = this.sandboxOf(id);
+      const source = await sandbox.resolve(from, { followFinal: false });
+      if (!source.stats) throw sandboxErrors.notFound(from);
+      if (source.relative === "") throw sandboxErrors.illegal(from, "is the server folder itself");
+      const target = await sandbox.resolve(to, { followFinal: false });
+      if (target.relative === "") throw sandboxErrors.illegal(to, "is the server folder itself");
+      if (target.stats) throw sandboxErrors.exists(to, "already exists");
+      if (target.relative.startsWith(`${source.relative}/`)) {
+        throw new ApiError(400, "ErrGeneric", `cannot move ${JSON.stringify(from)} into itself`);
+      }
+      await sandbox.mkdirp(path.posix.dirname(target.relative));
+      await sandbox.rename(source.relative, target.relative).catch((error) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EINVAL")
+          throw new ApiError(400, "ErrGeneric", `cannot move ${JSON.stringify(from)} into itself`);
+        if (code === "EEXIST" || code === "ENOTEMPTY") throw sandboxErrors.exists(to, "already exists");
+        throw error;
+      });
+    });
+  }
+
+  archive(id: string, requested: string, requestedSources: readonly string[]): Promise<void> {
+    const [destination, sources] = [fromRoot(requested), requestedSources.map(fromRoot)];
+    return acting(destination, async () => {
+      if (sources.length === 0) {
+        throw new ApiError(400, "ErrFieldRequired", "${field} is required", { field: "files" });
+      }
+      const sandbox = this.sandboxOf(id);
+      const target = await sandbox.resolve(destination);
+      if (target.relative === "") throw sandboxErrors.illegal(destination, "is the server folder itself");
+      if (target.stats) throw sandboxErrors.exists(destination, "already exists");
+      // Every source is checked before anything is written.
+      for (const source of sources) {
+        const location = await sandbox.resolve(source, { followFinal: false });
+        if (!location.stats) throw sandboxErrors.notFound(source);
+      }
+      try {
+        await createArchive(sandbox, sources, target.relative);
+      } catch (error) {
+        // No half archive is left behind.
+        await sandbox.remove(target.relative).catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  extract(id: string, requested: string, destination?: string): Promise<void> {
+    const source = fromRoot(requested);
+    return acting(source, async () => {
+      const sandbox = this.sandboxOf(id);
+      const relative = sandbox.relative(source);
+      const folder = destination === undefined ? path.posix.dirname(relative) : fromRoot(destination);
+      await extractArchive(sandbox, relative, folder === "." ? "" : folder);
+    });
   }
 }

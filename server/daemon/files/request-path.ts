@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { decodeRequestPath } from "../sandbox/index.ts";
+import { decodeRequestPath, sandboxErrors } from "../sandbox/index.ts";
 
 /**
  * The file path a request names after its route's prefix
@@ -19,4 +19,16 @@ export function requestPath(request: FastifyRequest): string {
   // The pattern's segments before the wildcard match the same number of raw segments.
   const prefixSegments = pattern.split("/").length - 1;
   return decodeRequestPath(raw.split("/").slice(prefixSegments).join("/"));
+}
+
+/**
+ * Refuses a NUL byte in the request's file path or `destination` with
+ * ErrIllegalFileAccess, as the sandbox would, before the panel's generic
+ * NUL guard (which runs later, at validation) answers with a vaguer code.
+ */
+export function refuseNulPaths(request: FastifyRequest): void {
+  const destination = (request.query as { destination?: unknown } | undefined)?.destination;
+  for (const named of [requestPath(request), typeof destination === "string" ? destination : ""]) {
+    if (named.includes("\0")) throw sandboxErrors.illegal(named, "holds a NUL byte");
+  }
 }
