@@ -369,6 +369,34 @@ describe("backups API", () => {
       }
     });
 
+    it("keeps links inside the folder (an absolute one made relative) and leaves out links that lead out", async () => {
+      const links: [string, string][] = [
+        ["inside-abs", path.join(root(), "a.txt")],
+        ["to-etc", "/etc"],
+        ["to-sibling", "../b0000001/server.properties"],
+        ["dangling", "not-there-yet.txt"],
+      ];
+      for (const [name, target] of links) fs.symlinkSync(target, path.join(root(), name));
+      try {
+        const backup = await createReady(admin, id, "links");
+        const file = path.join(localDataDir(), "backups", id, backup.fileName);
+        const listing = execFileSync("tar", ["-tvzf", file], { encoding: "utf8" });
+        expect(listing).toMatch(/^l.* inside-abs -> a\.txt$/m);
+        expect(listing).toMatch(/^l.* dangling -> not-there-yet\.txt$/m);
+        expect(listing).not.toMatch(/to-etc|to-sibling/);
+        const text = await consoleText(admin, id);
+        expect(text).toContain("Backup left out to-etc");
+        expect(text).toContain("Backup left out to-sibling");
+        // And the backup restores: every link it holds can be made again inside the folder.
+        expect((await admin.post(`/api/servers/${id}/backup/restore/${backup.id}`)).status).toBe(204);
+        expect(fs.readlinkSync(path.join(root(), "inside-abs"))).toBe("a.txt");
+        expect(fs.existsSync(path.join(root(), "to-etc"))).toBe(false);
+        expect((await admin.delete(`/api/servers/${id}/backup/${backup.id}`)).status).toBe(204);
+      } finally {
+        for (const [name] of links) fs.rmSync(path.join(root(), name), { force: true });
+      }
+    });
+
     it("a backup that cannot be written is listed as failed with the reason, without node paths", async () => {
       const moved = `${root()}.away`;
       fs.renameSync(root(), moved);

@@ -1,0 +1,121 @@
+import type { Page } from "@playwright/test";
+import { echoDefinition } from "../support/echo-template.ts";
+import type { PanelClient } from "../support/http-client.ts";
+import { expect, test } from "./fixtures.ts";
+import { adminApi, login, snap } from "./helpers.ts";
+
+const hexId = () =>
+  Math.floor(Math.random() * 0xffffffff)
+    .toString(16)
+    .padStart(8, "0");
+
+/**
+ * A server whose install writes its state file from the `motd` variable
+ * (and a 40 MB file of random bytes, so a backup takes long enough to watch),
+ * and whose run prints that file: what a restore brought back shows on the
+ * console.
+ */
+function stateful() {
+  return echoDefinition({
+    install: [
+      { type: "writefile", target: "state.txt", text: "state ${motd}" },
+      { type: "mkdir", target: "world/region" },
+      { type: "writefile", target: "world/region/r.0.0.mca", text: "region of ${motd}" },
+      { type: "command", commands: ["sh -c 'head -c 40000000 /dev/urandom > world/big.bin'"] },
+    ],
+    run: {
+      command: `sh -c 'cat state.txt; echo; while read line; do [ "$line" = stop ] && exit 0; done'`,
+      stop: "stop",
+    },
+  });
+}
+
+/** A phone's viewport, once the sidebar has slid away. */
+async function toPhone(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator(".sidebar")).toBeHidden();
+}
+
+async function consoleText(api: PanelClient, id: string): Promise<string> {
+  const res = await api.get(`/api/servers/${id}/console`);
+  return Buffer.from(res.body.logs, "base64").toString();
+}
+
+test("backups: create one and watch it finish, restore it over changed files, delete it", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi(baseURL!);
+  const id = hexId();
+  const created = await api.put(`/api/servers/${id}`, { ...stateful(), name: "Backup test", node: 0 });
+  expect(created.status, created.text).toBe(200);
+  expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
+
+  await page.goto(`/servers/view/${id}#backups`);
+  await login(page);
+  const section = page.locator("#section-backups");
+  await expect(page.getByRole("tab", { name: "Backups" })).toHaveAttribute("aria-selected", "true");
+  await expect(section).toContainText("No backups yet.");
+  await snap(page, "backups-empty-desktop");
+
+  // Created with a name of our own; it shows as being written, with its bytes so far, then ready.
+  await section.getByLabel("Backup name").fill("before the change");
+  await section.getByRole("button", { name: "Create backup" }).click();
+  const item = section.getByTestId("backup-item").filter({ hasText: "before the change" });
+  await expect(item).toBeVisible();
+  await expect(item).toHaveAttribute("data-state", "creating");
+  await expect(item.getByTestId("backup-written")).toContainText(/written/);
+  await expect(item.getByRole("progressbar")).toBeVisible();
+  await toPhone(page);
+  await snap(page, "backups-creating-phone");
+  await expect(item).toHaveAttribute("data-state", "ready", { timeout: 60_000 });
+  await expect(item).toContainText(/\d+(\.\d)? MB/);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await snap(page, "backups-ready-phone");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The download link is the API's, for this backup.
+  const [backup] = (await api.get(`/api/servers/${id}/backup`)).body;
+  await expect(item.getByTestId("backup-download")).toHaveAttribute(
+    "href",
+    `/api/servers/${id}/backup/download/${backup.id}`,
+  );
+
+  // While the server runs a restore is refused, and the global handler says why.
+  expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+  await item.getByTestId("backup-restore").click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Stop the server before a backup or restore");
+  await snap(page, "backups-refused-desktop");
+  expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+
+  // The files change (a new install with another motd), then the backup's come back.
+  expect((await api.post(`/api/servers/${id}/data`, { data: { motd: { value: "changed" } } })).status).toBe(
+    204,
+  );
+  expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
+  await item.getByTestId("backup-restore").click();
+  const confirm = page.getByTestId("confirm-dialog");
+  await expect(confirm).toContainText("current files are replaced");
+  await snap(page, "backups-restore-confirm-desktop");
+  await confirm.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Backup restored" })).toBeVisible({
+    timeout: 60_000,
+  });
+  const printed = async () => [...(await consoleText(api, id)).matchAll(/state (\w+)/g)].map((m) => m[1]);
+  const before = (await printed()).length;
+  expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+  await expect.poll(async () => (await printed()).slice(before), { timeout: 15_000 }).toEqual(["hello"]);
+  expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+
+  // Deleted after a confirm: gone from the list and from the API.
+  await item.getByTestId("backup-delete").click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Delete" }).click();
+  await expect(section).toContainText("No backups yet.");
+  expect((await api.get(`/api/servers/${id}/backup`)).body).toEqual([]);
+  await toPhone(page);
+  await snap(page, "backups-empty-phone");
+
+  expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+});
