@@ -2,7 +2,8 @@
 # Installs what the test suites need that npm cannot provide, from Debian's
 # packages: Chromium for Playwright, PostgreSQL for the database suite, and
 # OpenTTD (with its free graphics set) as a real game server for the server tests,
-# and the xz, bzip2 and zstd decompressors the extract step uses for tar.xz/.bz2/.zst.
+# the xz, bzip2 and zstd decompressors the extract step uses for tar.xz/.bz2/.zst,
+# and OpenSSH's client programs (sftp, ssh, ssh-keyscan, ssh-keygen) that the SFTP tests drive.
 # Idempotent: installs only what is missing. Fails loudly when it cannot.
 set -euo pipefail
 
@@ -15,6 +16,9 @@ dpkg -s openttd-opengfx >/dev/null 2>&1 || missing+=(openttd-opengfx)
 command -v xz >/dev/null 2>&1 || missing+=(xz-utils)
 command -v bzip2 >/dev/null 2>&1 || missing+=(bzip2)
 command -v zstd >/dev/null 2>&1 || missing+=(zstd)
+for program in sftp ssh ssh-keyscan ssh-keygen; do
+  command -v "$program" >/dev/null 2>&1 || { missing+=(openssh-client); break; }
+done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "system-deps: all present"
@@ -37,6 +41,6 @@ $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 command -v chromium >/dev/null 2>&1 || { echo "system-deps: chromium still missing" >&2; exit 1; }
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "system-deps: PostgreSQL still missing" >&2; exit 1; }
 [ -x /usr/games/openttd ] || { echo "system-deps: OpenTTD still missing" >&2; exit 1; }
-for program in xz bzip2 zstd; do
+for program in xz bzip2 zstd sftp ssh ssh-keyscan ssh-keygen; do
   command -v "$program" >/dev/null 2>&1 || { echo "system-deps: $program still missing" >&2; exit 1; }
 done

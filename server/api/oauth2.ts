@@ -1,12 +1,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { parseSftpUsername } from "../daemon/sftp/username.ts";
 import { ApiError } from "../errors.ts";
 import { toApiError } from "../http/error-handler.ts";
+import type { PanelServices } from "../panel/services.ts";
 import { sessionLifetimeMs } from "../panel/sessions.ts";
+import { newToken } from "../panel/tokens.ts";
 import { TokenBody } from "../wire/auth.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /**
- * POST /oauth2/token (client_credentials). Answers in the OAuth2 error shape
+ * POST /oauth2/token: client_credentials, and password for nodes' SFTP
+ * sign-ins (reference §3.5, §8). Answers in the OAuth2 error shape
  * (RFC 6749 §5.2), not the API envelope. Credentials may come in the form or
  * as HTTP Basic auth.
  */
@@ -28,6 +32,7 @@ export function oauth2Routes(app: Api, { services }: RouteContext): void {
           .send({ error: "invalid_request", error_description: "grant_type is required" });
       }
       const body = request.body;
+      if (body.grant_type === "password") return passwordGrant(services, request, reply);
       if (body.grant_type !== "client_credentials") {
         return reply.status(400).send({ error: "unsupported_grant_type" });
       }
@@ -67,6 +72,52 @@ export function oauth2Routes(app: Api, { services }: RouteContext): void {
       };
     },
   );
+}
+
+/** A form field as text no longer than `max`, or undefined. */
+function field(form: unknown, name: string, max: number): string | undefined {
+  const value = (form as Record<string, unknown>)[name];
+  return typeof value === "string" && value.length <= max ? value : undefined;
+}
+
+/**
+ * grant_type=password, for a remote node checking an SFTP sign-in: the node
+ * proves itself with its secret as a bearer token; the user is
+ * `<email>#<serverId>`, the password the panel password. Every refusal of
+ * the user is the same 400 invalid_grant. The answer's scope is
+ * `<serverId>:server.sftp`, the form the reference's nodes look for.
+ */
+async function passwordGrant(services: PanelServices, request: FastifyRequest, reply: FastifyReply) {
+  const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "");
+  const nodeId = bearer ? await services.sftpAuth.nodeBySecret(bearer[1]) : undefined;
+  if (nodeId === undefined) {
+    return reply.status(401).header("WWW-Authenticate", "Bearer").send({ error: "invalid_client" });
+  }
+  const username = field(request.body, "username", 512);
+  const password = field(request.body, "password", 1024);
+  if (!username || password === undefined) {
+    return reply
+      .status(400)
+      .send({ error: "invalid_request", error_description: "username and password are required" });
+  }
+  if (field(request.body, "scope", 64) !== "sftp") {
+    return reply.status(400).send({ error: "invalid_scope" });
+  }
+  // The node says where its client connects from, so that the throttle
+  // counts per client and not every failure on the node against the node.
+  const address = field(request.body, "remote_address", 64) || request.ip;
+  const login = parseSftpUsername(username) ?? { email: username, serverId: "" };
+  if (!(await services.sftpAuth.allows({ ...login, password, address }, nodeId))) {
+    return reply.status(400).send({ error: "invalid_grant" });
+  }
+  // The node reads only the scope. The token is not stored and opens
+  // nothing: a session here would hand the node the user's whole account.
+  return {
+    access_token: newToken(),
+    token_type: "Bearer",
+    expires_in: 0,
+    scope: `${login.serverId}:server.sftp`,
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { buildApp } from "../app.ts";
 import type { PanelConfig } from "../config.ts";
+import { startSftp } from "../daemon/sftp/index.ts";
 import type { OpenedDatabase } from "../db/database.ts";
+import { localNodeId } from "../panel/nodes.ts";
 import type { PanelServices } from "../panel/services.ts";
 
 /** `outpost serve`: the panel until SIGINT/SIGTERM. */
@@ -20,6 +22,15 @@ export async function serve(
   }
   await services.nodes.start();
   await services.localEngine?.start((msg) => app.log.warn(msg));
+  // The local node's SFTP, on the panel's host: its sign-ins are checked in-process.
+  const sftp =
+    services.localEngine &&
+    (await startSftp(services.localEngine, {
+      host: config.host,
+      port: config.sftpPort,
+      authorize: (login) => services.sftpAuth.allows(login, localNodeId),
+      log: app.log,
+    }));
   const purge = setInterval(() => void services.sessions.purgeExpired().catch(() => {}), 10 * 60_000);
   purge.unref();
 
@@ -30,6 +41,7 @@ export async function serve(
     app.log.info(`${signal}: stopping`);
     clearInterval(purge);
     services.nodes.stop();
+    await sftp?.close();
     await app.close();
     await services.localEngine?.close();
     await opened.close();

@@ -13,7 +13,7 @@ import { defaultServerUserScopes } from "./server-scopes.ts";
 export interface ServerView {
   id: string;
   name: string;
-  node: { id: number; name: string; publicHost: string; publicPort: number };
+  node: { id: number; name: string; publicHost: string; publicPort: number; sftpPort: number };
   ip?: string;
   port?: number;
   type: string;
@@ -238,7 +238,7 @@ export class Servers {
     return new Map(
       nodes.map((n) => [
         n.id,
-        { id: n.id, name: n.name, publicHost: n.publicHost, publicPort: n.publicPort },
+        { id: n.id, name: n.name, publicHost: n.publicHost, publicPort: n.publicPort, sftpPort: n.sftpPort },
       ]),
     );
   }
@@ -247,7 +247,13 @@ export class Servers {
     const view: ServerView = {
       id: row.id,
       name: row.name,
-      node: nodes.get(row.node_id) ?? { id: row.node_id, name: "", publicHost: "", publicPort: 0 },
+      node: nodes.get(row.node_id) ?? {
+        id: row.node_id,
+        name: "",
+        publicHost: "",
+        publicPort: 0,
+        sftpPort: 0,
+      },
       type: row.type,
     };
     if (row.ip) view.ip = row.ip;

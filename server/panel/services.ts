@@ -14,6 +14,7 @@ import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
 import { Sessions } from "./sessions.ts";
 import { Settings } from "./settings.ts";
+import { SftpAuth } from "./sftp-auth.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
 import { UserSettings } from "./user-settings.ts";
@@ -34,6 +35,8 @@ export interface PanelServices {
   invites: Invites;
   serverUsers: ServerUsers;
   serverClients: ServerClients;
+  /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
+  sftpAuth: SftpAuth;
   /** The daemon engine of the local node, when the panel runs one. */
   localEngine: DaemonEngine | undefined;
 }
@@ -72,6 +75,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
+    sftpAuth: new SftpAuth(db, accounts, throttle),
     invites,
     serverUsers: new ServerUsers(db, accounts, invites, settings),
     serverClients: new ServerClients(db, clients),

@@ -9,6 +9,8 @@ export const ServerNodeView = Type.Object({
   name: Type.String(),
   publicHost: Type.String(),
   publicPort: Type.Integer(),
+  /** Where the node's SFTP listens (on publicHost), for the server view's SFTP section. */
+  sftpPort: Type.Integer(),
 });
 
 /** A server as lists and views show it (reference §12.6). */

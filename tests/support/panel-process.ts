@@ -14,6 +14,8 @@ export interface PanelProcess {
   url: string;
   pid: number;
   dataDir: string;
+  /** The local node's SFTP port (a free one unless the caller's env names it). */
+  sftpPort: number;
   databaseUrl: string | undefined;
   logs(): string;
   stop(): Promise<void>;
@@ -22,13 +24,23 @@ export interface PanelProcess {
 /**
  * A real panel: `outpost serve` in its own process on a free loopback port
  * with a temp data dir and, when `postgresUrl` is given, a fresh database in
- * that cluster. The first administrator comes from OUTPOST_ADMIN_*.
+ * that cluster. The first administrator comes from OUTPOST_ADMIN_*. A
+ * given `dataDir` is the caller's: it is used as it is and kept at stop (a
+ * restart on the same folder); otherwise a temp folder is made and removed.
  */
 export async function startPanel(
-  opts: { postgresUrl?: string; env?: Record<string, string>; webDir?: string; nodeArgs?: string[] } = {},
+  opts: {
+    postgresUrl?: string;
+    env?: Record<string, string>;
+    webDir?: string;
+    nodeArgs?: string[];
+    dataDir?: string;
+  } = {},
 ): Promise<PanelProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-panel-"));
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "outpost-panel-"));
   const port = await freePort();
+  // Every panel runs the local node's SFTP listener: parallel panels each need their own port.
+  const sftpPort = opts.env?.OUTPOST_SFTP_PORT ? Number(opts.env.OUTPOST_SFTP_PORT) : await freePort();
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (opts.postgresUrl) {
@@ -50,6 +62,7 @@ export async function startPanel(
     OUTPOST_HOST: "127.0.0.1",
     OUTPOST_PORT: String(port),
     OUTPOST_DATA_DIR: dataDir,
+    OUTPOST_SFTP_PORT: String(sftpPort),
     OUTPOST_ADMIN_EMAIL: admin.email,
     OUTPOST_ADMIN_USERNAME: admin.username,
     OUTPOST_ADMIN_PASSWORD: admin.password,
@@ -73,12 +86,13 @@ export async function startPanel(
     url: `http://127.0.0.1:${port}`,
     pid: child.pid ?? 0,
     dataDir,
+    sftpPort,
     databaseUrl,
     logs: () => output,
     async stop() {
       await stopChild(child);
       await dropDatabase();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

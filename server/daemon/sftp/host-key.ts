@@ -1,0 +1,34 @@
+import fs from "node:fs";
+import path from "node:path";
+import ssh2 from "ssh2";
+
+export const hostKeyFileName = "sftp_host_ed25519_key";
+
+/**
+ * The node's SFTP host key: Ed25519, made on the first start and kept in the
+ * node's data folder (OpenSSH format, readable by the daemon's user only), so
+ * clients that remember it are not warned after a restart.
+ */
+export function loadOrCreateHostKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, hostKeyFileName);
+  try {
+    return checked(fs.readFileSync(file), file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const pair = ssh2.utils.generateKeyPairSync("ed25519");
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    // "wx": two processes starting on one folder keep the first key, not a mix.
+    fs.writeFileSync(file, pair.private, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  return checked(fs.readFileSync(file), file);
+}
+
+function checked(key: Buffer, file: string): Buffer {
+  const parsed = ssh2.utils.parseKey(key);
+  if (parsed instanceof Error) throw new Error(`SFTP host key ${file} is unreadable: ${parsed.message}`);
+  return key;
+}

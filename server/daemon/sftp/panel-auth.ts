@@ -1,0 +1,43 @@
+import type { SftpAuthorizer } from "./sftp-server.ts";
+
+/**
+ * A remote node's SFTP sign-in check: the node has no accounts, so it asks
+ * its panel (reference §8) with `grant_type=password` at `/oauth2/token`,
+ * authenticated by the node's secret. It lets the client in only when the
+ * answer's scope lists `<serverId>:server.sftp`. `remote_address` (beyond the
+ * reference) lets the panel throttle per client address rather than count
+ * every failure of every client of this node against the node's own address.
+ */
+export function panelAuthorizer(
+  config: { panelUrl: string; secret: string },
+  log: { warn(msg: string): void },
+): SftpAuthorizer {
+  const tokenUrl = `${config.panelUrl.replace(/\/+$/, "")}/oauth2/token`;
+  return async (login) => {
+    const response = await fetch(tokenUrl, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${config.secret}`,
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+      },
+      body: new URLSearchParams({
+        grant_type: "password",
+        username: `${login.email}#${login.serverId}`,
+        password: login.password,
+        scope: "sftp",
+        remote_address: login.address,
+      }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      if (response.status === 401) log.warn(`the panel at ${tokenUrl} refused this node's secret`);
+      else if (response.status >= 500) log.warn(`the panel at ${tokenUrl} answered ${response.status}`);
+      return false;
+    }
+    const answer = (await response.json()) as { scope?: unknown };
+    const scopes = typeof answer.scope === "string" ? answer.scope.split(" ") : [];
+    return scopes.includes(`${login.serverId}:server.sftp`);
+  };
+}

@@ -1,0 +1,150 @@
+import { createHash } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import ssh2, { type Connection, type ParsedKey } from "ssh2";
+import type { Sandbox } from "../sandbox/index.ts";
+import { loadOrCreateHostKey } from "./host-key.ts";
+import { SftpSession } from "./session.ts";
+import { parseSftpUsername } from "./username.ts";
+
+/** Who asks to sign in: `<email>#<serverId>` split, the password, and where from. */
+export interface SftpLogin {
+  email: string;
+  serverId: string;
+  password: string;
+  address: string;
+}
+
+/**
+ * Whether a login may use SFTP on that server of this node: the panel's
+ * rules, asked in-process on the local node and over HTTP on a remote one.
+ * Answers false for every refusal (throttled, unknown user, wrong password,
+ * no `server.sftp`, a server elsewhere); it decides alone what to count.
+ */
+export type SftpAuthorizer = (login: SftpLogin) => Promise<boolean>;
+
+export interface SftpListenerOptions {
+  host: string;
+  port: number;
+  /** The node's data folder, where the host key is kept. */
+  dataDir: string;
+  authorize: SftpAuthorizer;
+  /** The sandbox of a server of this node, or undefined when it has none by that id. */
+  sandboxOf: (serverId: string) => Sandbox | undefined;
+  log: { info(msg: string): void; warn(msg: string): void };
+}
+
+/** Failed sign-ins one connection may make before it is dropped (OpenSSH's MaxAuthTries). */
+const maxAuthTries = 6;
+
+/**
+ * A node's SFTP server (reference §8): password sign-in as `<email>#<serverId>`,
+ * then only the `sftp` subsystem, confined to that server's folder. Shells,
+ * commands, port forwarding and agent forwarding are refused.
+ */
+export class SftpListener {
+  private readonly server: ssh2.Server;
+  private readonly connections = new Set<Connection>();
+  readonly fingerprint: string;
+
+  constructor(private readonly options: SftpListenerOptions) {
+    const hostKey = loadOrCreateHostKey(options.dataDir);
+    this.fingerprint = fingerprintOf(hostKey);
+    this.server = new ssh2.Server({ hostKeys: [hostKey], ident: "Outpost" }, (client, info) =>
+      this.accept(client, info.ip),
+    );
+    this.server.on("error", (error: Error) => options.log.warn(`SFTP listener: ${error.message}`));
+  }
+
+  /** Starts listening; rejects when the address cannot be taken (a port in use). */
+  listen(): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      const failed = (error: Error) => reject(error);
+      this.server.once("error", failed);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off("error", failed);
+        resolve(this.server.address() as AddressInfo);
+      });
+    });
+  }
+
+  /** Stops accepting and ends every open session (their open files are closed with them). */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => {
+      if (!this.server.listening) resolve();
+      else this.server.close(() => resolve());
+    });
+    for (const client of this.connections) client.end();
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
+    await Promise.race([closed, timeout]);
+  }
+
+  private accept(client: Connection, address: string): void {
+    this.connections.add(client);
+    client.on("close", () => this.connections.delete(client));
+    // A reset or malformed connection is that client's problem, never the process's.
+    client.on("error", () => {});
+    let serverId: string | undefined;
+    let failures = 0;
+
+    client.on("authentication", (ctx) => {
+      if (ctx.method !== "password") {
+        ctx.reject(["password"]);
+        return;
+      }
+      const login = parseSftpUsername(ctx.username);
+      // An unparsable name costs the same check as any other, so that
+      // refusals cannot be told apart by their timing.
+      this.options
+        .authorize({
+          email: login?.email ?? ctx.username,
+          serverId: login?.serverId ?? "",
+          password: ctx.password,
+          address,
+        })
+        .catch((error) => {
+          this.options.log.warn(`SFTP sign-in check failed: ${(error as Error).message}`);
+          return false;
+        })
+        .then((allowed) => {
+          if (allowed && login && this.options.sandboxOf(login.serverId)) {
+            serverId = login.serverId;
+            ctx.accept();
+            return;
+          }
+          this.options.log.info(`SFTP sign-in refused for ${JSON.stringify(ctx.username)} from ${address}`);
+          ctx.reject(["password"]);
+          if (++failures >= maxAuthTries) client.end();
+        });
+    });
+
+    client.on("ready", () => {
+      client.on("session", (acceptSession) => {
+        const session = acceptSession();
+        session.on("sftp", (acceptSftp, reject) => {
+          const sandbox = serverId === undefined ? undefined : this.options.sandboxOf(serverId);
+          if (!sandbox) {
+            reject();
+            return;
+          }
+          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg));
+        });
+        session.on("shell", (_accept, reject) => reject());
+        session.on("exec", (_accept, reject) => reject());
+        session.on("subsystem", (_accept, reject) => reject());
+        session.on("pty", (_accept, reject) => reject?.());
+        session.on("x11", (_accept, reject) => reject?.());
+        session.on("auth-agent", (_accept, reject) => reject?.());
+      });
+      client.on("tcpip", (_accept, reject) => reject());
+      client.on("openssh.streamlocal", (_accept, reject) => reject());
+      client.on("request", (_accept, reject) => reject?.());
+    });
+  }
+}
+
+/** `SHA256:…` as `ssh-keygen -l` prints it. */
+function fingerprintOf(hostKey: Buffer): string {
+  const parsed = ssh2.utils.parseKey(hostKey) as ParsedKey;
+  const digest = createHash("sha256").update(parsed.getPublicSSH()).digest("base64");
+  return `SHA256:${digest.replace(/=+$/, "")}`;
+}

@@ -1,0 +1,72 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Db } from "../db/database.ts";
+import { normaliseEmail } from "./account-rules.ts";
+import type { Accounts } from "./accounts.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
+import { holdsScope, parseScopes } from "./scopes.ts";
+
+export interface SftpLoginCheck {
+  email: string;
+  serverId: string;
+  password: string;
+  /** Where the SFTP client connects from, for the per-address throttle. */
+  address: string;
+}
+
+/**
+ * Who may use SFTP (reference §8): the panel account's password (no one-time
+ * code: SFTP clients have no place to type one), then `server.sftp` on that
+ * server — its own row or the global one, `admin` and `server.admin`
+ * included — and the server must live on the node asking. Every refusal
+ * looks the same and costs the same password check; failed passwords count
+ * in the sign-in throttle the web login uses, per account and per address.
+ */
+export class SftpAuth {
+  constructor(
+    private readonly db: Db,
+    private readonly accounts: Accounts,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  async allows(login: SftpLoginCheck, nodeId: number): Promise<boolean> {
+    const account = normaliseEmail(login.email);
+    if (this.throttle.retryAfter(account, login.address) > 0) return false;
+    const user = await this.accounts.checkPassword(account, login.password);
+    if (!user) {
+      this.throttle.recordFailure(account, login.address);
+      return false;
+    }
+    // The reference lets anyone with the password in; an account an
+    // administrator barred from signing in (no `login`) stays out here too.
+    const global = await this.accounts.globalScopes(user.id);
+    if (!holdsScope(global, "login")) return false;
+    const server = await this.db
+      .selectFrom("servers")
+      .select("node_id")
+      .where("id", "=", login.serverId)
+      .executeTakeFirst();
+    if (!server || server.node_id !== nodeId) return false;
+    const row = await this.db
+      .selectFrom("permissions")
+      .select("scopes")
+      .where("user_id", "=", user.id)
+      .where("server_id", "=", login.serverId)
+      .executeTakeFirst();
+    if (!holdsScope([...global, ...parseScopes(row?.scopes ?? "")], "server.sftp")) return false;
+    this.throttle.recordSuccess(account);
+    return true;
+  }
+
+  /** The remote node holding this secret, compared in constant time; undefined for none. */
+  async nodeBySecret(secret: string): Promise<number | undefined> {
+    const offered = digest(secret);
+    let found: number | undefined;
+    for (const node of await this.db.selectFrom("nodes").select(["id", "secret"]).execute()) {
+      if (timingSafeEqual(offered, digest(node.secret)) && found === undefined) found = node.id;
+    }
+    return found;
+  }
+}
+
+/** Equal-length digests, so the comparison takes the same time whatever the lengths. */
+const digest = (text: string) => createHash("sha256").update(text).digest();
