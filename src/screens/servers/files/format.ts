@@ -1,0 +1,33 @@
+// Sizes and times in the active locale (Intl): decimal units (kB = 1000 bytes), as Intl names them.
+
+const UNITS = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
+
+export function formatSize(bytes: number, locale: string): string {
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return new Intl.NumberFormat(locale, {
+    style: "unit",
+    unit: UNITS[unit],
+    unitDisplay: "short",
+    maximumFractionDigits: unit === 0 || value >= 100 ? 0 : 1,
+  }).format(value);
+}
+
+/** A whole percentage, as the locale writes it. */
+export function formatPercent(part: number, whole: number, locale: string): string {
+  // Rounded down: 100 % only once it is all there.
+  const ratio = whole > 0 ? Math.floor((Math.min(part, whole) / whole) * 100) / 100 : 1;
+  return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(ratio);
+}
+
+/** Unix seconds as a date and time; `compact` for the narrow layout (numeric date). */
+export function formatTime(unixSeconds: number, locale: string, compact = false): string {
+  return new Intl.DateTimeFormat(locale, {
+    dateStyle: compact ? "short" : "medium",
+    timeStyle: "short",
+  }).format(new Date(unixSeconds * 1000));
+}
