@@ -1,6 +1,72 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { useId, useRef } from "react";
+import { CopyButton } from "../../../components/CopyButton";
+import { user } from "../../../state/session";
 import type { SectionProps } from "../sectionProps";
+import { sftpCommand, sftpUsername } from "./sftpLogin";
+import "../../../components/controls.css";
+import "./sftp.css";
 
-/** SFTP details (spec §2.3). */
-export default function SftpSection(_props: SectionProps) {
-  return null;
+/** One value to type into an SFTP client, selectable and with a copy button. */
+function Field({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const shown = useRef<HTMLInputElement>(null);
+  const id = useId();
+  return (
+    <div className="sftp-field">
+      <label htmlFor={id}>{label}</label>
+      <div className="sftp-field-row">
+        <input
+          id={id}
+          ref={shown}
+          readOnly
+          value={value}
+          onFocus={(e) => e.currentTarget.select()}
+          data-testid={testId}
+        />
+        <CopyButton text={value} shown={shown} label={t`Copy ${label}`} />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * How to reach the server's files over SFTP (spec §2.3): the node's public host and SFTP port,
+ * the user name `<your e-mail>#<server id>`, and a command line using them. The password is the
+ * panel password, so nothing secret is shown here.
+ */
+export default function SftpSection({ server }: SectionProps) {
+  const commandRef = useRef<HTMLPreElement>(null);
+  const email = user.value?.email;
+  const username = sftpUsername(email ?? t`your-email`, server.id);
+  const host = server.node.publicHost;
+  const port = server.node.sftpPort;
+  const command = sftpCommand(username, host, port);
+  return (
+    <div className="sftp-section" data-testid="sftp-section">
+      <p>
+        <Trans>
+          Reach this server's files with any SFTP client (FileZilla, WinSCP, Cyberduck or the sftp command).
+          You see the server's folder and nothing else.
+        </Trans>
+      </p>
+      <Field label={t`Host`} value={host} testId="sftp-host" />
+      <Field label={t`Port`} value={String(port)} testId="sftp-port" />
+      <Field label={t`Username`} value={username} testId="sftp-username" />
+      <p className="muted small">
+        <Trans>
+          The password is your panel password. No one-time code is asked: clients have no place for it.
+        </Trans>
+      </p>
+      <div className="sftp-code-head">
+        <h2 className="small-title">
+          <Trans>Command line</Trans>
+        </h2>
+        <CopyButton text={command} shown={commandRef} label={t`Copy command`} />
+      </div>
+      <pre className="code-block" ref={commandRef} data-testid="sftp-command">
+        {command}
+      </pre>
+    </div>
+  );
 }

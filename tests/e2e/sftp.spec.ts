@@ -1,0 +1,43 @@
+import { echoDefinition } from "../support/echo-template.ts";
+import { runSftp } from "../support/sftp-client.ts";
+import { expect, test } from "./fixtures.ts";
+import { admin, adminApi, login, snap, unique } from "./helpers.ts";
+
+// The SFTP section shows what to type into a client, and what it shows works: the test signs in
+// with OpenSSH's sftp using the host, port and user name read from the page.
+test("the SFTP section shows a login that OpenSSH's sftp accepts", async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL!);
+  const id = unique("sftp");
+  expect(
+    (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: "SFTP test", node: 0 })).status,
+  ).toBe(200);
+  const node = (await api.get("/api/nodes/0")).body;
+
+  await page.goto(`/servers/view/${id}#sftp`);
+  await login(page);
+  const section = page.locator("#section-sftp");
+  await expect(page.getByRole("tab", { name: "SFTP" })).toHaveAttribute("aria-selected", "true");
+  await expect(section.getByTestId("sftp-username")).toHaveValue(`${admin.email}#${id}`);
+  await expect(section.getByTestId("sftp-host")).toHaveValue(node.publicHost);
+  await expect(section.getByTestId("sftp-port")).toHaveValue(String(node.sftpPort));
+  await expect(section.getByTestId("sftp-command")).toHaveText(
+    `sftp -P ${node.sftpPort} '${admin.email}#${id}@${node.publicHost}'`,
+  );
+  await expect(section).toContainText("The password is your panel password.");
+  await snap(page, "sftp-desktop");
+
+  const host = await section.getByTestId("sftp-host").inputValue();
+  const port = Number(await section.getByTestId("sftp-port").inputValue());
+  const user = await section.getByTestId("sftp-username").inputValue();
+  const run = await runSftp({ host, port, user, password: admin.password }, ["pwd"]);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain("Remote working directory: /");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Nodes" }),
+  ).toBeHidden();
+  await expect(section.getByTestId("sftp-command")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await snap(page, "sftp-phone");
+});
