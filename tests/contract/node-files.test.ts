@@ -1,0 +1,177 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { text } from "node:stream/consumers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DaemonEngine } from "../../server/daemon/engine.ts";
+import type { FileRead } from "../../server/link/file-wire.ts";
+import { LocalNode } from "../../server/link/local-node.ts";
+import type { NodeClient } from "../../server/link/node-client.ts";
+import { RemoteNode } from "../../server/link/remote-node.ts";
+import { productVersion } from "../../server/version.ts";
+import { startDaemon } from "../support/daemon-process.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { freePort } from "../support/free-port.ts";
+import { waitUntil } from "../support/poll.ts";
+
+/**
+ * NodeFiles, one contract for both nodes: what the panel gets from
+ * LocalNode (FileOps in-process) must be what it gets from RemoteNode
+ * (RemoteFiles over the daemon's routes), answer for answer and error for
+ * error.
+ */
+interface Subject {
+  client: NodeClient;
+  /** Where the node keeps the server's files. */
+  root: string;
+  close(): Promise<void>;
+}
+
+const id = "f11ec0de";
+
+const implementations: Record<string, () => Promise<Subject>> = {
+  LocalNode: async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-files-local-"));
+    const engine = new DaemonEngine({ dataDir: dir, version: productVersion });
+    return {
+      client: new LocalNode(engine),
+      root: path.join(dir, "servers", id),
+      close: async () => {
+        await engine.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  RemoteNode: async () => {
+    const secret = randomBytes(32).toString("hex");
+    const daemon = await startDaemon({
+      nodeId: 9,
+      secret,
+      panelUrl: "http://127.0.0.1:1",
+      listen: { host: "127.0.0.1", port: await freePort() },
+      sftp: { host: "127.0.0.1", port: await freePort() },
+      dataDir: "unused",
+    });
+    return {
+      client: new RemoteNode({ nodeId: 9, secret, baseUrl: daemon.baseUrl }),
+      root: path.join(daemon.config.dataDir, "servers", id),
+      close: () => daemon.destroy(),
+    };
+  },
+};
+
+/** How many descriptors of this machine's processes (ours: this one and the daemon) hold the file open. */
+function openersOf(file: string): number {
+  let count = 0;
+  for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let fds: string[] = [];
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // another user's process, or gone
+    }
+    for (const fd of fds) {
+      try {
+        if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === file) count++;
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return count;
+}
+
+async function bytesOf(read: FileRead): Promise<string> {
+  if (read.kind !== "file") throw new Error(`expected a file, got ${read.kind}`);
+  return text(read.body);
+}
+
+for (const [name, make] of Object.entries(implementations)) {
+  describe(`NodeFiles contract: ${name}`, () => {
+    let subject: Subject;
+    const files = () => subject.client.files;
+    beforeAll(async () => {
+      subject = await make();
+      await subject.client.servers.createServer(id, echoDefinition());
+    });
+    afterAll(async () => {
+      await subject?.close();
+    });
+
+    it("writes a stream and reads it back whole, in a range, and as a listing", async () => {
+      await files().write(id, "dir/héllo.txt", Readable.from([Buffer.from("hello "), Buffer.from("world")]));
+      const whole = await files().read(id, "dir/héllo.txt");
+      expect(whole).toMatchObject({ kind: "file", name: "héllo.txt", size: 11 });
+      expect(whole.kind === "file" && whole.range).toBeUndefined();
+      expect(await bytesOf(whole)).toBe("hello world");
+      const part = await files().read(id, "/dir/héllo.txt", "bytes=6-");
+      expect(part).toMatchObject({ kind: "file", size: 11, range: { start: 6, end: 10 } });
+      expect(await bytesOf(part)).toBe("world");
+
+      const listing = await files().read(id, "dir");
+      expect(listing.kind).toBe("folder");
+      if (listing.kind === "folder") {
+        expect(listing.entries).toEqual([
+          { name: "..", isFile: false },
+          { name: "héllo.txt", isFile: true, size: 11, modifyTime: expect.any(Number), extension: ".txt" },
+        ]);
+      }
+      expect(fs.readFileSync(path.join(subject.root, "dir", "héllo.txt"), "utf8")).toBe("hello world");
+    });
+
+    it("a dropped download closes the file it opened", async () => {
+      await files().write(id, "big.bin", Readable.from([randomBytes(4 * 1024 * 1024)]));
+      const file = path.join(subject.root, "big.bin");
+      const read = await files().read(id, "big.bin");
+      if (read.kind !== "file") throw new Error("not a file");
+      expect(openersOf(file)).toBeGreaterThan(0);
+      read.body.destroy();
+      await waitUntil(async () => openersOf(file) === 0, 5000, 20);
+      await files().remove(id, "big.bin");
+      await expect(files().read(id, "big.bin")).rejects.toMatchObject({
+        status: 404,
+        code: "ErrFileNotFound",
+      });
+    });
+
+    it("makes folders, moves, archives, extracts and removes", async () => {
+      await files().makeFolder(id, "a/b/c");
+      await files().write(id, "a/b/c/file.txt", Readable.from(["inside"]));
+      await files().move(id, "a/b", "moved/b");
+      await files().archive(id, "out.tar.gz", ["moved"]);
+      await files().extract(id, "out.tar.gz", "unpacked");
+      expect(await bytesOf(await files().read(id, "unpacked/moved/b/c/file.txt"))).toBe("inside");
+      await files().extract(id, "/out.tar.gz");
+      expect(await bytesOf(await files().read(id, "moved/b/c/file.txt"))).toBe("inside");
+      await files().remove(id, "unpacked");
+      expect(fs.existsSync(path.join(subject.root, "unpacked"))).toBe(false);
+    });
+
+    it("fails with the same codes and statuses", async () => {
+      const refusals: [() => Promise<unknown>, number, string][] = [
+        [() => files().read(id, "missing"), 404, "ErrFileNotFound"],
+        [() => files().read(id, "../x"), 400, "ErrIllegalFileAccess"],
+        [() => files().read(id, "dir/héllo.txt", "bytes=50-"), 416, "ErrRangeNotSatisfiable"],
+        [() => files().write(id, "../x", Readable.from(["x"])), 400, "ErrIllegalFileAccess"],
+        [() => files().write(id, "dir", Readable.from(["x"])), 400, "ErrFileExists"],
+        [() => files().makeFolder(id, "dir/héllo.txt"), 400, "ErrFileExists"],
+        [() => files().remove(id, ""), 400, "ErrIllegalFileAccess"],
+        [() => files().remove(id, "missing"), 404, "ErrFileNotFound"],
+        [() => files().move(id, "dir/héllo.txt", "a"), 400, "ErrFileExists"],
+        [() => files().move(id, "missing", "b"), 404, "ErrFileNotFound"],
+        [() => files().archive(id, "x.zip", []), 400, "ErrFieldRequired"],
+        [() => files().archive(id, "x.zip", ["../"]), 400, "ErrIllegalFileAccess"],
+        [() => files().extract(id, "missing.zip"), 404, "ErrFileNotFound"],
+        [() => files().read("nosuch01", ""), 404, "ErrServerNotFound"],
+      ];
+      for (const [call, status, code] of refusals)
+        await expect(call()).rejects.toMatchObject({ status, code });
+      const unsatisfiable = await files()
+        .read(id, "dir/héllo.txt", "bytes=50-")
+        .catch((error) => error);
+      expect(unsatisfiable.metadata).toEqual({ size: 11 });
+    });
+  });
+}
