@@ -1,6 +1,331 @@
+import { t } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react";
+import { Plural, Trans } from "@lingui/react/macro";
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import {
+  createServerClient,
+  deleteServerClient,
+  listServerClients,
+  type ServerClient,
+  type ServerClientCreated,
+} from "../../../api/serverClients";
+import { CopyButton } from "../../../components/CopyButton";
+import { confirmAsync } from "../../../components/confirmStore";
+import { Dialog } from "../../../components/Dialog";
+import { Icon } from "../../../components/icons";
+import { Spinner } from "../../../components/Spinner";
+import { ScreenIcon } from "../../../components/screenIcons";
+import { TextField } from "../../../components/TextField";
+import { toastSuccess } from "../../../components/toastStore";
 import type { SectionProps } from "../sectionProps";
+import type { ServerCan } from "../serverScopes";
+import { ScopePicker } from "../users/ScopePicker";
+import { alwaysGranted, scopeLabel } from "../users/scopeLabels";
+import "../../../components/controls.css";
+import "./clients.css";
 
-/** OAuth clients of this server (spec §2.3). */
-export default function ClientsSection(_props: SectionProps) {
-  return null;
+const NAME_MAX = 100;
+const DESCRIPTION_MAX = 4000;
+
+/** A value shown once with a copy button (the client id, the secret). */
+function Secret({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const shown = useRef<HTMLInputElement>(null);
+  const id = useId();
+  return (
+    <div className="client-secret-field">
+      <label htmlFor={id}>{label}</label>
+      <div className="client-secret-row">
+        <input
+          id={id}
+          ref={shown}
+          readOnly
+          value={value}
+          onFocus={(e) => e.currentTarget.select()}
+          data-testid={testId}
+        />
+        <CopyButton text={value} shown={shown} label={t`Copy ${label}`} />
+      </div>
+    </div>
+  );
+}
+
+/** The secret, this once: after closing, only its hash is left on the panel. */
+function CreatedClient({ created, onClose }: { created: ServerClientCreated; onClose: () => void }) {
+  const tokenUrl = `${location.origin}/oauth2/token`;
+  return (
+    <Dialog
+      title={t`Client ${created.name} created`}
+      onClose={onClose}
+      wide
+      testId="client-created"
+      actions={
+        <button type="button" className="btn" onClick={onClose} data-testid="client-created-done">
+          <Trans>I have stored the secret</Trans>
+        </button>
+      }
+    >
+      <p className="client-warning" role="alert">
+        <Icon name="alert" size={20} />
+        <span>
+          <Trans>
+            The secret is shown only now. Store it safely; if it is lost, delete the client and create a new
+            one.
+          </Trans>
+        </span>
+      </p>
+      <Secret label={t`Client ID`} value={created.client_id} testId="client-id" />
+      <Secret label={t`Client secret`} value={created.client_secret} testId="client-secret" />
+      <p className="muted small">
+        <Trans>
+          A program gets a one-hour token from <code>{tokenUrl}</code> with grant_type=client_credentials and
+          these two values; the token acts on this server only, with the client's permissions.
+        </Trans>
+      </p>
+    </Dialog>
+  );
+}
+
+function CreateClient({
+  serverId,
+  can,
+  onClose,
+  onCreated,
+}: {
+  serverId: string;
+  can: ServerCan;
+  onClose: () => void;
+  onCreated: (created: ServerClientCreated) => void;
+}) {
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [scopes, setScopes] = useState<string[]>([alwaysGranted]);
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const descriptionId = useId();
+  const nameOk = name.trim().length > 0 && name.trim().length <= NAME_MAX;
+  const editable = (scope: string) => can("server.admin") || can(scope);
+
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    setTried(true);
+    if (!nameOk || busy) return;
+    setBusy(true);
+    try {
+      const created = await createServerClient(serverId, {
+        name: name.trim(),
+        description: description.trim(),
+        scopes: scopes.filter((s) => s !== alwaysGranted),
+      });
+      onCreated(created);
+    } catch {
+      // the global handler said why
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={t`New OAuth client`}
+      onClose={onClose}
+      wide
+      testId="create-client"
+      actions={
+        <>
+          <button type="button" className="btn color-neutral" onClick={onClose}>
+            <Trans>Cancel</Trans>
+          </button>
+          <button
+            type="submit"
+            form="create-client-form"
+            className="btn"
+            disabled={busy}
+            data-testid="create-client-submit"
+          >
+            <Trans>Create</Trans>
+          </button>
+        </>
+      }
+    >
+      <form id="create-client-form" className="client-form" onSubmit={submit} noValidate>
+        <TextField
+          label={t`Name`}
+          value={name}
+          onValue={setName}
+          maxLength={NAME_MAX}
+          autoComplete="off"
+          required
+          invalid={tried && !nameOk}
+          hint={tried && !nameOk ? t`Between 1 and ${NAME_MAX} characters` : undefined}
+        />
+        <div className="field">
+          <label htmlFor={descriptionId}>
+            <Trans>Description (optional)</Trans>
+          </label>
+          <textarea
+            id={descriptionId}
+            className="client-description"
+            value={description}
+            maxLength={DESCRIPTION_MAX}
+            rows={2}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+          />
+        </div>
+        <h3 className="small-title">
+          <Trans>Permissions</Trans>
+        </h3>
+        <p className="muted small client-form-note">
+          <Trans>Only permissions you hold on this server can be given.</Trans>
+        </p>
+        <ScopePicker value={scopes} onChange={setScopes} editable={editable} testId="client-scopes" />
+      </form>
+    </Dialog>
+  );
+}
+
+function ClientEntry({
+  serverId,
+  client,
+  canDelete,
+  onDeleted,
+}: {
+  serverId: string;
+  client: ServerClient;
+  canDelete: boolean;
+  onDeleted: () => void;
+}) {
+  const { i18n } = useLingui();
+  const [busy, setBusy] = useState(false);
+  const remove = async () => {
+    const yes = await confirmAsync({
+      title: t`Delete the client ${client.name}?`,
+      body: t`Programs using it can no longer get tokens, and the tokens they have stop working.`,
+      confirm: { text: t`Delete`, color: "error" },
+      cancel: { color: "neutral" },
+    });
+    if (!yes) return;
+    setBusy(true);
+    try {
+      await deleteServerClient(serverId, client.client_id);
+      toastSuccess(t`Client ${client.name} deleted`);
+      onDeleted();
+    } catch {
+      setBusy(false);
+    }
+  };
+  const labels = client.scopes.map((s) => {
+    const label = scopeLabel(s);
+    return label ? i18n._(label) : s;
+  });
+  return (
+    <li className="client-entry" data-testid="server-client">
+      <div className="client-entry-main">
+        <span className="client-entry-name">{client.name}</span>
+        {client.description && <span className="client-entry-description small">{client.description}</span>}
+        <code className="client-entry-id small">{client.client_id}</code>
+        <details className="client-entry-scopes small">
+          <summary>
+            <Plural value={client.scopes.length} one="# permission" other="# permissions" />
+          </summary>
+          <ul>
+            {labels.map((label, i) => (
+              <li key={client.scopes[i]} title={client.scopes[i]}>
+                {label}
+              </li>
+            ))}
+          </ul>
+        </details>
+      </div>
+      {canDelete && (
+        <button
+          type="button"
+          className="icon-btn color-error"
+          disabled={busy}
+          onClick={() => void remove()}
+          aria-label={t`Delete the client ${client.name}`}
+          data-testid="delete-client"
+        >
+          <ScreenIcon name="trash" size={20} />
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** OAuth clients of this server (spec §2.3): programs that act on this server only. */
+export default function ClientsSection({ server, can }: SectionProps) {
+  const [clients, setClients] = useState<ServerClient[]>();
+  const [failed, setFailed] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<ServerClientCreated>();
+
+  const load = useCallback(async () => {
+    try {
+      setClients(await listServerClients(server.id));
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, [server.id]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <div className="clients-section">
+      <div className="clients-head">
+        <p className="muted small">
+          <Trans>
+            An OAuth client lets a program (a bot, a script) use the API for this server only, with the
+            permissions you give it.
+          </Trans>
+        </p>
+        {can("server.clients.create") && (
+          <button type="button" className="btn" onClick={() => setCreating(true)} data-testid="new-client">
+            <ScreenIcon name="plus" size={18} />
+            <Trans>New client</Trans>
+          </button>
+        )}
+      </div>
+      {failed ? (
+        <p className="muted">
+          <Trans>The clients could not be loaded.</Trans>{" "}
+          <button type="button" className="btn-text" onClick={() => void load()}>
+            <Trans>Try again</Trans>
+          </button>
+        </p>
+      ) : !clients ? (
+        <Spinner />
+      ) : clients.length === 0 ? (
+        <p className="muted" data-testid="no-clients">
+          <Trans>This server has no OAuth clients.</Trans>
+        </p>
+      ) : (
+        <ul className="client-list" data-testid="server-clients">
+          {clients.map((c) => (
+            <ClientEntry
+              key={c.client_id}
+              serverId={server.id}
+              client={c}
+              canDelete={can("server.clients.delete")}
+              onDeleted={() => void load()}
+            />
+          ))}
+        </ul>
+      )}
+      {creating && (
+        <CreateClient
+          serverId={server.id}
+          can={can}
+          onClose={() => setCreating(false)}
+          onCreated={(c) => {
+            setCreating(false);
+            setCreated(c);
+            void load();
+          }}
+        />
+      )}
+      {created && <CreatedClient created={created} onClose={() => setCreated(undefined)} />}
+    </div>
+  );
 }

@@ -1,6 +1,406 @@
+import { t } from "@lingui/core/macro";
+import { Plural, Trans } from "@lingui/react/macro";
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import {
+  grantServerUser,
+  listServerUsers,
+  removeServerUser,
+  type ServerUser,
+} from "../../../api/serverUsers";
+import { validEmail } from "../../../app/validation";
+import { CopyButton } from "../../../components/CopyButton";
+import { confirmAsync } from "../../../components/confirmStore";
+import { Icon } from "../../../components/icons";
+import { Spinner } from "../../../components/Spinner";
+import { ScreenIcon } from "../../../components/screenIcons";
+import { TextField } from "../../../components/TextField";
+import { toastSuccess } from "../../../components/toastStore";
+import { user as signedIn } from "../../../state/session";
 import type { SectionProps } from "../sectionProps";
+import type { ServerCan } from "../serverScopes";
+import { ScopePicker } from "./ScopePicker";
+import { alwaysGranted } from "./scopeLabels";
+import "../../../components/controls.css";
+import "./users.css";
 
-/** Users of this server (spec §2.3). */
-export default function UsersSection(_props: SectionProps) {
-  return null;
+/** What a new user starts with in the add form: they may see the server, its state and console. */
+const startingScopes = [alwaysGranted, "server.status", "server.stats", "server.console"];
+
+/** Which scopes the signed-in user may set on others: all with server.admin, else those they hold. */
+function editableBy(can: ServerCan, allowed: boolean) {
+  return (scope: string) => allowed && (can("server.admin") || can(scope));
+}
+
+/** Whether two scope lists grant the same (server.view is always part of both). */
+function sameScopes(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set([alwaysGranted, ...a]);
+  const y = new Set([alwaysGranted, ...b]);
+  return x.size === y.size && [...x].every((s) => y.has(s));
+}
+
+/** The link an invited person opens to choose a password; this panel sends no mail, so it is shown. */
+function InviteLink({ email, url, onClose }: { email: string; url: string; onClose: () => void }) {
+  const shown = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new link is brought into view
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: "nearest" });
+  }, [url]);
+  return (
+    <section ref={box} className="invite-link" data-testid="invite-link" aria-live="polite">
+      <h3>
+        <Trans>Invitation for {email}</Trans>
+      </h3>
+      <p className="small">
+        <Trans>
+          No e-mail is sent: give this link to the person yourself. With it they choose a username and
+          password. It works once, for 7 days.
+        </Trans>
+      </p>
+      <div className="invite-link-row">
+        <input
+          ref={shown}
+          className="invite-link-url"
+          readOnly
+          value={url}
+          aria-label={t`Invite link`}
+          onFocus={(e) => e.currentTarget.select()}
+          data-testid="invite-url"
+        />
+        <CopyButton text={url} shown={shown} label={t`Copy the invite link`} />
+      </div>
+      <div className="form-end">
+        <button type="button" className="btn color-neutral btn-small" onClick={onClose}>
+          <Trans>Done</Trans>
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function AddUser({
+  serverId,
+  can,
+  onAdded,
+}: {
+  serverId: string;
+  can: ServerCan;
+  onAdded: (email: string, inviteUrl: string | undefined) => void;
+}) {
+  const editable = editableBy(can, true);
+  const [email, setEmail] = useState("");
+  const initial = () => startingScopes.filter((s) => s === alwaysGranted || editable(s));
+  const [scopes, setScopes] = useState(initial);
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [choosing, setChoosing] = useState(false);
+  const ok = validEmail(email);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (!ok || busy) return;
+    setBusy(true);
+    try {
+      const address = email.trim();
+      const inviteUrl = await grantServerUser(serverId, address, scopes);
+      onAdded(address.toLowerCase(), inviteUrl);
+      setEmail("");
+      setTried(false);
+      // The next person starts from the usual set again, not from hidden choices for this one.
+      setScopes(initial());
+      setChoosing(false);
+    } catch {
+      // the global handler said why
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="settings-block add-user" onSubmit={submit} noValidate data-testid="add-user">
+      <h2 className="small-title">
+        <Trans>Add a user</Trans>
+      </h2>
+      <p className="muted small">
+        <Trans>
+          Someone without an account here is invited: you get a link to give them to choose their password.
+        </Trans>
+      </p>
+      <div className="inline-form">
+        <TextField
+          label={t`Email`}
+          type="email"
+          autoComplete="off"
+          value={email}
+          onValue={setEmail}
+          invalid={tried && !ok}
+          hint={tried && !ok ? t`Enter a valid email address` : undefined}
+        />
+        <button type="submit" className="btn" disabled={busy} data-testid="add-user-submit">
+          <ScreenIcon name="plus" size={18} />
+          <Trans>Add</Trans>
+        </button>
+      </div>
+      <details
+        className="add-user-scopes"
+        open={choosing}
+        onToggle={(e) => setChoosing((e.currentTarget as HTMLDetailsElement).open)}
+      >
+        <summary>
+          <Trans>Permissions ({scopes.length} chosen)</Trans>
+        </summary>
+        <ScopePicker value={scopes} onChange={setScopes} editable={editable} testId="add-user-scopes" />
+      </details>
+    </form>
+  );
+}
+
+function UserEntry({
+  serverId,
+  entry,
+  can,
+  expanded,
+  onToggle,
+  onChanged,
+  onInvite,
+}: {
+  serverId: string;
+  entry: ServerUser;
+  can: ServerCan;
+  expanded: boolean;
+  onToggle: () => void;
+  onChanged: () => void;
+  onInvite: (url: string) => void;
+}) {
+  const bodyId = useId();
+  const canEdit = can("server.users.edit");
+  const editable = editableBy(can, canEdit);
+  const [draft, setDraft] = useState(entry.scopes);
+  const [busy, setBusy] = useState(false);
+  const me = signedIn.value?.email === entry.email;
+
+  useEffect(() => setDraft(entry.scopes), [entry.scopes]);
+  const changed = !sameScopes(draft, entry.scopes);
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      const inviteUrl = await grantServerUser(serverId, entry.email, draft);
+      toastSuccess(t`Permissions of ${entry.username} saved`);
+      if (inviteUrl) onInvite(inviteUrl);
+      onChanged();
+    } catch {
+      // the global handler said why
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const newLink = async () => {
+    setBusy(true);
+    try {
+      const inviteUrl = await grantServerUser(serverId, entry.email, entry.scopes);
+      if (inviteUrl) onInvite(inviteUrl);
+    } catch {
+      // the global handler said why
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    const yes = await confirmAsync({
+      title: me ? t`Leave this server?` : t`Remove ${entry.username} from this server?`,
+      body: me
+        ? t`You lose your access to this server. Someone who manages its users can add you again.`
+        : t`They lose their access to this server. Their account stays.`,
+      confirm: { text: t`Remove`, color: "error" },
+      cancel: { color: "neutral" },
+    });
+    if (!yes) return;
+    setBusy(true);
+    try {
+      await removeServerUser(serverId, entry.email);
+      toastSuccess(t`${entry.username} removed from this server`);
+      onChanged();
+    } catch {
+      setBusy(false);
+    }
+  };
+
+  const count = new Set([alwaysGranted, ...entry.scopes]).size;
+  return (
+    <li
+      className={expanded ? "user-entry open" : "user-entry"}
+      data-testid="server-user"
+      data-email={entry.email}
+    >
+      <button
+        type="button"
+        className="user-entry-head"
+        aria-expanded={expanded}
+        aria-controls={bodyId}
+        onClick={onToggle}
+      >
+        <span className="user-entry-main">
+          <span className="user-entry-name">
+            {entry.username}
+            {me && (
+              <span className="tag">
+                <Trans>you</Trans>
+              </span>
+            )}
+            {entry.invited && (
+              <span className="tag tag-invited">
+                <Trans>invited</Trans>
+              </span>
+            )}
+          </span>
+          <span className="user-entry-email muted small">{entry.email}</span>
+        </span>
+        <span className="user-entry-count muted small">
+          {entry.scopes.includes("server.admin") ? (
+            <Trans>all permissions</Trans>
+          ) : (
+            <Plural value={count} one="# permission" other="# permissions" />
+          )}
+        </span>
+        <Icon name="chevronRight" size={20} className="user-entry-chevron" />
+      </button>
+      {expanded && (
+        <div className="user-entry-body" id={bodyId}>
+          <ScopePicker value={draft} onChange={setDraft} editable={editable} testId="user-scopes" />
+          {!canEdit && (
+            <p className="muted small">
+              <Trans>You may see these permissions but not change them.</Trans>
+            </p>
+          )}
+          <div className="form-end user-entry-actions">
+            {can("server.users.delete") && (
+              <button
+                type="button"
+                className="btn btn-outline color-error"
+                disabled={busy}
+                onClick={() => void remove()}
+                data-testid="remove-user"
+              >
+                <ScreenIcon name="trash" size={18} />
+                {me ? <Trans>Leave</Trans> : <Trans>Remove</Trans>}
+              </button>
+            )}
+            {canEdit && entry.invited && (
+              <button
+                type="button"
+                className="btn color-neutral"
+                disabled={busy}
+                onClick={() => void newLink()}
+              >
+                <Trans>New invite link</Trans>
+              </button>
+            )}
+            {canEdit && (
+              <>
+                <button
+                  type="button"
+                  className="btn color-neutral"
+                  disabled={busy || !changed}
+                  onClick={() => setDraft(entry.scopes)}
+                >
+                  <Trans>Revert</Trans>
+                </button>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={busy || !changed}
+                  onClick={() => void save()}
+                  data-testid="save-user"
+                >
+                  <ScreenIcon name="save" size={18} />
+                  <Trans>Save</Trans>
+                </button>
+              </>
+            )}
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Users of this server (spec §2.3): entries expand to their permissions, grouped. */
+export default function UsersSection({ server, can }: SectionProps) {
+  const [users, setUsers] = useState<ServerUser[]>();
+  const [failed, setFailed] = useState(false);
+  const [open, setOpen] = useState<string>();
+  const [invite, setInvite] = useState<{ email: string; url: string }>();
+
+  const load = useCallback(async () => {
+    try {
+      setUsers(await listServerUsers(server.id));
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, [server.id]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const mayAdd = can("server.users.create") || can("server.users.edit");
+
+  return (
+    <div className="users-section">
+      {invite && <InviteLink email={invite.email} url={invite.url} onClose={() => setInvite(undefined)} />}
+      {mayAdd && (
+        <AddUser
+          serverId={server.id}
+          can={can}
+          onAdded={(email, url) => {
+            if (url) setInvite({ email, url });
+            else toastSuccess(t`${email} added`);
+            setOpen(email);
+            void load();
+          }}
+        />
+      )}
+      <section className="settings-block">
+        <h2 className="small-title">
+          <Trans>Users of this server</Trans>
+        </h2>
+        {failed ? (
+          <p className="muted">
+            <Trans>The users could not be loaded.</Trans>{" "}
+            <button type="button" className="btn-text" onClick={() => void load()}>
+              <Trans>Try again</Trans>
+            </button>
+          </p>
+        ) : !users ? (
+          <Spinner />
+        ) : users.length === 0 ? (
+          <p className="muted">
+            <Trans>
+              No user has permissions on this server of their own yet. Administrators see it anyway.
+            </Trans>
+          </p>
+        ) : (
+          <ul className="user-list" data-testid="server-users">
+            {users.map((u) => (
+              <UserEntry
+                key={u.email}
+                serverId={server.id}
+                entry={u}
+                can={can}
+                expanded={open === u.email}
+                onToggle={() => setOpen(open === u.email ? undefined : u.email)}
+                onChanged={() => void load()}
+                onInvite={(url) => setInvite({ email: u.email, url })}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
 }

@@ -1,0 +1,94 @@
+import { t } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react";
+import { Trans } from "@lingui/react/macro";
+import { useId } from "react";
+import { alwaysGranted, scopeGroups } from "./scopeLabels";
+import "./scope-picker.css";
+
+/**
+ * Server scopes as checkboxes in labelled groups. `editable(scope)` says which ones the signed-in
+ * user may change (the panel lets a non-administrator toggle only scopes they hold); the others
+ * show their state, disabled. server.view is always on.
+ */
+export function ScopePicker({
+  value,
+  onChange,
+  editable,
+  testId,
+}: {
+  value: readonly string[];
+  onChange: (next: string[]) => void;
+  editable: (scope: string) => boolean;
+  testId?: string;
+}) {
+  const { i18n } = useLingui();
+  const id = useId();
+  const chosen = new Set(value);
+  chosen.add(alwaysGranted);
+
+  const set = (scopes: string[], on: boolean) => {
+    const next = new Set(chosen);
+    for (const s of scopes) {
+      if (s === alwaysGranted || !editable(s)) continue;
+      if (on) next.add(s);
+      else next.delete(s);
+    }
+    onChange([...next]);
+  };
+
+  return (
+    <div className="scope-groups" data-testid={testId}>
+      {scopeGroups.map((group) => {
+        const changeable = group.scopes.map((s) => s.scope).filter((s) => s !== alwaysGranted && editable(s));
+        const allOn = changeable.length > 0 && changeable.every((s) => chosen.has(s));
+        const count = group.scopes.filter((s) => chosen.has(s.scope)).length;
+        const label = i18n._(group.label);
+        return (
+          <fieldset key={group.id} className="scope-group" data-group={group.id}>
+            <legend className="scope-group-head">
+              <span className="scope-group-name">{label}</span>
+              <span className="scope-group-count muted small">
+                {count}/{group.scopes.length}
+              </span>
+              {changeable.length > 1 && (
+                <button
+                  type="button"
+                  className="btn-text small scope-group-all"
+                  onClick={() => set(changeable, !allOn)}
+                  aria-label={allOn ? t`Clear all in ${label}` : t`Select all in ${label}`}
+                >
+                  {allOn ? <Trans>None</Trans> : <Trans>All</Trans>}
+                </button>
+              )}
+            </legend>
+            <ul className="scope-list">
+              {group.scopes.map(({ scope, label: scopeText }) => {
+                const inputId = `${id}-${scope}`;
+                const locked = scope === alwaysGranted || !editable(scope);
+                return (
+                  <li key={scope}>
+                    <label
+                      htmlFor={inputId}
+                      className={locked ? "scope-item locked" : "scope-item"}
+                      title={scope}
+                    >
+                      <input
+                        id={inputId}
+                        type="checkbox"
+                        checked={chosen.has(scope)}
+                        disabled={locked}
+                        onChange={(e) => set([scope], e.currentTarget.checked)}
+                        data-scope={scope}
+                      />
+                      <span>{i18n._(scopeText)}</span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </fieldset>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,246 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { echoDefinition } from "../support/echo-template.ts";
+import { PanelClient } from "../support/http-client.ts";
+import { expect, test } from "./fixtures.ts";
+import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
+
+/** Screenshots from the top of the page (a focused field may have scrolled it). */
+async function snap(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await snapAt(page, name);
+}
+
+/** What a phone shows at once (the helpers' shots are full-page, too tall to judge a phone by). */
+async function snapView(page: Page, name: string): Promise<void> {
+  const dir = path.resolve(import.meta.dirname, "../../test-results/screens");
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+/** A server of the admin's (no users of its own yet) and a registered player, through the API. */
+async function setup(baseURL: string) {
+  const api = await adminApi(baseURL);
+  expect((await api.put("/api/settings/panel.registrationEnabled", { value: true })).status).toBe(204);
+  const name = unique("player");
+  const player = { username: name, email: `${name}@example.com`, password: "player-password-1" };
+  const playerApi = new PanelClient(baseURL);
+  await playerApi.prime();
+  expect((await playerApi.post("/auth/register", player)).status).toBe(200);
+  const id = Math.floor(Math.random() * 0xffffffff)
+    .toString(16)
+    .padStart(8, "0");
+  const serverName = unique("Shared world ");
+  const created = await api.put(`/api/servers/${id}`, {
+    ...echoDefinition(),
+    name: serverName,
+    node: 0,
+    users: [],
+  });
+  expect(created.status, created.text).toBe(200);
+  return { api, player, id, serverName };
+}
+
+const scopesOf = async (api: PanelClient, id: string, email: string): Promise<string[]> =>
+  [...(await api.get(`/api/servers/${id}/user/${encodeURIComponent(email)}`)).body[0].scopes].sort();
+
+test("the admin shares a server: grants a user, invites an address, and makes an OAuth client", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const { api, player, id, serverName } = await setup(baseURL!);
+  await page.goto(`/servers/view/${id}#users`);
+  await login(page);
+  await expect(page.getByTestId("server-title")).toHaveText(serverName);
+  await page.getByRole("tab", { name: "Users" }).click();
+  const section = page.locator("#section-users");
+  await expect(section.getByText("No user has permissions on this server")).toBeVisible();
+
+  // 1. A registered user, with the permissions chosen in the add form.
+  const add = section.getByTestId("add-user");
+  await add.getByLabel("Email").fill(player.email);
+  await add.getByText(/^Permissions/).click();
+  const picker = add.getByTestId("add-user-scopes");
+  await expect(picker.getByLabel("See the server")).toBeChecked();
+  await expect(picker.getByLabel("See the server")).toBeDisabled();
+  await expect(picker.getByLabel("Read the console")).toBeChecked();
+  await picker.getByLabel("Browse and download files").check();
+  await expect(picker.locator("fieldset")).toHaveCount(9);
+  await snap(page, "server-users-add");
+  await add.getByTestId("add-user-submit").click();
+  const entry = section.locator(`[data-testid="server-user"][data-email="${player.email}"]`);
+  await expect(entry).toContainText(player.username);
+  await expect(section.getByTestId("invite-link")).toHaveCount(0);
+  expect(await scopesOf(api, id, player.email)).toEqual([
+    "server.console",
+    "server.files.view",
+    "server.stats",
+    "server.status",
+    "server.view",
+  ]);
+
+  // The entry opened after adding; more permissions are saved from it, then it collapses.
+  const scopes = entry.getByTestId("user-scopes");
+  await expect(scopes).toBeVisible();
+  await scopes.getByLabel("Start", { exact: true }).check();
+  await scopes.getByLabel("Read the console").uncheck();
+  await snap(page, "server-users-entry");
+  await entry.getByTestId("save-user").click();
+  await expect(page.getByText(`Permissions of ${player.username} saved`)).toBeVisible();
+  expect(await scopesOf(api, id, player.email)).toEqual([
+    "server.files.view",
+    "server.start",
+    "server.stats",
+    "server.status",
+    "server.view",
+  ]);
+  await entry.getByRole("button", { name: player.username }).click();
+  await expect(scopes).toBeHidden();
+
+  // 2. An unknown address: an invitation, whose link is shown to copy.
+  const newcomer = unique("newcomer");
+  const email = `${newcomer}@example.com`;
+  await add.getByLabel("Email").fill(email);
+  await add.getByTestId("add-user-submit").click();
+  const invite = section.getByTestId("invite-link");
+  await expect(invite).toBeVisible();
+  await expect(invite.getByRole("button", { name: "Copy the invite link" })).toBeVisible();
+  const url = await invite.getByTestId("invite-url").inputValue();
+  expect(url).toMatch(new RegExp(`^${baseURL}/auth/invite\\?token=[^&]+&email=`));
+  await expect(section.locator(`[data-testid="server-user"][data-email="${email}"]`)).toContainText(
+    "invited",
+  );
+  // The add form started over from the usual set, not from the first user's choice.
+  expect(await scopesOf(api, id, email)).toEqual([
+    "server.console",
+    "server.stats",
+    "server.status",
+    "server.view",
+  ]);
+  await snap(page, "server-users-invited");
+
+  // The invitee follows the link in a browser of their own, chooses a password, sees the server.
+  const theirs = await browser.newContext({ baseURL });
+  const invitee = await theirs.newPage();
+  await invitee.goto(url);
+  await expect(invitee.getByRole("heading", { name: "Accept your invitation" })).toBeVisible();
+  await expect(invitee.getByTestId("invite")).toContainText(email);
+  await invitee.getByLabel("Username").fill(newcomer);
+  await invitee.getByLabel("Password", { exact: true }).fill("newcomer-password-1");
+  await invitee.getByLabel("Confirm password").fill("newcomer-password-2");
+  await invitee.getByRole("button", { name: "Create my account" }).click();
+  await expect(invitee.getByText("The passwords do not match")).toBeVisible();
+  await invitee.getByLabel("Confirm password").fill("newcomer-password-1");
+  await snapAt(invitee, "invite");
+  await invitee.getByRole("button", { name: "Create my account" }).click();
+  await expect(invitee).toHaveURL(/\/servers$/);
+  await expect(invitee.getByText(serverName)).toBeVisible();
+  await snapAt(invitee, "invite-accepted-servers");
+  // The same link again, in yet another browser: refused with a clear message.
+  const again = await (await browser.newContext({ baseURL })).newPage();
+  await again.goto(url);
+  await again.getByLabel("Username").fill(`${newcomer}x`);
+  await again.getByLabel("Password", { exact: true }).fill("another-password-1");
+  await again.getByLabel("Confirm password").fill("another-password-1");
+  await again.getByRole("button", { name: "Create my account" }).click();
+  await expect(again.getByTestId("invite-invalid")).toBeVisible();
+  await snapAt(again, "invite-used");
+  await again.context().close();
+  await theirs.close();
+
+  // 3. An OAuth client of this server: its secret is shown once.
+  await page.getByRole("tab", { name: "OAuth clients" }).click();
+  const clients = page.locator("#section-clients");
+  await expect(clients.getByTestId("no-clients")).toBeVisible();
+  await clients.getByTestId("new-client").click();
+  const dialog = page.getByTestId("create-client");
+  await dialog.getByLabel("Name", { exact: true }).fill("Status bot");
+  await dialog.getByLabel("Description (optional)").fill("Posts the server state to our chat");
+  await dialog.getByTestId("client-scopes").getByLabel("See whether it runs").check();
+  await snapAt(page, "server-client-create");
+  await dialog.getByTestId("create-client-submit").click();
+  const shown = page.getByTestId("client-created");
+  await expect(shown).toBeVisible();
+  await expect(shown).toContainText("shown only now");
+  const clientId = await shown.getByTestId("client-id").inputValue();
+  const secret = await shown.getByTestId("client-secret").inputValue();
+  expect(secret).toMatch(/^[A-Za-z0-9_-]{48}$/);
+  await snapAt(page, "server-client-secret");
+  await shown.getByTestId("client-created-done").click();
+  await expect(shown).toBeHidden();
+  await expect(clients.getByTestId("server-client")).toContainText("Status bot");
+  expect(await page.content()).not.toContain(secret);
+
+  // The secret gets a token that sees this server's status and nothing global.
+  const program = new PanelClient(baseURL!);
+  const token = await program.call("POST", "/oauth2/token", {
+    form: { grant_type: "client_credentials", client_id: clientId, client_secret: secret },
+  });
+  expect(token.status).toBe(200);
+  const bearer = token.body.access_token as string;
+  expect((await program.get(`/api/servers/${id}/status`, { bearer })).status).toBe(200);
+  expect((await program.get(`/api/servers/${id}/console`, { bearer })).status).toBe(403);
+  expect((await program.get("/api/nodes", { bearer })).status).toBe(403);
+
+  await clients.getByTestId("delete-client").click();
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(clients.getByTestId("no-clients")).toBeVisible();
+  expect((await program.get(`/api/servers/${id}/status`, { bearer })).status).toBe(401);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the users and OAuth client sections fit 390 px", async ({ page, baseURL }) => {
+    const { api, player, id } = await setup(baseURL!);
+    expect(
+      (await api.put(`/api/servers/${id}/user/${player.email}`, { scopes: ["server.console"] })).status,
+    ).toBe(204);
+    const invited = await api.put(`/api/servers/${id}/user/${unique("phone")}@example.com`, { scopes: [] });
+    expect(invited.status).toBe(200);
+
+    await page.goto(`/servers/view/${id}#users`);
+    await login(page);
+    const section = page.locator("#section-users");
+    const entry = section.locator(`[data-testid="server-user"][data-email="${player.email}"]`);
+    await entry.getByRole("button", { name: player.username }).click();
+    await expect(entry.getByTestId("user-scopes")).toBeVisible();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await snap(page, "server-users-phone");
+    await section.getByText("Users of this server").scrollIntoViewIfNeeded();
+    await snapView(page, "server-users-phone-entry");
+
+    // Inviting from the phone: the link and its copy button fit.
+    const add = section.getByTestId("add-user");
+    await add.getByLabel("Email").fill(`${unique("pocket")}@example.com`);
+    await add.getByTestId("add-user-submit").click();
+    await expect(section.getByTestId("invite-link")).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await snapView(page, "server-users-phone-invite");
+
+    await page.getByRole("tab", { name: "OAuth clients" }).click();
+    await page.locator("#section-clients").getByTestId("new-client").click();
+    const dialog = page.getByTestId("create-client");
+    await expect(dialog).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await snapAt(page, "server-client-create-phone");
+    await dialog.getByLabel("Name", { exact: true }).fill("Phone bot");
+    await dialog.getByTestId("create-client-submit").click();
+    await expect(page.getByTestId("client-secret")).toBeVisible();
+    await snapView(page, "server-client-secret-phone");
+    await page.getByTestId("client-created-done").click();
+    await expect(page.locator("#section-clients").getByTestId("server-client")).toContainText("Phone bot");
+    await snapView(page, "server-clients-phone");
+
+    // The invite screen, as the invitee sees it on their phone.
+    const url = new URL(invited.body.invite.url);
+    await page.context().clearCookies();
+    await page.goto(`${url.pathname}${url.search}`);
+    await expect(page.getByRole("heading", { name: "Accept your invitation" })).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await snapAt(page, "invite-phone");
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { serverScopes } from "../../../server/panel/scopes.ts";
+import { scopeGroups, scopeLabel } from "../../../src/screens/servers/users/scopeLabels";
+
+describe("scope labels", () => {
+  it("list every server scope of the panel exactly once, each with a label", () => {
+    const listed = scopeGroups.flatMap((g) => g.scopes.map((s) => s.scope));
+    expect([...listed].sort()).toEqual([...serverScopes].sort());
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const scope of serverScopes) expect(scopeLabel(scope)?.message, scope).toBeTruthy();
+  });
+
+  it("give every group a label and distinct labels within a group", () => {
+    for (const group of scopeGroups) {
+      expect(group.label.message).toBeTruthy();
+      const texts = group.scopes.map((s) => s.label.message);
+      expect(new Set(texts).size, group.id).toBe(texts.length);
+    }
+    expect(scopeLabel("admin")).toBeUndefined();
+  });
+});
