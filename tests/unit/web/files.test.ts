@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeFilePath, fileUrl, steppedProgress, UPLOAD_STEP } from "../../../src/api/files";
-import { formatPercent, formatSize } from "../../../src/screens/servers/files/format";
+import { formatPercent, formatSize, formatTime } from "../../../src/screens/servers/files/format";
 import {
   archiveKind,
   EDIT_LIMIT,
@@ -9,6 +9,7 @@ import {
   newArchiveFormat,
   withArchiveSuffix,
 } from "../../../src/screens/servers/files/kinds";
+import { toEditable, toStored } from "../../../src/screens/servers/files/lineEndings";
 import {
   baseName,
   breadcrumbs,
@@ -244,5 +245,34 @@ describe("sizes and percentages in the active locale", () => {
     expect(formatPercent(999, 1000, "en-US")).toBe("99%");
     expect(formatPercent(1000, 1000, "en-US")).toBe("100%");
     expect(formatPercent(0, 0, "en-US")).toBe("100%");
+  });
+});
+
+describe("line endings in the editor", () => {
+  it("shows LF in the text area and writes CRLF back to a CRLF file", () => {
+    const raw = "a=1\r\nb=2\r\n";
+    const { text, crlf } = toEditable(raw);
+    expect(text).toBe("a=1\nb=2\n");
+    expect(crlf).toBe(true);
+    expect(toStored(`${text}c=3\n`, crlf)).toBe("a=1\r\nb=2\r\nc=3\r\n");
+  });
+  it("leaves LF files and a byte-order mark alone", () => {
+    const raw = "\uFEFFkey: value\n";
+    const { text, crlf } = toEditable(raw);
+    expect(crlf).toBe(false);
+    expect(toStored(text, crlf)).toBe(raw);
+  });
+});
+
+describe("modification times in the active locale", () => {
+  const noon = Date.UTC(2026, 10, 23, 12, 0) / 1000;
+  it("gives date and time, or the numeric date alone for narrow rows", () => {
+    const local = new Date(noon * 1000);
+    expect(formatTime(noon, "en-US")).toBe(
+      new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(local),
+    );
+    expect(formatTime(noon, "en-US")).toMatch(/^Nov 2[34], 2026, \d{1,2}:\d{2}\s[AP]M$/);
+    expect(formatTime(noon, "en-US", true)).toMatch(/^11\/2[34]\/26$/);
+    expect(formatTime(noon, "de-DE", true)).toMatch(/^2[34]\.11\.26$/);
   });
 });

@@ -24,10 +24,10 @@ export function formatPercent(part: number, whole: number, locale: string): stri
   return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(ratio);
 }
 
-/** Unix seconds as a date and time; `compact` for the narrow layout (numeric date). */
+/** Unix seconds as a date and time; `compact` (the narrow layout) gives the numeric date alone. */
 export function formatTime(unixSeconds: number, locale: string, compact = false): string {
-  return new Intl.DateTimeFormat(locale, {
-    dateStyle: compact ? "short" : "medium",
-    timeStyle: "short",
-  }).format(new Date(unixSeconds * 1000));
+  const style: Intl.DateTimeFormatOptions = compact
+    ? { dateStyle: "short" }
+    : { dateStyle: "medium", timeStyle: "short" };
+  return new Intl.DateTimeFormat(locale, style).format(new Date(unixSeconds * 1000));
 }
