@@ -9,6 +9,9 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  // A stored value that is no hash (an invited user's placeholder) fails only after the same
+  // work as a real check, so timing does not tell that such an account waits for its invite.
+  if (!stored.startsWith("$argon2")) return verifyAgainstNothing(password);
   try {
     return await verify(stored, password);
   } catch {
