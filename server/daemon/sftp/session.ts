@@ -14,6 +14,8 @@ const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
 const maxReadLength = 64 * 1024;
 /** Names answered per READDIR. */
 const namesPerBatch = 100;
+/** Files and folders one session may hold open (each is a descriptor of the node's process). */
+const maxOpenHandles = 256;
 
 /**
  * An SFTP path as the session sees it: "/" is the server's folder, a relative
@@ -145,6 +147,10 @@ export class SftpSession {
   }
 
   private register(handle: Handle): Buffer {
+    if (this.handles.size >= maxOpenHandles) {
+      void (handle.kind === "folder" ? handle.reader.close() : closeFile(handle));
+      throw new Refusal(STATUS_CODE.FAILURE, `no more than ${maxOpenHandles} open files per session`);
+    }
     const number = this.nextHandle++;
     this.handles.set(number, handle);
     const buffer = Buffer.alloc(4);
