@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
 import { requirePrincipal } from "../http/guard.ts";
-import { scopesOnServer } from "../http/principal.ts";
+import { type Principal, scopesOnServer } from "../http/principal.ts";
 import { type ServerAction, serverActions } from "../link/server-wire.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import type { VariableValue } from "../templates/index.ts";
@@ -32,6 +32,11 @@ function valuesOf(data: Record<string, unknown>): Record<string, VariableValue> 
 export function serverRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { servers } = services;
+  // ?perms answers the server row's scopes (reference §12.6); a server-bound client's are its own.
+  const permsOf = (principal: Principal, id: string) =>
+    principal.onlyServer === undefined
+      ? servers.scopesOf(principal.user.id, id)
+      : scopesOnServer(services, principal, id);
 
   api.get(
     "/api/servers",
@@ -39,7 +44,19 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
       config: { access: "authenticated" },
       schema: { querystring: ServerListQuery, response: { 200: ServerList } },
     },
-    (request) => servers.list(requirePrincipal(request), request.query),
+    async (request) => {
+      const principal = requirePrincipal(request);
+      const page = await servers.list(principal, request.query);
+      if (principal.onlyServer === undefined) return page;
+      // A server-bound client: what it may do there is its own scopes (as far as its owner still
+      // reaches), not its owner's row; without server.view it sees nothing.
+      const held = await scopesOnServer(services, principal, principal.onlyServer);
+      if (!holdsScope(held, "server.view")) {
+        return { servers: [], paging: { ...page.paging, total: 0 } };
+      }
+      for (const server of page.servers) server.canGetStatus = holdsScope(held, "server.status");
+      return page;
+    },
   );
 
   api.put(
@@ -67,7 +84,7 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
       const principal = requirePrincipal(request);
       return {
         server,
-        permissions: perms ? { scopes: await servers.scopesOf(principal.user.id, request.params.id) } : null,
+        permissions: perms ? { scopes: await permsOf(principal, request.params.id) } : null,
       };
     },
   );

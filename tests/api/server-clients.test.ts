@@ -138,6 +138,15 @@ describe("OAuth2 clients of one server", () => {
       expect(seen.status).toBe(200);
       expect(seen.body.servers.map((s: { id: string }) => s.id)).toEqual([serverA]);
       expect(seen.body.paging.total).toBe(1);
+      expect(seen.body.servers[0].canGetStatus).toBe(true);
+    });
+
+    it("reads its own scopes, not its owner's, from ?perms", async () => {
+      const view = await bearer.get(`/api/servers/${serverA}?perms`, { bearer: token });
+      expect(view.status).toBe(200);
+      expect([...view.body.permissions.scopes].sort()).toEqual(
+        ["server.console", "server.status", "server.view"].sort(),
+      );
     });
 
     it("is refused on every global route", async () => {
@@ -178,6 +187,9 @@ describe("OAuth2 clients of one server", () => {
       // Removed from the server altogether: nothing is left.
       expect((await admin.delete(`/api/servers/${serverA}/user/${owner.email}`)).status).toBe(204);
       expect((await bearer.get(`/api/servers/${serverA}/status`, { bearer: token })).status).toBe(403);
+      const listed = await bearer.get("/api/servers", { bearer: token });
+      expect(listed.body.servers).toEqual([]);
+      expect(listed.body.paging.total).toBe(0);
       await setServerScopes(panel(), owner.email, serverA, ownerScopes);
       expect((await bearer.get(`/api/servers/${serverA}/console`, { bearer: token })).status).toBe(200);
     });
