@@ -73,6 +73,9 @@ async function afterRotation<T>(run: () => Promise<T>): Promise<T> {
   return run();
 }
 
+/** Resolves once no rotation is in flight: for requests made outside `call` (file browsing, uploads). */
+export const sessionSettled = (): Promise<void> => afterRotation(async () => undefined);
+
 async function send<T>(method: Method, url: string, opts: CallOptions): Promise<T> {
   try {
     return (await http<T>(url, {

@@ -1,7 +1,7 @@
 import type { FileEntry as WireFileEntry } from "../../server/wire/files";
 import { readCookie, XSRF_COOKIE } from "../state/cookies";
 import { getToken } from "../state/token";
-import { type CallOptions, del, post, put } from "./client";
+import { type CallOptions, del, post, put, sessionSettled } from "./client";
 import { type ApiError, toApiError } from "./errors";
 
 // A server's files (spec §7, reference §12.8–§12.9). Paths are relative to the server's folder.
@@ -61,6 +61,8 @@ async function failed(method: string, url: string, res: Response): Promise<ApiEr
 }
 
 async function fetchOrFail(url: string, signal: AbortSignal | undefined): Promise<Response> {
+  // Sent with the old cookie while the session rotates, it would come back 401 and end the session.
+  await sessionSettled();
   let res: Response;
   try {
     res = await fetch(url, { credentials: "same-origin", headers: authHeaders(false), signal });
@@ -194,13 +196,14 @@ export interface UploadOptions {
  * Uploads one file to `path` as multipart (field `file`) over XMLHttpRequest, the one browser API
  * that reports upload progress. Rejects with an ApiError (or an AbortError when cancelled).
  */
-export function uploadFile(
+export async function uploadFile(
   serverId: string,
   path: string,
   file: Blob,
   opts: UploadOptions = {},
 ): Promise<void> {
   const url = fileUrl(serverId, path);
+  await sessionSettled();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const abort = () => xhr.abort();

@@ -95,6 +95,16 @@ test("the admin browses, edits, uploads, downloads, renames, archives, extracts 
     .getByTestId("file-row")
     .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-name")));
   expect(names).toEqual(["..", "level.dat", "notes #1 & 100%.txt"]);
+  // An address naming a file opens its folder (the file is not downloaded to find out); a
+  // missing folder says so.
+  await page.goto(`/servers/view/${id}?path=/world/level.dat#files`);
+  await expect(row(page, "level.dat")).toBeVisible();
+  await expect(page).toHaveURL(/\?path=\/world#files$/);
+  await page.goto(`/servers/view/${id}?path=/nowhere#files`);
+  await expect(page.getByTestId("file-missing")).toContainText("The folder /nowhere does not exist.");
+  await page.getByRole("button", { name: "Go to the server folder" }).click();
+  await expect(row(page, "world")).toBeVisible();
+  await row(page, "world").getByRole("button", { name: "world", exact: true }).click();
   await page.getByRole("button", { name: "Parent folder", exact: true }).click();
   await expect(page).not.toHaveURL(/path=/);
   await expect(row(page, "world")).toBeVisible();
