@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useEffect, useRef, useState } from "react";
+import { type CSSProperties, useEffect, useRef, useState } from "react";
 import type { FileEntry } from "../../../api/files";
 import { Dialog } from "../../../components/Dialog";
 import { FileIcon, type FileIconName } from "./fileIcons";
@@ -196,6 +196,11 @@ export function FileTable({
   const [sheetFor, setSheetFor] = useState<FileEntry>();
   const choosable = entries.filter((e) => e.name !== "..");
   const sheetActions = sheetFor ? actionsFor(sheetFor) : [];
+  const rowActions = new Map(entries.map((e) => [e.name, actionsFor(e)]));
+  // Only the slots some row fills: a view-only listing keeps its download buttons at the edge.
+  const slots = SLOTS.filter((ids) =>
+    [...rowActions.values()].some((list) => list.some((a) => ids.includes(a.id))),
+  );
   const columns = selectable ? 5 : 4;
   return (
     <>
@@ -216,7 +221,7 @@ export function FileTable({
               onSort={onSort}
               className="fm-time"
             />
-            <th scope="col" className="fm-actions">
+            <th scope="col" className="fm-actions" style={{ "--fm-slots": slots.length } as CSSProperties}>
               <span className="visually-hidden">
                 <Trans>Actions</Trans>
               </span>
@@ -228,7 +233,7 @@ export function FileTable({
             const kind = entryKind(entry);
             const name = entry.name;
             const open = primary(entry);
-            const actions = actionsFor(entry);
+            const actions = rowActions.get(name) ?? [];
             const size = entry.isFile && entry.size !== undefined ? formatSize(entry.size, locale) : "";
             const time = entry.modifyTime ? formatTime(entry.modifyTime, locale) : "";
             const shortTime = entry.modifyTime ? formatTime(entry.modifyTime, locale, true) : "";
@@ -271,7 +276,7 @@ export function FileTable({
                   {actions.length > 0 && (
                     <>
                       <span className="fm-inline-actions">
-                        {SLOTS.map((ids) => {
+                        {slots.map((ids) => {
                           const a = actions.find((x) => ids.includes(x.id));
                           return a ? (
                             <ActionControl key={a.id} action={a} className="icon-btn" />
