@@ -63,12 +63,15 @@ export function backupRoutes(app: Api, { services }: RouteContext): void {
       "/api/servers/:id/backup/download/:backupId",
       { config: { access: "server.backup.view" }, compress: false, schema: byBackup },
       async (request, reply) => {
-        const { name, size, body } = await backups.download(request.params.id, request.params.backupId);
+        const { disposition, size, body } = await backups.download(
+          request.params.id,
+          request.params.backupId,
+        );
         // Fastify destroys the stream when the client goes away, ending the read from the node.
         return reply
           .header("content-type", "application/gzip")
           .header("content-length", String(size))
-          .header("content-disposition", `attachment; filename="${name}"`)
+          .header("content-disposition", disposition)
           .send(body);
       },
     );

@@ -12,11 +12,19 @@ type Row = Selectable<BackupTable>;
 
 const notFound = () => new ApiError(404, "ErrBackupNotFound", "no such backup");
 
-/** The download's file name: the backup's name and day, in characters every browser and disk accepts. */
-export function downloadName(row: { name: string; created_at: number }): string {
+/**
+ * The download's Content-Disposition: `<name>-<day>.tar.gz`, in plain ASCII
+ * for every client and, when the name is not plain ASCII, as UTF-8 too
+ * (RFC 6266 `filename*`, which browsers prefer). The reference sent the
+ * node's `<uuid>.tar.gz`, which says nothing to whoever finds it later.
+ */
+export function downloadDisposition(row: { name: string; created_at: number }): string {
   const day = new Date(row.created_at).toISOString().slice(0, 10);
-  const base = row.name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+|_+$/g, "") || "backup";
-  return `${base.slice(0, 80)}-${day}.tar.gz`;
+  const ascii = row.name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+|_+$/g, "") || "backup";
+  const plain = `${ascii.slice(0, 80)}-${day}.tar.gz`;
+  const full = `${row.name.replace(/[\\/:*?"<>|]+/g, "_")}-${day}.tar.gz`;
+  if (full === plain) return `attachment; filename="${plain}"`;
+  return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(full).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
 /**
@@ -102,10 +110,10 @@ export class Backups {
   async download(
     serverId: string,
     backupId: number,
-  ): Promise<{ name: string; size: number; body: Readable }> {
+  ): Promise<{ disposition: string; size: number; body: Readable }> {
     const row = await this.row(serverId, backupId);
     const bytes = await (await this.servers.nodeOf(serverId)).backups.download(serverId, row.file_name);
-    return { name: downloadName(row), ...bytes };
+    return { disposition: downloadDisposition(row), ...bytes };
   }
 
   /** A backup of this server (an id of another server's backup is not found here). */

@@ -276,6 +276,31 @@ describe("backups API", () => {
     dataDir: daemon?.config.dataDir ?? "",
   }));
 
+  it("a node that stops while writing a backup lists it as failed once it is back, and keeps no partial file", async () => {
+    if (!daemon) throw new Error("no remote daemon");
+    const id = "b0000002";
+    const root = path.join(daemon.config.dataDir, "servers", id);
+    const big = path.join(root, "big.bin");
+    fs.writeFileSync(big, randomBytes(48 * 1024 * 1024));
+    try {
+      expect((await admin.post(`/api/servers/${id}/backup/create?name=cut-short`)).status).toBe(204);
+      const cut = await backupNamed(admin, id, "cut-short");
+      await daemon.stop();
+      // The node cannot be asked: the panel answers with what it knows.
+      expect((await backupNamed(admin, id, "cut-short")).state).toBe("creating");
+      await daemon.start();
+      const after = await settled(admin, id, cut.id);
+      expect(after.state).toBe("failed");
+      expect(after.error).toContain("stopped");
+      const left = fs.readdirSync(path.join(daemon.config.dataDir, "backups", id));
+      expect(left.filter((n) => n.endsWith(".part"))).toEqual([]);
+      expect((await admin.delete(`/api/servers/${id}/backup/${cut.id}`)).status).toBe(204);
+      expect(fs.readdirSync(path.join(daemon.config.dataDir, "backups", id))).toEqual([]);
+    } finally {
+      fs.rmSync(big, { force: true });
+    }
+  });
+
   describe("rules", () => {
     const id = "b0000003";
     const root = () => path.join(localDataDir(), "servers", id);
@@ -307,6 +332,17 @@ describe("backups API", () => {
       });
       expect(withType.status, withType.text).toBe(204);
       expect((await settled(admin, id, (await backupNamed(admin, id, "typed")).id)).state).toBe("ready");
+    });
+
+    it("names the download after the backup and its day, in UTF-8 too when the name needs it", async () => {
+      const backup = await createReady(admin, id, "Welt größe");
+      const { res } = await download(admin, `/api/servers/${id}/backup/download/${backup.id}`);
+      expect(res.status).toBe(200);
+      const day = backup.createdAt.slice(0, 10);
+      expect(res.headers.get("content-disposition")).toBe(
+        `attachment; filename="Welt_gr_e-${day}.tar.gz"; filename*=UTF-8''Welt%20gr%C3%B6%C3%9Fe-${day}.tar.gz`,
+      );
+      expect((await admin.delete(`/api/servers/${id}/backup/${backup.id}`)).status).toBe(204);
     });
 
     it("lists newest first; unknown ids and servers are not found", async () => {
