@@ -11,7 +11,7 @@ const hexId = () =>
 
 /**
  * A server whose install writes its state file from the `motd` variable
- * (and a 40 MB file of random bytes, so a backup takes long enough to watch),
+ * (and a 64 MB file of random bytes, so a backup takes long enough to watch),
  * and whose run prints that file: what a restore brought back shows on the
  * console.
  */
@@ -21,7 +21,7 @@ function stateful() {
       { type: "writefile", target: "state.txt", text: "state ${motd}" },
       { type: "mkdir", target: "world/region" },
       { type: "writefile", target: "world/region/r.0.0.mca", text: "region of ${motd}" },
-      { type: "command", commands: ["sh -c 'head -c 40000000 /dev/urandom > world/big.bin'"] },
+      { type: "command", commands: ["sh -c 'head -c 64000000 /dev/urandom > world/big.bin'"] },
     ],
     run: {
       command: `sh -c 'cat state.txt; echo; while read line; do [ "$line" = stop ] && exit 0; done'`,
@@ -86,7 +86,9 @@ test("backups: create one and watch it finish, restore it over changed files, de
   expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
   await item.getByTestId("backup-restore").click();
   await page.getByTestId("confirm-dialog").getByRole("button", { name: "Restore" }).click();
-  await expect(page.getByTestId("toast")).toContainText("Stop the server before a backup or restore");
+  await expect(
+    page.getByTestId("toast").filter({ hasText: "Stop the server before a backup or restore" }),
+  ).toBeVisible();
   await snap(page, "backups-refused-desktop");
   expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
 
