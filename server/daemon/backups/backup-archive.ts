@@ -66,7 +66,11 @@ export async function writeBackupArchive(
       },
     });
     await pipeline(
-      Readable.from(tarBlocks(sandbox, progress, skipped), { objectMode: false, highWaterMark: 1 }),
+      // A few chunks read ahead, so files are opened and read while zlib compresses the last ones.
+      Readable.from(coalesce(tarBlocks(sandbox, progress, skipped), readChunk), {
+        objectMode: false,
+        highWaterMark: 4 * readChunk,
+      }),
       createGzip({ chunkSize: gzipChunk }),
       count,
       writeStreamOf(handle),
@@ -182,6 +186,30 @@ async function* tarBlocks(
     }
   }
   yield Buffer.alloc(1024);
+}
+
+/**
+ * Joins the small pieces (headers, padding, small files) into chunks of
+ * about `size` bytes: each chunk is one trip to zlib's thread, and a tree of
+ * many small files would otherwise make three tiny trips per file.
+ */
+async function* coalesce(pieces: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let bytes = 0;
+  for await (const piece of pieces) {
+    if (bytes === 0 && piece.length >= size) {
+      yield piece;
+      continue;
+    }
+    held.push(piece);
+    bytes += piece.length;
+    if (bytes >= size) {
+      yield Buffer.concat(held, bytes);
+      held = [];
+      bytes = 0;
+    }
+  }
+  if (bytes > 0) yield Buffer.concat(held, bytes);
 }
 
 /** A header block, after a PAX header when the name or link target is too long for it. */
