@@ -20,7 +20,7 @@ import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
 import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
-import { installErrorHandler } from "./http/error-handler.ts";
+import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
@@ -37,6 +37,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors,
     bodyLimit: 1024 * 1024,
     trustProxy: process.env.OUTPOST_TRUST_PROXY === "true",
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" }),

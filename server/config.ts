@@ -18,6 +18,8 @@ export interface PanelConfig {
   logLevel: string;
   /** Run the daemon engine inside the panel as node 0 (off with `serve --no-local-node`). */
   localNode: boolean;
+  /** The largest file upload accepted through the API (bytes). */
+  maxUploadBytes: number;
   /** SFTP port of the local node. */
   sftpPort: number;
 }
@@ -29,6 +31,13 @@ function port(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new Error(`a port must be a number from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+function positiveNumber(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a whole number above 0, got "${value}"`);
   return n;
 }
 
@@ -50,5 +59,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     logLevel: env.OUTPOST_LOG_LEVEL || "info",
     localNode: env.OUTPOST_LOCAL_NODE !== "false",
     sftpPort: port(env.OUTPOST_SFTP_PORT, 5657),
+    maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
   };
 }

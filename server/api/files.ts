@@ -16,13 +16,6 @@ import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/f
 import { ServerIdParams } from "../wire/servers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
-/**
- * The largest upload accepted (OUTPOST_MAX_UPLOAD_BYTES, default 64 GiB).
- * Uploads are streamed to disk, so this bounds disk use, not memory; the
- * panel's 1 MiB body limit stays for every other route.
- */
-const maxUploadBytes = Number(process.env.OUTPOST_MAX_UPLOAD_BYTES) || 64 * 1024 ** 3;
-
 const view = { access: "server.files.view" } as const;
 const edit = { access: "server.files.edit" } as const;
 const params = ServerIdParams;
@@ -32,7 +25,7 @@ const fileUrls = ["/api/servers/:id/file", "/api/servers/:id/file/*"];
 const misspeltMultipart = /^multipart\/formdata\b/i;
 
 /** The bytes of an upload: a multipart form's `file` field, or else the raw body. */
-async function uploadedBytes(request: FastifyRequest): Promise<Readable> {
+async function uploadedBytes(request: FastifyRequest, maxUploadBytes: number): Promise<Readable> {
   if (!request.isMultipart()) {
     const declared = Number(request.headers["content-length"]);
     if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
@@ -113,7 +106,9 @@ export function fileRoutes(app: Api, { services }: RouteContext): void {
 
   // Uploads, in a scope of their own: any body is streamed as it is (a JSON
   // file is not parsed), multipart is read here only, and the size bound is
-  // maxUploadBytes instead of the panel's body limit.
+  // the configured upload limit instead of the panel's body limit. Uploads are
+  // streamed to disk, so that limit bounds disk use, not memory.
+  const { maxUploadBytes } = services.config;
   app.register(async (scope) => {
     acceptStreamedBodies(scope);
     scope.addHook("onRequest", async (request) => refuseNulPaths(request));
@@ -139,7 +134,7 @@ export function fileRoutes(app: Api, { services }: RouteContext): void {
             await files.makeFolder(request.params.id, requestPath(request));
             return reply.status(200).send();
           }
-          const bytes = await uploadedBytes(request);
+          const bytes = await uploadedBytes(request, maxUploadBytes);
           await files.write(request.params.id, requestPath(request), limitedTo(bytes, maxUploadBytes));
           return reply.status(204).send();
         },

@@ -1,7 +1,7 @@
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { ApiError } from "../errors.ts";
-import { installErrorHandler } from "../http/error-handler.ts";
+import { frameworkErrors, installErrorHandler } from "../http/error-handler.ts";
 import { validatorCompiler } from "../http/validation.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
@@ -25,6 +25,7 @@ export async function buildDaemonApp(
   const app = Fastify({
     logger: { level: logLevel, redact: ["req.headers.authorization"] },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
     logController: new LogController({ disableRequestLogging: logLevel !== "debug" }),
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.ts";
 import { validationError } from "./validation.ts";
 
@@ -38,4 +38,17 @@ export function toApiError(err: FastifyError, request: FastifyRequest): ApiError
   }
   request.log.error({ err }, "unhandled error");
   return new ApiError(500, "ErrUnknownError", "an unexpected error occurred");
+}
+
+/**
+ * Errors Fastify's router raises before any handler (a path with malformed
+ * percent-encoding such as `%zz` or an overlong `%c0%ae`), in the envelope too:
+ * pass as the `frameworkErrors` option.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    err.code === "FST_ERR_BAD_URL"
+      ? new ApiError(400, "ErrBadUrl", "the address is not valid percent-encoding")
+      : new ApiError(400, "ErrBadRequest", "bad request");
+  reply.status(apiError.status).send(apiError.toBody());
 }

@@ -75,7 +75,9 @@ function* walk(
     if (stats.isSymbolicLink() && (followFinal || !last)) {
       if (++links > maxLinks) throw sandboxErrors.tooManyLinks(shown);
       const read = yield { op: "readlink", path: here };
-      if ("error" in read) throw read.error;
+      // The link was replaced or removed between lstat and readlink: someone is changing the path
+      // as it is walked, which is refused like any other way out rather than failing raw.
+      if ("error" in read) throw sandboxErrors.illegal(shown, "kept changing while it was followed");
       const target = String(read.value);
       if (path.isAbsolute(target)) {
         const inside = insideOf(roots.real, target) ?? insideOf(roots.given, target);
