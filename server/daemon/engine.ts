@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BackupOps } from "./backups/backup-ops.ts";
+import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
 import { dockerAnswers } from "./docker-probe.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
@@ -63,7 +64,10 @@ export class DaemonEngine {
   }
 
   /** Loads the node's servers and starts those marked autostart. */
-  start(log?: (msg: string) => void): Promise<void> {
+  async start(log?: (msg: string) => void): Promise<void> {
+    for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
+      log?.(line);
+    }
     return this.servers.load(log);
   }
 

@@ -72,3 +72,33 @@ export async function restoreBackup(root: string, archive: string, signal?: Abor
 }
 
 export const backupMissing = () => new ApiError(404, "ErrBackupNotFound", "the node has no such backup");
+
+/**
+ * Finishes what a restore cut short by a crash, before the node loads its
+ * servers: a server folder moved aside (`.<id>.old-*`) with nothing swapped in
+ * goes back; one left behind after a complete swap, and any half-extracted
+ * `.<id>.restore-*` folder, is removed. Answers what it did, for the log.
+ */
+export async function recoverInterruptedRestores(serversDir: string): Promise<string[]> {
+  const done: string[] = [];
+  const names = await fs.readdir(serversDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const match = /^\.(.+)\.(old|restore)-[0-9a-f]+$/.exec(name);
+    if (!match) continue;
+    const [, id, kind] = match;
+    const leftover = path.join(serversDir, name);
+    const root = path.join(serversDir, id);
+    const rootExists = await fs.stat(root).then(
+      () => true,
+      () => false,
+    );
+    if (kind === "old" && !rootExists) {
+      await fs.rename(leftover, root);
+      done.push(`server ${id}: a restore was interrupted; its previous files were put back`);
+    } else {
+      await fs.rm(leftover, { recursive: true, force: true });
+      done.push(`server ${id}: removed what an interrupted restore left behind`);
+    }
+  }
+  return done;
+}

@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { recoverInterruptedRestores } from "../../../server/daemon/backups/backup-restore.ts";
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-recover-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const write = (rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+  fs.writeFileSync(path.join(dir, rel), text);
+};
+
+it("puts a server's files back when a restore stopped between its two renames", async () => {
+  write(".aa11bb22.old-0a1b2c/world.dat", "before");
+  write(".aa11bb22.restore-0a1b2c/world.dat", "half");
+  const done = await recoverInterruptedRestores(dir);
+  expect(fs.readFileSync(path.join(dir, "aa11bb22/world.dat"), "utf8")).toBe("before");
+  expect(fs.readdirSync(dir)).toEqual(["aa11bb22"]);
+  expect(done).toHaveLength(2);
+});
+
+it("removes the old folder of a restore that swapped but did not clean up, keeping the restored files", async () => {
+  write("aa11bb22/world.dat", "restored");
+  write(".aa11bb22.old-0a1b2c/world.dat", "before");
+  await recoverInterruptedRestores(dir);
+  expect(fs.readFileSync(path.join(dir, "aa11bb22/world.dat"), "utf8")).toBe("restored");
+  expect(fs.readdirSync(dir)).toEqual(["aa11bb22"]);
+});
+
+it("leaves everything else alone", async () => {
+  write("aa11bb22/world.dat", "x");
+  write("aa11bb22.json", "{}");
+  write(".hidden-file", "y");
+  expect(await recoverInterruptedRestores(dir)).toEqual([]);
+  expect(fs.readdirSync(dir).sort()).toEqual([".hidden-file", "aa11bb22", "aa11bb22.json"]);
+});
