@@ -2,6 +2,7 @@ import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { OAuthClient, OAuthClients } from "./oauth-clients.ts";
 import { holdsScope } from "./scopes.ts";
+import { assertServerExists } from "./server-exists.ts";
 import { checkServerScopes, type ServerEditor } from "./server-users.ts";
 
 export const clientNameMax = 100;
@@ -18,7 +19,7 @@ export class ServerClients {
   ) {}
 
   async list(serverId: string): Promise<OAuthClient[]> {
-    await this.assertServer(serverId);
+    await assertServerExists(this.db, serverId);
     return this.clients.listByServer(serverId);
   }
 
@@ -33,7 +34,7 @@ export class ServerClients {
     input: { name: string; description?: string; scopes: string[] },
     editor: ServerEditor,
   ): Promise<{ client: OAuthClient; secret: string }> {
-    await this.assertServer(serverId);
+    await assertServerExists(this.db, serverId);
     const name = input.name.trim();
     if (!name) throw errors.fieldRequired("name");
     if (name.length > clientNameMax) throw errors.fieldLength("name", 1, clientNameMax);
@@ -48,18 +49,9 @@ export class ServerClients {
   }
 
   async delete(serverId: string, clientId: string): Promise<void> {
-    await this.assertServer(serverId);
+    await assertServerExists(this.db, serverId);
     if (!(await this.clients.deleteOfServer(serverId, clientId))) {
       throw new ApiError(404, "ErrClientNotFound", "OAuth2 client not found");
     }
-  }
-
-  private async assertServer(serverId: string): Promise<void> {
-    const row = await this.db
-      .selectFrom("servers")
-      .select("id")
-      .where("id", "=", serverId)
-      .executeTakeFirst();
-    if (!row) throw new ApiError(404, "ErrServerNotFound", "no such server");
   }
 }

@@ -4,6 +4,7 @@ import { checkEmail, normaliseEmail } from "./account-rules.ts";
 import type { Accounts } from "./accounts.ts";
 import { type Invites, pendingPasswordHash } from "./invites.ts";
 import { holdsScope, isServerScope, joinScopes, parseScopes, serverScopes } from "./scopes.ts";
+import { assertServerExists } from "./server-exists.ts";
 import type { Settings } from "./settings.ts";
 
 export interface ServerUser {
@@ -79,7 +80,7 @@ export class ServerUsers {
   ) {}
 
   async list(serverId: string, email?: string): Promise<ServerUser[]> {
-    await this.assertServer(serverId);
+    await assertServerExists(this.db, serverId);
     let q = this.db
       .selectFrom("permissions")
       .innerJoin("users", "users.id", "permissions.user_id")
@@ -106,7 +107,7 @@ export class ServerUsers {
     requested: string[],
     editor: ServerEditor,
   ): Promise<{ inviteUrl?: string }> {
-    await this.assertServer(serverId);
+    await assertServerExists(this.db, serverId);
     const scopes = checkServerScopes(requested);
     const email = checkEmail(emailInput);
     let user = await this.accounts.byEmail(email);
@@ -138,7 +139,7 @@ export class ServerUsers {
    * they cannot toggle); leaving a server oneself is always allowed.
    */
   async remove(serverId: string, email: string, editor: ServerEditor): Promise<void> {
-    await this.assertServer(serverId);
+    await assertServerExists(this.db, serverId);
     const user = await this.accounts.byEmail(email);
     const current = user ? await this.rowScopes(user.id, serverId) : undefined;
     if (!user || current === undefined) throw userNotFound();
@@ -167,14 +168,5 @@ export class ServerUsers {
       .where("server_id", "=", serverId)
       .executeTakeFirst();
     return row ? parseScopes(row.scopes) : undefined;
-  }
-
-  private async assertServer(serverId: string): Promise<void> {
-    const row = await this.db
-      .selectFrom("servers")
-      .select("id")
-      .where("id", "=", serverId)
-      .executeTakeFirst();
-    if (!row) throw new ApiError(404, "ErrServerNotFound", "no such server");
   }
 }
