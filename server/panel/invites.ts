@@ -123,17 +123,7 @@ export class Invites {
     address: string,
   ): Promise<IssuedSession> {
     const email = normaliseEmail(input.email);
-    const retryAfter = this.throttle.retryAfter(email, address);
-    if (retryAfter > 0) {
-      throw new ApiError(
-        429,
-        "ErrTooManyAttempts",
-        "too many failed attempts, try again in ${retryAfter} s",
-        {
-          retryAfter,
-        },
-      );
-    }
+    this.throttle.refuseIfThrottled(email, address);
     const invite = input.token ? await this.sessions.find(input.token, "invite") : undefined;
     const user = invite ? await this.accounts.byId(invite.userId) : undefined;
     if (!invite || !user || user.email !== email || !(await this.isPending(user.id))) {

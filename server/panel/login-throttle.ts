@@ -1,3 +1,5 @@
+import { ApiError } from "../errors.ts";
+
 /**
  * Counts failed sign-ins per account and per client address in a sliding
  * window and refuses further attempts once a limit is reached, until the
@@ -24,6 +26,21 @@ export class LoginThrottle {
       this.waitFor(`i:${address}`, this.limits.perAddress, now),
     );
     return Math.ceil(wait / 1000);
+  }
+
+  /** 429 ErrTooManyAttempts, with the seconds to wait, while the account or the address is held back. */
+  refuseIfThrottled(account: string, address: string): void {
+    const retryAfter = this.retryAfter(account, address);
+    if (retryAfter > 0) {
+      throw new ApiError(
+        429,
+        "ErrTooManyAttempts",
+        "too many failed attempts, try again in ${retryAfter} s",
+        {
+          retryAfter,
+        },
+      );
+    }
   }
 
   recordFailure(account: string, address: string, now = Date.now()): void {

@@ -28,7 +28,7 @@ export class SignIn {
 
   async login(email: string, password: string, address: string): Promise<LoginResult> {
     const account = normaliseEmail(email);
-    this.refuseIfThrottled(account, address);
+    this.throttle.refuseIfThrottled(account, address);
     const user = await this.accounts.checkPassword(account, password);
     if (!user) {
       this.throttle.recordFailure(account, address);
@@ -50,7 +50,7 @@ export class SignIn {
     if (!pending) throw new ApiError(400, "ErrSessionExpired", "the login has expired, sign in again");
     const user = await this.accounts.byId(pending.userId);
     if (!user) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
-    this.refuseIfThrottled(user.email, address);
+    this.throttle.refuseIfThrottled(user.email, address);
     if (!(await checkOtp(this.accounts, user.id, code.trim()))) {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
@@ -97,20 +97,6 @@ export class SignIn {
   private async issue(user: User, scopes: string[]): Promise<IssuedSession> {
     const session = await this.sessions.create(user.id, "session");
     return { ...session, scopes };
-  }
-
-  private refuseIfThrottled(account: string, address: string): void {
-    const retryAfter = this.throttle.retryAfter(account, address);
-    if (retryAfter > 0) {
-      throw new ApiError(
-        429,
-        "ErrTooManyAttempts",
-        "too many failed attempts, try again in ${retryAfter} s",
-        {
-          retryAfter,
-        },
-      );
-    }
   }
 }
 
