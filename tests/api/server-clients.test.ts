@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { createEchoServer } from "../support/echo-server.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, expectNoInternals } from "../support/expect-api.ts";
 import { setServerScopes } from "../support/panel-db.ts";
@@ -42,18 +43,8 @@ describe("OAuth2 clients of one server", () => {
     ownerApi = await registeredClient(panel(), owner);
     viewerApi = await registeredClient(panel(), viewer);
     bearer = new PanelClient(panel().url);
-    for (const [id, name] of [
-      [serverA, "Client world"],
-      [serverB, "Second world"],
-    ]) {
-      const res = await admin.put(`/api/servers/${id}`, {
-        ...echoDefinition(),
-        name,
-        node: 0,
-        users: [owner.username],
-      });
-      expect(res.status, res.text).toBe(200);
-    }
+    await createEchoServer(admin, serverA, { name: "Client world", users: [owner.username] });
+    await createEchoServer(admin, serverB, { name: "Second world", users: [owner.username] });
     await setServerScopes(panel(), viewer.email, serverA, ["server.view"]);
   });
 

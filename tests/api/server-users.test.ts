@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { echoDefinition } from "../support/echo-template.ts";
+import { createEchoServer } from "../support/echo-server.ts";
 import { cookieValue, expectError, setCookie } from "../support/expect-api.ts";
 import { setServerScopes, withPanelDb } from "../support/panel-db.ts";
 import {
@@ -56,18 +56,8 @@ describe("server users", () => {
     friendApi = await registeredClient(panel(), friend);
     viewerApi = await registeredClient(panel(), viewer);
     adderApi = await registeredClient(panel(), adder);
-    for (const [id, name] of [
-      [serverA, "Shared world"],
-      [serverB, "Other world"],
-    ]) {
-      const res = await admin.put(`/api/servers/${id}`, {
-        ...echoDefinition(),
-        name,
-        node: 0,
-        users: [owner.username],
-      });
-      expect(res.status, res.text).toBe(200);
-    }
+    await createEchoServer(admin, serverA, { name: "Shared world", users: [owner.username] });
+    await createEchoServer(admin, serverB, { name: "Other world", users: [owner.username] });
     await setServerScopes(panel(), viewer.email, serverA, ["server.view"]);
     await setServerScopes(panel(), adder.email, serverA, [
       "server.view",

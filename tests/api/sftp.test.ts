@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { DaemonProcess } from "../support/daemon-process.ts";
-import { echoDefinition } from "../support/echo-template.ts";
+import { createEchoServer } from "../support/echo-server.ts";
 import { newUser } from "../support/expect-api.ts";
 import { setGlobalScopes, setServerScopes } from "../support/panel-db.ts";
 import { startPanel } from "../support/panel-process.ts";
@@ -80,10 +80,7 @@ describe("SFTP", () => {
 
   beforeAll(async () => {
     api = await adminClient(panel());
-    for (const id of [localId, siblingId]) {
-      const created = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: id, node: 0 });
-      expect(created.status, created.text).toBe(200);
-    }
+    for (const id of [localId, siblingId]) await createEchoServer(api, id, { name: id });
     for (const user of [sftpUser, viewer, barred, locked]) await registeredClient(panel(), user);
     await setServerScopes(panel(), sftpUser.email, localId, ["server.view", "server.sftp"]);
     await setServerScopes(panel(), barred.email, localId, ["server.view", "server.sftp"]);
@@ -372,12 +369,7 @@ describe("SFTP", () => {
 
     beforeAll(async () => {
       ({ nodeId, daemon } = await addRemoteNode(api, "sftp-remote"));
-      const created = await api.put(`/api/servers/${remoteId}`, {
-        ...echoDefinition(),
-        name: remoteId,
-        node: nodeId,
-      });
-      expect(created.status, created.text).toBe(200);
+      await createEchoServer(api, remoteId, { name: remoteId, node: nodeId });
       await setServerScopes(panel(), sftpUser.email, remoteId, ["server.view", "server.sftp"]);
       await setServerScopes(panel(), viewer.email, remoteId, ["server.view", "server.files.view"]);
       secret = (await api.get(`/api/nodes/${nodeId}/deployment`)).body.clientSecret;
