@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { navigate } from "wouter/use-browser-location";
 import { isApiError } from "../../api/errors";
@@ -8,8 +8,9 @@ import { acceptInvite } from "../../api/serverUsers";
 import { HOME_WHEN_IN } from "../../app/access";
 import { handleApiError } from "../../app/errorHandler";
 import { USERNAME_MIN, validUsername } from "../../app/validation";
-import { TextField } from "../../components/TextField";
 import { beginSession } from "../../state/session";
+import { NewPasswordField, UsernameField } from "./AccountFields";
+import { useFormSubmit } from "./useFormSubmit";
 import "./auth.css";
 import "./invite.css";
 
@@ -58,11 +59,7 @@ export default function Invite() {
   const [username, setUsername] = useState(() => suggestedUsername(link.email));
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [tried, setTried] = useState(false);
   const [invalid, setInvalid] = useState(!link.token || !link.email);
-
-  if (invalid) return <InvalidLink />;
 
   const ok = {
     username: validUsername(username),
@@ -70,11 +67,7 @@ export default function Invite() {
     confirm: confirm === password,
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
-    if (busy || !ok.username || !ok.password || !ok.confirm) return;
-    setBusy(true);
+  const { tried, busy, submit } = useFormSubmit(ok.username && ok.password && ok.confirm, async () => {
     try {
       const answer = await acceptInvite({
         token: link.token,
@@ -88,9 +81,11 @@ export default function Invite() {
       if (isApiError(err) && err.code === "ErrInviteLinkInvalid") setInvalid(true);
       // Other refusals (username taken or not allowed, password rules) are told as everywhere else.
       else if (isApiError(err) && err.status === 400) handleApiError(err);
-      setBusy(false);
+      throw err;
     }
-  };
+  });
+
+  if (invalid) return <InvalidLink />;
 
   return (
     <div className="auth-card" data-testid="invite">
@@ -104,31 +99,21 @@ export default function Invite() {
         </Trans>
       </p>
       <form onSubmit={submit} className="auth-form" noValidate>
-        <TextField
-          label={t`Username`}
-          autoComplete="username"
-          required
+        <UsernameField
           value={username}
           onValue={setUsername}
           maxLength={100}
           invalid={tried && !ok.username}
           hint={t`At least ${USERNAME_MIN} characters: letters, digits, . _ ~ -`}
         />
-        <TextField
-          label={t`Password`}
-          type="password"
-          autoComplete="new-password"
-          required
+        <NewPasswordField
           value={password}
           onValue={setPassword}
           invalid={tried && !ok.password}
           hint={t`At least ${PASSWORD_MIN} characters`}
         />
-        <TextField
+        <NewPasswordField
           label={t`Confirm password`}
-          type="password"
-          autoComplete="new-password"
-          required
           value={confirm}
           onValue={setConfirm}
           invalid={tried && !ok.confirm}

@@ -1,20 +1,20 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import * as auth from "../../api/auth";
 import { finishSignIn } from "../../app/afterLogin";
 import { USERNAME_MIN, validEmail, validPassword, validUsername } from "../../app/validation";
 import { TextField } from "../../components/TextField";
 import { config } from "../../state/config";
+import { NewPasswordField, UsernameField } from "./AccountFields";
+import { useFormSubmit } from "./useFormSubmit";
 import "./auth.css";
 
 export default function Register() {
   const [username, setUsername] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [tried, setTried] = useState(false);
   const enabled = config.value.registrationEnabled;
 
   const ok = {
@@ -23,20 +23,11 @@ export default function Register() {
     password: validPassword(password),
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
-    if (busy || !ok.username || !ok.email || !ok.password) return;
-    setBusy(true);
-    try {
-      const answer = await auth.register(username.trim(), email.trim(), password);
-      finishSignIn(answer?.scopes);
-    } catch {
-      // reported by the global handler (user exists, password rules, …)
-    } finally {
-      setBusy(false);
-    }
-  };
+  // Refusals (user exists, password rules, …) are reported by the global handler.
+  const { tried, busy, submit } = useFormSubmit(ok.username && ok.email && ok.password, async () => {
+    const answer = await auth.register(username.trim(), email.trim(), password);
+    finishSignIn(answer?.scopes);
+  });
 
   if (!enabled) {
     return (
@@ -62,10 +53,7 @@ export default function Register() {
         <Trans>Register</Trans>
       </h1>
       <form onSubmit={submit} className="auth-form" noValidate>
-        <TextField
-          label={t`Username`}
-          autoComplete="username"
-          required
+        <UsernameField
           value={username}
           onValue={setUsername}
           invalid={tried && !ok.username}
@@ -81,15 +69,7 @@ export default function Register() {
           invalid={tried && !ok.email}
           hint={tried && !ok.email ? t`Enter a valid email address` : undefined}
         />
-        <TextField
-          label={t`Password`}
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onValue={setPassword}
-          invalid={tried && !ok.password}
-        />
+        <NewPasswordField value={password} onValue={setPassword} invalid={tried && !ok.password} />
         <button type="submit" className="btn color-primary block" disabled={busy}>
           <Trans>Register</Trans>
         </button>
