@@ -1,34 +1,13 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useId, useRef } from "react";
+import { useRef } from "react";
 import { CopyButton } from "../../../components/CopyButton";
+import { CopyField } from "../../../components/CopyField";
 import { user } from "../../../state/session";
 import type { SectionProps } from "../sectionProps";
 import { sftpCommand, sftpUsername } from "./sftpLogin";
 import "../../../components/controls.css";
 import "./sftp.css";
-
-/** One value to type into an SFTP client, selectable and with a copy button. */
-function Field({ label, value, testId }: { label: string; value: string; testId: string }) {
-  const shown = useRef<HTMLInputElement>(null);
-  const id = useId();
-  return (
-    <div className="sftp-field">
-      <label htmlFor={id}>{label}</label>
-      <div className="sftp-field-row">
-        <input
-          id={id}
-          ref={shown}
-          readOnly
-          value={value}
-          onFocus={(e) => e.currentTarget.select()}
-          data-testid={testId}
-        />
-        <CopyButton text={value} shown={shown} label={t`Copy ${label}`} />
-      </div>
-    </div>
-  );
-}
 
 /**
  * How to reach the server's files over SFTP (spec §2.3): the node's public host and SFTP port,
@@ -50,9 +29,9 @@ export default function SftpSection({ server }: SectionProps) {
           You see the server's folder and nothing else.
         </Trans>
       </p>
-      <Field label={t`Host`} value={host} testId="sftp-host" />
-      <Field label={t`Port`} value={String(port)} testId="sftp-port" />
-      <Field label={t`Username`} value={username} testId="sftp-username" />
+      <CopyField label={t`Host`} value={host} testId="sftp-host" />
+      <CopyField label={t`Port`} value={String(port)} testId="sftp-port" />
+      <CopyField label={t`Username`} value={username} testId="sftp-username" />
       <p className="muted small">
         <Trans>
           The password is your panel password. No one-time code is asked: clients have no place for it.
