@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { serverScopes } from "../../../server/panel/scopes.ts";
-import { scopeGroups, scopeLabel } from "../../../src/screens/servers/users/scopeLabels";
+import { scopeGroups, scopeLabel } from "../../../src/screens/servers/scopes/scopeLabels";
 
 describe("scope labels", () => {
   it("list every server scope of the panel exactly once, each with a label", () => {

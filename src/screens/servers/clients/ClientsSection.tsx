@@ -1,7 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react";
 import { Plural, Trans } from "@lingui/react/macro";
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import {
   createServerClient,
   deleteServerClient,
@@ -9,7 +9,7 @@ import {
   type ServerClient,
   type ServerClientCreated,
 } from "../../../api/serverClients";
-import { CopyButton } from "../../../components/CopyButton";
+import { CopyField } from "../../../components/CopyField";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Dialog } from "../../../components/Dialog";
 import { Icon } from "../../../components/icons";
@@ -17,37 +17,18 @@ import { Spinner } from "../../../components/Spinner";
 import { ScreenIcon } from "../../../components/screenIcons";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";
+import { LoadFailed } from "../LoadFailed";
+import { grantableBy, ScopePicker } from "../scopes/ScopePicker";
+import { alwaysGranted, scopeLabel } from "../scopes/scopeLabels";
 import type { SectionProps } from "../sectionProps";
 import type { ServerCan } from "../serverScopes";
-import { ScopePicker } from "../users/ScopePicker";
-import { alwaysGranted, scopeLabel } from "../users/scopeLabels";
+import { useSectionData } from "../useSectionData";
 import "../../../components/controls.css";
+import "../entry-list.css";
 import "./clients.css";
 
 const NAME_MAX = 100;
 const DESCRIPTION_MAX = 4000;
-
-/** A value shown once with a copy button (the client id, the secret). */
-function Secret({ label, value, testId }: { label: string; value: string; testId: string }) {
-  const shown = useRef<HTMLInputElement>(null);
-  const id = useId();
-  return (
-    <div className="client-secret-field">
-      <label htmlFor={id}>{label}</label>
-      <div className="client-secret-row">
-        <input
-          id={id}
-          ref={shown}
-          readOnly
-          value={value}
-          onFocus={(e) => e.currentTarget.select()}
-          data-testid={testId}
-        />
-        <CopyButton text={value} shown={shown} label={t`Copy ${label}`} />
-      </div>
-    </div>
-  );
-}
 
 /** The secret, this once: after closing, only its hash is left on the panel. */
 function CreatedClient({ created, onClose }: { created: ServerClientCreated; onClose: () => void }) {
@@ -73,8 +54,10 @@ function CreatedClient({ created, onClose }: { created: ServerClientCreated; onC
           </Trans>
         </span>
       </p>
-      <Secret label={t`Client ID`} value={created.client_id} testId="client-id" />
-      <Secret label={t`Client secret`} value={created.client_secret} testId="client-secret" />
+      <div className="client-credentials">
+        <CopyField label={t`Client ID`} value={created.client_id} testId="client-id" />
+        <CopyField label={t`Client secret`} value={created.client_secret} testId="client-secret" />
+      </div>
       <p className="muted small">
         <Trans>
           A program gets a one-hour token from <code>{tokenUrl}</code> with grant_type=client_credentials and
@@ -103,7 +86,7 @@ function CreateClient({
   const [busy, setBusy] = useState(false);
   const descriptionId = useId();
   const nameOk = name.trim().length > 0 && name.trim().length <= NAME_MAX;
-  const editable = (scope: string) => can("server.admin") || can(scope);
+  const editable = grantableBy(can);
 
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -253,23 +236,9 @@ function ClientEntry({
 
 /** OAuth clients of this server (spec §2.3): programs that act on this server only. */
 export default function ClientsSection({ server, can }: SectionProps) {
-  const [clients, setClients] = useState<ServerClient[]>();
-  const [failed, setFailed] = useState(false);
+  const { data: clients, failed, reload } = useSectionData(server.id, listServerClients);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ServerClientCreated>();
-
-  const load = useCallback(async () => {
-    try {
-      setClients(await listServerClients(server.id));
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [server.id]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   return (
     <div className="clients-section">
@@ -288,12 +257,9 @@ export default function ClientsSection({ server, can }: SectionProps) {
         )}
       </div>
       {failed ? (
-        <p className="muted">
-          <Trans>The clients could not be loaded.</Trans>{" "}
-          <button type="button" className="btn-text" onClick={() => void load()}>
-            <Trans>Try again</Trans>
-          </button>
-        </p>
+        <LoadFailed onRetry={() => void reload()}>
+          <Trans>The clients could not be loaded.</Trans>
+        </LoadFailed>
       ) : !clients ? (
         <Spinner />
       ) : clients.length === 0 ? (
@@ -301,14 +267,14 @@ export default function ClientsSection({ server, can }: SectionProps) {
           <Trans>This server has no OAuth clients.</Trans>
         </p>
       ) : (
-        <ul className="client-list" data-testid="server-clients">
+        <ul className="entry-list" data-testid="server-clients">
           {clients.map((c) => (
             <ClientEntry
               key={c.client_id}
               serverId={server.id}
               client={c}
               canDelete={can("server.clients.delete")}
-              onDeleted={() => void load()}
+              onDeleted={() => void reload()}
             />
           ))}
         </ul>
@@ -321,7 +287,7 @@ export default function ClientsSection({ server, can }: SectionProps) {
           onCreated={(c) => {
             setCreating(false);
             setCreated(c);
-            void load();
+            void reload();
           }}
         />
       )}

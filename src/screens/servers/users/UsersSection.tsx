@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Plural, Trans } from "@lingui/react/macro";
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import {
   grantServerUser,
   listServerUsers,
@@ -8,7 +8,7 @@ import {
   type ServerUser,
 } from "../../../api/serverUsers";
 import { validEmail } from "../../../app/validation";
-import { CopyButton } from "../../../components/CopyButton";
+import { CopyField } from "../../../components/CopyField";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Icon } from "../../../components/icons";
 import { Spinner } from "../../../components/Spinner";
@@ -16,20 +16,18 @@ import { ScreenIcon } from "../../../components/screenIcons";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";
 import { user as signedIn } from "../../../state/session";
+import { LoadFailed } from "../LoadFailed";
+import { grantableBy, ScopePicker } from "../scopes/ScopePicker";
+import { alwaysGranted } from "../scopes/scopeLabels";
 import type { SectionProps } from "../sectionProps";
 import type { ServerCan } from "../serverScopes";
-import { ScopePicker } from "./ScopePicker";
-import { alwaysGranted } from "./scopeLabels";
+import { useSectionData } from "../useSectionData";
 import "../../../components/controls.css";
+import "../entry-list.css";
 import "./users.css";
 
 /** What a new user starts with in the add form: they may see the server, its state and console. */
 const startingScopes = [alwaysGranted, "server.status", "server.stats", "server.console"];
-
-/** Which scopes the signed-in user may set on others: all with server.admin, else those they hold. */
-function editableBy(can: ServerCan, allowed: boolean) {
-  return (scope: string) => allowed && (can("server.admin") || can(scope));
-}
 
 /** Whether two scope lists grant the same (server.view is always part of both). */
 function sameScopes(a: readonly string[], b: readonly string[]): boolean {
@@ -40,7 +38,6 @@ function sameScopes(a: readonly string[], b: readonly string[]): boolean {
 
 /** The link an invited person opens to choose a password; this panel sends no mail, so it is shown. */
 function InviteLink({ email, url, onClose }: { email: string; url: string; onClose: () => void }) {
-  const shown = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new link is brought into view
   useEffect(() => {
@@ -57,18 +54,13 @@ function InviteLink({ email, url, onClose }: { email: string; url: string; onClo
           password. It works once, for 7 days.
         </Trans>
       </p>
-      <div className="invite-link-row">
-        <input
-          ref={shown}
-          className="invite-link-url"
-          readOnly
-          value={url}
-          aria-label={t`Invite link`}
-          onFocus={(e) => e.currentTarget.select()}
-          data-testid="invite-url"
-        />
-        <CopyButton text={url} shown={shown} label={t`Copy the invite link`} />
-      </div>
+      <CopyField
+        label={t`Invite link`}
+        labelHidden
+        value={url}
+        copyLabel={t`Copy the invite link`}
+        testId="invite-url"
+      />
       <div className="form-end">
         <button type="button" className="btn color-neutral btn-small" onClick={onClose}>
           <Trans>Done</Trans>
@@ -87,7 +79,7 @@ function AddUser({
   can: ServerCan;
   onAdded: (email: string, inviteUrl: string | undefined) => void;
 }) {
-  const editable = editableBy(can, true);
+  const editable = grantableBy(can);
   const [email, setEmail] = useState("");
   const initial = () => startingScopes.filter((s) => s === alwaysGranted || editable(s));
   const [scopes, setScopes] = useState(initial);
@@ -175,7 +167,7 @@ function UserEntry({
 }) {
   const bodyId = useId();
   const canEdit = can("server.users.edit");
-  const editable = editableBy(can, canEdit);
+  const editable = canEdit ? grantableBy(can) : () => false;
   const [draft, setDraft] = useState(entry.scopes);
   const [busy, setBusy] = useState(false);
   const me = signedIn.value?.email === entry.email;
@@ -330,23 +322,9 @@ function UserEntry({
 
 /** Users of this server (spec §2.3): entries expand to their permissions, grouped. */
 export default function UsersSection({ server, can }: SectionProps) {
-  const [users, setUsers] = useState<ServerUser[]>();
-  const [failed, setFailed] = useState(false);
+  const { data: users, failed, reload } = useSectionData(server.id, listServerUsers);
   const [open, setOpen] = useState<string>();
   const [invite, setInvite] = useState<{ email: string; url: string }>();
-
-  const load = useCallback(async () => {
-    try {
-      setUsers(await listServerUsers(server.id));
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [server.id]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const mayAdd = can("server.users.create") || can("server.users.edit");
 
@@ -361,7 +339,7 @@ export default function UsersSection({ server, can }: SectionProps) {
             if (url) setInvite({ email, url });
             else toastSuccess(t`${email} added`);
             setOpen(email);
-            void load();
+            void reload();
           }}
         />
       )}
@@ -370,12 +348,9 @@ export default function UsersSection({ server, can }: SectionProps) {
           <Trans>Users of this server</Trans>
         </h2>
         {failed ? (
-          <p className="muted">
-            <Trans>The users could not be loaded.</Trans>{" "}
-            <button type="button" className="btn-text" onClick={() => void load()}>
-              <Trans>Try again</Trans>
-            </button>
-          </p>
+          <LoadFailed onRetry={() => void reload()}>
+            <Trans>The users could not be loaded.</Trans>
+          </LoadFailed>
         ) : !users ? (
           <Spinner />
         ) : users.length === 0 ? (
@@ -385,7 +360,7 @@ export default function UsersSection({ server, can }: SectionProps) {
             </Trans>
           </p>
         ) : (
-          <ul className="user-list" data-testid="server-users">
+          <ul className="entry-list" data-testid="server-users">
             {users.map((u) => (
               <UserEntry
                 key={u.email}
@@ -394,7 +369,7 @@ export default function UsersSection({ server, can }: SectionProps) {
                 can={can}
                 expanded={open === u.email}
                 onToggle={() => setOpen(open === u.email ? undefined : u.email)}
-                onChanged={() => void load()}
+                onChanged={() => void reload()}
                 onInvite={(url) => setInvite({ email: u.email, url })}
               />
             ))}

@@ -2,13 +2,19 @@ import { t } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
 import { useId } from "react";
+import type { ServerCan } from "../serverScopes";
 import { alwaysGranted, scopeGroups } from "./scopeLabels";
 import "./scope-picker.css";
 
+/** The scopes the signed-in user may give on a server: every one with server.admin, else those they hold. */
+export function grantableBy(can: ServerCan): (scope: string) => boolean {
+  return (scope) => can("server.admin") || can(scope);
+}
+
 /**
  * Server scopes as checkboxes in labelled groups. `editable(scope)` says which ones the signed-in
- * user may change (the panel lets a non-administrator toggle only scopes they hold); the others
- * show their state, disabled. server.view is always on.
+ * user may change (the panel lets a non-administrator toggle only scopes they hold, see
+ * `grantableBy`); the others show their state, disabled. server.view is always on.
  */
 export function ScopePicker({
   value,
