@@ -228,6 +228,26 @@ export default function ServerView({ params }: ScreenProps) {
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
 
+  // On a narrow screen the tab strip scrolls sideways: keep the open section's tab in sight
+  // (a link to #files would otherwise open a section whose tab is off to the side).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the tab or the view's readiness changes
+  useEffect(() => {
+    // Sideways only: scrollIntoView would also move the page, and phones fire resize as
+    // their address bar comes and goes.
+    const reveal = () => {
+      const shown = document.querySelector<HTMLElement>('.server-tab[aria-selected="true"]');
+      const strip = shown?.parentElement;
+      if (!shown || !strip) return;
+      const tabBox = shown.getBoundingClientRect();
+      const stripBox = strip.getBoundingClientRect();
+      if (tabBox.left < stripBox.left) strip.scrollLeft -= stripBox.left - tabBox.left + 16;
+      else if (tabBox.right > stripBox.right) strip.scrollLeft += tabBox.right - stripBox.right + 16;
+    };
+    reveal();
+    window.addEventListener("resize", reveal);
+    return () => window.removeEventListener("resize", reveal);
+  }, [tab, !!live]);
+
   if (missing) {
     return (
       <Panel title={<Trans>Server not found</Trans>}>
