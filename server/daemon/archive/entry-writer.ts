@@ -9,7 +9,8 @@ import { type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts"
  * are refused (ErrIllegalFileAccess, the whole extraction stops), symlink
  * entries are made only when their target stays inside the server folder,
  * hard links only to files already extracted inside it. Owners are not
- * restored, and modes keep only the permission bits.
+ * restored, modes keep only the permission bits, and files (not folders)
+ * keep their modification time.
  */
 export class EntryWriter {
   constructor(
@@ -50,7 +51,8 @@ export class EntryWriter {
     return this.stripComponents > 0 && this.place(name) === this.destination;
   }
 
-  async file(name: string, mode: number | undefined, body: Readable): Promise<void> {
+  /** Writes a file entry; `modified`, when the archive tells it, becomes the file's time (a restore keeps it). */
+  async file(name: string, mode: number | undefined, body: Readable, modified?: Date): Promise<void> {
     const place = this.place(name);
     if (place === this.destination) throw sandboxErrors.illegal(name, "is a file entry without a name");
     await this.sandbox.mkdirp(path.posix.dirname(place));
@@ -59,6 +61,7 @@ export class EntryWriter {
     try {
       await pipeline(body, writeStreamOf(handle), { signal: this.signal });
       await handle.chmod(permissions);
+      if (modified && !Number.isNaN(modified.getTime())) await handle.utimes(modified, modified);
     } finally {
       await handle.close();
     }

@@ -80,7 +80,7 @@ async function writeEntry(entry: ReadEntry, writer: EntryWriter): Promise<void> 
     case "File":
     case "OldFile":
     case "ContiguousFile":
-      return writer.file(entry.path, entry.mode, entry as unknown as Readable);
+      return writer.file(entry.path, entry.mode, entry as unknown as Readable, entry.mtime);
     case "Directory":
       entry.resume();
       return writer.directory(entry.path);

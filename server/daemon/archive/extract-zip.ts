@@ -124,7 +124,7 @@ async function writeEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, writer: EntryW
     const target = await readAll(body, maxLinkTarget, name);
     return writer.symlink(name, target);
   }
-  return writer.file(name, mode & 0o777, body);
+  return writer.file(name, mode & 0o777, body, entry.getLastModDate());
 }
 
 function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
