@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { encodeFilePath, fileUrl, steppedProgress, UPLOAD_STEP } from "../../../src/api/files";
-import { formatPercent, formatSize, formatTime } from "../../../src/screens/servers/files/format";
 import {
   archiveKind,
   EDIT_LIMIT,
@@ -22,6 +21,7 @@ import {
   searchWithDir,
 } from "../../../src/screens/servers/files/paths";
 import { sortEntries } from "../../../src/screens/servers/files/sorting";
+import { formatBytes, formatPercent, formatTime } from "../../../src/screens/servers/format";
 
 describe("file paths in URLs (spec §5)", () => {
   it("strips leading slashes and keeps the others", () => {
@@ -236,10 +236,14 @@ describe("upload progress (spec §9: 64 KB chunks)", () => {
 
 describe("sizes and percentages in the active locale", () => {
   it("uses decimal units and the locale's digits", () => {
-    expect(formatSize(512, "en-US")).toBe("512 byte");
-    expect(formatSize(1500, "en-US")).toBe("1.5 kB");
-    expect(formatSize(3_200_000, "en-US")).toBe("3.2 MB");
-    expect(formatSize(1500, "de-DE")).toBe("1,5 kB");
+    expect(formatBytes(512, "en-US")).toBe("512 byte");
+    expect(formatBytes(1500, "en-US")).toBe("1.5 kB");
+    expect(formatBytes(3_200_000, "en-US")).toBe("3.2 MB");
+    expect(formatBytes(1500, "de-DE")).toBe("1,5 kB");
+  });
+  it("names bytes in full when asked (the backups list), and only bytes", () => {
+    expect(formatBytes(512, "en-US", true)).toBe("512 bytes");
+    expect(formatBytes(1500, "en-US", true)).toBe("1.5 kB");
   });
   it("says 100 % only once everything is there", () => {
     expect(formatPercent(999, 1000, "en-US")).toBe("99%");

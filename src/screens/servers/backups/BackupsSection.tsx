@@ -16,8 +16,9 @@ import { Spinner } from "../../../components/Spinner";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";
 import { toBcp47 } from "../../../i18n/locales";
+import { formatBytes, formatDateTime } from "../format";
 import type { SectionProps } from "../sectionProps";
-import { defaultBackupName, formatBytes, formatDateTime } from "./format";
+import { defaultBackupName } from "./backupName";
 import "../../../components/controls.css";
 import "./backups.css";
 
@@ -166,7 +167,7 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
                   </div>
                   <p className="muted small bk-meta">
                     <time dateTime={backup.createdAt}>{formatDateTime(backup.createdAt, locale)}</time>
-                    {ready && <span>{formatBytes(backup.size, locale)}</span>}
+                    {ready && <span>{formatBytes(backup.size, locale, true)}</span>}
                   </p>
                   {backup.state === "creating" && (
                     <div className="bk-progress-row">
@@ -174,10 +175,10 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
                         className="bk-progress"
                         role="progressbar"
                         aria-label={t`Writing the backup`}
-                        aria-valuetext={t`${formatBytes(backup.bytesWritten ?? 0, locale)} written`}
+                        aria-valuetext={t`${formatBytes(backup.bytesWritten ?? 0, locale, true)} written`}
                       />
                       <span className="small" data-testid="backup-written">
-                        <Trans>{formatBytes(backup.bytesWritten ?? 0, locale)} written</Trans>
+                        <Trans>{formatBytes(backup.bytesWritten ?? 0, locale, true)} written</Trans>
                       </span>
                     </div>
                   )}

@@ -3,8 +3,8 @@ import { Trans } from "@lingui/react/macro";
 import { type CSSProperties, useEffect, useRef, useState } from "react";
 import type { FileEntry } from "../../../api/files";
 import { Dialog } from "../../../components/Dialog";
+import { formatBytes, formatTime } from "../format";
 import { FileIcon, type FileIconName } from "./fileIcons";
-import { formatSize, formatTime } from "./format";
 import { type EntryKind, entryKind } from "./kinds";
 import type { SortKey, SortOrder } from "./sorting";
 
@@ -234,7 +234,7 @@ export function FileTable({
             const name = entry.name;
             const open = primary(entry);
             const actions = rowActions.get(name) ?? [];
-            const size = entry.isFile && entry.size !== undefined ? formatSize(entry.size, locale) : "";
+            const size = entry.isFile && entry.size !== undefined ? formatBytes(entry.size, locale) : "";
             const time = entry.modifyTime ? formatTime(entry.modifyTime, locale) : "";
             const shortTime = entry.modifyTime ? formatTime(entry.modifyTime, locale, true) : "";
             const isSelected = selected.has(name);

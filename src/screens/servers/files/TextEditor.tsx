@@ -7,7 +7,7 @@ import { Spinner } from "../../../components/Spinner";
 import { toastSuccess } from "../../../components/toastStore";
 import { useLeaveGuard } from "../../templates/useLeaveGuard";
 import { FileIcon } from "./fileIcons";
-import { formatSize } from "./format";
+import { formatBytes } from "../format";
 import { EDIT_LIMIT } from "./kinds";
 import { toEditable, toStored } from "./lineEndings";
 import { baseName, parentPath, shownPath } from "./paths";
@@ -24,9 +24,9 @@ type Loaded =
 
 function refusal(reason: NotTextReason, size: number | undefined, locale: string): string {
   if (reason === "tooLarge") {
-    const limit = formatSize(EDIT_LIMIT, locale);
+    const limit = formatBytes(EDIT_LIMIT, locale);
     if (size === undefined) return t`This file is larger than ${limit}, too large to edit here.`;
-    const shown = formatSize(size, locale);
+    const shown = formatBytes(size, locale);
     return t`This file has ${shown}, more than the ${limit} the editor opens. Download it instead.`;
   }
   if (reason === "folder") return t`This is a folder, not a file.`;

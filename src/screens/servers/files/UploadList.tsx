@@ -1,7 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
+import { formatBytes, formatPercent } from "../format";
 import { FileIcon } from "./fileIcons";
-import { formatPercent, formatSize } from "./format";
 import { shownPath } from "./paths";
 import type { Upload } from "./useUploads";
 
@@ -10,13 +10,13 @@ function stateText(u: Upload, locale: string): string {
     case "waiting":
       return t`Waiting`;
     case "sending": {
-      const sent = formatSize(u.sent, locale);
-      const size = formatSize(u.size, locale);
+      const sent = formatBytes(u.sent, locale);
+      const size = formatBytes(u.size, locale);
       const percent = formatPercent(u.sent, u.size, locale);
       return t`${sent} of ${size} · ${percent}`;
     }
     case "done": {
-      const size = formatSize(u.size, locale);
+      const size = formatBytes(u.size, locale);
       return t`Done · ${size}`;
     }
     case "failed":

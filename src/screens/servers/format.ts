@@ -1,8 +1,13 @@
-// Sizes and times in the active locale (Intl): decimal units (kB = 1000 bytes), as Intl names them.
+// Sizes, shares and times in the active locale (Intl): decimal units (kB = 1000 bytes), as Intl
+// names them. Used by the sections of the server view (files, backups).
 
 const UNITS = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
 
-export function formatSize(bytes: number, locale: string): string {
+/**
+ * A size: "1.5 MB". Below a kilobyte the unit is short ("512 byte") unless `bytesInFull` asks for
+ * the long name ("512 bytes").
+ */
+export function formatBytes(bytes: number, locale: string, bytesInFull = false): string {
   let value = Math.max(0, bytes);
   let unit = 0;
   while (value >= 1000 && unit < UNITS.length - 1) {
@@ -12,7 +17,7 @@ export function formatSize(bytes: number, locale: string): string {
   return new Intl.NumberFormat(locale, {
     style: "unit",
     unit: UNITS[unit],
-    unitDisplay: "short",
+    unitDisplay: unit === 0 && bytesInFull ? "long" : "short",
     maximumFractionDigits: unit === 0 || value >= 100 ? 0 : 1,
   }).format(value);
 }
@@ -30,4 +35,11 @@ export function formatTime(unixSeconds: number, locale: string, compact = false)
     ? { dateStyle: "short" }
     : { dateStyle: "medium", timeStyle: "short" };
   return new Intl.DateTimeFormat(locale, style).format(new Date(unixSeconds * 1000));
+}
+
+/** An ISO date and time as the locale writes it; an unreadable one is shown as it came. */
+export function formatDateTime(iso: string, locale: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
 }
