@@ -51,6 +51,22 @@ export function Glyph({ d, size = 24, className }: { d: string; size?: number; c
   );
 }
 
-export function Icon({ name, size = 24, className }: { name: IconName; size?: number; className?: string }) {
-  return <Glyph d={paths[name]} size={size} className={className ? `icon ${className}` : "icon"} />;
+/**
+ * The component of an icon set: `<X name="…" />` draws that name's path with the `icon` class
+ * (plus `className`), `defaultSize` pixels square unless `size` says otherwise.
+ */
+export function iconSet<Name extends string>(table: Readonly<Record<Name, string>>, defaultSize = 24) {
+  return function SetIcon({
+    name,
+    size = defaultSize,
+    className,
+  }: {
+    name: Name;
+    size?: number;
+    className?: string;
+  }) {
+    return <Glyph d={table[name]} size={size} className={className ? `icon ${className}` : "icon"} />;
+  };
 }
+
+export const Icon = iconSet(paths);

@@ -1,6 +1,6 @@
 // More inline icons, kept out of icons.tsx so the login page does not carry them: only the
 // lazily loaded screens that use them do. Same 24×24 outline style.
-import { circle, Glyph } from "./icons";
+import { circle, iconSet } from "./icons";
 
 const box = (x: number, y: number, w: number, h: number, r: number) =>
   `M${x + r} ${y}h${w - 2 * r}a${r} ${r} 0 0 1 ${r} ${r}v${h - 2 * r}a${r} ${r} 0 0 1 ${-r} ${r}h${-(w - 2 * r)}a${r} ${r} 0 0 1 ${-r} ${-r}v${-(h - 2 * r)}a${r} ${r} 0 0 1 ${r} ${-r}z`;
@@ -22,14 +22,4 @@ const paths = {
 
 export type ScreenIconName = keyof typeof paths;
 
-export function ScreenIcon({
-  name,
-  size = 24,
-  className,
-}: {
-  name: ScreenIconName;
-  size?: number;
-  className?: string;
-}) {
-  return <Glyph d={paths[name]} size={size} className={className ? `icon ${className}` : "icon"} />;
-}
+export const ScreenIcon = iconSet(paths);

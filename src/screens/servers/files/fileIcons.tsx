@@ -1,5 +1,5 @@
 // Icons of the file manager, drawn in the app's 24×24 outline style; only this lazy chunk carries them.
-import { Glyph } from "../../../components/icons";
+import { iconSet } from "../../../components/icons";
 
 const page = "M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8zM14 3v5h5";
 const folder = "M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z";
@@ -33,14 +33,4 @@ const paths = {
 
 export type FileIconName = keyof typeof paths;
 
-export function FileIcon({
-  name,
-  size = 20,
-  className,
-}: {
-  name: FileIconName;
-  size?: number;
-  className?: string;
-}) {
-  return <Glyph d={paths[name]} size={size} className={className ? `icon ${className}` : "icon"} />;
-}
+export const FileIcon = iconSet(paths, 20);
