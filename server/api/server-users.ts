@@ -49,12 +49,15 @@ export function serverUserRoutes(app: Api, { services }: RouteContext): void {
       const principal = requirePrincipal(request);
       const { id, email } = request.params;
       const held = await scopesOnServer(services, principal, id);
-      const result = await serverUsers.grant(id, email, request.body.scopes, {
-        userId: principal.user.id,
-        held,
-      });
-      // No mail is sent yet: the granting user gets the link to hand over.
-      if (result.inviteUrl) return { invite: { url: result.inviteUrl } };
+      const { invite } = await serverUsers.grant(
+        id,
+        email,
+        request.body.scopes,
+        { userId: principal.user.id, held },
+        request.log,
+      );
+      // An invitation that was not mailed is answered for the granting user to hand over.
+      if (invite && !invite.mailed) return { invite: { url: invite.url, mailed: false as const } };
       return reply.status(204).send(null);
     },
   );

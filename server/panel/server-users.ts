@@ -2,7 +2,9 @@ import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
 import { checkEmail, normaliseEmail } from "./account-rules.ts";
 import type { Accounts } from "./accounts.ts";
+import { invitationMail } from "./invite-mail.ts";
 import { type Invites, pendingPasswordHash } from "./invites.ts";
+import type { Mailer, MailLog } from "./mailer.ts";
 import { holdsScope, isServerScope, joinScopes, parseScopes, serverScopes } from "./scopes.ts";
 import { assertServerExists } from "./server-exists.ts";
 import type { Settings } from "./settings.ts";
@@ -19,6 +21,12 @@ export interface ServerUser {
 export interface ServerEditor {
   userId: number;
   held: string[];
+}
+
+/** An invitation made by a grant: mailed, or to be handed over by the granting user. */
+export interface GrantInvite {
+  url: string;
+  mailed: boolean;
 }
 
 const userNotFound = () => new ApiError(404, "ErrUserNotFound", "user not found");
@@ -77,6 +85,7 @@ export class ServerUsers {
     private readonly accounts: Accounts,
     private readonly invites: Invites,
     private readonly settings: Settings,
+    private readonly mailer: Mailer,
   ) {}
 
   async list(serverId: string, email?: string): Promise<ServerUser[]> {
@@ -97,16 +106,18 @@ export class ServerUsers {
 
   /**
    * Sets a user's scopes on the server. An unknown address becomes an invited
-   * user; the answer then carries the invite link to hand over (this panel
-   * sends no mail yet), as it does when the user is still pending from an
-   * earlier invitation.
+   * user, who gets a new invite link — as does a user still pending from an
+   * earlier invitation. The link is e-mailed when the panel can send mail;
+   * when it cannot, or sending fails (logged), it is answered for the
+   * granting user to hand over, so an invitation is never lost.
    */
   async grant(
     serverId: string,
     emailInput: string,
     requested: string[],
     editor: ServerEditor,
-  ): Promise<{ inviteUrl?: string }> {
+    log: MailLog,
+  ): Promise<{ invite?: GrantInvite }> {
     await assertServerExists(this.db, serverId);
     const scopes = checkServerScopes(requested);
     const email = checkEmail(emailInput);
@@ -129,7 +140,25 @@ export class ServerUsers {
       .execute();
     if (!(await this.invites.isPending(user.id))) return {};
     const token = await this.invites.issue(user.id);
-    return { inviteUrl: await this.inviteUrl(token, user.email) };
+    const url = await this.inviteUrl(token, user.email);
+    const outcome = await this.mailer.send(await this.invitation(serverId, user.email, url, editor), log);
+    return { invite: { url, mailed: outcome === "sent" } };
+  }
+
+  private async invitation(serverId: string, to: string, url: string, editor: ServerEditor) {
+    const server = await this.db
+      .selectFrom("servers")
+      .select("name")
+      .where("id", "=", serverId)
+      .executeTakeFirst();
+    const inviter = await this.accounts.byId(editor.userId);
+    return invitationMail({
+      to,
+      url,
+      inviter: inviter?.username ?? "Someone",
+      serverName: server?.name || serverId,
+      company: String(await this.settings.get("panel.settings.companyName")),
+    });
   }
 
   /**

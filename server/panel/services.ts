@@ -7,6 +7,7 @@ import { productVersion } from "../version.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
 import { LoginThrottle } from "./login-throttle.ts";
+import { Mailer } from "./mailer.ts";
 import { Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { ServerClients } from "./server-clients.ts";
@@ -77,7 +78,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
     sftpAuth: new SftpAuth(db, accounts, throttle),
     invites,
-    serverUsers: new ServerUsers(db, accounts, invites, settings),
+    serverUsers: new ServerUsers(db, accounts, invites, settings, new Mailer(settings)),
     serverClients: new ServerClients(db, clients),
     localEngine,
   };

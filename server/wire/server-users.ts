@@ -23,8 +23,19 @@ export const ScopeList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 
 export const ServerUserGrantBody = Type.Object({ scopes: ScopeList });
 export type ServerUserGrantBody = Static<typeof ServerUserGrantBody>;
 
-/** The answer to a grant that invited someone: the link to hand over (no mail is sent). */
-export const InviteAnswer = Type.Object({ invite: Type.Object({ url: Type.String() }) });
+/**
+ * The answer to PUT /api/servers/{id}/user/{email}:
+ * - 204, no body: the scopes are set, and if the address was invited (new, or
+ *   still pending from an earlier invitation) the invite link was e-mailed.
+ * - 200 `{"invite": {"url": "<link>", "mailed": false}}`: the address was
+ *   invited and the link was NOT e-mailed (no mail provider the panel can use
+ *   is configured, or sending failed): the granting user hands it over.
+ * `mailed` is always false when present; it says so for clients that do not
+ * read the status code.
+ */
+export const InviteAnswer = Type.Object({
+  invite: Type.Object({ url: Type.String(), mailed: Type.Literal(false) }),
+});
 export type InviteAnswer = Static<typeof InviteAnswer>;
 
 export const InviteAcceptBody = Type.Object({

@@ -1,0 +1,149 @@
+import nodemailer from "nodemailer";
+import type { Settings } from "./settings.ts";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The panel's log, as Fastify's (pino) logger offers it. */
+export interface MailLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * What became of a message: "sent" (handed to the SMTP server, or written to
+ * the log by the debug provider), "unavailable" (no provider this panel can
+ * use is configured) or "failed" (the provider refused or did not answer;
+ * logged).
+ */
+export type MailOutcome = "sent" | "unavailable" | "failed";
+
+/** How long one message may take end to end, so a dead mail server never holds a request long. */
+export const mailTimeoutMs = 10_000;
+
+const defaultSmtpPort = 587;
+const implicitTlsPort = 465;
+
+const mailSettings = [
+  "panel.email.provider",
+  "panel.email.from",
+  "panel.email.host",
+  "panel.email.username",
+  "panel.email.password",
+] as const;
+
+/** `host`, `host:port`, `[v6]` or `[v6]:port`; undefined when the port is no port. */
+export function parseSmtpHost(value: string): { host: string; port: number } | undefined {
+  const text = value.trim();
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  const plain = /^([^:\s[\]]+)(?::(\d+))?$/.exec(text);
+  const match = bracketed ?? plain;
+  if (!match) return undefined;
+  const port = match[2] === undefined ? defaultSmtpPort : Number(match[2]);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return undefined;
+  return { host: match[1], port };
+}
+
+/** The parts of a sending error worth logging: never the settings, never the message. */
+function describe(err: unknown): Record<string, unknown> {
+  const e = err as { message?: string; code?: string; command?: string; responseCode?: number };
+  return {
+    message: e?.message ?? String(err),
+    code: e?.code,
+    command: e?.command,
+    responseCode: e?.responseCode,
+  };
+}
+
+/**
+ * Sends one message with the provider configured in the panel settings
+ * (panel.email.*, reference §10.2–§10.3). E-mail is best-effort (reference
+ * §12.22): a failure is logged and reported as an outcome, never thrown.
+ *
+ * - `smtp`: through nodemailer to panel.email.host (`host:port`, port 587 by
+ *   default, upgraded with STARTTLS when the server offers it, implicit TLS on
+ *   465), with username/password when set; panel.email.from is required.
+ * - `debug`: the message is written to the panel log instead (no settings in it).
+ * - "", `none`: no mail. `mailgun`, `mailjet`, `sendgrid` are HTTP APIs on the
+ *   internet, which a panel on a private network cannot count on reaching, so
+ *   this panel does not speak them and treats them as no mail.
+ */
+export class Mailer {
+  constructor(
+    private readonly settings: Settings,
+    private readonly timeoutMs = mailTimeoutMs,
+  ) {}
+
+  async send(message: MailMessage, log: MailLog): Promise<MailOutcome> {
+    const s = await this.settings.getMany(mailSettings);
+    const provider = String(s["panel.email.provider"]);
+    const from = String(s["panel.email.from"]).trim();
+    if (provider === "debug") {
+      log.info(
+        { mail: { from, to: message.to, subject: message.subject, text: message.text } },
+        "e-mail (debug provider: written here, not sent)",
+      );
+      return "sent";
+    }
+    if (provider !== "smtp") {
+      if (provider !== "" && provider !== "none") {
+        log.warn({ provider }, "e-mail provider not supported (only smtp and debug are): no mail sent");
+      }
+      return "unavailable";
+    }
+    const address = parseSmtpHost(String(s["panel.email.host"]));
+    if (!address || from === "") {
+      log.warn(
+        { provider },
+        "smtp needs panel.email.host (host or host:port) and panel.email.from: no mail sent",
+      );
+      return "unavailable";
+    }
+    const user = String(s["panel.email.username"]);
+    const pass = String(s["panel.email.password"]);
+    const transport = nodemailer.createTransport({
+      host: address.host,
+      port: address.port,
+      secure: address.port === implicitTlsPort,
+      auth: user || pass ? { user, pass } : undefined,
+      connectionTimeout: this.timeoutMs,
+      greetingTimeout: this.timeoutMs,
+      socketTimeout: this.timeoutMs,
+    });
+    let timer: NodeJS.Timeout | undefined;
+    // The per-step timeouts restart on every reply; this bounds the whole exchange.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error("mail server timed out"), { code: "ETIMEDOUT" })),
+        this.timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([
+        transport.sendMail({
+          from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        }),
+        deadline,
+      ]);
+      log.info({ to: message.to, subject: message.subject }, "e-mail sent");
+      return "sent";
+    } catch (err) {
+      log.warn(
+        { to: message.to, smtp: `${address.host}:${address.port}`, err: describe(err) },
+        "e-mail not sent",
+      );
+      return "failed";
+    } finally {
+      clearTimeout(timer);
+      transport.close();
+    }
+  }
+}
