@@ -1,4 +1,5 @@
 import { type CSSProperties, type RefObject, useId, useRef } from "react";
+import "../../components/code-area.css";
 
 /** Selects `from..to` in the editor and scrolls it into view. */
 export function revealRange(area: HTMLTextAreaElement, from: number, to: number): void {
@@ -36,11 +37,11 @@ export function JsonEditor({
   const lines = text.split("\n").length;
 
   return (
-    <div className="json-editor" style={{ "--lines": lines } as CSSProperties}>
+    <div className="code-area json-editor" style={{ "--lines": lines } as CSSProperties}>
       <label htmlFor={id} className="visually-hidden">
         {label}
       </label>
-      <div className="json-gutter" ref={gutter} aria-hidden="true">
+      <div className="code-gutter json-gutter" ref={gutter} aria-hidden="true">
         {Array.from({ length: lines }, (_, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: line numbers are positions
           <div key={i} className={badLines.has(i + 1) ? "ln bad" : "ln"}>
@@ -51,7 +52,7 @@ export function JsonEditor({
       <textarea
         id={id}
         ref={areaRef}
-        className="json-text"
+        className="code-text json-text"
         value={text}
         wrap="off"
         spellCheck={false}

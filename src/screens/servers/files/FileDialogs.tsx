@@ -19,6 +19,23 @@ function problemText(problem: NameProblem, what: "name" | "path"): string {
   }
 }
 
+/** Why `name` cannot be a new entry beside `taken`, if it cannot. */
+function newNameProblem(name: string, taken: ReadonlySet<string>): string | undefined {
+  const problem = nameProblem(name);
+  if (problem) return problemText(problem, "name");
+  if (taken.has(name)) return t`There is already a file or folder with this name here.`;
+  return undefined;
+}
+
+/** What the dialogs that send the entry `name` of the folder `dir` somewhere (move, extract) are given. */
+interface EntryPathDialogProps {
+  dir: string;
+  name: string;
+  /** The path from the server folder (resolved from what was typed). */
+  onSubmit: (path: string) => Promise<boolean>;
+  onClose: () => void;
+}
+
 /**
  * A dialog around one text field: the problem shows once the value was changed, the submit button
  * waits while the call runs, and the dialog closes when `onSubmit` answers true.
@@ -124,12 +141,7 @@ export function NewEntryDialog({
       initial=""
       submitText={t`Create`}
       testId={kind === "folder" ? "new-folder-dialog" : "new-file-dialog"}
-      check={(value) => {
-        const problem = nameProblem(value.trim());
-        if (problem) return problemText(problem, "name");
-        if (taken.has(value.trim())) return t`There is already a file or folder with this name here.`;
-        return undefined;
-      }}
+      check={(value) => newNameProblem(value.trim(), taken)}
       onSubmit={(value) => onSubmit(value.trim())}
       onClose={onClose}
     />
@@ -137,17 +149,7 @@ export function NewEntryDialog({
 }
 
 /** Rename or move: a new name here, or a path from the server's folder. */
-export function MoveDialog({
-  dir,
-  name,
-  onSubmit,
-  onClose,
-}: {
-  dir: string;
-  name: string;
-  onSubmit: (to: string) => Promise<boolean>;
-  onClose: () => void;
-}) {
+export function MoveDialog({ dir, name, onSubmit, onClose }: EntryPathDialogProps) {
   return (
     <FieldDialog
       title={t`Rename or move ${name}`}
@@ -196,11 +198,8 @@ export function ArchiveDialog({
       testId="archive-dialog"
       check={(value) => {
         const name = value.trim();
-        const problem = nameProblem(name);
-        if (problem) return problemText(problem, "name");
-        if (!newArchiveFormat(name)) return t`The name must end in .zip or .tar.gz.`;
-        if (taken.has(name)) return t`There is already a file or folder with this name here.`;
-        return undefined;
+        if (!nameProblem(name) && !newArchiveFormat(name)) return t`The name must end in .zip or .tar.gz.`;
+        return newNameProblem(name, taken);
       }}
       onSubmit={(value) => onSubmit(value.trim())}
       onClose={onClose}
@@ -228,17 +227,7 @@ export function ArchiveDialog({
 }
 
 /** Extract an archive into a folder (the current one unless changed; made if missing). */
-export function ExtractDialog({
-  dir,
-  name,
-  onSubmit,
-  onClose,
-}: {
-  dir: string;
-  name: string;
-  onSubmit: (destination: string) => Promise<boolean>;
-  onClose: () => void;
-}) {
+export function ExtractDialog({ dir, name, onSubmit, onClose }: EntryPathDialogProps) {
   return (
     <FieldDialog
       title={t`Extract ${name}`}

@@ -1,7 +1,17 @@
 import { i18n } from "@lingui/core";
 import { plural, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type DragEvent, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type DragEvent,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import {
   createArchive,
   createFolder,
@@ -20,7 +30,7 @@ import { toBcp47 } from "../../../i18n/locales";
 import type { SectionProps } from "../sectionProps";
 import { ArchiveDialog, ExtractDialog, MoveDialog, NewEntryDialog } from "./FileDialogs";
 import { FileTable, type RowAction } from "./FileTable";
-import { FileIcon } from "./fileIcons";
+import { FileIcon, type FileIconName } from "./fileIcons";
 import { archiveKind, isTextName, mayEditAsText, withArchiveSuffix } from "./kinds";
 import {
   baseName,
@@ -42,8 +52,7 @@ import "./files.css";
 const TextEditor = lazy(() => import("./TextEditor"));
 
 type OpenDialog =
-  | { kind: "newFolder" }
-  | { kind: "newFile" }
+  | { kind: "new"; entry: "folder" | "file" }
   | { kind: "move"; name: string }
   | { kind: "archive"; names: string[] }
   | { kind: "extract"; name: string };
@@ -66,6 +75,58 @@ function droppedFiles(transfer: DataTransfer): { files: File[]; folders: number 
 }
 
 const carriesFiles = (e: DragEvent) => [...e.dataTransfer.types].includes("Files");
+
+/** A button of the tool bar; on a narrow section its text is hidden (still read out) and its title tells. */
+function ToolButton({
+  icon,
+  text,
+  title = text,
+  outline,
+  onClick,
+  testId,
+}: {
+  icon: FileIconName;
+  text: string;
+  title?: string;
+  outline?: boolean;
+  onClick: () => void;
+  testId: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={outline ? "btn btn-outline fm-tool" : "btn fm-tool"}
+      onClick={onClick}
+      data-testid={testId}
+      title={title}
+    >
+      <FileIcon name={icon} size={18} />
+      <span className="fm-tool-text">{text}</span>
+    </button>
+  );
+}
+
+/** What the listing shows instead of entries (a missing folder, a failed load), with the way on. */
+function ListingMessage({
+  children,
+  action,
+  onAction,
+  testId,
+}: {
+  children: ReactNode;
+  action: string;
+  onAction: () => void;
+  testId?: string;
+}) {
+  return (
+    <div className="fm-message" data-testid={testId}>
+      <p>{children}</p>
+      <button type="button" className="btn btn-outline" onClick={onAction}>
+        {action}
+      </button>
+    </div>
+  );
+}
 
 /** File manager (spec §2.3, §7): browse, edit, upload, download, move, archive, extract, delete. */
 export default function FilesSection({ server, can, active }: SectionProps) {
@@ -239,11 +300,26 @@ export default function FilesSection({ server, can, active }: SectionProps) {
     uploads.add(files, target);
   };
 
-  const edit = (entry: FileEntry) => setEditing({ path: joinPath(dir, entry.name), size: entry.size });
+  // Download and edit are a row's main button (named by the file) and in its actions (named by
+  // what they do to the file): `name` is what a screen reader says.
+  const downloadAction = (entry: FileEntry, name: string): RowAction => ({
+    id: "download",
+    label: t`Download`,
+    name,
+    icon: "download",
+    href: fileUrl(serverId, joinPath(dir, entry.name)),
+    download: entry.name,
+  });
+  const editAction = (entry: FileEntry, name: string): RowAction => ({
+    id: "edit",
+    label: canEdit ? t`Edit` : t`View`,
+    name,
+    icon: "edit",
+    run: () => setEditing({ path: joinPath(dir, entry.name), size: entry.size }),
+  });
 
   const primary = (entry: FileEntry): RowAction => {
     const name = entry.name;
-    const path = joinPath(dir, name);
     if (!entry.isFile) {
       const up = name === "..";
       return {
@@ -251,44 +327,18 @@ export default function FilesSection({ server, can, active }: SectionProps) {
         label: up ? t`Up one folder` : t`Open`,
         name,
         icon: "folder",
-        run: () => go(up ? parentPath(dir) : path),
+        run: () => go(up ? parentPath(dir) : joinPath(dir, name)),
       };
     }
-    if (isTextName(name)) {
-      return { id: "edit", label: canEdit ? t`Edit` : t`View`, name, icon: "edit", run: () => edit(entry) };
-    }
-    return {
-      id: "download",
-      label: t`Download`,
-      name,
-      icon: "download",
-      href: fileUrl(serverId, path),
-      download: name,
-    };
+    return isTextName(name) ? editAction(entry, name) : downloadAction(entry, name);
   };
 
   const actionsFor = (entry: FileEntry): RowAction[] => {
     const name = entry.name;
     if (name === "..") return [];
-    const path = joinPath(dir, name);
     const list: RowAction[] = [];
-    if (entry.isFile) {
-      list.push({
-        id: "download",
-        label: t`Download`,
-        name: t`Download ${name}`,
-        icon: "download",
-        href: fileUrl(serverId, path),
-        download: name,
-      });
-    }
-    if (mayEditAsText(entry)) {
-      list.push(
-        canEdit
-          ? { id: "edit", label: t`Edit`, name: t`Edit ${name}`, icon: "edit", run: () => edit(entry) }
-          : { id: "edit", label: t`View`, name: t`View ${name}`, icon: "edit", run: () => edit(entry) },
-      );
-    }
+    if (entry.isFile) list.push(downloadAction(entry, t`Download ${name}`));
+    if (mayEditAsText(entry)) list.push(editAction(entry, canEdit ? t`Edit ${name}` : t`View ${name}`));
     if (canEdit) {
       list.push({
         id: "move",
@@ -373,7 +423,7 @@ export default function FilesSection({ server, can, active }: SectionProps) {
               <li>
                 <button
                   type="button"
-                  className="fm-crumb"
+                  className="btn-text fm-crumb"
                   ref={dir === "" ? currentCrumb : undefined}
                   aria-current={dir === "" ? "location" : undefined}
                   onClick={() => go("")}
@@ -389,7 +439,7 @@ export default function FilesSection({ server, can, active }: SectionProps) {
                   <FileIcon name="chevron" size={14} className="fm-crumb-sep flip-rtl" />
                   <button
                     type="button"
-                    className="fm-crumb"
+                    className="btn-text fm-crumb"
                     ref={c.path === dir ? currentCrumb : undefined}
                     aria-current={c.path === dir ? "location" : undefined}
                     onClick={() => go(c.path)}
@@ -413,42 +463,27 @@ export default function FilesSection({ server, can, active }: SectionProps) {
             </button>
             {canEdit && (
               <>
-                <button
-                  type="button"
-                  className="btn btn-outline fm-tool"
-                  onClick={() => setDialog({ kind: "newFolder" })}
-                  data-testid="file-new-folder"
-                  title={t`New folder`}
-                >
-                  <FileIcon name="folderPlus" size={18} />
-                  <span className="fm-tool-text">
-                    <Trans>New folder</Trans>
-                  </span>
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-outline fm-tool"
-                  onClick={() => setDialog({ kind: "newFile" })}
-                  data-testid="file-new-file"
-                  title={t`New file`}
-                >
-                  <FileIcon name="filePlus" size={18} />
-                  <span className="fm-tool-text">
-                    <Trans>New file</Trans>
-                  </span>
-                </button>
-                <button
-                  type="button"
-                  className="btn fm-tool"
-                  onClick={() => fileInput.current?.click()}
-                  data-testid="file-upload"
+                <ToolButton
+                  icon="folderPlus"
+                  text={t`New folder`}
+                  outline
+                  onClick={() => setDialog({ kind: "new", entry: "folder" })}
+                  testId="file-new-folder"
+                />
+                <ToolButton
+                  icon="filePlus"
+                  text={t`New file`}
+                  outline
+                  onClick={() => setDialog({ kind: "new", entry: "file" })}
+                  testId="file-new-file"
+                />
+                <ToolButton
+                  icon="upload"
+                  text={t`Upload`}
                   title={t`Upload files`}
-                >
-                  <FileIcon name="upload" size={18} />
-                  <span className="fm-tool-text">
-                    <Trans>Upload</Trans>
-                  </span>
-                </button>
+                  onClick={() => fileInput.current?.click()}
+                  testId="file-upload"
+                />
                 <input
                   ref={fileInput}
                   type="file"
@@ -513,23 +548,13 @@ export default function FilesSection({ server, can, active }: SectionProps) {
           {!ready || listing.state === "loading" ? (
             <Spinner />
           ) : listing.state === "missing" ? (
-            <div className="fm-message" data-testid="file-missing">
-              <p>
-                <Trans>The folder {where} does not exist.</Trans>
-              </p>
-              <button type="button" className="btn btn-outline" onClick={() => go("")}>
-                <Trans>Go to the server folder</Trans>
-              </button>
-            </div>
+            <ListingMessage action={t`Go to the server folder`} onAction={() => go("")} testId="file-missing">
+              <Trans>The folder {where} does not exist.</Trans>
+            </ListingMessage>
           ) : listing.state === "failed" ? (
-            <div className="fm-message">
-              <p>
-                <Trans>The folder could not be loaded.</Trans>
-              </p>
-              <button type="button" className="btn btn-outline" onClick={refresh}>
-                <Trans>Try again</Trans>
-              </button>
-            </div>
+            <ListingMessage action={t`Try again`} onAction={refresh}>
+              <Trans>The folder could not be loaded.</Trans>
+            </ListingMessage>
           ) : (
             <FileTable
               entries={sorted}
@@ -568,21 +593,12 @@ export default function FilesSection({ server, can, active }: SectionProps) {
         )}
       </div>
 
-      {dialog?.kind === "newFolder" && (
+      {dialog?.kind === "new" && (
         <NewEntryDialog
-          kind="folder"
+          kind={dialog.entry}
           dir={dir}
           taken={names}
-          onSubmit={(name) => create("folder", name)}
-          onClose={() => setDialog(undefined)}
-        />
-      )}
-      {dialog?.kind === "newFile" && (
-        <NewEntryDialog
-          kind="file"
-          dir={dir}
-          taken={names}
-          onSubmit={(name) => create("file", name)}
+          onSubmit={(name) => create(dialog.entry, name)}
           onClose={() => setDialog(undefined)}
         />
       )}

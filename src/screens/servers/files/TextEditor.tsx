@@ -6,12 +6,13 @@ import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { toastSuccess } from "../../../components/toastStore";
 import { useLeaveGuard } from "../../templates/useLeaveGuard";
-import { FileIcon } from "./fileIcons";
 import { formatBytes } from "../format";
+import { FileIcon } from "./fileIcons";
 import { EDIT_LIMIT } from "./kinds";
 import { toEditable, toStored } from "./lineEndings";
 import { baseName, parentPath, shownPath } from "./paths";
 import { isAbort, reportError } from "./reportError";
+import "../../../components/code-area.css";
 
 // The text editor of the file manager, loaded only when a file is opened: a monospace text area
 // with line numbers, saved with PUT.
@@ -196,16 +197,16 @@ export default function TextEditor({
         </p>
       )}
       {loaded.state === "ready" && (
-        <div className="fm-code">
+        <div className="code-area fm-code">
           <label htmlFor={areaId} className="visually-hidden">
             {t`Content of ${name}`}
           </label>
-          <pre className="fm-gutter" ref={gutter} aria-hidden="true">
+          <pre className="code-gutter fm-gutter" ref={gutter} aria-hidden="true">
             {numbers}
           </pre>
           <textarea
             id={areaId}
-            className="fm-text"
+            className="code-text fm-text"
             value={text}
             readOnly={!canEdit}
             wrap="off"
