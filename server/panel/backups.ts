@@ -69,30 +69,21 @@ export class Backups {
     const fileName = `${randomUUID()}.tar.gz`;
     // The node refuses a running or busy server before anything is recorded.
     await node.backups.create(serverId, fileName);
-    const createdAt = Date.now();
-    const { id } = await this.db
-      .insertInto("backups")
-      .values({
-        server_id: serverId,
-        name,
-        file_name: fileName,
-        state: "creating",
-        size: 0,
-        error: "",
-        created_at: createdAt,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return this.view({
-      id,
+    const fields: Omit<Row, "id"> = {
       server_id: serverId,
       name,
       file_name: fileName,
       state: "creating",
       size: 0,
       error: "",
-      created_at: createdAt,
-    });
+      created_at: Date.now(),
+    };
+    const { id } = await this.db
+      .insertInto("backups")
+      .values(fields)
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return this.view({ id, ...fields });
   }
 
   async restore(serverId: string, backupId: number): Promise<void> {
