@@ -1,19 +1,12 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DaemonEngine } from "../../server/daemon/engine.ts";
 import type { FileRead } from "../../server/link/file-wire.ts";
-import { LocalNode } from "../../server/link/local-node.ts";
-import type { NodeClient } from "../../server/link/node-client.ts";
-import { RemoteNode } from "../../server/link/remote-node.ts";
-import { productVersion } from "../../server/version.ts";
-import { startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
-import { freePort } from "../support/free-port.ts";
+import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
 import { waitUntil } from "../support/poll.ts";
 
 /**
@@ -22,45 +15,7 @@ import { waitUntil } from "../support/poll.ts";
  * (RemoteFiles over the daemon's routes), answer for answer and error for
  * error.
  */
-interface Subject {
-  client: NodeClient;
-  /** Where the node keeps the server's files. */
-  root: string;
-  close(): Promise<void>;
-}
-
 const id = "f11ec0de";
-
-const implementations: Record<string, () => Promise<Subject>> = {
-  LocalNode: async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-files-local-"));
-    const engine = new DaemonEngine({ dataDir: dir, version: productVersion });
-    return {
-      client: new LocalNode(engine),
-      root: path.join(dir, "servers", id),
-      close: async () => {
-        await engine.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-  RemoteNode: async () => {
-    const secret = randomBytes(32).toString("hex");
-    const daemon = await startDaemon({
-      nodeId: 9,
-      secret,
-      panelUrl: "http://127.0.0.1:1",
-      listen: { host: "127.0.0.1", port: await freePort() },
-      sftp: { host: "127.0.0.1", port: await freePort() },
-      dataDir: "unused",
-    });
-    return {
-      client: new RemoteNode({ nodeId: 9, secret, baseUrl: daemon.baseUrl }),
-      root: path.join(daemon.config.dataDir, "servers", id),
-      close: () => daemon.destroy(),
-    };
-  },
-};
 
 /** How many descriptors of this machine's processes (ours: this one and the daemon) hold the file open. */
 function openersOf(file: string): number {
@@ -88,9 +43,11 @@ async function bytesOf(read: FileRead): Promise<string> {
   return text(read.body);
 }
 
-for (const [name, make] of Object.entries(implementations)) {
+for (const [name, make] of Object.entries(nodeImplementations)) {
   describe(`NodeFiles contract: ${name}`, () => {
-    let subject: Subject;
+    let subject: NodeUnderTest;
+    /** Where the node keeps the server's files. */
+    const root = () => path.join(subject.dataDir, "servers", id);
     const files = () => subject.client.files;
     beforeAll(async () => {
       subject = await make();
@@ -118,12 +75,12 @@ for (const [name, make] of Object.entries(implementations)) {
           { name: "héllo.txt", isFile: true, size: 11, modifyTime: expect.any(Number), extension: ".txt" },
         ]);
       }
-      expect(fs.readFileSync(path.join(subject.root, "dir", "héllo.txt"), "utf8")).toBe("hello world");
+      expect(fs.readFileSync(path.join(root(), "dir", "héllo.txt"), "utf8")).toBe("hello world");
     });
 
     it("a dropped download closes the file it opened", async () => {
       await files().write(id, "big.bin", Readable.from([randomBytes(4 * 1024 * 1024)]));
-      const file = path.join(subject.root, "big.bin");
+      const file = path.join(root(), "big.bin");
       const read = await files().read(id, "big.bin");
       if (read.kind !== "file") throw new Error("not a file");
       expect(openersOf(file)).toBeGreaterThan(0);
@@ -146,7 +103,7 @@ for (const [name, make] of Object.entries(implementations)) {
       await files().extract(id, "/out.tar.gz");
       expect(await bytesOf(await files().read(id, "moved/b/c/file.txt"))).toBe("inside");
       await files().remove(id, "unpacked");
-      expect(fs.existsSync(path.join(subject.root, "unpacked"))).toBe(false);
+      expect(fs.existsSync(path.join(root(), "unpacked"))).toBe(false);
     });
 
     it("fails with the same codes and statuses", async () => {
