@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
-import type { Page } from "@playwright/test";
+import type { CDPSession, Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
@@ -12,6 +12,13 @@ import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
 async function snap(page: Page, name: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await snapAt(page, name);
+}
+
+declare global {
+  interface Window {
+    /** Every value the upload progress bars took (the progress test records them). */
+    progressSeen: number[];
+  }
 }
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -62,6 +69,27 @@ async function openFiles(page: Page, id: string, email?: string, password?: stri
 }
 
 const row = (page: Page, name: string) => page.locator(`[data-testid="file-row"][data-name="${name}"]`);
+
+/** A new server with no files, its Files section open as the admin. */
+async function openEmptyServer(page: Page, baseURL: string): Promise<{ api: PanelClient; id: string }> {
+  const api = await adminApi(baseURL);
+  const id = await newServer(api);
+  await openFiles(page, id);
+  await expect(page.getByTestId("file-empty")).toBeVisible();
+  return { api, id };
+}
+
+const uploadItem = (page: Page, name: string) => page.getByTestId("upload-item").filter({ hasText: name });
+
+/** Chromium's own throttling of what the page sends, in bytes a second (-1: none). */
+async function limitUpload(cdp: CDPSession, bytesPerSecond: number): Promise<void> {
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+}
 
 test("the admin browses, edits, uploads, downloads, renames, archives, extracts and deletes files", async ({
   page,
@@ -169,7 +197,7 @@ test("the admin browses, edits, uploads, downloads, renames, archives, extracts 
     mimeType: "application/octet-stream",
     buffer: big,
   });
-  const item = page.getByTestId("upload-item").filter({ hasText: "big upload.bin" });
+  const item = uploadItem(page, "big upload.bin");
   await expect(item).toHaveAttribute("data-state", "done", { timeout: 30_000 });
   const bar = item.locator("progress");
   await expect(bar).toHaveAttribute("value", String(big.length));
@@ -248,10 +276,7 @@ test("a dropped folder is refused with its message; dropped files are uploaded",
   page,
   baseURL,
 }) => {
-  const api = await adminApi(baseURL!);
-  const id = await newServer(api);
-  await openFiles(page, id);
-  await expect(page.getByTestId("file-empty")).toBeVisible();
+  const { api, id } = await openEmptyServer(page, baseURL!);
 
   // A DataTransfer built in the page, as a drag from the desktop would carry it.
   const drop = page.getByTestId("file-drop");
@@ -264,10 +289,7 @@ test("a dropped folder is refused with its message; dropped files are uploaded",
   await expect(drop).toHaveClass(/is-dragging/);
   await drop.dispatchEvent("drop", { dataTransfer: transfer });
   await expect(drop).not.toHaveClass(/is-dragging/);
-  await expect(page.getByTestId("upload-item").filter({ hasText: "dropped.txt" })).toHaveAttribute(
-    "data-state",
-    "done",
-  );
+  await expect(uploadItem(page, "dropped.txt")).toHaveAttribute("data-state", "done");
   await expect(row(page, "dropped.txt")).toBeVisible();
   expect((await api.get(`/api/servers/${id}/file/dropped.txt`)).text).toBe("dropped text\n");
 
@@ -295,24 +317,16 @@ test("upload progress moves in 64 KiB steps with bytes and percent, and Cancel s
   page,
   baseURL,
 }) => {
-  const api = await adminApi(baseURL!);
-  const id = await newServer(api);
-  await openFiles(page, id);
-  await expect(page.getByTestId("file-empty")).toBeVisible();
+  await openEmptyServer(page, baseURL!);
 
-  // A slow link (Chromium's own throttling), so the upload is seen on its way.
+  // A slow link, so the upload is seen on its way.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: 512 * 1024,
-  });
+  await limitUpload(cdp, 512 * 1024);
   // Every value the progress bars take, as the page shows them.
   await page.evaluate(() => {
     const seen: number[] = [];
-    (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+    window.progressSeen = seen;
     new MutationObserver((changes) => {
       for (const c of changes) {
         if (c.target instanceof HTMLProgressElement) seen.push(Number(c.target.getAttribute("value")));
@@ -322,17 +336,15 @@ test("upload progress moves in 64 KiB steps with bytes and percent, and Cancel s
 
   const slow = randomBytes(2 * 1024 * 1024);
   await page.getByTestId("file-upload-input").setInputFiles({ name: "slow.bin", mimeType: "", buffer: slow });
-  const item = page.getByTestId("upload-item").filter({ hasText: "slow.bin" });
+  const item = uploadItem(page, "slow.bin");
   await expect(item).toHaveAttribute("data-state", "sending");
   await expect(item).toContainText(/\d+(\.\d)? (byte|kB|MB) of 2\.1 MB · \d+%/);
-  await expect
-    .poll(() => page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen.length))
-    .toBeGreaterThan(2);
+  await expect.poll(() => page.evaluate(() => window.progressSeen.length)).toBeGreaterThan(2);
   await snap(page, "files-upload-progress");
   await item.getByRole("button", { name: "Cancel upload of slow.bin" }).click();
   await expect(item).toHaveAttribute("data-state", "cancelled");
   await expect(item).toContainText("Cancelled");
-  const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+  const seen = await page.evaluate(() => window.progressSeen);
   const partial = seen.filter((v) => v > 0 && v < slow.length);
   expect(partial.length).toBeGreaterThan(0);
   for (const value of partial) expect(value % 65536).toBe(0);
@@ -340,17 +352,9 @@ test("upload progress moves in 64 KiB steps with bytes and percent, and Cancel s
   expect(Math.max(...seen)).toBeLessThan(slow.length);
 
   // Back to full speed: the next one goes through, and the finished ones can be cleared.
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
-  });
+  await limitUpload(cdp, -1);
   await page.getByTestId("file-upload-input").setInputFiles({ name: "fast.bin", mimeType: "", buffer: slow });
-  await expect(page.getByTestId("upload-item").filter({ hasText: "fast.bin" })).toHaveAttribute(
-    "data-state",
-    "done",
-  );
+  await expect(uploadItem(page, "fast.bin")).toHaveAttribute("data-state", "done");
   await expect(row(page, "fast.bin")).toBeVisible();
   await page.getByRole("button", { name: "Clear the finished uploads" }).click();
   await expect(page.getByTestId("upload-item")).toHaveCount(0);
