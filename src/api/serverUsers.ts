@@ -14,7 +14,8 @@ export const listServerUsers = (id: string, opts?: CallOptions) => get<ServerUse
 
 /**
  * Sets a user's scopes on the server. For an address without an account (or whose invitation
- * is still open) the answer carries the invite link to hand over; otherwise it is empty (204).
+ * is still open) the panel e-mails an invitation when it can; when it did not, the answer
+ * carries the invite link to hand over. Otherwise it is empty (204).
  */
 export async function grantServerUser(
   id: string,
@@ -23,6 +24,20 @@ export async function grantServerUser(
 ): Promise<string | undefined> {
   const answer = await put<InviteAnswer | "" | undefined>(user(id, email), { scopes });
   return answer && typeof answer === "object" ? answer.invite.url : undefined;
+}
+
+/**
+ * Whether the address is an invitee who has not accepted yet: after a grant answered without a
+ * link, that means the invitation was e-mailed. Undefined when it cannot be told (not listed, or
+ * the caller may not view the users).
+ */
+export async function isPendingInvitee(id: string, email: string): Promise<boolean | undefined> {
+  try {
+    const [found] = await get<ServerUser[]>(user(id, email), { exempt: true });
+    return found ? found.invited === true : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export const removeServerUser = (id: string, email: string) => del<void>(user(id, email));

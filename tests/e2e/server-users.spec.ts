@@ -190,6 +190,42 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   expect((await program.get(`/api/servers/${id}/status`, { bearer })).status).toBe(401);
 });
 
+test("with mail configured, inviting says the invitation was e-mailed instead of showing a link", async ({
+  page,
+  baseURL,
+}) => {
+  const { api, player, id } = await setup(baseURL!);
+  // The debug provider writes mails to the panel log and counts them as sent.
+  expect((await api.put("/api/settings/panel.email.provider", { value: "debug" })).status).toBe(204);
+  try {
+    await page.goto(`/servers/view/${id}#users`);
+    await login(page);
+    const section = page.locator("#section-users");
+    const add = section.getByTestId("add-user");
+
+    const email = `${unique("mailed")}@example.com`;
+    await add.getByLabel("Email").fill(email);
+    await add.getByTestId("add-user-submit").click();
+    await expect(page.getByText(`An invitation was e-mailed to ${email}`)).toBeVisible();
+    await expect(section.getByTestId("invite-link")).toHaveCount(0);
+    const entry = section.locator(`[data-testid="server-user"][data-email="${email}"]`);
+    await expect(entry).toContainText("invited");
+    await snap(page, "server-users-mailed");
+
+    // Sending it again from the entry says so too.
+    await page.getByText(`An invitation was e-mailed to ${email}`).waitFor({ state: "hidden" });
+    await entry.getByRole("button", { name: "New invite link" }).click();
+    await expect(page.getByText(`An invitation was e-mailed to ${email}`)).toBeVisible();
+
+    // A registered user is added, not invited.
+    await add.getByLabel("Email").fill(player.email);
+    await add.getByTestId("add-user-submit").click();
+    await expect(page.getByText(`${player.email} added`)).toBeVisible();
+  } finally {
+    expect((await api.put("/api/settings/panel.email.provider", { value: "" })).status).toBe(204);
+  }
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 

@@ -3,6 +3,7 @@ import { Plural, Trans } from "@lingui/react/macro";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import {
   grantServerUser,
+  isPendingInvitee,
   listServerUsers,
   removeServerUser,
   type ServerUser,
@@ -36,7 +37,9 @@ function sameScopes(a: readonly string[], b: readonly string[]): boolean {
   return x.size === y.size && [...x].every((s) => y.has(s));
 }
 
-/** The link an invited person opens to choose a password; this panel sends no mail, so it is shown. */
+/** The link an invited person opens to choose a password, shown when the panel did not e-mail it. */
+const invitationMailed = (email: string) => t`An invitation was e-mailed to ${email}`;
+
 function InviteLink({ email, url, onClose }: { email: string; url: string; onClose: () => void }) {
   const box = useRef<HTMLElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new link is brought into view
@@ -50,7 +53,7 @@ function InviteLink({ email, url, onClose }: { email: string; url: string; onClo
       </h3>
       <p className="small">
         <Trans>
-          No e-mail is sent: give this link to the person yourself. With it they choose a username and
+          It was not e-mailed: give this link to the person yourself. With it they choose a username and
           password. It works once, for 7 days.
         </Trans>
       </p>
@@ -116,7 +119,8 @@ function AddUser({
       </h2>
       <p className="muted small">
         <Trans>
-          Someone without an account here is invited: you get a link to give them to choose their password.
+          Someone without an account here is invited by e-mail, or, when this panel sends no mail, you get a
+          link to give them. With it they choose their password.
         </Trans>
       </p>
       <div className="inline-form">
@@ -181,6 +185,7 @@ function UserEntry({
       const inviteUrl = await grantServerUser(serverId, entry.email, draft);
       toastSuccess(t`Permissions of ${entry.username} saved`);
       if (inviteUrl) onInvite(inviteUrl);
+      else if (entry.invited) toastSuccess(invitationMailed(entry.email));
       onChanged();
     } catch {
       // the global handler said why
@@ -194,6 +199,7 @@ function UserEntry({
     try {
       const inviteUrl = await grantServerUser(serverId, entry.email, entry.scopes);
       if (inviteUrl) onInvite(inviteUrl);
+      else toastSuccess(invitationMailed(entry.email));
     } catch {
       // the global handler said why
     } finally {
@@ -335,11 +341,13 @@ export default function UsersSection({ server, can }: SectionProps) {
         <AddUser
           serverId={server.id}
           can={can}
-          onAdded={(email, url) => {
-            if (url) setInvite({ email, url });
-            else toastSuccess(t`${email} added`);
+          onAdded={async (email, url) => {
             setOpen(email);
             void reload();
+            if (url) setInvite({ email, url });
+            // No link: an existing user was added, or an invitee was e-mailed; the entry tells which.
+            else if (await isPendingInvitee(server.id, email)) toastSuccess(invitationMailed(email));
+            else toastSuccess(t`${email} added`);
           }}
         />
       )}
