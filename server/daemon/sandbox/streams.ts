@@ -10,15 +10,17 @@ import { Readable, Writable } from "node:stream";
  * never close anything.
  */
 const chunkSize = 64 * 1024;
+/** Reads go 512 KiB at a time: a read per 64 KiB costs a download a third of its speed. */
+const readSize = 512 * 1024;
 
 /** Bytes `start` to `end` (inclusive, as fs streams count), read at their positions. */
 export function readStreamOf(handle: FileHandle, range: { start?: number; end?: number } = {}): Readable {
   let position = range.start ?? 0;
   const stop = range.end === undefined ? Number.POSITIVE_INFINITY : range.end + 1;
   return new Readable({
-    highWaterMark: chunkSize,
+    highWaterMark: readSize,
     read(size) {
-      const length = Math.min(Math.max(size, chunkSize), stop - position);
+      const length = Math.min(Math.max(size, readSize), stop - position);
       if (length <= 0) {
         this.push(null);
         return;
