@@ -16,11 +16,11 @@ export function loadOrCreateHostKey(dataDir: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  const pair = ssh2.utils.generateKeyPairSync("ed25519");
+  const key = newHostKey();
   fs.mkdirSync(dataDir, { recursive: true });
   try {
     // "wx": two processes starting on one folder keep the first key, not a mix.
-    fs.writeFileSync(file, pair.private, { mode: 0o600, flag: "wx" });
+    fs.writeFileSync(file, key, { mode: 0o600, flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
@@ -31,4 +31,17 @@ function checked(key: Buffer, file: string): Buffer {
   const parsed = ssh2.utils.parseKey(key);
   if (parsed instanceof Error) throw new Error(`SFTP host key ${file} is unreadable: ${parsed.message}`);
   return key;
+}
+
+/**
+ * A fresh key that ssh2 itself can read back: its generator writes about one
+ * Ed25519 key in 250 with a 31-byte public key (a leading zero byte dropped),
+ * which its own parser then refuses as malformed. Such a key is thrown away.
+ */
+function newHostKey(): string {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const key = ssh2.utils.generateKeyPairSync("ed25519").private;
+    if (!(ssh2.utils.parseKey(key) instanceof Error)) return key;
+  }
+  throw new Error("could not generate a readable SFTP host key");
 }
