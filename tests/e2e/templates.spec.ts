@@ -7,7 +7,8 @@ import { serveFolder } from "../support/static-server.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap, unique } from "./helpers.ts";
 
-const corpus = "/work/shared/pufferpanel-templates";
+// The template corpus lies in the shared folder beside the repository.
+const corpus = path.resolve(import.meta.dirname, "../../../shared/pufferpanel-templates");
 
 /** A full-page picture from the top (the fixed top bar would otherwise be drawn mid-page). */
 async function snapTop(page: Page, name: string): Promise<void> {
