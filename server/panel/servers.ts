@@ -1,7 +1,7 @@
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, errors } from "../errors.ts";
 import type { Principal } from "../http/principal.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import type { NodeServers } from "../link/server-wire.ts";
@@ -23,8 +23,6 @@ export interface ServerView {
 
 export const pageSizeDefault = 20;
 export const pageSizeMax = 100;
-
-const notFound = () => new ApiError(404, "ErrServerNotFound", "no such server");
 
 type Row = Selectable<ServerTable>;
 
@@ -213,7 +211,7 @@ export class Servers {
 
   private async row(id: string): Promise<Row> {
     const row = await this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw notFound();
+    if (!row) throw errors.serverNotFound();
     return row;
   }
 
