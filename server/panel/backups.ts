@@ -6,6 +6,7 @@ import type { BackupTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { BackupState, NodeBackupView } from "../link/backup-wire.ts";
 import { type BackupView, backupNameMax } from "../wire/backups.ts";
+import { assertServerExists } from "./server-exists.ts";
 import type { Servers } from "./servers.ts";
 
 type Row = Selectable<BackupTable>;
@@ -49,7 +50,7 @@ export class Backups {
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
       .execute();
-    await this.servers.get(serverId);
+    await assertServerExists(this.db, serverId);
     return this.withProgress(serverId, rows);
   }
 
