@@ -1,5 +1,4 @@
-import { requirePrincipal } from "../http/guard.ts";
-import { scopesOnServer } from "../http/principal.ts";
+import { requirePrincipal, requireServerScopes } from "../http/guard.ts";
 import type { OAuthClient } from "../panel/oauth-clients.ts";
 import {
   ServerClientCreateBody,
@@ -43,7 +42,7 @@ export function serverClientRoutes(app: Api, { services }: RouteContext): void {
     },
     async (request) => {
       const principal = requirePrincipal(request);
-      const held = await scopesOnServer(services, principal, request.params.id);
+      const held = requireServerScopes(request);
       const { client, secret } = await serverClients.create(request.params.id, request.body, {
         userId: principal.user.id,
         held,

@@ -1,7 +1,6 @@
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
-import { requirePrincipal } from "../http/guard.ts";
-import { scopesOnServer } from "../http/principal.ts";
+import { requirePrincipal, requireServerScopes } from "../http/guard.ts";
 import { InviteAnswer, ServerUserGrantBody, ServerUserList, ServerUserParams } from "../wire/server-users.ts";
 import { ServerIdParams } from "../wire/servers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
@@ -48,7 +47,7 @@ export function serverUserRoutes(app: Api, { services }: RouteContext): void {
     async (request, reply) => {
       const principal = requirePrincipal(request);
       const { id, email } = request.params;
-      const held = await scopesOnServer(services, principal, id);
+      const held = requireServerScopes(request);
       const { invite } = await serverUsers.grant(
         id,
         email,
@@ -68,7 +67,7 @@ export function serverUserRoutes(app: Api, { services }: RouteContext): void {
     async (request, reply) => {
       const principal = requirePrincipal(request);
       const { id, email } = request.params;
-      const held = await scopesOnServer(services, principal, id);
+      const held = requireServerScopes(request);
       await serverUsers.remove(id, email, { userId: principal.user.id, held });
       return reply.status(204).send();
     },

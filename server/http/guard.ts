@@ -22,6 +22,8 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     principal?: Principal;
+    /** What the principal holds on the route's server, as the guard found it. */
+    serverScopes?: string[];
   }
 }
 
@@ -46,6 +48,12 @@ export async function authenticate(
 export function requirePrincipal(request: FastifyRequest): Principal {
   if (!request.principal) throw errors.notLoggedIn();
   return request.principal;
+}
+
+/** The scopes the guard found the principal holding on the route's server: no second lookup. */
+export function requireServerScopes(request: FastifyRequest): string[] {
+  if (!request.serverScopes) throw new Error("route is not guarded by a server scope");
+  return request.serverScopes;
 }
 
 const guardedPrefixes = ["/api", "/auth", "/oauth2"];
@@ -89,10 +97,11 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
     if (access === "authenticated") return;
     const param = request.routeOptions.config.serverParam ?? "id";
     const serverId = (request.params as Record<string, string> | undefined)?.[param];
-    const held =
-      access.startsWith("server.") && serverId
-        ? await scopesOnServer(deps, principal, serverId)
-        : principal.scopes;
+    let held = principal.scopes;
+    if (access.startsWith("server.") && serverId) {
+      held = await scopesOnServer(deps, principal, serverId);
+      request.serverScopes = held;
+    }
     if (!holdsScope(held, access)) throw errors.missingScope(access);
   });
 }
