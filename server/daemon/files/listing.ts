@@ -1,12 +1,7 @@
-import fs from "node:fs";
-import fsp, { type FileHandle } from "node:fs/promises";
+import fsp from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
 import type { FileEntry } from "../../link/file-wire.ts";
-import { type Location, type Sandbox, sandboxErrors } from "../sandbox/index.ts";
-import { verifyHandle } from "../sandbox/open.ts";
-
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+import type { Location, Sandbox } from "../sandbox/index.ts";
 
 /** Folders first, then files; each group by name, ignoring case, with numbers in numeric order. */
 const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
@@ -24,22 +19,8 @@ function byKindThenName(a: FileEntry, b: FileEntry): number {
  * nowhere) shows as a file, which then cannot be opened.
  */
 export async function listFolder(sandbox: Sandbox, folder: Location, shown: string): Promise<FileEntry[]> {
-  const realRoot = (await sandbox.resolve("")).path;
-  let handle: FileHandle;
+  const { handle, base } = await sandbox.openResolvedFolder(folder, shown);
   try {
-    handle = await fsp.open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") throw sandboxErrors.illegal(shown, "became a symlink while it was opened");
-    if (code === "ENOENT") throw sandboxErrors.notFound(shown);
-    if (code === "ENOTDIR")
-      throw new ApiError(409, "ErrGeneric", `${JSON.stringify(shown)} changed while it was read`);
-    throw error;
-  }
-  try {
-    await verifyHandle(handle, { given: sandbox.root, real: realRoot }, folder, shown);
-    const opened = `/proc/self/fd/${handle.fd}`;
-    const base = fs.existsSync(opened) ? opened : folder.path;
     const names = await fsp.readdir(base, { withFileTypes: true });
     const entries = await Promise.all(
       names.map(async (dirent): Promise<FileEntry | undefined> => {

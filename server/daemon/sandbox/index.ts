@@ -4,7 +4,7 @@
  */
 export { sandboxErrors } from "./errors.ts";
 export { type AbsolutePolicy, decodeRequestPath } from "./lexical.ts";
-export type { WriteOptions } from "./open.ts";
+export type { OpenedFolder, WriteOptions } from "./open.ts";
 export { type ResolveOptions, Sandbox } from "./sandbox.ts";
 export { readStreamOf, writeStreamOf } from "./streams.ts";
 export type { Location } from "./walk.ts";

@@ -31,7 +31,7 @@ import type { Location } from "./walk.ts";
 
 // O_NONBLOCK: a FIFO planted under a file's name must not hang the open (no
 // effect on regular files, which are the only kind accepted afterwards).
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants;
 
 export interface Roots {
   given: string;
@@ -80,6 +80,33 @@ export async function openRead(location: Location, roots: Roots, shown: string):
   await verifyHandle(handle, roots, location, shown);
   await requireRegularFile(handle, shown);
   return handle;
+}
+
+/** A folder opened for reading its entries, and the path to read them by. */
+export interface OpenedFolder {
+  handle: FileHandle;
+  /**
+   * /proc/self/fd/N where the system has it: entries read by this name are the
+   * checked folder's even if its path is swapped for a link afterwards.
+   * Elsewhere the folder's path.
+   */
+  base: string;
+}
+
+/** Opens a folder the walker found, checked at open time as files are; the caller closes the handle. */
+export async function openFolder(location: Location, roots: Roots, shown: string): Promise<OpenedFolder> {
+  let handle: FileHandle;
+  try {
+    handle = await fsp.open(location.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
+      throw new ApiError(409, "ErrGeneric", `${JSON.stringify(shown)} changed while it was read`);
+    }
+    throw refusedOpen(error as NodeJS.ErrnoException, shown);
+  }
+  await verifyHandle(handle, roots, location, shown);
+  const byDescriptor = (await handlePath(handle)) !== undefined;
+  return { handle, base: byDescriptor ? `/proc/self/fd/${handle.fd}` : location.path };
 }
 
 async function requireRegularFile(handle: FileHandle, shown: string): Promise<void> {

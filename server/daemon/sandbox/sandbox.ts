@@ -5,7 +5,7 @@ import { ApiError } from "../../errors.ts";
 import { sandboxErrors } from "./errors.ts";
 import { hasGlobMeta, segmentMatcher } from "./glob.ts";
 import { type AbsolutePolicy, insideOf, lexicalRelative } from "./lexical.ts";
-import { openRead, openWrite, type Roots, type WriteOptions } from "./open.ts";
+import { type OpenedFolder, openFolder, openRead, openWrite, type Roots, type WriteOptions } from "./open.ts";
 import { type Location, walkAsync, walkSync } from "./walk.ts";
 
 export interface ResolveOptions {
@@ -83,6 +83,11 @@ export class Sandbox {
   /** Opens a place resolve() found, checking again at open time (see open.ts for the race this closes). */
   async openResolvedRead(location: Location, shown = location.relative): Promise<FileHandle> {
     return openRead(location, await this.roots(), shown);
+  }
+
+  /** Opens a folder resolve() found, for reading its entries (see open.ts openFolder). */
+  async openResolvedFolder(location: Location, shown = location.relative): Promise<OpenedFolder> {
+    return openFolder(location, await this.roots(), shown);
   }
 
   async openResolvedWrite(
