@@ -31,6 +31,7 @@ export const errors = {
   loginNotPermitted: () => new ApiError(403, "ErrLoginNotPermitted", "login not permitted"),
   notFound: () => new ApiError(404, "ErrNotFound", "not found"),
   serverNotFound: () => new ApiError(404, "ErrServerNotFound", "no such server"),
+  userNotFound: () => new ApiError(404, "ErrUserNotFound", "user not found"),
   fieldRequired: (field: string) => new ApiError(400, "ErrFieldRequired", "${field} is required", { field }),
   fieldLength: (field: string, min: number, max: number) =>
     new ApiError(400, "ErrFieldLength", "${field} must be between ${min} and ${max} characters", {

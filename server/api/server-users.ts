@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { ApiError } from "../errors.ts";
+import { errors } from "../errors.ts";
 import { requirePrincipal, requireServerScopes } from "../http/guard.ts";
 import { InviteAnswer, ServerUserGrantBody, ServerUserList, ServerUserParams } from "../wire/server-users.ts";
 import { ServerIdParams } from "../wire/servers.ts";
@@ -27,7 +27,7 @@ export function serverUserRoutes(app: Api, { services }: RouteContext): void {
     },
     async (request) => {
       const found = await serverUsers.list(request.params.id, request.params.email);
-      if (found.length === 0) throw new ApiError(404, "ErrUserNotFound", "user not found");
+      if (found.length === 0) throw errors.userNotFound();
       return found;
     },
   );

@@ -29,8 +29,6 @@ export interface GrantInvite {
   mailed: boolean;
 }
 
-const userNotFound = () => new ApiError(404, "ErrUserNotFound", "user not found");
-
 /** Every requested scope must be a server scope (400 names the first that is not). */
 export function checkServerScopes(requested: readonly string[]): string[] {
   for (const scope of requested) {
@@ -171,7 +169,7 @@ export class ServerUsers {
     await assertServerExists(this.db, serverId);
     const user = await this.accounts.byEmail(email);
     const current = user ? await this.rowScopes(user.id, serverId) : undefined;
-    if (!user || current === undefined) throw userNotFound();
+    if (!user || current === undefined) throw errors.userNotFound();
     if (user.id !== editor.userId && !mayReplaceAll(editor.held)) {
       const beyond = current.find((s) => isServerScope(s) && !holdsScope(editor.held, s));
       if (beyond) throw errors.missingScope(beyond);
