@@ -5,10 +5,8 @@ import { handleApiError } from "../../../app/errorHandler";
  * Failures of the calls that bypass the shared client (browse, read, upload; see api/files.ts)
  * go to the same global handler the client uses. Cancelled work is not a failure.
  */
-export function reportError(err: unknown, exempt: readonly number[] = []): void {
-  if (!isApiError(err)) return;
-  if (err.status !== undefined && exempt.includes(err.status)) return;
-  handleApiError(err);
+export function reportError(err: unknown): void {
+  if (isApiError(err)) handleApiError(err);
 }
 
 export const isAbort = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
