@@ -29,17 +29,29 @@ export function setErrorHandler(h: Handler): void {
 
 const UNSAFE = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 
+/**
+ * What every request carries: the stored bearer token, and the XSRF header on an unsafe method.
+ * Also for the requests made outside `call` (file browsing, uploads).
+ */
+export function authHeaders(method: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (UNSAFE.has(method.toUpperCase())) {
+    const xsrf = readCookie(XSRF_COOKIE);
+    if (xsrf) headers["X-XSRF-TOKEN"] = xsrf;
+  }
+  return headers;
+}
+
 const http = ofetch.create({
   credentials: "same-origin",
   retry: 0,
   onRequest({ options }) {
     const headers = new Headers(options.headers);
-    const token = getToken();
-    if (token && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${token}`);
-    const method = (options.method ?? "GET").toUpperCase();
-    if (UNSAFE.has(method)) {
-      const xsrf = readCookie(XSRF_COOKIE);
-      if (xsrf) headers.set("X-XSRF-TOKEN", xsrf);
+    for (const [name, value] of Object.entries(authHeaders(options.method ?? "GET"))) {
+      // An Authorization the caller set itself is kept.
+      if (name !== "Authorization" || !headers.has(name)) headers.set(name, value);
     }
     options.headers = headers;
   },

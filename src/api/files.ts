@@ -1,7 +1,5 @@
 import type { FileEntry as WireFileEntry } from "../../server/wire/files";
-import { readCookie, XSRF_COOKIE } from "../state/cookies";
-import { getToken } from "../state/token";
-import { type CallOptions, del, post, put, sessionSettled } from "./client";
+import { authHeaders, type CallOptions, del, post, put, sessionSettled } from "./client";
 import { type ApiError, toApiError } from "./errors";
 
 // A server's files (spec §7, reference §12.8–§12.9). Paths are relative to the server's folder.
@@ -35,17 +33,6 @@ export function steppedProgress(loaded: number, total: number): number {
   return Math.floor(Math.max(0, loaded) / UPLOAD_STEP) * UPLOAD_STEP;
 }
 
-function authHeaders(unsafe: boolean): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (unsafe) {
-    const xsrf = readCookie(XSRF_COOKIE);
-    if (xsrf) headers["X-XSRF-TOKEN"] = xsrf;
-  }
-  return headers;
-}
-
 function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
@@ -65,7 +52,7 @@ async function fetchOrFail(url: string, signal: AbortSignal | undefined): Promis
   await sessionSettled();
   let res: Response;
   try {
-    res = await fetch(url, { credentials: "same-origin", headers: authHeaders(false), signal });
+    res = await fetch(url, { credentials: "same-origin", headers: authHeaders("GET"), signal });
   } catch (e) {
     throw toApiError({ method: "GET", url }, undefined, undefined, undefined, e);
   }
@@ -210,7 +197,7 @@ export async function uploadFile(
     const done = () => opts.signal?.removeEventListener("abort", abort);
     xhr.open("PUT", url);
     xhr.withCredentials = true;
-    for (const [name, value] of Object.entries(authHeaders(true))) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(authHeaders("PUT"))) xhr.setRequestHeader(name, value);
     // The multipart body is a little larger than the file: progress counts the file's bytes.
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) opts.onProgress?.(Math.min(file.size, steppedProgress(e.loaded, e.total)));
