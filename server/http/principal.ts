@@ -17,6 +17,8 @@ export interface Principal {
   scopes: string[];
   /** Set for clients bound to one server: they act on that server only. */
   onlyServer?: string;
+  /** For such a client: the scopes it was given, and its owner's global scopes (read once per call). */
+  bound?: { clientScopes: string[]; ownerScopes: string[] };
 }
 
 export interface PrincipalDeps {
@@ -66,6 +68,7 @@ export async function principalFromToken(
     if (!client) return undefined;
     if (client.serverId) {
       // A server-bound client holds only what it was given, on its server only.
+      principal.bound = { clientScopes: client.scopes, ownerScopes: principal.scopes };
       principal.scopes = [];
       principal.onlyServer = client.serverId;
     }
@@ -79,28 +82,20 @@ export async function scopesOnServer(
   principal: Principal,
   serverId: string,
 ): Promise<string[]> {
-  if (principal.onlyServer !== undefined) {
-    if (principal.onlyServer !== serverId || !principal.clientId) return [];
-    const client = await deps.clients.byId(principal.clientId);
-    if (!client) return [];
-    // Never further than its owner reaches now: what the owner lost there (or the owner's
-    // removal from the server) the client loses too.
-    const rows = await deps.db
-      .selectFrom("permissions")
-      .select("scopes")
-      .where("user_id", "=", client.userId)
-      .where("server_id", "in", ["", serverId])
-      .execute();
-    const owner = rows.flatMap((r) => parseScopes(r.scopes));
-    return client.scopes.filter((scope) => holdsScope(owner, scope));
-  }
+  if (principal.onlyServer !== undefined && (principal.onlyServer !== serverId || !principal.bound))
+    return [];
   const row = await deps.db
     .selectFrom("permissions")
     .select("scopes")
     .where("user_id", "=", principal.user.id)
     .where("server_id", "=", serverId)
     .executeTakeFirst();
-  return [...principal.scopes, ...(row ? parseScopes(row.scopes) : [])];
+  const onServer = row ? parseScopes(row.scopes) : [];
+  if (!principal.bound) return [...principal.scopes, ...onServer];
+  // A bound client never reaches further than its owner (the token's user) reaches now: what the
+  // owner lost there (or the owner's removal from the server) the client loses too.
+  const owner = [...principal.bound.ownerScopes, ...onServer];
+  return principal.bound.clientScopes.filter((scope) => holdsScope(owner, scope));
 }
 
 export function principalHolds(principal: Principal, scope: string): boolean {
