@@ -32,6 +32,8 @@ export const errors = {
   notFound: () => new ApiError(404, "ErrNotFound", "not found"),
   serverNotFound: () => new ApiError(404, "ErrServerNotFound", "no such server"),
   userNotFound: () => new ApiError(404, "ErrUserNotFound", "user not found"),
+  userExists: (field: string) =>
+    new ApiError(409, "ErrUserExists", "a user with this ${field} already exists", { field }),
   fieldRequired: (field: string) => new ApiError(400, "ErrFieldRequired", "${field} is required", { field }),
   fieldLength: (field: string, min: number, max: number) =>
     new ApiError(400, "ErrFieldLength", "${field} must be between ${min} and ${max} characters", {

@@ -1,6 +1,6 @@
 import type { Db } from "../db/database.ts";
 import type { UserTable } from "../db/tables.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, errors } from "../errors.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords.ts";
 import { joinScopes, parseScopes } from "./scopes.ts";
@@ -18,7 +18,8 @@ export function toUser(row: UserRow): User {
   return { id: row.id, username: row.username, email: row.email, otpActive: row.otp_active === 1 };
 }
 
-function isUniqueViolation(err: unknown): boolean {
+/** A write refused by a UNIQUE index (Postgres or SQLite). */
+export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === "23505" || /UNIQUE constraint failed/.test(e?.message ?? "");
 }
@@ -87,7 +88,7 @@ export class Accounts {
       let q = this.db.selectFrom("users").select("id").where(field, "=", value);
       if (exceptId !== undefined) q = q.where("id", "!=", exceptId);
       if (await q.executeTakeFirst()) {
-        throw new ApiError(409, "ErrUserExists", "a user with this ${field} already exists", { field });
+        throw errors.userExists(field);
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
-import type { Accounts, User } from "./accounts.ts";
+import { type Accounts, isUniqueViolation, type User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { hashPassword } from "./passwords.ts";
 import { holdsScope, joinScopes, registeredUserScopes } from "./scopes.ts";
@@ -17,14 +17,6 @@ export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
  * who is still pending from a user with a password.
  */
 export const pendingPasswordHash = "!invited";
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === "23505" || /UNIQUE constraint failed/.test(e?.message ?? "");
-}
-
-const taken = (field: string) =>
-  new ApiError(409, "ErrUserExists", "a user with this ${field} already exists", { field });
 
 const invalidLink = () => new ApiError(400, "ErrInviteLinkInvalid", "this invite link is not valid");
 
@@ -90,7 +82,7 @@ export class Invites {
     });
     // Two invitations of the same address (or two usernames derived alike) raced.
     return created.catch((err: unknown) => {
-      throw isUniqueViolation(err) ? taken("email") : err;
+      throw isUniqueViolation(err) ? errors.userExists("email") : err;
     });
   }
 
@@ -153,7 +145,7 @@ export class Invites {
       })
       .catch((err: unknown) => {
         // Someone took the username since the check; the link was not spent.
-        throw isUniqueViolation(err) ? taken("username") : err;
+        throw isUniqueViolation(err) ? errors.userExists("username") : err;
       });
     this.throttle.recordSuccess(email);
     const scopes = await this.accounts.globalScopes(user.id);
