@@ -1,6 +1,6 @@
 import { pipeline, Readable, Transform } from "node:stream";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errors } from "../../errors.ts";
 import type { ByteRange, FileBytes, FileRead } from "../../link/file-wire.ts";
 
 /**
@@ -120,7 +120,7 @@ export function moveDestination(body: { action: string; to?: string }): string {
     throw new ApiError(400, "ErrFieldInvalid", "${field} is not valid", { field: "action" });
   }
   if (body.to === undefined || body.to === "") {
-    throw new ApiError(400, "ErrFieldRequired", "${field} is required", { field: "to" });
+    throw errors.fieldRequired("to");
   }
   return body.to;
 }

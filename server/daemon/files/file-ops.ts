@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errors } from "../../errors.ts";
 import type { FileRead, NodeFiles } from "../../link/file-wire.ts";
 import { createArchive, extractArchive } from "../archive/index.ts";
 import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
@@ -191,7 +191,7 @@ export class FileOps implements NodeFiles {
     const [destination, sources] = [fromRoot(requested), requestedSources.map(fromRoot)];
     return acting(destination, async () => {
       if (sources.length === 0) {
-        throw new ApiError(400, "ErrFieldRequired", "${field} is required", { field: "files" });
+        throw errors.fieldRequired("files");
       }
       const sandbox = this.sandboxOf(id);
       const target = await sandbox.resolve(destination);
