@@ -55,7 +55,7 @@ export class SignIn {
     const user = await this.accounts.byId(pending.userId);
     if (!user) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
     this.throttle.refuseIfThrottled(user.email, address);
-    if (!(await this.twoFactor.useCode(user.id, code))) {
+    if (!(await this.twoFactor.spendCode(user.id, code))) {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }

@@ -106,7 +106,7 @@ export class TwoFactor {
    * Whether a TOTP code or a recovery code is good for this user now, using it
    * up if it is. Anything else (no two-factor, wrong format) is simply false.
    */
-  async useCode(userId: number, typed: string): Promise<boolean> {
+  async spendCode(userId: number, typed: string): Promise<boolean> {
     const state = await this.accounts.otpState(userId);
     if (!state.active || !state.secret) return false;
     const code = typed.trim();
@@ -126,7 +126,7 @@ export class TwoFactor {
   private async requireCode(user: User, code: string, address: string): Promise<void> {
     this.throttle.refuseIfThrottled(user.email, address);
     if (!(await this.accounts.otpState(user.id)).active) throw notEnabled();
-    if (!(await this.useCode(user.id, code))) {
+    if (!(await this.spendCode(user.id, code))) {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }

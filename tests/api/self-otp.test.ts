@@ -125,8 +125,8 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
       // Open the pool's connections first (PostgreSQL), so the checks run side by side.
       await Promise.all(Array.from({ length: 6 }, () => accounts.otpState(id)));
       const code = nextStep(secret);
-      const totp = await Promise.all(Array.from({ length: 6 }, () => twoFactor.useCode(id, code)));
-      const recovery = await Promise.all(Array.from({ length: 6 }, () => twoFactor.useCode(id, codes[5])));
+      const totp = await Promise.all(Array.from({ length: 6 }, () => twoFactor.spendCode(id, code)));
+      const recovery = await Promise.all(Array.from({ length: 6 }, () => twoFactor.spendCode(id, codes[5])));
       return { totp, recovery };
     });
     expect(results.totp.filter(Boolean)).toHaveLength(1);
