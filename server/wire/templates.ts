@@ -1,8 +1,9 @@
 import { Type } from "typebox";
 
-export const RepoParams = Type.Object({ repo: Type.Integer({ minimum: 0 }) });
+// -1 is the built-in starter repository, 0 the local one, stored repositories count up from 1.
+export const RepoParams = Type.Object({ repo: Type.Integer({ minimum: -1 }) });
 export const RepoTemplateParams = Type.Object({
-  repo: Type.Integer({ minimum: 0 }),
+  repo: Type.Integer({ minimum: -1 }),
   name: Type.String({ minLength: 1, maxLength: 100 }),
 });
 
@@ -12,6 +13,7 @@ export const RepoView = Type.Object({
   url: Type.String(),
   branch: Type.String(),
   isLocal: Type.Boolean(),
+  isBuiltIn: Type.Optional(Type.Boolean()),
 });
 
 export const RepoCreateBody = Type.Object({

@@ -67,10 +67,11 @@ describe("template repositories", () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it("lists the community repository and the local one on a fresh panel", async () => {
+  it("lists the starter, community and local repositories on a fresh panel", async () => {
     const repos = await admin.get("/api/templates");
     expect(repos.status).toBe(200);
     expect(repos.body).toEqual([
+      { id: -1, name: "Starter", url: "", branch: "", isLocal: false, isBuiltIn: true },
       {
         id: 1,
         name: "community",

@@ -12,6 +12,8 @@ export interface RepoView {
   url: string;
   branch: string;
   isLocal: boolean;
+  /** The starter templates shipped with the panel: read-only, cannot be removed. */
+  isBuiltIn?: boolean;
 }
 
 /** What the template picker needs of each template (reference §12.15). */
@@ -26,6 +28,10 @@ export interface TemplateSummary {
 }
 
 export const localRepoId = 0;
+/** The starter repository's id: below every stored repository's (they count up from 1). */
+export const starterRepoId = -1;
+/** Where the starter templates ship: beside the server code, in the upstream repository layout. */
+export const starterDir = path.resolve(import.meta.dirname, "../../../starter-templates");
 /** A remote repository is fetched again at most this often. */
 export const refreshAfterMs = 5 * 60_000;
 
@@ -55,15 +61,18 @@ function summary(name: string, t: Template): TemplateSummary {
 export class TemplateRepos {
   private readonly fetched = new Map<number, { at: number; templates: RepoTemplate[] }>();
   private readonly inFlight = new Map<number, Promise<RepoTemplate[]>>();
+  private starter: Promise<RepoTemplate[]> | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly cacheDir: string,
+    private readonly starterFolder = starterDir,
   ) {}
 
   async repos(): Promise<RepoView[]> {
     const rows = await this.db.selectFrom("template_repos").selectAll().orderBy("id").execute();
     return [
+      { id: starterRepoId, name: "Starter", url: "", branch: "", isLocal: false, isBuiltIn: true },
       ...rows.map((r) => ({ id: r.id, name: r.name, url: r.url, branch: r.branch, isLocal: false })),
       { id: localRepoId, name: "Local", url: "", branch: "", isLocal: true },
     ];
@@ -74,7 +83,7 @@ export class TemplateRepos {
       const rows = await this.db.selectFrom("templates").selectAll().orderBy("name").execute();
       return rows.map((r) => summary(r.name, JSON.parse(r.body)));
     }
-    return (await this.remote(repoId)).map((t) => summary(t.name, t.template));
+    return (await this.read(repoId)).map((t) => summary(t.name, t.template));
   }
 
   async get(repoId: number, name: string): Promise<Template & { name: string; readme?: string }> {
@@ -87,7 +96,7 @@ export class TemplateRepos {
       if (!row) throw noTemplate(name);
       return { ...JSON.parse(row.body), name };
     }
-    const found = (await this.remote(repoId)).find((t) => t.name === name);
+    const found = (await this.read(repoId)).find((t) => t.name === name);
     if (!found) throw noTemplate(name);
     return { ...found.template, name, ...(found.readme ? { readme: found.readme } : {}) };
   }
@@ -150,6 +159,12 @@ export class TemplateRepos {
   async deleteRepo(repoId: number): Promise<void> {
     if (repoId === localRepoId)
       throw new ApiError(400, "ErrCannotDeleteLocalRepo", "the local repository cannot be removed");
+    if (repoId === starterRepoId)
+      throw new ApiError(
+        400,
+        "ErrRepoReadOnly",
+        "the starter repository ships with the panel and cannot be removed",
+      );
     const result = await this.db.deleteFrom("template_repos").where("id", "=", repoId).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new ApiError(404, "ErrRepoNotFound", "no such repository");
     this.fetched.delete(repoId);
@@ -158,6 +173,17 @@ export class TemplateRepos {
 
   private repoDir(repoId: number): string {
     return path.join(this.cacheDir, String(repoId));
+  }
+
+  /** A read-only repository's templates: the starter ones (read once), or a fetched one's. */
+  private read(repoId: number): Promise<RepoTemplate[]> {
+    if (repoId !== starterRepoId) return this.remote(repoId);
+    this.starter ??= readRepo(this.starterFolder).then(({ templates, problems }) => {
+      // A starter template that does not import is our bug, and a test catches it; never hide it.
+      if (problems.length) throw new Error(`starter templates: ${problems.join("; ")}`);
+      return templates;
+    });
+    return this.starter;
   }
 
   /** The repository's templates, fetched when missing or older than refreshAfterMs; one fetch at a time per repo. */

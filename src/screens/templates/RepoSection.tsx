@@ -6,6 +6,7 @@ import { ScreenIcon } from "../../components/screenIcons";
 import type { ListType } from "../../state/listType";
 import { errorText } from "./errorText";
 import { filterTemplates } from "./filter";
+import { repoTitle } from "./repoTitle";
 import { TemplateEntry } from "./TemplateEntry";
 import type { RepoState } from "./useTemplateRepos";
 
@@ -26,7 +27,7 @@ export function RepoSection({
 }) {
   const all = repo.templates ?? [];
   const shown = filterTemplates(all, query);
-  const name = repo.isLocal ? t`Local templates` : repo.name;
+  const name = repoTitle(repo);
   const headingId = `repo-${repo.id}`;
 
   return (
@@ -44,7 +45,8 @@ export function RepoSection({
             {name}
             {repo.templates && !repo.error && <span className="tag">{all.length}</span>}
           </h2>
-          {!repo.isLocal && (
+          {repo.isBuiltIn && <p className="repo-url muted small">{t`Shipped with the panel`}</p>}
+          {!repo.isLocal && !repo.isBuiltIn && (
             <p className="repo-url muted small">
               {repo.url}
               {repo.branch && <span className="repo-branch"> · {repo.branch}</span>}

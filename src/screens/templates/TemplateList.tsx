@@ -89,7 +89,7 @@ export default function TemplateList() {
             query={query}
             layout={layout}
             canCreateLocal={canEditLocal}
-            onRemove={!repo.isLocal && canRemoveRepo ? () => void remove(repo) : undefined}
+            onRemove={!repo.isLocal && !repo.isBuiltIn && canRemoveRepo ? () => void remove(repo) : undefined}
           />
         ))
       )}
