@@ -7,6 +7,9 @@ export const RepoTemplateParams = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
 });
 
+/** `?retry=true`: fetch a repository that failed just now again at once (the Retry button). */
+export const RepoListQuery = Type.Object({ retry: Type.Optional(Type.Boolean()) });
+
 export const RepoView = Type.Object({
   id: Type.Integer(),
   name: Type.String(),

@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Db } from "../../db/database.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errors } from "../../errors.ts";
 import { importTemplate, type Template, templateErrors } from "../../templates/index.ts";
 import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
@@ -34,8 +35,23 @@ export const starterRepoId = -1;
 export const starterDir = path.resolve(import.meta.dirname, "../../../starter-templates");
 /** A remote repository is fetched again at most this often. */
 export const refreshAfterMs = 5 * 60_000;
+/** A repository that could not be fetched is not tried again for this long, unless asked to (Retry). */
+export const retryFailedAfterMs = 2 * 60_000;
 
 const namePattern = /^[A-Za-z0-9._-]{1,100}$/;
+const invalidUrl = (why: string) =>
+  new ApiError(400, "ErrFieldInvalid", `\${field} ${why}`, { field: "url" });
+
+/** A folder on the panel's host given as `/path` or `file:///path`; undefined for anything else. */
+export function localFolderOf(url: string): string | undefined {
+  if (url.startsWith("/")) return path.resolve(url);
+  if (!url.startsWith("file:")) return undefined;
+  try {
+    return path.resolve(fileURLToPath(url));
+  } catch {
+    return undefined;
+  }
+}
 const noTemplate = (template: string) =>
   new ApiError(404, "ErrNoTemplate", "no template ${template}", { template });
 
@@ -61,6 +77,7 @@ function summary(name: string, t: Template): TemplateSummary {
 export class TemplateRepos {
   private readonly fetched = new Map<number, { at: number; templates: RepoTemplate[] }>();
   private readonly inFlight = new Map<number, Promise<RepoTemplate[]>>();
+  private readonly failed = new Map<number, { at: number; reason: string }>();
   private starter: Promise<RepoTemplate[]> | undefined;
 
   constructor(
@@ -78,11 +95,13 @@ export class TemplateRepos {
     ];
   }
 
-  async list(repoId: number): Promise<TemplateSummary[]> {
+  /** A repository's templates; `retry` fetches one that failed at once rather than after retryFailedAfterMs. */
+  async list(repoId: number, opts: { retry?: boolean } = {}): Promise<TemplateSummary[]> {
     if (repoId === localRepoId) {
       const rows = await this.db.selectFrom("templates").selectAll().orderBy("name").execute();
       return rows.map((r) => summary(r.name, JSON.parse(r.body)));
     }
+    if (opts.retry) this.failed.delete(repoId);
     return (await this.read(repoId)).map((t) => summary(t.name, t.template));
   }
 
@@ -123,7 +142,15 @@ export class TemplateRepos {
     if (Number(result.numDeletedRows) === 0) throw noTemplate(name);
   }
 
-  async addRepo(input: { name: string; url: string; branch?: string }): Promise<RepoView> {
+  /**
+   * Adds a read-only repository: a git URL, a .tar.gz or .zip archive URL,
+   * or (for administrators: it reads the panel host's disk) a folder on the
+   * panel's host, as `/path` or `file:///path`.
+   */
+  async addRepo(
+    input: { name: string; url: string; branch?: string },
+    opts: { mayReadHostFolders: boolean },
+  ): Promise<RepoView> {
     const name = input.name.trim();
     if (!name || name.length > 100)
       throw new ApiError(400, "ErrFieldLength", "${field} must be between ${min} and ${max} characters", {
@@ -131,17 +158,9 @@ export class TemplateRepos {
         min: 1,
         max: 100,
       });
-    if (name.toLowerCase() === "local")
+    if (["local", "starter"].includes(name.toLowerCase()))
       throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
-    let url: URL;
-    try {
-      url = new URL(input.url);
-    } catch {
-      throw new ApiError(400, "ErrFieldInvalid", "${field} must be an http(s) URL", { field: "url" });
-    }
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      throw new ApiError(400, "ErrFieldInvalid", "${field} must be an http(s) URL", { field: "url" });
-    }
+    const url = await this.checkedSource(input.url.trim(), opts.mayReadHostFolders);
     const existing = await this.db
       .selectFrom("template_repos")
       .select("id")
@@ -150,10 +169,30 @@ export class TemplateRepos {
     if (existing) throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
     const row = await this.db
       .insertInto("template_repos")
-      .values({ name, url: url.toString(), branch: input.branch?.trim() ?? "", created_at: Date.now() })
+      .values({ name, url, branch: input.branch?.trim() ?? "", created_at: Date.now() })
       .returningAll()
       .executeTakeFirstOrThrow();
     return { id: row.id, name: row.name, url: row.url, branch: row.branch, isLocal: false };
+  }
+
+  /** The URL to store: an http(s) URL as given, or a host folder that exists as a file: URL. */
+  private async checkedSource(given: string, mayReadHostFolders: boolean): Promise<string> {
+    const folder = localFolderOf(given);
+    if (folder !== undefined) {
+      if (!mayReadHostFolders) throw errors.missingScope("admin");
+      const stat = await fs.stat(folder).catch(() => undefined);
+      if (!stat?.isDirectory()) throw invalidUrl("is not a folder on the panel's host");
+      return pathToFileURL(folder).toString();
+    }
+    let url: URL;
+    try {
+      url = new URL(given);
+    } catch {
+      throw invalidUrl("must be an http(s) URL or a folder on the panel's host");
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:")
+      throw invalidUrl("must be an http(s) URL or a folder on the panel's host");
+    return url.toString();
   }
 
   async deleteRepo(repoId: number): Promise<void> {
@@ -190,6 +229,12 @@ export class TemplateRepos {
   private async remote(repoId: number): Promise<RepoTemplate[]> {
     const cached = this.fetched.get(repoId);
     if (cached && Date.now() - cached.at < refreshAfterMs) return cached.templates;
+    // A source that just failed is not asked again on every page: the same answer, at once.
+    const failure = this.failed.get(repoId);
+    if (failure && Date.now() - failure.at < retryFailedAfterMs) {
+      if (cached) return cached.templates;
+      throw await this.unavailable(repoId, failure);
+    }
     const running = this.inFlight.get(repoId);
     if (running) return running;
     const work = this.refresh(repoId, cached?.templates).finally(() => this.inFlight.delete(repoId));
@@ -204,19 +249,46 @@ export class TemplateRepos {
       .where("id", "=", repoId)
       .executeTakeFirst();
     if (!row) throw new ApiError(404, "ErrRepoNotFound", "no such repository");
+    const folder = localFolderOf(row.url);
     try {
+      // A host folder is read where it is, every time: what the administrator edits there shows at once.
+      if (folder !== undefined) return await this.readFolder(folder);
       await fetchRepo(row.url, row.branch, this.repoDir(repoId));
     } catch (err) {
+      const failure = { at: Date.now(), reason: (err as Error).message };
+      this.failed.set(repoId, failure);
       // A copy fetched before still serves while the source is away.
       if (stale) return stale;
-      throw new ApiError(502, "ErrRepoUnavailable", "repository ${repo} could not be read: ${reason}", {
-        repo: row.name,
-        reason: (err as Error).message,
-      });
+      throw await this.unavailable(repoId, failure, row.name);
     }
+    this.failed.delete(repoId);
     const { templates } = await readRepo(this.repoDir(repoId));
     this.fetched.set(repoId, { at: Date.now(), templates });
     return templates;
+  }
+
+  private async readFolder(folder: string): Promise<RepoTemplate[]> {
+    const stat = await fs.stat(folder).catch(() => undefined);
+    if (!stat?.isDirectory()) throw new Error(`${folder} is not a folder`);
+    return (await readRepo(folder)).templates;
+  }
+
+  /** ErrRepoUnavailable with the reason and when the source was last tried (the screen offers Retry). */
+  private async unavailable(
+    repoId: number,
+    failure: { at: number; reason: string },
+    name?: string,
+  ): Promise<ApiError> {
+    const repo =
+      name ??
+      (await this.db.selectFrom("template_repos").select("name").where("id", "=", repoId).executeTakeFirst())
+        ?.name ??
+      String(repoId);
+    return new ApiError(502, "ErrRepoUnavailable", "repository ${repo} could not be read: ${reason}", {
+      repo,
+      reason: failure.reason,
+      triedAt: new Date(failure.at).toISOString(),
+    });
   }
 }
 
