@@ -12,6 +12,8 @@ import { oauth2Routes } from "./api/oauth2.ts";
 import { openApiRoutes } from "./api/openapi.ts";
 import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
+import { selfClientRoutes } from "./api/self-clients.ts";
+import { selfOtpRoutes } from "./api/self-otp.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
@@ -73,6 +75,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     authRoutes,
     oauth2Routes,
     selfRoutes,
+    selfOtpRoutes,
+    selfClientRoutes,
     configRoutes,
     settingsRoutes,
     nodeRoutes,
