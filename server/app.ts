@@ -9,6 +9,7 @@ import { configRoutes } from "./api/config.ts";
 import { fileRoutes } from "./api/files.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
+import { openApiRoutes } from "./api/openapi.ts";
 import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
@@ -24,6 +25,7 @@ import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
+import { collectOpenApi } from "./http/openapi.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
@@ -56,6 +58,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   installXsrf(app, cookies);
   installGuard(app, services, cookies);
   installNulGuard(app);
+  collectOpenApi(app);
 
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api/")) {
@@ -85,6 +88,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverUserRoutes,
     serverClientRoutes,
     templateRoutes,
+    openApiRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);
