@@ -30,6 +30,9 @@ export const errors = {
   invalidCredentials: () => new ApiError(400, "ErrInvalidCredentials", "invalid credentials"),
   loginNotPermitted: () => new ApiError(403, "ErrLoginNotPermitted", "login not permitted"),
   notFound: () => new ApiError(404, "ErrNotFound", "not found"),
+  /** A user path that would leave a server's root; the path goes in the message, for logs. */
+  illegalFileAccess: (path: string, why: string) =>
+    new ApiError(400, "ErrIllegalFileAccess", `illegal file access: ${JSON.stringify(path)} ${why}`),
   serverNotFound: () => new ApiError(404, "ErrServerNotFound", "no such server"),
   userNotFound: () => new ApiError(404, "ErrUserNotFound", "user not found"),
   userExists: (field: string) =>

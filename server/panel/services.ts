@@ -1,14 +1,11 @@
 import path from "node:path";
 import type { PanelConfig } from "../config.ts";
-import { DaemonEngine } from "../daemon/engine.ts";
 import type { Db } from "../db/database.ts";
-import { LocalNode } from "../link/local-node.ts";
-import { productVersion } from "../version.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
-import { Nodes } from "./nodes.ts";
+import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerUsers } from "./server-users.ts";
@@ -38,8 +35,6 @@ export interface PanelServices {
   serverClients: ServerClients;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
-  /** The daemon engine of the local node, when the panel runs one. */
-  localEngine: DaemonEngine | undefined;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -48,7 +43,12 @@ export function defaultPublicUrl(config: PanelConfig): string {
   return `http://${host}:${config.port}`;
 }
 
-export function createServices(config: PanelConfig, db: Db): PanelServices {
+/**
+ * The services over one database. The local node, when the panel runs one, is
+ * built by the composition root (server/compose.ts) and handed in as a
+ * NodeClient: services never see the daemon engine behind it.
+ */
+export function createServices(config: PanelConfig, db: Db, localNode?: LocalNodeOptions): PanelServices {
   const accounts = new Accounts(db);
   const sessions = new Sessions(db);
   const clients = new OAuthClients(db);
@@ -56,14 +56,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
   const throttle = new LoginThrottle();
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
-  const localEngine = config.localNode
-    ? new DaemonEngine({ dataDir: path.join(config.dataDir, "node"), version: productVersion })
-    : undefined;
-  const nodes = new Nodes(
-    db,
-    settings,
-    localEngine ? { client: new LocalNode(localEngine), sftpPort: config.sftpPort } : undefined,
-  );
+  const nodes = new Nodes(db, settings, localNode);
   return {
     config,
     db,
@@ -80,6 +73,5 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     invites,
     serverUsers: new ServerUsers(db, accounts, invites, settings, new Mailer(settings)),
     serverClients: new ServerClients(db, clients),
-    localEngine,
   };
 }
