@@ -9,8 +9,11 @@ import { configRoutes } from "./api/config.ts";
 import { fileRoutes } from "./api/files.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
+import { openApiRoutes } from "./api/openapi.ts";
 import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
+import { selfClientRoutes } from "./api/self-clients.ts";
+import { selfOtpRoutes } from "./api/self-otp.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
@@ -22,6 +25,7 @@ import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
+import { collectOpenApi } from "./http/openapi.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
@@ -54,6 +58,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   installXsrf(app, cookies);
   installGuard(app, services, cookies);
   installNulGuard(app);
+  collectOpenApi(app);
 
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api/")) {
@@ -70,6 +75,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     authRoutes,
     oauth2Routes,
     selfRoutes,
+    selfOtpRoutes,
+    selfClientRoutes,
     configRoutes,
     settingsRoutes,
     nodeRoutes,
@@ -81,6 +88,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverUserRoutes,
     serverClientRoutes,
     templateRoutes,
+    openApiRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

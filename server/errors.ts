@@ -34,6 +34,7 @@ export const errors = {
   illegalFileAccess: (path: string, why: string) =>
     new ApiError(400, "ErrIllegalFileAccess", `illegal file access: ${JSON.stringify(path)} ${why}`),
   serverNotFound: () => new ApiError(404, "ErrServerNotFound", "no such server"),
+  clientNotFound: () => new ApiError(404, "ErrClientNotFound", "OAuth2 client not found"),
   userNotFound: () => new ApiError(404, "ErrUserNotFound", "user not found"),
   userExists: (field: string) =>
     new ApiError(409, "ErrUserExists", "a user with this ${field} already exists", { field }),

@@ -15,6 +15,7 @@ import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
+import { TwoFactor } from "./two-factor.ts";
 import { UserSettings } from "./user-settings.ts";
 
 /** Every panel service, wired once; routes receive this. */
@@ -27,6 +28,7 @@ export interface PanelServices {
   settings: Settings;
   userSettings: UserSettings;
   signIn: SignIn;
+  twoFactor: TwoFactor;
   nodes: Nodes;
   servers: Servers;
   templates: TemplateRepos;
@@ -57,6 +59,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode);
+  const twoFactor = new TwoFactor(db, accounts, settings, throttle);
   return {
     config,
     db,
@@ -65,7 +68,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     clients,
     settings,
     userSettings: new UserSettings(db),
-    signIn: new SignIn(accounts, sessions, throttle, clients, settings),
+    signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor),
+    twoFactor,
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
