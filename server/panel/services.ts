@@ -29,6 +29,7 @@ export interface PanelServices {
   userSettings: UserSettings;
   signIn: SignIn;
   twoFactor: TwoFactor;
+  mailer: Mailer;
   nodes: Nodes;
   servers: Servers;
   templates: TemplateRepos;
@@ -60,6 +61,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const invites = new Invites(db, accounts, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle);
+  const mailer = new Mailer(settings);
   return {
     config,
     db,
@@ -70,12 +72,13 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor),
     twoFactor,
+    mailer,
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
     sftpAuth: new SftpAuth(db, accounts, throttle),
     invites,
-    serverUsers: new ServerUsers(db, accounts, invites, settings, new Mailer(settings)),
+    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer),
     serverClients: new ServerClients(db, clients),
   };
 }

@@ -100,10 +100,6 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrNodeRefused", message: "Node {node} refused the panel's credentials" }),
   msg({ id: "errors.ErrCannotDeleteLocalNode", message: "The local node cannot be deleted" }),
   msg({ id: "errors.ErrDuplicateNodeName", message: "A node named {name} already exists" }),
-  msg({
-    id: "errors.ErrLocalNodeNoDeployment",
-    message: "The local node runs inside the panel and needs no deployment",
-  }),
   msg({ id: "errors.ErrNoNodes", message: "There are no nodes yet" }),
   msg({ id: "errors.ErrNoTemplates", message: "There are no templates yet" }),
   msg({ id: "errors.ErrUsernameRequirements", message: "The username must be at least 5 characters long" }),
