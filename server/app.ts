@@ -21,6 +21,7 @@ import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
 import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
+import { userRoutes } from "./api/users.ts";
 import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
@@ -91,6 +92,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverClientRoutes,
     templateRoutes,
     openApiRoutes,
+    userRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

@@ -82,6 +82,13 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrPathNotAbs", message: "{path} is not an absolute path" }),
   msg({ id: "errors.ErrTooManyAttempts", message: "Too many attempts, try again in {retryAfter} seconds" }),
   msg({ id: "errors.ErrUserExists", message: "A user with this {field} already exists" }),
+  msg({
+    id: "errors.ErrLastAdmin",
+    message: "The last administrator cannot lose the admin scope or be deleted",
+  }),
+  msg({ id: "errors.ErrOwnAdmin", message: "You cannot remove your own admin scope" }),
+  msg({ id: "errors.ErrCannotDeleteSelf", message: "You cannot delete your own account" }),
+  msg({ id: "errors.ErrUserOutranks", message: "This user holds permissions you do not hold" }),
   msg({ id: "errors.ErrUnknownSetting", message: "Unknown setting {setting}" }),
   msg({ id: "errors.ErrFieldType", message: "{field} has the wrong type" }),
   msg({ id: "errors.ErrInvalidJson", message: "Invalid JSON" }),
