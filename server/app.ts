@@ -21,10 +21,12 @@ import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
 import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
+import { userRoutes } from "./api/users.ts";
 import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
+import { logFormat, logStream } from "./http/log-output.ts";
 import { collectOpenApi } from "./http/openapi.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
@@ -38,6 +40,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      stream: logStream(logFormat()),
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -89,6 +92,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverClientRoutes,
     templateRoutes,
     openApiRoutes,
+    userRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

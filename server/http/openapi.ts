@@ -98,7 +98,9 @@ function security(access: string): Json {
 export function openApiDocument(app: FastifyInstance, sessionCookie: string): Json {
   const paths: Record<string, Json> = {};
   for (const op of documented.get(app) ?? []) {
-    const entry = (paths[openApiPath(op.url)] ??= {});
+    const key = openApiPath(op.url);
+    paths[key] ??= {};
+    const entry = paths[key];
     const params = [...parameters(op.schema, "path", op.url), ...parameters(op.schema, "query", op.url)];
     entry[op.method] = {
       operationId: `${op.method}${openApiPath(op.url)

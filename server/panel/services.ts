@@ -16,6 +16,7 @@ import { SftpAuth } from "./sftp-auth.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
 import { TwoFactor } from "./two-factor.ts";
+import { UserAdmin } from "./user-admin.ts";
 import { UserSettings } from "./user-settings.ts";
 
 /** Every panel service, wired once; routes receive this. */
@@ -36,6 +37,8 @@ export interface PanelServices {
   invites: Invites;
   serverUsers: ServerUsers;
   serverClients: ServerClients;
+  /** The administration of other users (/api/users). */
+  userAdmin: UserAdmin;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
 }
@@ -80,5 +83,6 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     invites,
     serverUsers: new ServerUsers(db, accounts, invites, settings, mailer),
     serverClients: new ServerClients(db, clients),
+    userAdmin: new UserAdmin(db, accounts, sessions),
   };
 }

@@ -4,7 +4,7 @@ import type { Accounts, User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
 import { holdsScope, registeredUserScopes } from "./scopes.ts";
-import { otpPendingLifetimeMs, type Sessions } from "./sessions.ts";
+import { otpPendingLifetimeMs, rotatedSessionGraceMs, type Sessions } from "./sessions.ts";
 import type { Settings } from "./settings.ts";
 import type { TwoFactor } from "./two-factor.ts";
 
@@ -73,11 +73,11 @@ export class SignIn {
     return this.issue(user, [...registeredUserScopes]);
   }
 
-  /** A fresh session for a signed-in user; the old one ends with it. */
+  /** A fresh session for a signed-in user; the old one ends after a short grace (see rotatedSessionGraceMs). */
   async reauth(user: User, oldSessionHash: string): Promise<IssuedSession> {
     const scopes = await this.requireLogin(user);
     const session = await this.issue(user, scopes);
-    await this.sessions.revokeByHash(oldSessionHash);
+    await this.sessions.expireWithin(oldSessionHash, rotatedSessionGraceMs);
     return session;
   }
 

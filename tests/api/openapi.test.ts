@@ -63,7 +63,7 @@ describe("GET /api/openapi.json", () => {
       expect.objectContaining({ name: "path", in: "path" }),
     );
     // Every operation can be told apart.
-    const ids = Object.values(document.paths).flatMap((ops: Json) =>
+    const ids = Object.values(document.paths as Record<string, Json>).flatMap((ops) =>
       Object.values(ops).map((op: Json) => op.operationId),
     );
     expect(new Set(ids).size).toBe(ids.length);
