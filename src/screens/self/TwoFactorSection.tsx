@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Plural, Trans } from "@lingui/react/macro";
-import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import {
   confirmOtp,
   disableOtp,
@@ -10,7 +10,7 @@ import {
   regenerateRecoveryCodes,
   startOtp,
 } from "../../api/self";
-import { CopyField } from "../../components/CopyField";
+import { CopyButton } from "../../components/CopyButton";
 import { Dialog } from "../../components/Dialog";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
@@ -97,6 +97,7 @@ function Enrol({
 }) {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
+  const keyRef = useRef<HTMLElement>(null);
   const ready = /^\d{6}$/.test(code.trim());
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -124,7 +125,14 @@ function Enrol({
               height={192}
             />
             <div className="otp-key">
-              <CopyField label={t`Key`} value={grouped(enrolment.secret)} testId="otp-secret" />
+              <span className="pref-label">
+                <Trans>Key</Trans>
+              </span>
+              {/* Wraps instead of scrolling, so the whole key can be read off a phone. */}
+              <code className="otp-secret" ref={keyRef} data-testid="otp-secret">
+                {grouped(enrolment.secret)}
+              </code>
+              <CopyButton text={enrolment.secret} shown={keyRef} label={t`Copy the key`} />
               <a className="btn-text otp-app-link" href={enrolment.uri}>
                 <Trans>Open in an authenticator app on this device</Trans>
               </a>
