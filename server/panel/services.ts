@@ -72,7 +72,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     clients,
     settings,
     userSettings: new UserSettings(db),
-    signIn: new SignIn(accounts, sessions, throttle, clients, settings),
+    signIn: new SignIn(accounts, sessions, throttle, clients, settings, invites),
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
