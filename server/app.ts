@@ -6,11 +6,15 @@ import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { authRoutes } from "./api/auth.ts";
 import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
+import { daemonBundleRoutes } from "./api/daemon-bundle.ts";
 import { fileRoutes } from "./api/files.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
+import { openApiRoutes } from "./api/openapi.ts";
 import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
+import { selfClientRoutes } from "./api/self-clients.ts";
+import { selfOtpRoutes } from "./api/self-otp.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
@@ -18,10 +22,13 @@ import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
 import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
+import { userRoutes } from "./api/users.ts";
 import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
+import { logFormat, logStream } from "./http/log-output.ts";
+import { collectOpenApi } from "./http/openapi.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
@@ -34,6 +41,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      stream: logStream(logFormat()),
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -54,6 +62,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   installXsrf(app, cookies);
   installGuard(app, services, cookies);
   installNulGuard(app);
+  collectOpenApi(app);
 
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api/")) {
@@ -70,6 +79,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     authRoutes,
     oauth2Routes,
     selfRoutes,
+    selfOtpRoutes,
+    selfClientRoutes,
     configRoutes,
     settingsRoutes,
     nodeRoutes,
@@ -81,6 +92,9 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverUserRoutes,
     serverClientRoutes,
     templateRoutes,
+    openApiRoutes,
+    userRoutes,
+    daemonBundleRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

@@ -2,6 +2,7 @@ import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { ApiError } from "../errors.ts";
 import { frameworkErrors, installErrorHandler } from "../http/error-handler.ts";
+import { logFormat, logStream } from "../http/log-output.ts";
 import { validatorCompiler } from "../http/validation.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
@@ -23,7 +24,7 @@ export async function buildDaemonApp(
   logLevel = "info",
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: logLevel, redact: ["req.headers.authorization"] },
+    logger: { level: logLevel, redact: ["req.headers.authorization"], stream: logStream(logFormat()) },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
     logController: new LogController({ disableRequestLogging: logLevel !== "debug" }),

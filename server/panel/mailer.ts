@@ -1,4 +1,6 @@
 import nodemailer from "nodemailer";
+import { ApiError } from "../errors.ts";
+import { escapeHtml } from "./invite-mail.ts";
 import type { Settings } from "./settings.ts";
 
 export interface MailMessage {
@@ -82,6 +84,30 @@ export class Mailer {
   ) {}
 
   async send(message: MailMessage, log: MailLog): Promise<MailOutcome> {
+    return (await this.deliver(message, log)).outcome;
+  }
+
+  /**
+   * Sends a test message to `to` and throws, with the reason, when it did not
+   * go: 400 ErrEmailNotConfigured when no usable provider is set, 500
+   * ErrEmailFailed with what the mail server said (as the reference answers 500).
+   */
+  async sendTest(to: string, log: MailLog): Promise<void> {
+    const company = String(await this.settings.get("panel.settings.companyName"));
+    const { outcome, reason } = await this.deliver(testMail(to, company), log);
+    if (outcome === "unavailable") {
+      throw new ApiError(400, "ErrEmailNotConfigured", "e-mail is not set up: ${reason}", { reason });
+    }
+    if (outcome === "failed") {
+      throw new ApiError(500, "ErrEmailFailed", "the test e-mail was not sent: ${reason}", { reason });
+    }
+  }
+
+  /** One message through the configured provider; never throws. */
+  private async deliver(
+    message: MailMessage,
+    log: MailLog,
+  ): Promise<{ outcome: MailOutcome; reason: string }> {
     const s = await this.settings.getMany(mailSettings);
     const provider = String(s["panel.email.provider"]);
     const from = String(s["panel.email.from"]).trim();
@@ -94,13 +120,18 @@ export class Mailer {
         { mail: { from, to: message.to, subject: message.subject, text } },
         "e-mail (debug provider: written here, not sent)",
       );
-      return secrets.length > 0 ? "unavailable" : "sent";
+      if (secrets.length > 0) return { outcome: "unavailable", reason: "the debug provider logs no secret" };
+      return { outcome: "sent", reason: "" };
     }
     if (provider !== "smtp") {
       if (provider !== "" && provider !== "none") {
         log.warn({ provider }, "e-mail provider not supported (only smtp and debug are): no mail sent");
+        return {
+          outcome: "unavailable",
+          reason: `the provider ${provider} is not supported, only smtp and debug`,
+        };
       }
-      return "unavailable";
+      return { outcome: "unavailable", reason: "no e-mail provider is chosen" };
     }
     const address = parseSmtpHost(String(s["panel.email.host"]));
     if (!address || from === "") {
@@ -108,7 +139,7 @@ export class Mailer {
         { provider },
         "smtp needs panel.email.host (host or host:port) and panel.email.from: no mail sent",
       );
-      return "unavailable";
+      return { outcome: "unavailable", reason: "smtp needs a host (host or host:port) and a sender address" };
     }
     const user = String(s["panel.email.username"]);
     const pass = String(s["panel.email.password"]);
@@ -141,16 +172,36 @@ export class Mailer {
         deadline,
       ]);
       log.info({ to: message.to, subject: message.subject }, "e-mail sent");
-      return "sent";
+      return { outcome: "sent", reason: "" };
     } catch (err) {
       log.warn(
         { to: message.to, smtp: `${address.host}:${address.port}`, err: describe(err) },
         "e-mail not sent",
       );
-      return "failed";
+      return { outcome: "failed", reason: smtpReason(err, `${address.host}:${address.port}`) };
     } finally {
       clearTimeout(timer);
       transport.close();
     }
   }
+}
+
+/**
+ * What to tell an administrator: the SMTP server's own reply when it gave one
+ * (e.g. "535 Invalid username or password"), else the transport's error.
+ */
+function smtpReason(err: unknown, server: string): string {
+  const e = err as { response?: string; message?: string; code?: string };
+  if (e?.response) return e.response.trim();
+  if (e?.code === "ECONNREFUSED" || /ECONNREFUSED/.test(e?.message ?? ""))
+    return `${server} refused the connection`;
+  return e?.message ?? String(err);
+}
+
+/** The message of POST /api/settings/test/email. */
+function testMail(to: string, company: string): MailMessage {
+  const name = company.replace(/\s+/g, " ").trim();
+  const text = `This is a test e-mail from ${name}. E-mail is set up correctly.\n`;
+  const html = `<!doctype html>\n<html><body><p>${escapeHtml(text.trim())}</p></body></html>\n`;
+  return { to, subject: `${name}: test e-mail`, text, html };
 }

@@ -4,10 +4,10 @@ import type { Accounts, User } from "./accounts.ts";
 import type { Invites } from "./invites.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
-import { checkOtp } from "./otp.ts";
 import { holdsScope, registeredUserScopes } from "./scopes.ts";
-import { otpPendingLifetimeMs, type Sessions } from "./sessions.ts";
+import { otpPendingLifetimeMs, rotatedSessionGraceMs, type Sessions } from "./sessions.ts";
 import type { Settings } from "./settings.ts";
+import type { TwoFactor } from "./two-factor.ts";
 
 export interface IssuedSession {
   token: string;
@@ -25,6 +25,7 @@ export class SignIn {
     private readonly throttle: LoginThrottle,
     private readonly clients: OAuthClients,
     private readonly settings: Settings,
+    private readonly twoFactor: TwoFactor,
     private readonly invites: Invites,
   ) {}
 
@@ -45,7 +46,10 @@ export class SignIn {
     return { kind: "session", session: await this.issue(user, scopes) };
   }
 
-  /** Completes a login that is waiting for its code; the pending state lives 5 minutes. */
+  /**
+   * Completes a login that is waiting for its code (a TOTP code or a recovery
+   * code, each good once); the pending state lives 5 minutes.
+   */
   async completeOtp(pendingToken: string | undefined, code: string, address: string): Promise<IssuedSession> {
     if (!pendingToken) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
     const pending = await this.sessions.find(pendingToken, "otp");
@@ -53,7 +57,7 @@ export class SignIn {
     const user = await this.accounts.byId(pending.userId);
     if (!user) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
     this.throttle.refuseIfThrottled(user.email, address);
-    if (!(await checkOtp(this.accounts, user.id, code.trim()))) {
+    if (!(await this.twoFactor.spendCode(user.id, code))) {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
@@ -79,11 +83,11 @@ export class SignIn {
     return this.issue(user, [...registeredUserScopes]);
   }
 
-  /** A fresh session for a signed-in user; the old one ends with it. */
+  /** A fresh session for a signed-in user; the old one ends after a short grace (see rotatedSessionGraceMs). */
   async reauth(user: User, oldSessionHash: string): Promise<IssuedSession> {
     const scopes = await this.requireLogin(user);
     const session = await this.issue(user, scopes);
-    await this.sessions.revokeByHash(oldSessionHash);
+    await this.sessions.expireWithin(oldSessionHash, rotatedSessionGraceMs);
     return session;
   }
 

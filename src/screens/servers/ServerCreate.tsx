@@ -21,6 +21,7 @@ import { errorMessage } from "../../i18n/errorMessages";
 import { hasScope } from "../../state/scopes";
 import { user } from "../../state/session";
 import { usableEnvironments } from "../nodes/environments";
+import { repoTitle } from "../templates/repoTitle";
 import { ActionIcon, ServerTypeIcon } from "./serverIcons";
 import { useTemplateKit } from "./templateKit";
 import { checkValues, shownGroups, type Values, VariablesForm } from "./VariablesForm";
@@ -141,7 +142,7 @@ function TemplateStep({
         if (!repo.error && shown.length === 0 && (needle || repo.templates.length === 0)) return null;
         return (
           <section key={repo.id} className="tpl-repo" data-testid="template-repo">
-            <h2 className="small-title">{repo.isLocal ? t`Local templates` : repo.name}</h2>
+            <h2 className="small-title">{repoTitle(repo)}</h2>
             {repo.error && (
               <p className="repo-error" data-testid="repo-error">
                 <Icon name="alert" size={18} />

@@ -20,7 +20,7 @@ import "../nodes/nodes.css";
 import "./templates.css";
 
 export default function TemplateList() {
-  const { repos, failed, added, removed } = useTemplateRepos();
+  const { repos, failed, added, removed, retry } = useTemplateRepos();
   const [query, setQuery] = useState("");
   const [adding, setAdding] = useState(false);
   const layout = listType.value;
@@ -89,7 +89,8 @@ export default function TemplateList() {
             query={query}
             layout={layout}
             canCreateLocal={canEditLocal}
-            onRemove={!repo.isLocal && canRemoveRepo ? () => void remove(repo) : undefined}
+            onRemove={!repo.isLocal && !repo.isBuiltIn && canRemoveRepo ? () => void remove(repo) : undefined}
+            onRetry={() => retry(repo.id)}
           />
         ))
       )}
