@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { authRoutes } from "./api/auth.ts";
 import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
+import { daemonBundleRoutes } from "./api/daemon-bundle.ts";
 import { fileRoutes } from "./api/files.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
@@ -93,6 +94,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     templateRoutes,
     openApiRoutes,
     userRoutes,
+    daemonBundleRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

@@ -8,6 +8,8 @@ export interface Invitation {
   /** The panel's name (panel.settings.companyName). */
   company: string;
   url: string;
+  /** The link's token: the mail carries it, no log may. */
+  token: string;
 }
 
 export const escapeHtml = (text: string) =>
@@ -48,5 +50,5 @@ export function invitationMail(invite: Invitation): MailMessage {
     "</body></html>",
     "",
   ].join("\n");
-  return { to: invite.to, subject, text, html };
+  return { to: invite.to, subject, text, html, secrets: [invite.token] };
 }

@@ -8,6 +8,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Parts of the message (an invite token) that may go to the mailbox but never to a log. */
+  secrets?: string[];
 }
 
 /** The panel's log, as Fastify's (pino) logger offers it. */
@@ -19,8 +21,8 @@ export interface MailLog {
 /**
  * What became of a message: "sent" (handed to the SMTP server, or written to
  * the log by the debug provider), "unavailable" (no provider this panel can
- * use is configured) or "failed" (the provider refused or did not answer;
- * logged).
+ * use is configured, or the debug provider had to withhold a secret of it) or
+ * "failed" (the provider refused or did not answer; logged).
  */
 export type MailOutcome = "sent" | "unavailable" | "failed";
 
@@ -69,7 +71,8 @@ function describe(err: unknown): Record<string, unknown> {
  * - `smtp`: through nodemailer to panel.email.host (`host:port`, port 587 by
  *   default, upgraded with STARTTLS when the server offers it, implicit TLS on
  *   465), with username/password when set; panel.email.from is required.
- * - `debug`: the message is written to the panel log instead (no settings in it).
+ * - `debug`: the message is written to the panel log instead (no settings in it,
+ *   and no secret of the message: one that has any counts as not sent).
  * - "", `none`: no mail. `mailgun`, `mailjet`, `sendgrid` are HTTP APIs on the
  *   internet, which a panel on a private network cannot count on reaching, so
  *   this panel does not speak them and treats them as no mail.
@@ -109,10 +112,15 @@ export class Mailer {
     const provider = String(s["panel.email.provider"]);
     const from = String(s["panel.email.from"]).trim();
     if (provider === "debug") {
+      // No secret is logged at any level, so a message carrying one reaches no one here: it
+      // counts as not sent, and whoever may hand its content over gets it another way.
+      const secrets = (message.secrets ?? []).filter(Boolean);
+      const text = secrets.reduce((t, secret) => t.replaceAll(secret, "[secret withheld]"), message.text);
       log.info(
-        { mail: { from, to: message.to, subject: message.subject, text: message.text } },
+        { mail: { from, to: message.to, subject: message.subject, text } },
         "e-mail (debug provider: written here, not sent)",
       );
+      if (secrets.length > 0) return { outcome: "unavailable", reason: "the debug provider logs no secret" };
       return { outcome: "sent", reason: "" };
     }
     if (provider !== "smtp") {

@@ -73,7 +73,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     clients,
     settings,
     userSettings: new UserSettings(db),
-    signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor),
+    signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
     twoFactor,
     mailer,
     nodes,

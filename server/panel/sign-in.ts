@@ -1,6 +1,7 @@
 import { ApiError, errors } from "../errors.ts";
-import { normaliseEmail } from "./account-rules.ts";
+import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
 import type { Accounts, User } from "./accounts.ts";
+import type { Invites } from "./invites.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
 import { holdsScope, registeredUserScopes } from "./scopes.ts";
@@ -25,6 +26,7 @@ export class SignIn {
     private readonly clients: OAuthClients,
     private readonly settings: Settings,
     private readonly twoFactor: TwoFactor,
+    private readonly invites: Invites,
   ) {}
 
   async login(email: string, password: string, address: string): Promise<LoginResult> {
@@ -69,6 +71,14 @@ export class SignIn {
     if (!(await this.settings.get("panel.registrationEnabled"))) {
       throw new ApiError(404, "ErrRegistrationDisabled", "registration is disabled");
     }
+    // An address invited but never accepted does not keep its owner from signing up; the
+    // registrant gets none of what was granted to it (registering proves no mailbox). The
+    // username is checked first so a refused registration leaves the invitation alone.
+    const username = checkUsername(input.username);
+    const email = checkEmail(input.email);
+    checkNewPassword(input.password);
+    await this.accounts.assertFree({ username });
+    await this.invites.release(email);
     const user = await this.accounts.create({ ...input, scopes: registeredUserScopes });
     return this.issue(user, [...registeredUserScopes]);
   }

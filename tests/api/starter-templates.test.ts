@@ -93,7 +93,7 @@ describe("the starter templates, shipped with the panel as a read-only repositor
       ip: "127.0.0.1",
       port: await freePort(),
       servername: "Starter OpenTTD",
-      mapsize: 6,
+      mapsize: "6",
     });
     const socket = await openServerSocket(api, id);
     expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
