@@ -27,6 +27,7 @@ import type { PanelConfig } from "./config.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
+import { installJsonBodyParser } from "./http/json-body.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
 import { collectOpenApi } from "./http/openapi.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
@@ -52,6 +53,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   });
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installJsonBodyParser(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);

@@ -2,6 +2,7 @@ import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { ApiError } from "../errors.ts";
 import { frameworkErrors, installErrorHandler } from "../http/error-handler.ts";
+import { installJsonBodyParser } from "../http/json-body.ts";
 import { logFormat, logStream } from "../http/log-output.ts";
 import { validatorCompiler } from "../http/validation.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
@@ -31,6 +32,7 @@ export async function buildDaemonApp(
   });
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installJsonBodyParser(app);
 
   app.addHook("onRequest", async (request) => {
     const url = request.url.split("?")[0];

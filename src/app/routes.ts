@@ -55,8 +55,7 @@ const TemplateView = screenWithStrings(() => import("../screens/templates/Templa
 const UserList = screenWithStrings(() => import("../screens/users/UserList"));
 const UserCreate = screenWithStrings(() => import("../screens/users/UserCreate"));
 const UserView = screenWithStrings(() => import("../screens/users/UserView"));
-// Screens that later issues build; they replace these entries' `screen`.
-const Coming = screenWithStrings(() => import("../screens/ComingSoon"));
+const Settings = screenWithStrings(() => import("../screens/settings/Settings"));
 
 export const routes: readonly RouteDef[] = [
   { path: "/", access: "none", label: msg`Home` },
@@ -116,7 +115,7 @@ export const routes: readonly RouteDef[] = [
     path: "/settings",
     access: { scope: "settings.edit" },
     label: msg`Settings`,
-    screen: Coming,
+    screen: Settings,
     nav: true,
     icon: "settings",
     hotkey: "g c",
