@@ -10,16 +10,20 @@ import "./item-list.css";
 export function ItemList({
   layout,
   busy,
+  dense,
   testId,
   children,
 }: {
   layout: ListType;
   busy?: boolean;
+  /** Smaller entries, for lists inside a section (a repository's templates). */
+  dense?: boolean;
   testId?: string;
   children: ReactNode;
 }) {
+  const className = `item-list item-list-${layout}${dense ? " item-list-dense" : ""}`;
   return (
-    <ul className={`item-list item-list-${layout}`} aria-busy={busy || undefined} data-testid={testId}>
+    <ul className={className} aria-busy={busy || undefined} data-testid={testId}>
       {children}
     </ul>
   );
