@@ -52,6 +52,7 @@ const NodeView = screenWithStrings(() => import("../screens/nodes/NodeView"));
 const TemplateList = screenWithStrings(() => import("../screens/templates/TemplateList"));
 const TemplateCreate = screenWithStrings(() => import("../screens/templates/TemplateCreate"));
 const TemplateView = screenWithStrings(() => import("../screens/templates/TemplateView"));
+const Settings = screenWithStrings(() => import("../screens/settings/Settings"));
 // Screens that later issues build; they replace these entries' `screen`.
 const Coming = screenWithStrings(() => import("../screens/ComingSoon"));
 
@@ -113,7 +114,7 @@ export const routes: readonly RouteDef[] = [
     path: "/settings",
     access: { scope: "settings.edit" },
     label: msg`Settings`,
-    screen: Coming,
+    screen: Settings,
     nav: true,
     icon: "settings",
     hotkey: "g c",
