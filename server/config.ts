@@ -1,4 +1,5 @@
 import path from "node:path";
+import { repoRoot } from "./repo-root.ts";
 
 /** Panel configuration, read from the environment (names are part of the README's contract). */
 export interface PanelConfig {
@@ -25,8 +26,6 @@ export interface PanelConfig {
   /** SFTP port of the local node. */
   sftpPort: number;
 }
-
-const repoRoot = path.resolve(import.meta.dirname, "..");
 
 function port(value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;

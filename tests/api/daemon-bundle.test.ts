@@ -17,7 +17,7 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 /** `npm run build` makes the bundle (npm test runs it first); a lone run of this file makes it here. */
 function ensureBundle(): void {
   if (fs.existsSync(path.join(repoRoot, "dist-daemon", "outpost-daemon.mjs"))) return;
-  execFileSync(process.execPath, [path.join(repoRoot, "scripts", "build-daemon.mjs")], { stdio: "pipe" });
+  execFileSync(process.execPath, [path.join(repoRoot, "scripts", "build-server.mjs")], { stdio: "pipe" });
 }
 
 describe("a node run from the daemon bundle alone, fetched from the panel", () => {

@@ -144,16 +144,16 @@ test("an admin creates a node, starts its daemon, sees it reachable with its fea
     await expect(entry).toContainText("play.example.com:27015");
     await snap(page, "nodes-grid-desktop");
     await page.getByRole("button", { name: "List", exact: true }).click();
-    await expect(page.getByTestId("node-list")).toHaveClass(/node-list-list/);
+    await expect(page.getByTestId("node-list")).toHaveClass(/item-list-list/);
     await page.reload();
-    await expect(page.getByTestId("node-list")).toHaveClass(/node-list-list/);
+    await expect(page.getByTestId("node-list")).toHaveClass(/item-list-list/);
     await expect(page.getByRole("button", { name: "List", exact: true })).toHaveAttribute(
       "aria-pressed",
       "true",
     );
     await snap(page, "nodes-list-desktop");
     await page.getByRole("button", { name: "Grid", exact: true }).click();
-    await expect(page.getByTestId("node-list")).toHaveClass(/node-list-grid/);
+    await expect(page.getByTestId("node-list")).toHaveClass(/item-list-grid/);
 
     // The daemon goes away: the list says so within seconds, without a reload.
     await daemon.stop();
@@ -240,7 +240,7 @@ test.describe("on a phone", () => {
       await expectNoOverflow(page);
       await snap(page, "nodes-grid-phone");
       await page.getByRole("button", { name: "List", exact: true }).click();
-      await expect(page.getByTestId("node-list")).toHaveClass(/node-list-list/);
+      await expect(page.getByTestId("node-list")).toHaveClass(/item-list-list/);
       await expectNoOverflow(page);
       await snap(page, "nodes-list-phone");
       await page.getByRole("button", { name: "Grid", exact: true }).click();

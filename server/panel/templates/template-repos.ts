@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Db } from "../../db/database.ts";
 import { ApiError, errors } from "../../errors.ts";
+import { repoRoot } from "../../repo-root.ts";
 import { importTemplate, type Template, templateErrors } from "../../templates/index.ts";
 import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
@@ -32,7 +33,7 @@ export const localRepoId = 0;
 /** The starter repository's id: below every stored repository's (they count up from 1). */
 export const starterRepoId = -1;
 /** Where the starter templates ship: beside the server code, in the upstream repository layout. */
-export const starterDir = path.resolve(import.meta.dirname, "../../../starter-templates");
+export const starterDir = path.join(repoRoot, "starter-templates");
 /** A remote repository is fetched again at most this often. */
 export const refreshAfterMs = 5 * 60_000;
 /** A repository that could not be fetched is not tried again for this long, unless asked to (Retry). */

@@ -1,6 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { Link } from "wouter";
+import { ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ScreenIcon } from "../../components/screenIcons";
 import type { ListType } from "../../state/listType";
@@ -116,11 +117,11 @@ export function RepoSection({
           <Trans>No template here matches the search.</Trans>
         </p>
       ) : (
-        <ul className={`template-list template-list-${layout}`} data-testid="template-list">
+        <ItemList layout={layout} dense testId="template-list">
           {shown.map((tpl) => (
             <TemplateEntry key={tpl.name} repo={repo.id} template={tpl} />
           ))}
-        </ul>
+        </ItemList>
       )}
     </section>
   );

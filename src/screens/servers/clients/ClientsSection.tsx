@@ -9,14 +9,13 @@ import {
   type ServerClient,
   type ServerClientCreated,
 } from "../../../api/serverClients";
-import { CopyField } from "../../../components/CopyField";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Dialog } from "../../../components/Dialog";
-import { Icon } from "../../../components/icons";
 import { Spinner } from "../../../components/Spinner";
 import { ScreenIcon } from "../../../components/screenIcons";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";
+import { CreatedClient, tokenUrl } from "../../oauth/CreatedClient";
 import { LoadFailed } from "../LoadFailed";
 import { grantableBy, ScopePicker } from "../scopes/ScopePicker";
 import { alwaysGranted, scopeLabel } from "../scopes/scopeLabels";
@@ -29,44 +28,6 @@ import "./clients.css";
 
 const NAME_MAX = 100;
 const DESCRIPTION_MAX = 4000;
-
-/** The secret, this once: after closing, only its hash is left on the panel. */
-function CreatedClient({ created, onClose }: { created: ServerClientCreated; onClose: () => void }) {
-  const tokenUrl = `${location.origin}/oauth2/token`;
-  return (
-    <Dialog
-      title={t`Client ${created.name} created`}
-      onClose={onClose}
-      wide
-      testId="client-created"
-      actions={
-        <button type="button" className="btn" onClick={onClose} data-testid="client-created-done">
-          <Trans>I have stored the secret</Trans>
-        </button>
-      }
-    >
-      <p className="client-warning" role="alert">
-        <Icon name="alert" size={20} />
-        <span>
-          <Trans>
-            The secret is shown only now. Store it safely; if it is lost, delete the client and create a new
-            one.
-          </Trans>
-        </span>
-      </p>
-      <div className="client-credentials">
-        <CopyField label={t`Client ID`} value={created.client_id} testId="client-id" />
-        <CopyField label={t`Client secret`} value={created.client_secret} testId="client-secret" />
-      </div>
-      <p className="muted small">
-        <Trans>
-          A program gets a one-hour token from <code>{tokenUrl}</code> with grant_type=client_credentials and
-          these two values; the token acts on this server only, with the client's permissions.
-        </Trans>
-      </p>
-    </Dialog>
-  );
-}
 
 function CreateClient({
   serverId,
@@ -291,7 +252,19 @@ export default function ClientsSection({ server, can }: SectionProps) {
           }}
         />
       )}
-      {created && <CreatedClient created={created} onClose={() => setCreated(undefined)} />}
+      {created && (
+        <CreatedClient
+          created={created}
+          onClose={() => setCreated(undefined)}
+          usage={
+            <Trans>
+              A program gets a one-hour token from <code>{tokenUrl()}</code> with
+              grant_type=client_credentials and these two values; the token acts on this server only, with the
+              client's permissions.
+            </Trans>
+          }
+        />
+      )}
     </div>
   );
 }

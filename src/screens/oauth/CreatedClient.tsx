@@ -1,0 +1,53 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import type { ReactNode } from "react";
+import { CopyField } from "../../components/CopyField";
+import { Dialog } from "../../components/Dialog";
+import { Icon } from "../../components/icons";
+import "./created-client.css";
+
+/**
+ * A new OAuth client's id and secret, this once: after closing, only the secret's hash is left
+ * on the panel. `usage` says what the client's tokens may do (a server's client, a user's own).
+ */
+export function CreatedClient({
+  created,
+  usage,
+  onClose,
+}: {
+  created: { name: string; client_id: string; client_secret: string };
+  usage: ReactNode;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog
+      title={t`Client ${created.name} created`}
+      onClose={onClose}
+      wide
+      testId="client-created"
+      actions={
+        <button type="button" className="btn" onClick={onClose} data-testid="client-created-done">
+          <Trans>I have stored the secret</Trans>
+        </button>
+      }
+    >
+      <p className="client-warning" role="alert">
+        <Icon name="alert" size={20} />
+        <span>
+          <Trans>
+            The secret is shown only now. Store it safely; if it is lost, delete the client and create a new
+            one.
+          </Trans>
+        </span>
+      </p>
+      <div className="client-credentials">
+        <CopyField label={t`Client ID`} value={created.client_id} testId="client-id" />
+        <CopyField label={t`Client secret`} value={created.client_secret} testId="client-secret" />
+      </div>
+      <p className="muted small">{usage}</p>
+    </Dialog>
+  );
+}
+
+/** Where a program trades a client's id and secret for a token. */
+export const tokenUrl = () => `${location.origin}/oauth2/token`;
