@@ -3,6 +3,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { apiDocsRoutes } from "./api/api-docs.ts";
 import { authRoutes } from "./api/auth.ts";
 import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
@@ -69,7 +70,9 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api/")) {
-      reply.header("Cache-Control", "no-store").header("X-API-Version", apiVersion);
+      // API answers are never cached, but for the few that say otherwise (the docs page's files).
+      if (!reply.hasHeader("Cache-Control")) reply.header("Cache-Control", "no-store");
+      reply.header("X-API-Version", apiVersion);
     }
   });
   app.addHook("onSend", async (_request, reply) => {
@@ -96,6 +99,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverClientRoutes,
     templateRoutes,
     openApiRoutes,
+    apiDocsRoutes,
     userRoutes,
     daemonBundleRoutes,
   ])

@@ -16,6 +16,31 @@ async function newUser(baseURL: string) {
   return user;
 }
 
+/** A new user, signed in, on the account page. */
+async function onAccountPage(page: Page, baseURL: string) {
+  const user = await newUser(baseURL);
+  await page.goto("/auth/login");
+  await login(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/servers$/);
+  await page.goto("/self");
+  return user;
+}
+
+/** Starts enrolment and answers the key as the screen shows it (read off, as a person would type it). */
+async function startEnrolment(page: Page, shot: string): Promise<string> {
+  await page.getByTestId("otp-start").click();
+  const secret = (await page.getByTestId("otp-secret").innerText()).replace(/\s/g, "");
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await snap(page, shot);
+  return secret;
+}
+
+async function confirmEnrolment(page: Page, secret: string) {
+  await page.getByTestId("otp-confirm-code").fill(currentOtp(secret));
+  await page.getByTestId("otp-confirm").click();
+  await expect(page.getByTestId("recovery-code")).toHaveCount(10);
+}
+
 async function logout(page: Page) {
   const logoutButton = page.getByRole("button", { name: "Logout" });
   if (!(await logoutButton.isVisible())) await page.getByRole("button", { name: "Menu" }).click();
@@ -27,25 +52,15 @@ test("a user enrols two-factor from the key shown, signs in with a code and late
   page,
   baseURL,
 }) => {
-  const user = await newUser(baseURL!);
-  await page.goto("/auth/login");
-  await login(page, user.email, user.password);
-  await expect(page).toHaveURL(/\/servers$/);
-  await page.goto("/self");
-
-  await page.getByTestId("otp-start").click();
+  const user = await onAccountPage(page, baseURL!);
+  const secret = await startEnrolment(page, "self-otp-enrol");
   const enrol = page.getByTestId("otp-enrol");
   await expect(enrol.getByRole("img", { name: "QR code of the two-factor key" })).toBeVisible();
   // The QR code is drawn by the panel itself: an inline image, no third-party request.
   expect(await enrol.getByRole("img").getAttribute("src")).toMatch(/^data:image\/svg\+xml;base64,/);
-  const secret = (await page.getByTestId("otp-secret").innerText()).replace(/\s/g, "");
-  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await snap(page, "self-otp-enrol");
-  await page.getByTestId("otp-confirm-code").fill(currentOtp(secret));
-  await page.getByTestId("otp-confirm").click();
+  await confirmEnrolment(page, secret);
 
   const codes = page.getByTestId("recovery-code");
-  await expect(codes).toHaveCount(10);
   const recovery = await codes.allInnerTexts();
   // Two per row: the first two side by side, the third below them.
   const [a, b, c] = await Promise.all([0, 1, 2].map((i) => codes.nth(i).boundingBox()));
@@ -95,11 +110,7 @@ test("the account page changes the username with the current password and keeps 
   browser,
   baseURL,
 }) => {
-  const user = await newUser(baseURL!);
-  await page.goto("/auth/login");
-  await login(page, user.email, user.password);
-  await expect(page).toHaveURL(/\/(servers|self)$/);
-  await page.goto("/self");
+  const user = await onAccountPage(page, baseURL!);
   const renamed = `${user.username}x`;
   await page.getByTestId("self-username").fill(renamed);
   await page.getByTestId("account-password").fill(user.password);
@@ -129,10 +140,7 @@ test("a personal OAuth client shows its secret once and the secret gets a token"
   page,
   baseURL,
 }) => {
-  const user = await newUser(baseURL!);
-  await page.goto("/auth/login");
-  await login(page, user.email, user.password);
-  await page.goto("/self");
+  await onAccountPage(page, baseURL!);
   await page.getByTestId("new-client").click();
   await page.getByTestId("create-client").getByLabel("Name").fill("deploy script");
   await page.getByTestId("create-client-submit").click();
@@ -156,19 +164,10 @@ test.describe("on a phone", () => {
     page,
     baseURL,
   }) => {
-    const user = await newUser(baseURL!);
-    await page.goto("/auth/login");
-    await login(page, user.email, user.password);
-    await expect(page).toHaveURL(/\/servers$/);
-    await page.goto("/self");
+    const user = await onAccountPage(page, baseURL!);
     await expect(page.getByTestId("otp-start")).toBeVisible();
     await snap(page, "self-phone");
-    await page.getByTestId("otp-start").click();
-    const secret = (await page.getByTestId("otp-secret").innerText()).replace(/\s/g, "");
-    await snap(page, "self-otp-enrol-phone");
-    await page.getByTestId("otp-confirm-code").fill(currentOtp(secret));
-    await page.getByTestId("otp-confirm").click();
-    await expect(page.getByTestId("recovery-code")).toHaveCount(10);
+    await confirmEnrolment(page, await startEnrolment(page, "self-otp-enrol-phone"));
     await page.getByTestId("recovery-codes").scrollIntoViewIfNeeded();
     await snap(page, "self-recovery-codes-phone");
     // Nothing sticks out sideways.

@@ -1,6 +1,5 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import type { ReactNode } from "react";
 import { CopyField } from "../../components/CopyField";
 import { Dialog } from "../../components/Dialog";
 import { Icon } from "../../components/icons";
@@ -8,17 +7,19 @@ import "./created-client.css";
 
 /**
  * A new OAuth client's id and secret, this once: after closing, only the secret's hash is left
- * on the panel. `usage` says what the client's tokens may do (a server's client, a user's own).
+ * on the panel, with how a program uses them: a server's client acts on that server only, a
+ * user's own acts as the user.
  */
 export function CreatedClient({
   created,
-  usage,
+  actsAs,
   onClose,
 }: {
   created: { name: string; client_id: string; client_secret: string };
-  usage: ReactNode;
+  actsAs: "server" | "user";
   onClose: () => void;
 }) {
+  const tokenUrl = `${location.origin}/oauth2/token`;
   return (
     <Dialog
       title={t`Client ${created.name} created`}
@@ -44,10 +45,19 @@ export function CreatedClient({
         <CopyField label={t`Client ID`} value={created.client_id} testId="client-id" />
         <CopyField label={t`Client secret`} value={created.client_secret} testId="client-secret" />
       </div>
-      <p className="muted small">{usage}</p>
+      <p className="muted small">
+        {actsAs === "server" ? (
+          <Trans>
+            A program gets a one-hour token from <code>{tokenUrl}</code> with grant_type=client_credentials
+            and these two values; the token acts on this server only, with the client's permissions.
+          </Trans>
+        ) : (
+          <Trans>
+            A program gets a one-hour token from <code>{tokenUrl}</code> with grant_type=client_credentials
+            and these two values; the token acts as you, with all your permissions.
+          </Trans>
+        )}
+      </p>
     </Dialog>
   );
 }
-
-/** Where a program trades a client's id and secret for a token. */
-export const tokenUrl = () => `${location.origin}/oauth2/token`;

@@ -129,7 +129,7 @@ export default function Settings() {
   ];
 
   return (
-    <form className="settings-page" onSubmit={save} data-testid="settings-form">
+    <form className="self-page" onSubmit={save} data-testid="settings-form">
       <Panel title={<Trans>Site</Trans>} className="self-section">
         <div className="self-form">
           <TextField
