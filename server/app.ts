@@ -31,6 +31,7 @@ import { installGuard } from "./http/guard.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
 import { collectOpenApi } from "./http/openapi.ts";
+import { trustProxySetting } from "./http/trust-proxy.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
@@ -49,7 +50,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     bodyLimit: 1024 * 1024,
-    trustProxy: process.env.OUTPOST_TRUST_PROXY === "true",
+    trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" }),
   });
   app.setValidatorCompiler(validatorCompiler);
