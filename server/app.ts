@@ -3,6 +3,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { apiDocsRoutes } from "./api/api-docs.ts";
 import { authRoutes } from "./api/auth.ts";
 import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
@@ -30,6 +31,7 @@ import { installGuard } from "./http/guard.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
 import { collectOpenApi } from "./http/openapi.ts";
+import { trustProxySetting } from "./http/trust-proxy.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
@@ -48,7 +50,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     bodyLimit: 1024 * 1024,
-    trustProxy: process.env.OUTPOST_TRUST_PROXY === "true",
+    trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" }),
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -68,7 +70,9 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api/")) {
-      reply.header("Cache-Control", "no-store").header("X-API-Version", apiVersion);
+      // API answers are never cached, but for the few that say otherwise (the docs page's files).
+      if (!reply.hasHeader("Cache-Control")) reply.header("Cache-Control", "no-store");
+      reply.header("X-API-Version", apiVersion);
     }
   });
   app.addHook("onSend", async (_request, reply) => {
@@ -95,6 +99,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverClientRoutes,
     templateRoutes,
     openApiRoutes,
+    apiDocsRoutes,
     userRoutes,
     daemonBundleRoutes,
   ])

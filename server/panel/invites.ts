@@ -166,7 +166,7 @@ export class Invites {
         // Someone took the username since the check; the link was not spent.
         throw isUniqueViolation(err) ? errors.userExists("username") : err;
       });
-    this.throttle.recordSuccess(email);
+    this.throttle.recordSuccess(email, address);
     const scopes = await this.accounts.globalScopes(user.id);
     if (!holdsScope(scopes, "login")) throw errors.loginNotPermitted();
     const session = await this.sessions.create(user.id, "session");

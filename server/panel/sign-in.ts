@@ -42,7 +42,7 @@ export class SignIn {
       const pending = await this.sessions.create(user.id, "otp");
       return { kind: "otp", pendingToken: pending.token };
     }
-    this.throttle.recordSuccess(account);
+    this.throttle.recordSuccess(account, address);
     return { kind: "session", session: await this.issue(user, scopes) };
   }
 
@@ -63,7 +63,7 @@ export class SignIn {
     }
     await this.sessions.revoke(pendingToken);
     const scopes = await this.requireLogin(user);
-    this.throttle.recordSuccess(user.email);
+    this.throttle.recordSuccess(user.email, address);
     return this.issue(user, scopes);
   }
 

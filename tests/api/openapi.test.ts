@@ -68,4 +68,34 @@ describe("GET /api/openapi.json", () => {
     );
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it("has a reference page at /api/docs whose files come only from the renderer's package", async () => {
+    const docs = await app.inject({ method: "GET", url: "/api/docs" });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers["content-type"]).toMatch(/^text\/html/);
+    for (const asset of [
+      "/api/docs/swagger-ui.css",
+      "/api/docs/swagger-ui-bundle.js",
+      "/api/docs/start.js",
+    ]) {
+      expect(docs.body).toContain(asset);
+      const answer = await app.inject({ method: "GET", url: asset });
+      expect(answer.statusCode, asset).toBe(200);
+      expect(answer.headers["cache-control"]).toBe("public, max-age=86400");
+    }
+    expect((await app.inject({ method: "GET", url: "/api/docs/start.js" })).body).toContain(
+      "/api/openapi.json",
+    );
+    for (const other of [
+      "/api/docs/package.json",
+      "/api/docs/..%2F..%2Fpackage.json",
+      "/api/docs/index.html",
+    ]) {
+      expect((await app.inject({ method: "GET", url: other })).statusCode, other).toBe(404);
+    }
+    // Every other API answer stays uncached.
+    expect((await app.inject({ method: "GET", url: "/api/openapi.json" })).headers["cache-control"]).toBe(
+      "no-store",
+    );
+  });
 });

@@ -15,7 +15,7 @@ const nextStep = (secret: string) => currentOtp(secret, Date.now() + 30_000);
 
 describe("two-factor enrolment and use (/api/self/otp)", () => {
   // Racing sign-ins come from their own (forwarded) addresses, so their refusals do not use up
-  // the test machine's address in the sign-in throttle.
+  // the test machine's address in the sign-in throttle (public test addresses: private ones count as proxies).
   const panel = usePanel({ env: { OUTPOST_TRUST_PROXY: "true" } });
   let lastAddress = 0;
 
@@ -99,7 +99,7 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
     const racers = await Promise.all(Array.from({ length: 5 }, () => pending(user)));
     const answers = await Promise.all(
       racers.map((c) =>
-        c.post("/auth/otp", { token: code }, { headers: { "x-forwarded-for": `10.9.0.${++lastAddress}` } }),
+        c.post("/auth/otp", { token: code }, { headers: { "x-forwarded-for": `198.18.9.${++lastAddress}` } }),
       ),
     );
     return answers.map((r) => r.status).sort();
