@@ -76,6 +76,7 @@ export class TwoFactor {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
+    this.throttle.recordSuccess(user.email, address);
     // The confirming code counts as used: it cannot sign anyone in afterwards.
     await this.accounts.setOtp(user.id, {
       secret: state.pendingSecret,
@@ -149,6 +150,7 @@ export class TwoFactor {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
+    this.throttle.recordSuccess(user.email, address);
   }
 
   private async replaceRecoveryCodes(userId: number): Promise<string[]> {
