@@ -165,6 +165,7 @@ describe("node API refusals", () => {
     ["PUT", "/api/nodes/0", { name: "x-node" }],
     ["DELETE", "/api/nodes/1"],
     ["GET", "/api/nodes/1/deployment"],
+    ["GET", "/api/nodes/0/deployment"],
     ["GET", "/api/nodes/0/features"],
   ];
   let plain: Client;

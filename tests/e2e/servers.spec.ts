@@ -276,10 +276,10 @@ test("every known server type has its icon, others the generic one; grid or list
   }
   await snap(page, "server-types-grid");
   await page.getByRole("button", { name: "List" }).click();
-  await expect(page.getByTestId("server-list")).toHaveClass(/server-list-list/);
+  await expect(page.getByTestId("server-list")).toHaveClass(/item-list-list/);
   await snap(page, "server-types-list");
   await page.reload();
-  await expect(page.getByTestId("server-list")).toHaveClass(/server-list-list/);
+  await expect(page.getByTestId("server-list")).toHaveClass(/item-list-list/);
   await page.getByRole("button", { name: "Grid" }).click();
 });
 
