@@ -25,6 +25,7 @@ import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import type { PanelConfig } from "./config.ts";
+import { installAuthRequestRules } from "./http/auth-requests.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
@@ -64,6 +65,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   const cookies = new CookieJar(config.cookiePrefix, config.publicUrl?.startsWith("https:") ?? false);
   installXsrf(app, cookies);
+  installAuthRequestRules(app);
   installGuard(app, services, cookies);
   installNulGuard(app);
   collectOpenApi(app);
