@@ -1,12 +1,18 @@
 import { escapeHtml, oneLine } from "./invite-mail.ts";
-import type { MailMessage } from "./mailer.ts";
+import type { Mailer, MailLog, MailMessage } from "./mailer.ts";
+import type { Settings } from "./settings.ts";
 
 /**
  * Changes to how an account signs in, told to its owner by e-mail (the reference's
  * otpEnabled, otpDisabled and recoveryCodesRegenerated templates): if it was not them, they
  * learn it at once.
  */
-export type AccountEvent = "otpEnabled" | "otpDisabled" | "recoveryCodesRegenerated";
+export type AccountEvent =
+  | "otpEnabled"
+  | "otpDisabled"
+  | "recoveryCodesRegenerated"
+  | "passwordChanged"
+  | "emailChanged";
 
 const sentences: Record<AccountEvent, { subject: string; text: (username: string) => string }> = {
   otpEnabled: {
@@ -22,7 +28,30 @@ const sentences: Record<AccountEvent, { subject: string; text: (username: string
     subject: "new recovery codes",
     text: (u) => `New recovery codes were made for your account ${u}; the earlier ones no longer work.`,
   },
+  passwordChanged: {
+    subject: "password changed",
+    text: (u) => `The password of your account ${u} was changed, and its other sessions were signed out.`,
+  },
+  emailChanged: {
+    subject: "e-mail address changed",
+    text: (u) =>
+      `The e-mail address of your account ${u} was changed; this address no longer signs in to it.`,
+  },
 };
+
+/** E-mails an account event to the owner, best-effort and without holding up the caller (reference §12.22). */
+export function tellOwner(
+  mailer: Mailer,
+  settings: Settings,
+  owner: { email: string; username: string },
+  event: AccountEvent,
+  log: MailLog,
+): void {
+  void (async () => {
+    const company = String(await settings.get("panel.settings.companyName"));
+    await mailer.send(accountEventMail(event, { to: owner.email, username: owner.username, company }), log);
+  })().catch((err: unknown) => log.warn({ err: String(err) }, "account e-mail not sent"));
+}
 
 export function accountEventMail(
   event: AccountEvent,

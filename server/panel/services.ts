@@ -7,6 +7,7 @@ import { LoginThrottle } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
+import { OwnAccount } from "./own-account.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
@@ -30,6 +31,7 @@ export interface PanelServices {
   userSettings: UserSettings;
   signIn: SignIn;
   twoFactor: TwoFactor;
+  ownAccount: OwnAccount;
   mailer: Mailer;
   nodes: Nodes;
   servers: Servers;
@@ -75,6 +77,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
     twoFactor,
+    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings),
     mailer,
     nodes,
     servers: new Servers(db, nodes),

@@ -1,6 +1,6 @@
 import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
-import { type AccountEvent, accountEventMail } from "./account-mail.ts";
+import { type AccountEvent, tellOwner } from "./account-mail.ts";
 import type { Accounts, User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
@@ -111,15 +111,8 @@ export class TwoFactor {
     return codes;
   }
 
-  /** E-mails the owner about the change, best-effort and without holding up the answer (reference §12.22). */
   private tell(user: User, event: AccountEvent, log: MailLog): void {
-    void (async () => {
-      const company = String(await this.settings.get("panel.settings.companyName"));
-      await this.mailer.send(
-        accountEventMail(event, { to: user.email, username: user.username, company }),
-        log,
-      );
-    })().catch((err: unknown) => log.warn({ err: String(err) }, "account e-mail not sent"));
+    tellOwner(this.mailer, this.settings, user, event, log);
   }
 
   /**
