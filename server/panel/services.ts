@@ -63,8 +63,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode);
-  const twoFactor = new TwoFactor(db, accounts, settings, throttle);
   const mailer = new Mailer(settings);
+  const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   return {
     config,
     db,

@@ -172,6 +172,9 @@ test.describe("on a phone", () => {
     await snap(page, "self-recovery-codes-phone");
     // Nothing sticks out sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // In the dark theme too (the codes and the QR code keep their contrast).
+    await page.getByLabel("Theme").selectOption("dark");
+    await snap(page, "self-recovery-codes-dark-phone");
     await page.getByTestId("codes-done").click();
     await logout(page);
     await login(page, user.email, user.password);
