@@ -31,6 +31,7 @@ import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
+import { serializeRequest } from "./http/log-redaction.ts";
 import { collectOpenApi } from "./http/openapi.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
@@ -47,6 +48,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
       level: config.logLevel,
       stream: logStream(logFormat()),
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+      serializers: { req: serializeRequest },
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
