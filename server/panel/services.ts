@@ -77,7 +77,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
     twoFactor,
-    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings),
+    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,
     nodes,
     servers: new Servers(db, nodes),
