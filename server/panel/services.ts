@@ -8,6 +8,7 @@ import { LoginThrottle } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
+import { OwnAccount } from "./own-account.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
@@ -31,6 +32,7 @@ export interface PanelServices {
   userSettings: UserSettings;
   signIn: SignIn;
   twoFactor: TwoFactor;
+  ownAccount: OwnAccount;
   mailer: Mailer;
   nodes: Nodes;
   servers: Servers;
@@ -66,8 +68,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode);
-  const twoFactor = new TwoFactor(db, accounts, settings, throttle);
   const mailer = new Mailer(settings);
+  const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const live = new LiveConnections(config.connectionLimits);
   // A revoked session takes the sockets and SFTP sessions opened with it along.
   sessions.onRevoked((revoked) =>
@@ -85,6 +87,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
     twoFactor,
+    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings),
     mailer,
     nodes,
     servers: new Servers(db, nodes),
