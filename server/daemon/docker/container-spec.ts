@@ -56,7 +56,7 @@ export function portBindings(specs: string[]): {
     const hostIp = parts.join(":");
     const key = `${containerPort}/${protocol}`;
     ExposedPorts[key] = {};
-    (PortBindings[key] ??= []).push({ HostIp: hostIp, HostPort: hostPort });
+    PortBindings[key] = [...(PortBindings[key] ?? []), { HostIp: hostIp, HostPort: hostPort }];
   }
   return { ExposedPorts, PortBindings };
 }
