@@ -14,8 +14,11 @@ export interface Editor {
   sessionHash: string;
 }
 
-/** Ends what a user still holds open outside the database (console sockets, SFTP sessions). */
-export type CloseLive = (userId: number) => void;
+/**
+ * Ends what a user still holds open outside the database (console sockets, SFTP sessions);
+ * `exceptSession` keeps the sockets of the editor's own session when they change themselves.
+ */
+export type CloseLive = (userId: number, opts?: { exceptSession?: string }) => void;
 
 const knownScopes = new Set<string>([...globalScopes, ...serverScopes]);
 
@@ -99,6 +102,7 @@ export class UserAdmin {
     if (fields.password !== undefined) {
       await this.accounts.setPassword(id, fields.password);
       await this.sessions.revokeAllOf(id, editor.sessionHash);
+      this.closeLive(id, { exceptSession: editor.sessionHash });
     }
   }
 
