@@ -25,11 +25,13 @@ import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import type { PanelConfig } from "./config.ts";
+import { installAuthRequestRules } from "./http/auth-requests.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
+import { serializeRequest } from "./http/log-redaction.ts";
 import { collectOpenApi } from "./http/openapi.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
@@ -46,6 +48,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
       level: config.logLevel,
       stream: logStream(logFormat()),
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+      serializers: { req: serializeRequest },
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
@@ -64,6 +67,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   const cookies = new CookieJar(config.cookiePrefix, config.publicUrl?.startsWith("https:") ?? false);
   installXsrf(app, cookies);
+  installAuthRequestRules(app);
   installGuard(app, services, cookies);
   installNulGuard(app);
   collectOpenApi(app);

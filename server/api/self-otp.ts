@@ -28,6 +28,7 @@ export function selfOtpRoutes(app: Api, { services }: RouteContext): void {
         requirePrincipal(request).user,
         request.body.token,
         request.ip,
+        request.log,
       ),
     }),
   );
@@ -36,7 +37,7 @@ export function selfOtpRoutes(app: Api, { services }: RouteContext): void {
     "/api/self/otp/:token",
     { config: { access: "self.edit" }, schema: { params: OtpTokenParams } },
     async (request, reply) => {
-      await twoFactor.disable(requirePrincipal(request).user, request.params.token, request.ip);
+      await twoFactor.disable(requirePrincipal(request).user, request.params.token, request.ip, request.log);
       return reply.status(204).send();
     },
   );
@@ -49,6 +50,7 @@ export function selfOtpRoutes(app: Api, { services }: RouteContext): void {
         requirePrincipal(request).user,
         request.body.token,
         request.ip,
+        request.log,
       ),
     }),
   );

@@ -4,6 +4,7 @@ import { ApiError } from "../errors.ts";
 import { frameworkErrors, installErrorHandler } from "../http/error-handler.ts";
 import { installJsonBodyParser } from "../http/json-body.ts";
 import { logFormat, logStream } from "../http/log-output.ts";
+import { serializeRequest } from "../http/log-redaction.ts";
 import { validatorCompiler } from "../http/validation.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
@@ -25,7 +26,12 @@ export async function buildDaemonApp(
   logLevel = "info",
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: logLevel, redact: ["req.headers.authorization"], stream: logStream(logFormat()) },
+    logger: {
+      level: logLevel,
+      redact: ["req.headers.authorization"],
+      serializers: { req: serializeRequest },
+      stream: logStream(logFormat()),
+    },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
     logController: new LogController({ disableRequestLogging: logLevel !== "debug" }),

@@ -19,7 +19,7 @@ export const escapeHtml = (text: string) =>
   );
 
 /** Names come from users: one line each, so none can shape the subject or the text around it. */
-const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+export const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** The e-mail that invites someone to a server: who, which server, the link, and that it expires in 7 days. */
 export function invitationMail(invite: Invitation): MailMessage {

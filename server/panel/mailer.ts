@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
 import { ApiError } from "../errors.ts";
-import { escapeHtml } from "./invite-mail.ts";
+import { testMail } from "./account-mail.ts";
 import type { Settings } from "./settings.ts";
 
 export interface MailMessage {
@@ -196,12 +196,4 @@ function smtpReason(err: unknown, server: string): string {
   if (e?.code === "ECONNREFUSED" || /ECONNREFUSED/.test(e?.message ?? ""))
     return `${server} refused the connection`;
   return e?.message ?? String(err);
-}
-
-/** The message of POST /api/settings/test/email. */
-function testMail(to: string, company: string): MailMessage {
-  const name = company.replace(/\s+/g, " ").trim();
-  const text = `This is a test e-mail from ${name}. E-mail is set up correctly.\n`;
-  const html = `<!doctype html>\n<html><body><p>${escapeHtml(text.trim())}</p></body></html>\n`;
-  return { to, subject: `${name}: test e-mail`, text, html };
 }

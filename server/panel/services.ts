@@ -3,10 +3,12 @@ import type { PanelConfig } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
+import { LiveConnections } from "./live-connections.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
+import { OwnAccount } from "./own-account.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
@@ -30,6 +32,7 @@ export interface PanelServices {
   userSettings: UserSettings;
   signIn: SignIn;
   twoFactor: TwoFactor;
+  ownAccount: OwnAccount;
   mailer: Mailer;
   nodes: Nodes;
   servers: Servers;
@@ -39,6 +42,8 @@ export interface PanelServices {
   serverClients: ServerClients;
   /** The administration of other users (/api/users). */
   userAdmin: UserAdmin;
+  /** Open console sockets and SFTP sessions, capped and closed when the rights behind them go. */
+  live: LiveConnections;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
 }
@@ -63,8 +68,15 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode);
-  const twoFactor = new TwoFactor(db, accounts, settings, throttle);
   const mailer = new Mailer(settings);
+  const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
+  const live = new LiveConnections(config.connectionLimits);
+  // A revoked session takes the sockets and SFTP sessions opened with it along.
+  sessions.onRevoked((revoked) =>
+    "sessionHash" in revoked
+      ? live.closeForSession(revoked.sessionHash)
+      : live.closeForUserExcept(revoked.userId, revoked.exceptHash, "your sessions were ended"),
+  );
   return {
     config,
     db,
@@ -75,14 +87,18 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
     twoFactor,
+    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
     sftpAuth: new SftpAuth(db, accounts, throttle),
     invites,
-    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer),
+    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer, (userId, serverId) =>
+      live.closeForUserOnServer(userId, serverId),
+    ),
     serverClients: new ServerClients(db, clients),
-    userAdmin: new UserAdmin(db, accounts, sessions),
+    userAdmin: new UserAdmin(db, accounts, sessions, (userId) => live.closeForUser(userId)),
+    live,
   };
 }

@@ -1,7 +1,9 @@
 import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
+import { type AccountEvent, tellOwner } from "./account-mail.ts";
 import type { Accounts, User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
+import type { Mailer, MailLog } from "./mailer.ts";
 import {
   newOtpSecret,
   newRecoveryCodes,
@@ -36,6 +38,7 @@ export class TwoFactor {
     private readonly accounts: Accounts,
     private readonly settings: Settings,
     private readonly throttle: LoginThrottle,
+    private readonly mailer: Mailer,
   ) {}
 
   async status(userId: number): Promise<{ otpEnabled: boolean; recoveryCodesLeft: number }> {
@@ -62,7 +65,7 @@ export class TwoFactor {
   }
 
   /** Confirms the pending secret with a code from it; answers the first recovery codes. */
-  async confirmEnrolment(user: User, code: string, address: string): Promise<string[]> {
+  async confirmEnrolment(user: User, code: string, address: string, log: MailLog): Promise<string[]> {
     this.throttle.refuseIfThrottled(user.email, address);
     const state = await this.accounts.otpState(user.id);
     if (!state.pendingSecret) {
@@ -73,6 +76,7 @@ export class TwoFactor {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
+    this.throttle.recordSuccess(user.email, address);
     // The confirming code counts as used: it cannot sign anyone in afterwards.
     await this.accounts.setOtp(user.id, {
       secret: state.pendingSecret,
@@ -80,11 +84,13 @@ export class TwoFactor {
       active: true,
       lastStep: step,
     });
-    return this.replaceRecoveryCodes(user.id);
+    const codes = await this.replaceRecoveryCodes(user.id);
+    this.tell(user, "otpEnabled", log);
+    return codes;
   }
 
   /** Turns two-factor off after a valid code or recovery code; its recovery codes go with it. */
-  async disable(user: User, code: string, address: string): Promise<void> {
+  async disable(user: User, code: string, address: string, log: MailLog): Promise<void> {
     await this.requireCode(user, code, address);
     await this.db.transaction().execute(async (trx) => {
       await trx
@@ -94,12 +100,19 @@ export class TwoFactor {
         .execute();
       await trx.deleteFrom("otp_recovery_codes").where("user_id", "=", user.id).execute();
     });
+    this.tell(user, "otpDisabled", log);
   }
 
   /** New recovery codes after a valid code or recovery code; the old ones stop working. */
-  async regenerateRecoveryCodes(user: User, code: string, address: string): Promise<string[]> {
+  async regenerateRecoveryCodes(user: User, code: string, address: string, log: MailLog): Promise<string[]> {
     await this.requireCode(user, code, address);
-    return this.replaceRecoveryCodes(user.id);
+    const codes = await this.replaceRecoveryCodes(user.id);
+    this.tell(user, "recoveryCodesRegenerated", log);
+    return codes;
+  }
+
+  private tell(user: User, event: AccountEvent, log: MailLog): void {
+    tellOwner(this.mailer, this.settings, user, event, log);
   }
 
   /**
@@ -130,6 +143,7 @@ export class TwoFactor {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
+    this.throttle.recordSuccess(user.email, address);
   }
 
   private async replaceRecoveryCodes(userId: number): Promise<string[]> {

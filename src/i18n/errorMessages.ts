@@ -100,6 +100,7 @@ const list: MessageDescriptor[] = [
     id: "errors.ErrXsrfTokenInvalid",
     message: "The request was refused, reload the page and try again",
   }),
+  msg({ id: "errors.ErrCrossOrigin", message: "Requests from another site are refused" }),
   msg({ id: "errors.ErrFieldInvalid", message: "{field} is not valid" }),
   msg({ id: "errors.ErrBadRequest", message: "The request was not understood" }),
   msg({ id: "errors.ErrTooManyRequests", message: "Too many requests, slow down and try again" }),

@@ -1,13 +1,15 @@
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { Accounts } from "../../server/panel/accounts.ts";
 import { LoginThrottle } from "../../server/panel/login-throttle.ts";
+import { Mailer } from "../../server/panel/mailer.ts";
 import { currentOtp } from "../../server/panel/otp.ts";
 import { Settings } from "../../server/panel/settings.ts";
 import { TwoFactor } from "../../server/panel/two-factor.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
-import { PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+import { SmtpInbox } from "../support/smtp-inbox.ts";
+import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 const nextStep = (secret: string) => currentOtp(secret, Date.now() + 30_000);
 
@@ -120,7 +122,7 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
     const results = await withPanelDb(panel(), async (db) => {
       const accounts = new Accounts(db);
       const settings = new Settings(db, { defaultPublicUrl: panel().url });
-      const twoFactor = new TwoFactor(db, accounts, settings, new LoginThrottle());
+      const twoFactor = new TwoFactor(db, accounts, settings, new LoginThrottle(), new Mailer(settings));
       const id = (await accounts.byEmail(user.email))!.id;
       // Open the pool's connections first (PostgreSQL), so the checks run side by side.
       await Promise.all(Array.from({ length: 6 }, () => accounts.otpState(id)));
@@ -218,6 +220,44 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
       const opts = json === undefined ? {} : { json };
       expectError(await anonymous.call(method, path, opts), 401, "ErrTokenInvalid");
       expectError(await limited.call(method, path, opts), 403, "ErrMissingScope");
+    }
+  });
+});
+
+describe("two-factor changes are e-mailed to the account's owner", () => {
+  const panel = usePanel();
+  const inbox = new SmtpInbox();
+  afterAll(async () => {
+    await inbox.stop();
+  });
+
+  it("on turning on, new recovery codes and turning off", async () => {
+    const port = await inbox.start();
+    const admin = await adminClient(panel());
+    const configured = await admin.post("/api/settings", {
+      "panel.email.provider": "smtp",
+      "panel.email.host": `127.0.0.1:${port}`,
+      "panel.email.from": "panel@example.com",
+    });
+    expect(configured.status).toBe(204);
+    const user = newUser("mailed");
+    const api = await registeredClient(panel(), user);
+    const { secret } = (await api.post("/api/self/otp")).body;
+    expect((await api.put("/api/self/otp", { token: currentOtp(secret) })).status).toBe(200);
+    const on = await inbox.nth(1);
+    expect(on.to).toEqual([user.email]);
+    expect(on.headers.get("subject")).toBe("Outpost: two-factor sign-in turned on");
+    expect(on.parts.get("text/plain")).toContain(`for your account ${user.username}`);
+    const { recoveryCodes } = (
+      await api.post("/api/self/otp/recovery", { token: currentOtp(secret, Date.now() + 30_000) })
+    ).body;
+    expect((await inbox.nth(2)).headers.get("subject")).toBe("Outpost: new recovery codes");
+    expect((await api.delete(`/api/self/otp/${recoveryCodes[0]}`)).status).toBe(204);
+    expect((await inbox.nth(3)).headers.get("subject")).toBe("Outpost: two-factor sign-in turned off");
+    // No code or secret ever goes into these messages.
+    for (const mail of inbox.mails) {
+      expect(mail.raw).not.toContain(secret);
+      for (const code of recoveryCodes) expect(mail.raw).not.toContain(code);
     }
   });
 });

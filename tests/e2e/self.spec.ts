@@ -105,6 +105,33 @@ test("a user enrols two-factor from the key shown, signs in with a code and late
   await expect(page).toHaveURL(/\/auth\/login$/);
 });
 
+test("new recovery codes and turning two-factor off each ask for a code", async ({ page, baseURL }) => {
+  await onAccountPage(page, baseURL!);
+  const secret = await startEnrolment(page, "self-otp-enrol-again");
+  await confirmEnrolment(page, secret);
+  const first = await page.getByTestId("recovery-code").allInnerTexts();
+  await page.getByTestId("codes-done").click();
+
+  await page.getByTestId("otp-regenerate").click();
+  const prompt = page.getByTestId("otp-code-prompt");
+  await prompt.getByTestId("otp-code-input").fill(currentOtp(secret, Date.now() + 30_000));
+  await snap(page, "self-otp-prompt");
+  await prompt.getByTestId("otp-code-submit").click();
+  await expect(page.getByTestId("recovery-code")).toHaveCount(10);
+  const fresh = await page.getByTestId("recovery-code").allInnerTexts();
+  expect(fresh.some((code) => first.includes(code))).toBe(false);
+  await page.getByTestId("codes-done").click();
+
+  // An old recovery code no longer turns it off; a new one does.
+  await page.getByTestId("otp-disable").click();
+  await prompt.getByTestId("otp-code-input").fill(first[0]);
+  await prompt.getByTestId("otp-code-submit").click();
+  await expect(page.getByText("Invalid credentials").first()).toBeVisible();
+  await prompt.getByTestId("otp-code-input").fill(fresh[0]);
+  await prompt.getByTestId("otp-code-submit").click();
+  await expect(page.getByTestId("otp-off")).toBeVisible();
+});
+
 test("the account page changes the username with the current password and keeps preferences on the account", async ({
   page,
   browser,
@@ -172,6 +199,9 @@ test.describe("on a phone", () => {
     await snap(page, "self-recovery-codes-phone");
     // Nothing sticks out sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // In the dark theme too (the codes and the QR code keep their contrast).
+    await page.getByLabel("Theme").selectOption("dark");
+    await snap(page, "self-recovery-codes-dark-phone");
     await page.getByTestId("codes-done").click();
     await logout(page);
     await login(page, user.email, user.password);
