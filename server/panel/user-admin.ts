@@ -14,11 +14,8 @@ export interface Editor {
   sessionHash: string;
 }
 
-/**
- * Ends what a user still holds open outside the database (console sockets, SFTP sessions);
- * `exceptSession` keeps the sockets of the editor's own session when they change themselves.
- */
-export type CloseLive = (userId: number, opts?: { exceptSession?: string }) => void;
+/** Ends what a user still holds open outside the database (console sockets, SFTP sessions). */
+export type CloseLive = (userId: number) => void;
 
 const knownScopes = new Set<string>([...globalScopes, ...serverScopes]);
 
@@ -101,8 +98,8 @@ export class UserAdmin {
     await this.accounts.update(id, { username: fields.username, email: fields.email });
     if (fields.password !== undefined) {
       await this.accounts.setPassword(id, fields.password);
+      // Revoking the sessions also closes the sockets and SFTP sessions opened with them.
       await this.sessions.revokeAllOf(id, editor.sessionHash);
-      this.closeLive(id, { exceptSession: editor.sessionHash });
     }
   }
 
