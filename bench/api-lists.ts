@@ -71,6 +71,8 @@ async function round(database: "sqlite" | "postgres", postgresUrl?: string) {
               username: `user${String(n).padStart(5, "0")}`,
               email: `user${n}@example.com`,
               password_hash: "not-a-hash",
+              otp_active: 0,
+              otp_last_step: 0,
               created_at: now,
             })),
           )

@@ -121,7 +121,13 @@ export class Servers {
     const total = Number(
       (await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
     );
-    const rows = await q.select(viewColumns).orderBy("name").orderBy("id").limit(pageSize).offset(offset).execute();
+    const rows = await q
+      .select(viewColumns)
+      .orderBy("name")
+      .orderBy("id")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
     const scopesById = seesAll
       ? new Map<string, string[]>()
       : await this.serverScopesOf(principal.user.id, rows);
