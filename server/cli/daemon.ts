@@ -27,7 +27,7 @@ export async function daemon(configFile: string): Promise<void> {
   sftp = await startSftp(engine, {
     host: config.sftp.host,
     port: config.sftp.port,
-    authorize: panelAuthorizer(config, app.log),
+    authorize: panelAuthorizer(config, app.log, engine.sftpSessions),
     log: app.log,
   });
   const address = await app.listen({ host: config.listen.host, port: config.listen.port });

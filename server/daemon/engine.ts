@@ -10,6 +10,7 @@ import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
 import { ServerStore } from "./servers/server-store.ts";
+import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
 
 /** What a node can do, in the reference's shape (§9.3). */
@@ -45,6 +46,8 @@ export class DaemonEngine {
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
+  /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
+  readonly sftpSessions = new SftpSessions();
 
   constructor(readonly options: EngineOptions) {
     for (const dir of ["servers", "backups", "cache", "binaries"]) {

@@ -70,7 +70,12 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const nodes = new Nodes(db, settings, localNode);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
-  const live = new LiveConnections(config.connectionLimits);
+  const servers = new Servers(db, nodes);
+  const live = new LiveConnections(
+    config.connectionLimits,
+    { allNodes: () => nodes.allClients(), nodeOf: (id) => servers.nodeOf(id) },
+    (msg) => process.emitWarning(msg),
+  );
   // A revoked session takes the sockets and SFTP sessions opened with it along.
   sessions.onRevoked((revoked) =>
     "sessionHash" in revoked
@@ -87,10 +92,10 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
     twoFactor,
-    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings),
+    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,
     nodes,
-    servers: new Servers(db, nodes),
+    servers,
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
     sftpAuth: new SftpAuth(db, accounts, throttle),
     invites,

@@ -1,9 +1,11 @@
 import { Client as SshClient } from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import { adminClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
@@ -77,6 +79,16 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     expect((await mine.closed).code).toBe(4001);
     expect(await settledWithin(theirs.closed, 500)).toBe(false);
     theirs.close();
+  });
+
+  it("a renewed session (reauth) takes its sockets along: signing out afterwards still closes them", async () => {
+    const { api } = await member();
+    const socket = await openServerSocket(api, serverId);
+    expect((await api.post("/auth/reauth")).status).toBe(200);
+    expect(await settledWithin(socket.closed, 300)).toBe(false);
+    expect((await api.post("/auth/logout")).status).toBeLessThan(300);
+    expect(await settledWithin(socket.closed, 5000)).toBe(true);
+    expect((await socket.closed).code).toBe(4001);
   });
 
   it("a password change closes every other session's sockets and SFTP sessions, and keeps its own", async () => {
@@ -153,5 +165,63 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
       }
     }, 5000);
     for (const socket of open.slice(1)) socket.close();
+  });
+
+  // A remote node's SFTP runs in outpost daemon: the panel ends those sessions through server/link.
+  describe("SFTP sessions on a remote node", () => {
+    const remoteId = "11fe0002";
+    let daemon: DaemonProcess | undefined;
+    let sftpPort: number;
+
+    beforeAll(async () => {
+      const remote = await addRemoteNode(admin, "live-remote");
+      daemon = remote.daemon;
+      sftpPort = daemon.config.sftp.port;
+      const created = await admin.put(`/api/servers/${remoteId}`, {
+        ...echoDefinition(),
+        name: "live-remote",
+        node: remote.nodeId,
+      });
+      expect(created.status, created.text).toBe(200);
+    });
+    afterAll(async () => {
+      await daemon?.destroy();
+    });
+
+    /** A member of the local server who may also use SFTP on the remote one. */
+    async function remoteMember() {
+      const who = await member();
+      const granted = await admin.put(`/api/servers/${remoteId}/user/${who.email}`, {
+        scopes: ["server.view", "server.sftp"],
+      });
+      expect(granted.status, granted.text).toBeLessThan(300);
+      return { ...who, sftp: () => openSftp(sftpPort, `${who.email}#${remoteId}`, who.password) };
+    }
+
+    it("end when the user changes their password", async () => {
+      const { api, password, sftp } = await remoteMember();
+      const session = await sftp();
+      const changed = await api.put("/api/self", { password, newPassword: `${password}-new` });
+      expect(changed.status, changed.text).toBe(204);
+      expect(await settledWithin(session.closed, 10_000)).toBe(true);
+    });
+
+    it("end on that server when the user is removed from it, and not on another", async () => {
+      const { email, password, sftp } = await remoteMember();
+      const remote = await sftp();
+      const local = await openSftp(panel().sftpPort, `${email}#${serverId}`, password);
+      expect((await admin.delete(`/api/servers/${remoteId}/user/${email}`)).status).toBe(204);
+      expect(await settledWithin(remote.closed, 10_000)).toBe(true);
+      expect(await settledWithin(local.closed, 300)).toBe(false);
+      local.end();
+    });
+
+    it("end when the user is deleted", async () => {
+      const { api, sftp } = await remoteMember();
+      const session = await sftp();
+      const id = (await api.get("/api/self")).body.id;
+      expect((await admin.delete(`/api/users/${id}`)).status).toBe(204);
+      expect(await settledWithin(session.closed, 10_000)).toBe(true);
+    });
   });
 });
