@@ -6,12 +6,15 @@ import {
   type Operation,
   renderEnvironmentVars,
   renderRun,
+  replaceTokens,
   type ServerContext,
   type Template,
   tokenValues,
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
+import { defaultContainerRoot } from "../docker/container-spec.ts";
+import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import {
   type InstanceOptions,
@@ -65,6 +68,8 @@ export class ManagedServer {
     private readonly runSteps: StepRunner,
     private readonly save: (definition: Template) => Promise<void>,
     options: InstanceOptions,
+    /** This node's Docker engine, for servers in the docker environment. */
+    private readonly docker?: DockerRunner,
   ) {
     this.root = path.resolve(serversDir, id);
     this.sandbox = new Sandbox(this.root);
@@ -98,7 +103,39 @@ export class ManagedServer {
   }
 
   private async plan(): Promise<RunPlan> {
-    const run = renderRun(this.definition.run, this.context());
+    const ctx = this.context();
+    const run = renderRun(this.definition.run, ctx);
+    const environment = this.definition.environment;
+    if (environment.type === "docker") {
+      const docker = this.docker;
+      if (!docker) throw dockerNotSupported();
+      const input = {
+        serverId: this.id,
+        root: this.root,
+        environment,
+        image: replaceTokens(environment.image || defaultImage, tokenValues(ctx)),
+        argv: run.argv,
+        // The node's own environment stays on the node: the container gets the definition's variables.
+        env: {
+          HOME: environment.containerRoot || defaultContainerRoot,
+          TERM: "xterm-256color",
+          ...run.environmentVars,
+        },
+        workingDirectory: run.workingDirectory,
+        limits: this.definition.limits,
+      };
+      return {
+        argv: run.argv,
+        cwd: this.root,
+        env: input.env,
+        stopText: run.stopText,
+        stopSignal: run.stopSignal,
+        expectedExitCode: run.expectedExitCode,
+        autorecover: run.autorecover,
+        autorestart: run.autorestart,
+        launch: (onOutput) => docker.launch(input, onOutput),
+      };
+    }
     const cwd = run.workingDirectory ? (await this.sandbox.resolve(run.workingDirectory)).path : this.root;
     const argv = [...run.argv];
     // A relative program path names a file in the server folder (./server.sh), as the reference runs it.
