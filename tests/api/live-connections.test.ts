@@ -129,6 +129,22 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     expect((await socket.closed).code).toBe(4001);
   });
 
+  it("taking a global scope away closes the sockets it let in; adding one leaves them", async () => {
+    const { api } = await member();
+    const id = (await api.get("/api/self")).body.id;
+    const base = (await admin.get(`/api/users/${id}/perms`)).body.scopes as string[];
+    expect((await admin.put(`/api/users/${id}/perms`, { scopes: [...base, "server.admin"] })).status).toBe(
+      204,
+    );
+    const socket = await openServerSocket(api, serverId);
+    expect(
+      (await admin.put(`/api/users/${id}/perms`, { scopes: [...base, "server.admin", "nodes.view"] })).status,
+    ).toBe(204);
+    expect(await settledWithin(socket.closed, 300)).toBe(false);
+    expect((await admin.put(`/api/users/${id}/perms`, { scopes: base })).status).toBe(204);
+    expect((await socket.closed).code).toBe(4001);
+  });
+
   it("deleting the user closes their sockets and SFTP sessions at once", async () => {
     const { api, email, password } = await member();
     const socket = await openServerSocket(api, serverId);
