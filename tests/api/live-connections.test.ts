@@ -117,6 +117,18 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     await expect(openServerSocket(api, serverId)).rejects.toThrow(/403/);
   });
 
+  it("a socket opened with the old cookie during reauth's grace ends with the renewed session's sign-out", async () => {
+    const { api } = await member();
+    const oldCookie = api.cookies.get("outpost_auth")!;
+    expect((await api.post("/auth/reauth")).status).toBe(200);
+    // A page's socket that left with the old cookie while reauth was answering.
+    const late = new PanelClient(panel().url);
+    late.cookies.set("outpost_auth", oldCookie);
+    const socket = await openServerSocket(late, serverId);
+    expect((await api.post("/auth/logout")).status).toBeLessThan(300);
+    expect((await socket.closed).code).toBe(4001);
+  });
+
   it("deleting the user closes their sockets and SFTP sessions at once", async () => {
     const { api, email, password } = await member();
     const socket = await openServerSocket(api, serverId);

@@ -17,6 +17,7 @@ import {
 import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
 import type { CommandRunner } from "../install/command-runner.ts";
+import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import {
   type InstanceOptions,
@@ -63,6 +64,8 @@ export class ManagedServer {
   /** Every path a definition names (working directory, file_exists) is taken inside the folder through it. */
   readonly sandbox: Sandbox;
   private readonly listeners = new Set<(event: ServerEvent) => void>();
+  /** Console output goes to watchers in batches of one short window (issue 13 #2). */
+  private readonly consoleBatch = new ConsoleBatcher((chunk) => this.emit({ type: "console", chunk }));
   private readonly abort = new AbortController();
 
   constructor(
@@ -83,11 +86,15 @@ export class ManagedServer {
         plan: async () => this.plan(),
         pre: () => this.steps(this.definition.run.pre ?? []),
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
-        onStatus: (status) => this.emit({ type: "status", status }),
+        onStatus: (status) => {
+          // The output before a status change reaches watchers before it.
+          this.consoleBatch.flush();
+          this.emit({ type: "status", status });
+        },
       },
       options,
     );
-    this.instance.console.subscribe((chunk) => this.emit({ type: "console", chunk }));
+    this.instance.console.subscribe((chunk) => this.consoleBatch.push(chunk));
   }
 
   context(exit?: ServerContext["exit"]): ServerContext {
@@ -262,6 +269,7 @@ export class ManagedServer {
   async close(): Promise<void> {
     this.abort.abort();
     await this.instance.close();
+    this.consoleBatch.flush();
   }
 
   private emit(event: ServerEvent): void {
