@@ -103,11 +103,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       live.closeForUserOnServer(userId, serverId),
     ),
     serverClients: new ServerClients(db, clients),
-    userAdmin: new UserAdmin(db, accounts, sessions, (userId, why) =>
-      why === "deleted"
-        ? live.closeForUser(userId)
-        : live.closeForUserExcept(userId, undefined, "your permissions changed"),
-    ),
+    userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => live.closeForUser(userId, reason)),
     live,
   };
 }

@@ -14,12 +14,8 @@ export interface Editor {
   sessionHash: string;
 }
 
-/**
- * Ends what a user still holds open outside the database (console sockets, SFTP sessions):
- * "deleted" when the account is gone, "rights" when global scopes were taken away (the client
- * reconnects with the rights it keeps).
- */
-export type CloseLive = (userId: number, why: "deleted" | "rights") => void;
+/** Ends what a user still holds open outside the database (console sockets, SFTP sessions), saying why. */
+export type CloseLive = (userId: number, reason?: string) => void;
 
 const knownScopes = new Set<string>([...globalScopes, ...serverScopes]);
 
@@ -122,7 +118,7 @@ export class UserAdmin {
       await trx.deleteFrom("permissions").where("user_id", "=", id).execute();
       await trx.deleteFrom("users").where("id", "=", id).execute();
     });
-    this.closeLive(id, "deleted");
+    this.closeLive(id);
   }
 
   async scopesOf(id: number): Promise<string[]> {
@@ -134,7 +130,8 @@ export class UserAdmin {
     await this.get(id);
     const isAdmin = holdsScope(editor.scopes, "admin");
     const wanted = new Set(requested.filter((s) => knownScopes.has(s)));
-    const lost = await this.db.transaction().execute(async (trx) => {
+    let lost: string[] = [];
+    await this.db.transaction().execute(async (trx) => {
       const current = await this.globalScopesIn(trx, id);
       if (!isAdmin && current.includes("admin")) throw reachesFurther();
       // An administrator replaces the set; anyone else toggles only the scopes they hold.
@@ -154,10 +151,10 @@ export class UserAdmin {
         .values({ user_id: id, server_id: "", scopes: value })
         .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
         .execute();
-      return current.some((s) => !next.includes(s));
+      lost = current.filter((s) => !next.includes(s));
     });
-    // A global scope applies on every server: a socket let in with it must not outlive it.
-    if (lost) this.closeLive(id, "rights");
+    // A global scope reaches every server: what was opened with it (sockets, SFTP) reopens with what is left.
+    if (lost.length > 0) this.closeLive(id, "your permissions changed");
   }
 
   /** A non-administrator may act only on a user whose every scope (global and per server) they hold. */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ApiError } from "../../errors.ts";
 import {
   ConditionEvaluator,
+  type DockerEnvironment,
   type Operation,
   renderEnvironmentVars,
   renderRun,
@@ -13,8 +14,10 @@ import {
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
-import { defaultContainerRoot } from "../docker/container-spec.ts";
+import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
+import type { CommandRunner } from "../install/command-runner.ts";
+import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import {
   type InstanceOptions,
@@ -35,6 +38,8 @@ export interface StepIo {
   /** For the `console` step: a line to the running process's input. */
   sendConsole(line: string): void;
   signal: AbortSignal;
+  /** Runs a command step's program; by default a process group on this host. */
+  runCommand?: CommandRunner;
 }
 
 /** Runs steps; answers the values they set through outputVariable. */
@@ -59,6 +64,8 @@ export class ManagedServer {
   /** Every path a definition names (working directory, file_exists) is taken inside the folder through it. */
   readonly sandbox: Sandbox;
   private readonly listeners = new Set<(event: ServerEvent) => void>();
+  /** Console output goes to watchers in batches of one short window (issue 13 #2). */
+  private readonly consoleBatch = new ConsoleBatcher((chunk) => this.emit({ type: "console", chunk }));
   private readonly abort = new AbortController();
 
   constructor(
@@ -79,11 +86,15 @@ export class ManagedServer {
         plan: async () => this.plan(),
         pre: () => this.steps(this.definition.run.pre ?? []),
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
-        onStatus: (status) => this.emit({ type: "status", status }),
+        onStatus: (status) => {
+          // The output before a status change reaches watchers before it.
+          this.consoleBatch.flush();
+          this.emit({ type: "status", status });
+        },
       },
       options,
     );
-    this.instance.console.subscribe((chunk) => this.emit({ type: "console", chunk }));
+    this.instance.console.subscribe((chunk) => this.consoleBatch.push(chunk));
   }
 
   context(exit?: ServerContext["exit"]): ServerContext {
@@ -105,25 +116,9 @@ export class ManagedServer {
   private async plan(): Promise<RunPlan> {
     const ctx = this.context();
     const run = renderRun(this.definition.run, ctx);
-    const environment = this.definition.environment;
-    if (environment.type === "docker") {
-      const docker = this.docker;
-      if (!docker) throw dockerNotSupported();
-      const input = {
-        serverId: this.id,
-        root: this.root,
-        environment,
-        image: replaceTokens(environment.image || defaultImage, tokenValues(ctx)),
-        argv: run.argv,
-        // The node's own environment stays on the node: the container gets the definition's variables.
-        env: {
-          HOME: environment.containerRoot || defaultContainerRoot,
-          TERM: "xterm-256color",
-          ...run.environmentVars,
-        },
-        workingDirectory: run.workingDirectory,
-        limits: this.definition.limits,
-      };
+    if (this.definition.environment.type === "docker") {
+      const docker = this.dockerRunner();
+      const input = { ...this.containerInput(ctx), argv: run.argv, workingDirectory: run.workingDirectory };
       return {
         argv: run.argv,
         cwd: this.root,
@@ -152,11 +147,42 @@ export class ManagedServer {
     };
   }
 
+  private dockerRunner(): DockerRunner {
+    if (!this.docker) throw dockerNotSupported();
+    return this.docker;
+  }
+
+  /** What a container of this server is made of, for a given moment (variables as they are then). */
+  private containerInput(ctx: ServerContext): ContainerInput {
+    const environment = this.definition.environment as DockerEnvironment;
+    const tokens = tokenValues(ctx);
+    return {
+      serverId: this.id,
+      root: this.root,
+      environment,
+      image: replaceTokens(environment.image || defaultImage, tokens),
+      argv: [],
+      // The node's own environment stays on the node: the container gets the definition's variables.
+      env: {
+        HOME: environment.containerRoot || defaultContainerRoot,
+        TERM: "xterm-256color",
+        ...renderEnvironmentVars(this.definition.run, tokens),
+      },
+      limits: this.definition.limits,
+    };
+  }
+
   /** Runs steps with the run section's environment variables; values they output are kept in the server's data. */
   private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
     if (ops.length === 0) return;
     const ctx = this.context(exit);
+    // A docker server's commands run in its image, as the reference runs them (templates.md §6).
+    const runCommand: CommandRunner | undefined =
+      this.definition.environment.type === "docker"
+        ? (spec) => this.dockerRunner().runCommand(this.containerInput(ctx), spec)
+        : undefined;
     const outputs = await this.runSteps(ops, ctx, {
+      runCommand,
       root: this.root,
       env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
       write: (text) => this.instance.console.write(text),
@@ -243,6 +269,7 @@ export class ManagedServer {
   async close(): Promise<void> {
     this.abort.abort();
     await this.instance.close();
+    this.consoleBatch.flush();
   }
 
   private emit(event: ServerEvent): void {
