@@ -25,6 +25,8 @@ const dockerDefinition = (over: Record<string, unknown> = {}) => {
   const echo = echoDefinition();
   return echoDefinition({
     run: { ...echo.run, command: echo.run.command.replace("sh -c '", "sh -c 'pwd > where.txt; ") },
+    // Runs in the image too: the host has no /pufferpanel.
+    install: [{ type: "command", commands: ["sh -c 'pwd > installed-in.txt'"] }],
     environment: { type: "docker", image: testImage },
     requirements: { os: "linux", binaries: ["no-such-program-on-the-host"] },
     limits,
@@ -59,6 +61,10 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
     it("runs a server in a container: console both ways, its limits, its folder, stop leaves no container", async () => {
       // The host's binaries are not the container's business (reference §6).
       await subject.client.servers.createServer(id, dockerDefinition());
+      await subject.client.servers.action(id, "install", true);
+      const folder = path.join(subject.dataDir, "servers", id);
+      expect(fs.readFileSync(path.join(folder, "installed-in.txt"), "utf8")).toBe("/pufferpanel\n");
+      expect(await containersOf(id)).toEqual([]);
       await subject.client.servers.action(id, "start", true);
       await waitUntil(async () => (await output()).includes("ready hello on 25565"), 20_000, 100);
 
