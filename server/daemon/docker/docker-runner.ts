@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 import type Docker from "dockerode";
 import { ApiError } from "../../errors.ts";
@@ -11,6 +12,17 @@ import { dockerClient } from "./socket.ts";
 
 export const dockerNotSupported = () =>
   new ApiError(400, "ErrDockerNotSupported", "no Docker engine answers on this node");
+
+/**
+ * The container runs as whoever owns the server folder (the node's user, or
+ * the server's own uid where the host environment gives it one): what it
+ * writes there stays the server's, and with every capability dropped it could
+ * not write into a folder of another owner anyway.
+ */
+async function asFolderOwner(input: ContainerInput): Promise<ContainerInput> {
+  const owner = await fs.stat(input.root);
+  return { ...input, user: `${owner.uid}:${owner.gid}` };
+}
 
 /** The image the reference uses when a docker environment names none. */
 export const defaultImage = "pufferpanel/generic";
@@ -30,7 +42,7 @@ export class DockerRunner {
 
   /** Pulls the image when missing (progress in the console), then creates and starts the container. */
   async launch(input: ContainerInput, onOutput: (data: Buffer) => void): Promise<ServerProcess> {
-    return this.startContainer(containerSpec(input), input, onOutput);
+    return this.startContainer(containerSpec(await asFolderOwner(input)), input, onOutput);
   }
 
   /**
@@ -41,7 +53,7 @@ export class DockerRunner {
    */
   async runCommand(input: ContainerInput, command: CommandSpec): Promise<CommandExit> {
     const spec = containerSpec({
-      ...input,
+      ...(await asFolderOwner(input)),
       argv: command.argv,
       workingDirectory: path.relative(input.root, command.cwd),
     });
