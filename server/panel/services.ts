@@ -62,7 +62,6 @@ export function defaultPublicUrl(config: PanelConfig): string {
 export function createServices(config: PanelConfig, db: Db, localNode?: LocalNodeOptions): PanelServices {
   const accounts = new Accounts(db);
   const sessions = new Sessions(db);
-  const clients = new OAuthClients(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) });
   const throttle = new LoginThrottle();
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
@@ -76,6 +75,10 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     { allNodes: () => nodes.allClients(), nodeOf: (id) => servers.nodeOf(id) },
     (msg) => process.emitWarning(msg),
   );
+  // A deleted OAuth2 client's tokens end with it, and so does what was opened with them.
+  const clients = new OAuthClients(db, (hashes) => {
+    for (const hash of hashes) live.closeForSession(hash);
+  });
   // A revoked session takes the sockets and SFTP sessions opened with it along.
   sessions.onRevoked((revoked) =>
     "sessionHash" in revoked
