@@ -22,6 +22,8 @@ export interface PanelConfig {
   maxUploadBytes: number;
   /** SFTP port of the local node. */
   sftpPort: number;
+  /** Key that seals secrets in the database (OUTPOST_SECRET_KEY); unset means `secret.key` in the data dir. */
+  secretKey: string | undefined;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -59,6 +61,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     logLevel: env.OUTPOST_LOG_LEVEL || "info",
     localNode: env.OUTPOST_LOCAL_NODE !== "false",
     sftpPort: port(env.OUTPOST_SFTP_PORT, 5657),
+    secretKey: env.OUTPOST_SECRET_KEY || undefined,
     maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
   };
 }

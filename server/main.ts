@@ -4,6 +4,7 @@ import { serve } from "./cli/serve.ts";
 import { userCommand } from "./cli/users.ts";
 import { readConfig } from "./config.ts";
 import { migrate, openDatabase } from "./db/database.ts";
+import { sealStoredSecrets } from "./panel/seal-stored-secrets.ts";
 import { createServices } from "./panel/services.ts";
 
 const usage = `usage: outpost <command>
@@ -40,6 +41,11 @@ async function main(argv: string[]): Promise<void> {
   const opened = openDatabase(config);
   const applied = await migrate(opened);
   const services = createServices(config, opened.db);
+  const sealed = await sealStoredSecrets(opened.db, services.secrets);
+  if (sealed > 0) {
+    await opened.scrub();
+    console.log(`sealed ${sealed} secrets that were stored in plain text`);
+  }
   if (command === "serve") return serve(config, opened, services);
   try {
     if (command === "migrate")

@@ -1,6 +1,7 @@
 import type { Db } from "../db/database.ts";
 import type { UserTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords.ts";
 import { joinScopes, parseScopes } from "./scopes.ts";
@@ -26,7 +27,11 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /** Users and their global scopes. */
 export class Accounts {
-  constructor(private readonly db: Db) {}
+  /** `box` seals TOTP secrets at rest: the panel needs them back to check codes, so they cannot be hashed. */
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+  ) {}
 
   async count(): Promise<number> {
     const row = await this.db
@@ -155,7 +160,8 @@ export class Accounts {
       .select(["otp_secret", "otp_active", "otp_last_step"])
       .where("id", "=", userId)
       .executeTakeFirstOrThrow();
-    return { secret: row.otp_secret, active: row.otp_active === 1, lastStep: Number(row.otp_last_step) };
+    const secret = row.otp_secret === null ? null : this.box.open(row.otp_secret);
+    return { secret, active: row.otp_active === 1, lastStep: Number(row.otp_last_step) };
   }
 
   async setOtp(
@@ -163,7 +169,8 @@ export class Accounts {
     state: { secret?: string | null; active?: boolean; lastStep?: number },
   ): Promise<void> {
     const set: Partial<Pick<UserTable, "otp_secret" | "otp_active" | "otp_last_step">> = {};
-    if (state.secret !== undefined) set.otp_secret = state.secret;
+    if (state.secret !== undefined)
+      set.otp_secret = state.secret === null ? null : this.box.seal(state.secret);
     if (state.active !== undefined) set.otp_active = state.active ? 1 : 0;
     if (state.lastStep !== undefined) set.otp_last_step = state.lastStep;
     await this.db.updateTable("users").set(set).where("id", "=", userId).execute();

@@ -3,6 +3,8 @@ import type { PanelConfig } from "../config.ts";
 import { DaemonEngine } from "../daemon/engine.ts";
 import type { Db } from "../db/database.ts";
 import { LocalNode } from "../link/local-node.ts";
+import { ensurePrivateDir } from "../secrets/private-files.ts";
+import { SecretBox } from "../secrets/secret-box.ts";
 import { productVersion } from "../version.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
@@ -38,6 +40,8 @@ export interface PanelServices {
   serverClients: ServerClients;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
+  /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
+  secrets: SecretBox;
   /** The daemon engine of the local node, when the panel runs one. */
   localEngine: DaemonEngine | undefined;
 }
@@ -49,10 +53,12 @@ export function defaultPublicUrl(config: PanelConfig): string {
 }
 
 export function createServices(config: PanelConfig, db: Db): PanelServices {
-  const accounts = new Accounts(db);
+  ensurePrivateDir(config.dataDir);
+  const secrets = SecretBox.forPanel(config.dataDir, config.secretKey);
+  const accounts = new Accounts(db, secrets);
   const sessions = new Sessions(db);
   const clients = new OAuthClients(db);
-  const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) });
+  const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) }, secrets);
   const throttle = new LoginThrottle();
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
@@ -63,6 +69,7 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     db,
     settings,
     localEngine ? { client: new LocalNode(localEngine), sftpPort: config.sftpPort } : undefined,
+    secrets,
   );
   return {
     config,
@@ -76,10 +83,11 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
-    sftpAuth: new SftpAuth(db, accounts, throttle),
+    sftpAuth: new SftpAuth(db, accounts, throttle, secrets),
     invites,
     serverUsers: new ServerUsers(db, accounts, invites, settings, new Mailer(settings)),
     serverClients: new ServerClients(db, clients),
+    secrets,
     localEngine,
   };
 }
