@@ -1,4 +1,5 @@
 import path from "node:path";
+import { repoRoot } from "./repo-root.ts";
 
 /** Panel configuration, read from the environment (names are part of the README's contract). */
 export interface PanelConfig {
@@ -13,6 +14,8 @@ export interface PanelConfig {
   cookiePrefix: string;
   /** Where the built browser app lives. */
   webDir: string;
+  /** The self-contained daemon file that `npm run build` makes, served to nodes at /daemon/bundle. */
+  daemonBundle: string;
   /** First administrator, made on the first start when no user exists. */
   firstAdmin?: { email: string; username: string; password: string };
   logLevel: string;
@@ -25,8 +28,6 @@ export interface PanelConfig {
   /** Key that seals secrets in the database (OUTPOST_SECRET_KEY); unset means `secret.key` in the data dir. */
   secretKey: string | undefined;
 }
-
-const repoRoot = path.resolve(import.meta.dirname, "..");
 
 function port(value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
@@ -57,6 +58,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     cookiePrefix: env.OUTPOST_COOKIE_PREFIX || "outpost_",
     webDir: path.resolve(env.OUTPOST_WEB_DIR || path.join(repoRoot, "dist")),
+    daemonBundle: path.join(repoRoot, "dist-daemon", "outpost-daemon.mjs"),
     firstAdmin: email && username && password ? { email, username, password } : undefined,
     logLevel: env.OUTPOST_LOG_LEVEL || "info",
     localNode: env.OUTPOST_LOCAL_NODE !== "false",

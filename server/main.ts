@@ -2,10 +2,10 @@ import { parseArgs } from "node:util";
 import { daemon } from "./cli/daemon.ts";
 import { serve } from "./cli/serve.ts";
 import { userCommand } from "./cli/users.ts";
+import { composePanel } from "./compose.ts";
 import { readConfig } from "./config.ts";
 import { migrate, openDatabase } from "./db/database.ts";
 import { sealStoredSecrets } from "./panel/seal-stored-secrets.ts";
-import { createServices } from "./panel/services.ts";
 
 const usage = `usage: outpost <command>
   serve [--no-local-node]                 start the panel (and its local node)
@@ -40,13 +40,14 @@ async function main(argv: string[]): Promise<void> {
   }
   const opened = openDatabase(config);
   const applied = await migrate(opened);
-  const services = createServices(config, opened.db);
+  const composed = composePanel(config, opened.db);
+  const { services } = composed;
   const sealed = await sealStoredSecrets(opened.db, services.secrets);
   if (sealed > 0) {
     await opened.scrub();
     console.log(`sealed ${sealed} secrets that were stored in plain text`);
   }
-  if (command === "serve") return serve(config, opened, services);
+  if (command === "serve") return serve(config, opened, composed);
   try {
     if (command === "migrate")
       console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
+import { errors } from "../errors.ts";
 import {
   acceptStreamedBodies,
   bodyStreamOf,
@@ -9,9 +10,8 @@ import {
   moveDestination,
   sendFileRead,
   tooLarge,
-} from "../daemon/files/file-http.ts";
-import { refuseNulPaths, requestPath } from "../daemon/files/request-path.ts";
-import { errors } from "../errors.ts";
+} from "../http/file-http.ts";
+import { refuseNulPaths, requestPath } from "../http/request-path.ts";
 import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/files.ts";
 import { ServerIdParams } from "../wire/servers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";

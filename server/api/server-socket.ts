@@ -1,5 +1,6 @@
 import { requirePrincipal } from "../http/guard.ts";
 import { scopesOnServer } from "../http/principal.ts";
+import { isSameOrigin } from "../http/same-origin.ts";
 import { frameText } from "../link/frame-text.ts";
 import type { SocketChannel } from "../link/server-wire.ts";
 import { holdsScope } from "../panel/scopes.ts";
@@ -25,7 +26,7 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
       const id = request.params.id;
       // Cookies ride along on cross-site WebSocket handshakes too: only our own pages may open one.
       const origin = request.headers.origin;
-      if (origin && !sameHost(origin, request.headers.host)) {
+      if (origin && !isSameOrigin(origin, request)) {
         socket.close(1008, "cross-origin socket refused");
         return;
       }
@@ -51,12 +52,4 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
       }
     },
   );
-}
-
-function sameHost(origin: string, host: string | undefined): boolean {
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
 }

@@ -1,4 +1,5 @@
 import { buildApp } from "../app.ts";
+import type { ComposedPanel } from "../compose.ts";
 import type { PanelConfig } from "../config.ts";
 import { startSftp } from "../daemon/sftp/index.ts";
 import type { OpenedDatabase } from "../db/database.ts";
@@ -9,7 +10,7 @@ import type { PanelServices } from "../panel/services.ts";
 export async function serve(
   config: PanelConfig,
   opened: OpenedDatabase,
-  services: PanelServices,
+  { services, localEngine }: ComposedPanel,
 ): Promise<void> {
   const app = await buildApp(config, services);
   await ensureFirstAdmin(config, services, (msg) => app.log.info(msg));
@@ -21,11 +22,11 @@ export async function serve(
     );
   }
   await services.nodes.start();
-  await services.localEngine?.start((msg) => app.log.warn(msg));
+  await localEngine?.start((msg) => app.log.warn(msg));
   // The local node's SFTP, on the panel's host: its sign-ins are checked in-process.
   const sftp =
-    services.localEngine &&
-    (await startSftp(services.localEngine, {
+    localEngine &&
+    (await startSftp(localEngine, {
       host: config.host,
       port: config.sftpPort,
       authorize: (login) => services.sftpAuth.allows(login, localNodeId),
@@ -43,7 +44,7 @@ export async function serve(
     services.nodes.stop();
     await sftp?.close();
     await app.close();
-    await services.localEngine?.close();
+    await localEngine?.close();
     await opened.close();
     process.exit(0);
   };

@@ -1,17 +1,15 @@
 import path from "node:path";
 import type { PanelConfig } from "../config.ts";
-import { DaemonEngine } from "../daemon/engine.ts";
 import type { Db } from "../db/database.ts";
-import { LocalNode } from "../link/local-node.ts";
 import { ensurePrivateDir } from "../secrets/private-files.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
-import { productVersion } from "../version.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
-import { Nodes } from "./nodes.ts";
+import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
+import { OwnAccount } from "./own-account.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
@@ -20,6 +18,8 @@ import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
+import { TwoFactor } from "./two-factor.ts";
+import { UserAdmin } from "./user-admin.ts";
 import { UserSettings } from "./user-settings.ts";
 
 /** Every panel service, wired once; routes receive this. */
@@ -32,18 +32,21 @@ export interface PanelServices {
   settings: Settings;
   userSettings: UserSettings;
   signIn: SignIn;
+  twoFactor: TwoFactor;
+  ownAccount: OwnAccount;
+  mailer: Mailer;
   nodes: Nodes;
   servers: Servers;
   templates: TemplateRepos;
   invites: Invites;
   serverUsers: ServerUsers;
   serverClients: ServerClients;
+  /** The administration of other users (/api/users). */
+  userAdmin: UserAdmin;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
   /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
   secrets: SecretBox;
-  /** The daemon engine of the local node, when the panel runs one. */
-  localEngine: DaemonEngine | undefined;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -52,7 +55,12 @@ export function defaultPublicUrl(config: PanelConfig): string {
   return `http://${host}:${config.port}`;
 }
 
-export function createServices(config: PanelConfig, db: Db): PanelServices {
+/**
+ * The services over one database. The local node, when the panel runs one, is
+ * built by the composition root (server/compose.ts) and handed in as a
+ * NodeClient: services never see the daemon engine behind it.
+ */
+export function createServices(config: PanelConfig, db: Db, localNode?: LocalNodeOptions): PanelServices {
   ensurePrivateDir(config.dataDir);
   const secrets = SecretBox.forPanel(config.dataDir, config.secretKey);
   const accounts = new Accounts(db, secrets);
@@ -62,15 +70,9 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
   const throttle = new LoginThrottle();
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
-  const localEngine = config.localNode
-    ? new DaemonEngine({ dataDir: path.join(config.dataDir, "node"), version: productVersion })
-    : undefined;
-  const nodes = new Nodes(
-    db,
-    settings,
-    localEngine ? { client: new LocalNode(localEngine), sftpPort: config.sftpPort } : undefined,
-    secrets,
-  );
+  const nodes = new Nodes(db, settings, localNode, secrets);
+  const mailer = new Mailer(settings);
+  const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   return {
     config,
     db,
@@ -79,15 +81,18 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     clients,
     settings,
     userSettings: new UserSettings(db),
-    signIn: new SignIn(accounts, sessions, throttle, clients, settings),
+    signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
+    twoFactor,
+    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings),
+    mailer,
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
     sftpAuth: new SftpAuth(db, accounts, throttle, secrets),
     invites,
-    serverUsers: new ServerUsers(db, accounts, invites, settings, new Mailer(settings)),
+    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer),
     serverClients: new ServerClients(db, clients),
+    userAdmin: new UserAdmin(db, accounts, sessions),
     secrets,
-    localEngine,
   };
 }

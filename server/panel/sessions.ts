@@ -3,6 +3,12 @@ import { newToken, tokenHash } from "./tokens.ts";
 
 export const sessionLifetimeMs = 60 * 60 * 1000;
 export const otpPendingLifetimeMs = 5 * 60 * 1000;
+/**
+ * How long a session replaced by /auth/reauth stays valid. The reference leaves it valid until it
+ * expires (an hour); revoking it at once logs out a page whose first calls were already on their
+ * way with the old cookie. A minute covers those calls and keeps a leaked old token short-lived.
+ */
+export const rotatedSessionGraceMs = 60 * 1000;
 
 /** "invite": a link that lets an invited user set their password (server users, reference §12.13). */
 export type SessionKind = "session" | "otp" | "invite";
@@ -64,8 +70,15 @@ export class Sessions {
     await this.db.deleteFrom("sessions").where("token_hash", "=", tokenHash(token)).execute();
   }
 
-  async revokeByHash(hash: string): Promise<void> {
-    await this.db.deleteFrom("sessions").where("token_hash", "=", hash).execute();
+  /** Lets a session live at most `graceMs` longer (never longer than it would have). */
+  async expireWithin(hash: string, graceMs: number): Promise<void> {
+    const until = Date.now() + graceMs;
+    await this.db
+      .updateTable("sessions")
+      .set({ expires_at: until })
+      .where("token_hash", "=", hash)
+      .where("expires_at", ">", until)
+      .execute();
   }
 
   /** Ends every session of a user, except the one given (the caller's own). */

@@ -3,7 +3,6 @@ import { type SftpAuthorizer, SftpListener } from "./sftp-server.ts";
 
 export { panelAuthorizer } from "./panel-auth.ts";
 export { type SftpAuthorizer, SftpListener, type SftpLogin } from "./sftp-server.ts";
-export { parseSftpUsername } from "./username.ts";
 
 /**
  * Starts the SFTP listener of the node an engine runs, its host key kept in

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import ssh2, { type Connection, type ParsedKey } from "ssh2";
+import { parseSftpUsername } from "../../link/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { loadOrCreateHostKey } from "./host-key.ts";
 import { SftpSession } from "./session.ts";
-import { parseSftpUsername } from "./username.ts";
 
 /** Who asks to sign in: `<email>#<serverId>` split, the password, and where from. */
 export interface SftpLogin {
