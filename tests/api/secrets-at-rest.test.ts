@@ -145,15 +145,17 @@ describe("a data folder from before secrets were sealed", () => {
 
     const second = await startPanel({ dataDir, env: { DATABASE_URL: first.databaseUrl ?? "" } });
     started.push(second);
+    // The same database as before the restart (startPanel names it only when it made it).
+    const restarted = { ...second, databaseUrl: first.databaseUrl };
     expect(mode(dataDir)).toBe(0o700);
     if (onSqlite) expect(mode(path.join(dataDir, "outpost.db"))).toBe(0o600);
-    const bytes = await storedBytes(second);
+    const bytes = await storedBytes(restarted);
     for (const secret of [smtpPasswordOld, otpSecret, nodeSecret]) expect(bytes).not.toContain(secret);
     const api = await adminClient(second);
     const nodes = (await api.get("/api/nodes")).body as { id: number; name: string }[];
     const old = nodes.find((n) => n.name === "old-node")!;
     expect((await api.get(`/api/nodes/${old.id}/deployment`)).body.clientSecret).toBe(nodeSecret);
-    expect(panelSecretBox(second).open(String(await storedSetting(second, "panel.email.password")))).toBe(
+    expect(panelSecretBox(second).open(String(await storedSetting(restarted, "panel.email.password")))).toBe(
       smtpPasswordOld,
     );
     expect((await api.get("/api/settings/panel.email.password")).body).toEqual({ value: "", isSet: true });
