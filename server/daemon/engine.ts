@@ -59,13 +59,14 @@ export class DaemonEngine {
     for (const dir of ["servers", "backups", "cache", "binaries"]) {
       fs.mkdirSync(path.join(options.dataDir, dir), { recursive: true });
     }
+    this.docker = new DockerRunner(dockerSocketPath(options.dockerSocket));
     const runSteps =
       options.runSteps ??
       stepRunner({
         binariesDir: path.join(options.dataDir, "binaries"),
         cacheDir: path.join(options.dataDir, "cache"),
+        docker: this.docker,
       });
-    this.docker = new DockerRunner(dockerSocketPath(options.dockerSocket));
     this.servers = new ServerStore(
       path.join(options.dataDir, "servers"),
       runSteps,

@@ -109,7 +109,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       live.closeForUserOnServer(userId, serverId),
     ),
     serverClients: new ServerClients(db, clients),
-    userAdmin: new UserAdmin(db, accounts, sessions, (userId) => live.closeForUser(userId)),
+    userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => live.closeForUser(userId, reason)),
     live,
     secrets,
   };

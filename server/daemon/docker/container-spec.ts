@@ -24,6 +24,8 @@ export interface ContainerInput {
   /** Relative to the server folder, from run.workingDirectory. */
   workingDirectory?: string;
   limits?: ServerLimits;
+  /** `uid:gid` the container runs as: the owner of the server folder, so files stay manageable either side. */
+  user?: string;
 }
 
 const mib = 1024 * 1024;
@@ -87,6 +89,7 @@ export function containerSpec(input: ContainerInput): Docker.ContainerCreateOpti
     Env: Object.entries(input.env).map(([k, v]) => `${k}=${v}`),
     WorkingDir: path.posix.join(containerRoot, input.workingDirectory ?? ""),
     Labels: { ...input.environment.labels, [serverLabel]: input.serverId },
+    ...(input.user ? { User: input.user } : {}),
     AttachStdin: true,
     AttachStdout: true,
     AttachStderr: true,

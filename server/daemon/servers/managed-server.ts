@@ -3,6 +3,7 @@ import path from "node:path";
 import { ApiError } from "../../errors.ts";
 import {
   ConditionEvaluator,
+  type DockerEnvironment,
   type Operation,
   renderEnvironmentVars,
   renderRun,
@@ -13,8 +14,9 @@ import {
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
-import { defaultContainerRoot } from "../docker/container-spec.ts";
+import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
+import type { CommandRunner } from "../install/command-runner.ts";
 import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import {
@@ -36,6 +38,8 @@ export interface StepIo {
   /** For the `console` step: a line to the running process's input. */
   sendConsole(line: string): void;
   signal: AbortSignal;
+  /** Runs a command step's program; by default a process group on this host. */
+  runCommand?: CommandRunner;
 }
 
 /** Runs steps; answers the values they set through outputVariable. */
@@ -112,25 +116,9 @@ export class ManagedServer {
   private async plan(): Promise<RunPlan> {
     const ctx = this.context();
     const run = renderRun(this.definition.run, ctx);
-    const environment = this.definition.environment;
-    if (environment.type === "docker") {
-      const docker = this.docker;
-      if (!docker) throw dockerNotSupported();
-      const input = {
-        serverId: this.id,
-        root: this.root,
-        environment,
-        image: replaceTokens(environment.image || defaultImage, tokenValues(ctx)),
-        argv: run.argv,
-        // The node's own environment stays on the node: the container gets the definition's variables.
-        env: {
-          HOME: environment.containerRoot || defaultContainerRoot,
-          TERM: "xterm-256color",
-          ...run.environmentVars,
-        },
-        workingDirectory: run.workingDirectory,
-        limits: this.definition.limits,
-      };
+    if (this.definition.environment.type === "docker") {
+      const docker = this.dockerRunner();
+      const input = { ...this.containerInput(ctx), argv: run.argv, workingDirectory: run.workingDirectory };
       return {
         argv: run.argv,
         cwd: this.root,
@@ -159,11 +147,42 @@ export class ManagedServer {
     };
   }
 
+  private dockerRunner(): DockerRunner {
+    if (!this.docker) throw dockerNotSupported();
+    return this.docker;
+  }
+
+  /** What a container of this server is made of, for a given moment (variables as they are then). */
+  private containerInput(ctx: ServerContext): ContainerInput {
+    const environment = this.definition.environment as DockerEnvironment;
+    const tokens = tokenValues(ctx);
+    return {
+      serverId: this.id,
+      root: this.root,
+      environment,
+      image: replaceTokens(environment.image || defaultImage, tokens),
+      argv: [],
+      // The node's own environment stays on the node: the container gets the definition's variables.
+      env: {
+        HOME: environment.containerRoot || defaultContainerRoot,
+        TERM: "xterm-256color",
+        ...renderEnvironmentVars(this.definition.run, tokens),
+      },
+      limits: this.definition.limits,
+    };
+  }
+
   /** Runs steps with the run section's environment variables; values they output are kept in the server's data. */
   private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
     if (ops.length === 0) return;
     const ctx = this.context(exit);
+    // A docker server's commands run in its image, as the reference runs them (templates.md §6).
+    const runCommand: CommandRunner | undefined =
+      this.definition.environment.type === "docker"
+        ? (spec) => this.dockerRunner().runCommand(this.containerInput(ctx), spec)
+        : undefined;
     const outputs = await this.runSteps(ops, ctx, {
+      runCommand,
       root: this.root,
       env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
       write: (text) => this.instance.console.write(text),
