@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ensurePrivateDir } from "../secrets/private-files.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
 import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
 import { DockerRunner } from "./docker/docker-runner.ts";
@@ -54,6 +55,8 @@ export class DaemonEngine {
   readonly sftpSessions = new SftpSessions();
 
   constructor(readonly options: EngineOptions) {
+    // Server files, definitions, backups and the SFTP host key: the node's user only.
+    ensurePrivateDir(options.dataDir);
     for (const dir of ["servers", "backups", "cache", "binaries"]) {
       fs.mkdirSync(path.join(options.dataDir, dir), { recursive: true });
     }
