@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ensurePrivateDir } from "../secrets/private-files.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
 import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
 import { DockerRunner } from "./docker/docker-runner.ts";
@@ -9,6 +10,7 @@ import { FileOps } from "./files/file-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
+import { listDefinitionIds } from "./servers/definition-file.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
 import { ServerStore } from "./servers/server-store.ts";
 import { SftpSessions } from "./sftp/sftp-sessions.ts";
@@ -53,6 +55,8 @@ export class DaemonEngine {
   readonly sftpSessions = new SftpSessions();
 
   constructor(readonly options: EngineOptions) {
+    // Server files, definitions, backups and the SFTP host key: the node's user only.
+    ensurePrivateDir(options.dataDir);
     for (const dir of ["servers", "backups", "cache", "binaries"]) {
       fs.mkdirSync(path.join(options.dataDir, dir), { recursive: true });
     }
@@ -81,6 +85,7 @@ export class DaemonEngine {
     for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
       log?.(line);
     }
+    await this.docker.removeLeftovers(await listDefinitionIds(path.join(this.options.dataDir, "servers")));
     return this.servers.load(log);
   }
 
