@@ -11,6 +11,11 @@ export const sandboxErrors = {
     new ApiError(400, "ErrIllegalFileAccess", `illegal file access: ${JSON.stringify(path)} ${why}`),
   notFound: (path: string) => new ApiError(404, "ErrFileNotFound", `file not found: ${JSON.stringify(path)}`),
   exists: (path: string, why: string) => new ApiError(400, "ErrFileExists", `${JSON.stringify(path)} ${why}`),
+  /** A name or path the file system cannot hold (NAME_MAX 255 bytes, PATH_MAX 4096), told before it is tried. */
+  tooLong: (path: string, why: string) =>
+    new ApiError(400, "ErrNameTooLong", `${JSON.stringify(path.slice(0, 200))} ${why}`),
+  tooDeep: (path: string, max: number) =>
+    new ApiError(400, "ErrPathTooDeep", "a path may hold at most ${max} folders", { max }),
   tooManyLinks: (path: string) =>
     new ApiError(
       400,
