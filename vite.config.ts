@@ -60,6 +60,14 @@ export default defineConfig(({ mode }) => {
       outDir: realReact ? "dist-react" : "dist",
       manifest: true,
       target: "es2022",
+      rollupOptions: {
+        // Lingui's React bindings start with "use client", a marker for server-rendering
+        // frameworks; this app renders only in the browser, so dropping it changes nothing.
+        onwarn(warning, warn) {
+          if (warning.code === "MODULE_LEVEL_DIRECTIVE" && warning.message.includes("use client")) return;
+          warn(warning);
+        },
+      },
     },
     server: {
       proxy: Object.fromEntries(

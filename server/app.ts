@@ -3,14 +3,19 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { apiDocsRoutes } from "./api/api-docs.ts";
 import { authRoutes } from "./api/auth.ts";
 import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
+import { daemonBundleRoutes } from "./api/daemon-bundle.ts";
 import { fileRoutes } from "./api/files.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
+import { openApiRoutes } from "./api/openapi.ts";
 import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
+import { selfClientRoutes } from "./api/self-clients.ts";
+import { selfOtpRoutes } from "./api/self-otp.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
@@ -18,10 +23,17 @@ import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
 import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
+import { userRoutes } from "./api/users.ts";
 import type { PanelConfig } from "./config.ts";
+import { installAuthRequestRules } from "./http/auth-requests.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
+import { installJsonBodyParser } from "./http/json-body.ts";
+import { logFormat, logStream } from "./http/log-output.ts";
+import { serializeRequest } from "./http/log-redaction.ts";
+import { collectOpenApi } from "./http/openapi.ts";
+import { trustProxySetting } from "./http/trust-proxy.ts";
 import { installNulGuard, validatorCompiler } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
@@ -34,16 +46,19 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      stream: logStream(logFormat()),
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+      serializers: { req: serializeRequest },
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     bodyLimit: 1024 * 1024,
-    trustProxy: process.env.OUTPOST_TRUST_PROXY === "true",
+    trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" }),
   });
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installJsonBodyParser(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
@@ -52,12 +67,16 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   const cookies = new CookieJar(config.cookiePrefix, config.publicUrl?.startsWith("https:") ?? false);
   installXsrf(app, cookies);
+  installAuthRequestRules(app);
   installGuard(app, services, cookies);
   installNulGuard(app);
+  collectOpenApi(app);
 
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api/")) {
-      reply.header("Cache-Control", "no-store").header("X-API-Version", apiVersion);
+      // API answers are never cached, but for the few that say otherwise (the docs page's files).
+      if (!reply.hasHeader("Cache-Control")) reply.header("Cache-Control", "no-store");
+      reply.header("X-API-Version", apiVersion);
     }
   });
   app.addHook("onSend", async (_request, reply) => {
@@ -70,6 +89,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     authRoutes,
     oauth2Routes,
     selfRoutes,
+    selfOtpRoutes,
+    selfClientRoutes,
     configRoutes,
     settingsRoutes,
     nodeRoutes,
@@ -81,6 +102,10 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverUserRoutes,
     serverClientRoutes,
     templateRoutes,
+    openApiRoutes,
+    apiDocsRoutes,
+    userRoutes,
+    daemonBundleRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

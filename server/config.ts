@@ -1,4 +1,5 @@
 import path from "node:path";
+import { repoRoot } from "./repo-root.ts";
 
 /** Panel configuration, read from the environment (names are part of the README's contract). */
 export interface PanelConfig {
@@ -13,6 +14,8 @@ export interface PanelConfig {
   cookiePrefix: string;
   /** Where the built browser app lives. */
   webDir: string;
+  /** The self-contained daemon file that `npm run build` makes, served to nodes at /daemon/bundle. */
+  daemonBundle: string;
   /** First administrator, made on the first start when no user exists. */
   firstAdmin?: { email: string; username: string; password: string };
   logLevel: string;
@@ -22,9 +25,9 @@ export interface PanelConfig {
   maxUploadBytes: number;
   /** SFTP port of the local node. */
   sftpPort: number;
+  /** How many console sockets and SFTP sessions one user, one session and one address may hold open. */
+  connectionLimits: { perUser: number; perSession: number; perAddress: number };
 }
-
-const repoRoot = path.resolve(import.meta.dirname, "..");
 
 function port(value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
@@ -55,10 +58,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     cookiePrefix: env.OUTPOST_COOKIE_PREFIX || "outpost_",
     webDir: path.resolve(env.OUTPOST_WEB_DIR || path.join(repoRoot, "dist")),
+    daemonBundle: path.join(repoRoot, "dist-daemon", "outpost-daemon.mjs"),
     firstAdmin: email && username && password ? { email, username, password } : undefined,
     logLevel: env.OUTPOST_LOG_LEVEL || "info",
     localNode: env.OUTPOST_LOCAL_NODE !== "false",
     sftpPort: port(env.OUTPOST_SFTP_PORT, 5657),
     maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
+    connectionLimits: {
+      perUser: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_USER, 100),
+      perSession: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_SESSION, 50),
+      perAddress: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_ADDRESS, 200),
+    },
   };
 }

@@ -30,7 +30,11 @@ export const errors = {
   invalidCredentials: () => new ApiError(400, "ErrInvalidCredentials", "invalid credentials"),
   loginNotPermitted: () => new ApiError(403, "ErrLoginNotPermitted", "login not permitted"),
   notFound: () => new ApiError(404, "ErrNotFound", "not found"),
+  /** A user path that would leave a server's root; the path goes in the message, for logs. */
+  illegalFileAccess: (path: string, why: string) =>
+    new ApiError(400, "ErrIllegalFileAccess", `illegal file access: ${JSON.stringify(path)} ${why}`),
   serverNotFound: () => new ApiError(404, "ErrServerNotFound", "no such server"),
+  clientNotFound: () => new ApiError(404, "ErrClientNotFound", "OAuth2 client not found"),
   userNotFound: () => new ApiError(404, "ErrUserNotFound", "user not found"),
   userExists: (field: string) =>
     new ApiError(409, "ErrUserExists", "a user with this ${field} already exists", { field }),

@@ -2,9 +2,9 @@ import { parseArgs } from "node:util";
 import { daemon } from "./cli/daemon.ts";
 import { serve } from "./cli/serve.ts";
 import { userCommand } from "./cli/users.ts";
+import { composePanel } from "./compose.ts";
 import { readConfig } from "./config.ts";
 import { migrate, openDatabase } from "./db/database.ts";
-import { createServices } from "./panel/services.ts";
 
 const usage = `usage: outpost <command>
   serve [--no-local-node]                 start the panel (and its local node)
@@ -39,8 +39,9 @@ async function main(argv: string[]): Promise<void> {
   }
   const opened = openDatabase(config);
   const applied = await migrate(opened);
-  const services = createServices(config, opened.db);
-  if (command === "serve") return serve(config, opened, services);
+  const composed = composePanel(config, opened.db);
+  if (command === "serve") return serve(config, opened, composed);
+  const { services } = composed;
   try {
     if (command === "migrate")
       console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");

@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from "node:stream";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
+import { ApiError, errors } from "../errors.ts";
 import {
   abortedWhenGone,
   acceptStreamedBodies,
@@ -11,9 +12,8 @@ import {
   moveDestination,
   sendFileRead,
   tooLarge,
-} from "../daemon/files/file-http.ts";
-import { refuseNulPaths, requestPath } from "../daemon/files/request-path.ts";
-import { ApiError, errors } from "../errors.ts";
+} from "../http/file-http.ts";
+import { refuseNulPaths, requestPath } from "../http/request-path.ts";
 import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/files.ts";
 import { ServerIdParams } from "../wire/servers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";

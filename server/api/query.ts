@@ -9,16 +9,16 @@ export function queryRoutes(app: Api, { services }: RouteContext): void {
   const { servers } = services;
 
   // Whether the server can be asked at all. The reference answers 202 for minecraft and 204 for
-  // anything else, even a server with no query; here a server with nothing to ask is a 404, so the
-  // client can tell (it treats every 2xx alike).
+  // anything else, even a server with no query, and its clients treat any 2xx alike: so a server
+  // with nothing to ask is a 204 as there. A server with a query of any type is a 202, which is
+  // how our client tells the two apart (the reference's 204 for other types said nothing useful).
   api.head(
     "/api/servers/:id/query",
     { config: { access: "server.stats" }, schema: byId },
     async (request, reply) => {
       const node = await servers.nodeOf(request.params.id);
       const type = await node.query.queryType(request.params.id);
-      if (!type) return reply.status(404).send();
-      return reply.status(type === "minecraft" ? 202 : 204).send();
+      return reply.status(type ? 202 : 204).send();
     },
   );
 

@@ -55,7 +55,7 @@ export function serverUserRoutes(app: Api, { services }: RouteContext): void {
         { userId: principal.user.id, held },
         request.log,
       );
-      // An invitation that was not mailed is answered for the granting user to hand over.
+      // An invitation that was not mailed is answered: with its link only to an administrator.
       if (invite && !invite.mailed) return { invite: { url: invite.url, mailed: false as const } };
       return reply.status(204).send(null);
     },

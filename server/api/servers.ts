@@ -18,15 +18,24 @@ import { type Api, type RouteContext, typed } from "./types.ts";
 
 const byId = { params: ServerIdParams };
 
-/** `{data: {name: value | {value}}}` → values. */
-function valuesOf(data: Record<string, unknown>): Record<string, VariableValue> {
+/**
+ * `{data: {name: value | {value}}}` or the flat `{name: value | {value}}` → values. A body whose
+ * only key is `data` holding a map is the wrapped form; so a flat update of one variable that is
+ * itself named "data" must use the wrapped form (`{data: {data: …}}`).
+ */
+function dataValues(body: Record<string, unknown>): Record<string, VariableValue> {
+  const keys = Object.keys(body);
+  const wrapped = keys.length === 1 && keys[0] === "data" && isMap(body.data);
+  const data = wrapped ? (body.data as Record<string, unknown>) : body;
   return Object.fromEntries(
     Object.entries(data).map(([k, v]) => [
       k,
-      (v && typeof v === "object" ? (v as { value: unknown }).value : v) as VariableValue,
+      (isMap(v) ? (v as { value: unknown }).value : v) as VariableValue,
     ]),
   );
 }
+
+const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** /api/servers (reference §2.5 scopes, §12 behaviour). */
 export function serverRoutes(app: Api, { services }: RouteContext): void {
@@ -148,7 +157,7 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
     async (request, reply) => {
       await (await servers.clientOf(request.params.id)).setServerData(
         request.params.id,
-        valuesOf(request.body.data),
+        dataValues(request.body),
         true,
       );
       return reply.status(204).send();
@@ -161,7 +170,7 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
     async (request, reply) => {
       await (await servers.clientOf(request.params.id)).setServerData(
         request.params.id,
-        valuesOf(request.body.data),
+        dataValues(request.body),
         false,
       );
       await servers.refreshRecord(request.params.id);

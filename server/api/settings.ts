@@ -41,6 +41,12 @@ export function settingsRoutes(app: Api, { services }: RouteContext): void {
     },
   );
 
+  // Sends to the calling administrator through the configured provider; a failure answers why.
+  api.post("/api/settings/test/email", { config: { access: "settings.edit" } }, async (request, reply) => {
+    await services.mailer.sendTest(requirePrincipal(request).user.email, request.log);
+    return reply.status(204).send();
+  });
+
   api.get(
     "/api/userSettings",
     { config: { access: "login" }, schema: { response: { 200: UserSettingList } } },

@@ -1,7 +1,17 @@
+import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
+import { requirePrincipal } from "../http/guard.ts";
+import { holdsScope } from "../panel/scopes.ts";
 import { localRepoId } from "../panel/templates/template-repos.ts";
-import { RepoCreateBody, RepoParams, RepoTemplateParams, RepoView, TemplateBody } from "../wire/templates.ts";
+import {
+  RepoCreateBody,
+  RepoListQuery,
+  RepoParams,
+  RepoTemplateParams,
+  RepoView,
+  TemplateBody,
+} from "../wire/templates.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const onlyLocal = (repo: number) => {
@@ -22,8 +32,8 @@ export function templateRoutes(app: Api, { services }: RouteContext): void {
 
   api.get(
     "/api/templates/:repo",
-    { config: { access: "templates.view" }, schema: { params: RepoParams } },
-    (request) => templates.list(request.params.repo),
+    { config: { access: "templates.view" }, schema: { params: RepoParams, querystring: RepoListQuery } },
+    (request) => templates.list(request.params.repo, { retry: request.query.retry === true }),
   );
 
   api.get(
@@ -60,14 +70,18 @@ export function templateRoutes(app: Api, { services }: RouteContext): void {
     config: { access: "templates.repo.create" as const },
     schema: { body: RepoCreateBody, response: { 200: RepoView } },
   };
-  api.post("/api/templates", addRepo, (request) => templates.addRepo(request.body));
+  // Reading a folder on the panel's host is for administrators only: it reads the host's disk.
+  const hostFolders = (request: FastifyRequest) => ({
+    mayReadHostFolders: holdsScope(requirePrincipal(request).scopes, "admin"),
+  });
+  api.post("/api/templates", addRepo, (request) => templates.addRepo(request.body, hostFolders(request)));
   api.put(
     "/api/templates/:repo",
     {
       ...addRepo,
       schema: { ...addRepo.schema, params: Type.Object({ repo: Type.String({ maxLength: 20 }) }) },
     },
-    (request) => templates.addRepo(request.body),
+    (request) => templates.addRepo(request.body, hostFolders(request)),
   );
 
   api.delete(

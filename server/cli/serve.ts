@@ -1,7 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { buildApp } from "../app.ts";
+import type { ComposedPanel } from "../compose.ts";
 import type { PanelConfig } from "../config.ts";
-import { startSftp } from "../daemon/sftp/index.ts";
+import { type SftpGrant, type SftpLogin, startSftp } from "../daemon/sftp/index.ts";
 import type { OpenedDatabase } from "../db/database.ts";
+import type { Reservation } from "../panel/live-connections.ts";
 import { localNodeId } from "../panel/nodes.ts";
 import type { PanelServices } from "../panel/services.ts";
 
@@ -9,7 +12,7 @@ import type { PanelServices } from "../panel/services.ts";
 export async function serve(
   config: PanelConfig,
   opened: OpenedDatabase,
-  services: PanelServices,
+  { services, localEngine }: ComposedPanel,
 ): Promise<void> {
   const app = await buildApp(config, services);
   await ensureFirstAdmin(config, services, (msg) => app.log.info(msg));
@@ -21,14 +24,14 @@ export async function serve(
     );
   }
   await services.nodes.start();
-  await services.localEngine?.start((msg) => app.log.warn(msg));
+  await localEngine?.start((msg) => app.log.warn(msg));
   // The local node's SFTP, on the panel's host: its sign-ins are checked in-process.
   const sftp =
-    services.localEngine &&
-    (await startSftp(services.localEngine, {
+    localEngine &&
+    (await startSftp(localEngine, {
       host: config.host,
       port: config.sftpPort,
-      authorize: (login) => services.sftpAuth.allows(login, localNodeId),
+      authorize: (login) => localSftpSignIn(services, login),
       log: app.log,
     }));
   const purge = setInterval(() => void services.sessions.purgeExpired().catch(() => {}), 10 * 60_000);
@@ -43,7 +46,7 @@ export async function serve(
     services.nodes.stop();
     await sftp?.close();
     await app.close();
-    await services.localEngine?.close();
+    await localEngine?.close();
     await opened.close();
     process.exit(0);
   };
@@ -63,4 +66,35 @@ async function ensureFirstAdmin(
   if (!config.firstAdmin || (await services.accounts.count()) > 0) return;
   const user = await services.accounts.create({ ...config.firstAdmin, scopes: ["admin"] });
   log(`created the first administrator ${user.username} <${user.email}> from OUTPOST_ADMIN_*`);
+}
+
+/**
+ * The local node's SFTP sign-in: the panel's rules (SftpAuth), then a place
+ * among the live connections, so the session is capped like a console socket
+ * and ends when the user signs out everywhere, changes password, is removed
+ * from the server or deleted.
+ */
+async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promise<boolean | SftpGrant> {
+  if (!(await services.sftpAuth.allows(login, localNodeId))) return false;
+  const user = await services.accounts.byEmail(login.email);
+  if (!user) return false;
+  let reservation: Reservation;
+  try {
+    reservation = services.live.reserve({
+      kind: "sftp",
+      userId: user.id,
+      // An SFTP sign-in is a session of its own: it is ended with the user's sessions, not one of them.
+      sessionHash: `sftp:${randomUUID()}`,
+      serverId: login.serverId,
+      address: login.address,
+    });
+  } catch {
+    return false;
+  }
+  return {
+    watch(end) {
+      reservation.attach(end);
+      return () => reservation.release();
+    },
+  };
 }

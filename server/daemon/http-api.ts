@@ -2,6 +2,9 @@ import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { ApiError } from "../errors.ts";
 import { frameworkErrors, installErrorHandler } from "../http/error-handler.ts";
+import { installJsonBodyParser } from "../http/json-body.ts";
+import { logFormat, logStream } from "../http/log-output.ts";
+import { serializeRequest } from "../http/log-redaction.ts";
 import { validatorCompiler } from "../http/validation.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
@@ -23,13 +26,19 @@ export async function buildDaemonApp(
   logLevel = "info",
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: logLevel, redact: ["req.headers.authorization"] },
+    logger: {
+      level: logLevel,
+      redact: ["req.headers.authorization"],
+      serializers: { req: serializeRequest },
+      stream: logStream(logFormat()),
+    },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
     logController: new LogController({ disableRequestLogging: logLevel !== "debug" }),
   });
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installJsonBodyParser(app);
 
   app.addHook("onRequest", async (request) => {
     const url = request.url.split("?")[0];

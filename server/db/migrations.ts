@@ -153,6 +153,21 @@ export function migrations(dialect: Dialect): MigrationProvider {
         await db.schema.createIndex("backups_server").on("backups").column("server_id").execute();
       },
     },
+    "0005_two_factor": {
+      async up(db: Kysely<unknown>) {
+        // A secret being enrolled waits here until a code confirms it, so starting a new
+        // enrolment never switches off the two-factor sign-in already in place.
+        await db.schema.alterTable("users").addColumn("otp_pending_secret", "text").execute();
+        // Recovery codes, stored as their SHA-256; each row is deleted when its code is used.
+        await db.schema
+          .createTable("otp_recovery_codes")
+          .addColumn("user_id", "integer", (c) => c.notNull().references("users.id").onDelete("cascade"))
+          .addColumn("code_hash", "varchar(64)", (c) => c.notNull())
+          .addColumn("created_at", "bigint", (c) => c.notNull())
+          .addPrimaryKeyConstraint("otp_recovery_codes_pk", ["user_id", "code_hash"])
+          .execute();
+      },
+    },
   };
   return { getMigrations: async () => list };
 }

@@ -10,6 +10,15 @@ export interface UserTable {
   otp_active: number;
   /** The TOTP time step last accepted, so a code cannot be used twice. */
   otp_last_step: number;
+  /** A secret being enrolled, until a code from it confirms it (then it moves to otp_secret). */
+  otp_pending_secret: string | null;
+  created_at: number;
+}
+
+/** One unused recovery code of a user, as its SHA-256. */
+export interface OtpRecoveryCodeTable {
+  user_id: number;
+  code_hash: string;
   created_at: number;
 }
 
@@ -120,6 +129,7 @@ export interface Database {
   nodes: NodeTable;
   servers: ServerTable;
   users: UserTable;
+  otp_recovery_codes: OtpRecoveryCodeTable;
   permissions: PermissionTable;
   sessions: SessionTable;
   oauth_clients: OAuthClientTable;

@@ -20,6 +20,10 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const apiError = toApiError(err, request);
     if (apiError.status === 401) reply.header("WWW-Authenticate", 'Bearer realm="outpost"');
+    // A client that waits as told need not read the envelope to know how long.
+    const retryAfter = apiError.metadata?.retryAfter;
+    if (apiError.status === 429 && typeof retryAfter === "number")
+      reply.header("Retry-After", String(retryAfter));
     reply.status(apiError.status).send(apiError.toBody());
   });
 }

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { fileBytesOf, uploadFailure } from "../daemon/files/file-http.ts";
+import { fileBytesOf, uploadFailure } from "../http/file-http.ts";
 import type { FileEntry, FileRead, NodeFiles } from "./file-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 

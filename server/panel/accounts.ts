@@ -149,23 +149,49 @@ export class Accounts {
       .execute();
   }
 
-  async otpState(userId: number): Promise<{ secret: string | null; active: boolean; lastStep: number }> {
+  async otpState(
+    userId: number,
+  ): Promise<{ secret: string | null; pendingSecret: string | null; active: boolean; lastStep: number }> {
     const row = await this.db
       .selectFrom("users")
-      .select(["otp_secret", "otp_active", "otp_last_step"])
+      .select(["otp_secret", "otp_pending_secret", "otp_active", "otp_last_step"])
       .where("id", "=", userId)
       .executeTakeFirstOrThrow();
-    return { secret: row.otp_secret, active: row.otp_active === 1, lastStep: Number(row.otp_last_step) };
+    return {
+      secret: row.otp_secret,
+      pendingSecret: row.otp_pending_secret,
+      active: row.otp_active === 1,
+      lastStep: Number(row.otp_last_step),
+    };
   }
 
   async setOtp(
     userId: number,
-    state: { secret?: string | null; active?: boolean; lastStep?: number },
+    state: { secret?: string | null; pendingSecret?: string | null; active?: boolean; lastStep?: number },
   ): Promise<void> {
-    const set: Partial<Pick<UserTable, "otp_secret" | "otp_active" | "otp_last_step">> = {};
+    const set: Partial<
+      Pick<UserTable, "otp_secret" | "otp_pending_secret" | "otp_active" | "otp_last_step">
+    > = {};
     if (state.secret !== undefined) set.otp_secret = state.secret;
+    if (state.pendingSecret !== undefined) set.otp_pending_secret = state.pendingSecret;
     if (state.active !== undefined) set.otp_active = state.active ? 1 : 0;
     if (state.lastStep !== undefined) set.otp_last_step = state.lastStep;
     await this.db.updateTable("users").set(set).where("id", "=", userId).execute();
+  }
+
+  /**
+   * Records a TOTP time step as used, and answers whether this call was the one
+   * that did: one conditional UPDATE, so of two requests racing with the same
+   * code exactly one wins, on SQLite and PostgreSQL alike (PostgreSQL re-checks
+   * the WHERE clause on the row the first writer left).
+   */
+  async claimOtpStep(userId: number, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable("users")
+      .set({ otp_last_step: step })
+      .where("id", "=", userId)
+      .where("otp_last_step", "<", step)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 }

@@ -8,16 +8,18 @@ export interface Invitation {
   /** The panel's name (panel.settings.companyName). */
   company: string;
   url: string;
+  /** The link's token: the mail carries it, no log may. */
+  token: string;
 }
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
   );
 
 /** Names come from users: one line each, so none can shape the subject or the text around it. */
-const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+export const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** The e-mail that invites someone to a server: who, which server, the link, and that it expires in 7 days. */
 export function invitationMail(invite: Invitation): MailMessage {
@@ -48,5 +50,5 @@ export function invitationMail(invite: Invitation): MailMessage {
     "</body></html>",
     "",
   ].join("\n");
-  return { to: invite.to, subject, text, html };
+  return { to: invite.to, subject, text, html, secrets: [invite.token] };
 }

@@ -102,6 +102,25 @@ export class Invites {
     return token;
   }
 
+  /** Ends a link that reached no one (it was neither mailed nor answered). */
+  async withdraw(token: string): Promise<void> {
+    await this.sessions.revoke(token);
+  }
+
+  /**
+   * Removes the pending account of this address, if there is one, with what was
+   * granted to it. Registration calls it: registering proves no mailbox, so it
+   * must not inherit grants meant for the mailbox, and an invitation must not
+   * keep the address's owner from signing up (squatting).
+   */
+  async release(emailInput: string): Promise<void> {
+    await this.db
+      .deleteFrom("users")
+      .where("email", "=", normaliseEmail(emailInput))
+      .where("password_hash", "=", pendingPasswordHash)
+      .execute();
+  }
+
   /**
    * Accepts an invite: the token must be live and belong to this e-mail's
    * pending account. The username and password are checked before anything is
@@ -147,7 +166,7 @@ export class Invites {
         // Someone took the username since the check; the link was not spent.
         throw isUniqueViolation(err) ? errors.userExists("username") : err;
       });
-    this.throttle.recordSuccess(email);
+    this.throttle.recordSuccess(email, address);
     const scopes = await this.accounts.globalScopes(user.id);
     if (!holdsScope(scopes, "login")) throw errors.loginNotPermitted();
     const session = await this.sessions.create(user.id, "session");

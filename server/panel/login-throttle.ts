@@ -1,18 +1,42 @@
 import { ApiError } from "../errors.ts";
 
 /**
- * Counts failed sign-ins per account and per client address in a sliding
- * window and refuses further attempts once a limit is reached, until the
- * oldest failure leaves the window. Kept in memory: a restart forgets it,
- * and each panel process counts on its own.
+ * Holds back guessing at sign-in (password, one-time code, invite link, SFTP).
+ * Kept in memory: a restart forgets it, and each panel process counts on its own.
+ *
+ * - One address on one account: a few failures are free, then each further
+ *   one waits longer (doubling, up to a cap) until a success from that address
+ *   forgets them. Only that address waits: the account's owner signing in from
+ *   elsewhere is not locked out by someone guessing. (The account-wide lock this
+ *   replaces let anyone lock out anyone, the administrator included.)
+ * - One address on any accounts: too many failures in a window hold back that
+ *   address for every account (spraying one password over many accounts).
+ *
+ * Guessing from many addresses at one account is slowed per address only;
+ * passwords are hashed with a memory-hard hash, so each guess costs the
+ * guesser's addresses more than it costs the panel.
  */
 export interface ThrottleLimits {
-  windowMs: number;
-  perAccount: number;
+  /** Failures of one address on one account before it waits. */
+  freeAttempts: number;
+  /** The first wait after those; each further failure doubles it, up to maxDelayMs. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** How long the failures of one address on one account count (a success there forgets them). */
+  memoryMs: number;
+  /** Failures from one address, on any accounts, within windowMs before that address waits. */
   perAddress: number;
+  windowMs: number;
 }
 
-export const defaultThrottleLimits: ThrottleLimits = { windowMs: 15 * 60_000, perAccount: 5, perAddress: 20 };
+export const defaultThrottleLimits: ThrottleLimits = {
+  freeAttempts: 5,
+  firstDelayMs: 30_000,
+  maxDelayMs: 15 * 60_000,
+  memoryMs: 24 * 60 * 60_000,
+  perAddress: 20,
+  windowMs: 15 * 60_000,
+};
 
 export class LoginThrottle {
   private readonly failures = new Map<string, number[]>();
@@ -21,14 +45,11 @@ export class LoginThrottle {
 
   /** Seconds until the next attempt is allowed, or 0 when it is allowed now. */
   retryAfter(account: string, address: string, now = Date.now()): number {
-    const wait = Math.max(
-      this.waitFor(`a:${account}`, this.limits.perAccount, now),
-      this.waitFor(`i:${address}`, this.limits.perAddress, now),
-    );
+    const wait = Math.max(this.backOff(account, address, now), this.addressWait(address, now));
     return Math.ceil(wait / 1000);
   }
 
-  /** 429 ErrTooManyAttempts, with the seconds to wait, while the account or the address is held back. */
+  /** 429 ErrTooManyAttempts, with the seconds to wait, while this address is held back on the account. */
   refuseIfThrottled(account: string, address: string): void {
     const retryAfter = this.retryAfter(account, address);
     if (retryAfter > 0) {
@@ -44,32 +65,46 @@ export class LoginThrottle {
   }
 
   recordFailure(account: string, address: string, now = Date.now()): void {
-    for (const key of [`a:${account}`, `i:${address}`]) {
-      const list = this.recent(key, now);
-      list.push(now);
-      this.failures.set(key, list);
-    }
+    this.push(pairKey(account, address), this.limits.memoryMs, now);
+    this.push(`i:${address}`, this.limits.windowMs, now);
     if (this.failures.size > 100_000) this.prune(now);
   }
 
-  /** A successful sign-in clears the account's count (not the address's). */
-  recordSuccess(account: string): void {
-    this.failures.delete(`a:${account}`);
+  /** A success forgets the failures of this address on this account (not the address's overall count). */
+  recordSuccess(account: string, address: string): void {
+    this.failures.delete(pairKey(account, address));
   }
 
-  private waitFor(key: string, limit: number, now: number): number {
-    const list = this.recent(key, now);
-    if (list.length < limit) return 0;
-    return list[list.length - limit] + this.limits.windowMs - now;
+  private backOff(account: string, address: string, now: number): number {
+    const list = this.recent(pairKey(account, address), this.limits.memoryMs, now);
+    const beyond = list.length - this.limits.freeAttempts;
+    if (beyond < 0) return 0;
+    const delay = Math.min(this.limits.firstDelayMs * 2 ** beyond, this.limits.maxDelayMs);
+    return Math.max(0, list[list.length - 1] + delay - now);
   }
 
-  private recent(key: string, now: number): number[] {
-    return (this.failures.get(key) ?? []).filter((t) => t > now - this.limits.windowMs);
+  private addressWait(address: string, now: number): number {
+    const list = this.recent(`i:${address}`, this.limits.windowMs, now);
+    if (list.length < this.limits.perAddress) return 0;
+    return list[list.length - this.limits.perAddress] + this.limits.windowMs - now;
+  }
+
+  private push(key: string, keepMs: number, now: number): void {
+    const list = this.recent(key, keepMs, now);
+    list.push(now);
+    this.failures.set(key, list);
+  }
+
+  private recent(key: string, keepMs: number, now: number): number[] {
+    return (this.failures.get(key) ?? []).filter((t) => t > now - keepMs);
   }
 
   private prune(now: number): void {
-    for (const key of this.failures.keys()) {
-      if (this.recent(key, now).length === 0) this.failures.delete(key);
+    for (const [key, list] of this.failures) {
+      const keep = key.startsWith("i:") ? this.limits.windowMs : this.limits.memoryMs;
+      if (!list.some((t) => t > now - keep)) this.failures.delete(key);
     }
   }
 }
+
+const pairKey = (account: string, address: string) => `p:${account}\n${address}`;

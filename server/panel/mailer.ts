@@ -1,4 +1,6 @@
 import nodemailer from "nodemailer";
+import { ApiError } from "../errors.ts";
+import { testMail } from "./account-mail.ts";
 import type { Settings } from "./settings.ts";
 
 export interface MailMessage {
@@ -6,6 +8,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Parts of the message (an invite token) that may go to the mailbox but never to a log. */
+  secrets?: string[];
 }
 
 /** The panel's log, as Fastify's (pino) logger offers it. */
@@ -17,8 +21,8 @@ export interface MailLog {
 /**
  * What became of a message: "sent" (handed to the SMTP server, or written to
  * the log by the debug provider), "unavailable" (no provider this panel can
- * use is configured) or "failed" (the provider refused or did not answer;
- * logged).
+ * use is configured, or the debug provider had to withhold a secret of it) or
+ * "failed" (the provider refused or did not answer; logged).
  */
 export type MailOutcome = "sent" | "unavailable" | "failed";
 
@@ -67,7 +71,8 @@ function describe(err: unknown): Record<string, unknown> {
  * - `smtp`: through nodemailer to panel.email.host (`host:port`, port 587 by
  *   default, upgraded with STARTTLS when the server offers it, implicit TLS on
  *   465), with username/password when set; panel.email.from is required.
- * - `debug`: the message is written to the panel log instead (no settings in it).
+ * - `debug`: the message is written to the panel log instead (no settings in it,
+ *   and no secret of the message: one that has any counts as not sent).
  * - "", `none`: no mail. `mailgun`, `mailjet`, `sendgrid` are HTTP APIs on the
  *   internet, which a panel on a private network cannot count on reaching, so
  *   this panel does not speak them and treats them as no mail.
@@ -79,21 +84,54 @@ export class Mailer {
   ) {}
 
   async send(message: MailMessage, log: MailLog): Promise<MailOutcome> {
+    return (await this.deliver(message, log)).outcome;
+  }
+
+  /**
+   * Sends a test message to `to` and throws, with the reason, when it did not
+   * go: 400 ErrEmailNotConfigured when no usable provider is set, 500
+   * ErrEmailFailed with what the mail server said (as the reference answers 500).
+   */
+  async sendTest(to: string, log: MailLog): Promise<void> {
+    const company = String(await this.settings.get("panel.settings.companyName"));
+    const { outcome, reason } = await this.deliver(testMail(to, company), log);
+    if (outcome === "unavailable") {
+      throw new ApiError(400, "ErrEmailNotConfigured", "e-mail is not set up: ${reason}", { reason });
+    }
+    if (outcome === "failed") {
+      throw new ApiError(500, "ErrEmailFailed", "the test e-mail was not sent: ${reason}", { reason });
+    }
+  }
+
+  /** One message through the configured provider; never throws. */
+  private async deliver(
+    message: MailMessage,
+    log: MailLog,
+  ): Promise<{ outcome: MailOutcome; reason: string }> {
     const s = await this.settings.getMany(mailSettings);
     const provider = String(s["panel.email.provider"]);
     const from = String(s["panel.email.from"]).trim();
     if (provider === "debug") {
+      // No secret is logged at any level, so a message carrying one reaches no one here: it
+      // counts as not sent, and whoever may hand its content over gets it another way.
+      const secrets = (message.secrets ?? []).filter(Boolean);
+      const text = secrets.reduce((t, secret) => t.replaceAll(secret, "[secret withheld]"), message.text);
       log.info(
-        { mail: { from, to: message.to, subject: message.subject, text: message.text } },
+        { mail: { from, to: message.to, subject: message.subject, text } },
         "e-mail (debug provider: written here, not sent)",
       );
-      return "sent";
+      if (secrets.length > 0) return { outcome: "unavailable", reason: "the debug provider logs no secret" };
+      return { outcome: "sent", reason: "" };
     }
     if (provider !== "smtp") {
       if (provider !== "" && provider !== "none") {
         log.warn({ provider }, "e-mail provider not supported (only smtp and debug are): no mail sent");
+        return {
+          outcome: "unavailable",
+          reason: `the provider ${provider} is not supported, only smtp and debug`,
+        };
       }
-      return "unavailable";
+      return { outcome: "unavailable", reason: "no e-mail provider is chosen" };
     }
     const address = parseSmtpHost(String(s["panel.email.host"]));
     if (!address || from === "") {
@@ -101,7 +139,7 @@ export class Mailer {
         { provider },
         "smtp needs panel.email.host (host or host:port) and panel.email.from: no mail sent",
       );
-      return "unavailable";
+      return { outcome: "unavailable", reason: "smtp needs a host (host or host:port) and a sender address" };
     }
     const user = String(s["panel.email.username"]);
     const pass = String(s["panel.email.password"]);
@@ -134,16 +172,28 @@ export class Mailer {
         deadline,
       ]);
       log.info({ to: message.to, subject: message.subject }, "e-mail sent");
-      return "sent";
+      return { outcome: "sent", reason: "" };
     } catch (err) {
       log.warn(
         { to: message.to, smtp: `${address.host}:${address.port}`, err: describe(err) },
         "e-mail not sent",
       );
-      return "failed";
+      return { outcome: "failed", reason: smtpReason(err, `${address.host}:${address.port}`) };
     } finally {
       clearTimeout(timer);
       transport.close();
     }
   }
+}
+
+/**
+ * What to tell an administrator: the SMTP server's own reply when it gave one
+ * (e.g. "535 Invalid username or password"), else the transport's error.
+ */
+function smtpReason(err: unknown, server: string): string {
+  const e = err as { response?: string; message?: string; code?: string };
+  if (e?.response) return e.response.trim();
+  if (e?.code === "ECONNREFUSED" || /ECONNREFUSED/.test(e?.message ?? ""))
+    return `${server} refused the connection`;
+  return e?.message ?? String(err);
 }

@@ -132,18 +132,16 @@ export class Nodes {
 
   /** What an administrator needs to run `outpost daemon` for this node on its host. */
   async deployment(id: number) {
-    if (id === localNodeId) {
-      throw new ApiError(
-        400,
-        "ErrLocalNodeNoDeployment",
-        "the local node runs inside the panel and needs no deployment",
-      );
-    }
+    // The reference answers 200 here too. The local node has no secret of its own (the panel
+    // calls it in-process), so the answer names it and holds nothing that could be misused.
+    if (id === localNodeId) return { clientId: `.node_${localNodeId}`, clientSecret: "", publicKey: "" };
     const row = await this.row(id);
     const panelUrl = String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
     return {
       clientId: `.node_${row.id}`,
       clientSecret: row.secret,
+      // Kept for the reference's shape; nodes here verify the panel with the shared secret.
+      publicKey: "",
       config: {
         nodeId: row.id,
         secret: row.secret,

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Selectable } from "kysely";
+import type { DeleteQueryBuilder, DeleteResult, Selectable } from "kysely";
 import type { Db } from "../db/database.ts";
-import type { OAuthClientTable } from "../db/tables.ts";
+import type { Database, OAuthClientTable } from "../db/tables.ts";
+import { errors } from "../errors.ts";
 import { sameSecret, tokenHash } from "./tokens.ts";
 
 export interface OAuthClient {
@@ -23,6 +24,24 @@ function toClient(row: Selectable<OAuthClientTable>): OAuthClient {
     description: row.description,
     scopes: row.scopes ? row.scopes.split(",") : [],
   };
+}
+
+export const clientNameMax = 100;
+export const clientDescriptionMax = 4000;
+
+/** A client's name (1–100 characters once trimmed) and description (at most 4000). */
+export function checkClientFields(input: { name: string; description?: string }): {
+  name: string;
+  description: string;
+} {
+  const name = input.name.trim();
+  if (!name) throw errors.fieldRequired("name");
+  if (name.length > clientNameMax) throw errors.fieldLength("name", 1, clientNameMax);
+  const description = (input.description ?? "").trim();
+  if (description.length > clientDescriptionMax) {
+    throw errors.fieldLength("description", 0, clientDescriptionMax);
+  }
+  return { name, description };
 }
 
 /** OAuth2 client credentials. The secret is shown once and stored as its SHA-256. */
@@ -71,6 +90,35 @@ export class OAuthClients {
     return row ? toClient(row) : undefined;
   }
 
+  /** A user's own clients (not bound to a server), oldest first. */
+  async listOwn(userId: number): Promise<OAuthClient[]> {
+    const rows = await this.db
+      .selectFrom("oauth_clients")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("server_id", "=", "")
+      .orderBy("created_at")
+      .orderBy("client_id")
+      .execute();
+    return rows.map(toClient);
+  }
+
+  /** A user's own client: it acts with its owner's scopes. The secret is in the answer only. */
+  async createOwn(
+    userId: number,
+    input: { name: string; description?: string },
+  ): Promise<{ client: OAuthClient; secret: string }> {
+    return this.create({ userId, ...checkClientFields(input) });
+  }
+
+  /** Deletes a user's own client and the tokens it was issued; someone else's is as unknown as a missing one. */
+  async deleteOwn(userId: number, clientId: string): Promise<void> {
+    const deleted = await this.deleteWhere(clientId, (q) =>
+      q.where("user_id", "=", userId).where("server_id", "=", ""),
+    );
+    if (!deleted) throw errors.clientNotFound();
+  }
+
   /** The clients bound to one server, oldest first. */
   async listByServer(serverId: string): Promise<OAuthClient[]> {
     if (!serverId) return [];
@@ -87,12 +135,20 @@ export class OAuthClients {
   /** Deletes a client of this server and the tokens it was issued; false when the server has no such client. */
   async deleteOfServer(serverId: string, clientId: string): Promise<boolean> {
     if (!serverId) return false;
+    return this.deleteWhere(clientId, (q) => q.where("server_id", "=", serverId));
+  }
+
+  /** Deletes the client if `narrow` still finds it, with every token it was issued, in one transaction. */
+  private deleteWhere(
+    clientId: string,
+    narrow: (
+      q: DeleteQueryBuilder<Database, "oauth_clients", DeleteResult>,
+    ) => DeleteQueryBuilder<Database, "oauth_clients", DeleteResult>,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const gone = await trx
-        .deleteFrom("oauth_clients")
-        .where("client_id", "=", clientId)
-        .where("server_id", "=", serverId)
-        .executeTakeFirst();
+      const gone = await narrow(
+        trx.deleteFrom("oauth_clients").where("client_id", "=", clientId),
+      ).executeTakeFirst();
       if (Number(gone.numDeletedRows) === 0) return false;
       await trx.deleteFrom("sessions").where("client_id", "=", clientId).execute();
       return true;

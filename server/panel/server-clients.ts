@@ -1,12 +1,9 @@
 import type { Db } from "../db/database.ts";
-import { ApiError, errors } from "../errors.ts";
-import type { OAuthClient, OAuthClients } from "./oauth-clients.ts";
+import { errors } from "../errors.ts";
+import { checkClientFields, type OAuthClient, type OAuthClients } from "./oauth-clients.ts";
 import { holdsScope } from "./scopes.ts";
 import { assertServerExists } from "./server-exists.ts";
 import { checkServerScopes, type ServerEditor } from "./server-users.ts";
-
-export const clientNameMax = 100;
-export const clientDescriptionMax = 4000;
 
 /**
  * OAuth2 clients bound to one server. Their tokens act on that server only,
@@ -35,13 +32,7 @@ export class ServerClients {
     editor: ServerEditor,
   ): Promise<{ client: OAuthClient; secret: string }> {
     await assertServerExists(this.db, serverId);
-    const name = input.name.trim();
-    if (!name) throw errors.fieldRequired("name");
-    if (name.length > clientNameMax) throw errors.fieldLength("name", 1, clientNameMax);
-    const description = (input.description ?? "").trim();
-    if (description.length > clientDescriptionMax) {
-      throw errors.fieldLength("description", 0, clientDescriptionMax);
-    }
+    const { name, description } = checkClientFields(input);
     const scopes = checkServerScopes(["server.view", ...input.scopes]);
     const beyond = scopes.find((s) => !holdsScope(editor.held, s));
     if (beyond) throw errors.missingScope(beyond);
@@ -51,7 +42,7 @@ export class ServerClients {
   async delete(serverId: string, clientId: string): Promise<void> {
     await assertServerExists(this.db, serverId);
     if (!(await this.clients.deleteOfServer(serverId, clientId))) {
-      throw new ApiError(404, "ErrClientNotFound", "OAuth2 client not found");
+      throw errors.clientNotFound();
     }
   }
 }

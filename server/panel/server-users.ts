@@ -23,10 +23,14 @@ export interface ServerEditor {
   held: string[];
 }
 
-/** An invitation made by a grant: mailed, or to be handed over by the granting user. */
+/**
+ * An invitation made by a grant: mailed; or not mailed, with the link for an
+ * administrator to hand over; or not mailed and no link (the editor is no
+ * administrator: one must send it).
+ */
 export interface GrantInvite {
-  url: string;
   mailed: boolean;
+  url?: string;
 }
 
 /** Every requested scope must be a server scope (400 names the first that is not). */
@@ -84,6 +88,8 @@ export class ServerUsers {
     private readonly invites: Invites,
     private readonly settings: Settings,
     private readonly mailer: Mailer,
+    /** Called when a user's rights on a server change, so their open connections there follow. */
+    private readonly rightsChanged: (userId: number, serverId: string) => void = () => {},
   ) {}
 
   async list(serverId: string, email?: string): Promise<ServerUser[]> {
@@ -105,9 +111,7 @@ export class ServerUsers {
   /**
    * Sets a user's scopes on the server. An unknown address becomes an invited
    * user, who gets a new invite link — as does a user still pending from an
-   * earlier invitation. The link is e-mailed when the panel can send mail;
-   * when it cannot, or sending fails (logged), it is answered for the
-   * granting user to hand over, so an invitation is never lost.
+   * earlier invitation. What becomes of the link is `invite`'s story.
    */
   async grant(
     serverId: string,
@@ -136,14 +140,37 @@ export class ServerUsers {
       .values({ user_id: user.id, server_id: serverId, scopes: value })
       .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
       .execute();
+    if (current !== undefined) this.rightsChanged(user.id, serverId);
     if (!(await this.invites.isPending(user.id))) return {};
-    const token = await this.invites.issue(user.id);
-    const url = await this.inviteUrl(token, user.email);
-    const outcome = await this.mailer.send(await this.invitation(serverId, user.email, url, editor), log);
-    return { invite: { url, mailed: outcome === "sent" } };
+    return { invite: await this.invite(serverId, user.email, user.id, editor, log) };
   }
 
-  private async invitation(serverId: string, to: string, url: string, editor: ServerEditor) {
+  /**
+   * A fresh invite link for a pending account, e-mailed when the panel can send
+   * mail. The link signs in as that account, which may hold grants on other
+   * servers, so only the mailbox or an administrator may ever receive it: a link
+   * that was not mailed is answered to an administrator to hand over, and
+   * withdrawn for anyone else (who learns that an administrator must send it).
+   * (Before, any editor got it: granting an address invited elsewhere handed
+   * them that account.) Earlier links are never reset or shown.
+   */
+  private async invite(
+    serverId: string,
+    email: string,
+    userId: number,
+    editor: ServerEditor,
+    log: MailLog,
+  ): Promise<GrantInvite> {
+    const token = await this.invites.issue(userId);
+    const url = await this.inviteUrl(token, email);
+    const mail = await this.invitation(serverId, email, url, token, editor);
+    if ((await this.mailer.send(mail, log)) === "sent") return { mailed: true };
+    if (editor.held.includes("admin")) return { mailed: false, url };
+    await this.invites.withdraw(token);
+    return { mailed: false };
+  }
+
+  private async invitation(serverId: string, to: string, url: string, token: string, editor: ServerEditor) {
     const server = await this.db
       .selectFrom("servers")
       .select("name")
@@ -153,6 +180,7 @@ export class ServerUsers {
     return invitationMail({
       to,
       url,
+      token,
       inviter: inviter?.username ?? "Someone",
       serverName: server?.name || serverId,
       company: String(await this.settings.get("panel.settings.companyName")),
@@ -179,6 +207,7 @@ export class ServerUsers {
       .where("user_id", "=", user.id)
       .where("server_id", "=", serverId)
       .execute();
+    this.rightsChanged(user.id, serverId);
   }
 
   private async inviteUrl(token: string, email: string): Promise<string> {

@@ -7,6 +7,7 @@ import type { NodeClient } from "../link/node-client.ts";
 import type { NodeServers } from "../link/server-wire.ts";
 import type { Variable } from "../templates/index.ts";
 import type { Nodes } from "./nodes.ts";
+import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
 import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
 import { defaultServerUserScopes } from "./server-scopes.ts";
 
@@ -21,9 +22,6 @@ export interface ServerView {
   canGetStatus?: boolean;
 }
 
-export const pageSizeDefault = 20;
-export const pageSizeMax = 100;
-
 type Row = Selectable<ServerTable>;
 
 /** What the panel records of a definition: where players connect, and how to show it. */
@@ -36,14 +34,6 @@ function recordedFields(definition: Record<string, unknown>) {
     type: typeof definition.type === "string" ? definition.type : "",
     icon: typeof definition.icon === "string" ? definition.icon : "",
   };
-}
-
-/** SQL LIKE pattern from the API's `*` wildcards, with LIKE's own wildcards taken literally. */
-function likePattern(search: string): string {
-  return search
-    .toLowerCase()
-    .replace(/[\\%_]/g, (c) => `\\${c}`)
-    .replaceAll("*", "%");
 }
 
 /**
@@ -103,10 +93,9 @@ export class Servers {
     query: { page?: number; limit?: number; name?: string; node?: number },
   ): Promise<{
     servers: ServerView[];
-    paging: { page: number; pageSize: number; maxSize: number; total: number };
+    paging: Paging;
   }> {
-    const pageSize = Math.min(query.limit ?? pageSizeDefault, pageSizeMax);
-    const page = query.page ?? 1;
+    const { page, pageSize, offset } = pageOf(query);
     const seesAll = holdsScope(principal.scopes, "admin");
     let q = this.db.selectFrom("servers");
     if (principal.onlyServer !== undefined) {
@@ -129,13 +118,7 @@ export class Servers {
     const total = Number(
       (await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
     );
-    const rows = await q
-      .selectAll()
-      .orderBy("name")
-      .orderBy("id")
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute();
+    const rows = await q.selectAll().orderBy("name").orderBy("id").limit(pageSize).offset(offset).execute();
     const scopesById = seesAll
       ? new Map<string, string[]>()
       : await this.serverScopesOf(principal.user.id, rows);

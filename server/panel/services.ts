@@ -1,15 +1,14 @@
 import path from "node:path";
 import type { PanelConfig } from "../config.ts";
-import { DaemonEngine } from "../daemon/engine.ts";
 import type { Db } from "../db/database.ts";
-import { LocalNode } from "../link/local-node.ts";
-import { productVersion } from "../version.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
+import { LiveConnections } from "./live-connections.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
-import { Nodes } from "./nodes.ts";
+import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
+import { OwnAccount } from "./own-account.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
@@ -18,6 +17,8 @@ import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
+import { TwoFactor } from "./two-factor.ts";
+import { UserAdmin } from "./user-admin.ts";
 import { UserSettings } from "./user-settings.ts";
 
 /** Every panel service, wired once; routes receive this. */
@@ -30,16 +31,21 @@ export interface PanelServices {
   settings: Settings;
   userSettings: UserSettings;
   signIn: SignIn;
+  twoFactor: TwoFactor;
+  ownAccount: OwnAccount;
+  mailer: Mailer;
   nodes: Nodes;
   servers: Servers;
   templates: TemplateRepos;
   invites: Invites;
   serverUsers: ServerUsers;
   serverClients: ServerClients;
+  /** The administration of other users (/api/users). */
+  userAdmin: UserAdmin;
+  /** Open console sockets and SFTP sessions, capped and closed when the rights behind them go. */
+  live: LiveConnections;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
-  /** The daemon engine of the local node, when the panel runs one. */
-  localEngine: DaemonEngine | undefined;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -48,7 +54,12 @@ export function defaultPublicUrl(config: PanelConfig): string {
   return `http://${host}:${config.port}`;
 }
 
-export function createServices(config: PanelConfig, db: Db): PanelServices {
+/**
+ * The services over one database. The local node, when the panel runs one, is
+ * built by the composition root (server/compose.ts) and handed in as a
+ * NodeClient: services never see the daemon engine behind it.
+ */
+export function createServices(config: PanelConfig, db: Db, localNode?: LocalNodeOptions): PanelServices {
   const accounts = new Accounts(db);
   const sessions = new Sessions(db);
   const clients = new OAuthClients(db);
@@ -56,13 +67,15 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
   const throttle = new LoginThrottle();
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
-  const localEngine = config.localNode
-    ? new DaemonEngine({ dataDir: path.join(config.dataDir, "node"), version: productVersion })
-    : undefined;
-  const nodes = new Nodes(
-    db,
-    settings,
-    localEngine ? { client: new LocalNode(localEngine), sftpPort: config.sftpPort } : undefined,
+  const nodes = new Nodes(db, settings, localNode);
+  const mailer = new Mailer(settings);
+  const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
+  const live = new LiveConnections(config.connectionLimits);
+  // A revoked session takes the sockets and SFTP sessions opened with it along.
+  sessions.onRevoked((revoked) =>
+    "sessionHash" in revoked
+      ? live.closeForSession(revoked.sessionHash)
+      : live.closeForUserExcept(revoked.userId, revoked.exceptHash, "your sessions were ended"),
   );
   return {
     config,
@@ -72,14 +85,20 @@ export function createServices(config: PanelConfig, db: Db): PanelServices {
     clients,
     settings,
     userSettings: new UserSettings(db),
-    signIn: new SignIn(accounts, sessions, throttle, clients, settings),
+    signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
+    twoFactor,
+    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings),
+    mailer,
     nodes,
     servers: new Servers(db, nodes),
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
     sftpAuth: new SftpAuth(db, accounts, throttle),
     invites,
-    serverUsers: new ServerUsers(db, accounts, invites, settings, new Mailer(settings)),
+    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer, (userId, serverId) =>
+      live.closeForUserOnServer(userId, serverId),
+    ),
     serverClients: new ServerClients(db, clients),
-    localEngine,
+    userAdmin: new UserAdmin(db, accounts, sessions, (userId) => live.closeForUser(userId)),
+    live,
   };
 }

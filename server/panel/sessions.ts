@@ -3,6 +3,12 @@ import { newToken, tokenHash } from "./tokens.ts";
 
 export const sessionLifetimeMs = 60 * 60 * 1000;
 export const otpPendingLifetimeMs = 5 * 60 * 1000;
+/**
+ * How long a session replaced by /auth/reauth stays valid. The reference leaves it valid until it
+ * expires (an hour); revoking it at once logs out a page whose first calls were already on their
+ * way with the old cookie. A minute covers those calls and keeps a leaked old token short-lived.
+ */
+export const rotatedSessionGraceMs = 60 * 1000;
 
 /** "invite": a link that lets an invited user set their password (server users, reference §12.13). */
 export type SessionKind = "session" | "otp" | "invite";
@@ -15,9 +21,23 @@ export interface SessionRecord {
   tokenHash: string;
 }
 
+/** Sessions just revoked: one by its hash, or all of a user's but one. */
+export type RevokedSessions = { sessionHash: string } | { userId: number; exceptHash?: string };
+
 /** Server-side sessions; the client holds the token, the database holds its hash. */
 export class Sessions {
+  private readonly revokedListeners: ((revoked: RevokedSessions) => void)[] = [];
+
   constructor(private readonly db: Db) {}
+
+  /** Told of every revocation, after it is stored: open connections made with those sessions end with them. */
+  onRevoked(listener: (revoked: RevokedSessions) => void): void {
+    this.revokedListeners.push(listener);
+  }
+
+  private revoked(revoked: RevokedSessions): void {
+    for (const listener of this.revokedListeners) listener(revoked);
+  }
 
   async create(
     userId: number,
@@ -61,11 +81,20 @@ export class Sessions {
   }
 
   async revoke(token: string): Promise<void> {
-    await this.db.deleteFrom("sessions").where("token_hash", "=", tokenHash(token)).execute();
+    const hash = tokenHash(token);
+    await this.db.deleteFrom("sessions").where("token_hash", "=", hash).execute();
+    this.revoked({ sessionHash: hash });
   }
 
-  async revokeByHash(hash: string): Promise<void> {
-    await this.db.deleteFrom("sessions").where("token_hash", "=", hash).execute();
+  /** Lets a session live at most `graceMs` longer (never longer than it would have). */
+  async expireWithin(hash: string, graceMs: number): Promise<void> {
+    const until = Date.now() + graceMs;
+    await this.db
+      .updateTable("sessions")
+      .set({ expires_at: until })
+      .where("token_hash", "=", hash)
+      .where("expires_at", ">", until)
+      .execute();
   }
 
   /** Ends every session of a user, except the one given (the caller's own). */
@@ -73,6 +102,7 @@ export class Sessions {
     let q = this.db.deleteFrom("sessions").where("user_id", "=", userId);
     if (exceptHash) q = q.where("token_hash", "!=", exceptHash);
     await q.execute();
+    this.revoked({ userId, exceptHash });
   }
 
   async purgeExpired(): Promise<void> {

@@ -53,7 +53,7 @@ export class SftpAuth {
       .where("server_id", "=", login.serverId)
       .executeTakeFirst();
     if (!holdsScope([...global, ...parseScopes(row?.scopes ?? "")], "server.sftp")) return false;
-    this.throttle.recordSuccess(account);
+    this.throttle.recordSuccess(account, login.address);
     return true;
   }
 

@@ -1,12 +1,13 @@
 import { ApiError, errors } from "../errors.ts";
-import { normaliseEmail } from "./account-rules.ts";
+import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
 import type { Accounts, User } from "./accounts.ts";
+import type { Invites } from "./invites.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
-import { checkOtp } from "./otp.ts";
 import { holdsScope, registeredUserScopes } from "./scopes.ts";
-import { otpPendingLifetimeMs, type Sessions } from "./sessions.ts";
+import { otpPendingLifetimeMs, rotatedSessionGraceMs, type Sessions } from "./sessions.ts";
 import type { Settings } from "./settings.ts";
+import type { TwoFactor } from "./two-factor.ts";
 
 export interface IssuedSession {
   token: string;
@@ -24,6 +25,8 @@ export class SignIn {
     private readonly throttle: LoginThrottle,
     private readonly clients: OAuthClients,
     private readonly settings: Settings,
+    private readonly twoFactor: TwoFactor,
+    private readonly invites: Invites,
   ) {}
 
   async login(email: string, password: string, address: string): Promise<LoginResult> {
@@ -39,11 +42,14 @@ export class SignIn {
       const pending = await this.sessions.create(user.id, "otp");
       return { kind: "otp", pendingToken: pending.token };
     }
-    this.throttle.recordSuccess(account);
+    this.throttle.recordSuccess(account, address);
     return { kind: "session", session: await this.issue(user, scopes) };
   }
 
-  /** Completes a login that is waiting for its code; the pending state lives 5 minutes. */
+  /**
+   * Completes a login that is waiting for its code (a TOTP code or a recovery
+   * code, each good once); the pending state lives 5 minutes.
+   */
   async completeOtp(pendingToken: string | undefined, code: string, address: string): Promise<IssuedSession> {
     if (!pendingToken) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
     const pending = await this.sessions.find(pendingToken, "otp");
@@ -51,13 +57,13 @@ export class SignIn {
     const user = await this.accounts.byId(pending.userId);
     if (!user) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
     this.throttle.refuseIfThrottled(user.email, address);
-    if (!(await checkOtp(this.accounts, user.id, code.trim()))) {
+    if (!(await this.twoFactor.spendCode(user.id, code))) {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
     await this.sessions.revoke(pendingToken);
     const scopes = await this.requireLogin(user);
-    this.throttle.recordSuccess(user.email);
+    this.throttle.recordSuccess(user.email, address);
     return this.issue(user, scopes);
   }
 
@@ -65,15 +71,23 @@ export class SignIn {
     if (!(await this.settings.get("panel.registrationEnabled"))) {
       throw new ApiError(404, "ErrRegistrationDisabled", "registration is disabled");
     }
+    // An address invited but never accepted does not keep its owner from signing up; the
+    // registrant gets none of what was granted to it (registering proves no mailbox). The
+    // username is checked first so a refused registration leaves the invitation alone.
+    const username = checkUsername(input.username);
+    const email = checkEmail(input.email);
+    checkNewPassword(input.password);
+    await this.accounts.assertFree({ username });
+    await this.invites.release(email);
     const user = await this.accounts.create({ ...input, scopes: registeredUserScopes });
     return this.issue(user, [...registeredUserScopes]);
   }
 
-  /** A fresh session for a signed-in user; the old one ends with it. */
+  /** A fresh session for a signed-in user; the old one ends after a short grace (see rotatedSessionGraceMs). */
   async reauth(user: User, oldSessionHash: string): Promise<IssuedSession> {
     const scopes = await this.requireLogin(user);
     const session = await this.issue(user, scopes);
-    await this.sessions.revokeByHash(oldSessionHash);
+    await this.sessions.expireWithin(oldSessionHash, rotatedSessionGraceMs);
     return session;
   }
 

@@ -9,6 +9,7 @@ import {
   readStringList,
   requireField,
 } from "./fields.ts";
+import { parseLimits } from "./limits.ts";
 import { parseOperations } from "./parse-operations.ts";
 import { parseExecution } from "./parse-run.ts";
 import { childPath, isObject, jsonType, type Problem, type Problems } from "./problems.ts";
@@ -50,6 +51,7 @@ export function parseTemplate(input: unknown): ParseResult {
       ),
       stats: parseKind(input.stats, "stats", ["", "jcmd"] as const, problems),
       query: parseQuery(input.query, problems),
+      limits: parseLimits(input.limits, "limits", problems),
     },
   );
   return problems.length ? { ok: false, problems } : { ok: true, template };

@@ -39,7 +39,7 @@ export interface RenderedRun {
   workingDirectory?: string;
   /** Console input: the entry's own, else run.stdin, else plain stdin. */
   stdin: ConsoleConfig;
-  /** Text written to the console to stop (used when stopSignal is 0); not substituted. */
+  /** Text written to the console to stop (used when stopSignal is 0), with `${}` replaced. */
   stopText: string;
   /** Signal number that stops the process; wins over stopText when non-zero. */
   stopSignal: number;
@@ -62,7 +62,10 @@ export function renderRun(run: Execution, ctx: ServerContext): RenderedRun {
     argv,
     environmentVars: renderEnvironmentVars(run, tokens),
     stdin: substituteConsoleConfig(stdin, tokens),
-    stopText: run.stop ?? "",
+    // The reference writes run.stop as it is; we replace its tokens like the command's, so a
+    // template can let the user choose the stop command (the starter "Custom command" does).
+    // A stop text without `${` (every template of the corpus) is unchanged.
+    stopText: replaceTokens(run.stop ?? "", tokens),
     stopSignal: run.stopCode ?? 0,
     expectedExitCode: run.expectedExitCode ?? 0,
     autostart: run.autostart ?? false,

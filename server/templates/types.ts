@@ -129,4 +129,15 @@ export interface Template {
   stats?: { type: "" | "jcmd" };
   /** "" (none), "minecraft", or another query protocol by its gamedig name. */
   query?: { type: string };
+  /** Resources the server may use; an Outpost addition, set by administrators only. */
+  limits?: ServerLimits;
+}
+
+/** Per-server resource limits; each absent value means the node's default. */
+export interface ServerLimits {
+  memoryMiB?: number;
+  pids?: number;
+  /** Percent of one core: 100 = one core, 50 = half of one. */
+  cpuPercent?: number;
+  diskMiB?: number;
 }

@@ -48,9 +48,11 @@ export const DaemonConfigView = Type.Object({
   dataDir: Type.String(),
 });
 
+/** `config` is absent for the local node: it runs inside the panel and has nothing to deploy. */
 export const NodeDeployment = Type.Object({
   clientId: Type.String(),
   clientSecret: Type.String(),
-  config: DaemonConfigView,
+  publicKey: Type.String(),
+  config: Type.Optional(DaemonConfigView),
 });
 export type NodeDeployment = Static<typeof NodeDeployment>;

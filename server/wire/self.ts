@@ -16,3 +16,30 @@ export const SelfUpdateBody = Type.Object({
   newPassword: Type.Optional(Type.String({ maxLength: 1024 })),
 });
 export type SelfUpdateBody = Static<typeof SelfUpdateBody>;
+
+/** GET /api/self/otp; recoveryCodesLeft is Outpost's addition. */
+export const OtpStatus = Type.Object({ otpEnabled: Type.Boolean(), recoveryCodesLeft: Type.Integer() });
+
+/** POST /api/self/otp: the new secret as text, as an otpauth URI and as a QR code (data URL). */
+export const OtpEnrolment = Type.Object({ secret: Type.String(), uri: Type.String(), img: Type.String() });
+
+/** A 6-digit code, or a recovery code where one is accepted. */
+export const OtpTokenBody = Type.Object({ token: Type.String({ maxLength: 64 }) });
+export const OtpTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const RecoveryCodes = Type.Object({ recoveryCodes: Type.Array(Type.String()) });
+
+/** A user's own OAuth2 client; client_secret is "" except in the answer that created it. */
+export const SelfClient = Type.Object({
+  client_id: Type.String(),
+  client_secret: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+});
+export type SelfClient = Static<typeof SelfClient>;
+export const SelfClientList = Type.Array(SelfClient);
+export const SelfClientCreateBody = Type.Object({
+  name: Type.String({ maxLength: 100 }),
+  description: Type.Optional(Type.String({ maxLength: 4000 })),
+});
+export const SelfClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64 }) });

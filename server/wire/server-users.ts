@@ -29,12 +29,16 @@ export type ServerUserGrantBody = Static<typeof ServerUserGrantBody>;
  *   still pending from an earlier invitation) the invite link was e-mailed.
  * - 200 `{"invite": {"url": "<link>", "mailed": false}}`: the address was
  *   invited and the link was NOT e-mailed (no mail provider the panel can use
- *   is configured, or sending failed): the granting user hands it over.
+ *   is configured, or sending failed): the granting administrator hands it over.
+ * - 200 `{"invite": {"mailed": false}}`: the same, but the granting user is no
+ *   administrator. A link signs in as the invited account, which may hold grants
+ *   elsewhere, so only an administrator or the mailbox ever receives one: an
+ *   administrator must send it.
  * `mailed` is always false when present; it says so for clients that do not
  * read the status code.
  */
 export const InviteAnswer = Type.Object({
-  invite: Type.Object({ url: Type.String(), mailed: Type.Literal(false) }),
+  invite: Type.Object({ url: Type.Optional(Type.String()), mailed: Type.Literal(false) }),
 });
 export type InviteAnswer = Static<typeof InviteAnswer>;
 

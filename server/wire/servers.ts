@@ -64,17 +64,22 @@ export const VariableValues = Type.Record(
 );
 
 /** POST/PUT …/data: `{data: {name: value}}`; a full variable object is also taken (its `value`). */
-export const ServerDataBody = Type.Object({
-  data: Type.Record(
-    Type.String(),
-    Type.Union([
-      Type.String(),
-      Type.Number(),
-      Type.Boolean(),
-      Type.Object({ value: Type.Any() }, { additionalProperties: true }),
-    ]),
-  ),
-});
+const VariableInput = Type.Union([
+  Type.String(),
+  Type.Number(),
+  Type.Boolean(),
+  Type.Object({ value: Type.Any() }, { additionalProperties: true }),
+]);
+
+/**
+ * Variable values, either as `{data: {name: value}}` (what the reference UI sends) or as the
+ * reference's flat `{name: value}` map (what its API clients send); `dataValues` tells them apart.
+ * Values may be bare or `{value}`.
+ */
+export const ServerDataBody = Type.Record(
+  Type.String(),
+  Type.Union([VariableInput, Type.Record(Type.String(), VariableInput)]),
+);
 
 export const FlagsBody = Type.Partial(
   Type.Object({

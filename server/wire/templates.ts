@@ -1,10 +1,14 @@
 import { Type } from "typebox";
 
-export const RepoParams = Type.Object({ repo: Type.Integer({ minimum: 0 }) });
+// -1 is the built-in starter repository, 0 the local one, stored repositories count up from 1.
+export const RepoParams = Type.Object({ repo: Type.Integer({ minimum: -1 }) });
 export const RepoTemplateParams = Type.Object({
-  repo: Type.Integer({ minimum: 0 }),
+  repo: Type.Integer({ minimum: -1 }),
   name: Type.String({ minLength: 1, maxLength: 100 }),
 });
+
+/** `?retry=true`: fetch a repository that failed just now again at once (the Retry button). */
+export const RepoListQuery = Type.Object({ retry: Type.Optional(Type.Boolean()) });
 
 export const RepoView = Type.Object({
   id: Type.Integer(),
@@ -12,6 +16,7 @@ export const RepoView = Type.Object({
   url: Type.String(),
   branch: Type.String(),
   isLocal: Type.Boolean(),
+  isBuiltIn: Type.Optional(Type.Boolean()),
 });
 
 export const RepoCreateBody = Type.Object({

@@ -88,15 +88,21 @@ async function afterRotation<T>(run: () => Promise<T>): Promise<T> {
 /** Resolves once no rotation is in flight: for requests made outside `call` (file browsing, uploads). */
 export const sessionSettled = (): Promise<void> => afterRotation(async () => undefined);
 
-async function send<T>(method: Method, url: string, opts: CallOptions): Promise<T> {
+/** The status of a HEAD request: its answer is the status alone. */
+export const headStatus = (url: string, opts: CallOptions = {}): Promise<number> =>
+  afterRotation(() => send<number>("HEAD", url, opts, true));
+
+async function send<T>(method: Method, url: string, opts: CallOptions, statusOnly = false): Promise<T> {
   try {
-    return (await http<T>(url, {
+    const request = {
       method,
       body: opts.body as BodyInit | Record<string, unknown> | undefined,
       query: opts.query,
       headers: opts.headers,
       signal: opts.signal,
-    })) as T;
+    };
+    if (statusOnly) return (await http.raw(url, request)).status as T;
+    return (await http<T>(url, request)) as T;
   } catch (e) {
     const fe = e instanceof FetchError ? e : undefined;
     const err = toApiError(

@@ -1,6 +1,5 @@
 import type { QueryAnswer, QueryView } from "../../server/link/query-wire";
-import { type CallOptions, call, get } from "./client";
-import { isApiError } from "./errors";
+import { type CallOptions, get, headStatus } from "./client";
 
 // The player-count query (spec §7, reference §5.10). Types come from the server's wire definitions.
 
@@ -8,18 +7,9 @@ export type { QueryAnswer, QueryView };
 
 const url = (id: string) => `/api/servers/${encodeURIComponent(id)}/query`;
 
-/** Whether the server's template names a query this panel can ask (HEAD: any 2xx yes, 404 no). */
+/** Whether the server's template names a query this panel can ask (HEAD: 202 yes, 204 no). */
 export async function canQuery(id: string, opts: CallOptions = {}): Promise<boolean> {
-  try {
-    await call<void>("HEAD", url(id), {
-      ...opts,
-      exempt: opts.exempt === true ? true : [404, ...(opts.exempt ?? [])],
-    });
-    return true;
-  } catch (err) {
-    if (isApiError(err) && err.status === 404) return false;
-    throw err;
-  }
+  return (await headStatus(url(id), opts)) === 202;
 }
 
 /** The answer under its query type, or undefined when there is none (204: stopped, or no answer). */

@@ -1,4 +1,7 @@
-import { get, put } from "./client";
+import type { SelfClient } from "../../server/wire/self";
+import { del, get, post, put } from "./client";
+
+// The signed-in user's own account (spec §7 Own account).
 
 export interface Self {
   id: number;
@@ -14,3 +17,31 @@ export const updateSelf = (body: {
   password: string;
   newPassword?: string;
 }) => put<void>("/api/self", body);
+
+export interface OtpStatus {
+  otpEnabled: boolean;
+  recoveryCodesLeft?: number;
+}
+export interface OtpEnrolment {
+  secret: string;
+  uri: string;
+  /** The QR code, a data URL drawn by the panel. */
+  img: string;
+}
+export interface RecoveryCodes {
+  recoveryCodes: string[];
+}
+
+export const getOtp = () => get<OtpStatus>("/api/self/otp");
+export const startOtp = () => post<OtpEnrolment>("/api/self/otp");
+export const confirmOtp = (token: string) => put<RecoveryCodes>("/api/self/otp", { token });
+export const disableOtp = (token: string) => del<void>(`/api/self/otp/${encodeURIComponent(token)}`);
+export const regenerateRecoveryCodes = (token: string) =>
+  post<RecoveryCodes>("/api/self/otp/recovery", { token });
+
+export type { SelfClient };
+export const listSelfClients = () => get<SelfClient[]>("/api/self/oauth2");
+export const createSelfClient = (body: { name: string; description?: string }) =>
+  post<SelfClient>("/api/self/oauth2", body);
+export const deleteSelfClient = (clientId: string) =>
+  del<void>(`/api/self/oauth2/${encodeURIComponent(clientId)}`);

@@ -13,17 +13,21 @@ const user = (id: string, email: string) => `${users(id)}/${encodeURIComponent(e
 export const listServerUsers = (id: string, opts?: CallOptions) => get<ServerUser[]>(users(id), opts);
 
 /**
- * Sets a user's scopes on the server. For an address without an account (or whose invitation
- * is still open) the panel e-mails an invitation when it can; when it did not, the answer
- * carries the invite link to hand over. Otherwise it is empty (204).
+ * What a grant did about an invitation: nothing to say (204: an existing user, or the invitation
+ * was e-mailed), a link to hand over (the panel did not e-mail it; only an administrator gets
+ * one), or neither (not e-mailed, and the caller is no administrator: one must send the link).
  */
-export async function grantServerUser(
-  id: string,
-  email: string,
-  scopes: string[],
-): Promise<string | undefined> {
+export type GrantOutcome = { invite: "none" } | { invite: "link"; url: string } | { invite: "adminMustSend" };
+
+/**
+ * Sets a user's scopes on the server. For an address without an account (or whose invitation
+ * is still open) the panel e-mails an invitation when it can; when it did not, the answer says
+ * so, with the invite link for an administrator.
+ */
+export async function grantServerUser(id: string, email: string, scopes: string[]): Promise<GrantOutcome> {
   const answer = await put<InviteAnswer | "" | undefined>(user(id, email), { scopes });
-  return answer && typeof answer === "object" ? answer.invite.url : undefined;
+  if (!answer || typeof answer !== "object") return { invite: "none" };
+  return answer.invite.url ? { invite: "link", url: answer.invite.url } : { invite: "adminMustSend" };
 }
 
 /**

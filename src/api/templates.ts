@@ -10,6 +10,8 @@ export interface TemplateRepo {
   url: string;
   branch: string;
   isLocal: boolean;
+  /** The starter templates shipped with the panel (read-only, never removed). */
+  isBuiltIn?: boolean;
 }
 
 /** What a repo listing gives per template: the fields a picker needs. */

@@ -5,11 +5,43 @@ import { Icon } from "../components/icons";
 import { config } from "../state/config";
 import { loggedIn, user } from "../state/session";
 import { SEARCH_INPUT_ID } from "./globalHotkeys";
+import { searchHandoff } from "./search/searchHandoff";
 import { sidebarOpen, toggleSidebar } from "./sidebarState";
 import "./topbar.css";
 
 // md5 is only needed once signed in, so the avatar stays off the login critical path.
 const Avatar = lazy(() => import("./Avatar"));
+// So is the search with its groups and their API modules.
+const GlobalSearch = lazy(() => import("./search/GlobalSearch"));
+
+/** The box as it looks before the search code has loaded (it keeps its id for the / hotkey). */
+function SearchPlaceholder() {
+  return (
+    <div className="search">
+      <Icon name="search" size={20} />
+      <input
+        id={SEARCH_INPUT_ID}
+        type="search"
+        aria-label={t`Search`}
+        placeholder={t`Search`}
+        autoComplete="off"
+        aria-keyshortcuts="/"
+        onFocus={() => {
+          searchHandoff.focused = true;
+        }}
+        onBlur={() => {
+          searchHandoff.focused = false;
+        }}
+        onInput={(e) => {
+          searchHandoff.text = e.currentTarget.value;
+        }}
+      />
+      <span aria-hidden="true">
+        <kbd>/</kbd>
+      </span>
+    </div>
+  );
+}
 
 export function TopBar({ withSidebar }: { withSidebar: boolean }) {
   const brand = config.value.branding.name;
@@ -34,20 +66,9 @@ export function TopBar({ withSidebar }: { withSidebar: boolean }) {
       </Link>
       <div className="topbar-fill">
         {signedIn && (
-          <div className="search">
-            <Icon name="search" size={20} />
-            <input
-              id={SEARCH_INPUT_ID}
-              type="search"
-              aria-label={t`Search`}
-              placeholder={t`Search`}
-              autoComplete="off"
-              aria-keyshortcuts="/"
-            />
-            <span aria-hidden="true">
-              <kbd>/</kbd>
-            </span>
-          </div>
+          <Suspense fallback={<SearchPlaceholder />}>
+            <GlobalSearch />
+          </Suspense>
         )}
       </div>
       {signedIn && (

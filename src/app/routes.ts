@@ -52,8 +52,10 @@ const NodeView = screenWithStrings(() => import("../screens/nodes/NodeView"));
 const TemplateList = screenWithStrings(() => import("../screens/templates/TemplateList"));
 const TemplateCreate = screenWithStrings(() => import("../screens/templates/TemplateCreate"));
 const TemplateView = screenWithStrings(() => import("../screens/templates/TemplateView"));
-// Screens that later issues build; they replace these entries' `screen`.
-const Coming = screenWithStrings(() => import("../screens/ComingSoon"));
+const UserList = screenWithStrings(() => import("../screens/users/UserList"));
+const UserCreate = screenWithStrings(() => import("../screens/users/UserCreate"));
+const UserView = screenWithStrings(() => import("../screens/users/UserView"));
+const Settings = screenWithStrings(() => import("../screens/settings/Settings"));
 
 export const routes: readonly RouteDef[] = [
   { path: "/", access: "none", label: msg`Home` },
@@ -86,13 +88,13 @@ export const routes: readonly RouteDef[] = [
     path: "/users",
     access: { scope: "users.info.view" },
     label: msg`Users`,
-    screen: Coming,
+    screen: UserList,
     nav: true,
     icon: "users",
     hotkey: "g u",
   },
-  { path: "/users/new", access: "login", label: msg`Create user`, screen: Coming },
-  { path: "/users/view/:id", access: "login", label: msg`User`, screen: Coming },
+  { path: "/users/new", access: "login", label: msg`Create user`, screen: UserCreate },
+  { path: "/users/view/:id", access: "login", label: msg`User`, screen: UserView },
   {
     path: "/templates",
     access: { scope: "templates.view" },
@@ -113,7 +115,7 @@ export const routes: readonly RouteDef[] = [
     path: "/settings",
     access: { scope: "settings.edit" },
     label: msg`Settings`,
-    screen: Coming,
+    screen: Settings,
     nav: true,
     icon: "settings",
     hotkey: "g c",

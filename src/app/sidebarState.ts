@@ -1,30 +1,24 @@
 import { signal } from "@preact/signals-react";
+import { readLocal, registerPreference, savePreference } from "../state/preferences";
 
 // Sidebar: open / closed / mini (spec §2.2, §9). Closed by default below 1200 px and reopened
-// when the window widens; the mini choice persists in localStorage `sidebar.mini`.
+// when the window widens; the mini choice is a user preference (`sidebar.mini`, see preferences.ts).
 
 export const SIDEBAR_CLOSED_BELOW = 1200;
-export const MINI_KEY = "sidebar.mini";
+export const MINI_KEY = "sidebar.mini" as const;
 
 export const wideWindow = signal(true);
 export const sidebarOpen = signal(true);
 export const sidebarMini = signal(false);
 
-function readMini(): boolean {
-  try {
-    return localStorage.getItem(MINI_KEY) === "true";
-  } catch {
-    return false;
-  }
-}
+const readMini = () => readLocal(MINI_KEY) === "true";
+registerPreference(MINI_KEY, (value) => {
+  sidebarMini.value = value === "true";
+});
 
 export function setMini(mini: boolean): void {
   sidebarMini.value = mini;
-  try {
-    localStorage.setItem(MINI_KEY, String(mini));
-  } catch {
-    // kept for this page only
-  }
+  savePreference(MINI_KEY, String(mini));
 }
 
 export function toggleSidebar(): void {

@@ -1,4 +1,5 @@
 import { i18n, type Messages } from "@lingui/core";
+import { readLocal, registerPreference, savePreference } from "../state/preferences";
 import { DEFAULT_LOCALE, isRtl, LOCALE_STORAGE_KEY, pickLocale, toBcp47 } from "./locales";
 
 // One lazy chunk per catalog and locale: only the active locale is downloaded (@lingui/vite-plugin
@@ -21,12 +22,7 @@ let screensWanted = false;
 let currentLocale = DEFAULT_LOCALE;
 
 export function startupLocale(): string {
-  let saved: string | null = null;
-  try {
-    saved = localStorage.getItem(LOCALE_STORAGE_KEY);
-  } catch {
-    // storage may be blocked; fall through to the browser language
-  }
+  const saved = readLocal(LOCALE_STORAGE_KEY);
   return pickLocale(saved, navigator.languages ?? [navigator.language], supportedLocales);
 }
 
@@ -73,12 +69,12 @@ export async function activateLocale(locale: string): Promise<void> {
   document.documentElement.dir = isRtl(chosen) ? "rtl" : "ltr";
 }
 
-/** Persist a user's choice (the picker comes later) and switch. */
+/** A user's choice: switch, and keep it as a preference that follows the user. */
 export async function chooseLocale(locale: string): Promise<void> {
   await activateLocale(locale);
-  try {
-    localStorage.setItem(LOCALE_STORAGE_KEY, locale);
-  } catch {
-    // not persisted; still active for this tab
-  }
+  savePreference(LOCALE_STORAGE_KEY, locale);
 }
+
+registerPreference(LOCALE_STORAGE_KEY, (value) => {
+  void activateLocale(value).catch(() => undefined);
+});

@@ -38,7 +38,7 @@ export const ALL_LOCALES = [
 ] as const;
 
 export const DEFAULT_LOCALE = "en_US";
-export const LOCALE_STORAGE_KEY = "locale";
+export const LOCALE_STORAGE_KEY = "locale" as const;
 const RTL = new Set(["ar_SA", "he_IL"]);
 
 /** BCP 47 tag for a catalog name: en_US → en-US; sr_SP is shown with region RS (spec §2.3). */

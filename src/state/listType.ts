@@ -1,26 +1,22 @@
 import { signal } from "@preact/signals-react";
+import { readLocal, registerPreference, savePreference } from "./preferences";
 
 // Grid or plain list for the node, user and template lists (spec §2.3, theme setting listType);
-// the choice persists in localStorage `listType`.
+// the choice is a user preference (`listType`, see preferences.ts).
 
 export type ListType = "grid" | "list";
-export const LIST_TYPE_KEY = "listType";
+export const LIST_TYPE_KEY = "listType" as const;
 
-function read(): ListType {
-  try {
-    return localStorage.getItem(LIST_TYPE_KEY) === "list" ? "list" : "grid";
-  } catch {
-    return "grid";
-  }
-}
+const parse = (value: string | null): ListType => (value === "list" ? "list" : "grid");
 
-export const listType = signal<ListType>(typeof window === "undefined" ? "grid" : read());
+export const listType = signal<ListType>(
+  typeof window === "undefined" ? "grid" : parse(readLocal(LIST_TYPE_KEY)),
+);
+registerPreference(LIST_TYPE_KEY, (value) => {
+  listType.value = parse(value);
+});
 
 export function setListType(value: ListType): void {
   listType.value = value;
-  try {
-    localStorage.setItem(LIST_TYPE_KEY, value);
-  } catch {
-    // kept for this page only
-  }
+  savePreference(LIST_TYPE_KEY, value);
 }

@@ -2,6 +2,7 @@ import { computed, signal } from "@preact/signals-react";
 import * as auth from "../api/auth";
 import { getSelf, type Self } from "../api/self";
 import { AUTH_EXPIRES_COOKIE, deleteCookie, readCookie } from "./cookies";
+import { stopPreferenceSync, syncPreferences } from "./preferences";
 import { clearScopes, storeScopes } from "./scopes";
 import { getToken, setToken } from "./token";
 
@@ -47,7 +48,7 @@ function startReauthLoop(): void {
 export async function resumeSession(): Promise<void> {
   if (!loggedIn.value) return;
   startReauthLoop();
-  if ((await reauthNow()) && loggedIn.value) await loadUser();
+  if ((await reauthNow()) && loggedIn.value) await Promise.all([loadUser(), syncPreferences()]);
 }
 
 /** After login, otp or register answered with scopes. */
@@ -56,12 +57,14 @@ export function beginSession(scopes: string[] | undefined): void {
   loggedIn.value = true;
   startReauthLoop();
   void loadUser();
+  void syncPreferences();
 }
 
 /** Log out on the server (best effort) and forget everything about the session locally. */
 export async function endSession(): Promise<void> {
   clearInterval(reauthTimer);
   reauthTimer = undefined;
+  stopPreferenceSync();
   try {
     await auth.logout();
   } catch {

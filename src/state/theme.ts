@@ -1,11 +1,35 @@
 import { effect, signal } from "@preact/signals-react";
+import { readLocal, registerPreference, savePreference } from "./preferences";
 
 // Theme mode classes and primary colour (spec §4, §9). Theme archives come later.
 
 export type ThemeMode = "auto" | "light" | "dark" | "dark-hc";
 export const DEFAULT_PRIMARY = "#07a7e3";
 
-export const themeMode = signal<ThemeMode>("auto");
+export const THEME_MODES: readonly ThemeMode[] = ["auto", "light", "dark", "dark-hc"];
+/** The user preference holding the theme's settings, as JSON (reference §10.6): `{"mode": …}`. */
+const THEME_SETTINGS_KEY = "themeSettings";
+
+function parseMode(json: string | null): ThemeMode {
+  try {
+    const mode = JSON.parse(json ?? "{}")?.mode;
+    return THEME_MODES.includes(mode) ? mode : "auto";
+  } catch {
+    return "auto";
+  }
+}
+
+export const themeMode = signal<ThemeMode>(
+  typeof window === "undefined" ? "auto" : parseMode(readLocal(THEME_SETTINGS_KEY)),
+);
+registerPreference(THEME_SETTINGS_KEY, (value) => {
+  themeMode.value = parseMode(value);
+});
+
+export function setThemeMode(mode: ThemeMode): void {
+  themeMode.value = mode;
+  savePreference(THEME_SETTINGS_KEY, JSON.stringify({ mode }));
+}
 export const primaryColor = signal(DEFAULT_PRIMARY);
 
 function channel(c: number): number {

@@ -107,9 +107,12 @@ describe("node API", () => {
     await api.delete(`/api/nodes/${first.body.id}`);
   });
 
-  it("keeps the local node: no delete, no deployment, edits change nothing", async () => {
+  it("keeps the local node: no delete, an empty deployment, edits change nothing", async () => {
     expect((await api.delete("/api/nodes/0")).body.error.code).toBe("ErrCannotDeleteLocalNode");
-    expect((await api.get("/api/nodes/0/deployment")).body.error.code).toBe("ErrLocalNodeNoDeployment");
+    // 200 as in the reference, and nothing secret: the local node has nothing to deploy.
+    const local = await api.get("/api/nodes/0/deployment");
+    expect(local.status).toBe(200);
+    expect(local.body).toEqual({ clientId: ".node_0", clientSecret: "", publicKey: "" });
     const before = (await api.get("/api/nodes/0")).body;
     expect((await api.put("/api/nodes/0", { name: "Renamed" })).status).toBe(204);
     expect((await api.get("/api/nodes/0")).body).toEqual(before);
@@ -162,6 +165,7 @@ describe("node API refusals", () => {
     ["PUT", "/api/nodes/0", { name: "x-node" }],
     ["DELETE", "/api/nodes/1"],
     ["GET", "/api/nodes/1/deployment"],
+    ["GET", "/api/nodes/0/deployment"],
     ["GET", "/api/nodes/0/features"],
   ];
   let plain: Client;

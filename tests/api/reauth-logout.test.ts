@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { rotatedSessionGraceMs } from "../../server/panel/sessions.ts";
 import { cookieValue, expectError, setCookie } from "../support/expect-api.ts";
-import { expireSessions } from "../support/panel-db.ts";
+import { expireSession, expireSessions, sessionExpiry } from "../support/panel-db.ts";
 import { admin, adminClient, PanelClient, usePanel } from "../support/test-panel.ts";
 
 describe("POST /auth/reauth and /auth/logout", () => {
   const panel = usePanel();
 
-  it("reauth issues a fresh session, answers {scopes} and ends the old one", async () => {
+  it("reauth issues a fresh session and answers {scopes}; the old one ends after a short grace", async () => {
     const client = await adminClient(panel());
     const oldToken = client.cookies.get("outpost_auth")!;
     const oldExpires = Number(client.cookies.get("outpost_auth_expires"));
@@ -20,11 +21,36 @@ describe("POST /auth/reauth and /auth/logout", () => {
     expect(setCookie(res, "outpost_auth")).toMatch(/HttpOnly/i);
     expect(Number(cookieValue(setCookie(res, "outpost_auth_expires")))).toBeGreaterThan(oldExpires);
     expect((await client.get("/api/self")).status).toBe(200);
+    // Still good for calls already on their way with it...
+    expect((await client.get("/api/self", { bearer: oldToken })).status).toBe(200);
+    // ...but no longer than the grace: past it, the old token is refused and cannot reauth.
+    const expiresAt = await sessionExpiry(panel(), oldToken);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + rotatedSessionGraceMs);
+    expect(rotatedSessionGraceMs).toBeGreaterThanOrEqual(60_000);
+    await expireSession(panel(), oldToken);
     expectError(await client.get("/api/self", { bearer: oldToken }), 401, "ErrTokenInvalid");
-    // The old cookie cannot reauth again either.
     const stale = new PanelClient(panel().url);
     stale.cookies.set("outpost_auth", oldToken);
     expect((await stale.call("POST", "/auth/reauth", { xsrf: false, bearer: oldToken })).status).toBe(401);
+    expect((await client.get("/api/self")).status).toBe(200);
+  });
+
+  it("calls sent with the old cookie while reauth is in flight are not logged out", async () => {
+    const client = await adminClient(panel());
+    const oldToken = client.cookies.get("outpost_auth")!;
+    // A reloading page: reauth and the screen's first calls leave together, all with the old cookie.
+    const [reauth, ...calls] = await Promise.all([
+      client.post("/auth/reauth"),
+      client.get("/api/self"),
+      client.get("/api/servers"),
+      client.get("/api/nodes"),
+    ]);
+    expect(reauth.status).toBe(200);
+    expect(calls.map((c) => c.status)).toEqual([200, 200, 200]);
+    // And once reauth has answered, a late call with the old cookie still succeeds.
+    const late = new PanelClient(panel().url);
+    late.cookies.set("outpost_auth", oldToken);
+    expect((await late.get("/api/self")).status).toBe(200);
   });
 
   it("reauth without a session, or with an expired one, is 401", async () => {

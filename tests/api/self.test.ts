@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { expectError, newUser } from "../support/expect-api.ts";
-import { admin, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+import { SmtpInbox } from "../support/smtp-inbox.ts";
+import { admin, adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 describe("GET and PUT /api/self", () => {
   const panel = usePanel();
@@ -107,5 +108,59 @@ describe("GET and PUT /api/self", () => {
     // The password did not change and no session was ended.
     expect((await other.get("/api/self")).status).toBe(200);
     expect((await signIn(user.email, user.password)).status).toBe(200);
+  });
+});
+
+describe("PUT /api/self tells the owner and holds back guessing", () => {
+  const panel = usePanel({ env: { OUTPOST_TRUST_PROXY: "true" } });
+  const inbox = new SmtpInbox();
+  afterAll(async () => {
+    await inbox.stop();
+  });
+
+  it("e-mails a password change to the account and an e-mail change to the address it replaces", async () => {
+    const port = await inbox.start();
+    const admin = await adminClient(panel());
+    const configured = await admin.post("/api/settings", {
+      "panel.email.provider": "smtp",
+      "panel.email.host": `127.0.0.1:${port}`,
+      "panel.email.from": "panel@example.com",
+    });
+    expect(configured.status).toBe(204);
+    const user = newUser("told");
+    const api = await registeredClient(panel(), user);
+    expect(
+      (await api.put("/api/self", { password: user.password, newPassword: "told-new-pass-1" })).status,
+    ).toBe(204);
+    const changed = await inbox.nth(1);
+    expect(changed.to).toEqual([user.email]);
+    expect(changed.headers.get("subject")).toBe("Outpost: password changed");
+    expect(changed.raw).not.toContain("told-new-pass-1");
+    const moved = newUser("toldnew");
+    expect((await api.put("/api/self", { email: moved.email, password: "told-new-pass-1" })).status).toBe(
+      204,
+    );
+    const told = await inbox.nth(2);
+    expect(told.to).toEqual([user.email]);
+    expect(told.headers.get("subject")).toBe("Outpost: e-mail address changed");
+  });
+
+  it("after five wrong current passwords from one address, that address waits", async () => {
+    const user = newUser("guessed");
+    const api = await registeredClient(panel(), user);
+    const from = { headers: { "x-forwarded-for": "10.7.0.1" } };
+    for (let i = 0; i < 5; i++) {
+      expectError(
+        await api.put("/api/self", { password: `wrong-${i}-pass`, username: "guessed-x" }, from),
+        400,
+        "ErrInvalidCredentials",
+      );
+    }
+    expectError(
+      await api.put("/api/self", { password: user.password, username: "guessed-x" }, from),
+      429,
+      "ErrTooManyAttempts",
+    );
+    expect((await api.get("/api/self")).body.username).toBe(user.username);
   });
 });

@@ -162,8 +162,10 @@ describe("server users", () => {
     const add = await adderApi.put(user(serverA, "fresh@example.com"), {
       scopes: ["server.console"],
     });
-    // An unknown address: an invitation, with only what the adder holds.
+    // An unknown address: an invitation, with only what the adder holds; no mail provider, and
+    // the adder is no administrator, so no link either.
     expect(add.status, add.text).toBe(200);
+    expect(add.body).toEqual({ invite: { mailed: false } });
     expect(await scopesOf(admin, serverA, "fresh@example.com")).toEqual(["server.console", "server.view"]);
     const change = await adderApi.put(user(serverA, friend.email), { scopes: ["server.console"] });
     expectError(change, 403, "ErrMissingScope", { scope: "server.users.edit" });
@@ -232,6 +234,66 @@ describe("server users", () => {
     );
   });
 
+  describe("an invite link reaches only an administrator or the mailbox (issue 13)", () => {
+    const inviteSessions = (email: string) =>
+      withPanelDb(panel(), (db) =>
+        db
+          .selectFrom("sessions")
+          .innerJoin("users", "users.id", "sessions.user_id")
+          .select("sessions.token_hash")
+          .where("sessions.kind", "=", "invite")
+          .where("users.email", "=", email)
+          .execute(),
+      );
+
+    it("granting an address pending elsewhere gives a non-admin no link, and leaves its links alone", async () => {
+      const victim = "pending-victim@example.com";
+      const adminLink = inviteOf(panel().url, await admin.put(user(serverB, victim), { scopes: [] }));
+      const before = await inviteSessions(victim);
+      // The adder holds only server.users.create on their server; the owner holds server.users.edit.
+      for (const [editor, id] of [
+        [adderApi, serverA],
+        [ownerApi, serverA],
+        [ownerApi, serverB],
+      ] as const) {
+        const res = await editor.put(user(id, victim), { scopes: ["server.console"] });
+        expect(res.status, res.text).toBe(200);
+        expect(res.body).toEqual({ invite: { mailed: false } });
+      }
+      expect(await inviteSessions(victim)).toEqual(before);
+      // The grant is recorded all the same, and the mailbox's link brings it.
+      expect(await scopesOf(admin, serverA, victim)).toEqual(["server.console", "server.view"]);
+      const nobody = await anonymous(panel().url);
+      const body = { ...adminLink, username: "pending-victim", password: "victim-pass-1" };
+      expect((await nobody.post("/auth/invite", body)).status).toBe(200);
+      const servers = (await nobody.get("/api/servers")).body.servers.map((s: { id: string }) => s.id);
+      expect(servers.sort()).toEqual([serverA, serverB].sort());
+    });
+
+    it("a non-admin's invitation squats no address: its owner registers, without the grants", async () => {
+      const address = "squatted@example.com";
+      const res = await ownerApi.put(user(serverA, address), { scopes: ["server.console"] });
+      expect(res.body).toEqual({ invite: { mailed: false } });
+      expect(await inviteSessions(address)).toEqual([]);
+      const owned = await anonymous(panel().url);
+      const registered = await owned.post("/auth/register", {
+        username: "squat-owner",
+        email: address,
+        password: "squat-pass-12",
+      });
+      expect(registered.status, registered.text).toBe(200);
+      expect((await owned.get("/api/servers")).body.servers).toEqual([]);
+      expect(await scopesOf(admin, serverA, address)).toBeUndefined();
+      // An account that chose a password is no invitee: registering it again is refused as ever.
+      const again = await (await anonymous(panel().url)).post("/auth/register", {
+        username: "squat-other",
+        email: address,
+        password: "squat-pass-34",
+      });
+      expectError(again, 409, "ErrUserExists", { field: "email" });
+    });
+  });
+
   describe("inviting an unknown address", () => {
     const invitee = {
       email: "Invited.Person@Example.com",
@@ -240,8 +302,8 @@ describe("server users", () => {
     };
     let link: { token: string; email: string };
 
-    it("creates an invited user and answers the link to hand over", async () => {
-      const res = await ownerApi.put(user(serverA, invitee.email), {
+    it("creates an invited user and answers the link to an administrator to hand over", async () => {
+      const res = await admin.put(user(serverA, invitee.email), {
         scopes: ["server.console", "server.status"],
       });
       link = inviteOf(panel().url, res);

@@ -113,6 +113,16 @@ function lifecycle(label: string, nodeOf: () => number, setup: () => { admin: Cl
         204,
       );
       expect((await owner.get(`/api/servers/${id}`)).body.server.port).toBe(30000);
+      // The reference's API clients send the flat {name: value} map to both.
+      expect((await owner.post(`/api/servers/${id}/data`, { motd: "flat" })).status).toBe(204);
+      expect((await owner.get(`/api/servers/${id}/data`)).body.data.motd.value).toBe("flat");
+      expect((await owner.post(`/api/servers/${id}/data`, { secret: "x" })).body.error.code).toBe(
+        "ErrVariableNotEditable",
+      );
+      expect(
+        (await admin.put(`/api/servers/${id}/data`, { port: 30001, motd: { value: "hi" } })).status,
+      ).toBe(204);
+      expect((await owner.get(`/api/servers/${id}`)).body.server.port).toBe(30001);
 
       expect((await owner.put(`/api/servers/${id}/name/Renamed%20server`)).status).toBe(204);
       expect((await owner.get(`/api/servers/${id}`)).body.server.name).toBe("Renamed server");

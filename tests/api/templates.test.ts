@@ -2,10 +2,13 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import yazl from "yazl";
 import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
+import { setGlobalScopes } from "../support/panel-db.ts";
 import { serveFolder } from "../support/static-server.ts";
 import {
   adminClient,
@@ -27,6 +30,18 @@ function makeRepoTree(dir: string): void {
   fs.writeFileSync(path.join(dir, "factorio", "README.md"), "# Factorio\nA test readme.\n");
   fs.mkdirSync(path.join(dir, ".github"));
   fs.writeFileSync(path.join(dir, ".github", "ignored.json"), "{}");
+}
+
+/** Zips a folder's files with their paths relative to it (no top folder). */
+async function zipFolder(dir: string, file: string): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && !full.includes(`${path.sep}.git${path.sep}`))
+      zip.addFile(full, path.relative(dir, full));
+  }
+  zip.end();
+  await pipeline(zip.outputStream, fs.createWriteStream(file));
 }
 
 describe("template repositories", () => {
@@ -60,6 +75,14 @@ describe("template repositories", () => {
     git(path.join(work, "repo.git"), "update-server-info");
     // The same tree as an archive with one top folder, as GitHub serves them.
     await tar.c({ gzip: true, file: path.join(work, "repo.tar.gz"), cwd: work }, ["tree"]);
+    // The upstream repository's own archive: spec.json and LICENSE beside the template folders.
+    const upstream = path.join(work, "templates-3");
+    makeRepoTree(upstream);
+    fs.copyFileSync(path.join(corpus, "spec.json"), path.join(upstream, "spec.json"));
+    fs.copyFileSync(path.join(corpus, "LICENSE"), path.join(upstream, "LICENSE"));
+    await tar.c({ gzip: true, file: path.join(work, "upstream.tar.gz"), cwd: work }, ["templates-3"]);
+    // A zip with the template folders at its root (no top folder).
+    await zipFolder(tree, path.join(work, "repo.zip"));
     files = await serveFolder(work);
   });
   afterAll(async () => {
@@ -67,10 +90,11 @@ describe("template repositories", () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it("lists the community repository and the local one on a fresh panel", async () => {
+  it("lists the starter, community and local repositories on a fresh panel", async () => {
     const repos = await admin.get("/api/templates");
     expect(repos.status).toBe(200);
     expect(repos.body).toEqual([
+      { id: -1, name: "Starter", url: "", branch: "", isLocal: false, isBuiltIn: true },
       {
         id: 1,
         name: "community",
@@ -167,7 +191,83 @@ describe("template repositories", () => {
       (await admin.post("/api/templates", { name: "ours-archive", url: `${files.url}/x.tar.gz` })).body.error
         .code,
     ).toBe("ErrRepoExists");
-    expect((await admin.post("/api/templates", { name: "bad", url: "file:///etc" })).status).toBe(400);
+    expect((await admin.post("/api/templates", { name: "bad", url: "ftp://example.com/x" })).status).toBe(
+      400,
+    );
+  });
+
+  it("reads an archive in the upstream layout (spec.json beside the folders) and a zip in any layout", async () => {
+    for (const [name, file] of [
+      ["upstream-archive", "upstream.tar.gz"],
+      ["zipped", "repo.zip"],
+    ]) {
+      const added = await admin.post("/api/templates", { name, url: `${files.url}/${file}` });
+      expect(added.status, added.text).toBe(200);
+      const listed = await admin.get(`/api/templates/${added.body.id}`);
+      expect(
+        listed.body.map((t: { name: string }) => t.name),
+        name,
+      ).toEqual(["factorio", "terraria-vanilla"]);
+      expect((await admin.get(`/api/templates/${added.body.id}/factorio`)).body.readme).toMatch(
+        /test readme/,
+      );
+    }
+  });
+
+  it("reads a folder on the panel's host, for administrators only", async () => {
+    const folder = path.join(work, "tree");
+    const added = await admin.post("/api/templates", { name: "host-folder", url: folder });
+    expect(added.status, added.text).toBe(200);
+    expect(added.body.url).toBe(`file://${folder}`);
+    const listed = await admin.get(`/api/templates/${added.body.id}`);
+    expect(listed.body.map((t: { name: string }) => t.name)).toEqual(["factorio", "terraria-vanilla"]);
+    // Read where it is: a template added to the folder shows without a refresh.
+    fs.cpSync(path.join(corpus, "valheim"), path.join(folder, "valheim"), { recursive: true });
+    expect((await admin.get(`/api/templates/${added.body.id}`)).body).toHaveLength(3);
+    fs.rmSync(path.join(folder, "valheim"), { recursive: true });
+
+    const missing = await admin.post("/api/templates", { name: "nowhere", url: `${folder}-missing` });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: "ErrFieldInvalid", metadata: { field: "url" } });
+    const editor = await registeredClient(panel(), {
+      username: "repoeditor",
+      email: "repoeditor@example.com",
+      password: "repo-editor-1",
+    });
+    await setGlobalScopes(panel(), "repoeditor@example.com", [
+      "login",
+      "templates.view",
+      "templates.repo.create",
+    ]);
+    const refused = await editor.post("/api/templates", { name: "sneaky", url: "file:///etc" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("ErrMissingScope");
+  });
+
+  it("remembers a repository that failed for a while, and fetches it again on Retry", async () => {
+    const port = await freePort();
+    const down = await admin.post("/api/templates", {
+      name: "flaky",
+      url: `http://127.0.0.1:${port}/repo.tar.gz`,
+    });
+    const first = await admin.get(`/api/templates/${down.body.id}`);
+    expect(first.status).toBe(502);
+    const triedAt = first.body.error.metadata.triedAt;
+    expect(Date.parse(triedAt)).toBeGreaterThan(0);
+    // The source comes back; within the retry pause the panel answers from what it remembers.
+    const back = await serveFolder(work, port);
+    try {
+      const second = await admin.get(`/api/templates/${down.body.id}`);
+      expect(second.status).toBe(502);
+      expect(second.body.error.metadata.triedAt).toBe(triedAt);
+      expect(back.requests).toEqual([]);
+      const retried = await admin.get(`/api/templates/${down.body.id}?retry=true`);
+      expect(retried.status, retried.text).toBe(200);
+      expect(retried.body).toHaveLength(2);
+      expect(back.requests).toEqual(["/repo.tar.gz"]);
+    } finally {
+      await back.close();
+    }
   });
 
   it("lists the other repositories while one is down, and removes repositories", async () => {

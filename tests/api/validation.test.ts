@@ -17,17 +17,51 @@ describe("request validation and the error envelope", () => {
     expectError(res, 400, "ErrInvalidJson");
   });
 
+  it("refuses deeply nested JSON with 400 ErrInvalidJson, not a 500 (issue 13 #7)", async () => {
+    const deep = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
+    for (const [method, path] of [
+      ["POST", "/auth/login"],
+      ["PUT", "/api/userSettings/deep"],
+      ["POST", "/api/settings"],
+    ] as const) {
+      const res = await api.call(method, path, { raw: deep(5000), headers: json });
+      expectError(res, 400, "ErrInvalidJson");
+      const arrays = await api.call(method, path, {
+        raw: `${"[".repeat(5000)}${"]".repeat(5000)}`,
+        headers: json,
+      });
+      expectError(arrays, 400, "ErrInvalidJson");
+    }
+    // Brackets inside strings are text, not depth; ordinary nesting passes the parser.
+    const quoted = await api.call("PUT", "/api/userSettings/quoted", {
+      raw: JSON.stringify({ value: `"{[${"{[".repeat(1500)}` }),
+      headers: json,
+    });
+    expect(quoted.status, quoted.text).toBe(204);
+    expectError(
+      await api.call("PUT", "/api/userSettings/nested", { raw: deep(20), headers: json }),
+      400,
+      "ErrFieldRequired",
+    );
+  });
+
   it("refuses a body of an unknown media type with 415, and plain text as the wrong type", async () => {
-    const xml = await api.call("POST", "/auth/login", {
+    const xml = await api.call("POST", "/api/settings", {
       raw: "<x/>",
       headers: { "content-type": "application/xml" },
     });
     expectError(xml, 415, "ErrUnsupportedMediaType");
-    const text = await api.call("POST", "/auth/login", {
+    const text = await api.call("POST", "/api/settings", {
       raw: "x",
       headers: { "content-type": "text/plain" },
     });
     expectError(text, 400, "ErrFieldType", { field: "body", type: "object" });
+    // /auth/ takes JSON only (issue 13 #13).
+    const signIn = await api.call("POST", "/auth/login", {
+      raw: "x",
+      headers: { "content-type": "text/plain" },
+    });
+    expectError(signIn, 415, "ErrUnsupportedMediaType");
   });
 
   it("refuses a body over 1 MiB with 413", async () => {

@@ -86,3 +86,48 @@ describe("XSRF protection of cookie-authenticated calls", () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe("login CSRF: /auth/ takes JSON from this panel's own pages (issue 13 #13)", () => {
+  const panel = usePanel();
+  const credentials = { email: admin.email, password: admin.password };
+  const host = () => new URL(panel().url).host;
+
+  it("refuses a form-encoded or text sign-in, as a page on another site could send it", async () => {
+    for (const origin of [undefined, "https://evil.example"]) {
+      const headers = origin ? { origin } : undefined;
+      const form = await new PanelClient(panel().url).call("POST", "/auth/login", {
+        form: credentials,
+        headers,
+      });
+      expect(form.status, form.text).toBe(origin ? 403 : 415);
+      expect(form.setCookies.some((c) => c.startsWith("outpost_auth="))).toBe(false);
+      const text = await new PanelClient(panel().url).call("POST", "/auth/login", {
+        raw: JSON.stringify(credentials),
+        headers: { "content-type": "text/plain", ...headers },
+      });
+      expect(text.status, text.text).toBe(origin ? 403 : 415);
+      expect(text.setCookies.some((c) => c.startsWith("outpost_auth="))).toBe(false);
+    }
+    const form = await new PanelClient(panel().url).call("POST", "/auth/login", { form: credentials });
+    expectError(form, 415, "ErrUnsupportedMediaType");
+  });
+
+  it("refuses JSON to every /auth/ call from another origin, and takes it from its own or from no browser", async () => {
+    for (const path of ["/auth/login", "/auth/register", "/auth/invite", "/auth/otp", "/auth/logout"]) {
+      for (const origin of ["https://evil.example", "null", `http://${host()}.evil.example`]) {
+        const res = await new PanelClient(panel().url).call("POST", path, {
+          json: credentials,
+          headers: { origin },
+        });
+        expectError(res, 403, "ErrCrossOrigin");
+      }
+    }
+    const own = await new PanelClient(panel().url).call("POST", "/auth/login", {
+      json: credentials,
+      headers: { origin: panel().url },
+    });
+    expect(own.status, own.text).toBe(200);
+    // A client that is no browser sends no Origin.
+    expect((await new PanelClient(panel().url).login(admin.email, admin.password)).status).toBe(200);
+  });
+});

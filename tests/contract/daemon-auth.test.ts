@@ -62,6 +62,16 @@ describe("the daemon accepts only calls its panel signed for it", () => {
     expect((await features(`${header}.${payload}.${sig}`)).status).toBe(401);
   });
 
+  it("refuses deeply nested JSON with 400, not a 500 (issue 13 #7)", async () => {
+    const res = await fetch(`${daemon.baseUrl}/daemon/server/00000001`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${signNodeToken(3, secret)}`, "content-type": "application/json" },
+      body: `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`,
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe("ErrInvalidJson");
+  });
+
   it("logs refusals by reason and never the token or the secret", async () => {
     const token = signNodeToken(4, secret);
     await features(token);

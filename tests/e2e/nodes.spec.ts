@@ -5,7 +5,13 @@ import { freePort } from "../support/free-port.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap, unique } from "./helpers.ts";
 
-const COMMAND = "npx outpost daemon --config /etc/outpost/node.json";
+/** The deployment command: fetch the daemon bundle from the panel with the saved config's secret, start it. */
+const command = (panelUrl: string) =>
+  [
+    "mkdir -p /opt/outpost",
+    `curl -fsS -H "Authorization: Bearer $(node -p "require('/etc/outpost/node.json').secret")" -o /opt/outpost/outpost-daemon.mjs ${panelUrl}/daemon/bundle`,
+    "node /opt/outpost/outpost-daemon.mjs --config /etc/outpost/node.json",
+  ].join(" && \\\n  ");
 
 /** A full-page picture from the top (the fixed top bar would otherwise be drawn mid-page). */
 async function snapTop(page: Page, name: string): Promise<void> {
@@ -102,6 +108,7 @@ test("an admin creates a node, starts its daemon, sees it reachable with its fea
       (await page.getByTestId("deployment-config").textContent()) ?? "",
     ) as DaemonConfig;
     expect(config).toMatchObject({ nodeId: id, listen: { port: privatePort }, sftp: { port: sftpPort } });
+    const COMMAND = command(config.panelUrl);
     await expect(page.getByTestId("deployment-command")).toHaveText(COMMAND);
     await page.getByRole("button", { name: "Copy command" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Copied to the clipboard" })).toBeVisible();
@@ -137,16 +144,16 @@ test("an admin creates a node, starts its daemon, sees it reachable with its fea
     await expect(entry).toContainText("play.example.com:27015");
     await snap(page, "nodes-grid-desktop");
     await page.getByRole("button", { name: "List", exact: true }).click();
-    await expect(page.getByTestId("node-list")).toHaveClass(/node-list-list/);
+    await expect(page.getByTestId("node-list")).toHaveClass(/item-list-list/);
     await page.reload();
-    await expect(page.getByTestId("node-list")).toHaveClass(/node-list-list/);
+    await expect(page.getByTestId("node-list")).toHaveClass(/item-list-list/);
     await expect(page.getByRole("button", { name: "List", exact: true })).toHaveAttribute(
       "aria-pressed",
       "true",
     );
     await snap(page, "nodes-list-desktop");
     await page.getByRole("button", { name: "Grid", exact: true }).click();
-    await expect(page.getByTestId("node-list")).toHaveClass(/node-list-grid/);
+    await expect(page.getByTestId("node-list")).toHaveClass(/item-list-grid/);
 
     // The daemon goes away: the list says so within seconds, without a reload.
     await daemon.stop();
@@ -233,7 +240,7 @@ test.describe("on a phone", () => {
       await expectNoOverflow(page);
       await snap(page, "nodes-grid-phone");
       await page.getByRole("button", { name: "List", exact: true }).click();
-      await expect(page.getByTestId("node-list")).toHaveClass(/node-list-list/);
+      await expect(page.getByTestId("node-list")).toHaveClass(/item-list-list/);
       await expectNoOverflow(page);
       await snap(page, "nodes-list-phone");
       await page.getByRole("button", { name: "Grid", exact: true }).click();

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
+import { SmtpInbox } from "../support/smtp-inbox.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
 
@@ -195,8 +196,13 @@ test("with mail configured, inviting says the invitation was e-mailed instead of
   baseURL,
 }) => {
   const { api, player, id } = await setup(baseURL!);
-  // The debug provider writes mails to the panel log and counts them as sent.
-  expect((await api.put("/api/settings/panel.email.provider", { value: "debug" })).status).toBe(204);
+  // A real SMTP server on loopback takes the invitations.
+  const inbox = new SmtpInbox();
+  const smtpPort = await inbox.start();
+  const mail = { "panel.email.provider": "smtp", "panel.email.host": `127.0.0.1:${smtpPort}` };
+  expect((await api.post("/api/settings", { ...mail, "panel.email.from": "panel@example.com" })).status).toBe(
+    204,
+  );
   try {
     await page.goto(`/servers/view/${id}#users`);
     await login(page);
@@ -210,12 +216,14 @@ test("with mail configured, inviting says the invitation was e-mailed instead of
     await expect(section.getByTestId("invite-link")).toHaveCount(0);
     const entry = section.locator(`[data-testid="server-user"][data-email="${email}"]`);
     await expect(entry).toContainText("invited");
+    expect((await inbox.nth(1)).to).toEqual([email]);
     await snap(page, "server-users-mailed");
 
     // Sending it again from the entry says so too.
     await page.getByText(`An invitation was e-mailed to ${email}`).waitFor({ state: "hidden" });
     await entry.getByRole("button", { name: "New invite link" }).click();
     await expect(page.getByText(`An invitation was e-mailed to ${email}`)).toBeVisible();
+    expect((await inbox.nth(2)).to).toEqual([email]);
 
     // A registered user is added, not invited.
     await add.getByLabel("Email").fill(player.email);
@@ -223,7 +231,43 @@ test("with mail configured, inviting says the invitation was e-mailed instead of
     await expect(page.getByText(`${player.email} added`)).toBeVisible();
   } finally {
     expect((await api.put("/api/settings/panel.email.provider", { value: "" })).status).toBe(204);
+    await inbox.stop();
   }
+});
+
+test("a user who is no administrator gets no invite link: the panel says an administrator must send it", async ({
+  page,
+  baseURL,
+}) => {
+  const { api, player, id } = await setup(baseURL!);
+  const granted = await api.put(`/api/servers/${id}/user/${encodeURIComponent(player.email)}`, {
+    scopes: ["server.users.view", "server.users.create", "server.users.edit"],
+  });
+  expect(granted.status, granted.text).toBe(204);
+  await page.goto(`/servers/view/${id}#users`);
+  await login(page, player.email, player.password);
+  await page.getByRole("tab", { name: "Users" }).click();
+  const section = page.locator("#section-users");
+  const add = section.getByTestId("add-user");
+  await expect(add).toContainText("an administrator must send them their invite link");
+
+  // No mail provider: the permission is recorded, the link is kept from this user.
+  const email = `${unique("unsent")}@example.com`;
+  await add.getByLabel("Email").fill(email);
+  await add.getByTestId("add-user-submit").click();
+  const notice = section.getByTestId("invite-admin-needed");
+  await expect(notice).toContainText("Ask an administrator to send it");
+  await expect(section.getByTestId("invite-link")).toHaveCount(0);
+  await expect(section.getByTestId("invite-url")).toHaveCount(0);
+  const entry = section.locator(`[data-testid="server-user"][data-email="${email}"]`);
+  await expect(entry).toContainText("invited");
+  await snap(page, "server-users-invite-admin-needed");
+
+  // Asking again from the entry says the same; the link is never on the page.
+  await notice.getByRole("button", { name: "Done" }).click();
+  await entry.getByRole("button", { name: "Send the invitation again" }).click();
+  await expect(section.getByTestId("invite-admin-needed")).toBeVisible();
+  expect(await page.content()).not.toContain("/auth/invite?token=");
 });
 
 test.describe("on a phone", () => {

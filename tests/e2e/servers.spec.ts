@@ -101,13 +101,15 @@ test("the admin creates a server from a local template, starts it, talks to it a
   await expect(page.getByTestId("server-title")).toHaveText(name);
   await expect(page.getByTestId("socket-state")).toHaveAttribute("data-state", "open");
   const status = page.locator(".lifecycle .status");
+  const output = page.getByTestId("console-output");
+  // The wizard installed it (Install now is on by default); it starts once that is done.
+  await expect(output).toContainText("Server installed");
   await expect(status).toHaveAttribute("data-status", "offline");
   await expect(page.getByTestId("action-stop")).toHaveCount(0);
 
   await page.getByTestId("action-start").click();
   await expect(status).toHaveAttribute("data-status", "online");
   await expect(page.getByTestId("action-start")).toHaveCount(0);
-  const output = page.getByTestId("console-output");
   // Output of the process, over the socket; the daemon's notices carry the panel's name.
   await expect(output).toContainText("ready from the wizard on 25570");
   await expect(output.locator(".console-daemon").first()).toHaveText("Outpost");
@@ -274,10 +276,10 @@ test("every known server type has its icon, others the generic one; grid or list
   }
   await snap(page, "server-types-grid");
   await page.getByRole("button", { name: "List" }).click();
-  await expect(page.getByTestId("server-list")).toHaveClass(/server-list-list/);
+  await expect(page.getByTestId("server-list")).toHaveClass(/item-list-list/);
   await snap(page, "server-types-list");
   await page.reload();
-  await expect(page.getByTestId("server-list")).toHaveClass(/server-list-list/);
+  await expect(page.getByTestId("server-list")).toHaveClass(/item-list-list/);
   await page.getByRole("button", { name: "Grid" }).click();
 });
 

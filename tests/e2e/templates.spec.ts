@@ -33,6 +33,8 @@ async function repoArchive(): Promise<{ dir: string; file: string }> {
     fs.mkdirSync(path.join(top, name), { recursive: true });
     fs.copyFileSync(path.join(corpus, name, `${name}.json`), path.join(top, name, `${name}.json`));
   }
+  // The upstream repository's layout: spec.json beside the template folders.
+  fs.copyFileSync(path.join(corpus, "spec.json"), path.join(top, "spec.json"));
   // A readme is shown as text: markup in it must not become page content.
   fs.writeFileSync(
     path.join(top, "terraria-vanilla", "README.md"),
@@ -54,6 +56,12 @@ test("an admin sees each repository's state, writes a local template in the edit
 
   // The community repository cannot be read offline: its error is on its own section; local lists.
   const community = section(page, "community");
+  await expect(community.getByTestId("repo-error")).toContainText("could not be read");
+  // When it was last tried, and a Retry that asks the panel to fetch it again at once.
+  await expect(community.getByTestId("repo-error")).toContainText("Last tried");
+  const retried = page.waitForResponse((r) => /\/api\/templates\/1\?retry=true$/.test(r.url()));
+  await community.getByTestId("repo-retry").click();
+  expect((await retried).status()).toBe(502);
   await expect(community.getByTestId("repo-error")).toContainText("could not be read");
   await expect(community).toContainText("github.com/pufferpanel/templates");
   const local = section(page, "Local templates");

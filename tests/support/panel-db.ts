@@ -2,6 +2,7 @@ import { type Db, openDatabase } from "../../server/db/database.ts";
 import { OAuthClients } from "../../server/panel/oauth-clients.ts";
 import { newOtpSecret } from "../../server/panel/otp.ts";
 import { joinScopes } from "../../server/panel/scopes.ts";
+import { tokenHash } from "../../server/panel/tokens.ts";
 import type { PanelProcess } from "./panel-process.ts";
 
 /**
@@ -58,6 +59,29 @@ export function expireSessions(panel: PanelProcess, email: string, kind: "sessio
       .set({ expires_at: Date.now() - 1000 })
       .where("user_id", "=", await userId(db, email))
       .where("kind", "=", kind)
+      .execute();
+  });
+}
+
+/** When the session behind a token ends, as stored. */
+export function sessionExpiry(panel: PanelProcess, token: string): Promise<number> {
+  return withPanelDb(panel, async (db) => {
+    const row = await db
+      .selectFrom("sessions")
+      .select("expires_at")
+      .where("token_hash", "=", tokenHash(token))
+      .executeTakeFirstOrThrow();
+    return Number(row.expires_at);
+  });
+}
+
+/** Moves the session behind one token into the past. */
+export function expireSession(panel: PanelProcess, token: string): Promise<void> {
+  return withPanelDb(panel, async (db) => {
+    await db
+      .updateTable("sessions")
+      .set({ expires_at: Date.now() - 1000 })
+      .where("token_hash", "=", tokenHash(token))
       .execute();
   });
 }

@@ -6,6 +6,7 @@ import path from "node:path";
 /** Serves a folder's files on 127.0.0.1 (enough for git's "dumb" HTTP protocol and archive downloads). */
 export async function serveFolder(
   root: string,
+  port = 0,
 ): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
@@ -19,10 +20,10 @@ export async function serveFolder(
     res.writeHead(200, { "content-length": fs.statSync(file).size });
     fs.createReadStream(file).pipe(res);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     requests,
     close: () => new Promise((r) => server.close(() => r())),
   };

@@ -1,12 +1,12 @@
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ApiError, errors } from "../../errors.ts";
+import { uploadFailure } from "../../http/file-http.ts";
 import type { FileRead, NodeFiles } from "../../link/file-wire.ts";
 import { createArchive, extractArchive } from "../archive/index.ts";
 import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { byteRangeOf } from "./byte-range.ts";
-import { uploadFailure } from "./file-http.ts";
 import { listFolder } from "./listing.ts";
 import { tempUploadName } from "./temp-uploads.ts";
 

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../../wire/files.ts";
 import {
   abortedWhenGone,
   acceptStreamedBodies,
@@ -9,9 +8,10 @@ import {
   markUnsatisfiable,
   moveDestination,
   sendFileRead,
-} from "./file-http.ts";
+} from "../../http/file-http.ts";
+import { requestPath } from "../../http/request-path.ts";
+import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../../wire/files.ts";
 import type { FileOps } from "./file-ops.ts";
-import { requestPath } from "./request-path.ts";
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const base = "/daemon/server/:id";

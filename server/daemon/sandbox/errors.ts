@@ -1,4 +1,4 @@
-import { ApiError } from "../../errors.ts";
+import { ApiError, errors } from "../../errors.ts";
 
 /**
  * The sandbox's refusals (reference api.md §7). The offending path goes in
@@ -7,8 +7,7 @@ import { ApiError } from "../../errors.ts";
  * install console.
  */
 export const sandboxErrors = {
-  illegal: (path: string, why: string) =>
-    new ApiError(400, "ErrIllegalFileAccess", `illegal file access: ${JSON.stringify(path)} ${why}`),
+  illegal: errors.illegalFileAccess,
   notFound: (path: string) => new ApiError(404, "ErrFileNotFound", `file not found: ${JSON.stringify(path)}`),
   exists: (path: string, why: string) => new ApiError(400, "ErrFileExists", `${JSON.stringify(path)} ${why}`),
   /** A name or path the file system cannot hold (NAME_MAX 255 bytes, PATH_MAX 4096), told before it is tried. */

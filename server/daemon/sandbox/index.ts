@@ -3,7 +3,7 @@
  * into a place inside one server's folder here, and nowhere else.
  */
 export { sandboxErrors } from "./errors.ts";
-export { type AbsolutePolicy, decodeRequestPath } from "./lexical.ts";
+export type { AbsolutePolicy } from "./lexical.ts";
 export type { OpenedFolder, WriteOptions } from "./open.ts";
 export { type ResolveOptions, Sandbox } from "./sandbox.ts";
 export { readStreamOf, writeStreamOf } from "./streams.ts";

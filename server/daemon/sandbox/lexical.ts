@@ -78,17 +78,3 @@ export function insideOf(dir: string, target: string): string | undefined {
     return undefined;
   return relative.split(path.sep).join("/");
 }
-
-/**
- * A path taken from a request URL, decoded exactly once: `%2e%2e%2f` becomes
- * `../` here and is then refused by the sandbox like any other `../`, while a
- * double-encoded `%252e` stays the literal text `%2e` (a file name, not a
- * way out). Malformed escapes are refused.
- */
-export function decodeRequestPath(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw sandboxErrors.illegal(raw, "is not a well-formed URL path");
-  }
-}

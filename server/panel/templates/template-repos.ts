@@ -1,7 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Db } from "../../db/database.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errors } from "../../errors.ts";
+import { repoRoot } from "../../repo-root.ts";
 import { importTemplate, type Template, templateErrors } from "../../templates/index.ts";
 import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
@@ -12,6 +14,8 @@ export interface RepoView {
   url: string;
   branch: string;
   isLocal: boolean;
+  /** The starter templates shipped with the panel: read-only, cannot be removed. */
+  isBuiltIn?: boolean;
 }
 
 /** What the template picker needs of each template (reference §12.15). */
@@ -26,10 +30,29 @@ export interface TemplateSummary {
 }
 
 export const localRepoId = 0;
+/** The starter repository's id: below every stored repository's (they count up from 1). */
+export const starterRepoId = -1;
+/** Where the starter templates ship: beside the server code, in the upstream repository layout. */
+export const starterDir = path.join(repoRoot, "starter-templates");
 /** A remote repository is fetched again at most this often. */
 export const refreshAfterMs = 5 * 60_000;
+/** A repository that could not be fetched is not tried again for this long, unless asked to (Retry). */
+export const retryFailedAfterMs = 2 * 60_000;
 
 const namePattern = /^[A-Za-z0-9._-]{1,100}$/;
+const invalidUrl = (why: string) =>
+  new ApiError(400, "ErrFieldInvalid", `\${field} ${why}`, { field: "url" });
+
+/** A folder on the panel's host given as `/path` or `file:///path`; undefined for anything else. */
+export function localFolderOf(url: string): string | undefined {
+  if (url.startsWith("/")) return path.resolve(url);
+  if (!url.startsWith("file:")) return undefined;
+  try {
+    return path.resolve(fileURLToPath(url));
+  } catch {
+    return undefined;
+  }
+}
 const noTemplate = (template: string) =>
   new ApiError(404, "ErrNoTemplate", "no template ${template}", { template });
 
@@ -55,26 +78,32 @@ function summary(name: string, t: Template): TemplateSummary {
 export class TemplateRepos {
   private readonly fetched = new Map<number, { at: number; templates: RepoTemplate[] }>();
   private readonly inFlight = new Map<number, Promise<RepoTemplate[]>>();
+  private readonly failed = new Map<number, { at: number; reason: string }>();
+  private starter: Promise<RepoTemplate[]> | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly cacheDir: string,
+    private readonly starterFolder = starterDir,
   ) {}
 
   async repos(): Promise<RepoView[]> {
     const rows = await this.db.selectFrom("template_repos").selectAll().orderBy("id").execute();
     return [
+      { id: starterRepoId, name: "Starter", url: "", branch: "", isLocal: false, isBuiltIn: true },
       ...rows.map((r) => ({ id: r.id, name: r.name, url: r.url, branch: r.branch, isLocal: false })),
       { id: localRepoId, name: "Local", url: "", branch: "", isLocal: true },
     ];
   }
 
-  async list(repoId: number): Promise<TemplateSummary[]> {
+  /** A repository's templates; `retry` fetches one that failed at once rather than after retryFailedAfterMs. */
+  async list(repoId: number, opts: { retry?: boolean } = {}): Promise<TemplateSummary[]> {
     if (repoId === localRepoId) {
       const rows = await this.db.selectFrom("templates").selectAll().orderBy("name").execute();
       return rows.map((r) => summary(r.name, JSON.parse(r.body)));
     }
-    return (await this.remote(repoId)).map((t) => summary(t.name, t.template));
+    if (opts.retry) this.failed.delete(repoId);
+    return (await this.read(repoId)).map((t) => summary(t.name, t.template));
   }
 
   async get(repoId: number, name: string): Promise<Template & { name: string; readme?: string }> {
@@ -87,7 +116,7 @@ export class TemplateRepos {
       if (!row) throw noTemplate(name);
       return { ...JSON.parse(row.body), name };
     }
-    const found = (await this.remote(repoId)).find((t) => t.name === name);
+    const found = (await this.read(repoId)).find((t) => t.name === name);
     if (!found) throw noTemplate(name);
     return { ...found.template, name, ...(found.readme ? { readme: found.readme } : {}) };
   }
@@ -114,7 +143,15 @@ export class TemplateRepos {
     if (Number(result.numDeletedRows) === 0) throw noTemplate(name);
   }
 
-  async addRepo(input: { name: string; url: string; branch?: string }): Promise<RepoView> {
+  /**
+   * Adds a read-only repository: a git URL, a .tar.gz or .zip archive URL,
+   * or (for administrators: it reads the panel host's disk) a folder on the
+   * panel's host, as `/path` or `file:///path`.
+   */
+  async addRepo(
+    input: { name: string; url: string; branch?: string },
+    opts: { mayReadHostFolders: boolean },
+  ): Promise<RepoView> {
     const name = input.name.trim();
     if (!name || name.length > 100)
       throw new ApiError(400, "ErrFieldLength", "${field} must be between ${min} and ${max} characters", {
@@ -122,17 +159,9 @@ export class TemplateRepos {
         min: 1,
         max: 100,
       });
-    if (name.toLowerCase() === "local")
+    if (["local", "starter"].includes(name.toLowerCase()))
       throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
-    let url: URL;
-    try {
-      url = new URL(input.url);
-    } catch {
-      throw new ApiError(400, "ErrFieldInvalid", "${field} must be an http(s) URL", { field: "url" });
-    }
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      throw new ApiError(400, "ErrFieldInvalid", "${field} must be an http(s) URL", { field: "url" });
-    }
+    const url = await this.checkedSource(input.url.trim(), opts.mayReadHostFolders);
     const existing = await this.db
       .selectFrom("template_repos")
       .select("id")
@@ -141,15 +170,41 @@ export class TemplateRepos {
     if (existing) throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
     const row = await this.db
       .insertInto("template_repos")
-      .values({ name, url: url.toString(), branch: input.branch?.trim() ?? "", created_at: Date.now() })
+      .values({ name, url, branch: input.branch?.trim() ?? "", created_at: Date.now() })
       .returningAll()
       .executeTakeFirstOrThrow();
     return { id: row.id, name: row.name, url: row.url, branch: row.branch, isLocal: false };
   }
 
+  /** The URL to store: an http(s) URL as given, or a host folder that exists as a file: URL. */
+  private async checkedSource(given: string, mayReadHostFolders: boolean): Promise<string> {
+    const folder = localFolderOf(given);
+    if (folder !== undefined) {
+      if (!mayReadHostFolders) throw errors.missingScope("admin");
+      const stat = await fs.stat(folder).catch(() => undefined);
+      if (!stat?.isDirectory()) throw invalidUrl("is not a folder on the panel's host");
+      return pathToFileURL(folder).toString();
+    }
+    let url: URL;
+    try {
+      url = new URL(given);
+    } catch {
+      throw invalidUrl("must be an http(s) URL or a folder on the panel's host");
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:")
+      throw invalidUrl("must be an http(s) URL or a folder on the panel's host");
+    return url.toString();
+  }
+
   async deleteRepo(repoId: number): Promise<void> {
     if (repoId === localRepoId)
       throw new ApiError(400, "ErrCannotDeleteLocalRepo", "the local repository cannot be removed");
+    if (repoId === starterRepoId)
+      throw new ApiError(
+        400,
+        "ErrRepoReadOnly",
+        "the starter repository ships with the panel and cannot be removed",
+      );
     const result = await this.db.deleteFrom("template_repos").where("id", "=", repoId).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new ApiError(404, "ErrRepoNotFound", "no such repository");
     this.fetched.delete(repoId);
@@ -160,10 +215,27 @@ export class TemplateRepos {
     return path.join(this.cacheDir, String(repoId));
   }
 
+  /** A read-only repository's templates: the starter ones (read once), or a fetched one's. */
+  private read(repoId: number): Promise<RepoTemplate[]> {
+    if (repoId !== starterRepoId) return this.remote(repoId);
+    this.starter ??= readRepo(this.starterFolder).then(({ templates, problems }) => {
+      // A starter template that does not import is our bug, and a test catches it; never hide it.
+      if (problems.length) throw new Error(`starter templates: ${problems.join("; ")}`);
+      return templates;
+    });
+    return this.starter;
+  }
+
   /** The repository's templates, fetched when missing or older than refreshAfterMs; one fetch at a time per repo. */
   private async remote(repoId: number): Promise<RepoTemplate[]> {
     const cached = this.fetched.get(repoId);
     if (cached && Date.now() - cached.at < refreshAfterMs) return cached.templates;
+    // A source that just failed is not asked again on every page: the same answer, at once.
+    const failure = this.failed.get(repoId);
+    if (failure && Date.now() - failure.at < retryFailedAfterMs) {
+      if (cached) return cached.templates;
+      throw await this.unavailable(repoId, failure);
+    }
     const running = this.inFlight.get(repoId);
     if (running) return running;
     const work = this.refresh(repoId, cached?.templates).finally(() => this.inFlight.delete(repoId));
@@ -178,19 +250,46 @@ export class TemplateRepos {
       .where("id", "=", repoId)
       .executeTakeFirst();
     if (!row) throw new ApiError(404, "ErrRepoNotFound", "no such repository");
+    const folder = localFolderOf(row.url);
     try {
+      // A host folder is read where it is, every time: what the administrator edits there shows at once.
+      if (folder !== undefined) return await this.readFolder(folder);
       await fetchRepo(row.url, row.branch, this.repoDir(repoId));
     } catch (err) {
+      const failure = { at: Date.now(), reason: (err as Error).message };
+      this.failed.set(repoId, failure);
       // A copy fetched before still serves while the source is away.
       if (stale) return stale;
-      throw new ApiError(502, "ErrRepoUnavailable", "repository ${repo} could not be read: ${reason}", {
-        repo: row.name,
-        reason: (err as Error).message,
-      });
+      throw await this.unavailable(repoId, failure, row.name);
     }
+    this.failed.delete(repoId);
     const { templates } = await readRepo(this.repoDir(repoId));
     this.fetched.set(repoId, { at: Date.now(), templates });
     return templates;
+  }
+
+  private async readFolder(folder: string): Promise<RepoTemplate[]> {
+    const stat = await fs.stat(folder).catch(() => undefined);
+    if (!stat?.isDirectory()) throw new Error(`${folder} is not a folder`);
+    return (await readRepo(folder)).templates;
+  }
+
+  /** ErrRepoUnavailable with the reason and when the source was last tried (the screen offers Retry). */
+  private async unavailable(
+    repoId: number,
+    failure: { at: number; reason: string },
+    name?: string,
+  ): Promise<ApiError> {
+    const repo =
+      name ??
+      (await this.db.selectFrom("template_repos").select("name").where("id", "=", repoId).executeTakeFirst())
+        ?.name ??
+      String(repoId);
+    return new ApiError(502, "ErrRepoUnavailable", "repository ${repo} could not be read: ${reason}", {
+      repo,
+      reason: failure.reason,
+      triedAt: new Date(failure.at).toISOString(),
+    });
   }
 }
 

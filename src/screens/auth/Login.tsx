@@ -18,6 +18,8 @@ export default function Login() {
   const [password, setPassword] = useState("");
   const [step, setStep] = useState<"password" | "otp">("password");
   const [digits, setDigits] = useState(emptyCode);
+  // A recovery code instead of the app's code (12 characters, typed into one field).
+  const [recovery, setRecovery] = useState<string>();
   const [busy, setBusy] = useState(false);
   const registration = config.value.registrationEnabled;
 
@@ -29,6 +31,7 @@ export default function Login() {
       const answer = await auth.login(email.trim(), password);
       if (answer?.otpNeeded) {
         setDigits(emptyCode());
+        setRecovery(undefined);
         setStep("otp");
       } else finishSignIn(answer?.scopes);
     } catch {
@@ -51,6 +54,7 @@ export default function Login() {
         setPassword("");
       }
       setDigits(emptyCode());
+      if (recovery !== undefined) setRecovery("");
     } finally {
       setBusy(false);
     }
@@ -103,15 +107,44 @@ export default function Login() {
           className="auth-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (digits.every(Boolean)) void submitCode(digits.join(""));
+            if (recovery !== undefined) {
+              if (recovery.trim()) void submitCode(recovery.trim());
+            } else if (digits.every(Boolean)) void submitCode(digits.join(""));
           }}
         >
-          <p className="muted">
-            <Trans>Enter the code from your authenticator app.</Trans>
-          </p>
-          <OtpInput digits={digits} onDigits={setDigits} onComplete={submitCode} disabled={busy} />
-          <button type="submit" className="btn color-primary block" disabled={busy || !digits.every(Boolean)}>
+          {recovery === undefined ? (
+            <>
+              <p className="muted">
+                <Trans>Enter the code from your authenticator app.</Trans>
+              </p>
+              <OtpInput digits={digits} onDigits={setDigits} onComplete={submitCode} disabled={busy} />
+            </>
+          ) : (
+            <TextField
+              label={t`Recovery code`}
+              autoComplete="off"
+              autoFocus
+              maxLength={20}
+              value={recovery}
+              onValue={setRecovery}
+              data-testid="login-recovery"
+            />
+          )}
+          <button
+            type="submit"
+            className="btn color-primary block"
+            disabled={busy || (recovery === undefined ? !digits.every(Boolean) : !recovery.trim())}
+            data-testid="otp-submit"
+          >
             <Trans>Verify</Trans>
+          </button>
+          <button
+            type="button"
+            className="btn-text"
+            onClick={() => setRecovery(recovery === undefined ? "" : undefined)}
+            data-testid="use-recovery"
+          >
+            {recovery === undefined ? <Trans>Use a recovery code</Trans> : <Trans>Use the app's code</Trans>}
           </button>
           <button
             type="button"

@@ -6,7 +6,23 @@ import { CopyButton } from "../../components/CopyButton";
 import { Panel } from "../../components/Panel";
 
 export const CONFIG_PATH = "/etc/outpost/node.json";
-export const DAEMON_COMMAND = `npx outpost daemon --config ${CONFIG_PATH}`;
+export const BUNDLE_PATH = "/opt/outpost/outpost-daemon.mjs";
+/** From an Outpost checkout on the node's host, instead of the bundle. */
+export const CHECKOUT_COMMAND = `npx outpost daemon --config ${CONFIG_PATH}`;
+
+/**
+ * Fetches the self-contained daemon from the panel and starts it: nothing but
+ * Node.js is needed on the host. The secret is read from the saved config
+ * rather than written into the command, so it stays out of shell history.
+ */
+export function daemonCommand(panelUrl: string): string {
+  const secret = `$(node -p "require('${CONFIG_PATH}').secret")`;
+  return [
+    "mkdir -p /opt/outpost",
+    `curl -fsS -H "Authorization: Bearer ${secret}" -o ${BUNDLE_PATH} ${panelUrl}/daemon/bundle`,
+    `node ${BUNDLE_PATH} --config ${CONFIG_PATH}`,
+  ].join(" && \\\n  ");
+}
 
 /** How to start this node's daemon on its host: the config file and the one command. */
 export function NodeDeployment({ id, revision }: { id: number; revision: number }) {
@@ -27,6 +43,7 @@ export function NodeDeployment({ id, revision }: { id: number; revision: number 
   }, [id, revision]);
 
   const config = deployment ? JSON.stringify(deployment.config, null, 2) : "";
+  const command = deployment ? daemonCommand(String(deployment.config?.panelUrl ?? "")) : "";
 
   return (
     <Panel title={<Trans>Deployment</Trans>} className="node-deployment">
@@ -59,17 +76,24 @@ export function NodeDeployment({ id, revision }: { id: number; revision: number 
           </li>
           <li>
             <p>
-              <Trans>Then start the daemon there (Node.js 20 or later):</Trans>
+              <Trans>
+                Then fetch the daemon from this panel and start it there (only Node.js 20 or later is needed):
+              </Trans>
             </p>
             <div className="code-head">
               <span className="small muted">
                 <Trans>Command</Trans>
               </span>
-              <CopyButton text={DAEMON_COMMAND} shown={commandRef} label={t`Copy command`} />
+              <CopyButton text={command} shown={commandRef} label={t`Copy command`} />
             </div>
             <pre className="code-block" ref={commandRef} data-testid="deployment-command">
-              {DAEMON_COMMAND}
+              {command}
             </pre>
+            <p className="muted small">
+              <Trans>
+                From an Outpost checkout on that host, <code>{CHECKOUT_COMMAND}</code> does the same.
+              </Trans>
+            </p>
             <p className="muted small">
               <Trans>
                 The panel must reach the node at its private address and port; this page shows it reachable

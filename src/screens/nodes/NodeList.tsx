@@ -2,6 +2,7 @@ import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { Link } from "wouter";
 import type { Node } from "../../api/nodes";
+import { ItemEntry, ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { Spinner } from "../../components/Spinner";
@@ -16,26 +17,24 @@ import "./nodes.css";
 
 function NodeEntry({ node }: { node: Node }) {
   return (
-    <li>
-      <Link href={`/nodes/view/${node.id}`} className="node-entry" data-testid="node-entry">
-        <span className="node-entry-icon">
-          <Icon name="node" size={22} />
-        </span>
-        <span className="node-entry-main">
-          <span className="node-entry-name">
-            <span className="node-name">{node.name}</span>
-            {node.isLocal && (
-              <span className="tag">
-                <ScreenIcon name="home" size={12} />
-                {t`Local`}
-              </span>
-            )}
-          </span>
-          <span className="node-entry-address muted">{formatAddress(node.publicHost, node.publicPort)}</span>
-        </span>
-        <ReachableBadge reachable={node.reachable} />
-      </Link>
-    </li>
+    <ItemEntry
+      href={`/nodes/view/${node.id}`}
+      testId="node-entry"
+      icon={<Icon name="node" size={22} />}
+      name={
+        <>
+          <span className="node-name">{node.name}</span>
+          {node.isLocal && (
+            <span className="tag">
+              <ScreenIcon name="home" size={12} />
+              {t`Local`}
+            </span>
+          )}
+        </>
+      }
+      detail={formatAddress(node.publicHost, node.publicPort)}
+      side={<ReachableBadge reachable={node.reachable} />}
+    />
   );
 }
 
@@ -71,11 +70,11 @@ export default function NodeList() {
           <Trans>There are no nodes yet.</Trans>
         </p>
       ) : (
-        <ul className={`node-list node-list-${layout}`} aria-busy={!fresh} data-testid="node-list">
+        <ItemList layout={layout} busy={!fresh} testId="node-list">
           {nodes.map((n) => (
             <NodeEntry key={n.id} node={n} />
           ))}
-        </ul>
+        </ItemList>
       )}
     </section>
   );

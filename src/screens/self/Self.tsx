@@ -1,35 +1,29 @@
-import { Trans } from "@lingui/react/macro";
-import { Panel } from "../../components/Panel";
+import { Spinner } from "../../components/Spinner";
+import { hasScope } from "../../state/scopes";
 import { user } from "../../state/session";
+import { AccountSection } from "./AccountSection";
+import { PasswordSection } from "./PasswordSection";
+import { PreferencesSection } from "./PreferencesSection";
+import { SelfClientsSection } from "./SelfClientsSection";
+import { TwoFactorSection } from "./TwoFactorSection";
+import "./self.css";
 
-// Basics only; password change, 2FA, OAuth clients and user settings come with the Self issue.
+/**
+ * The signed-in user's own page (spec §2.3): account details, password, two-factor sign-in,
+ * OAuth clients and preferences. Each part shows only with the scope its calls need
+ * (self.edit, self.clients; reference §2.5); preferences need only a login.
+ */
 export default function Self() {
   const me = user.value;
+  const canEdit = hasScope("self.edit");
   return (
-    <Panel title={<Trans>Account</Trans>}>
-      {me ? (
-        <dl className="details">
-          <div>
-            <dt>
-              <Trans>Username</Trans>
-            </dt>
-            <dd data-testid="self-username">{me.username}</dd>
-          </div>
-          <div>
-            <dt>
-              <Trans>Email</Trans>
-            </dt>
-            <dd data-testid="self-email">{me.email}</dd>
-          </div>
-        </dl>
-      ) : (
-        <p className="muted">
-          <Trans>Loading…</Trans>
-        </p>
-      )}
-      <p className="muted">
-        <Trans>More account settings are coming soon.</Trans>
-      </p>
-    </Panel>
+    <div className="self-page">
+      {/* Keyed by the account, so the fields start from its values once they have loaded. */}
+      {me ? <AccountSection key={`${me.username}|${me.email}`} canEdit={canEdit} /> : <Spinner />}
+      {canEdit && <PasswordSection />}
+      {canEdit && <TwoFactorSection />}
+      {hasScope("self.clients") && <SelfClientsSection />}
+      <PreferencesSection />
+    </div>
   );
 }

@@ -7,13 +7,14 @@ import type { Environment, VariableValue } from "../../../server/templates/index
 import type { ApiError } from "../../api/errors";
 import { isApiError } from "../../api/errors";
 import { getFeatures, listNodes } from "../../api/nodes";
-import { createServer, newServerId } from "../../api/servers";
+import { createServer, newServerId, serverAction } from "../../api/servers";
 import { type FullTemplate, getTemplate, listAllTemplates, type RepoListing } from "../../api/templates";
 import { reportSessionEnd } from "../../app/background";
 import { handleApiError } from "../../app/errorHandler";
 import { Icon } from "../../components/icons";
 import { NotPermitted } from "../../components/NotPermitted";
 import { Spinner } from "../../components/Spinner";
+import { Switch } from "../../components/Switch";
 import { ScreenIcon } from "../../components/screenIcons";
 import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
@@ -21,6 +22,7 @@ import { errorMessage } from "../../i18n/errorMessages";
 import { hasScope } from "../../state/scopes";
 import { user } from "../../state/session";
 import { usableEnvironments } from "../nodes/environments";
+import { repoTitle } from "../templates/repoTitle";
 import { ActionIcon, ServerTypeIcon } from "./serverIcons";
 import { useTemplateKit } from "./templateKit";
 import { checkValues, shownGroups, type Values, VariablesForm } from "./VariablesForm";
@@ -141,7 +143,7 @@ function TemplateStep({
         if (!repo.error && shown.length === 0 && (needle || repo.templates.length === 0)) return null;
         return (
           <section key={repo.id} className="tpl-repo" data-testid="template-repo">
-            <h2 className="small-title">{repo.isLocal ? t`Local templates` : repo.name}</h2>
+            <h2 className="small-title">{repoTitle(repo)}</h2>
             {repo.error && (
               <p className="repo-error" data-testid="repo-error">
                 <Icon name="alert" size={18} />
@@ -353,6 +355,7 @@ export default function ServerCreate() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [nameError, setNameError] = useState<string>();
   const [creating, setCreating] = useState(false);
+  const [installNow, setInstallNow] = useState(true);
   const kit = useTemplateKit();
   const allowed = hasScope("server.create");
   const me = user.value?.username;
@@ -483,6 +486,9 @@ export default function ServerCreate() {
         await createServer(id, body);
       }
       toastSuccess(t`Server ${trimmed} created`);
+      // A server starts only once installed: begin now, and the view shows it installing. (A
+      // refusal is left to the view, which offers Install.)
+      if (installNow) await serverAction(id, "install", { exempt: true }).catch(() => undefined);
       navigate(`/servers/view/${id}`);
     } catch {
       // the global handler said why (e.g. a requirement the node does not meet)
@@ -570,6 +576,12 @@ export default function ServerCreate() {
               ) : (
                 <Spinner />
               )}
+              <Switch
+                label={t`Install now`}
+                checked={installNow}
+                onChange={setInstallNow}
+                hint={t`Runs the template's install steps as soon as the server is made. A server must be installed before it can start.`}
+              />
             </div>
           )}
           <div className="wizard-actions">

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { type Server, type ServerAction, serverAction } from "../../api/servers";
 import { confirmAsync } from "../../components/confirmStore";
+import { ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { Spinner } from "../../components/Spinner";
@@ -188,11 +189,7 @@ export default function ServerList() {
         </p>
       ) : (
         <>
-          <ul
-            className={`server-list server-list-${layout}`}
-            aria-busy={!list.fresh}
-            data-testid="server-list"
-          >
+          <ItemList layout={layout} busy={!list.fresh} testId="server-list">
             {servers.map((s) => (
               <ServerEntry
                 key={s.id}
@@ -202,7 +199,7 @@ export default function ServerList() {
                 onAction={onAction}
               />
             ))}
-          </ul>
+          </ItemList>
           <div className="srv-more">
             <span className="muted small">
               <Trans>

@@ -96,7 +96,7 @@ function label(name: string, variable: Variable): string {
   return variable.required ? `${text} *` : text;
 }
 
-function SelectField({
+export function SelectField({
   text,
   hint,
   value,

@@ -18,7 +18,7 @@ import {
   repoFieldOfError,
 } from "./repoForm";
 
-/** Adds a read-only template repository by URL: a git repository or a .tar.gz archive. */
+/** Adds a read-only template repository: a git repository, a .tar.gz or .zip archive, or a host folder. */
 export function AddRepoDialog({
   onClose,
   onAdded,
@@ -34,7 +34,7 @@ export function AddRepoDialog({
   const labels: Record<RepoFieldName, string> = { name: t`Name`, url: t`URL`, branch: t`Branch` };
   const hints: Record<RepoFieldName, string> = {
     name: t`Shown as the heading of its templates`,
-    url: t`A git repository (https://…) or a .tar.gz archive of one`,
+    url: t`A git repository (https://…), a .tar.gz or .zip archive of one, or a folder on the panel's host (/path)`,
     branch: t`Git only; empty means the repository's default branch`,
   };
 

@@ -1,11 +1,13 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { Link } from "wouter";
+import { ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ScreenIcon } from "../../components/screenIcons";
 import type { ListType } from "../../state/listType";
 import { errorText } from "./errorText";
 import { filterTemplates } from "./filter";
+import { repoTitle } from "./repoTitle";
 import { TemplateEntry } from "./TemplateEntry";
 import type { RepoState } from "./useTemplateRepos";
 
@@ -15,6 +17,7 @@ export function RepoSection({
   query,
   layout,
   onRemove,
+  onRetry,
   canCreateLocal,
 }: {
   repo: RepoState;
@@ -22,11 +25,13 @@ export function RepoSection({
   layout: ListType;
   /** Given when the user may remove this repo. */
   onRemove?: () => void;
+  /** Fetches a repository whose listing failed again, at once. */
+  onRetry?: () => void;
   canCreateLocal: boolean;
 }) {
   const all = repo.templates ?? [];
   const shown = filterTemplates(all, query);
-  const name = repo.isLocal ? t`Local templates` : repo.name;
+  const name = repoTitle(repo);
   const headingId = `repo-${repo.id}`;
 
   return (
@@ -44,7 +49,8 @@ export function RepoSection({
             {name}
             {repo.templates && !repo.error && <span className="tag">{all.length}</span>}
           </h2>
-          {!repo.isLocal && (
+          {repo.isBuiltIn && <p className="repo-url muted small">{t`Shipped with the panel`}</p>}
+          {!repo.isLocal && !repo.isBuiltIn && (
             <p className="repo-url muted small">
               {repo.url}
               {repo.branch && <span className="repo-branch"> · {repo.branch}</span>}
@@ -65,10 +71,28 @@ export function RepoSection({
       </header>
 
       {repo.error ? (
-        <p className="repo-error" role="alert" data-testid="repo-error">
+        <div className="repo-error" role="alert" data-testid="repo-error">
           <Icon name="alert" size={20} />
-          <span>{errorText(repo.error)}</span>
-        </p>
+          <div>
+            <span>{errorText(repo.error)}</span>
+            {triedAt(repo) && (
+              <span className="muted small repo-tried">
+                <Trans>Last tried {triedAt(repo)}.</Trans>
+              </span>
+            )}
+          </div>
+          {onRetry && (
+            <button
+              type="button"
+              className="btn btn-outline btn-small"
+              onClick={onRetry}
+              disabled={repo.loading}
+              data-testid="repo-retry"
+            >
+              <Trans>Retry</Trans>
+            </button>
+          )}
+        </div>
       ) : repo.templates === undefined ? (
         <p className="muted small">
           <Trans>Loading…</Trans>
@@ -93,12 +117,19 @@ export function RepoSection({
           <Trans>No template here matches the search.</Trans>
         </p>
       ) : (
-        <ul className={`template-list template-list-${layout}`} data-testid="template-list">
+        <ItemList layout={layout} dense testId="template-list">
           {shown.map((tpl) => (
             <TemplateEntry key={tpl.name} repo={repo.id} template={tpl} />
           ))}
-        </ul>
+        </ItemList>
       )}
     </section>
   );
+}
+
+/** When the panel last tried to fetch a repository that failed, as a local time. */
+function triedAt(repo: RepoState): string | undefined {
+  const at = repo.error?.metadata?.triedAt;
+  if (typeof at !== "string" || Number.isNaN(Date.parse(at))) return undefined;
+  return new Date(at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 }

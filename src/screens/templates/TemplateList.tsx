@@ -6,6 +6,7 @@ import { deleteRepo } from "../../api/templates";
 import { confirmAsync } from "../../components/confirmStore";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { NotPermitted } from "../../components/NotPermitted";
+import { SearchBox } from "../../components/SearchBox";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
 import { toastSuccess } from "../../components/toastStore";
@@ -13,14 +14,13 @@ import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import { AddRepoDialog } from "./AddRepoDialog";
 import { RepoSection } from "./RepoSection";
-import { SearchBox } from "./SearchBox";
 import { type RepoState, useTemplateRepos } from "./useTemplateRepos";
 import "../../components/controls.css";
 import "../nodes/nodes.css";
 import "./templates.css";
 
 export default function TemplateList() {
-  const { repos, failed, added, removed } = useTemplateRepos();
+  const { repos, failed, added, removed, retry } = useTemplateRepos();
   const [query, setQuery] = useState("");
   const [adding, setAdding] = useState(false);
   const layout = listType.value;
@@ -89,7 +89,8 @@ export default function TemplateList() {
             query={query}
             layout={layout}
             canCreateLocal={canEditLocal}
-            onRemove={!repo.isLocal && canRemoveRepo ? () => void remove(repo) : undefined}
+            onRemove={!repo.isLocal && !repo.isBuiltIn && canRemoveRepo ? () => void remove(repo) : undefined}
+            onRetry={() => retry(repo.id)}
           />
         ))
       )}

@@ -18,6 +18,11 @@ export function repoBody(v: RepoFormValues): RepoFields {
   return { name: v.name.trim(), url: v.url.trim(), ...(branch ? { branch } : {}) };
 }
 
+/** A folder on the panel's host, as the panel takes it: `/path` or `file:///path`. */
+export function isHostFolder(s: string): boolean {
+  return s.startsWith("/") || s.startsWith("file:///");
+}
+
 export function isHttpUrl(s: string): boolean {
   try {
     const u = new URL(s);
@@ -35,7 +40,7 @@ export function checkRepoForm(v: RepoFormValues): RepoProblems {
   else if (body.name.toLowerCase() === "local")
     out.name = { code: "ErrRepoExists", values: { name: body.name } };
   if (!body.url) out.url = { code: "ErrFieldRequired" };
-  else if (!isHttpUrl(body.url)) out.url = { code: "ErrFieldInvalid" };
+  else if (!isHttpUrl(body.url) && !isHostFolder(body.url)) out.url = { code: "ErrFieldInvalid" };
   if ((body.branch ?? "").length > 200) out.branch = { code: "ErrFieldLength", values: { min: 0, max: 200 } };
   return out;
 }

@@ -19,6 +19,8 @@ export interface TemplateRepos {
   /** A repo just added: listed before the local one and read at once. */
   added: (repo: TemplateRepo) => void;
   removed: (id: number) => void;
+  /** Fetches a repository whose listing failed again, at once. */
+  retry: (id: number) => void;
 }
 
 const asApiError = (err: unknown, repo: number): ApiError =>
@@ -37,9 +39,9 @@ export function useTemplateRepos(): TemplateRepos {
   }, []);
 
   const load = useCallback(
-    (repo: TemplateRepo) => {
+    (repo: TemplateRepo, retry = false) => {
       // Failures stay off the global handler: the repo's section shows them.
-      listTemplates(repo.id, { exempt: true }).then(
+      listTemplates(repo.id, { exempt: true, ...(retry ? { query: { retry: true } } : {}) }).then(
         (templates) =>
           update(repo.id, {
             templates: Array.isArray(templates) ? templates : [],
@@ -83,12 +85,13 @@ export function useTemplateRepos(): TemplateRepos {
     if (!repos || repos.some((r) => r.loading)) return;
     const known: KnownRepo[] = repos
       .filter((r) => !r.error)
-      .map(({ id, name, url, branch, isLocal, templates }) => ({
+      .map(({ id, name, url, branch, isLocal, isBuiltIn, templates }) => ({
         id,
         name,
         url,
         branch,
         isLocal,
+        ...(isBuiltIn ? { isBuiltIn } : {}),
         templates: templates ?? [],
       }));
     void rememberTemplates(known);
@@ -107,5 +110,11 @@ export function useTemplateRepos(): TemplateRepos {
       load(repo);
     },
     removed: (id) => setRepos((list) => list?.filter((r) => r.id !== id)),
+    retry: (id) => {
+      const repo = repos?.find((r) => r.id === id);
+      if (!repo) return;
+      update(id, { loading: true });
+      load(repo, true);
+    },
   };
 }

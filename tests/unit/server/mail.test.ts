@@ -28,10 +28,13 @@ describe("the invitation e-mail", () => {
       serverName: "World",
       company: "Outpost",
       url,
+      token: "abc",
     });
     expect(mail.subject).toBe("alice invited you to the server World on Outpost");
     expect(mail.text).toContain(url);
     expect(mail.text).toContain("expires in 7 days");
+    // The token is marked, so no log ever shows it.
+    expect(mail.secrets).toEqual(["abc"]);
     expect(mail.html).toContain(
       'href="https://panel.example.com/auth/invite?token=abc&amp;email=x%40example.com"',
     );
@@ -44,6 +47,7 @@ describe("the invitation e-mail", () => {
       serverName: '<script>alert("x")</script>',
       company: "Outpost",
       url,
+      token: "abc",
     });
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(mail.subject).toContain("eve Bcc: victim@example.com");

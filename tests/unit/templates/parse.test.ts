@@ -167,6 +167,18 @@ describe("parseTemplate", () => {
   it("accepts a substituted sleep duration, which is only known at run time", () => {
     expect(parseTemplate({ ...minimal, install: [{ type: "sleep", duration: "${delay}" }] }).ok).toBe(true);
   });
+
+  it("reads the resource limits, each optional, and refuses zero or a fraction", () => {
+    const parsed = parseTemplate({ ...minimal, limits: { memoryMiB: 256, pids: "64", cpuPercent: 50 } });
+    expect(parsed.ok && parsed.template.limits).toEqual({ memoryMiB: 256, pids: 64, cpuPercent: 50 });
+    expect(parseTemplate({ ...minimal, limits: { memoryMiB: 0, pids: 1.5 } })).toEqual({
+      ok: false,
+      problems: [
+        { path: "limits.memoryMiB", problem: "must be 1 or more" },
+        { path: "limits.pids", problem: expect.stringContaining("integer") },
+      ],
+    });
+  });
 });
 
 describe("ErrTemplateInvalid", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { serverScopes } from "../../../server/panel/scopes.ts";
+import { globalScopes, serverScopes } from "../../../server/panel/scopes.ts";
 import { scopeGroups, scopeLabel } from "../../../src/screens/servers/scopes/scopeLabels";
+import { globalScopeGroups } from "../../../src/screens/users/globalScopeLabels";
 
 describe("scope labels", () => {
   it("list every server scope of the panel exactly once, each with a label", () => {
@@ -17,5 +18,18 @@ describe("scope labels", () => {
       expect(new Set(texts).size, group.id).toBe(texts.length);
     }
     expect(scopeLabel("admin")).toBeUndefined();
+  });
+});
+
+describe("global scope labels", () => {
+  it("list every global scope a route checks exactly once, each with a label", () => {
+    const listed = globalScopeGroups.flatMap((g) => g.scopes.map((s) => s.scope));
+    const checked = globalScopes.filter((s) => s !== "oauth2.auth" && s !== "panel");
+    expect([...listed].sort()).toEqual([...checked].sort());
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const group of globalScopeGroups) {
+      expect(group.label.message).toBeTruthy();
+      for (const s of group.scopes) expect(s.label.message, s.scope).toBeTruthy();
+    }
   });
 });

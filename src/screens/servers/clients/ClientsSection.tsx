@@ -1,22 +1,16 @@
-import { t } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react";
 import { Plural, Trans } from "@lingui/react/macro";
-import { type FormEvent, useId, useState } from "react";
+import { useState } from "react";
 import {
   createServerClient,
   deleteServerClient,
   listServerClients,
-  type ServerClient,
   type ServerClientCreated,
 } from "../../../api/serverClients";
-import { CopyField } from "../../../components/CopyField";
-import { confirmAsync } from "../../../components/confirmStore";
-import { Dialog } from "../../../components/Dialog";
-import { Icon } from "../../../components/icons";
 import { Spinner } from "../../../components/Spinner";
 import { ScreenIcon } from "../../../components/screenIcons";
-import { TextField } from "../../../components/TextField";
-import { toastSuccess } from "../../../components/toastStore";
+import { ClientEntry, CreateClientDialog } from "../../oauth/ClientParts";
+import { CreatedClient } from "../../oauth/CreatedClient";
 import { LoadFailed } from "../LoadFailed";
 import { grantableBy, ScopePicker } from "../scopes/ScopePicker";
 import { alwaysGranted, scopeLabel } from "../scopes/scopeLabels";
@@ -27,44 +21,25 @@ import "../../../components/controls.css";
 import "../entry-list.css";
 import "./clients.css";
 
-const NAME_MAX = 100;
-const DESCRIPTION_MAX = 4000;
-
-/** The secret, this once: after closing, only its hash is left on the panel. */
-function CreatedClient({ created, onClose }: { created: ServerClientCreated; onClose: () => void }) {
-  const tokenUrl = `${location.origin}/oauth2/token`;
+/** A server client's permissions, each shown by its label. */
+function ClientScopes({ scopes }: { scopes: string[] }) {
+  const { i18n } = useLingui();
   return (
-    <Dialog
-      title={t`Client ${created.name} created`}
-      onClose={onClose}
-      wide
-      testId="client-created"
-      actions={
-        <button type="button" className="btn" onClick={onClose} data-testid="client-created-done">
-          <Trans>I have stored the secret</Trans>
-        </button>
-      }
-    >
-      <p className="client-warning" role="alert">
-        <Icon name="alert" size={20} />
-        <span>
-          <Trans>
-            The secret is shown only now. Store it safely; if it is lost, delete the client and create a new
-            one.
-          </Trans>
-        </span>
-      </p>
-      <div className="client-credentials">
-        <CopyField label={t`Client ID`} value={created.client_id} testId="client-id" />
-        <CopyField label={t`Client secret`} value={created.client_secret} testId="client-secret" />
-      </div>
-      <p className="muted small">
-        <Trans>
-          A program gets a one-hour token from <code>{tokenUrl}</code> with grant_type=client_credentials and
-          these two values; the token acts on this server only, with the client's permissions.
-        </Trans>
-      </p>
-    </Dialog>
+    <details className="client-entry-scopes small">
+      <summary>
+        <Plural value={scopes.length} one="# permission" other="# permissions" />
+      </summary>
+      <ul>
+        {scopes.map((s) => {
+          const label = scopeLabel(s);
+          return (
+            <li key={s} title={s}>
+              {label ? i18n._(label) : s}
+            </li>
+          );
+        })}
+      </ul>
+    </details>
   );
 }
 
@@ -79,158 +54,24 @@ function CreateClient({
   onClose: () => void;
   onCreated: (created: ServerClientCreated) => void;
 }) {
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
   const [scopes, setScopes] = useState<string[]>([alwaysGranted]);
-  const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const descriptionId = useId();
-  const nameOk = name.trim().length > 0 && name.trim().length <= NAME_MAX;
-  const editable = grantableBy(can);
-
-  const submit = async (e?: FormEvent) => {
-    e?.preventDefault();
-    setTried(true);
-    if (!nameOk || busy) return;
-    setBusy(true);
-    try {
-      const created = await createServerClient(serverId, {
-        name: name.trim(),
-        description: description.trim(),
-        scopes: scopes.filter((s) => s !== alwaysGranted),
-      });
-      onCreated(created);
-    } catch {
-      // the global handler said why
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
-      title={t`New OAuth client`}
-      onClose={onClose}
+    <CreateClientDialog
       wide
-      testId="create-client"
-      actions={
-        <>
-          <button type="button" className="btn color-neutral" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </button>
-          <button
-            type="submit"
-            form="create-client-form"
-            className="btn"
-            disabled={busy}
-            data-testid="create-client-submit"
-          >
-            <Trans>Create</Trans>
-          </button>
-        </>
+      onClose={onClose}
+      onCreated={onCreated}
+      create={(name, description) =>
+        createServerClient(serverId, { name, description, scopes: scopes.filter((s) => s !== alwaysGranted) })
       }
     >
-      <form id="create-client-form" className="client-form" onSubmit={submit} noValidate>
-        <TextField
-          label={t`Name`}
-          value={name}
-          onValue={setName}
-          maxLength={NAME_MAX}
-          autoComplete="off"
-          required
-          invalid={tried && !nameOk}
-          hint={tried && !nameOk ? t`Between 1 and ${NAME_MAX} characters` : undefined}
-        />
-        <div className="field">
-          <label htmlFor={descriptionId}>
-            <Trans>Description (optional)</Trans>
-          </label>
-          <textarea
-            id={descriptionId}
-            className="client-description"
-            value={description}
-            maxLength={DESCRIPTION_MAX}
-            rows={2}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-          />
-        </div>
-        <h3 className="small-title">
-          <Trans>Permissions</Trans>
-        </h3>
-        <p className="muted small client-form-note">
-          <Trans>Only permissions you hold on this server can be given.</Trans>
-        </p>
-        <ScopePicker value={scopes} onChange={setScopes} editable={editable} testId="client-scopes" />
-      </form>
-    </Dialog>
-  );
-}
-
-function ClientEntry({
-  serverId,
-  client,
-  canDelete,
-  onDeleted,
-}: {
-  serverId: string;
-  client: ServerClient;
-  canDelete: boolean;
-  onDeleted: () => void;
-}) {
-  const { i18n } = useLingui();
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    const yes = await confirmAsync({
-      title: t`Delete the client ${client.name}?`,
-      body: t`Programs using it can no longer get tokens, and the tokens they have stop working.`,
-      confirm: { text: t`Delete`, color: "error" },
-      cancel: { color: "neutral" },
-    });
-    if (!yes) return;
-    setBusy(true);
-    try {
-      await deleteServerClient(serverId, client.client_id);
-      toastSuccess(t`Client ${client.name} deleted`);
-      onDeleted();
-    } catch {
-      setBusy(false);
-    }
-  };
-  const labels = client.scopes.map((s) => {
-    const label = scopeLabel(s);
-    return label ? i18n._(label) : s;
-  });
-  return (
-    <li className="client-entry" data-testid="server-client">
-      <div className="client-entry-main">
-        <span className="client-entry-name">{client.name}</span>
-        {client.description && <span className="client-entry-description small">{client.description}</span>}
-        <code className="client-entry-id small">{client.client_id}</code>
-        <details className="client-entry-scopes small">
-          <summary>
-            <Plural value={client.scopes.length} one="# permission" other="# permissions" />
-          </summary>
-          <ul>
-            {labels.map((label, i) => (
-              <li key={client.scopes[i]} title={client.scopes[i]}>
-                {label}
-              </li>
-            ))}
-          </ul>
-        </details>
-      </div>
-      {canDelete && (
-        <button
-          type="button"
-          className="icon-btn color-error"
-          disabled={busy}
-          onClick={() => void remove()}
-          aria-label={t`Delete the client ${client.name}`}
-          data-testid="delete-client"
-        >
-          <ScreenIcon name="trash" size={20} />
-        </button>
-      )}
-    </li>
+      <h3 className="small-title">
+        <Trans>Permissions</Trans>
+      </h3>
+      <p className="muted small client-form-note">
+        <Trans>Only permissions you hold on this server can be given.</Trans>
+      </p>
+      <ScopePicker value={scopes} onChange={setScopes} editable={grantableBy(can)} testId="client-scopes" />
+    </CreateClientDialog>
   );
 }
 
@@ -271,11 +112,15 @@ export default function ClientsSection({ server, can }: SectionProps) {
           {clients.map((c) => (
             <ClientEntry
               key={c.client_id}
-              serverId={server.id}
               client={c}
-              canDelete={can("server.clients.delete")}
+              testId="server-client"
+              remove={
+                can("server.clients.delete") ? () => deleteServerClient(server.id, c.client_id) : undefined
+              }
               onDeleted={() => void reload()}
-            />
+            >
+              <ClientScopes scopes={c.scopes} />
+            </ClientEntry>
           ))}
         </ul>
       )}
@@ -291,7 +136,7 @@ export default function ClientsSection({ server, can }: SectionProps) {
           }}
         />
       )}
-      {created && <CreatedClient created={created} onClose={() => setCreated(undefined)} />}
+      {created && <CreatedClient created={created} onClose={() => setCreated(undefined)} actsAs="server" />}
     </div>
   );
 }

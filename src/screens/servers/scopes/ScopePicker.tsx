@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
 import { useId } from "react";
 import type { ServerCan } from "../serverScopes";
-import { alwaysGranted, scopeGroups } from "./scopeLabels";
+import { alwaysGranted, type ScopeGroup, scopeGroups } from "./scopeLabels";
 import "./scope-picker.css";
 
 /** The scopes the signed-in user may give on a server: every one with server.admin, else those they hold. */
@@ -12,30 +12,35 @@ export function grantableBy(can: ServerCan): (scope: string) => boolean {
 }
 
 /**
- * Server scopes as checkboxes in labelled groups. `editable(scope)` says which ones the signed-in
- * user may change (the panel lets a non-administrator toggle only scopes they hold, see
- * `grantableBy`); the others show their state, disabled. server.view is always on.
+ * Scopes as checkboxes in labelled groups: a server's by default, or the `groups` given (a
+ * user's global scopes). `editable(scope)` says which ones the signed-in user may change (the
+ * panel lets a non-administrator toggle only scopes they hold, see `grantableBy`); the others show
+ * their state, disabled. `alwaysOn` (server.view for a server) is always on.
  */
 export function ScopePicker({
   value,
   onChange,
   editable,
   testId,
+  groups = scopeGroups,
+  alwaysOn = alwaysGranted,
 }: {
   value: readonly string[];
   onChange: (next: string[]) => void;
   editable: (scope: string) => boolean;
   testId?: string;
+  groups?: readonly ScopeGroup[];
+  alwaysOn?: string | null;
 }) {
   const { i18n } = useLingui();
   const id = useId();
   const chosen = new Set(value);
-  chosen.add(alwaysGranted);
+  if (alwaysOn) chosen.add(alwaysOn);
 
   const set = (scopes: string[], on: boolean) => {
     const next = new Set(chosen);
     for (const s of scopes) {
-      if (s === alwaysGranted || !editable(s)) continue;
+      if (s === alwaysOn || !editable(s)) continue;
       if (on) next.add(s);
       else next.delete(s);
     }
@@ -44,8 +49,8 @@ export function ScopePicker({
 
   return (
     <div className="scope-groups" data-testid={testId}>
-      {scopeGroups.map((group) => {
-        const changeable = group.scopes.map((s) => s.scope).filter((s) => s !== alwaysGranted && editable(s));
+      {groups.map((group) => {
+        const changeable = group.scopes.map((s) => s.scope).filter((s) => s !== alwaysOn && editable(s));
         const allOn = changeable.length > 0 && changeable.every((s) => chosen.has(s));
         const count = group.scopes.filter((s) => chosen.has(s.scope)).length;
         const label = i18n._(group.label);
@@ -70,7 +75,7 @@ export function ScopePicker({
             <ul className="scope-list">
               {group.scopes.map(({ scope, label: scopeText }) => {
                 const inputId = `${id}-${scope}`;
-                const locked = scope === alwaysGranted || !editable(scope);
+                const locked = scope === alwaysOn || !editable(scope);
                 return (
                   <li key={scope}>
                     <label

@@ -2,6 +2,7 @@ import { t } from "@lingui/core/macro";
 import { Plural, Trans } from "@lingui/react/macro";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import {
+  type GrantOutcome,
   grantServerUser,
   isPendingInvitee,
   listServerUsers,
@@ -16,6 +17,7 @@ import { Spinner } from "../../../components/Spinner";
 import { ScreenIcon } from "../../../components/screenIcons";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";
+import { isAdmin } from "../../../state/scopes";
 import { user as signedIn } from "../../../state/session";
 import { LoadFailed } from "../LoadFailed";
 import { grantableBy, ScopePicker } from "../scopes/ScopePicker";
@@ -37,33 +39,66 @@ function sameScopes(a: readonly string[], b: readonly string[]): boolean {
   return x.size === y.size && [...x].every((s) => y.has(s));
 }
 
-/** The link an invited person opens to choose a password, shown when the panel did not e-mail it. */
 const invitationMailed = (email: string) => t`An invitation was e-mailed to ${email}`;
 
-function InviteLink({ email, url, onClose }: { email: string; url: string; onClose: () => void }) {
+/** An invitation the panel did not e-mail: its link (administrators only), or who must send it. */
+interface Unsent {
+  email: string;
+  url?: string;
+}
+
+/** What to tell after a grant: an unsent invitation to show, else whether a mail went out. */
+function unsentOf(email: string, outcome: GrantOutcome): Unsent | undefined {
+  if (outcome.invite === "link") return { email, url: outcome.url };
+  if (outcome.invite === "adminMustSend") return { email };
+  return undefined;
+}
+
+/**
+ * An invitation that was not e-mailed. An administrator gets the link to hand over; anyone else
+ * gets none, since the link signs in as that account: an administrator must send it.
+ */
+function UnsentInvitation({ email, url, onClose }: Unsent & { onClose: () => void }) {
   const box = useRef<HTMLElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new link is brought into view
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new notice is brought into view
   useEffect(() => {
     box.current?.scrollIntoView({ block: "nearest" });
-  }, [url]);
+  }, [url, email]);
   return (
-    <section ref={box} className="invite-link" data-testid="invite-link" aria-live="polite">
+    <section
+      ref={box}
+      className="invite-link"
+      data-testid={url ? "invite-link" : "invite-admin-needed"}
+      aria-live="polite"
+    >
       <h3>
         <Trans>Invitation for {email}</Trans>
       </h3>
-      <p className="small">
-        <Trans>
-          It was not e-mailed: give this link to the person yourself. With it they choose a username and
-          password. It works once, for 7 days.
-        </Trans>
-      </p>
-      <CopyField
-        label={t`Invite link`}
-        labelHidden
-        value={url}
-        copyLabel={t`Copy the invite link`}
-        testId="invite-url"
-      />
+      {url ? (
+        <>
+          <p className="small">
+            <Trans>
+              It was not e-mailed: give this link to the person yourself. With it they choose a username and
+              password. It works once, for 7 days.
+            </Trans>
+          </p>
+          <CopyField
+            label={t`Invite link`}
+            labelHidden
+            value={url}
+            copyLabel={t`Copy the invite link`}
+            testId="invite-url"
+          />
+        </>
+      ) : (
+        <p className="small">
+          <Trans>
+            The permissions are saved, but this panel could not e-mail the invitation, and only an
+            administrator may hand out invite links. Ask an administrator to send it: they find {email} in
+            this list.
+          </Trans>
+        </p>
+      )}
       <div className="form-end">
         <button type="button" className="btn color-neutral btn-small" onClick={onClose}>
           <Trans>Done</Trans>
@@ -80,7 +115,7 @@ function AddUser({
 }: {
   serverId: string;
   can: ServerCan;
-  onAdded: (email: string, inviteUrl: string | undefined) => void;
+  onAdded: (email: string, outcome: GrantOutcome) => void;
 }) {
   const editable = grantableBy(can);
   const [email, setEmail] = useState("");
@@ -98,8 +133,8 @@ function AddUser({
     setBusy(true);
     try {
       const address = email.trim();
-      const inviteUrl = await grantServerUser(serverId, address, scopes);
-      onAdded(address.toLowerCase(), inviteUrl);
+      const outcome = await grantServerUser(serverId, address, scopes);
+      onAdded(address.toLowerCase(), outcome);
       setEmail("");
       setTried(false);
       // The next person starts from the usual set again, not from hidden choices for this one.
@@ -118,10 +153,17 @@ function AddUser({
         <Trans>Add a user</Trans>
       </h2>
       <p className="muted small">
-        <Trans>
-          Someone without an account here is invited by e-mail, or, when this panel sends no mail, you get a
-          link to give them. With it they choose their password.
-        </Trans>
+        {isAdmin.value ? (
+          <Trans>
+            Someone without an account here is invited by e-mail, or, when this panel sends no mail, you get a
+            link to give them. With it they choose their password.
+          </Trans>
+        ) : (
+          <Trans>
+            Someone without an account here is invited by e-mail. When this panel sends no mail, an
+            administrator must send them their invite link.
+          </Trans>
+        )}
       </p>
       <div className="inline-form">
         <TextField
@@ -167,7 +209,7 @@ function UserEntry({
   expanded: boolean;
   onToggle: () => void;
   onChanged: () => void;
-  onInvite: (url: string) => void;
+  onInvite: (unsent: Unsent) => void;
 }) {
   const bodyId = useId();
   const canEdit = can("server.users.edit");
@@ -182,9 +224,9 @@ function UserEntry({
   const save = async () => {
     setBusy(true);
     try {
-      const inviteUrl = await grantServerUser(serverId, entry.email, draft);
+      const unsent = unsentOf(entry.email, await grantServerUser(serverId, entry.email, draft));
       toastSuccess(t`Permissions of ${entry.username} saved`);
-      if (inviteUrl) onInvite(inviteUrl);
+      if (unsent) onInvite(unsent);
       else if (entry.invited) toastSuccess(invitationMailed(entry.email));
       onChanged();
     } catch {
@@ -197,8 +239,8 @@ function UserEntry({
   const newLink = async () => {
     setBusy(true);
     try {
-      const inviteUrl = await grantServerUser(serverId, entry.email, entry.scopes);
-      if (inviteUrl) onInvite(inviteUrl);
+      const unsent = unsentOf(entry.email, await grantServerUser(serverId, entry.email, entry.scopes));
+      if (unsent) onInvite(unsent);
       else toastSuccess(invitationMailed(entry.email));
     } catch {
       // the global handler said why
@@ -294,7 +336,7 @@ function UserEntry({
                 disabled={busy}
                 onClick={() => void newLink()}
               >
-                <Trans>New invite link</Trans>
+                {isAdmin.value ? <Trans>New invite link</Trans> : <Trans>Send the invitation again</Trans>}
               </button>
             )}
             {canEdit && (
@@ -330,21 +372,22 @@ function UserEntry({
 export default function UsersSection({ server, can }: SectionProps) {
   const { data: users, failed, reload } = useSectionData(server.id, listServerUsers);
   const [open, setOpen] = useState<string>();
-  const [invite, setInvite] = useState<{ email: string; url: string }>();
+  const [invite, setInvite] = useState<Unsent>();
 
   const mayAdd = can("server.users.create") || can("server.users.edit");
 
   return (
     <div className="users-section">
-      {invite && <InviteLink email={invite.email} url={invite.url} onClose={() => setInvite(undefined)} />}
+      {invite && <UnsentInvitation {...invite} onClose={() => setInvite(undefined)} />}
       {mayAdd && (
         <AddUser
           serverId={server.id}
           can={can}
-          onAdded={async (email, url) => {
+          onAdded={async (email, outcome) => {
             setOpen(email);
             void reload();
-            if (url) setInvite({ email, url });
+            const unsent = unsentOf(email, outcome);
+            if (unsent) setInvite(unsent);
             // No link: an existing user was added, or an invitee was e-mailed; the entry tells which.
             else if (await isPendingInvitee(server.id, email)) toastSuccess(invitationMailed(email));
             else toastSuccess(t`${email} added`);
@@ -378,7 +421,7 @@ export default function UsersSection({ server, can }: SectionProps) {
                 expanded={open === u.email}
                 onToggle={() => setOpen(open === u.email ? undefined : u.email)}
                 onChanged={() => void reload()}
-                onInvite={(url) => setInvite({ email: u.email, url })}
+                onInvite={setInvite}
               />
             ))}
           </ul>

@@ -3,8 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { decodeRequestPath, Sandbox } from "../../../../server/daemon/sandbox/index.ts";
+import { Sandbox } from "../../../../server/daemon/sandbox/index.ts";
 import { ApiError } from "../../../../server/errors.ts";
+import { decodeRequestPath } from "../../../../server/http/request-path.ts";
 
 /**
  * A real folder tree per test: `servers/a` is the sandboxed root, `servers/b`

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { decodeRequestPath, sandboxErrors } from "../sandbox/index.ts";
+import { errors } from "../errors.ts";
 
 /**
  * The file path a request names after its route's prefix
@@ -7,10 +7,9 @@ import { decodeRequestPath, sandboxErrors } from "../sandbox/index.ts";
  *
  * The router has already decoded the wildcard param once; decoding that
  * again would turn a double-encoded `%252e%252e` into `..`. So the path is
- * taken from the raw URL instead and decoded here, once, by the sandbox's
- * own decodeRequestPath: `%2e%2e%2f` becomes `../` (which the sandbox then
- * refuses), `%252e` stays the literal text `%2e`. Leading slashes are left
- * to the sandbox, which reads them as the server's root.
+ * taken from the raw URL instead and decoded here, once, by decodeRequestPath.
+ * Leading slashes are left to the sandbox, which reads them as the server's root.
+ * Shared by the panel's file routes and the daemon's (neither owns the other).
  */
 export function requestPath(request: FastifyRequest): string {
   const pattern = request.routeOptions.url ?? "";
@@ -29,6 +28,20 @@ export function requestPath(request: FastifyRequest): string {
 export function refuseNulPaths(request: FastifyRequest): void {
   const destination = (request.query as { destination?: unknown } | undefined)?.destination;
   for (const named of [requestPath(request), typeof destination === "string" ? destination : ""]) {
-    if (named.includes("\0")) throw sandboxErrors.illegal(named, "holds a NUL byte");
+    if (named.includes("\0")) throw errors.illegalFileAccess(named, "holds a NUL byte");
+  }
+}
+
+/**
+ * A path taken from a request URL, decoded exactly once: `%2e%2e%2f` becomes
+ * `../` here and is then refused by the sandbox like any other `../`, while a
+ * double-encoded `%252e` stays the literal text `%2e` (a file name, not a
+ * way out). Malformed escapes are refused.
+ */
+export function decodeRequestPath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw errors.illegalFileAccess(raw, "is not a well-formed URL path");
   }
 }

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { Readable, Transform } from "node:stream";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { ApiError, errors } from "../../errors.ts";
-import type { ByteRange, FileBytes, FileRead } from "../../link/file-wire.ts";
+import { ApiError, errors } from "../errors.ts";
+import type { ByteRange, FileBytes, FileRead } from "../link/file-wire.ts";
 
 /**
  * How files go over HTTP, written once for the panel's routes and the

@@ -1,14 +1,17 @@
-import { Icon } from "../../components/icons";
+import { Icon } from "./icons";
+import "./search-box.css";
 
 /** A filter box: searches as you type, Escape clears it. */
 export function SearchBox({
   value,
   onValue,
   label,
+  testId,
 }: {
   value: string;
   onValue: (v: string) => void;
   label: string;
+  testId?: string;
 }) {
   return (
     <div className="search-box">
@@ -20,6 +23,7 @@ export function SearchBox({
         aria-label={label}
         autoComplete="off"
         spellCheck={false}
+        data-testid={testId}
         onChange={(e) => onValue(e.currentTarget.value)}
         onKeyDown={(e) => {
           if (e.key === "Escape" && value) {

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Part of `npm run build`: the server compiled ahead of time with esbuild, so
+// that starting it needs no TypeScript compiler (tsx) and less memory.
+// - dist-server/outpost.mjs: the `outpost` command (panel, daemon, CLI); its
+//   npm dependencies stay in node_modules. bin/outpost.mjs runs it while it is
+//   newer than every file in server/, else the TypeScript sources through tsx.
+// - dist-daemon/outpost-daemon.mjs: the daemon alone with every JavaScript
+//   dependency inside, so a node's host needs only Node.js (no checkout, no
+//   npm install). The panel serves it at GET /daemon/bundle to a node that
+//   shows its secret.
+import fs from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+
+const root = path.resolve(import.meta.dirname, "..");
+const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+const common = { bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" };
+
+const panel = path.join(root, "dist-server", "outpost.mjs");
+await build({
+  ...common,
+  entryPoints: [path.join(root, "server", "main.ts")],
+  outfile: panel,
+  packages: "external",
+  sourcemap: "linked",
+});
+
+const daemon = path.join(root, "dist-daemon", "outpost-daemon.mjs");
+await build({
+  ...common,
+  entryPoints: [path.join(root, "server", "cli", "daemon-bundle.ts")],
+  outfile: daemon,
+  minifySyntax: true,
+  legalComments: "linked",
+  define: { __OUTPOST_VERSION__: JSON.stringify(version) },
+  // CommonJS dependencies use require(), __filename and __dirname: give the ES module them.
+  banner: {
+    js: [
+      "#!/usr/bin/env node",
+      "import { createRequire as __outpostCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __outpostFileUrlToPath } from 'node:url';",
+      "import { dirname as __outpostDirname } from 'node:path';",
+      "const require = __outpostCreateRequire(import.meta.url);",
+      "const __filename = __outpostFileUrlToPath(import.meta.url);",
+      "const __dirname = __outpostDirname(__filename);",
+    ].join("\n"),
+  },
+  // ssh2's optional native speed-ups: it falls back to JavaScript when they are absent.
+  external: ["cpu-features", "*.node"],
+});
+
+for (const file of [panel, daemon]) {
+  const size = fs.statSync(file).size;
+  console.log(`server build: ${path.relative(root, file)} (${(size / 1024 / 1024).toFixed(1)} MiB)`);
+}

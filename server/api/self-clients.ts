@@ -1,0 +1,44 @@
+import { requirePrincipal } from "../http/guard.ts";
+import type { OAuthClient } from "../panel/oauth-clients.ts";
+import { SelfClient, SelfClientCreateBody, SelfClientList, SelfClientParams } from "../wire/self.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
+
+const view = (client: OAuthClient, secret = "") => ({
+  client_id: client.clientId,
+  client_secret: secret,
+  name: client.name,
+  description: client.description,
+});
+
+/** The signed-in user's own OAuth2 clients (reference §3.5, §12.16); the secret is shown once. */
+export function selfClientRoutes(app: Api, { services }: RouteContext): void {
+  const api = typed(app);
+  const { clients } = services;
+
+  api.get(
+    "/api/self/oauth2",
+    { config: { access: "self.clients" }, schema: { response: { 200: SelfClientList } } },
+    async (request) => (await clients.listOwn(requirePrincipal(request).user.id)).map((c) => view(c)),
+  );
+
+  api.post(
+    "/api/self/oauth2",
+    {
+      config: { access: "self.clients" },
+      schema: { body: SelfClientCreateBody, response: { 200: SelfClient } },
+    },
+    async (request) => {
+      const { client, secret } = await clients.createOwn(requirePrincipal(request).user.id, request.body);
+      return view(client, secret);
+    },
+  );
+
+  api.delete(
+    "/api/self/oauth2/:clientId",
+    { config: { access: "self.clients" }, schema: { params: SelfClientParams } },
+    async (request, reply) => {
+      await clients.deleteOwn(requirePrincipal(request).user.id, request.params.clientId);
+      return reply.status(204).send();
+    },
+  );
+}

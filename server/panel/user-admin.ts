@@ -1,0 +1,203 @@
+import { sql } from "kysely";
+import type { Db } from "../db/database.ts";
+import { ApiError, errors } from "../errors.ts";
+import { checkNewPassword } from "./account-rules.ts";
+import { type Accounts, toUser, type User } from "./accounts.ts";
+import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
+import { globalScopes, holdsScope, parseScopes, registeredUserScopes, serverScopes } from "./scopes.ts";
+import type { Sessions } from "./sessions.ts";
+
+/** Who is administering: their user id, their global scopes, and the session they call with. */
+export interface Editor {
+  userId: number;
+  scopes: string[];
+  sessionHash: string;
+}
+
+/** Ends what a user still holds open outside the database (console sockets, SFTP sessions). */
+export type CloseLive = (userId: number) => void;
+
+const knownScopes = new Set<string>([...globalScopes, ...serverScopes]);
+
+const lastAdmin = () =>
+  new ApiError(400, "ErrLastAdmin", "the last administrator cannot lose the admin scope or be deleted");
+const ownAdmin = () => new ApiError(400, "ErrOwnAdmin", "you cannot remove your own admin scope");
+const cannotDeleteSelf = () => new ApiError(400, "ErrCannotDeleteSelf", "you cannot delete your own account");
+const reachesFurther = () => new ApiError(403, "ErrUserOutranks", "this user holds scopes you do not hold");
+
+/**
+ * The administration of other users (reference §12.18, scopes §2.5). Where the reference is
+ * weak, this decides:
+ * - A user created here gets what a registered user gets (`login`, `self.edit`, `self.clients`),
+ *   not the reference's nothing, which leaves an account that cannot sign in.
+ * - Passwords follow the same rules as everywhere (at least 8 characters), not the reference's none.
+ * - A password set by an editor ends the user's sessions (except the editor's own).
+ * - An editor who is not an administrator changes or deletes only users who reach no further than
+ *   they do (every global scope, and every scope on every server, of the user is theirs too):
+ *   otherwise setting someone's password would hand them that user's reach. On scopes they toggle
+ *   only the ones they hold (the reference's rule), the others stay as they were; an
+ *   administrator's scopes only an administrator changes.
+ * - Nobody removes the last administrator's `admin` or their own, and nobody deletes themselves.
+ * - Scopes outside the catalogue are dropped: no route checks them, so storing one grants nothing.
+ */
+export class UserAdmin {
+  constructor(
+    private readonly db: Db,
+    private readonly accounts: Accounts,
+    private readonly sessions: Sessions,
+    private readonly closeLive: CloseLive = () => {},
+  ) {}
+
+  async search(query: {
+    page?: number;
+    limit?: number;
+    username?: string;
+    email?: string;
+  }): Promise<{ users: User[]; paging: Paging }> {
+    const { page, pageSize, offset } = pageOf(query);
+    let q = this.db.selectFrom("users");
+    for (const field of ["username", "email"] as const) {
+      const search = query[field];
+      if (!search) continue;
+      // The UI sends `*text*`; a bare text is the same search, as for server names.
+      const pattern = likePattern(search.includes("*") ? search : `*${search}*`);
+      q = q.where(sql<boolean>`lower(${sql.ref(field)}) like ${pattern} escape '\\'`);
+    }
+    const total = Number(
+      (await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
+    );
+    const rows = await q
+      .select(["id", "username", "email", "otp_active"])
+      .orderBy("username")
+      .orderBy("id")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
+    return { users: rows.map(toUser), paging: { page, pageSize, maxSize: pageSizeMax, total } };
+  }
+
+  async get(id: number): Promise<User> {
+    const user = await this.accounts.byId(id);
+    if (!user) throw errors.userNotFound();
+    return user;
+  }
+
+  async create(input: { username: string; email: string; password: string }): Promise<User> {
+    return this.accounts.create({ ...input, scopes: registeredUserScopes });
+  }
+
+  async update(
+    id: number,
+    fields: { username?: string; email?: string; password?: string },
+    editor: Editor,
+  ): Promise<void> {
+    await this.get(id);
+    await this.assertReach(id, editor);
+    // Every field is checked before anything is written.
+    if (fields.password !== undefined) checkNewPassword(fields.password);
+    await this.accounts.update(id, { username: fields.username, email: fields.email });
+    if (fields.password !== undefined) {
+      await this.accounts.setPassword(id, fields.password);
+      await this.sessions.revokeAllOf(id, editor.sessionHash);
+    }
+  }
+
+  /** Deletes a user and, at once, everything that lets them act: sessions, tokens, clients, permissions, open connections. */
+  async delete(id: number, editor: Editor): Promise<void> {
+    if (id === editor.userId) throw cannotDeleteSelf();
+    await this.get(id);
+    await this.assertReach(id, editor);
+    await this.db.transaction().execute(async (trx) => {
+      const scopes = await this.globalScopesIn(trx, id);
+      if (scopes.includes("admin") && (await this.adminCount(trx)) <= 1) throw lastAdmin();
+      // Sessions (cookies and bearer tokens), OAuth clients, permissions and settings go with the
+      // row (ON DELETE CASCADE); deleted here by name as well, so nothing depends on the cascade.
+      await trx.deleteFrom("sessions").where("user_id", "=", id).execute();
+      await trx.deleteFrom("oauth_clients").where("user_id", "=", id).execute();
+      await trx.deleteFrom("permissions").where("user_id", "=", id).execute();
+      await trx.deleteFrom("users").where("id", "=", id).execute();
+    });
+    this.closeLive(id);
+  }
+
+  async scopesOf(id: number): Promise<string[]> {
+    await this.get(id);
+    return this.accounts.globalScopes(id);
+  }
+
+  async setScopes(id: number, requested: string[], editor: Editor): Promise<void> {
+    await this.get(id);
+    const isAdmin = holdsScope(editor.scopes, "admin");
+    const wanted = new Set(requested.filter((s) => knownScopes.has(s)));
+    await this.db.transaction().execute(async (trx) => {
+      const current = await this.globalScopesIn(trx, id);
+      if (!isAdmin && current.includes("admin")) throw reachesFurther();
+      // An administrator replaces the set; anyone else toggles only the scopes they hold.
+      const next = isAdmin
+        ? [...wanted]
+        : [
+            ...current.filter((s) => !holdsScope(editor.scopes, s)),
+            ...[...wanted].filter((s) => holdsScope(editor.scopes, s)),
+          ];
+      if (current.includes("admin") && !next.includes("admin")) {
+        if (id === editor.userId) throw ownAdmin();
+        if ((await this.adminCount(trx)) <= 1) throw lastAdmin();
+      }
+      const value = [...new Set(next)].join(",");
+      await trx
+        .insertInto("permissions")
+        .values({ user_id: id, server_id: "", scopes: value })
+        .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
+        .execute();
+    });
+  }
+
+  /** A non-administrator may act only on a user whose every scope (global and per server) they hold. */
+  private async assertReach(id: number, editor: Editor): Promise<void> {
+    if (holdsScope(editor.scopes, "admin") || id === editor.userId) return;
+    const rows = await this.db
+      .selectFrom("permissions")
+      .select(["user_id", "server_id", "scopes"])
+      .where("user_id", "in", [id, editor.userId])
+      .execute();
+    const editorOn = new Map(
+      rows.filter((r) => r.user_id === editor.userId).map((r) => [r.server_id, parseScopes(r.scopes)]),
+    );
+    for (const row of rows.filter((r) => r.user_id === id)) {
+      const held = [...editor.scopes, ...(row.server_id ? (editorOn.get(row.server_id) ?? []) : [])];
+      if (!parseScopes(row.scopes).every((s) => holdsScope(held, s))) throw reachesFurther();
+    }
+  }
+
+  private async globalScopesIn(trx: Db, id: number): Promise<string[]> {
+    const row = await trx
+      .selectFrom("permissions")
+      .select("scopes")
+      .where("user_id", "=", id)
+      .where("server_id", "=", "")
+      .executeTakeFirst();
+    return row ? parseScopes(row.scopes) : [];
+  }
+
+  /**
+   * How many users hold `admin` in their global row, counted inside the writing transaction.
+   * The no-op UPDATE first locks those rows (PostgreSQL): of two transactions demoting the last
+   * two administrators, the second waits for the first and then counts what it left. SQLite runs
+   * one writing transaction at a time anyway.
+   */
+  private async adminCount(trx: Db): Promise<number> {
+    await trx
+      .updateTable("permissions")
+      .set({ scopes: sql`scopes` })
+      .where("server_id", "=", "")
+      .where("scopes", "like", "%admin%")
+      .execute();
+    const rows = await trx
+      .selectFrom("permissions")
+      .select("scopes")
+      .where("server_id", "=", "")
+      .where("scopes", "like", "%admin%")
+      .execute();
+    return rows.filter((r) => parseScopes(r.scopes).includes("admin")).length;
+  }
+}

@@ -1,0 +1,288 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { type FormEvent, useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { deleteUser, getUser, getUserScopes, setUserScopes, type User, updateUser } from "../../api/users";
+import type { ScreenProps } from "../../app/routes";
+import { confirmAsync } from "../../components/confirmStore";
+import { NotPermitted } from "../../components/NotPermitted";
+import { Panel } from "../../components/Panel";
+import { Spinner } from "../../components/Spinner";
+import { ScreenIcon } from "../../components/screenIcons";
+import { TextField } from "../../components/TextField";
+import { toastSuccess } from "../../components/toastStore";
+import { hasScope } from "../../state/scopes";
+import { user as signedInUser } from "../../state/session";
+import { NewPasswordField } from "../auth/AccountFields";
+import { ScopePicker } from "../servers/scopes/ScopePicker";
+import { globalScopeGroups } from "./globalScopeLabels";
+import "../../components/screen-head.css";
+import "./users.css";
+
+/** Username and e-mail, changed by someone with users.info.edit. */
+function DetailsPanel({ user, onSaved }: { user: User; onSaved: (u: User) => void }) {
+  const [username, setUsername] = useState(user.username);
+  const [email, setEmail] = useState(user.email);
+  const [busy, setBusy] = useState(false);
+  const canEdit = hasScope("users.info.edit");
+  const changed = username.trim() !== user.username || email.trim() !== user.email;
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy || !changed) return;
+    setBusy(true);
+    try {
+      const next = { username: username.trim(), email: email.trim() };
+      await updateUser(user.id, next);
+      onSaved({ ...user, ...next });
+      toastSuccess(t`Saved`);
+    } catch {
+      // the global handler says why
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel title={<Trans>Details</Trans>} className="user-details">
+      <form className="user-form" onSubmit={save} data-testid="user-details">
+        <TextField
+          label={t`Username`}
+          value={username}
+          onValue={setUsername}
+          readOnly={!canEdit}
+          maxLength={100}
+          autoComplete="off"
+          name="username"
+        />
+        <TextField
+          label={t`E-mail`}
+          type="email"
+          value={email}
+          onValue={setEmail}
+          readOnly={!canEdit}
+          maxLength={255}
+          autoComplete="off"
+          name="email"
+        />
+        <p className="muted small">
+          {user.otpActive ? (
+            <Trans>Two-factor sign-in is on.</Trans>
+          ) : (
+            <Trans>Two-factor sign-in is off.</Trans>
+          )}
+        </p>
+        {canEdit && (
+          <div className="form-actions">
+            <button type="submit" className="btn" disabled={busy || !changed}>
+              <ScreenIcon name="save" size={18} />
+              <Trans>Save</Trans>
+            </button>
+          </div>
+        )}
+      </form>
+    </Panel>
+  );
+}
+
+/** A new password set for the user; it signs them out everywhere. */
+function PasswordPanel({ user }: { user: User }) {
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy || !password) return;
+    setBusy(true);
+    try {
+      await updateUser(user.id, { password });
+      setPassword("");
+      toastSuccess(t`Password changed`);
+    } catch {
+      // the global handler says why
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel title={<Trans>Password</Trans>} className="user-password">
+      <form className="user-form" onSubmit={save} data-testid="user-password">
+        <NewPasswordField
+          label={t`New password`}
+          value={password}
+          onValue={setPassword}
+          minLength={8}
+          maxLength={1024}
+          hint={t`At least 8 characters. The user is signed out everywhere.`}
+          name="new-password"
+        />
+        <div className="form-actions">
+          <button type="submit" className="btn" disabled={busy || !password}>
+            <ScreenIcon name="save" size={18} />
+            <Trans>Set password</Trans>
+          </button>
+        </div>
+      </form>
+    </Panel>
+  );
+}
+
+/** The user's global scopes, grouped; an editor who is not an administrator toggles only scopes they hold. */
+function ScopesPanel({ user }: { user: User }) {
+  const [saved, setSaved] = useState<string[]>();
+  const [value, setValue] = useState<string[]>([]);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const canEdit = hasScope("users.perms.edit");
+
+  useEffect(() => {
+    let live = true;
+    getUserScopes(user.id)
+      .then((scopes) => {
+        if (!live) return;
+        setSaved(scopes);
+        setValue(scopes);
+      })
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [user.id]);
+
+  const changed = saved !== undefined && [...value].sort().join() !== [...saved].sort().join();
+
+  const save = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await setUserScopes(user.id, value);
+      // What the server kept (it ignores scopes the editor may not toggle).
+      const kept = await getUserScopes(user.id);
+      setSaved(kept);
+      setValue(kept);
+      toastSuccess(t`Permissions saved`);
+    } catch {
+      // the global handler says why (e.g. the last administrator)
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel title={<Trans>Permissions</Trans>} className="user-scopes">
+      {failed ? (
+        <p className="muted">
+          <Trans>The permissions could not be loaded.</Trans>
+        </p>
+      ) : saved === undefined ? (
+        <Spinner />
+      ) : (
+        <>
+          <ScopePicker
+            value={value}
+            onChange={setValue}
+            editable={(scope) => canEdit && hasScope(scope)}
+            groups={globalScopeGroups}
+            alwaysOn={null}
+            testId="user-scopes"
+          />
+          {canEdit && (
+            <div className="form-actions">
+              <button type="button" className="btn" onClick={save} disabled={busy || !changed}>
+                <ScreenIcon name="save" size={18} />
+                <Trans>Save permissions</Trans>
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </Panel>
+  );
+}
+
+export default function UserView({ params }: ScreenProps) {
+  const id = Number(params.id);
+  const [user, setUser] = useState<User>();
+  const [missing, setMissing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [, navigate] = useLocation();
+  const allowed = hasScope("users.info.view");
+
+  useEffect(() => {
+    setUser(undefined);
+    setMissing(false);
+    if (!allowed || !Number.isInteger(id) || id < 1) {
+      setMissing(true);
+      return;
+    }
+    let live = true;
+    getUser(id, { exempt: [400, 404] })
+      .then((u) => live && setUser(u))
+      .catch(() => live && setMissing(true));
+    return () => {
+      live = false;
+    };
+  }, [id, allowed]);
+
+  if (!allowed) return <NotPermitted />;
+  if (missing) {
+    return (
+      <Panel title={<Trans>User not found</Trans>}>
+        <p>
+          <Trans>There is no user with this id.</Trans>
+        </p>
+        <Link href="/users">
+          <Trans>Back to the users</Trans>
+        </Link>
+      </Panel>
+    );
+  }
+  if (!user) return <Spinner />;
+
+  const isSelf = signedInUser.value?.id === user.id;
+  const remove = async () => {
+    const yes = await confirmAsync({
+      title: t`Delete user ${user.username}?`,
+      body: t`They are signed out at once, their OAuth clients stop working and they lose access to every server. This cannot be undone.`,
+      confirm: { text: t`Delete`, color: "error" },
+      cancel: { color: "neutral" },
+    });
+    if (!yes) return;
+    setDeleting(true);
+    try {
+      await deleteUser(user.id);
+      toastSuccess(t`User ${user.username} deleted`);
+      navigate("/users");
+    } catch {
+      // the global handler says why
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <div className="user-view">
+      <Link href="/users" className="back-link">
+        <ScreenIcon name="back" size={18} className="flip-rtl" />
+        <Trans>Users</Trans>
+      </Link>
+      <header className="user-head">
+        <div className="user-head-main">
+          <h1 data-testid="user-title">{user.username}</h1>
+          <p className="muted">{user.email}</p>
+        </div>
+        {hasScope("users.info.edit") && !isSelf && (
+          <button type="button" className="btn btn-outline color-error" onClick={remove} disabled={deleting}>
+            <ScreenIcon name="trash" size={18} />
+            <Trans>Delete</Trans>
+          </button>
+        )}
+      </header>
+      <div className="user-columns">
+        <DetailsPanel key={`d${user.id}`} user={user} onSaved={setUser} />
+        {hasScope("users.perms.view") && <ScopesPanel key={`s${user.id}`} user={user} />}
+        {hasScope("users.info.edit") && <PasswordPanel key={`p${user.id}`} user={user} />}
+      </div>
+    </div>
+  );
+}

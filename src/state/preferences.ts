@@ -1,0 +1,73 @@
+import { getUserSettings, putUserSetting } from "../api/userSettings";
+
+// A signed-in user's preferences (theme, list type, sidebar, language) live on the panel
+// (/api/userSettings, spec §7), so they follow the user to another device. Local storage, under
+// the same key, is the copy a page starts with and what is left when offline.
+//
+// Each preference's module registers how to apply a value; it reads local storage when it
+// loads, so a module not loaded yet picks up a synced value then.
+
+type Apply = (value: string) => void;
+const appliers = new Map<string, Apply>();
+/** The keys synced with the panel; each is also its local storage key. */
+export const PREFERENCE_KEYS = ["themeSettings", "listType", "sidebar.mini", "locale"] as const;
+export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
+
+let signedIn = false;
+
+export function registerPreference(key: PreferenceKey, apply: Apply): void {
+  appliers.set(key, apply);
+}
+
+export function readLocal(key: PreferenceKey): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeLocal(key: PreferenceKey, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // kept for this page only
+  }
+}
+
+/** A choice the user just made: kept locally, and on the panel when signed in. */
+export function savePreference(key: PreferenceKey, value: string): void {
+  writeLocal(key, value);
+  if (signedIn) void putUserSetting(key, value).catch(() => undefined);
+}
+
+/**
+ * After sign-in: the panel's values win and are applied; a preference the panel does not
+ * have yet is sent from this device.
+ */
+export async function syncPreferences(): Promise<void> {
+  signedIn = true;
+  let stored: { key: string; value: string }[];
+  try {
+    stored = await getUserSettings();
+  } catch {
+    return; // offline or refused: the local copy stays in force
+  }
+  const remote = new Map(stored.map((s) => [s.key, s.value]));
+  for (const key of PREFERENCE_KEYS) {
+    const value = remote.get(key);
+    if (value !== undefined) {
+      if (value !== readLocal(key)) {
+        writeLocal(key, value);
+        appliers.get(key)?.(value);
+      }
+    } else {
+      const local = readLocal(key);
+      if (local !== null) void putUserSetting(key, local).catch(() => undefined);
+    }
+  }
+}
+
+export function stopPreferenceSync(): void {
+  signedIn = false;
+}

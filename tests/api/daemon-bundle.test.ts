@@ -1,0 +1,111 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expectError } from "../support/expect-api.ts";
+import { freePort } from "../support/free-port.ts";
+import { PanelClient } from "../support/http-client.ts";
+import { stopChild } from "../support/panel-process.ts";
+import { waitUntil } from "../support/poll.ts";
+import { openServerSocket } from "../support/socket-client.ts";
+import { adminClient, usePanel } from "../support/test-panel.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/** `npm run build` makes the bundle (npm test runs it first); a lone run of this file makes it here. */
+function ensureBundle(): void {
+  if (fs.existsSync(path.join(repoRoot, "dist-daemon", "outpost-daemon.mjs"))) return;
+  execFileSync(process.execPath, [path.join(repoRoot, "scripts", "build-server.mjs")], { stdio: "pipe" });
+}
+
+describe("a node run from the daemon bundle alone, fetched from the panel", () => {
+  const panel = usePanel();
+  let api: PanelClient;
+  let host: string;
+  let daemon: ChildProcess | undefined;
+  let output = "";
+
+  beforeAll(async () => {
+    ensureBundle();
+    api = await adminClient(panel());
+    // The node's "host": a folder outside the repository, with no node_modules above it.
+    host = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-bundle-host-"));
+  });
+  afterAll(async () => {
+    if (daemon) await stopChild(daemon);
+    fs.rmSync(host, { recursive: true, force: true });
+  });
+
+  it("is given only to a caller that shows a node's secret", async () => {
+    const anonymous = new PanelClient(panel().url);
+    expectError(await anonymous.get("/daemon/bundle"), 401, "ErrTokenInvalid");
+    expectError(
+      await anonymous.call("GET", "/daemon/bundle", { bearer: "0".repeat(64) }),
+      401,
+      "ErrTokenInvalid",
+    );
+    // A signed-in administrator's cookie is not a node's secret either.
+    expect((await api.get("/daemon/bundle")).status).toBe(401);
+  });
+
+  it("starts with nothing but Node.js, becomes reachable and runs a server", async () => {
+    const node = await api.post("/api/nodes", {
+      name: "bundled",
+      publicHost: "127.0.0.1",
+      publicPort: await freePort(),
+      privateHost: "127.0.0.1",
+      privatePort: await freePort(),
+      sftpPort: await freePort(),
+    });
+    expect(node.status, node.text).toBe(200);
+    const { config } = (await api.get(`/api/nodes/${node.body.id}/deployment`)).body;
+
+    const bundle = await fetch(`${panel().url}/daemon/bundle`, {
+      headers: { authorization: `Bearer ${config.secret}` },
+    });
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-disposition")).toContain("outpost-daemon.mjs");
+    fs.writeFileSync(path.join(host, "outpost-daemon.mjs"), Buffer.from(await bundle.arrayBuffer()));
+    fs.writeFileSync(
+      path.join(host, "node.json"),
+      JSON.stringify({
+        ...config,
+        listen: { ...config.listen, host: "127.0.0.1" },
+        sftp: { ...config.sftp, host: "127.0.0.1" },
+        dataDir: path.join(host, "data"),
+      }),
+    );
+    expect(fs.existsSync(path.join(host, "node_modules"))).toBe(false);
+
+    daemon = spawn(process.execPath, ["outpost-daemon.mjs", "--config", "node.json"], {
+      cwd: host,
+      stdio: ["ignore", "pipe", "pipe"],
+      // Nothing of the checkout: no NODE_PATH, no loader.
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: host, OUTPOST_LOG_FORMAT: "json" },
+    });
+    daemon.stdout?.on("data", (d) => (output += d));
+    daemon.stderr?.on("data", (d) => (output += d));
+    await waitUntil(async () => output.includes(`Outpost daemon for node ${node.body.id}`), 30_000, 100);
+    await waitUntil(
+      async () => (await api.get(`/api/nodes/${node.body.id}`)).body.reachable === true,
+      15_000,
+    );
+
+    const id = "b0d1e000";
+    const created = await api.put(`/api/servers/${id}`, {
+      ...echoDefinition(),
+      name: "bundled",
+      node: node.body.id,
+    });
+    expect(created.status, created.text).toBe(200);
+    const socket = await openServerSocket(api, id);
+    expect((await api.post(`/api/servers/${id}/start?wait`)).status).toBe(204);
+    await waitUntil(async () => /ready hello/.test(socket.consoleText()), 10_000, 100);
+    expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+    await waitUntil(async () => /bye/.test(socket.consoleText()), 10_000, 100);
+    socket.close();
+    expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+  });
+});
