@@ -172,7 +172,8 @@ export function limitedTo(source: Readable, max: number): Readable {
  * already sent (a browser shows a network error, not the 413).
  */
 export async function drainRequest(request: IncomingMessage, maxMs = 15_000): Promise<void> {
-  if (request.readableEnded || request.destroyed) return;
+  // complete: every byte has reached the parser, none is left unread on the connection.
+  if (request.complete || request.readableEnded || request.destroyed) return;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, maxMs);
     const done = () => {
@@ -181,6 +182,8 @@ export async function drainRequest(request: IncomingMessage, maxMs = 15_000): Pr
     };
     request.once("end", done);
     request.once("close", done);
+    // Whatever still reads it (a form parser that gave up) is cut off; the bytes are dropped.
+    request.unpipe();
     request.resume();
   });
 }

@@ -13,7 +13,7 @@ export const sandboxErrors = {
   /** A name or path the file system cannot hold (NAME_MAX 255 bytes, PATH_MAX 4096), told before it is tried. */
   tooLong: (path: string, why: string) =>
     new ApiError(400, "ErrNameTooLong", `${JSON.stringify(path.slice(0, 200))} ${why}`),
-  tooDeep: (path: string, max: number) =>
+  tooDeep: (max: number) =>
     new ApiError(400, "ErrPathTooDeep", "a path may hold at most ${max} folders", { max }),
   tooManyLinks: (path: string) =>
     new ApiError(

@@ -62,7 +62,7 @@ export function lexicalRelative(
   }
   const relative = normalised === "." ? "" : normalised.replace(/\/+$/, "");
   const parts = relative === "" ? [] : relative.split("/");
-  if (parts.length > maxDepth) throw sandboxErrors.tooDeep(userPath, maxDepth);
+  if (parts.length > maxDepth) throw sandboxErrors.tooDeep(maxDepth);
   if (parts.some((part) => Buffer.byteLength(part) > maxNameBytes)) {
     throw sandboxErrors.tooLong(userPath, `holds a name longer than ${maxNameBytes} bytes`);
   }
