@@ -75,14 +75,13 @@ async function ensureFirstAdmin(
  * from the server or deleted.
  */
 async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promise<boolean | SftpGrant> {
-  if (!(await services.sftpAuth.allows(login, localNodeId))) return false;
-  const user = await services.accounts.byEmail(login.email);
-  if (!user) return false;
+  const userId = await services.sftpAuth.allows(login, localNodeId);
+  if (userId === undefined) return false;
   let reservation: Reservation;
   try {
     reservation = services.live.reserve({
       kind: "sftp",
-      userId: user.id,
+      userId,
       // An SFTP sign-in is a session of its own: it is ended with the user's sessions, not one of them.
       sessionHash: `sftp:${randomUUID()}`,
       serverId: login.serverId,

@@ -168,6 +168,25 @@ export function migrations(dialect: Dialect): MigrationProvider {
           .execute();
       },
     },
+    "0006_servers_name_id": {
+      async up(db: Kysely<unknown>) {
+        // Lists sort by name, then id (names may repeat): with both in one index a page is read
+        // in order and stops after its rows, with no sort of each group of equal names.
+        await db.schema.createIndex("servers_name_id").on("servers").columns(["name", "id"]).execute();
+        await db.schema.dropIndex("servers_name").execute();
+      },
+    },
+    "0007_sealed_node_secrets": {
+      async up(db: Kysely<unknown>) {
+        // Node secrets are stored sealed (server/secrets/secret-box.ts), longer than 64 characters.
+        // SQLite does not enforce varchar lengths; PostgreSQL does.
+        if (dialect === "postgres")
+          await db.schema
+            .alterTable("nodes")
+            .alterColumn("secret", (c) => c.setDataType("text"))
+            .execute();
+      },
+    },
   };
   return { getMigrations: async () => list };
 }

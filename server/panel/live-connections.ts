@@ -1,4 +1,7 @@
 import { ApiError } from "../errors.ts";
+import type { NodeClient } from "../link/node-client.ts";
+import type { SftpSessionFilter } from "../link/sftp-wire.ts";
+import { rotatedSessionGraceMs } from "./sessions.ts";
 
 /** One open connection that acts for a user: a console socket or an SFTP session. */
 export interface LiveConnection {
@@ -15,6 +18,14 @@ export interface ConnectionLimits {
   perUser: number;
   perSession: number;
   perAddress: number;
+}
+
+/** How the panel reaches remote nodes' SFTP sessions (Nodes and Servers, narrowed for this class). */
+export interface NodeReach {
+  /** Every node the panel holds a client for. */
+  allNodes(): NodeClient[];
+  /** The node a server lives on. */
+  nodeOf(serverId: string): Promise<NodeClient>;
 }
 
 /** A place taken for a connection before it opens; attach() gives it its way to close. */
@@ -36,14 +47,29 @@ const tooMany = (what: string, limit: number) =>
  * server, a change of scopes there, deletion of the user. It also caps how
  * many one user, one session and one address may hold: without a cap one
  * user could take every file descriptor of the process.
+ *
+ * SFTP sessions on a remote node live in `outpost daemon`, not here: they
+ * are ended by asking the node through server/link (NodeClient.sftp), with
+ * the same user and server. They have no panel session of their own, so
+ * only a sign-out of one session leaves them (as it leaves local ones).
  */
 export class LiveConnections {
   private readonly open = new Map<LiveConnection, (reason: string) => void>();
+  /** Sessions renewed by reauth → their successor, while the old one is still valid (its grace). */
+  private readonly renamed = new Map<string, string>();
 
-  constructor(private readonly limits: ConnectionLimits) {}
+  constructor(
+    private readonly limits: ConnectionLimits,
+    private readonly nodes?: NodeReach,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
 
   /** Takes a place for a connection, or throws 429 ErrTooManyConnections when a cap is reached. */
   reserve(connection: LiveConnection): Reservation {
+    // Opened with a session reauth already replaced (a page's first calls race its reauth): it
+    // belongs to the renewed session, so that session's sign-out ends it.
+    for (let hops = 0; hops < 8 && this.renamed.has(connection.sessionHash); hops++)
+      connection.sessionHash = this.renamed.get(connection.sessionHash) ?? connection.sessionHash;
     const held = [...this.open.keys()];
     const count = (same: (c: LiveConnection) => boolean) => held.filter(same).length;
     if (count((c) => c.userId === connection.userId) >= this.limits.perUser)
@@ -67,8 +93,10 @@ export class LiveConnections {
     };
   }
 
-  closeForUser(userId: number): void {
-    this.closeWhere((c) => c.userId === userId, "the account was deleted");
+  /** Every connection of the user, on every node (deleted, or their global rights changed). */
+  closeForUser(userId: number, reason = "the account was deleted"): void {
+    this.closeWhere((c) => c.userId === userId, reason);
+    this.endRemoteSftp({ userId });
   }
 
   closeForSession(sessionHash: string): void {
@@ -78,6 +106,17 @@ export class LiveConnections {
   /** Every connection of the user but those of the session kept (the one that changed the password). */
   closeForUserExcept(userId: number, keptSessionHash: string | undefined, reason: string): void {
     this.closeWhere((c) => c.userId === userId && c.sessionHash !== keptSessionHash, reason);
+    // Remote SFTP sessions never belong to the kept session.
+    this.endRemoteSftp({ userId });
+  }
+
+  /** A renewed session (POST /auth/reauth) takes the old one's connections, so its sign-out ends them. */
+  renameSession(from: string, to: string): void {
+    for (const connection of this.open.keys())
+      if (connection.sessionHash === from) connection.sessionHash = to;
+    // The old session stays valid for a grace period; what opens with it meanwhile is the new one's.
+    this.renamed.set(from, to);
+    setTimeout(() => this.renamed.delete(from), rotatedSessionGraceMs).unref();
   }
 
   /** The user's rights on that server changed: their connections there reopen with the rights they now have. */
@@ -86,11 +125,32 @@ export class LiveConnections {
       (c) => c.userId === userId && c.serverId === serverId,
       "your permissions on this server changed",
     );
+    void this.endRemoteSftpOn(serverId, { userId, serverId });
   }
 
   /** How many are open (for tests and the bench). */
   get size(): number {
     return this.open.size;
+  }
+
+  private endRemoteSftp(filter: SftpSessionFilter): void {
+    for (const node of this.nodes?.allNodes() ?? []) this.endSftp(node, filter);
+  }
+
+  private async endRemoteSftpOn(serverId: string, filter: SftpSessionFilter): Promise<void> {
+    if (!this.nodes) return;
+    try {
+      this.endSftp(await this.nodes.nodeOf(serverId), filter);
+    } catch (error) {
+      this.log(`SFTP sessions on server ${serverId} not ended: ${(error as Error).message}`);
+    }
+  }
+
+  private endSftp(node: NodeClient, filter: SftpSessionFilter): void {
+    // A node that cannot be reached now keeps its sessions until they end; that is logged.
+    node.sftp.endSessions(filter).catch((error) => {
+      this.log(`SFTP sessions on node ${node.nodeId} not ended: ${(error as Error).message}`);
+    });
   }
 
   private closeWhere(match: (c: LiveConnection) => boolean, reason: string): void {

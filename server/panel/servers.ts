@@ -23,6 +23,9 @@ export interface ServerView {
 }
 
 type Row = Selectable<ServerTable>;
+/** The columns a server's view shows: lists read only these (each column read costs per row). */
+const viewColumns = ["id", "name", "node_id", "type", "ip", "port", "icon"] as const;
+type ViewRow = Pick<Row, (typeof viewColumns)[number]>;
 
 /** What the panel records of a definition: where players connect, and how to show it. */
 function recordedFields(definition: Record<string, unknown>) {
@@ -118,7 +121,13 @@ export class Servers {
     const total = Number(
       (await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
     );
-    const rows = await q.selectAll().orderBy("name").orderBy("id").limit(pageSize).offset(offset).execute();
+    const rows = await q
+      .select(viewColumns)
+      .orderBy("name")
+      .orderBy("id")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
     const scopesById = seesAll
       ? new Map<string, string[]>()
       : await this.serverScopesOf(principal.user.id, rows);
@@ -198,7 +207,7 @@ export class Servers {
     return row;
   }
 
-  private async serverScopesOf(userId: number, rows: Row[]): Promise<Map<string, string[]>> {
+  private async serverScopesOf(userId: number, rows: ViewRow[]): Promise<Map<string, string[]>> {
     if (rows.length === 0) return new Map();
     const perms = await this.db
       .selectFrom("permissions")
@@ -224,7 +233,7 @@ export class Servers {
     );
   }
 
-  private view(row: Row, nodes: Map<number, ServerView["node"]>): ServerView {
+  private view(row: ViewRow, nodes: Map<number, ServerView["node"]>): ServerView {
     const view: ServerView = {
       id: row.id,
       name: row.name,

@@ -64,7 +64,7 @@ function limits(label: string, place: () => Place) {
 
     it("uploads a file whose name is 255 bytes long, and refuses 256 bytes or a 5000-character path with 400", async () => {
       for (const length of [240, 250, 255]) {
-        const name = "n".repeat(length - 4) + ".txt";
+        const name = `${"n".repeat(length - 4)}.txt`;
         const res = await upload(api, `${base}/file/long/${name}`, `length ${length}`);
         expect(res.status, res.text).toBe(204);
         expect(fs.readFileSync(path.join(root, "long", name), "utf8")).toBe(`length ${length}`);
@@ -82,7 +82,7 @@ function limits(label: string, place: () => Place) {
         "ErrNameTooLong",
       );
       expect(fs.readdirSync(path.join(root, "long")).sort()).toEqual(
-        ["m".repeat(255), ...[240, 250, 255].map((length) => "n".repeat(length - 4) + ".txt")].sort(),
+        ["m".repeat(255), ...[240, 250, 255].map((length) => `${"n".repeat(length - 4)}.txt`)].sort(),
       );
     });
 

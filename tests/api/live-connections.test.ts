@@ -1,9 +1,11 @@
 import { Client as SshClient } from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import { adminClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
@@ -79,6 +81,16 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     theirs.close();
   });
 
+  it("a renewed session (reauth) takes its sockets along: signing out afterwards still closes them", async () => {
+    const { api } = await member();
+    const socket = await openServerSocket(api, serverId);
+    expect((await api.post("/auth/reauth")).status).toBe(200);
+    expect(await settledWithin(socket.closed, 300)).toBe(false);
+    expect((await api.post("/auth/logout")).status).toBeLessThan(300);
+    expect(await settledWithin(socket.closed, 5000)).toBe(true);
+    expect((await socket.closed).code).toBe(4001);
+  });
+
   it("a password change closes every other session's sockets and SFTP sessions, and keeps its own", async () => {
     const { api, email, password } = await member();
     const other = new PanelClient(panel().url);
@@ -105,6 +117,18 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     await expect(openServerSocket(api, serverId)).rejects.toThrow(/403/);
   });
 
+  it("a socket opened with the old cookie during reauth's grace ends with the renewed session's sign-out", async () => {
+    const { api } = await member();
+    const oldCookie = api.cookies.get("outpost_auth")!;
+    expect((await api.post("/auth/reauth")).status).toBe(200);
+    // A page's socket that left with the old cookie while reauth was answering.
+    const late = new PanelClient(panel().url);
+    late.cookies.set("outpost_auth", oldCookie);
+    const socket = await openServerSocket(late, serverId);
+    expect((await api.post("/auth/logout")).status).toBeLessThan(300);
+    expect((await socket.closed).code).toBe(4001);
+  });
+
   it("deleting the user closes their sockets and SFTP sessions at once", async () => {
     const { api, email, password } = await member();
     const socket = await openServerSocket(api, serverId);
@@ -114,6 +138,30 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     expect((await socket.closed).code).toBe(4001);
     await sftp.closed;
     expect((await api.get("/api/self")).status).toBe(401);
+  });
+
+  it("losing a global scope closes what it opened; gaining one closes nothing", async () => {
+    counter += 1;
+    const user = {
+      username: `live-global-${counter}`,
+      email: `global${counter}@example.com`,
+      password: "global-pass-1",
+    };
+    const api = await registeredClient(panel(), user);
+    const id = (await api.get("/api/self")).body.id;
+    const perms = (scopes: string[]) => admin.put(`/api/users/${id}/perms`, { scopes });
+    // No row on the server: console and SFTP come from global scopes alone.
+    expect((await perms(["login", "server.view", "server.console", "server.sftp"])).status).toBe(204);
+    const socket = await openServerSocket(api, serverId);
+    const sftp = await openSftp(panel().sftpPort, `${user.email}#${serverId}`, user.password);
+    expect(
+      (await perms(["login", "server.view", "server.console", "server.sftp", "server.status"])).status,
+    ).toBe(204);
+    expect(await settledWithin(socket.closed, 300)).toBe(false);
+    expect((await perms(["login"])).status).toBe(204);
+    expect((await socket.closed).code).toBe(4001);
+    await sftp.closed;
+    await expect(openServerSocket(api, serverId)).rejects.toThrow(/403/);
   });
 
   it("caps one user's open sockets, with a clear error, while others still sign in and connect", async () => {
@@ -153,5 +201,63 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
       }
     }, 5000);
     for (const socket of open.slice(1)) socket.close();
+  });
+
+  // A remote node's SFTP runs in outpost daemon: the panel ends those sessions through server/link.
+  describe("SFTP sessions on a remote node", () => {
+    const remoteId = "11fe0002";
+    let daemon: DaemonProcess | undefined;
+    let sftpPort: number;
+
+    beforeAll(async () => {
+      const remote = await addRemoteNode(admin, "live-remote");
+      daemon = remote.daemon;
+      sftpPort = daemon.config.sftp.port;
+      const created = await admin.put(`/api/servers/${remoteId}`, {
+        ...echoDefinition(),
+        name: "live-remote",
+        node: remote.nodeId,
+      });
+      expect(created.status, created.text).toBe(200);
+    });
+    afterAll(async () => {
+      await daemon?.destroy();
+    });
+
+    /** A member of the local server who may also use SFTP on the remote one. */
+    async function remoteMember() {
+      const who = await member();
+      const granted = await admin.put(`/api/servers/${remoteId}/user/${who.email}`, {
+        scopes: ["server.view", "server.sftp"],
+      });
+      expect(granted.status, granted.text).toBeLessThan(300);
+      return { ...who, sftp: () => openSftp(sftpPort, `${who.email}#${remoteId}`, who.password) };
+    }
+
+    it("end when the user changes their password", async () => {
+      const { api, password, sftp } = await remoteMember();
+      const session = await sftp();
+      const changed = await api.put("/api/self", { password, newPassword: `${password}-new` });
+      expect(changed.status, changed.text).toBe(204);
+      expect(await settledWithin(session.closed, 10_000)).toBe(true);
+    });
+
+    it("end on that server when the user is removed from it, and not on another", async () => {
+      const { email, password, sftp } = await remoteMember();
+      const remote = await sftp();
+      const local = await openSftp(panel().sftpPort, `${email}#${serverId}`, password);
+      expect((await admin.delete(`/api/servers/${remoteId}/user/${email}`)).status).toBe(204);
+      expect(await settledWithin(remote.closed, 10_000)).toBe(true);
+      expect(await settledWithin(local.closed, 300)).toBe(false);
+      local.end();
+    });
+
+    it("end when the user is deleted", async () => {
+      const { api, sftp } = await remoteMember();
+      const session = await sftp();
+      const id = (await api.get("/api/self")).body.id;
+      expect((await admin.delete(`/api/users/${id}`)).status).toBe(204);
+      expect(await settledWithin(session.closed, 10_000)).toBe(true);
+    });
   });
 });

@@ -7,7 +7,7 @@ import { currentOtp } from "../../server/panel/otp.ts";
 import { Settings } from "../../server/panel/settings.ts";
 import { TwoFactor } from "../../server/panel/two-factor.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
-import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
+import { panelSecretBox, setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
 import { SmtpInbox } from "../support/smtp-inbox.ts";
 import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
@@ -26,9 +26,10 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
     const start = await api.post("/api/self/otp");
     expect(start.status).toBe(200);
     const secret: string = start.body.secret;
-    const confirm = await api.put("/api/self/otp", { token: currentOtp(secret) });
+    const confirmCode = currentOtp(secret);
+    const confirm = await api.put("/api/self/otp", { token: confirmCode });
     expect(confirm.status, confirm.text).toBe(200);
-    return { user, api, secret, codes: confirm.body.recoveryCodes as string[] };
+    return { user, api, secret, confirmCode, codes: confirm.body.recoveryCodes as string[] };
   }
 
   /** Password step of a new sign-in; the answer must ask for the code. */
@@ -69,14 +70,14 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
   });
 
   it("enrol → sign in with a code → the same code is refused → a recovery code works once", async () => {
-    const { user, api, secret, codes } = await enrolled("flow");
+    const { user, api, secret, confirmCode, codes } = await enrolled("flow");
     expect(codes).toHaveLength(10);
     expect((await api.get("/api/self/otp")).body).toEqual({ otpEnabled: true, recoveryCodesLeft: 10 });
     expect((await api.get("/api/self")).body.otpActive).toBe(true);
 
     // The code that confirmed enrolment is used up.
     const first = await pending(user);
-    expectError(await first.post("/auth/otp", { token: currentOtp(secret) }), 400, "ErrInvalidCredentials");
+    expectError(await first.post("/auth/otp", { token: confirmCode }), 400, "ErrInvalidCredentials");
     const code = nextStep(secret);
     expect((await first.post("/auth/otp", { token: code })).status).toBe(200);
     expect((await first.get("/api/self")).status).toBe(200);
@@ -120,8 +121,9 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
     // account before any of them writes, which a read-then-write check would let all through.
     const { user, secret, codes } = await enrolled("interleave");
     const results = await withPanelDb(panel(), async (db) => {
-      const accounts = new Accounts(db);
-      const settings = new Settings(db, { defaultPublicUrl: panel().url });
+      const box = panelSecretBox(panel());
+      const accounts = new Accounts(db, box);
+      const settings = new Settings(db, { defaultPublicUrl: panel().url }, box);
       const twoFactor = new TwoFactor(db, accounts, settings, new LoginThrottle(), new Mailer(settings));
       const id = (await accounts.byEmail(user.email))!.id;
       // Open the pool's connections first (PostgreSQL), so the checks run side by side.
