@@ -2,6 +2,8 @@ import type { SocketMessage } from "../link/server-wire.ts";
 
 /** How long console output gathers before it goes out as one frame. */
 export const consoleBatchMs = 25;
+/** A frame's most raw bytes: a flood goes out in frames of this size as they fill, never as one huge frame. */
+export const consoleBatchBytes = 64 * 1024;
 
 type Watcher = (message: SocketMessage) => void;
 
@@ -12,11 +14,13 @@ type Watcher = (message: SocketMessage) => void;
  * per chunk per socket, and under load the queue of them delays every line by
  * seconds. Output is gathered instead for a short window (from its first byte,
  * so a lone line waits at most that long) and sent as one frame, encoded once,
- * to every watcher. The frame is the one the reference sends:
+ * to every watcher; a flood goes out early in frames of a bounded size (one
+ * frame larger than a socket's send bound would close even a reading watcher). The frame is the one the reference sends:
  * `{type: "console", data: {epoch: 0, logs: base64}}`.
  */
 export class ConsoleBatch {
   private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly watchers = new Set<Watcher>();
 
@@ -38,6 +42,11 @@ export class ConsoleBatch {
   push(data: Buffer): void {
     if (this.watchers.size === 0 || data.length === 0) return;
     this.pending.push(data);
+    this.pendingBytes += data.length;
+    if (this.pendingBytes >= consoleBatchBytes) {
+      this.flush();
+      return;
+    }
     if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), this.windowMs);
       this.timer.unref();
@@ -49,15 +58,20 @@ export class ConsoleBatch {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending.length === 0) return;
-    const logs = Buffer.concat(this.pending).toString("base64");
+    const bytes = Buffer.concat(this.pending);
     this.pending = [];
-    const frame: SocketMessage = { type: "console", data: { epoch: 0, logs } };
-    for (const watcher of this.watchers) watcher(frame);
+    this.pendingBytes = 0;
+    for (let at = 0; at < bytes.length; at += consoleBatchBytes) {
+      const logs = bytes.subarray(at, at + consoleBatchBytes).toString("base64");
+      const frame: SocketMessage = { type: "console", data: { epoch: 0, logs } };
+      for (const watcher of this.watchers) watcher(frame);
+    }
   }
 
   private drop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = [];
+    this.pendingBytes = 0;
   }
 }
