@@ -7,7 +7,11 @@ import { productVersion } from "../version.ts";
 /** `outpost daemon --config FILE`: a node on its own, reached by its panel. */
 export async function daemon(configFile: string): Promise<void> {
   const config = readDaemonConfig(configFile);
-  const engine = new DaemonEngine({ dataDir: config.dataDir, version: productVersion });
+  const engine = new DaemonEngine({
+    dataDir: config.dataDir,
+    version: productVersion,
+    dockerSocket: config.dockerSocket,
+  });
   const app = await buildDaemonApp(engine, config, process.env.OUTPOST_LOG_LEVEL || "info");
   let sftp: SftpListener | undefined;
   let stopping = false;

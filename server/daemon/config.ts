@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { ensurePrivateFile } from "../secrets/private-files.ts";
 
 /**
  * Everything `outpost daemon --config FILE` needs. The panel's deployment
@@ -14,6 +15,8 @@ export interface DaemonConfig {
   listen: { host: string; port: number };
   sftp: { host: string; port: number };
   dataDir: string;
+  /** The Docker engine's socket; by default a unix:// DOCKER_HOST or the engine's usual socket. */
+  dockerSocket?: string;
 }
 
 function fail(problem: string): never {
@@ -25,6 +28,11 @@ const isPort = (n: unknown): n is number =>
 
 /** Reads and checks a daemon config file; relative dataDir is taken from the file's folder. */
 export function readDaemonConfig(file: string): DaemonConfig {
+  // It holds the node's secret: narrowed to 0600 when the daemon's user owns it
+  // (a file an administrator keeps elsewhere, owned by root, is theirs to set).
+  try {
+    ensurePrivateFile(file);
+  } catch {}
   let raw: Partial<DaemonConfig>;
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -40,5 +48,7 @@ export function readDaemonConfig(file: string): DaemonConfig {
   if (!raw.sftp || typeof raw.sftp.host !== "string" || !isPort(raw.sftp.port))
     fail("sftp needs host and port");
   if (typeof raw.dataDir !== "string" || !raw.dataDir) fail("dataDir is missing");
+  if (raw.dockerSocket !== undefined && (typeof raw.dockerSocket !== "string" || !raw.dockerSocket))
+    fail("dockerSocket must be a socket path");
   return { ...(raw as DaemonConfig), dataDir: path.resolve(path.dirname(file), raw.dataDir) };
 }

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ensurePrivateDir } from "../secrets/private-files.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
 import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
-import { dockerAnswers } from "./docker-probe.ts";
+import { DockerRunner } from "./docker/docker-runner.ts";
+import { dockerSocketPath } from "./docker/socket.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
@@ -28,6 +30,7 @@ export interface EngineOptions {
   version: string;
   /** Runs install / pre / post steps; by default the step executor with this node's folders. */
   runSteps?: StepRunner;
+  /** The Docker engine's socket; by default a unix:// DOCKER_HOST or the engine's usual socket. */
   dockerSocket?: string;
   instance?: InstanceOptions;
 }
@@ -46,20 +49,30 @@ export class DaemonEngine {
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
+  readonly docker: DockerRunner;
   /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
   readonly sftpSessions = new SftpSessions();
 
   constructor(readonly options: EngineOptions) {
+    // Server files, definitions, backups and the SFTP host key: the node's user only.
+    ensurePrivateDir(options.dataDir);
     for (const dir of ["servers", "backups", "cache", "binaries"]) {
       fs.mkdirSync(path.join(options.dataDir, dir), { recursive: true });
     }
+    this.docker = new DockerRunner(dockerSocketPath(options.dockerSocket));
     const runSteps =
       options.runSteps ??
       stepRunner({
         binariesDir: path.join(options.dataDir, "binaries"),
         cacheDir: path.join(options.dataDir, "cache"),
+        docker: this.docker,
       });
-    this.servers = new ServerStore(path.join(options.dataDir, "servers"), runSteps, options.instance);
+    this.servers = new ServerStore(
+      path.join(options.dataDir, "servers"),
+      runSteps,
+      options.instance,
+      this.docker,
+    );
     this.serverOps = new ServerOps(this.servers);
     this.fileOps = new FileOps(this.servers);
     this.backupOps = new BackupOps(this.servers, path.join(options.dataDir, "backups"));
@@ -75,7 +88,7 @@ export class DaemonEngine {
   }
 
   async features(): Promise<NodeFeatures> {
-    const docker = await dockerAnswers(this.options.dockerSocket);
+    const docker = await this.docker.available();
     return {
       features: docker ? ["docker"] : [],
       environments: docker ? ["host", "docker"] : ["host"],

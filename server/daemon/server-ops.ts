@@ -10,7 +10,7 @@ import type {
   StatsView,
 } from "../link/server-wire.ts";
 import type { Template, VariableValue } from "../templates/index.ts";
-import { ConsoleBatch } from "./console-batch.ts";
+import type { ConsoleChunk } from "./runtime/console-buffer.ts";
 import type { ManagedServer } from "./servers/managed-server.ts";
 import type { ServerStore } from "./servers/server-store.ts";
 import { StatsTicker } from "./stats-ticker.ts";
@@ -23,15 +23,8 @@ export const statsIntervalMs = 5000;
  * one behaviour (wait semantics, base64 console, stats cadence).
  */
 export class ServerOps implements NodeServers {
-  /**
-   * Each watched server's console on its way out: one frame per short window, shared by every
-   * subscriber (encoded and serialised once, not once per socket). Keyed by the server object,
-   * so a server deleted and made again under the same id starts afresh.
-   */
-  private readonly consoles = new WeakMap<
-    ManagedServer,
-    { batch: ConsoleBatch; stopListening: () => void }
-  >();
+  /** One frame per console chunk, shared by every subscriber (encoded once, not once per socket). */
+  private readonly consoleFrames = new WeakMap<ConsoleChunk, SocketMessage>();
 
   /** Each watched server's stats timer, one per server for all its sockets. */
   private readonly statsTickers = new WeakMap<ManagedServer, StatsTicker>();
@@ -47,25 +40,13 @@ export class ServerOps implements NodeServers {
     return ticker.watch(watcher);
   }
 
-  /** Adds a console watcher to the server's batch, which listens to the server while it has any. */
-  private watchConsole(server: ManagedServer, watcher: (message: SocketMessage) => void): () => void {
-    let entry = this.consoles.get(server);
-    if (!entry) {
-      const batch = new ConsoleBatch();
-      const stopListening = server.subscribe((event) => {
-        if (event.type === "console") batch.push(event.chunk.data);
-      });
-      entry = { batch, stopListening };
-      this.consoles.set(server, entry);
+  private consoleFrame(chunk: ConsoleChunk): SocketMessage {
+    let frame = this.consoleFrames.get(chunk);
+    if (!frame) {
+      frame = { type: "console", data: { epoch: 0, logs: chunk.data.toString("base64") } };
+      this.consoleFrames.set(chunk, frame);
     }
-    const { batch, stopListening } = entry;
-    const unwatch = batch.watch(watcher);
-    return () => {
-      unwatch();
-      if (batch.watched || this.consoles.get(server)?.batch !== batch) return;
-      stopListening();
-      this.consoles.delete(server);
-    };
+    return frame;
   }
 
   async createServer(id: string, definition: unknown): Promise<void> {
@@ -138,11 +119,10 @@ export class ServerOps implements NodeServers {
     _onEnd: () => void,
   ): Promise<() => void> {
     const server = this.store.get(id);
-    const stopConsole = channels.includes("console") ? this.watchConsole(server, onMessage) : () => {};
     const stopEvents = server.subscribe((event) => {
-      if (event.type === "status" && channels.includes("status")) {
-        // The output printed before the change goes first (to every watcher of the server).
-        this.consoles.get(server)?.batch.flush();
+      if (event.type === "console" && channels.includes("console")) {
+        onMessage(this.consoleFrame(event.chunk));
+      } else if (event.type === "status" && channels.includes("status")) {
         onMessage({ type: "status", data: event.status });
       }
     });
@@ -150,7 +130,6 @@ export class ServerOps implements NodeServers {
     if (channels.includes("status")) onMessage({ type: "status", data: server.status() });
     return () => {
       stopEvents();
-      stopConsole();
       stopStats();
     };
   }

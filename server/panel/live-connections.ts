@@ -1,6 +1,7 @@
 import { ApiError } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import type { SftpSessionFilter } from "../link/sftp-wire.ts";
+import { rotatedSessionGraceMs } from "./sessions.ts";
 
 /** One open connection that acts for a user: a console socket or an SFTP session. */
 export interface LiveConnection {
@@ -54,6 +55,8 @@ const tooMany = (what: string, limit: number) =>
  */
 export class LiveConnections {
   private readonly open = new Map<LiveConnection, (reason: string) => void>();
+  /** Sessions renewed by reauth → their successor, while the old one is still valid (its grace). */
+  private readonly renamed = new Map<string, string>();
 
   constructor(
     private readonly limits: ConnectionLimits,
@@ -63,6 +66,10 @@ export class LiveConnections {
 
   /** Takes a place for a connection, or throws 429 ErrTooManyConnections when a cap is reached. */
   reserve(connection: LiveConnection): Reservation {
+    // Opened with a session reauth already replaced (a page's first calls race its reauth): it
+    // belongs to the renewed session, so that session's sign-out ends it.
+    for (let hops = 0; hops < 8 && this.renamed.has(connection.sessionHash); hops++)
+      connection.sessionHash = this.renamed.get(connection.sessionHash) ?? connection.sessionHash;
     const held = [...this.open.keys()];
     const count = (same: (c: LiveConnection) => boolean) => held.filter(same).length;
     if (count((c) => c.userId === connection.userId) >= this.limits.perUser)
@@ -86,8 +93,9 @@ export class LiveConnections {
     };
   }
 
-  closeForUser(userId: number): void {
-    this.closeWhere((c) => c.userId === userId, "the account was deleted");
+  /** Every connection of the user, on every node (deleted, or their global rights changed). */
+  closeForUser(userId: number, reason = "the account was deleted"): void {
+    this.closeWhere((c) => c.userId === userId, reason);
     this.endRemoteSftp({ userId });
   }
 
@@ -106,6 +114,9 @@ export class LiveConnections {
   renameSession(from: string, to: string): void {
     for (const connection of this.open.keys())
       if (connection.sessionHash === from) connection.sessionHash = to;
+    // The old session stays valid for a grace period; what opens with it meanwhile is the new one's.
+    this.renamed.set(from, to);
+    setTimeout(() => this.renamed.delete(from), rotatedSessionGraceMs).unref();
   }
 
   /** The user's rights on that server changed: their connections there reopen with the rights they now have. */

@@ -117,6 +117,18 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     await expect(openServerSocket(api, serverId)).rejects.toThrow(/403/);
   });
 
+  it("a socket opened with the old cookie during reauth's grace ends with the renewed session's sign-out", async () => {
+    const { api } = await member();
+    const oldCookie = api.cookies.get("outpost_auth")!;
+    expect((await api.post("/auth/reauth")).status).toBe(200);
+    // A page's socket that left with the old cookie while reauth was answering.
+    const late = new PanelClient(panel().url);
+    late.cookies.set("outpost_auth", oldCookie);
+    const socket = await openServerSocket(late, serverId);
+    expect((await api.post("/auth/logout")).status).toBeLessThan(300);
+    expect((await socket.closed).code).toBe(4001);
+  });
+
   it("deleting the user closes their sockets and SFTP sessions at once", async () => {
     const { api, email, password } = await member();
     const socket = await openServerSocket(api, serverId);
@@ -126,6 +138,30 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     expect((await socket.closed).code).toBe(4001);
     await sftp.closed;
     expect((await api.get("/api/self")).status).toBe(401);
+  });
+
+  it("losing a global scope closes what it opened; gaining one closes nothing", async () => {
+    counter += 1;
+    const user = {
+      username: `live-global-${counter}`,
+      email: `global${counter}@example.com`,
+      password: "global-pass-1",
+    };
+    const api = await registeredClient(panel(), user);
+    const id = (await api.get("/api/self")).body.id;
+    const perms = (scopes: string[]) => admin.put(`/api/users/${id}/perms`, { scopes });
+    // No row on the server: console and SFTP come from global scopes alone.
+    expect((await perms(["login", "server.view", "server.console", "server.sftp"])).status).toBe(204);
+    const socket = await openServerSocket(api, serverId);
+    const sftp = await openSftp(panel().sftpPort, `${user.email}#${serverId}`, user.password);
+    expect(
+      (await perms(["login", "server.view", "server.console", "server.sftp", "server.status"])).status,
+    ).toBe(204);
+    expect(await settledWithin(socket.closed, 300)).toBe(false);
+    expect((await perms(["login"])).status).toBe(204);
+    expect((await socket.closed).code).toBe(4001);
+    await sftp.closed;
+    await expect(openServerSocket(api, serverId)).rejects.toThrow(/403/);
   });
 
   it("caps one user's open sockets, with a clear error, while others still sign in and connect", async () => {

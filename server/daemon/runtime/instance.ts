@@ -12,6 +12,27 @@ export interface RunPlan extends SpawnSpec {
   expectedExitCode: number;
   autorecover: boolean;
   autorestart: boolean;
+  /**
+   * Starts the server somewhere other than as a process group on this host
+   * (a container); absent for the host environment.
+   */
+  launch?: (onOutput: (data: Buffer) => void) => Promise<ServerProcess>;
+}
+
+/** A started server process, wherever it runs: what the state machine needs of it. */
+export interface ServerProcess {
+  readonly exited: Promise<ExitResult>;
+  readonly running: boolean;
+  writeLine(line: string): boolean;
+  signal(signal: NodeJS.Signals | number): void;
+  sample(): Promise<ProcessStats>;
+}
+
+/** The host environment: a process group here, its stats read from /proc. */
+function hostProcess(plan: RunPlan, onOutput: (data: Buffer) => void): ServerProcess {
+  const group = new ProcessGroup(plan, onOutput);
+  const stats = group.pid ? new TreeStats(group.pid) : undefined;
+  return Object.assign(group, { sample: async () => stats?.sample() ?? { cpu: 0, memory: 0 } });
 }
 
 export interface ServerStatus {
@@ -55,10 +76,9 @@ const offline = () => new ApiError(409, "ErrServerOffline", "the server is not r
  */
 export class ServerInstance {
   readonly console: ConsoleBuffer;
-  private process?: ProcessGroup;
+  private process?: ServerProcess;
   /** The plan the running process was started with: stop uses its stop text or signal. */
   private current?: RunPlan;
-  private stats?: TreeStats;
   private installing = false;
   private busyReason?: string;
   private stopRequested = false;
@@ -101,10 +121,10 @@ export class ServerInstance {
       const plan = await this.hooks.plan();
       this.notice("Starting server");
       this.stopRequested = false;
-      const group = new ProcessGroup(plan, (data) => this.console.write(data));
+      const onOutput = (data: Buffer) => this.console.write(data);
+      const group = plan.launch ? await plan.launch(onOutput) : hostProcess(plan, onOutput);
       this.process = group;
       this.current = plan;
-      this.stats = group.pid ? new TreeStats(group.pid) : undefined;
       this.emit();
       void group.exited.then((result) => this.exited(group, plan, result));
     } finally {
@@ -174,8 +194,8 @@ export class ServerInstance {
   }
 
   async sampleStats(): Promise<ProcessStats> {
-    if (!this.process?.running || !this.stats) return { cpu: 0, memory: 0 };
-    return this.stats.sample();
+    if (!this.process?.running) return { cpu: 0, memory: 0 };
+    return this.process.sample();
   }
 
   /** Stops the server for good (node shutdown or deletion). */
@@ -192,7 +212,7 @@ export class ServerInstance {
     if (this.process?.running || this.installing || this.busyReason) throw running();
   }
 
-  private async exited(group: ProcessGroup, plan: RunPlan, result: ExitResult): Promise<void> {
+  private async exited(group: ServerProcess, plan: RunPlan, result: ExitResult): Promise<void> {
     // Whatever the leader left behind in its group goes with it.
     group.signal("SIGKILL");
     const exitCode = result.code ?? -1;

@@ -3,15 +3,21 @@ import path from "node:path";
 import { ApiError } from "../../errors.ts";
 import {
   ConditionEvaluator,
+  type DockerEnvironment,
   type Operation,
   renderEnvironmentVars,
   renderRun,
+  replaceTokens,
   type ServerContext,
   type Template,
   tokenValues,
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
+import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
+import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
+import type { CommandRunner } from "../install/command-runner.ts";
+import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import {
   type InstanceOptions,
@@ -32,6 +38,8 @@ export interface StepIo {
   /** For the `console` step: a line to the running process's input. */
   sendConsole(line: string): void;
   signal: AbortSignal;
+  /** Runs a command step's program; by default a process group on this host. */
+  runCommand?: CommandRunner;
 }
 
 /** Runs steps; answers the values they set through outputVariable. */
@@ -56,6 +64,8 @@ export class ManagedServer {
   /** Every path a definition names (working directory, file_exists) is taken inside the folder through it. */
   readonly sandbox: Sandbox;
   private readonly listeners = new Set<(event: ServerEvent) => void>();
+  /** Console output goes to watchers in batches of one short window (issue 13 #2). */
+  private readonly consoleBatch = new ConsoleBatcher((chunk) => this.emit({ type: "console", chunk }));
   private readonly abort = new AbortController();
 
   constructor(
@@ -65,6 +75,8 @@ export class ManagedServer {
     private readonly runSteps: StepRunner,
     private readonly save: (definition: Template) => Promise<void>,
     options: InstanceOptions,
+    /** This node's Docker engine, for servers in the docker environment. */
+    private readonly docker?: DockerRunner,
   ) {
     this.root = path.resolve(serversDir, id);
     this.sandbox = new Sandbox(this.root);
@@ -74,11 +86,15 @@ export class ManagedServer {
         plan: async () => this.plan(),
         pre: () => this.steps(this.definition.run.pre ?? []),
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
-        onStatus: (status) => this.emit({ type: "status", status }),
+        onStatus: (status) => {
+          // The output before a status change reaches watchers before it.
+          this.consoleBatch.flush();
+          this.emit({ type: "status", status });
+        },
       },
       options,
     );
-    this.instance.console.subscribe((chunk) => this.emit({ type: "console", chunk }));
+    this.instance.console.subscribe((chunk) => this.consoleBatch.push(chunk));
   }
 
   context(exit?: ServerContext["exit"]): ServerContext {
@@ -98,7 +114,23 @@ export class ManagedServer {
   }
 
   private async plan(): Promise<RunPlan> {
-    const run = renderRun(this.definition.run, this.context());
+    const ctx = this.context();
+    const run = renderRun(this.definition.run, ctx);
+    if (this.definition.environment.type === "docker") {
+      const docker = this.dockerRunner();
+      const input = { ...this.containerInput(ctx), argv: run.argv, workingDirectory: run.workingDirectory };
+      return {
+        argv: run.argv,
+        cwd: this.root,
+        env: input.env,
+        stopText: run.stopText,
+        stopSignal: run.stopSignal,
+        expectedExitCode: run.expectedExitCode,
+        autorecover: run.autorecover,
+        autorestart: run.autorestart,
+        launch: (onOutput) => docker.launch(input, onOutput),
+      };
+    }
     const cwd = run.workingDirectory ? (await this.sandbox.resolve(run.workingDirectory)).path : this.root;
     const argv = [...run.argv];
     // A relative program path names a file in the server folder (./server.sh), as the reference runs it.
@@ -115,11 +147,42 @@ export class ManagedServer {
     };
   }
 
+  private dockerRunner(): DockerRunner {
+    if (!this.docker) throw dockerNotSupported();
+    return this.docker;
+  }
+
+  /** What a container of this server is made of, for a given moment (variables as they are then). */
+  private containerInput(ctx: ServerContext): ContainerInput {
+    const environment = this.definition.environment as DockerEnvironment;
+    const tokens = tokenValues(ctx);
+    return {
+      serverId: this.id,
+      root: this.root,
+      environment,
+      image: replaceTokens(environment.image || defaultImage, tokens),
+      argv: [],
+      // The node's own environment stays on the node: the container gets the definition's variables.
+      env: {
+        HOME: environment.containerRoot || defaultContainerRoot,
+        TERM: "xterm-256color",
+        ...renderEnvironmentVars(this.definition.run, tokens),
+      },
+      limits: this.definition.limits,
+    };
+  }
+
   /** Runs steps with the run section's environment variables; values they output are kept in the server's data. */
   private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
     if (ops.length === 0) return;
     const ctx = this.context(exit);
+    // A docker server's commands run in its image, as the reference runs them (templates.md §6).
+    const runCommand: CommandRunner | undefined =
+      this.definition.environment.type === "docker"
+        ? (spec) => this.dockerRunner().runCommand(this.containerInput(ctx), spec)
+        : undefined;
     const outputs = await this.runSteps(ops, ctx, {
+      runCommand,
       root: this.root,
       env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
       write: (text) => this.instance.console.write(text),
@@ -206,6 +269,7 @@ export class ManagedServer {
   async close(): Promise<void> {
     this.abort.abort();
     await this.instance.close();
+    this.consoleBatch.flush();
   }
 
   private emit(event: ServerEvent): void {

@@ -1,63 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { ConsoleBatch, consoleBatchBytes } from "../../../server/daemon/console-batch.ts";
-import type { SocketMessage } from "../../../server/link/server-wire.ts";
+import { ConsoleBatcher } from "../../../server/daemon/runtime/console-batch.ts";
+import type { ConsoleChunk } from "../../../server/daemon/runtime/console-buffer.ts";
 
-const text = (frame: SocketMessage) =>
-  frame.type === "console" ? Buffer.from(frame.data.logs, "base64").toString() : "";
+const chunk = (text: string, time: number): ConsoleChunk => ({ time, data: Buffer.from(text) });
 
-describe("ConsoleBatch", () => {
-  it("sends the chunks of a window as one frame, the same object to every watcher", async () => {
-    const batch = new ConsoleBatch(5);
-    const a: SocketMessage[] = [];
-    const b: SocketMessage[] = [];
-    batch.watch((f) => a.push(f));
-    batch.watch((f) => b.push(f));
-    batch.push(Buffer.from("one\n"));
-    batch.push(Buffer.from("two\n"));
-    expect(a).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(a).toHaveLength(1);
-    expect(text(a[0])).toBe("one\ntwo\n");
-    expect(b[0]).toBe(a[0]);
-    // The reference's frame: {type: "console", data: {epoch: 0, logs: base64}}.
-    expect(Object.keys(a[0])).toEqual(["type", "data"]);
-    expect(a[0].type === "console" && Object.keys(a[0].data)).toEqual(["epoch", "logs"]);
-  });
-
-  it("sends what waits at once on flush (before a status change), and nothing twice", async () => {
-    const batch = new ConsoleBatch(5);
-    const seen: string[] = [];
-    batch.watch((f) => seen.push(text(f)));
-    batch.push(Buffer.from("before\n"));
-    batch.flush();
-    expect(seen).toEqual(["before\n"]);
+describe("ConsoleBatcher", () => {
+  it("sends the lines of one window as one chunk, in order, stamped with the last one's time", async () => {
+    const sent: ConsoleChunk[] = [];
+    const batch = new ConsoleBatcher((c) => sent.push(c), 10);
+    for (let i = 0; i < 500; i++) batch.push(chunk(`line ${i}\n`, i + 1));
+    expect(sent).toEqual([]);
     await new Promise((r) => setTimeout(r, 30));
-    expect(seen).toEqual(["before\n"]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].time).toBe(500);
+    expect(sent[0].data.toString()).toBe(Array.from({ length: 500 }, (_, i) => `line ${i}\n`).join(""));
   });
 
-  it("sends a flood in frames of bounded size, every byte in order", () => {
-    const batch = new ConsoleBatch(1000);
-    const frames: string[] = [];
-    batch.watch((f) => frames.push(text(f)));
-    const flood = Array.from({ length: 40_000 }, (_, i) => `${i}\n`).join("");
-    for (let at = 0; at < flood.length; at += 7000) batch.push(Buffer.from(flood.slice(at, at + 7000)));
-    batch.push(Buffer.from("x".repeat(3 * consoleBatchBytes)));
+  it("sends at once when a batch reaches its size, so a flood is neither held back nor merged into one frame", () => {
+    const sent: ConsoleChunk[] = [];
+    const batch = new ConsoleBatcher((c) => sent.push(c), 60_000, 1000);
+    for (let i = 0; i < 10; i++) batch.push(chunk("x".repeat(300), i));
+    // 300 × 4 ≥ 1000: a chunk goes every fourth push; the last two wait for their window.
+    expect(sent.map((c) => c.data.length)).toEqual([1200, 1200]);
     batch.flush();
-    expect(frames.length).toBeGreaterThan(4);
-    for (const frame of frames) expect(frame.length).toBeLessThanOrEqual(consoleBatchBytes);
-    expect(frames.join("")).toBe(flood + "x".repeat(3 * consoleBatchBytes));
+    expect(sent.map((c) => c.data.length)).toEqual([1200, 1200, 600]);
   });
 
-  it("gathers nothing while no one watches, and drops what waits when the last watcher leaves", async () => {
-    const batch = new ConsoleBatch(5);
-    batch.push(Buffer.from("unseen\n"));
-    const seen: string[] = [];
-    const stop = batch.watch((f) => seen.push(text(f)));
-    batch.push(Buffer.from("dropped\n"));
-    stop();
-    batch.watch((f) => seen.push(text(f)));
-    batch.push(Buffer.from("seen\n"));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(seen).toEqual(["seen\n"]);
+  it("flush sends what is waiting now, and nothing when nothing is", () => {
+    const sent: ConsoleChunk[] = [];
+    const batch = new ConsoleBatcher((c) => sent.push(c), 60_000);
+    batch.flush();
+    expect(sent).toEqual([]);
+    const only = chunk("bye\n", 7);
+    batch.push(only);
+    batch.flush();
+    expect(sent).toEqual([only]);
   });
 });
