@@ -1,7 +1,10 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { containerName, serverLabel } from "../../server/daemon/docker/container-spec.ts";
+import { DaemonEngine } from "../../server/daemon/engine.ts";
+import { productVersion } from "../../server/version.ts";
 import { type DockerEngine, startDockerEngine, testImage } from "../support/docker-engine.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
@@ -123,9 +126,10 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       const logs = async () =>
         Buffer.from((await subject.client.servers.console(hungry, 0)).logs, "base64").toString();
       await subject.client.servers.action(hungry, "start", true);
-      await waitUntil(async () => !(await subject.client.servers.status(hungry)).running, 30_000, 200);
+      // The exit notice comes once the container is gone.
+      await waitUntil(async () => (await logs()).includes("Server was ended by SIGKILL"), 30_000, 200);
       expect(await logs()).toContain("went over its memory limit");
-      expect(await logs()).toContain("Server was ended by SIGKILL");
+      expect((await subject.client.servers.status(hungry)).running).toBe(false);
       expect(fs.statSync(path.join(folder, "owned.txt")).uid).toBe(61000);
       expect(await containersOf(hungry)).toEqual([]);
       await subject.client.servers.deleteServer(hungry);
@@ -154,6 +158,33 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
     });
   });
 }
+
+describe("docker environment after a node crashed", () => {
+  it("removes the container a crashed node left running, when the node starts again", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-docker-node-"));
+    const id = "d0c4e0b1";
+    try {
+      const before = new DaemonEngine({ dataDir, version: productVersion, dockerSocket: engine.socket });
+      await before.servers.create(id, dockerDefinition());
+      // What a crash leaves: the server's container still running, no node watching it.
+      const orphan = await engine.docker.createContainer({
+        name: containerName(id),
+        Image: testImage,
+        Cmd: ["sleep", "300"],
+        Labels: { [serverLabel]: id },
+        HostConfig: { NetworkMode: "none" },
+      });
+      await orphan.start();
+      expect(await containersOf(id)).toHaveLength(1);
+      const after = new DaemonEngine({ dataDir, version: productVersion, dockerSocket: engine.socket });
+      await after.start();
+      expect(await containersOf(id)).toEqual([]);
+      await after.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("docker environment without an engine", () => {
   it("is not among the features and a docker server is refused", async () => {
