@@ -10,6 +10,7 @@ import { FileOps } from "./files/file-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
+import { listDefinitionIds } from "./servers/definition-file.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
 import { ServerStore } from "./servers/server-store.ts";
 import { SftpSessions } from "./sftp/sftp-sessions.ts";
@@ -84,6 +85,7 @@ export class DaemonEngine {
     for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
       log?.(line);
     }
+    await this.docker.removeLeftovers(await listDefinitionIds(path.join(this.options.dataDir, "servers")));
     return this.servers.load(log);
   }
 
