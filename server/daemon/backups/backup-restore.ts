@@ -36,7 +36,10 @@ export async function restoreBackup(root: string, archive: string, signal?: Abor
   try {
     await fs.mkdir(staging, { mode });
     try {
-      entries = await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal);
+      // The node's own backup: no ratio (a world compresses far), only the free space bounds it.
+      entries = await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal, 0, {
+        ratio: Number.POSITIVE_INFINITY,
+      });
     } catch (error) {
       await fs.rm(staging, { recursive: true, force: true });
       throw new ApiError(
