@@ -3,7 +3,8 @@
 # packages: Chromium for Playwright, PostgreSQL for the database suite, and
 # OpenTTD (with its free graphics set) as a real game server for the server tests,
 # the xz, bzip2 and zstd decompressors the extract step uses for tar.xz/.bz2/.zst,
-# and OpenSSH's client programs (sftp, ssh, ssh-keyscan, ssh-keygen) that the SFTP tests drive.
+# OpenSSH's client programs (sftp, ssh, ssh-keyscan, ssh-keygen) that the SFTP tests drive,
+# and bubblewrap, the sandbox every game server of the host environment runs in.
 # Idempotent: installs only what is missing. Fails loudly when it cannot.
 set -euo pipefail
 
@@ -19,6 +20,7 @@ command -v zstd >/dev/null 2>&1 || missing+=(zstd)
 for program in sftp ssh ssh-keyscan ssh-keygen; do
   command -v "$program" >/dev/null 2>&1 || { missing+=(openssh-client); break; }
 done
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "system-deps: all present"
@@ -41,6 +43,6 @@ $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 command -v chromium >/dev/null 2>&1 || { echo "system-deps: chromium still missing" >&2; exit 1; }
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "system-deps: PostgreSQL still missing" >&2; exit 1; }
 [ -x /usr/games/openttd ] || { echo "system-deps: OpenTTD still missing" >&2; exit 1; }
-for program in xz bzip2 zstd sftp ssh ssh-keyscan ssh-keygen; do
+for program in xz bzip2 zstd sftp ssh ssh-keyscan ssh-keygen bwrap; do
   command -v "$program" >/dev/null 2>&1 || { echo "system-deps: $program still missing" >&2; exit 1; }
 done

@@ -7,12 +7,16 @@ import {
   renderEnvironmentVars,
   renderRun,
   type ServerContext,
+  type ServerLimits,
   type Template,
   tokenValues,
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
+import { type CommandRunner, processGroupRunner } from "../install/command-runner.ts";
+import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
+import type { Isolation } from "../runtime/host-sandbox.ts";
 import {
   type InstanceOptions,
   type RunPlan,
@@ -21,6 +25,7 @@ import {
 } from "../runtime/instance.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
+import type { Owner } from "./server-owner.ts";
 
 /** What a runner of install / pre / post steps gets besides the steps. */
 export interface StepIo {
@@ -32,6 +37,8 @@ export interface StepIo {
   /** For the `console` step: a line to the running process's input. */
   sendConsole(line: string): void;
   signal: AbortSignal;
+  /** Runs one program of a `command` step (sandboxed like the server). */
+  runCommand?: CommandRunner;
 }
 
 /** Runs steps; answers the values they set through outputVariable. */
@@ -40,6 +47,16 @@ export type StepRunner = (
   ctx: ServerContext,
   io: StepIo,
 ) => Promise<Record<string, VariableValue> | undefined>;
+
+/** What a node offers every server: set once by the engine from what the host can do. */
+export interface NodeHost {
+  /** Present when processes run sandboxed; folders shared read-only with every server. */
+  sandboxing?: { readOnly: string[] };
+  /** Present when limits are enforced; groups are named `<prefix>-<server id>`. */
+  cgroups?: { driver: CgroupDriver; prefix: string };
+  /** Limits a server gets where its definition sets none. */
+  defaultLimits?: ServerLimits;
+}
 
 export type ServerEvent = { type: "console"; chunk: ConsoleChunk } | { type: "status"; status: ServerStatus };
 
@@ -57,6 +74,10 @@ export class ManagedServer {
   readonly sandbox: Sandbox;
   private readonly listeners = new Set<(event: ServerEvent) => void>();
   private readonly abort = new AbortController();
+  /** The server's own uid/gid (set by the store when the daemon is root). */
+  owner?: Owner;
+  /** What the node offers its servers (sandbox, cgroups); shared by every server, set by the engine. */
+  host: NodeHost = {};
 
   constructor(
     readonly id: string,
@@ -107,12 +128,39 @@ export class ManagedServer {
       argv,
       cwd,
       env: processEnvironment(this.root, run.environmentVars),
+      isolation: this.isolation(),
+      cgroup: await this.cgroup(),
+      memoryLimitMiB: this.limits().memoryMiB,
       stopText: run.stopText,
       stopSignal: run.stopSignal,
       expectedExitCode: run.expectedExitCode,
       autorecover: run.autorecover,
       autorestart: run.autorestart,
     };
+  }
+
+  /** How this server's processes are confined; undefined on a node that cannot sandbox. */
+  isolation(): Isolation | undefined {
+    const sandboxing = this.host.sandboxing;
+    if (!sandboxing) return undefined;
+    return { root: this.root, readOnly: sandboxing.readOnly, uid: this.owner?.uid, gid: this.owner?.gid };
+  }
+
+  /** The limits in force: the definition's, each missing one from the node's defaults. */
+  limits(): ServerLimits {
+    return { ...this.host.defaultLimits, ...this.definition.limits };
+  }
+
+  /** A fresh cgroup for one run with the server's limits; none on a node without cgroups. */
+  private async cgroup(): Promise<ServerCgroup | undefined> {
+    const cgroups = this.host.cgroups;
+    if (!cgroups) return undefined;
+    const limits = this.limits();
+    return cgroups.driver.create(`${cgroups.prefix}-${this.id}`, {
+      memoryBytes: limits.memoryMiB !== undefined ? limits.memoryMiB * 1024 * 1024 : undefined,
+      pids: limits.pids,
+      cpuPercent: limits.cpuPercent,
+    });
   }
 
   /** Runs steps with the run section's environment variables; values they output are kept in the server's data. */
@@ -126,6 +174,8 @@ export class ManagedServer {
       notice: (text) => this.instance.notice(text),
       sendConsole: (line) => this.instance.sendCommand(line),
       signal: this.abort.signal,
+      // Install commands run in the same sandbox as the server itself.
+      runCommand: (spec) => processGroupRunner({ ...spec, isolation: this.isolation() }),
     });
     if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
   }

@@ -12,7 +12,8 @@ import {
   saveDefinition,
 } from "./definition-file.ts";
 import { findBinary, hostPlatform } from "./host.ts";
-import { ManagedServer, type StepRunner } from "./managed-server.ts";
+import { ManagedServer, type NodeHost, type StepRunner } from "./managed-server.ts";
+import { ensureServerOwner } from "./server-owner.ts";
 
 const notFound = (id: string) =>
   new ApiError(404, "ErrServerNotFound", "no server ${id} on this node", { id });
@@ -26,6 +27,8 @@ export class ServerStore {
   private readonly servers = new Map<string, ManagedServer>();
   /** Run after a server is deleted, to remove what others keep of it (its backups). */
   readonly afterDelete: ((id: string) => Promise<void>)[] = [];
+  /** What this host offers its servers (sandbox, cgroups, default limits); filled in by the engine. */
+  readonly host: NodeHost = {};
 
   constructor(
     private readonly dir: string,
@@ -37,7 +40,10 @@ export class ServerStore {
     await fs.mkdir(this.dir, { recursive: true });
     for (const id of await listDefinitionIds(this.dir)) {
       try {
-        this.servers.set(id, this.managed(id, await loadDefinition(this.dir, id)));
+        const server = this.managed(id, await loadDefinition(this.dir, id));
+        await fs.mkdir(server.root, { recursive: true });
+        server.owner = await ensureServerOwner(this.dir, server.root);
+        this.servers.set(id, server);
       } catch (err) {
         log(`server ${id} not loaded: ${(err as Error).message}`);
       }
@@ -68,6 +74,7 @@ export class ServerStore {
     this.checkCanRun(id, definition);
     const server = this.managed(id, definition);
     await fs.mkdir(server.root, { recursive: true });
+    server.owner = await ensureServerOwner(this.dir, server.root);
     await saveDefinition(this.dir, id, definition);
     this.servers.set(id, server);
     return server;
@@ -133,7 +140,7 @@ export class ServerStore {
   }
 
   private managed(id: string, definition: Template): ManagedServer {
-    return new ManagedServer(
+    const server = new ManagedServer(
       id,
       definition,
       this.dir,
@@ -141,5 +148,7 @@ export class ServerStore {
       (d) => saveDefinition(this.dir, id, d),
       this.options,
     );
+    server.host = this.host;
+    return server;
   }
 }
