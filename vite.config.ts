@@ -37,19 +37,14 @@ export default defineConfig(({ mode }) => {
       !inTests &&
         VitePWA({
           strategies: "generateSW",
-          registerType: "autoUpdate",
+          // A new version waits until the user says so (the app shows a Reload toast).
+          registerType: "prompt",
           injectRegister: false,
-          manifest: {
-            name: "Outpost",
-            short_name: "Outpost",
-            start_url: "/servers",
-            display: "standalone",
-            theme_color: "#07a7e3",
-            background_color: "#ffffff",
-            icons: [{ src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
-          },
+          // The panel serves the manifest itself (server/api/web-manifest.ts): it names the app
+          // after the company name setting.
+          manifest: false,
           workbox: {
-            globPatterns: ["**/*.{js,css,html,svg,webmanifest}"],
+            globPatterns: ["**/*.{js,css,html,svg,png}"],
             navigateFallback: "/index.html",
             // Navigations to these are server endpoints or downloads, never the SPA.
             navigateFallbackDenylist: [/^\/api\//, /^\/oauth2\//, /^\/daemon\//, /^\/theme\//],

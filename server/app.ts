@@ -24,6 +24,7 @@ import { settingsRoutes } from "./api/settings.ts";
 import { templateRoutes } from "./api/templates.ts";
 import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
+import { webManifestRoutes } from "./api/web-manifest.ts";
 import type { PanelConfig } from "./config.ts";
 import { installAuthRequestRules } from "./http/auth-requests.ts";
 import { CookieJar } from "./http/cookies.ts";
@@ -106,6 +107,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     apiDocsRoutes,
     userRoutes,
     daemonBundleRoutes,
+    webManifestRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

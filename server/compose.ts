@@ -20,7 +20,11 @@ export interface ComposedPanel {
  */
 export function composePanel(config: PanelConfig, db: Db): ComposedPanel {
   const localEngine = config.localNode
-    ? new DaemonEngine({ dataDir: path.join(config.dataDir, "node"), version: productVersion })
+    ? new DaemonEngine({
+        dataDir: path.join(config.dataDir, "node"),
+        version: productVersion,
+        dockerSocket: config.dockerSocket,
+      })
     : undefined;
   const localNode = localEngine && { client: new LocalNode(localEngine), sftpPort: config.sftpPort };
   return { services: createServices(config, db, localNode), localEngine };

@@ -25,6 +25,10 @@ export interface PanelConfig {
   maxUploadBytes: number;
   /** SFTP port of the local node. */
   sftpPort: number;
+  /** The local node's Docker engine socket (OUTPOST_DOCKER_SOCKET); by default DOCKER_HOST's or the usual one. */
+  dockerSocket: string | undefined;
+  /** How many console sockets and SFTP sessions one user, one session and one address may hold open. */
+  connectionLimits: { perUser: number; perSession: number; perAddress: number };
 }
 
 function port(value: string | undefined, fallback: number): number {
@@ -62,5 +66,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     localNode: env.OUTPOST_LOCAL_NODE !== "false",
     sftpPort: port(env.OUTPOST_SFTP_PORT, 5657),
     maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
+    dockerSocket: env.OUTPOST_DOCKER_SOCKET || undefined,
+    connectionLimits: {
+      perUser: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_USER, 100),
+      perSession: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_SESSION, 50),
+      perAddress: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_ADDRESS, 200),
+    },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { requirePrincipal } from "../http/guard.ts";
 import type { IssuedSession } from "../panel/sign-in.ts";
 import { otpPendingSeconds } from "../panel/sign-in.ts";
+import { tokenHash } from "../panel/tokens.ts";
 import { LoginAnswer, LoginBody, OtpBody, RegisterBody } from "../wire/auth.ts";
 import { InviteAcceptBody } from "../wire/server-users.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
@@ -66,7 +67,10 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
         // A bearer token is renewed by asking /oauth2/token again; nothing to rotate here.
         return { scopes: principal.scopes };
       }
-      return started(request, reply, await services.signIn.reauth(principal.user, principal.sessionHash));
+      const renewed = await services.signIn.reauth(principal.user, principal.sessionHash);
+      // The sockets opened with the old session go on with the new one: its sign-out ends them.
+      services.live.renameSession(principal.sessionHash, tokenHash(renewed.token));
+      return started(request, reply, renewed);
     },
   );
 

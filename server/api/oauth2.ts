@@ -107,7 +107,8 @@ async function passwordGrant(services: PanelServices, request: FastifyRequest, r
   // counts per client and not every failure on the node against the node.
   const address = field(request.body, "remote_address", 64) || request.ip;
   const login = parseSftpUsername(username) ?? { email: username, serverId: "" };
-  if (!(await services.sftpAuth.allows({ ...login, password, address }, nodeId))) {
+  const userId = await services.sftpAuth.allows({ ...login, password, address }, nodeId);
+  if (userId === undefined) {
     return reply.status(400).send({ error: "invalid_grant" });
   }
   // The node reads only the scope. The token is not stored and opens
@@ -117,6 +118,8 @@ async function passwordGrant(services: PanelServices, request: FastifyRequest, r
     token_type: "Bearer",
     expires_in: 0,
     scope: `${login.serverId}:server.sftp`,
+    // Beyond the reference: the node tracks the session under this user, so the panel can end it.
+    user_id: userId,
   };
 }
 

@@ -28,7 +28,8 @@ export function selfClientRoutes(app: Api, { services }: RouteContext): void {
       schema: { body: SelfClientCreateBody, response: { 200: SelfClient } },
     },
     async (request) => {
-      const { client, secret } = await clients.createOwn(requirePrincipal(request).user.id, request.body);
+      const { user } = requirePrincipal(request);
+      const { client, secret } = await services.ownAccount.createClient(user, request.body, request.log);
       return view(client, secret);
     },
   );
@@ -37,7 +38,11 @@ export function selfClientRoutes(app: Api, { services }: RouteContext): void {
     "/api/self/oauth2/:clientId",
     { config: { access: "self.clients" }, schema: { params: SelfClientParams } },
     async (request, reply) => {
-      await clients.deleteOwn(requirePrincipal(request).user.id, request.params.clientId);
+      await services.ownAccount.deleteClient(
+        requirePrincipal(request).user,
+        request.params.clientId,
+        request.log,
+      );
       return reply.status(204).send();
     },
   );

@@ -1,11 +1,16 @@
 import { requirePrincipal } from "../http/guard.ts";
 import { scopesOnServer } from "../http/principal.ts";
 import { isSameOrigin } from "../http/same-origin.ts";
+import { boundedSend } from "../http/socket-send.ts";
 import { frameText } from "../link/frame-text.ts";
 import type { SocketChannel } from "../link/server-wire.ts";
+import type { Reservation } from "../panel/live-connections.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import { ServerIdParams } from "../wire/servers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
+
+/** Each socket request's place among the live connections, taken before the upgrade. */
+const reservations = new WeakMap<object, Reservation>();
 
 const channelScopes: [SocketChannel, string][] = [
   ["console", "server.console"],
@@ -21,7 +26,25 @@ const channelScopes: [SocketChannel, string][] = [
 export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
   typed(app).get(
     "/api/servers/:id/socket",
-    { websocket: true, config: { access: "server.view" }, schema: { params: ServerIdParams } },
+    {
+      websocket: true,
+      config: { access: "server.view" },
+      schema: { params: ServerIdParams },
+      // Before the upgrade, so that a caller over a cap gets a plain 429 answer and no socket.
+      preHandler: async (request) => {
+        const principal = requirePrincipal(request);
+        const reservation = services.live.reserve({
+          kind: "console",
+          userId: principal.user.id,
+          sessionHash: principal.sessionHash,
+          serverId: (request.params as { id: string }).id,
+          address: request.ip,
+        });
+        reservations.set(request.raw, reservation);
+        // The connection's end, however it comes (upgrade refused, socket closed), frees the place.
+        request.raw.socket.once("close", () => reservation.release());
+      },
+    },
     async (socket, request) => {
       const id = request.params.id;
       // Cookies ride along on cross-site WebSocket handshakes too: only our own pages may open one.
@@ -35,7 +58,11 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
       socket.on("close", () => {
         closed = true;
         end?.();
+        reservations.get(request.raw)?.release();
       });
+      // Signing out, a password change, losing rights on this server: the socket goes with them.
+      reservations.get(request.raw)?.attach((reason) => socket.close(4001, reason));
+      const send = boundedSend(socket);
       try {
         const held = await scopesOnServer(services, requirePrincipal(request), id);
         const channels = channelScopes.filter(([, scope]) => holdsScope(held, scope)).map(([c]) => c);
@@ -43,7 +70,7 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
         end = await node.subscribe(
           id,
           channels,
-          (message) => socket.send(frameText(message)),
+          (message) => send(frameText(message)),
           () => socket.close(1011, "the node closed the stream"),
         );
         if (closed) end();

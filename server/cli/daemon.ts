@@ -7,7 +7,11 @@ import { productVersion } from "../version.ts";
 /** `outpost daemon --config FILE`: a node on its own, reached by its panel. */
 export async function daemon(configFile: string): Promise<void> {
   const config = readDaemonConfig(configFile);
-  const engine = new DaemonEngine({ dataDir: config.dataDir, version: productVersion });
+  const engine = new DaemonEngine({
+    dataDir: config.dataDir,
+    version: productVersion,
+    dockerSocket: config.dockerSocket,
+  });
   const app = await buildDaemonApp(engine, config, process.env.OUTPOST_LOG_LEVEL || "info");
   let sftp: SftpListener | undefined;
   let stopping = false;
@@ -27,7 +31,7 @@ export async function daemon(configFile: string): Promise<void> {
   sftp = await startSftp(engine, {
     host: config.sftp.host,
     port: config.sftp.port,
-    authorize: panelAuthorizer(config, app.log),
+    authorize: panelAuthorizer(config, app.log, engine.sftpSessions),
     log: app.log,
   });
   const address = await app.listen({ host: config.listen.host, port: config.listen.port });

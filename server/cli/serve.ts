@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { buildApp } from "../app.ts";
 import type { ComposedPanel } from "../compose.ts";
 import type { PanelConfig } from "../config.ts";
-import { startSftp } from "../daemon/sftp/index.ts";
+import { type SftpGrant, type SftpLogin, startSftp } from "../daemon/sftp/index.ts";
 import type { OpenedDatabase } from "../db/database.ts";
+import type { Reservation } from "../panel/live-connections.ts";
 import { localNodeId } from "../panel/nodes.ts";
 import type { PanelServices } from "../panel/services.ts";
 
@@ -29,7 +31,7 @@ export async function serve(
     (await startSftp(localEngine, {
       host: config.host,
       port: config.sftpPort,
-      authorize: (login) => services.sftpAuth.allows(login, localNodeId),
+      authorize: (login) => localSftpSignIn(services, login),
       log: app.log,
     }));
   const purge = setInterval(() => void services.sessions.purgeExpired().catch(() => {}), 10 * 60_000);
@@ -64,4 +66,34 @@ async function ensureFirstAdmin(
   if (!config.firstAdmin || (await services.accounts.count()) > 0) return;
   const user = await services.accounts.create({ ...config.firstAdmin, scopes: ["admin"] });
   log(`created the first administrator ${user.username} <${user.email}> from OUTPOST_ADMIN_*`);
+}
+
+/**
+ * The local node's SFTP sign-in: the panel's rules (SftpAuth), then a place
+ * among the live connections, so the session is capped like a console socket
+ * and ends when the user signs out everywhere, changes password, is removed
+ * from the server or deleted.
+ */
+async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promise<boolean | SftpGrant> {
+  const userId = await services.sftpAuth.allows(login, localNodeId);
+  if (userId === undefined) return false;
+  let reservation: Reservation;
+  try {
+    reservation = services.live.reserve({
+      kind: "sftp",
+      userId,
+      // An SFTP sign-in is a session of its own: it is ended with the user's sessions, not one of them.
+      sessionHash: `sftp:${randomUUID()}`,
+      serverId: login.serverId,
+      address: login.address,
+    });
+  } catch {
+    return false;
+  }
+  return {
+    watch(end) {
+      reservation.attach(end);
+      return () => reservation.release();
+    },
+  };
 }

@@ -14,6 +14,8 @@ export interface DaemonConfig {
   listen: { host: string; port: number };
   sftp: { host: string; port: number };
   dataDir: string;
+  /** The Docker engine's socket; by default a unix:// DOCKER_HOST or the engine's usual socket. */
+  dockerSocket?: string;
 }
 
 function fail(problem: string): never {
@@ -40,5 +42,7 @@ export function readDaemonConfig(file: string): DaemonConfig {
   if (!raw.sftp || typeof raw.sftp.host !== "string" || !isPort(raw.sftp.port))
     fail("sftp needs host and port");
   if (typeof raw.dataDir !== "string" || !raw.dataDir) fail("dataDir is missing");
+  if (raw.dockerSocket !== undefined && (typeof raw.dockerSocket !== "string" || !raw.dockerSocket))
+    fail("dockerSocket must be a socket path");
   return { ...(raw as DaemonConfig), dataDir: path.resolve(path.dirname(file), raw.dataDir) };
 }

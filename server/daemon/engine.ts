@@ -5,7 +5,8 @@ import path from "node:path";
 import type { ServerLimits } from "../templates/index.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
 import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
-import { dockerAnswers } from "./docker-probe.ts";
+import { DockerRunner } from "./docker/docker-runner.ts";
+import { dockerSocketPath } from "./docker/socket.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import { detectCgroups } from "./runtime/cgroups.ts";
@@ -15,6 +16,7 @@ import { ServerOps } from "./server-ops.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
 import { firstServerUid, runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
+import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
 
 /** What a node can do, in the reference's shape (§9.3). */
@@ -32,6 +34,7 @@ export interface EngineOptions {
   version: string;
   /** Runs install / pre / post steps; by default the step executor with this node's folders. */
   runSteps?: StepRunner;
+  /** The Docker engine's socket; by default a unix:// DOCKER_HOST or the engine's usual socket. */
   dockerSocket?: string;
   instance?: InstanceOptions;
   /** Limits of servers whose definition sets none (default: defaultLimits). */
@@ -57,6 +60,9 @@ export class DaemonEngine {
   readonly queryOps: QueryOps;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
   readonly sandbox: SandboxSupport;
+  readonly docker: DockerRunner;
+  /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
+  readonly sftpSessions = new SftpSessions();
 
   constructor(readonly options: EngineOptions) {
     for (const dir of ["servers", "backups", "cache", "binaries"]) {
@@ -69,7 +75,8 @@ export class DaemonEngine {
         cacheDir: path.join(options.dataDir, "cache"),
       });
     const serversDir = path.join(options.dataDir, "servers");
-    this.servers = new ServerStore(serversDir, runSteps, options.instance);
+    this.docker = new DockerRunner(dockerSocketPath(options.dockerSocket));
+    this.servers = new ServerStore(serversDir, runSteps, options.instance, this.docker);
     // Server users must pass through the node's folders to reach their own (bwrap binds it by path).
     if (runsAsRoot()) openPathTo(serversDir, options.dataDir);
     this.sandbox = probeSandbox(
@@ -105,7 +112,7 @@ export class DaemonEngine {
   }
 
   async features(): Promise<NodeFeatures> {
-    const docker = await dockerAnswers(this.options.dockerSocket);
+    const docker = await this.docker.available();
     return {
       features: [
         ...(this.sandbox.available ? ["sandbox"] : []),

@@ -13,6 +13,7 @@ import type { DaemonEngine } from "./engine.ts";
 import { daemonFileRoutes } from "./files/file-routes.ts";
 import { daemonQueryRoutes } from "./query/query-routes.ts";
 import { daemonServerRoutes } from "./server-routes.ts";
+import { daemonSftpRoutes } from "./sftp/sftp-routes.ts";
 
 /**
  * The daemon's own HTTP API under /daemon, spoken by the panel's RemoteNode.
@@ -59,6 +60,7 @@ export async function buildDaemonApp(
   daemonFileRoutes(app, engine.fileOps);
   daemonBackupRoutes(app, engine.backupOps);
   daemonQueryRoutes(app, engine.queryOps);
+  daemonSftpRoutes(app, engine.sftpSessions);
 
   app.setNotFoundHandler(async () => {
     throw new ApiError(404, "ErrNotFound", "no such endpoint");

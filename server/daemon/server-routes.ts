@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
+import { boundedSend } from "../http/socket-send.ts";
 import { frameText } from "../link/frame-text.ts";
 import { type ServerAction, type SocketChannel, serverActions } from "../link/server-wire.ts";
 import type { ServerOps } from "./server-ops.ts";
@@ -104,10 +105,11 @@ export function daemonServerRoutes(app: FastifyInstance, ops: ServerOps): void {
     const query = request.query as Record<string, unknown>;
     const granted = channels.filter((c) => c in query);
     try {
+      const send = boundedSend(socket);
       const end = await ops.subscribe(
         request.params.id,
         granted,
-        (message) => socket.send(frameText(message)),
+        (message) => send(frameText(message)),
         () => socket.close(),
       );
       socket.on("close", end);

@@ -4,6 +4,7 @@ import type { NodeFiles } from "./file-wire.ts";
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
+import type { NodeSftp } from "./sftp-wire.ts";
 
 /** The node inside the panel process: calls go straight to its engine. */
 export class LocalNode implements NodeClient {
@@ -13,12 +14,15 @@ export class LocalNode implements NodeClient {
   readonly files: NodeFiles;
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
+  /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
+  readonly sftp: NodeSftp;
 
   constructor(private readonly engine: DaemonEngine) {
     this.servers = engine.serverOps;
     this.files = engine.fileOps;
     this.backups = engine.backupOps;
     this.query = engine.queryOps;
+    this.sftp = engine.sftpSessions;
   }
 
   async health(): Promise<void> {}

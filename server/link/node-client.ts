@@ -3,6 +3,7 @@ import type { NodeBackups } from "./backup-wire.ts";
 import type { NodeFiles } from "./file-wire.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
+import type { NodeSftp } from "./sftp-wire.ts";
 
 export type { NodeFeatures };
 
@@ -22,4 +23,5 @@ export interface NodeClient {
   readonly files: NodeFiles;
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
+  readonly sftp: NodeSftp;
 }

@@ -4,6 +4,7 @@ import { RemoteBackups } from "./remote-backups.ts";
 import { RemoteFiles } from "./remote-files.ts";
 import { RemoteQuery } from "./remote-query.ts";
 import { RemoteServers } from "./remote-servers.ts";
+import { RemoteSftp } from "./remote-sftp.ts";
 
 export type { RemoteNodeAddress };
 
@@ -14,6 +15,7 @@ export class RemoteNode implements NodeClient {
   readonly files: RemoteFiles;
   readonly backups: RemoteBackups;
   readonly query: RemoteQuery;
+  readonly sftp: RemoteSftp;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
@@ -23,6 +25,7 @@ export class RemoteNode implements NodeClient {
     this.files = new RemoteFiles(this.http);
     this.backups = new RemoteBackups(this.http);
     this.query = new RemoteQuery(this.http);
+    this.sftp = new RemoteSftp(this.http);
   }
 
   get reachable(): boolean {

@@ -12,7 +12,9 @@ export type AccountEvent =
   | "otpDisabled"
   | "recoveryCodesRegenerated"
   | "passwordChanged"
-  | "emailChanged";
+  | "emailChanged"
+  | "oauthCreated"
+  | "oauthDeleted";
 
 const sentences: Record<AccountEvent, { subject: string; text: (username: string) => string }> = {
   otpEnabled: {
@@ -31,6 +33,14 @@ const sentences: Record<AccountEvent, { subject: string; text: (username: string
   passwordChanged: {
     subject: "password changed",
     text: (u) => `The password of your account ${u} was changed, and its other sessions were signed out.`,
+  },
+  oauthCreated: {
+    subject: "new OAuth client",
+    text: (u) => `An OAuth client was created for your account ${u}; programs holding its secret act as you.`,
+  },
+  oauthDeleted: {
+    subject: "OAuth client deleted",
+    text: (u) => `An OAuth client of your account ${u} was deleted; its tokens no longer work.`,
   },
   emailChanged: {
     subject: "e-mail address changed",

@@ -153,6 +153,11 @@ export class Nodes {
     };
   }
 
+  /** Every node's client the panel holds (the local node and every remote one it watches). */
+  allClients(): NodeClient[] {
+    return [...this.clients.values()];
+  }
+
   /** The client for a node; throws 404 for an unknown node. */
   async client(id: number): Promise<NodeClient> {
     const known = this.clients.get(id);

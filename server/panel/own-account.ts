@@ -4,6 +4,7 @@ import { checkNewPassword } from "./account-rules.ts";
 import type { Accounts, User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
+import type { OAuthClient, OAuthClients } from "./oauth-clients.ts";
 import type { Sessions } from "./sessions.ts";
 import type { Settings } from "./settings.ts";
 
@@ -16,8 +17,9 @@ export interface OwnAccountChange {
 }
 
 /**
- * A user changing their own account (PUT /api/self): username, e-mail or
- * password, each only with the current password.
+ * A user changing their own account: username, e-mail or password (PUT
+ * /api/self), each only with the current password; their own OAuth clients.
+ * Each change is e-mailed to the owner.
  */
 export class OwnAccount {
   constructor(
@@ -26,6 +28,7 @@ export class OwnAccount {
     private readonly throttle: LoginThrottle,
     private readonly mailer: Mailer,
     private readonly settings: Settings,
+    private readonly clients: OAuthClients,
   ) {}
 
   /**
@@ -53,6 +56,21 @@ export class OwnAccount {
       await this.sessions.revokeAllOf(user.id, sessionHash);
       this.tell(after, "passwordChanged", log);
     }
+  }
+
+  async createClient(
+    user: User,
+    input: { name: string; description?: string },
+    log: MailLog,
+  ): Promise<{ client: OAuthClient; secret: string }> {
+    const created = await this.clients.createOwn(user.id, input);
+    this.tell(user, "oauthCreated", log);
+    return created;
+  }
+
+  async deleteClient(user: User, clientId: string, log: MailLog): Promise<void> {
+    await this.clients.deleteOwn(user.id, clientId);
+    this.tell(user, "oauthDeleted", log);
   }
 
   private tell(user: User, event: AccountEvent, log: MailLog): void {

@@ -88,6 +88,8 @@ export class ServerUsers {
     private readonly invites: Invites,
     private readonly settings: Settings,
     private readonly mailer: Mailer,
+    /** Called when a user's rights on a server change, so their open connections there follow. */
+    private readonly rightsChanged: (userId: number, serverId: string) => void = () => {},
   ) {}
 
   async list(serverId: string, email?: string): Promise<ServerUser[]> {
@@ -138,6 +140,7 @@ export class ServerUsers {
       .values({ user_id: user.id, server_id: serverId, scopes: value })
       .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
       .execute();
+    if (current !== undefined) this.rightsChanged(user.id, serverId);
     if (!(await this.invites.isPending(user.id))) return {};
     return { invite: await this.invite(serverId, user.email, user.id, editor, log) };
   }
@@ -204,6 +207,7 @@ export class ServerUsers {
       .where("user_id", "=", user.id)
       .where("server_id", "=", serverId)
       .execute();
+    this.rightsChanged(user.id, serverId);
   }
 
   private async inviteUrl(token: string, email: string): Promise<string> {

@@ -32,6 +32,9 @@ export interface ServerView {
 }
 
 type Row = Selectable<ServerTable>;
+/** The columns a server's view shows: lists read only these (each column read costs per row). */
+const viewColumns = ["id", "name", "node_id", "type", "ip", "port", "icon"] as const;
+type ViewRow = Pick<Row, (typeof viewColumns)[number]>;
 
 /** What the panel records of a definition: where players connect, and how to show it. */
 function recordedFields(definition: Record<string, unknown>) {
@@ -130,7 +133,13 @@ export class Servers {
     const total = Number(
       (await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n,
     );
-    const rows = await q.selectAll().orderBy("name").orderBy("id").limit(pageSize).offset(offset).execute();
+    const rows = await q
+      .select(viewColumns)
+      .orderBy("name")
+      .orderBy("id")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
     const scopesById = seesAll
       ? new Map<string, string[]>()
       : await this.serverScopesOf(principal.user.id, rows);
@@ -233,7 +242,7 @@ export class Servers {
     return row;
   }
 
-  private async serverScopesOf(userId: number, rows: Row[]): Promise<Map<string, string[]>> {
+  private async serverScopesOf(userId: number, rows: ViewRow[]): Promise<Map<string, string[]>> {
     if (rows.length === 0) return new Map();
     const perms = await this.db
       .selectFrom("permissions")
@@ -259,7 +268,7 @@ export class Servers {
     );
   }
 
-  private view(row: Row, nodes: Map<number, ServerView["node"]>): ServerView {
+  private view(row: ViewRow, nodes: Map<number, ServerView["node"]>): ServerView {
     const view: ServerView = {
       id: row.id,
       name: row.name,

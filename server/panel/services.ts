@@ -3,6 +3,7 @@ import type { PanelConfig } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
+import { LiveConnections } from "./live-connections.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
@@ -41,6 +42,8 @@ export interface PanelServices {
   serverClients: ServerClients;
   /** The administration of other users (/api/users). */
   userAdmin: UserAdmin;
+  /** Open console sockets and SFTP sessions, capped and closed when the rights behind them go. */
+  live: LiveConnections;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
 }
@@ -67,6 +70,18 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const nodes = new Nodes(db, settings, localNode);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
+  const servers = new Servers(db, nodes);
+  const live = new LiveConnections(
+    config.connectionLimits,
+    { allNodes: () => nodes.allClients(), nodeOf: (id) => servers.nodeOf(id) },
+    (msg) => process.emitWarning(msg),
+  );
+  // A revoked session takes the sockets and SFTP sessions opened with it along.
+  sessions.onRevoked((revoked) =>
+    "sessionHash" in revoked
+      ? live.closeForSession(revoked.sessionHash)
+      : live.closeForUserExcept(revoked.userId, revoked.exceptHash, "your sessions were ended"),
+  );
   return {
     config,
     db,
@@ -77,15 +92,18 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userSettings: new UserSettings(db),
     signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
     twoFactor,
-    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings),
+    ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,
     nodes,
-    servers: new Servers(db, nodes),
+    servers,
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
     sftpAuth: new SftpAuth(db, accounts, throttle),
     invites,
-    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer),
+    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer, (userId, serverId) =>
+      live.closeForUserOnServer(userId, serverId),
+    ),
     serverClients: new ServerClients(db, clients),
-    userAdmin: new UserAdmin(db, accounts, sessions),
+    userAdmin: new UserAdmin(db, accounts, sessions, (userId) => live.closeForUser(userId)),
+    live,
   };
 }

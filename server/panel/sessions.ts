@@ -21,9 +21,23 @@ export interface SessionRecord {
   tokenHash: string;
 }
 
+/** Sessions just revoked: one by its hash, or all of a user's but one. */
+export type RevokedSessions = { sessionHash: string } | { userId: number; exceptHash?: string };
+
 /** Server-side sessions; the client holds the token, the database holds its hash. */
 export class Sessions {
+  private readonly revokedListeners: ((revoked: RevokedSessions) => void)[] = [];
+
   constructor(private readonly db: Db) {}
+
+  /** Told of every revocation, after it is stored: open connections made with those sessions end with them. */
+  onRevoked(listener: (revoked: RevokedSessions) => void): void {
+    this.revokedListeners.push(listener);
+  }
+
+  private revoked(revoked: RevokedSessions): void {
+    for (const listener of this.revokedListeners) listener(revoked);
+  }
 
   async create(
     userId: number,
@@ -67,7 +81,9 @@ export class Sessions {
   }
 
   async revoke(token: string): Promise<void> {
-    await this.db.deleteFrom("sessions").where("token_hash", "=", tokenHash(token)).execute();
+    const hash = tokenHash(token);
+    await this.db.deleteFrom("sessions").where("token_hash", "=", hash).execute();
+    this.revoked({ sessionHash: hash });
   }
 
   /** Lets a session live at most `graceMs` longer (never longer than it would have). */
@@ -86,6 +102,7 @@ export class Sessions {
     let q = this.db.deleteFrom("sessions").where("user_id", "=", userId);
     if (exceptHash) q = q.where("token_hash", "!=", exceptHash);
     await q.execute();
+    this.revoked({ userId, exceptHash });
   }
 
   async purgeExpired(): Promise<void> {

@@ -102,6 +102,15 @@ function normalise(key: string, value: unknown): SettingValue {
 }
 
 export class Settings {
+  /**
+   * Values already read. Every write goes through setMany, which drops them, so the cache never
+   * serves a stale value; it spares a query on hot paths (the local node's address is part of
+   * every server list).
+   */
+  private readonly cache = new Map<string, SettingValue>();
+  /** Bumped by every write: a read that began before it does not fill the cache with what it saw. */
+  private generation = 0;
+
   constructor(
     private readonly db: Db,
     private readonly ctx: SettingsContext,
@@ -110,12 +119,16 @@ export class Settings {
   async get(key: string): Promise<SettingValue> {
     const rule = rules[key];
     if (!rule) throw unknownSetting(key);
+    if (this.cache.has(key)) return this.cache.get(key) as SettingValue;
+    const generation = this.generation;
     const row = await this.db
       .selectFrom("settings")
       .select("value")
       .where("key", "=", key)
       .executeTakeFirst();
-    return row ? (JSON.parse(row.value) as SettingValue) : rule.fallback(this.ctx);
+    const value = row ? (JSON.parse(row.value) as SettingValue) : rule.fallback(this.ctx);
+    if (generation === this.generation) this.cache.set(key, value);
+    return value;
   }
 
   async getMany<K extends string>(keys: readonly K[]): Promise<Record<K, SettingValue>> {
@@ -137,5 +150,7 @@ export class Settings {
           .execute();
       }
     });
+    this.generation++;
+    this.cache.clear();
   }
 }

@@ -28,33 +28,34 @@ export class SftpAuth {
     private readonly throttle: LoginThrottle,
   ) {}
 
-  async allows(login: SftpLoginCheck, nodeId: number): Promise<boolean> {
+  /** The user's id when the login may use SFTP there; undefined for every refusal. */
+  async allows(login: SftpLoginCheck, nodeId: number): Promise<number | undefined> {
     const account = normaliseEmail(login.email);
-    if (this.throttle.retryAfter(account, login.address) > 0) return false;
+    if (this.throttle.retryAfter(account, login.address) > 0) return undefined;
     const user = await this.accounts.checkPassword(account, login.password);
     if (!user) {
       this.throttle.recordFailure(account, login.address);
-      return false;
+      return undefined;
     }
     // The reference lets anyone with the password in; an account an
     // administrator barred from signing in (no `login`) stays out here too.
     const global = await this.accounts.globalScopes(user.id);
-    if (!holdsScope(global, "login")) return false;
+    if (!holdsScope(global, "login")) return undefined;
     const server = await this.db
       .selectFrom("servers")
       .select("node_id")
       .where("id", "=", login.serverId)
       .executeTakeFirst();
-    if (!server || server.node_id !== nodeId) return false;
+    if (!server || server.node_id !== nodeId) return undefined;
     const row = await this.db
       .selectFrom("permissions")
       .select("scopes")
       .where("user_id", "=", user.id)
       .where("server_id", "=", login.serverId)
       .executeTakeFirst();
-    if (!holdsScope([...global, ...parseScopes(row?.scopes ?? "")], "server.sftp")) return false;
+    if (!holdsScope([...global, ...parseScopes(row?.scopes ?? "")], "server.sftp")) return undefined;
     this.throttle.recordSuccess(account, login.address);
-    return true;
+    return user.id;
   }
 
   /** The remote node holding this secret, compared in constant time; undefined for none. */

@@ -98,6 +98,7 @@ export class UserAdmin {
     await this.accounts.update(id, { username: fields.username, email: fields.email });
     if (fields.password !== undefined) {
       await this.accounts.setPassword(id, fields.password);
+      // Revoking the sessions also closes the sockets and SFTP sessions opened with them.
       await this.sessions.revokeAllOf(id, editor.sessionHash);
     }
   }

@@ -1,6 +1,20 @@
 import { registerSW } from "virtual:pwa-register";
+import { t } from "@lingui/core/macro";
+import { showToast } from "../components/toastStore";
 
 // Loaded lazily after first paint: the service worker is never on the login critical path.
+// A new version of the app is not swapped in under the user's feet: it waits, and a toast
+// offers to reload into it.
 export function registerServiceWorker(): void {
-  registerSW({ immediate: true });
+  const update = registerSW({
+    immediate: true,
+    onNeedRefresh() {
+      showToast(
+        "success",
+        t`A new version of the panel is ready.`,
+        { label: t`Reload`, run: () => void update(true) },
+        { persist: true },
+      );
+    },
+  });
 }

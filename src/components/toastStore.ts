@@ -29,13 +29,19 @@ export function dismissToast(id: number): void {
   }, FADE_MS);
 }
 
-export function showToast(kind: Toast["kind"], text: string, action?: ToastAction): number {
+/** `persist`: stays until its action or its close button is used (an update waiting, say). */
+export function showToast(
+  kind: Toast["kind"],
+  text: string,
+  action?: ToastAction,
+  opts: { persist?: boolean } = {},
+): number {
   // The same message twice at once (a burst of failing calls) is shown once.
   const same = toasts.value.find((t) => t.kind === kind && t.text === text && !t.leaving);
   if (same) return same.id;
   const id = nextId++;
   toasts.value = [...toasts.value, { id, kind, text, action, leaving: false }];
-  setTimeout(() => dismissToast(id), TOAST_MS);
+  if (!opts.persist) setTimeout(() => dismissToast(id), TOAST_MS);
   return id;
 }
 

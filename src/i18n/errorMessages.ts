@@ -44,6 +44,11 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrTaskNotFound", message: "Task not found" }),
   msg({ id: "errors.ErrNotImplemented", message: "Not implemented" }),
   msg({ id: "errors.ErrDockerNotSupported", message: "Docker is not supported on this node" }),
+  msg({
+    id: "errors.ErrDockerImageUnavailable",
+    message: "Image {image} is not on this node and could not be pulled: {reason}",
+  }),
+  msg({ id: "errors.ErrContainerStart", message: "The container did not start: {reason}" }),
   msg({ id: "errors.ErrServerRunning", message: "The server is running, stop it first" }),
   msg({ id: "errors.ErrNoCommand", message: "No run command matches this server" }),
   msg({ id: "errors.ErrRepoExists", message: "A repository with this name already exists" }),

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { setGlobalScopes } from "../support/panel-db.ts";
-import { PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+import { SmtpInbox } from "../support/smtp-inbox.ts";
+import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 describe("personal OAuth2 clients (/api/self/oauth2)", () => {
   const panel = usePanel();
@@ -71,5 +72,33 @@ describe("personal OAuth2 clients (/api/self/oauth2)", () => {
       expectError(await anonymous.call(method, path, opts), 401, "ErrTokenInvalid");
       expectError(await limited.call(method, path, opts), 403, "ErrMissingScope");
     }
+  });
+});
+
+describe("personal OAuth clients are e-mailed to their owner", () => {
+  const panel = usePanel();
+  const inbox = new SmtpInbox();
+  afterAll(async () => {
+    await inbox.stop();
+  });
+
+  it("on creation and deletion, without the secret", async () => {
+    const port = await inbox.start();
+    const admin = await adminClient(panel());
+    const configured = await admin.post("/api/settings", {
+      "panel.email.provider": "smtp",
+      "panel.email.host": `127.0.0.1:${port}`,
+      "panel.email.from": "panel@example.com",
+    });
+    expect(configured.status).toBe(204);
+    const user = newUser("clientmail");
+    const api = await registeredClient(panel(), user);
+    const created = (await api.post("/api/self/oauth2", { name: "mailed" })).body;
+    const first = await inbox.nth(1);
+    expect(first.to).toEqual([user.email]);
+    expect(first.headers.get("subject")).toBe("Outpost: new OAuth client");
+    expect(first.raw).not.toContain(created.client_secret);
+    expect((await api.delete(`/api/self/oauth2/${created.client_id}`)).status).toBe(204);
+    expect((await inbox.nth(2)).headers.get("subject")).toBe("Outpost: OAuth client deleted");
   });
 });

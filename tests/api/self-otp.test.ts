@@ -26,9 +26,10 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
     const start = await api.post("/api/self/otp");
     expect(start.status).toBe(200);
     const secret: string = start.body.secret;
-    const confirm = await api.put("/api/self/otp", { token: currentOtp(secret) });
+    const confirmCode = currentOtp(secret);
+    const confirm = await api.put("/api/self/otp", { token: confirmCode });
     expect(confirm.status, confirm.text).toBe(200);
-    return { user, api, secret, codes: confirm.body.recoveryCodes as string[] };
+    return { user, api, secret, confirmCode, codes: confirm.body.recoveryCodes as string[] };
   }
 
   /** Password step of a new sign-in; the answer must ask for the code. */
@@ -69,14 +70,14 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
   });
 
   it("enrol → sign in with a code → the same code is refused → a recovery code works once", async () => {
-    const { user, api, secret, codes } = await enrolled("flow");
+    const { user, api, secret, confirmCode, codes } = await enrolled("flow");
     expect(codes).toHaveLength(10);
     expect((await api.get("/api/self/otp")).body).toEqual({ otpEnabled: true, recoveryCodesLeft: 10 });
     expect((await api.get("/api/self")).body.otpActive).toBe(true);
 
     // The code that confirmed enrolment is used up.
     const first = await pending(user);
-    expectError(await first.post("/auth/otp", { token: currentOtp(secret) }), 400, "ErrInvalidCredentials");
+    expectError(await first.post("/auth/otp", { token: confirmCode }), 400, "ErrInvalidCredentials");
     const code = nextStep(secret);
     expect((await first.post("/auth/otp", { token: code })).status).toBe(200);
     expect((await first.get("/api/self")).status).toBe(200);

@@ -139,7 +139,7 @@ describe("server limits", () => {
     expect(raised.status).toBe(403);
     expect(raised.body.error.code).toBe("ErrLimitsAdminOnly");
     // Leaving them out changes the rest and keeps them.
-    const { limits: _, ...withoutLimits } = definition;
+    const { limits: _, ...withoutLimits } = definition as Record<string, unknown>;
     const edited = await userApi.put(`/api/servers/${id}/definition`, {
       ...withoutLimits,
       display: "Renamed",

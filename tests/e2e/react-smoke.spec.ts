@@ -9,5 +9,8 @@ test("the real-React build signs in and navigates", async ({ page }) => {
   await page.locator("body").press("g");
   await page.locator("body").press("a");
   await expect(page).toHaveURL(/\/self$/);
+  // The account page's sections render under real React too (signals read in components).
+  await expect(page.getByTestId("self-username")).not.toHaveValue("");
+  await expect(page.getByRole("heading", { name: "Two-factor sign-in" })).toBeVisible();
   await snap(page, "react-build-self");
 });

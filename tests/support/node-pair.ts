@@ -18,15 +18,25 @@ export interface NodeUnderTest {
   close(): Promise<void>;
 }
 
+/** Node settings a test may choose. */
+export interface NodeOptions {
+  /** The Docker engine's socket (the node's dockerSocket setting). */
+  dockerSocket?: string;
+}
+
 /**
  * The two NodeClient implementations one contract runs against, by name:
  * the in-process LocalNode on a fresh data folder, and a RemoteNode talking
  * to a real daemon on loopback (its panel address leads nowhere).
  */
-export const nodeImplementations: Record<string, () => Promise<NodeUnderTest>> = {
-  LocalNode: async () => {
+export const nodeImplementations: Record<string, (options?: NodeOptions) => Promise<NodeUnderTest>> = {
+  LocalNode: async (options = {}) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-local-node-"));
-    const engine = new DaemonEngine({ dataDir: dir, version: productVersion });
+    const engine = new DaemonEngine({
+      dataDir: dir,
+      version: productVersion,
+      dockerSocket: options.dockerSocket,
+    });
     return {
       client: new LocalNode(engine),
       dataDir: dir,
@@ -36,7 +46,7 @@ export const nodeImplementations: Record<string, () => Promise<NodeUnderTest>> =
       },
     };
   },
-  RemoteNode: async () => {
+  RemoteNode: async (options = {}) => {
     const secret = randomBytes(32).toString("hex");
     const daemon = await startDaemon({
       nodeId: 7,
@@ -45,6 +55,7 @@ export const nodeImplementations: Record<string, () => Promise<NodeUnderTest>> =
       listen: { host: "127.0.0.1", port: await freePort() },
       sftp: { host: "127.0.0.1", port: await freePort() },
       dataDir: "unused",
+      dockerSocket: options.dockerSocket,
     });
     return {
       client: new RemoteNode({ nodeId: 7, secret, baseUrl: daemon.baseUrl }),

@@ -14,6 +14,29 @@ export interface RunPlan extends SpawnSpec {
   autorestart: boolean;
   /** The memory limit the cgroup holds, for the message when the server is killed for it. */
   memoryLimitMiB?: number;
+  /**
+   * Starts the server somewhere other than as a process group on this host
+   * (a container); absent for the host environment.
+   */
+  launch?: (onOutput: (data: Buffer) => void) => Promise<ServerProcess>;
+}
+
+/** A started server process, wherever it runs: what the state machine needs of it. */
+export interface ServerProcess {
+  readonly exited: Promise<ExitResult>;
+  readonly running: boolean;
+  writeLine(line: string): boolean;
+  signal(signal: NodeJS.Signals | number): void;
+  sample(): Promise<ProcessStats>;
+  /** Resolves once the program runs under its limits (the host's cgroup gate). */
+  readonly ready?: Promise<void>;
+}
+
+/** The host environment: a process group here, its stats read from its cgroup (or /proc without one). */
+function hostProcess(plan: RunPlan, onOutput: (data: Buffer) => void): ServerProcess {
+  const group = new ProcessGroup(plan, onOutput);
+  const stats = plan.cgroup ? new CgroupStats(plan.cgroup) : group.pid ? new TreeStats(group.pid) : undefined;
+  return Object.assign(group, { sample: async () => stats?.sample() ?? { cpu: 0, memory: 0 } });
 }
 
 export interface ServerStatus {
@@ -57,10 +80,9 @@ const offline = () => new ApiError(409, "ErrServerOffline", "the server is not r
  */
 export class ServerInstance {
   readonly console: ConsoleBuffer;
-  private process?: ProcessGroup;
+  private process?: ServerProcess;
   /** The plan the running process was started with: stop uses its stop text or signal. */
   private current?: RunPlan;
-  private stats?: TreeStats | CgroupStats;
   /** Settles once the running process's exit has been handled (its cgroup removed, post steps run). */
   private finished?: Promise<void>;
   private installing = false;
@@ -105,17 +127,13 @@ export class ServerInstance {
       const plan = await this.hooks.plan();
       this.notice("Starting server");
       this.stopRequested = false;
-      const group = new ProcessGroup(plan, (data) => this.console.write(data));
+      const onOutput = (data: Buffer) => this.console.write(data);
+      const group = plan.launch ? await plan.launch(onOutput) : hostProcess(plan, onOutput);
       this.process = group;
       this.current = plan;
-      this.stats = plan.cgroup
-        ? new CgroupStats(plan.cgroup)
-        : group.pid
-          ? new TreeStats(group.pid)
-          : undefined;
       this.emit();
       this.finished = group.exited.then((result) => this.exited(group, plan, result));
-      await group.ready.catch((err) => this.notice(`Could not apply the server's limits: ${err.message}`));
+      await group.ready?.catch((err) => this.notice(`Could not apply the server's limits: ${err.message}`));
     } finally {
       this.busyReason = undefined;
     }
@@ -183,8 +201,8 @@ export class ServerInstance {
   }
 
   async sampleStats(): Promise<ProcessStats> {
-    if (!this.process?.running || !this.stats) return { cpu: 0, memory: 0 };
-    return this.stats.sample();
+    if (!this.process?.running) return { cpu: 0, memory: 0 };
+    return this.process.sample();
   }
 
   /** Stops the server for good (node shutdown or deletion). */
@@ -201,7 +219,7 @@ export class ServerInstance {
     if (this.process?.running || this.installing || this.busyReason) throw running();
   }
 
-  private async exited(group: ProcessGroup, plan: RunPlan, result: ExitResult): Promise<void> {
+  private async exited(group: ServerProcess, plan: RunPlan, result: ExitResult): Promise<void> {
     // Whatever the leader left behind in its group goes with it (and in its cgroup, what left the group).
     group.signal("SIGKILL");
     const outOfMemory = plan.cgroup ? (await plan.cgroup.oomKills().catch(() => 0)) > 0 : false;

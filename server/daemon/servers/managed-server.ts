@@ -6,6 +6,7 @@ import {
   type Operation,
   renderEnvironmentVars,
   renderRun,
+  replaceTokens,
   type ServerContext,
   type ServerLimits,
   type Template,
@@ -13,8 +14,11 @@ import {
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
+import { defaultContainerRoot } from "../docker/container-spec.ts";
+import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
 import { type CommandRunner, processGroupRunner } from "../install/command-runner.ts";
 import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups.ts";
+import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import type { Isolation } from "../runtime/host-sandbox.ts";
 import {
@@ -73,6 +77,8 @@ export class ManagedServer {
   /** Every path a definition names (working directory, file_exists) is taken inside the folder through it. */
   readonly sandbox: Sandbox;
   private readonly listeners = new Set<(event: ServerEvent) => void>();
+  /** Console output goes to watchers in batches of one short window (issue 13 #2). */
+  private readonly consoleBatch = new ConsoleBatcher((chunk) => this.emit({ type: "console", chunk }));
   private readonly abort = new AbortController();
   /** The server's own uid/gid (set by the store when the daemon is root). */
   owner?: Owner;
@@ -86,6 +92,8 @@ export class ManagedServer {
     private readonly runSteps: StepRunner,
     private readonly save: (definition: Template) => Promise<void>,
     options: InstanceOptions,
+    /** This node's Docker engine, for servers in the docker environment. */
+    private readonly docker?: DockerRunner,
   ) {
     this.root = path.resolve(serversDir, id);
     this.sandbox = new Sandbox(this.root);
@@ -95,11 +103,15 @@ export class ManagedServer {
         plan: async () => this.plan(),
         pre: () => this.steps(this.definition.run.pre ?? []),
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
-        onStatus: (status) => this.emit({ type: "status", status }),
+        onStatus: (status) => {
+          // The output before a status change reaches watchers before it.
+          this.consoleBatch.flush();
+          this.emit({ type: "status", status });
+        },
       },
       options,
     );
-    this.instance.console.subscribe((chunk) => this.emit({ type: "console", chunk }));
+    this.instance.console.subscribe((chunk) => this.consoleBatch.push(chunk));
   }
 
   context(exit?: ServerContext["exit"]): ServerContext {
@@ -119,7 +131,39 @@ export class ManagedServer {
   }
 
   private async plan(): Promise<RunPlan> {
-    const run = renderRun(this.definition.run, this.context());
+    const ctx = this.context();
+    const run = renderRun(this.definition.run, ctx);
+    const environment = this.definition.environment;
+    if (environment.type === "docker") {
+      const docker = this.docker;
+      if (!docker) throw dockerNotSupported();
+      const input = {
+        serverId: this.id,
+        root: this.root,
+        environment,
+        image: replaceTokens(environment.image || defaultImage, tokenValues(ctx)),
+        argv: run.argv,
+        // The node's own environment stays on the node: the container gets the definition's variables.
+        env: {
+          HOME: environment.containerRoot || defaultContainerRoot,
+          TERM: "xterm-256color",
+          ...run.environmentVars,
+        },
+        workingDirectory: run.workingDirectory,
+        limits: this.limits(),
+      };
+      return {
+        argv: run.argv,
+        cwd: this.root,
+        env: input.env,
+        stopText: run.stopText,
+        stopSignal: run.stopSignal,
+        expectedExitCode: run.expectedExitCode,
+        autorecover: run.autorecover,
+        autorestart: run.autorestart,
+        launch: (onOutput) => docker.launch(input, onOutput),
+      };
+    }
     const cwd = run.workingDirectory ? (await this.sandbox.resolve(run.workingDirectory)).path : this.root;
     const argv = [...run.argv];
     // A relative program path names a file in the server folder (./server.sh), as the reference runs it.
@@ -256,6 +300,7 @@ export class ManagedServer {
   async close(): Promise<void> {
     this.abort.abort();
     await this.instance.close();
+    this.consoleBatch.flush();
   }
 
   private emit(event: ServerEvent): void {

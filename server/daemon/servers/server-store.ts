@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "../../errors.ts";
 import { checkRequirements, type Template, tokenValues, variableValues } from "../../templates/index.ts";
+import { type DockerRunner, dockerNotSupported } from "../docker/docker-runner.ts";
 import { defaultInstanceOptions, type InstanceOptions } from "../runtime/instance.ts";
 import {
   checkedDefinition,
@@ -34,6 +35,8 @@ export class ServerStore {
     private readonly dir: string,
     private readonly runSteps: StepRunner,
     private readonly options: InstanceOptions = defaultInstanceOptions,
+    /** This node's Docker engine; without one the docker environment is refused. */
+    private readonly docker?: DockerRunner,
   ) {}
 
   async load(log: (msg: string) => void = () => {}): Promise<void> {
@@ -71,7 +74,7 @@ export class ServerStore {
     if (this.servers.has(id))
       throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
     const definition = checkedDefinition(raw);
-    this.checkCanRun(id, definition);
+    await this.checkCanRun(id, definition);
     const server = this.managed(id, definition);
     await fs.mkdir(server.root, { recursive: true });
     server.owner = await ensureServerOwner(this.dir, server.root);
@@ -100,7 +103,7 @@ export class ServerStore {
   async replaceDefinition(id: string, raw: unknown): Promise<void> {
     const server = this.get(id);
     const definition = checkedDefinition(raw);
-    this.checkCanRun(id, definition);
+    await this.checkCanRun(id, definition);
     await server.replace(definition);
   }
 
@@ -114,16 +117,10 @@ export class ServerStore {
     await Promise.all([...this.servers.values()].map((s) => s.close()));
   }
 
-  private checkCanRun(id: string, definition: Template): void {
+  /** Requirements (reference §6); for docker, binaries are the image's business but an engine must answer. */
+  private async checkCanRun(id: string, definition: Template): Promise<void> {
     const env = definition.environment.type;
-    if (env !== "host") {
-      throw new ApiError(
-        400,
-        "ErrEnvironmentNotSupported",
-        "environment ${env} is not available on this node",
-        { env },
-      );
-    }
+    if (env === "docker" && !(await this.docker?.available())) throw dockerNotSupported();
     const failures = checkRequirements(definition.requirements, {
       ...hostPlatform,
       env,
@@ -147,6 +144,7 @@ export class ServerStore {
       this.runSteps,
       (d) => saveDefinition(this.dir, id, d),
       this.options,
+      this.docker,
     );
     server.host = this.host;
     return server;

@@ -2,7 +2,7 @@ import type { DaemonEngine } from "../engine.ts";
 import { type SftpAuthorizer, SftpListener } from "./sftp-server.ts";
 
 export { panelAuthorizer } from "./panel-auth.ts";
-export { type SftpAuthorizer, SftpListener, type SftpLogin } from "./sftp-server.ts";
+export { type SftpAuthorizer, type SftpGrant, SftpListener, type SftpLogin } from "./sftp-server.ts";
 
 /**
  * Starts the SFTP listener of the node an engine runs, its host key kept in

@@ -1,16 +1,21 @@
 import type { SftpAuthorizer } from "./sftp-server.ts";
+import type { SftpSessions } from "./sftp-sessions.ts";
 
 /**
  * A remote node's SFTP sign-in check: the node has no accounts, so it asks
  * its panel (reference §8) with `grant_type=password` at `/oauth2/token`,
  * authenticated by the node's secret. It lets the client in only when the
- * answer's scope lists `<serverId>:server.sftp`. `remote_address` (beyond the
+ * answer's scope lists `<serverId>:server.sftp`. The answer's `user_id`
+ * (beyond the reference) names the panel user: the session is tracked under
+ * it in `sessions`, so that the panel can end it when that user's rights go
+ * (POST /daemon/sftp/end). `remote_address` (beyond the
  * reference) lets the panel throttle per client address rather than count
  * every failure of every client of this node against the node's own address.
  */
 export function panelAuthorizer(
   config: { panelUrl: string; secret: string },
   log: { warn(msg: string): void },
+  sessions: SftpSessions,
 ): SftpAuthorizer {
   const tokenUrl = `${config.panelUrl.replace(/\/+$/, "")}/oauth2/token`;
   return async (login) => {
@@ -36,8 +41,15 @@ export function panelAuthorizer(
       else if (response.status >= 500) log.warn(`the panel at ${tokenUrl} answered ${response.status}`);
       return false;
     }
-    const answer = (await response.json()) as { scope?: unknown };
+    const answer = (await response.json()) as { scope?: unknown; user_id?: unknown };
     const scopes = typeof answer.scope === "string" ? answer.scope.split(" ") : [];
-    return scopes.includes(`${login.serverId}:server.sftp`);
+    if (!scopes.includes(`${login.serverId}:server.sftp`)) return false;
+    const userId = answer.user_id;
+    // A session the panel could not end later is not let in.
+    if (typeof userId !== "number") {
+      log.warn(`the panel at ${tokenUrl} did not say which user signed in: SFTP refused`);
+      return false;
+    }
+    return { watch: (end) => sessions.add(userId, login.serverId, end) };
   };
 }

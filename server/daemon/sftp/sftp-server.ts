@@ -20,7 +20,17 @@ export interface SftpLogin {
  * Answers false for every refusal (throttled, unknown user, wrong password,
  * no `server.sftp`, a server elsewhere); it decides alone what to count.
  */
-export type SftpAuthorizer = (login: SftpLogin) => Promise<boolean>;
+export type SftpAuthorizer = (login: SftpLogin) => Promise<boolean | SftpGrant>;
+
+/**
+ * An accepted sign-in that wants to end the session itself when the rights
+ * behind it go (the panel's own node: sign-out, removal from the server,
+ * deletion of the user). `watch` is given the way to end it and returns what
+ * to call once the session has ended.
+ */
+export interface SftpGrant {
+  watch(end: () => void): () => void;
+}
 
 export interface SftpListenerOptions {
   host: string;
@@ -108,6 +118,11 @@ export class SftpListener {
         .then((allowed) => {
           if (allowed && login && this.options.sandboxOf(login.serverId)) {
             serverId = login.serverId;
+            if (typeof allowed === "object")
+              client.once(
+                "close",
+                allowed.watch(() => client.end()),
+              );
             ctx.accept();
             return;
           }

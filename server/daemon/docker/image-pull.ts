@@ -1,0 +1,68 @@
+import type Docker from "dockerode";
+import { ApiError } from "../../errors.ts";
+
+/** An image's reference with the `latest` tag Docker assumes when none is given. */
+export function withTag(image: string): string {
+  const lastPart = image.slice(image.lastIndexOf("/") + 1);
+  return lastPart.includes(":") || lastPart.includes("@") ? image : `${image}:latest`;
+}
+
+interface PullEvent {
+  status?: string;
+  id?: string;
+  error?: string;
+}
+
+/**
+ * Makes sure the engine has `image`: nothing to do when it is there, else a
+ * pull whose progress goes to the console, one line per layer and state
+ * (not every byte count). A pull that fails ends in ErrDockerImageUnavailable
+ * with the engine's reason, written to the console too.
+ */
+export async function ensureImage(
+  docker: Docker,
+  image: string,
+  write: (line: string) => void,
+): Promise<void> {
+  const ref = withTag(image);
+  try {
+    await docker.getImage(ref).inspect();
+    return;
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+  }
+  write(`Pulling image ${ref}`);
+  const seen = new Map<string, string>();
+  try {
+    const stream = await docker.pull(ref);
+    // An error mid-pull arrives as an event in the stream, not as a stream error.
+    let failure: string | undefined;
+    await new Promise<void>((resolve, reject) => {
+      docker.modem.followProgress(
+        stream,
+        (err: Error | null) => (err ? reject(err) : failure ? reject(new Error(failure)) : resolve()),
+        (event: PullEvent) => {
+          if (event.error) failure = event.error;
+          const key = event.id ?? "";
+          if (!event.status || seen.get(key) === event.status) return;
+          seen.set(key, event.status);
+          write(event.id ? `${event.id}: ${event.status}` : event.status);
+        },
+      );
+    });
+  } catch (err) {
+    const reason =
+      (err as { json?: { message?: string }; message: string }).json?.message ?? (err as Error).message;
+    write(`Could not pull image ${ref}: ${reason}`);
+    throw new ApiError(
+      502,
+      "ErrDockerImageUnavailable",
+      "image ${image} is not on this node and could not be pulled: ${reason}",
+      {
+        image: ref,
+        reason,
+      },
+    );
+  }
+  write(`Pulled image ${ref}`);
+}

@@ -1,0 +1,28 @@
+import type { WebSocket } from "ws";
+
+/** What one socket may have waiting to be sent before its reader counts as stalled. */
+export const maxBufferedBytes = 4 * 1024 * 1024;
+
+/**
+ * The one way the panel and the daemon send on a WebSocket: with a bound on
+ * what may wait in memory for a reader that does not read. A watcher over the
+ * bound is closed (1013, "try again later") rather than buffered for: a
+ * console printing as fast as it can would otherwise grow the process by
+ * gigabytes for one stalled socket. A client that reconnects gets the
+ * console's recent lines again from the ring buffer (GET …/console).
+ */
+export function boundedSend(socket: WebSocket, limit = maxBufferedBytes): (text: string) => boolean {
+  let over = false;
+  return (text) => {
+    if (over || socket.readyState !== socket.OPEN) return false;
+    if (socket.bufferedAmount + Buffer.byteLength(text) > limit) {
+      over = true;
+      socket.close(1013, "too slow: the stream was dropped; reconnect to resync");
+      // A peer that does not read may not read the close frame either.
+      setTimeout(() => socket.terminate(), 5000).unref();
+      return false;
+    }
+    socket.send(text);
+    return true;
+  };
+}

@@ -1,0 +1,162 @@
+import { ApiError } from "../errors.ts";
+import type { NodeClient } from "../link/node-client.ts";
+import type { SftpSessionFilter } from "../link/sftp-wire.ts";
+import { rotatedSessionGraceMs } from "./sessions.ts";
+
+/** One open connection that acts for a user: a console socket or an SFTP session. */
+export interface LiveConnection {
+  kind: "console" | "sftp";
+  userId: number;
+  /** The session (cookie or bearer token) it was opened with; SFTP sign-ins have one of their own. */
+  sessionHash: string;
+  serverId: string;
+  /** The client's address, for the per-address cap. */
+  address: string;
+}
+
+export interface ConnectionLimits {
+  perUser: number;
+  perSession: number;
+  perAddress: number;
+}
+
+/** How the panel reaches remote nodes' SFTP sessions (Nodes and Servers, narrowed for this class). */
+export interface NodeReach {
+  /** Every node the panel holds a client for. */
+  allNodes(): NodeClient[];
+  /** The node a server lives on. */
+  nodeOf(serverId: string): Promise<NodeClient>;
+}
+
+/** A place taken for a connection before it opens; attach() gives it its way to close. */
+export interface Reservation {
+  attach(close: (reason: string) => void): void;
+  release(): void;
+}
+
+const tooMany = (what: string, limit: number) =>
+  new ApiError(429, "ErrTooManyConnections", "too many open connections ${what} (at most ${limit})", {
+    what,
+    limit,
+  });
+
+/**
+ * Every console socket and SFTP session the panel holds open, by user,
+ * session and server, so that taking a right away takes the connections that
+ * used it with it at once: signing out, a password change, removal from a
+ * server, a change of scopes there, deletion of the user. It also caps how
+ * many one user, one session and one address may hold: without a cap one
+ * user could take every file descriptor of the process.
+ *
+ * SFTP sessions on a remote node live in `outpost daemon`, not here: they
+ * are ended by asking the node through server/link (NodeClient.sftp), with
+ * the same user and server. They have no panel session of their own, so
+ * only a sign-out of one session leaves them (as it leaves local ones).
+ */
+export class LiveConnections {
+  private readonly open = new Map<LiveConnection, (reason: string) => void>();
+  /** Sessions renewed by reauth → their successor, while the old one is still valid (its grace). */
+  private readonly renamed = new Map<string, string>();
+
+  constructor(
+    private readonly limits: ConnectionLimits,
+    private readonly nodes?: NodeReach,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
+
+  /** Takes a place for a connection, or throws 429 ErrTooManyConnections when a cap is reached. */
+  reserve(connection: LiveConnection): Reservation {
+    // Opened with a session reauth already replaced (a page's first calls race its reauth): it
+    // belongs to the renewed session, so that session's sign-out ends it.
+    for (let hops = 0; hops < 8 && this.renamed.has(connection.sessionHash); hops++)
+      connection.sessionHash = this.renamed.get(connection.sessionHash) ?? connection.sessionHash;
+    const held = [...this.open.keys()];
+    const count = (same: (c: LiveConnection) => boolean) => held.filter(same).length;
+    if (count((c) => c.userId === connection.userId) >= this.limits.perUser)
+      throw tooMany("for this user", this.limits.perUser);
+    if (count((c) => c.sessionHash === connection.sessionHash) >= this.limits.perSession)
+      throw tooMany("for this session", this.limits.perSession);
+    if (count((c) => c.address === connection.address) >= this.limits.perAddress)
+      throw tooMany("from this address", this.limits.perAddress);
+    let close: (reason: string) => void = () => {};
+    let released = false;
+    this.open.set(connection, (reason) => close(reason));
+    return {
+      attach: (closeIt) => {
+        close = closeIt;
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        this.open.delete(connection);
+      },
+    };
+  }
+
+  closeForUser(userId: number): void {
+    this.closeWhere((c) => c.userId === userId, "the account was deleted");
+    this.endRemoteSftp({ userId });
+  }
+
+  closeForSession(sessionHash: string): void {
+    this.closeWhere((c) => c.sessionHash === sessionHash, "signed out");
+  }
+
+  /** Every connection of the user but those of the session kept (the one that changed the password). */
+  closeForUserExcept(userId: number, keptSessionHash: string | undefined, reason: string): void {
+    this.closeWhere((c) => c.userId === userId && c.sessionHash !== keptSessionHash, reason);
+    // Remote SFTP sessions never belong to the kept session.
+    this.endRemoteSftp({ userId });
+  }
+
+  /** A renewed session (POST /auth/reauth) takes the old one's connections, so its sign-out ends them. */
+  renameSession(from: string, to: string): void {
+    for (const connection of this.open.keys())
+      if (connection.sessionHash === from) connection.sessionHash = to;
+    // The old session stays valid for a grace period; what opens with it meanwhile is the new one's.
+    this.renamed.set(from, to);
+    setTimeout(() => this.renamed.delete(from), rotatedSessionGraceMs).unref();
+  }
+
+  /** The user's rights on that server changed: their connections there reopen with the rights they now have. */
+  closeForUserOnServer(userId: number, serverId: string): void {
+    this.closeWhere(
+      (c) => c.userId === userId && c.serverId === serverId,
+      "your permissions on this server changed",
+    );
+    void this.endRemoteSftpOn(serverId, { userId, serverId });
+  }
+
+  /** How many are open (for tests and the bench). */
+  get size(): number {
+    return this.open.size;
+  }
+
+  private endRemoteSftp(filter: SftpSessionFilter): void {
+    for (const node of this.nodes?.allNodes() ?? []) this.endSftp(node, filter);
+  }
+
+  private async endRemoteSftpOn(serverId: string, filter: SftpSessionFilter): Promise<void> {
+    if (!this.nodes) return;
+    try {
+      this.endSftp(await this.nodes.nodeOf(serverId), filter);
+    } catch (error) {
+      this.log(`SFTP sessions on server ${serverId} not ended: ${(error as Error).message}`);
+    }
+  }
+
+  private endSftp(node: NodeClient, filter: SftpSessionFilter): void {
+    // A node that cannot be reached now keeps its sessions until they end; that is logged.
+    node.sftp.endSessions(filter).catch((error) => {
+      this.log(`SFTP sessions on node ${node.nodeId} not ended: ${(error as Error).message}`);
+    });
+  }
+
+  private closeWhere(match: (c: LiveConnection) => boolean, reason: string): void {
+    for (const [connection, close] of [...this.open]) {
+      if (!match(connection)) continue;
+      this.open.delete(connection);
+      close(reason);
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { containerName, serverLabel } from "../../server/daemon/docker/container-spec.ts";
+import { type DockerEngine, startDockerEngine, testImage } from "../support/docker-engine.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
+import { waitUntil } from "../support/poll.ts";
+
+/**
+ * The docker environment on both NodeClient implementations, against a real
+ * Docker engine (started here when the machine runs none) and an image built
+ * offline. No skipping: without an engine these tests fail.
+ */
+let engine: DockerEngine;
+beforeAll(async () => {
+  engine = await startDockerEngine();
+}, 120_000);
+afterAll(async () => {
+  await engine?.close();
+}, 60_000);
+
+const limits = { memoryMiB: 64, pids: 32, cpuPercent: 50 };
+const dockerDefinition = (over: Record<string, unknown> = {}) => {
+  const echo = echoDefinition();
+  return echoDefinition({
+    run: { ...echo.run, command: echo.run.command.replace("sh -c '", "sh -c 'pwd > where.txt; ") },
+    environment: { type: "docker", image: testImage },
+    requirements: { os: "linux", binaries: ["no-such-program-on-the-host"] },
+    limits,
+    ...over,
+  });
+};
+
+/** The containers the engine has for a server, running or not. */
+const containersOf = (id: string) =>
+  engine.docker.listContainers({ all: true, filters: { label: [`${serverLabel}=${id}`] } });
+
+for (const [name, make] of Object.entries(nodeImplementations)) {
+  describe(`docker environment: ${name}`, () => {
+    let subject: NodeUnderTest;
+    const id = name === "LocalNode" ? "d0c4e001" : "d0c4e002";
+    const output = async () =>
+      Buffer.from((await subject.client.servers.console(id, 0)).logs, "base64").toString();
+
+    beforeAll(async () => {
+      subject = await make({ dockerSocket: engine.socket });
+    });
+    afterAll(async () => {
+      await subject?.close();
+    });
+
+    it("reports docker among its features", async () => {
+      const features = await subject.client.features();
+      expect(features.features).toContain("docker");
+      expect(features.environments).toContain("docker");
+    });
+
+    it("runs a server in a container: console both ways, its limits, its folder, stop leaves no container", async () => {
+      // The host's binaries are not the container's business (reference §6).
+      await subject.client.servers.createServer(id, dockerDefinition());
+      await subject.client.servers.action(id, "start", true);
+      await waitUntil(async () => (await output()).includes("ready hello on 25565"), 20_000, 100);
+
+      const inspect = await engine.docker.getContainer(containerName(id)).inspect();
+      expect(inspect.State.Running).toBe(true);
+      expect(inspect.HostConfig.Memory).toBe(64 * 1024 * 1024);
+      expect(inspect.HostConfig.MemorySwap).toBe(64 * 1024 * 1024);
+      expect(inspect.HostConfig.PidsLimit).toBe(32);
+      expect(inspect.HostConfig.NanoCpus).toBe(500_000_000);
+      expect(inspect.HostConfig.Binds).toEqual([`${path.join(subject.dataDir, "servers", id)}:/pufferpanel`]);
+      expect(inspect.HostConfig.CapDrop).toEqual(["ALL"]);
+      // The node's own environment stays outside.
+      expect(
+        inspect.Config.Env.some((e) => e.startsWith("OUTPOST_") || e.startsWith("PATH=/usr/local")),
+      ).toBe(false);
+
+      await subject.client.servers.sendConsole(id, "ping");
+      await waitUntil(async () => (await output()).includes("pong ping"), 10_000, 100);
+      // The server folder is mounted as the container's working directory.
+      expect(fs.readFileSync(path.join(subject.dataDir, "servers", id, "where.txt"), "utf8")).toBe(
+        "/pufferpanel\n",
+      );
+      const stats = await subject.client.servers.stats(id);
+      expect(stats.memory).toBeGreaterThan(0);
+
+      await subject.client.servers.action(id, "stop", true);
+      expect(await subject.client.servers.status(id)).toEqual({ running: false, installing: false });
+      expect(await output()).toContain("bye");
+      expect(await output()).toContain("Server exited with code 0");
+      expect(await containersOf(id)).toEqual([]);
+    });
+
+    it("kills a server that ignores its stop text, and again leaves no container", async () => {
+      await subject.client.servers.action(id, "start", true);
+      await waitUntil(async () => (await output()).split("ready hello").length === 3, 20_000, 100);
+      expect(await containersOf(id)).toHaveLength(1);
+      await subject.client.servers.action(id, "kill", true);
+      expect((await subject.client.servers.status(id)).running).toBe(false);
+      expect(await output()).toContain("Server was ended by SIGKILL");
+      expect(await containersOf(id)).toEqual([]);
+    });
+
+    it("says in the console and the answer when an image cannot be had", async () => {
+      const missing = name === "LocalNode" ? "d0c4e0f1" : "d0c4e0f2";
+      await subject.client.servers.createServer(
+        missing,
+        dockerDefinition({ environment: { type: "docker", image: "outpost-test/not-there:1" } }),
+      );
+      await expect(subject.client.servers.action(missing, "start", true)).rejects.toMatchObject({
+        code: "ErrDockerImageUnavailable",
+      });
+      const logs = Buffer.from((await subject.client.servers.console(missing, 0)).logs, "base64").toString();
+      expect(logs).toContain("Pulling image outpost-test/not-there:1");
+      expect(logs).toContain("Could not pull image outpost-test/not-there:1");
+      expect(await subject.client.servers.status(missing)).toEqual({ running: false, installing: false });
+      expect(await containersOf(missing)).toEqual([]);
+      await subject.client.servers.deleteServer(missing);
+    });
+
+    it("deletes the server", async () => {
+      await subject.client.servers.deleteServer(id);
+      expect(await containersOf(id)).toEqual([]);
+    });
+  });
+}
+
+describe("docker environment without an engine", () => {
+  it("is not among the features and a docker server is refused", async () => {
+    const subject = await nodeImplementations.LocalNode({ dockerSocket: "/nonexistent/docker.sock" });
+    try {
+      expect((await subject.client.features()).features).not.toContain("docker");
+      await expect(subject.client.servers.createServer("d0c4e0ff", dockerDefinition())).rejects.toMatchObject(
+        {
+          code: "ErrDockerNotSupported",
+        },
+      );
+    } finally {
+      await subject.close();
+    }
+  });
+});
