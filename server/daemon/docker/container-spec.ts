@@ -24,6 +24,8 @@ export interface ContainerInput {
   /** Relative to the server folder, from run.workingDirectory. */
   workingDirectory?: string;
   limits?: ServerLimits;
+  /** "uid:gid" the container runs as: the server's own user, who owns its folder (absent: the image's). */
+  user?: string;
 }
 
 const mib = 1024 * 1024;
@@ -93,6 +95,7 @@ export function containerSpec(input: ContainerInput): Docker.ContainerCreateOpti
     OpenStdin: true,
     StdinOnce: false,
     Tty: false,
+    ...(input.user ? { User: input.user } : {}),
     ExposedPorts: ports.ExposedPorts,
     HostConfig: {
       Binds: [`${input.root}:${containerRoot}`],

@@ -151,6 +151,8 @@ export class ManagedServer {
         },
         workingDirectory: run.workingDirectory,
         limits: this.limits(),
+        // The server's own uid owns its folder (0700): the container runs as it, not as the image's root.
+        user: this.owner ? `${this.owner.uid}:${this.owner.gid}` : undefined,
       };
       return {
         argv: run.argv,
