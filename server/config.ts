@@ -25,6 +25,8 @@ export interface PanelConfig {
   maxUploadBytes: number;
   /** SFTP port of the local node. */
   sftpPort: number;
+  /** Key that seals secrets in the database (OUTPOST_SECRET_KEY); unset means `secret.key` in the data dir. */
+  secretKey: string | undefined;
   /** The local node's Docker engine socket (OUTPOST_DOCKER_SOCKET); by default DOCKER_HOST's or the usual one. */
   dockerSocket: string | undefined;
   /** How many console sockets and SFTP sessions one user, one session and one address may hold open. */
@@ -65,6 +67,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     logLevel: env.OUTPOST_LOG_LEVEL || "info",
     localNode: env.OUTPOST_LOCAL_NODE !== "false",
     sftpPort: port(env.OUTPOST_SFTP_PORT, 5657),
+    secretKey: env.OUTPOST_SECRET_KEY || undefined,
     maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
     dockerSocket: env.OUTPOST_DOCKER_SOCKET || undefined,
     connectionLimits: {

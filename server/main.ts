@@ -5,6 +5,7 @@ import { userCommand } from "./cli/users.ts";
 import { composePanel } from "./compose.ts";
 import { readConfig } from "./config.ts";
 import { migrate, openDatabase } from "./db/database.ts";
+import { sealStoredSecrets } from "./panel/seal-stored-secrets.ts";
 
 const usage = `usage: outpost <command>
   serve [--no-local-node]                 start the panel (and its local node)
@@ -40,8 +41,13 @@ async function main(argv: string[]): Promise<void> {
   const opened = openDatabase(config);
   const applied = await migrate(opened);
   const composed = composePanel(config, opened.db);
-  if (command === "serve") return serve(config, opened, composed);
   const { services } = composed;
+  const sealed = await sealStoredSecrets(opened.db, services.secrets);
+  if (sealed > 0) {
+    await opened.scrub();
+    console.log(`sealed ${sealed} secrets that were stored in plain text`);
+  }
+  if (command === "serve") return serve(config, opened, composed);
   try {
     if (command === "migrate")
       console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");

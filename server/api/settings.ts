@@ -20,7 +20,7 @@ export function settingsRoutes(app: Api, { services }: RouteContext): void {
       config: { access: "settings.edit" },
       schema: { params: SettingKeyParams, response: { 200: SettingAnswer } },
     },
-    async (request) => ({ value: await services.settings.get(request.params.key) }),
+    async (request) => services.settings.read(request.params.key),
   );
 
   api.put(

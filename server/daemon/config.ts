@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { ensurePrivateFile } from "../secrets/private-files.ts";
 
 /**
  * Everything `outpost daemon --config FILE` needs. The panel's deployment
@@ -27,6 +28,11 @@ const isPort = (n: unknown): n is number =>
 
 /** Reads and checks a daemon config file; relative dataDir is taken from the file's folder. */
 export function readDaemonConfig(file: string): DaemonConfig {
+  // It holds the node's secret: narrowed to 0600 when the daemon's user owns it
+  // (a file an administrator keeps elsewhere, owned by root, is theirs to set).
+  try {
+    ensurePrivateFile(file);
+  } catch {}
   let raw: Partial<DaemonConfig>;
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ensurePrivateDir } from "../secrets/private-files.ts";
 import type { ServerLimits } from "../templates/index.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
 import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
@@ -10,7 +11,7 @@ import { dockerSocketPath } from "./docker/socket.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import { detectCgroups } from "./runtime/cgroups.ts";
-import { openPathTo, probeSandbox, type SandboxSupport } from "./runtime/host-sandbox.ts";
+import { probeSandbox, type SandboxSupport } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
@@ -65,25 +66,22 @@ export class DaemonEngine {
   readonly sftpSessions = new SftpSessions();
 
   constructor(readonly options: EngineOptions) {
+    // Server files, definitions, backups and the SFTP host key: the node's user only.
+    ensurePrivateDir(options.dataDir);
     for (const dir of ["servers", "backups", "cache", "binaries"]) {
       fs.mkdirSync(path.join(options.dataDir, dir), { recursive: true });
     }
+    this.docker = new DockerRunner(dockerSocketPath(options.dockerSocket));
     const runSteps =
       options.runSteps ??
       stepRunner({
         binariesDir: path.join(options.dataDir, "binaries"),
         cacheDir: path.join(options.dataDir, "cache"),
+        docker: this.docker,
       });
     const serversDir = path.join(options.dataDir, "servers");
-    this.docker = new DockerRunner(dockerSocketPath(options.dockerSocket));
     this.servers = new ServerStore(serversDir, runSteps, options.instance, this.docker);
-    // Server users must pass through the node's folders to reach their own (bwrap binds it by path).
-    if (runsAsRoot()) openPathTo(serversDir, options.dataDir);
-    this.sandbox = probeSandbox(
-      serversDir,
-      runsAsRoot() ? firstServerUid : undefined,
-      runsAsRoot() ? firstServerUid : undefined,
-    );
+    this.sandbox = probeSandbox(serversDir, runsAsRoot() ? firstServerUid : undefined);
     if (this.sandbox.available) {
       this.servers.host.sandboxing = { readOnly: [path.join(options.dataDir, "binaries")] };
     }

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
+import { ensurePrivateDir, ensurePrivateFile, privateFileMode } from "../secrets/private-files.ts";
 import { migrations } from "./migrations.ts";
 import { withStatementCache } from "./statement-cache.ts";
 import type { Database } from "./tables.ts";
@@ -13,6 +14,11 @@ export type Db = Kysely<Database>;
 export interface OpenedDatabase {
   db: Db;
   dialect: Dialect;
+  /**
+   * Rewrites the tables so that values just replaced (secrets sealed in
+   * place) leave no old copy in free pages, the WAL or dead row versions.
+   */
+  scrub(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,20 +32,34 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): O
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: "postgres", close: () => db.destroy() };
+    const scrub = async () => {
+      await sql`VACUUM FULL nodes, users, settings`.execute(db);
+    };
+    return { db, dialect: "postgres", scrub, close: () => db.destroy() };
   }
   if (url && !url.startsWith("sqlite:") && !url.startsWith("file:")) {
     throw new Error("DATABASE_URL must start with postgres:// (or sqlite:/file: for a SQLite file)");
   }
   const file = url ? url.replace(/^(sqlite|file):(\/\/)?/, "") : path.join(opts.dataDir, "outpost.db");
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // The data folder is ours to keep private; a folder named by DATABASE_URL is
+  // the operator's, so it is only made (0700) when missing, never narrowed.
+  if (url) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+  else ensurePrivateDir(opts.dataDir);
+  // Made 0600 before SQLite opens it: SQLite gives -wal and -shm the database
+  // file's mode, so all three are private. Existing ones are narrowed too.
+  fs.closeSync(fs.openSync(file, "a", privateFileMode));
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) ensurePrivateFile(f);
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  const scrub = async () => {
+    sqlite.exec("VACUUM");
+    sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  };
+  return { db, dialect: "sqlite", scrub, close: () => db.destroy() };
 }
 
 /** Applies every pending migration; throws with the failing migration's error. */

@@ -176,6 +176,17 @@ export function migrations(dialect: Dialect): MigrationProvider {
         await db.schema.dropIndex("servers_name").execute();
       },
     },
+    "0007_sealed_node_secrets": {
+      async up(db: Kysely<unknown>) {
+        // Node secrets are stored sealed (server/secrets/secret-box.ts), longer than 64 characters.
+        // SQLite does not enforce varchar lengths; PostgreSQL does.
+        if (dialect === "postgres")
+          await db.schema
+            .alterTable("nodes")
+            .alterColumn("secret", (c) => c.setDataType("text"))
+            .execute();
+      },
+    },
   };
   return { getMigrations: async () => list };
 }

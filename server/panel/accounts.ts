@@ -1,6 +1,7 @@
 import type { Db } from "../db/database.ts";
 import type { UserTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords.ts";
 import { joinScopes, parseScopes } from "./scopes.ts";
@@ -26,7 +27,11 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /** Users and their global scopes. */
 export class Accounts {
-  constructor(private readonly db: Db) {}
+  /** `box` seals TOTP secrets at rest: the panel needs them back to check codes, so they cannot be hashed. */
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+  ) {}
 
   async count(): Promise<number> {
     const row = await this.db
@@ -158,8 +163,8 @@ export class Accounts {
       .where("id", "=", userId)
       .executeTakeFirstOrThrow();
     return {
-      secret: row.otp_secret,
-      pendingSecret: row.otp_pending_secret,
+      secret: row.otp_secret === null ? null : this.box.open(row.otp_secret),
+      pendingSecret: row.otp_pending_secret === null ? null : this.box.open(row.otp_pending_secret),
       active: row.otp_active === 1,
       lastStep: Number(row.otp_last_step),
     };
@@ -172,8 +177,9 @@ export class Accounts {
     const set: Partial<
       Pick<UserTable, "otp_secret" | "otp_pending_secret" | "otp_active" | "otp_last_step">
     > = {};
-    if (state.secret !== undefined) set.otp_secret = state.secret;
-    if (state.pendingSecret !== undefined) set.otp_pending_secret = state.pendingSecret;
+    const seal = (secret: string | null) => (secret === null ? null : this.box.seal(secret));
+    if (state.secret !== undefined) set.otp_secret = seal(state.secret);
+    if (state.pendingSecret !== undefined) set.otp_pending_secret = seal(state.pendingSecret);
     if (state.active !== undefined) set.otp_active = state.active ? 1 : 0;
     if (state.lastStep !== undefined) set.otp_last_step = state.lastStep;
     await this.db.updateTable("users").set(set).where("id", "=", userId).execute();

@@ -93,8 +93,9 @@ export class LiveConnections {
     };
   }
 
-  closeForUser(userId: number): void {
-    this.closeWhere((c) => c.userId === userId, "the account was deleted");
+  /** Every connection of the user, on every node (deleted, or their global rights changed). */
+  closeForUser(userId: number, reason = "the account was deleted"): void {
+    this.closeWhere((c) => c.userId === userId, reason);
     this.endRemoteSftp({ userId });
   }
 

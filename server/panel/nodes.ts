@@ -5,6 +5,7 @@ import type { NodeTable } from "../db/tables.ts";
 import { ApiError } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import { RemoteNode } from "../link/remote-node.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
 import { NodeMonitor } from "./node-monitor.ts";
 import { checkNodeFields, type NodeFields } from "./node-rules.ts";
 import type { Settings } from "./settings.ts";
@@ -37,6 +38,8 @@ export class Nodes {
     private readonly db: Db,
     private readonly settings: Settings,
     private readonly local: LocalNodeOptions | undefined,
+    /** Seals node secrets at rest: the panel signs its calls with them, so they cannot be hashed. */
+    private readonly box: SecretBox,
   ) {
     if (local) this.clients.set(localNodeId, local.client);
   }
@@ -77,7 +80,7 @@ export class Nodes {
         private_host: checked.privateHost,
         private_port: checked.privatePort,
         sftp_port: checked.sftpPort,
-        secret: randomBytes(32).toString("hex"),
+        secret: this.box.seal(randomBytes(32).toString("hex")),
         created_at: Date.now(),
       })
       .returningAll()
@@ -136,15 +139,16 @@ export class Nodes {
     // calls it in-process), so the answer names it and holds nothing that could be misused.
     if (id === localNodeId) return { clientId: `.node_${localNodeId}`, clientSecret: "", publicKey: "" };
     const row = await this.row(id);
+    const secret = this.box.open(row.secret);
     const panelUrl = String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
     return {
       clientId: `.node_${row.id}`,
-      clientSecret: row.secret,
+      clientSecret: secret,
       // Kept for the reference's shape; nodes here verify the panel with the shared secret.
       publicKey: "",
       config: {
         nodeId: row.id,
-        secret: row.secret,
+        secret,
         panelUrl,
         listen: { host: "0.0.0.0", port: row.private_port },
         sftp: { host: "0.0.0.0", port: row.sftp_port },
@@ -169,7 +173,7 @@ export class Nodes {
   private watch(row: Selectable<NodeTable>): NodeClient {
     const client = new RemoteNode({
       nodeId: row.id,
-      secret: row.secret,
+      secret: this.box.open(row.secret),
       baseUrl: `http://${bracketIpv6(row.private_host)}:${row.private_port}`,
     });
     this.clients.set(row.id, client);

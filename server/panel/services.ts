@@ -1,6 +1,8 @@
 import path from "node:path";
 import type { PanelConfig } from "../config.ts";
 import type { Db } from "../db/database.ts";
+import { ensurePrivateDir } from "../secrets/private-files.ts";
+import { SecretBox } from "../secrets/secret-box.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
 import { LiveConnections } from "./live-connections.ts";
@@ -46,6 +48,8 @@ export interface PanelServices {
   live: LiveConnections;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
+  /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
+  secrets: SecretBox;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -60,14 +64,16 @@ export function defaultPublicUrl(config: PanelConfig): string {
  * NodeClient: services never see the daemon engine behind it.
  */
 export function createServices(config: PanelConfig, db: Db, localNode?: LocalNodeOptions): PanelServices {
-  const accounts = new Accounts(db);
+  ensurePrivateDir(config.dataDir);
+  const secrets = SecretBox.forPanel(config.dataDir, config.secretKey);
+  const accounts = new Accounts(db, secrets);
   const sessions = new Sessions(db);
   const clients = new OAuthClients(db);
-  const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) });
+  const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) }, secrets);
   const throttle = new LoginThrottle();
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
-  const nodes = new Nodes(db, settings, localNode);
+  const nodes = new Nodes(db, settings, localNode, secrets);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const servers = new Servers(db, nodes);
@@ -97,13 +103,14 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     nodes,
     servers,
     templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
-    sftpAuth: new SftpAuth(db, accounts, throttle),
+    sftpAuth: new SftpAuth(db, accounts, throttle, secrets),
     invites,
     serverUsers: new ServerUsers(db, accounts, invites, settings, mailer, (userId, serverId) =>
       live.closeForUserOnServer(userId, serverId),
     ),
     serverClients: new ServerClients(db, clients),
-    userAdmin: new UserAdmin(db, accounts, sessions, (userId) => live.closeForUser(userId)),
+    userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => live.closeForUser(userId, reason)),
     live,
+    secrets,
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from "../db/database.ts";
 import { ApiError } from "../errors.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
 
 /**
  * The editable panel settings (reference §10.3) with Outpost's defaults.
@@ -10,6 +11,8 @@ export type SettingValue = string | boolean;
 
 interface SettingRule {
   kind: "string" | "boolean";
+  /** Stored sealed, and never answered by the API (see `read`). */
+  secret?: boolean;
   fallback: (ctx: SettingsContext) => SettingValue;
   check?: (value: SettingValue) => string | undefined;
 }
@@ -68,12 +71,21 @@ const rules: Record<string, SettingRule> = {
   "panel.email.from": { kind: "string", fallback: () => "", check: maxLength(255) },
   "panel.email.domain": { kind: "string", fallback: () => "", check: maxLength(255) },
   "panel.email.host": { kind: "string", fallback: () => "", check: maxLength(255) },
-  "panel.email.key": { kind: "string", fallback: () => "", check: maxLength(1000) },
+  "panel.email.key": { kind: "string", secret: true, fallback: () => "", check: maxLength(1000) },
   "panel.email.username": { kind: "string", fallback: () => "", check: maxLength(255) },
-  "panel.email.password": { kind: "string", fallback: () => "", check: maxLength(1000) },
+  "panel.email.password": { kind: "string", secret: true, fallback: () => "", check: maxLength(1000) },
 };
 
 export const settingKeys = Object.keys(rules);
+
+/** The settings stored sealed and answered only as set / not set. */
+export const secretSettingKeys = settingKeys.filter((key) => rules[key]?.secret);
+
+/** What the API answers for a setting: a secret one's value is always "", with whether it is set. */
+export interface SettingView {
+  value: SettingValue;
+  isSet?: boolean;
+}
 
 function unknownSetting(key: string): ApiError {
   return new ApiError(400, "ErrUnknownSetting", "${setting} is not a setting", { setting: key });
@@ -114,8 +126,10 @@ export class Settings {
   constructor(
     private readonly db: Db,
     private readonly ctx: SettingsContext,
+    private readonly box: SecretBox,
   ) {}
 
+  /** A setting's value for the panel's own use (a secret one opened). */
   async get(key: string): Promise<SettingValue> {
     const rule = rules[key];
     if (!rule) throw unknownSetting(key);
@@ -126,9 +140,22 @@ export class Settings {
       .select("value")
       .where("key", "=", key)
       .executeTakeFirst();
-    const value = row ? (JSON.parse(row.value) as SettingValue) : rule.fallback(this.ctx);
+    const stored = row ? (JSON.parse(row.value) as SettingValue) : rule.fallback(this.ctx);
+    // A secret is cached opened, in memory only.
+    const value = row && rule.secret ? this.box.open(String(stored)) : stored;
     if (generation === this.generation) this.cache.set(key, value);
     return value;
+  }
+
+  /**
+   * A setting as the API shows it. The reference answers the SMTP password
+   * and the mail API key in plain text to any holder of settings.edit (and so
+   * to anyone who steals such a session); Outpost answers "" with isSet, so a
+   * secret can be replaced or cleared but never read back.
+   */
+  async read(key: string): Promise<SettingView> {
+    if (!rules[key]?.secret) return { value: await this.get(key) };
+    return { value: "", isSet: (await this.get(key)) !== "" };
   }
 
   async getMany<K extends string>(keys: readonly K[]): Promise<Record<K, SettingValue>> {
@@ -137,12 +164,25 @@ export class Settings {
     return out;
   }
 
-  /** Checks every value first, then writes them all in one transaction: all or nothing. */
+  /**
+   * Checks every value first, then writes them all in one transaction: all or
+   * nothing. For a secret setting "" keeps what is stored — the API never
+   * shows it, so a client that saves back the form it was given must not wipe
+   * it — and null clears it.
+   */
   async setMany(values: Record<string, unknown>): Promise<void> {
-    const checked = Object.entries(values).map(([key, value]) => [key, normalise(key, value)] as const);
+    const writes: [string, SettingValue | null][] = [];
+    for (const [key, value] of Object.entries(values)) {
+      if (rules[key]?.secret && value === "") continue;
+      writes.push([key, rules[key]?.secret && value === null ? null : normalise(key, value)]);
+    }
     await this.db.transaction().execute(async (trx) => {
-      for (const [key, value] of checked) {
-        const json = JSON.stringify(value);
+      for (const [key, value] of writes) {
+        if (value === null) {
+          await trx.deleteFrom("settings").where("key", "=", key).execute();
+          continue;
+        }
+        const json = JSON.stringify(rules[key]?.secret ? this.box.seal(String(value)) : value);
         await trx
           .insertInto("settings")
           .values({ key, value: json })

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/database.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
 import { normaliseEmail } from "./account-rules.ts";
 import type { Accounts } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
@@ -26,6 +27,8 @@ export class SftpAuth {
     private readonly db: Db,
     private readonly accounts: Accounts,
     private readonly throttle: LoginThrottle,
+    /** Node secrets are stored sealed (see nodes.ts). */
+    private readonly box: SecretBox,
   ) {}
 
   /** The user's id when the login may use SFTP there; undefined for every refusal. */
@@ -63,7 +66,8 @@ export class SftpAuth {
     const offered = digest(secret);
     let found: number | undefined;
     for (const node of await this.db.selectFrom("nodes").select(["id", "secret"]).execute()) {
-      if (timingSafeEqual(offered, digest(node.secret)) && found === undefined) found = node.id;
+      if (timingSafeEqual(offered, digest(this.box.open(node.secret))) && found === undefined)
+        found = node.id;
     }
     return found;
   }

@@ -14,8 +14,8 @@ export interface Editor {
   sessionHash: string;
 }
 
-/** Ends what a user still holds open outside the database (console sockets, SFTP sessions). */
-export type CloseLive = (userId: number) => void;
+/** Ends what a user still holds open outside the database (console sockets, SFTP sessions), saying why. */
+export type CloseLive = (userId: number, reason?: string) => void;
 
 const knownScopes = new Set<string>([...globalScopes, ...serverScopes]);
 
@@ -130,6 +130,7 @@ export class UserAdmin {
     await this.get(id);
     const isAdmin = holdsScope(editor.scopes, "admin");
     const wanted = new Set(requested.filter((s) => knownScopes.has(s)));
+    let lost: string[] = [];
     await this.db.transaction().execute(async (trx) => {
       const current = await this.globalScopesIn(trx, id);
       if (!isAdmin && current.includes("admin")) throw reachesFurther();
@@ -150,7 +151,10 @@ export class UserAdmin {
         .values({ user_id: id, server_id: "", scopes: value })
         .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
         .execute();
+      lost = current.filter((s) => !next.includes(s));
     });
+    // A global scope reaches every server: what was opened with it (sockets, SFTP) reopens with what is left.
+    if (lost.length > 0) this.closeLive(id, "your permissions changed");
   }
 
   /** A non-administrator may act only on a user whose every scope (global and per server) they hold. */

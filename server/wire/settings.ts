@@ -1,10 +1,13 @@
 import { type Static, Type } from "typebox";
 
 export const SettingValue = Type.Union([Type.String(), Type.Boolean()]);
-export const SettingAnswer = Type.Object({ value: SettingValue });
+/** A secret setting (SMTP password, mail API key) answers value "" and whether it is set. */
+export const SettingAnswer = Type.Object({ value: SettingValue, isSet: Type.Optional(Type.Boolean()) });
 export type SettingAnswer = Static<typeof SettingAnswer>;
-export const SettingBody = Type.Object({ value: SettingValue });
-export const SettingsBody = Type.Record(Type.String(), SettingValue);
+/** null clears a secret setting; "" leaves a secret setting as it is. */
+export const SettingInput = Type.Union([Type.String(), Type.Boolean(), Type.Null()]);
+export const SettingBody = Type.Object({ value: SettingInput });
+export const SettingsBody = Type.Record(Type.String(), SettingInput);
 
 export const SettingKeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 100 }) });
 

@@ -140,6 +140,30 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     expect((await api.get("/api/self")).status).toBe(401);
   });
 
+  it("losing a global scope closes what it opened; gaining one closes nothing", async () => {
+    counter += 1;
+    const user = {
+      username: `live-global-${counter}`,
+      email: `global${counter}@example.com`,
+      password: "global-pass-1",
+    };
+    const api = await registeredClient(panel(), user);
+    const id = (await api.get("/api/self")).body.id;
+    const perms = (scopes: string[]) => admin.put(`/api/users/${id}/perms`, { scopes });
+    // No row on the server: console and SFTP come from global scopes alone.
+    expect((await perms(["login", "server.view", "server.console", "server.sftp"])).status).toBe(204);
+    const socket = await openServerSocket(api, serverId);
+    const sftp = await openSftp(panel().sftpPort, `${user.email}#${serverId}`, user.password);
+    expect(
+      (await perms(["login", "server.view", "server.console", "server.sftp", "server.status"])).status,
+    ).toBe(204);
+    expect(await settledWithin(socket.closed, 300)).toBe(false);
+    expect((await perms(["login"])).status).toBe(204);
+    expect((await socket.closed).code).toBe(4001);
+    await sftp.closed;
+    await expect(openServerSocket(api, serverId)).rejects.toThrow(/403/);
+  });
+
   it("caps one user's open sockets, with a clear error, while others still sign in and connect", async () => {
     const { api } = await member();
     const open = [];

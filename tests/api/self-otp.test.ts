@@ -7,7 +7,7 @@ import { currentOtp } from "../../server/panel/otp.ts";
 import { Settings } from "../../server/panel/settings.ts";
 import { TwoFactor } from "../../server/panel/two-factor.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
-import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
+import { panelSecretBox, setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
 import { SmtpInbox } from "../support/smtp-inbox.ts";
 import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
@@ -121,8 +121,9 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
     // account before any of them writes, which a read-then-write check would let all through.
     const { user, secret, codes } = await enrolled("interleave");
     const results = await withPanelDb(panel(), async (db) => {
-      const accounts = new Accounts(db);
-      const settings = new Settings(db, { defaultPublicUrl: panel().url });
+      const box = panelSecretBox(panel());
+      const accounts = new Accounts(db, box);
+      const settings = new Settings(db, { defaultPublicUrl: panel().url }, box);
       const twoFactor = new TwoFactor(db, accounts, settings, new LoginThrottle(), new Mailer(settings));
       const id = (await accounts.byEmail(user.email))!.id;
       // Open the pool's connections first (PostgreSQL), so the checks run side by side.

@@ -25,6 +25,8 @@ const dockerDefinition = (over: Record<string, unknown> = {}) => {
   const echo = echoDefinition();
   return echoDefinition({
     run: { ...echo.run, command: echo.run.command.replace("sh -c '", "sh -c 'pwd > where.txt; ") },
+    // Runs in the image too: the host has no /pufferpanel.
+    install: [{ type: "command", commands: ["sh -c 'pwd > installed-in.txt'"] }],
     environment: { type: "docker", image: testImage },
     requirements: { os: "linux", binaries: ["no-such-program-on-the-host"] },
     limits,
@@ -59,6 +61,10 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
     it("runs a server in a container: console both ways, its limits, its folder, stop leaves no container", async () => {
       // The host's binaries are not the container's business (reference §6).
       await subject.client.servers.createServer(id, dockerDefinition());
+      await subject.client.servers.action(id, "install", true);
+      const folder = path.join(subject.dataDir, "servers", id);
+      expect(fs.readFileSync(path.join(folder, "installed-in.txt"), "utf8")).toBe("/pufferpanel\n");
+      expect(await containersOf(id)).toEqual([]);
       await subject.client.servers.action(id, "start", true);
       await waitUntil(async () => (await output()).includes("ready hello on 25565"), 20_000, 100);
 
@@ -70,6 +76,8 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       expect(inspect.HostConfig.NanoCpus).toBe(500_000_000);
       expect(inspect.HostConfig.Binds).toEqual([`${path.join(subject.dataDir, "servers", id)}:/pufferpanel`]);
       expect(inspect.HostConfig.CapDrop).toEqual(["ALL"]);
+      const owner = fs.statSync(folder);
+      expect(inspect.Config.User).toBe(`${owner.uid}:${owner.gid}`);
       // The node's own environment stays outside.
       expect(
         inspect.Config.Env.some((e) => e.startsWith("OUTPOST_") || e.startsWith("PATH=/usr/local")),
@@ -99,6 +107,28 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       expect((await subject.client.servers.status(id)).running).toBe(false);
       expect(await output()).toContain("Server was ended by SIGKILL");
       expect(await containersOf(id)).toEqual([]);
+    });
+
+    it("runs as the folder's owner, and a server over its memory limit is killed and says why", async () => {
+      const hungry = name === "LocalNode" ? "d0c4e0a1" : "d0c4e0a2";
+      await subject.client.servers.createServer(
+        hungry,
+        dockerDefinition({
+          run: { command: `sh -c 'echo mine > owned.txt; echo ready; x=a; while :; do x="$x$x"; done'` },
+          limits: { memoryMiB: 16 },
+        }),
+      );
+      const folder = path.join(subject.dataDir, "servers", hungry);
+      fs.chownSync(folder, 61000, 61000);
+      const logs = async () =>
+        Buffer.from((await subject.client.servers.console(hungry, 0)).logs, "base64").toString();
+      await subject.client.servers.action(hungry, "start", true);
+      await waitUntil(async () => !(await subject.client.servers.status(hungry)).running, 30_000, 200);
+      expect(await logs()).toContain("went over its memory limit");
+      expect(await logs()).toContain("Server was ended by SIGKILL");
+      expect(fs.statSync(path.join(folder, "owned.txt")).uid).toBe(61000);
+      expect(await containersOf(hungry)).toEqual([]);
+      await subject.client.servers.deleteServer(hungry);
     });
 
     it("says in the console and the answer when an image cannot be had", async () => {

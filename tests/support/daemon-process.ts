@@ -25,8 +25,6 @@ export interface DaemonProcess {
  */
 export async function startDaemon(config: DaemonConfig): Promise<DaemonProcess> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-daemon-"));
-  // Server users pass through (not list) the folders above their own, so the node can sandbox them.
-  fs.chmodSync(dir, 0o711);
   const local: DaemonConfig = {
     ...config,
     listen: { ...config.listen, host: "127.0.0.1" },

@@ -1,8 +1,10 @@
 import { type Db, openDatabase } from "../../server/db/database.ts";
+import { Accounts } from "../../server/panel/accounts.ts";
 import { OAuthClients } from "../../server/panel/oauth-clients.ts";
 import { newOtpSecret } from "../../server/panel/otp.ts";
 import { joinScopes } from "../../server/panel/scopes.ts";
 import { tokenHash } from "../../server/panel/tokens.ts";
+import { SecretBox } from "../../server/secrets/secret-box.ts";
 import type { PanelProcess } from "./panel-process.ts";
 
 /**
@@ -24,15 +26,20 @@ async function userId(db: Db, email: string): Promise<number> {
   return row.id;
 }
 
-/** Turns OTP on for a user with a fresh secret (and no code used yet); answers the secret. */
+/** The panel's own secret box: its key file in the panel's data folder. */
+export function panelSecretBox(panel: PanelProcess): SecretBox {
+  return SecretBox.forPanel(panel.dataDir, undefined);
+}
+
+/** Turns OTP on for a user with a fresh secret (and no code used yet), stored as the panel stores it; answers the secret. */
 export function enableOtp(panel: PanelProcess, email: string): Promise<string> {
   const secret = newOtpSecret();
   return withPanelDb(panel, async (db) => {
-    await db
-      .updateTable("users")
-      .set({ otp_secret: secret, otp_active: 1, otp_last_step: 0 })
-      .where("id", "=", await userId(db, email))
-      .execute();
+    await new Accounts(db, panelSecretBox(panel)).setOtp(await userId(db, email), {
+      secret,
+      active: true,
+      lastStep: 0,
+    });
     return secret;
   });
 }

@@ -38,8 +38,6 @@ export async function startPanel(
   } = {},
 ): Promise<PanelProcess> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "outpost-panel-"));
-  // As on a real host: server users may pass through (not list) the folders above their own, so the node can sandbox them.
-  if (!opts.dataDir) fs.chmodSync(dataDir, 0o711);
   const port = await freePort();
   // Every panel runs the local node's SFTP listener: parallel panels each need their own port.
   const sftpPort = opts.env?.OUTPOST_SFTP_PORT ? Number(opts.env.OUTPOST_SFTP_PORT) : await freePort();

@@ -53,7 +53,7 @@ export class ContainerProcess implements ServerProcess {
     try {
       const stream = (await container.attach({
         stream: true,
-        stdin: true,
+        stdin: spec.OpenStdin ?? false,
         stdout: true,
         stderr: true,
         hijack: true,

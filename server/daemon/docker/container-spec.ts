@@ -24,7 +24,7 @@ export interface ContainerInput {
   /** Relative to the server folder, from run.workingDirectory. */
   workingDirectory?: string;
   limits?: ServerLimits;
-  /** "uid:gid" the container runs as: the server's own user, who owns its folder (absent: the image's). */
+  /** `uid:gid` the container runs as: the owner of the server folder, so files stay manageable either side. */
   user?: string;
 }
 

@@ -1,14 +1,28 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import type Docker from "dockerode";
 import { ApiError } from "../../errors.ts";
 import { dockerAnswers } from "../docker-probe.ts";
+import type { CommandExit, CommandSpec } from "../install/command-runner.ts";
 import type { ServerProcess } from "../runtime/instance.ts";
 import { ContainerProcess } from "./container-process.ts";
-import { type ContainerInput, containerSpec } from "./container-spec.ts";
-import { ensureImage } from "./image-pull.ts";
+import { type ContainerInput, containerName, containerSpec } from "./container-spec.ts";
+import { ensureImage, pullImage } from "./image-pull.ts";
 import { dockerClient } from "./socket.ts";
 
 export const dockerNotSupported = () =>
   new ApiError(400, "ErrDockerNotSupported", "no Docker engine answers on this node");
+
+/**
+ * The container runs as whoever owns the server folder (the node's user, or
+ * the server's own uid where the host environment gives it one): what it
+ * writes there stays the server's, and with every capability dropped it could
+ * not write into a folder of another owner anyway.
+ */
+async function asFolderOwner(input: ContainerInput): Promise<ContainerInput> {
+  const owner = await fs.stat(input.root);
+  return { ...input, user: `${owner.uid}:${owner.gid}` };
+}
 
 /** The image the reference uses when a docker environment names none. */
 export const defaultImage = "pufferpanel/generic";
@@ -28,6 +42,45 @@ export class DockerRunner {
 
   /** Pulls the image when missing (progress in the console), then creates and starts the container. */
   async launch(input: ContainerInput, onOutput: (data: Buffer) => void): Promise<ServerProcess> {
+    return this.startContainer(containerSpec(await asFolderOwner(input)), input, onOutput);
+  }
+
+  /**
+   * Runs one command of a docker server's install, pre or post steps in a
+   * container of its own: the server's image, folder, limits and variables,
+   * input closed (nothing answers a question during an install), removed
+   * when it ends; an abort kills it.
+   */
+  async runCommand(input: ContainerInput, command: CommandSpec): Promise<CommandExit> {
+    const spec = containerSpec({
+      ...(await asFolderOwner(input)),
+      argv: command.argv,
+      workingDirectory: path.relative(input.root, command.cwd),
+    });
+    spec.name = `${containerName(input.serverId)}-step`;
+    spec.OpenStdin = false;
+    spec.AttachStdin = false;
+    const container = await this.startContainer(spec, input, command.onOutput);
+    const kill = () => container.signal("SIGKILL");
+    if (command.signal.aborted) kill();
+    command.signal.addEventListener("abort", kill, { once: true });
+    try {
+      return await container.exited;
+    } finally {
+      command.signal.removeEventListener("abort", kill);
+    }
+  }
+
+  /** The `dockerpull` step: pulls even when the image is there, to get its newest version. */
+  pull(image: string, onOutput: (text: string) => void, signal: AbortSignal): Promise<void> {
+    return pullImage(this.docker, image, (line) => onOutput(`[DOCKER] ${line}\n`), signal);
+  }
+
+  private async startContainer(
+    spec: Docker.ContainerCreateOptions,
+    input: ContainerInput,
+    onOutput: (data: Buffer) => void,
+  ): Promise<ContainerProcess> {
     const say = (line: string) => onOutput(Buffer.from(`[DOCKER] ${line}\n`));
     if (!(await this.available())) {
       say("No Docker engine answers on this node");
@@ -38,7 +91,7 @@ export class DockerRunner {
       say(`Not applied on this node (they could reach the host): ${ignored.join(", ")}`);
     await ensureImage(this.docker, input.image, say);
     try {
-      return await ContainerProcess.start(this.docker, containerSpec(input), onOutput);
+      return await ContainerProcess.start(this.docker, spec, onOutput);
     } catch (err) {
       const reason = (err as { json?: { message?: string } }).json?.message ?? (err as Error).message;
       say(`Could not start the container: ${reason}`);

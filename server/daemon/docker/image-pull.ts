@@ -13,28 +13,40 @@ interface PullEvent {
   error?: string;
 }
 
-/**
- * Makes sure the engine has `image`: nothing to do when it is there, else a
- * pull whose progress goes to the console, one line per layer and state
- * (not every byte count). A pull that fails ends in ErrDockerImageUnavailable
- * with the engine's reason, written to the console too.
- */
+/** Makes sure the engine has `image`: nothing to do when it is there, else a pull (see pullImage). */
 export async function ensureImage(
   docker: Docker,
   image: string,
   write: (line: string) => void,
 ): Promise<void> {
-  const ref = withTag(image);
   try {
-    await docker.getImage(ref).inspect();
+    await docker.getImage(withTag(image)).inspect();
     return;
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode !== 404) throw err;
   }
+  await pullImage(docker, image, write);
+}
+
+/**
+ * Pulls `image` with its progress going to the console, one line per layer
+ * and state (not every byte count). A pull that fails ends in
+ * ErrDockerImageUnavailable with the engine's reason, written to the console
+ * too. An abort stops it.
+ */
+export async function pullImage(
+  docker: Docker,
+  image: string,
+  write: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const ref = withTag(image);
   write(`Pulling image ${ref}`);
   const seen = new Map<string, string>();
   try {
-    const stream = await docker.pull(ref);
+    const stream = (await docker.pull(ref)) as NodeJS.ReadableStream & { destroy(err?: Error): void };
+    const abort = () => stream.destroy(new Error("cancelled"));
+    signal?.addEventListener("abort", abort, { once: true });
     // An error mid-pull arrives as an event in the stream, not as a stream error.
     let failure: string | undefined;
     await new Promise<void>((resolve, reject) => {
@@ -49,7 +61,7 @@ export async function ensureImage(
           write(event.id ? `${event.id}: ${event.status}` : event.status);
         },
       );
-    });
+    }).finally(() => signal?.removeEventListener("abort", abort));
   } catch (err) {
     const reason =
       (err as { json?: { message?: string }; message: string }).json?.message ?? (err as Error).message;
@@ -58,10 +70,7 @@ export async function ensureImage(
       502,
       "ErrDockerImageUnavailable",
       "image ${image} is not on this node and could not be pulled: ${reason}",
-      {
-        image: ref,
-        reason,
-      },
+      { image: ref, reason },
     );
   }
   write(`Pulled image ${ref}`);

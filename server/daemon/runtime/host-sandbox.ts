@@ -1,6 +1,5 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 
 /**
  * The hardened `host` environment: every game process (and every install
@@ -72,7 +71,24 @@ function systemArgs(): string[] {
   return args;
 }
 
-/** The bwrap command line that runs `argv` in `cwd` (inside the root) with exactly `env`. */
+/**
+ * A root daemon keeps its data folders 0700, which the server's uid cannot
+ * pass through, and bwrap (run as that uid) opens what it binds by path. So
+ * the daemon first makes a private mount namespace, as root, in which the
+ * server's folder (and the shared read-only ones) are bound under /mnt, a
+ * place anyone may reach, then drops to the server's uid and starts bwrap
+ * from there. Nothing of this is visible outside that process.
+ */
+const gateScript = [
+  "set -e",
+  "mount -t tmpfs -o mode=0755,size=64k outpost-gate /mnt",
+  "n=0",
+  'while [ "$1" != -- ]; do mkdir /mnt/$n; [ ! -d "$1" ] || mount --bind "$1" /mnt/$n; n=$((n+1)); shift; done',
+  "shift",
+  'exec "$@"',
+].join("\n");
+
+/** The command line that runs `argv` sandboxed in `cwd` (inside the root) with exactly `env`. */
 export function sandboxArgv(
   isolation: Isolation,
   argv: string[],
@@ -80,9 +96,14 @@ export function sandboxArgv(
   env: Record<string, string>,
   statusFd: number,
 ): string[] {
+  const gated = isolation.uid !== undefined;
+  const sources = [isolation.root, ...isolation.readOnly];
+  const from = (index: number) => (gated ? `/mnt/${index}` : sources[index]);
   const args = ["bwrap", ...systemArgs(), "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  for (const dir of isolation.readOnly) args.push("--ro-bind-try", dir, dir);
-  args.push("--bind", isolation.root, isolation.root, "--chdir", cwd);
+  isolation.readOnly.forEach((dir, i) => {
+    args.push("--ro-bind-try", from(i + 1), dir);
+  });
+  args.push("--bind", from(0), isolation.root, "--chdir", cwd);
   args.push("--clearenv");
   for (const [key, value] of Object.entries(env)) args.push("--setenv", key, value);
   args.push(
@@ -99,7 +120,29 @@ export function sandboxArgv(
     "--",
     ...argv,
   );
-  return args;
+  if (!gated) return args;
+  const drop = [
+    "setpriv",
+    `--reuid=${isolation.uid}`,
+    `--regid=${isolation.gid ?? isolation.uid}`,
+    "--clear-groups",
+    "--",
+  ];
+  return [
+    "unshare",
+    "--mount",
+    "--propagation",
+    "private",
+    "--",
+    "/bin/sh",
+    "-c",
+    gateScript,
+    "sh",
+    ...sources,
+    "--",
+    ...drop,
+    ...args,
+  ];
 }
 
 export interface SandboxSupport {
@@ -109,53 +152,29 @@ export interface SandboxSupport {
 }
 
 /**
- * Whether this host can sandbox servers kept under `serversDir`: bwrap is
- * installed, user namespaces work for an unprivileged uid, and that uid can
- * reach the servers folder (each folder above it must be traversable).
+ * Whether this host can sandbox servers kept under `serversDir`: bwrap (and,
+ * for a root daemon, unshare and setpriv) are installed and user namespaces
+ * work for an unprivileged uid. Runs the real thing once with `true`.
  */
-export function probeSandbox(serversDir: string, uid?: number, gid?: number): SandboxSupport {
-  const result = spawnSync(
-    "bwrap",
-    ["--ro-bind", "/", "/", "--bind", serversDir, serversDir, "--unshare-pid", "--", "/bin/true"],
-    {
-      uid,
-      gid,
-      cwd: "/",
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: 10_000,
-      env: { PATH: "/usr/bin:/bin" },
-    },
-  );
+export function probeSandbox(serversDir: string, uid?: number): SandboxSupport {
+  const argv = sandboxArgv({ root: serversDir, readOnly: [], uid, gid: uid }, ["/bin/true"], "/", {}, 1);
+  const result = spawnSync(argv[0], argv.slice(1), {
+    cwd: "/",
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 10_000,
+    env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+  });
   if (result.error) {
     const missing = (result.error as NodeJS.ErrnoException).code === "ENOENT";
-    return {
-      available: false,
-      reason: missing ? "bubblewrap (bwrap) is not installed" : result.error.message,
-    };
+    return { available: false, reason: missing ? `${argv[0]} is not installed` : result.error.message };
   }
   if (result.status === 0) return { available: true };
   const stderr = result.stderr.toString().trim();
-  if (/Permission denied/.test(stderr) && stderr.includes(serversDir)) {
-    return {
-      available: false,
-      reason: `the servers folder ${serversDir} cannot be reached by server users: each folder above it must be traversable (o+x)`,
-    };
+  if (/bwrap: (not found|No such file)/.test(stderr) || /exec.*bwrap/.test(stderr)) {
+    return { available: false, reason: "bubblewrap (bwrap) is not installed" };
   }
   return {
     available: false,
-    reason: `bwrap cannot make a sandbox (user namespaces?): ${stderr || `exit ${result.status}`}`,
+    reason: `cannot make a sandbox (bubblewrap and user namespaces needed): ${stderr || `exit ${result.status}`}`,
   };
-}
-
-/** Adds o+x to the daemon's own folders on the way to the servers (not listing: only passing through). */
-export function openPathTo(serversDir: string, dataDir: string): void {
-  let dir = path.resolve(serversDir);
-  const stop = path.dirname(path.resolve(dataDir));
-  while (dir !== stop && dir !== path.dirname(dir)) {
-    try {
-      const mode = fs.statSync(dir).mode & 0o7777;
-      if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
-    } catch {}
-    dir = path.dirname(dir);
-  }
 }

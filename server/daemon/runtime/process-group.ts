@@ -45,9 +45,8 @@ export class ProcessGroup {
     const [command, ...args] = spec.cgroup ? [...gate, ...inner] : inner;
     this.child = spawn(command, args, {
       cwd: isolation ? "/" : spec.cwd,
-      env: isolation ? { PATH: spec.env.PATH ?? "/usr/bin:/bin" } : spec.env,
-      uid: isolation?.uid,
-      gid: isolation?.gid,
+      // The sandbox is started as the daemon (it drops to the server's uid itself) and gets exactly spec.env inside.
+      env: isolation ? { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } : spec.env,
       detached: true,
       stdio: ["pipe", "pipe", "pipe", isolation ? "pipe" : "ignore", spec.cgroup ? "pipe" : "ignore"],
     });

@@ -1,18 +1,26 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "../../errors.ts";
+import { ensurePrivateFile, privateFileMode } from "../../secrets/private-files.ts";
 import { parseTemplate, type Template, templateErrors } from "../../templates/index.ts";
 
-/** A server's definition lives next to its folder as `<id>.json`, written atomically. */
+/**
+ * A server's definition lives next to its folder as `<id>.json`, written
+ * atomically and readable by the node's user only (it holds the server's
+ * variables, passwords among them).
+ */
 export async function saveDefinition(serversDir: string, id: string, definition: Template): Promise<void> {
   const file = path.join(serversDir, `${id}.json`);
   const temp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(temp, JSON.stringify({ ...definition, id }, null, 2));
+  await fs.writeFile(temp, JSON.stringify({ ...definition, id }, null, 2), { mode: privateFileMode });
   await fs.rename(temp, file);
 }
 
 export async function loadDefinition(serversDir: string, id: string): Promise<Template> {
-  const raw = JSON.parse(await fs.readFile(path.join(serversDir, `${id}.json`), "utf8"));
+  const file = path.join(serversDir, `${id}.json`);
+  // A definition written by an older version may be world-readable.
+  ensurePrivateFile(file);
+  const raw = JSON.parse(await fs.readFile(file, "utf8"));
   return checkedDefinition(raw);
 }
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ApiError } from "../../errors.ts";
 import {
   ConditionEvaluator,
+  type DockerEnvironment,
   type Operation,
   renderEnvironmentVars,
   renderRun,
@@ -14,7 +15,7 @@ import {
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
-import { defaultContainerRoot } from "../docker/container-spec.ts";
+import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
 import { type CommandRunner, processGroupRunner } from "../install/command-runner.ts";
 import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups.ts";
@@ -41,7 +42,7 @@ export interface StepIo {
   /** For the `console` step: a line to the running process's input. */
   sendConsole(line: string): void;
   signal: AbortSignal;
-  /** Runs one program of a `command` step (sandboxed like the server). */
+  /** Runs a command step's program; by default a process group on this host. */
   runCommand?: CommandRunner;
 }
 
@@ -133,27 +134,9 @@ export class ManagedServer {
   private async plan(): Promise<RunPlan> {
     const ctx = this.context();
     const run = renderRun(this.definition.run, ctx);
-    const environment = this.definition.environment;
-    if (environment.type === "docker") {
-      const docker = this.docker;
-      if (!docker) throw dockerNotSupported();
-      const input = {
-        serverId: this.id,
-        root: this.root,
-        environment,
-        image: replaceTokens(environment.image || defaultImage, tokenValues(ctx)),
-        argv: run.argv,
-        // The node's own environment stays on the node: the container gets the definition's variables.
-        env: {
-          HOME: environment.containerRoot || defaultContainerRoot,
-          TERM: "xterm-256color",
-          ...run.environmentVars,
-        },
-        workingDirectory: run.workingDirectory,
-        limits: this.limits(),
-        // The server's own uid owns its folder (0700): the container runs as it, not as the image's root.
-        user: this.owner ? `${this.owner.uid}:${this.owner.gid}` : undefined,
-      };
+    if (this.definition.environment.type === "docker") {
+      const docker = this.dockerRunner();
+      const input = { ...this.containerInput(ctx), argv: run.argv, workingDirectory: run.workingDirectory };
       return {
         argv: run.argv,
         cwd: this.root,
@@ -209,19 +192,49 @@ export class ManagedServer {
     });
   }
 
+  private dockerRunner(): DockerRunner {
+    if (!this.docker) throw dockerNotSupported();
+    return this.docker;
+  }
+
+  /** What a container of this server is made of, for a given moment (variables as they are then). */
+  private containerInput(ctx: ServerContext): ContainerInput {
+    const environment = this.definition.environment as DockerEnvironment;
+    const tokens = tokenValues(ctx);
+    return {
+      serverId: this.id,
+      root: this.root,
+      environment,
+      image: replaceTokens(environment.image || defaultImage, tokens),
+      argv: [],
+      // The node's own environment stays on the node: the container gets the definition's variables.
+      env: {
+        HOME: environment.containerRoot || defaultContainerRoot,
+        TERM: "xterm-256color",
+        ...renderEnvironmentVars(this.definition.run, tokens),
+      },
+      limits: this.limits(),
+    };
+  }
+
   /** Runs steps with the run section's environment variables; values they output are kept in the server's data. */
   private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
     if (ops.length === 0) return;
     const ctx = this.context(exit);
+    // A docker server's commands run in its image, as the reference runs them (templates.md §6).
+    // A host server's run in its sandbox, as the server itself.
+    const runCommand: CommandRunner =
+      this.definition.environment.type === "docker"
+        ? (spec) => this.dockerRunner().runCommand(this.containerInput(ctx), spec)
+        : (spec) => processGroupRunner({ ...spec, isolation: this.isolation() });
     const outputs = await this.runSteps(ops, ctx, {
+      runCommand,
       root: this.root,
       env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
       write: (text) => this.instance.console.write(text),
       notice: (text) => this.instance.notice(text),
       sendConsole: (line) => this.instance.sendCommand(line),
       signal: this.abort.signal,
-      // Install commands run in the same sandbox as the server itself.
-      runCommand: (spec) => processGroupRunner({ ...spec, isolation: this.isolation() }),
     });
     if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
   }

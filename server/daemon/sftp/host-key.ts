@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ssh2 from "ssh2";
+import { ensurePrivateFile } from "../../secrets/private-files.ts";
 
 export const hostKeyFileName = "sftp_host_ed25519_key";
 
@@ -12,6 +13,7 @@ export const hostKeyFileName = "sftp_host_ed25519_key";
 export function loadOrCreateHostKey(dataDir: string): Buffer {
   const file = path.join(dataDir, hostKeyFileName);
   try {
+    ensurePrivateFile(file);
     return checked(fs.readFileSync(file), file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import ssh2, { type Connection, type ParsedKey } from "ssh2";
 import { parseSftpUsername } from "../../link/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import { ConnectionGate, defaultGateLimits, type GateLimits } from "./connection-gate.ts";
 import { loadOrCreateHostKey } from "./host-key.ts";
 import { SftpSession } from "./session.ts";
 
@@ -41,6 +42,8 @@ export interface SftpListenerOptions {
   /** The sandbox of a server of this node, or undefined when it has none by that id. */
   sandboxOf: (serverId: string) => Sandbox | undefined;
   log: { info(msg: string): void; warn(msg: string): void };
+  /** Caps on connections and the time to sign in (defaults: defaultGateLimits). */
+  limits?: Partial<GateLimits>;
 }
 
 /** Failed sign-ins one connection may make before it is dropped (OpenSSH's MaxAuthTries). */
@@ -53,6 +56,7 @@ const maxAuthTries = 6;
  */
 export class SftpListener {
   private readonly server: ssh2.Server;
+  private readonly gate: ConnectionGate;
   private readonly connections = new Set<Connection>();
   readonly fingerprint: string;
 
@@ -60,19 +64,24 @@ export class SftpListener {
     const hostKey = loadOrCreateHostKey(options.dataDir);
     this.fingerprint = fingerprintOf(hostKey);
     this.server = new ssh2.Server({ hostKeys: [hostKey], ident: "Outpost" }, (client, info) =>
-      this.accept(client, info.ip),
+      this.accept(client, info.ip, info.port),
     );
     this.server.on("error", (error: Error) => options.log.warn(`SFTP listener: ${error.message}`));
+    // The gate listens and hands the connections it admits to the SSH server.
+    this.gate = new ConnectionGate({ ...defaultGateLimits, ...options.limits }, (socket) =>
+      this.server.injectSocket(socket),
+    );
+    this.gate.server.on("error", (error: Error) => options.log.warn(`SFTP listener: ${error.message}`));
   }
 
   /** Starts listening; rejects when the address cannot be taken (a port in use). */
   listen(): Promise<AddressInfo> {
     return new Promise((resolve, reject) => {
       const failed = (error: Error) => reject(error);
-      this.server.once("error", failed);
-      this.server.listen(this.options.port, this.options.host, () => {
-        this.server.off("error", failed);
-        resolve(this.server.address() as AddressInfo);
+      this.gate.server.once("error", failed);
+      this.gate.server.listen(this.options.port, this.options.host, () => {
+        this.gate.server.off("error", failed);
+        resolve(this.gate.server.address() as AddressInfo);
       });
     });
   }
@@ -80,15 +89,15 @@ export class SftpListener {
   /** Stops accepting and ends every open session (their open files are closed with them). */
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => {
-      if (!this.server.listening) resolve();
-      else this.server.close(() => resolve());
+      if (!this.gate.server.listening) resolve();
+      else this.gate.server.close(() => resolve());
     });
     for (const client of this.connections) client.end();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
     await Promise.race([closed, timeout]);
   }
 
-  private accept(client: Connection, address: string): void {
+  private accept(client: Connection, address: string, port: number): void {
     this.connections.add(client);
     client.on("close", () => this.connections.delete(client));
     // A reset or malformed connection is that client's problem, never the process's.
@@ -133,6 +142,7 @@ export class SftpListener {
     });
 
     client.on("ready", () => {
+      this.gate.signedIn(address, port);
       client.on("session", (acceptSession) => {
         const session = acceptSession();
         session.on("sftp", (acceptSftp, reject) => {
