@@ -14,6 +14,7 @@ import { detectCgroups } from "./runtime/cgroups.ts";
 import { probeSandbox, type SandboxSupport } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
+import { listDefinitionIds } from "./servers/definition-file.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
 import { firstServerUid, runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
@@ -106,6 +107,7 @@ export class DaemonEngine {
     for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
       log?.(line);
     }
+    await this.docker.removeLeftovers(await listDefinitionIds(path.join(this.options.dataDir, "servers")));
     return this.servers.load(log);
   }
 

@@ -1,7 +1,10 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { containerName, serverLabel } from "../../server/daemon/docker/container-spec.ts";
+import { DaemonEngine } from "../../server/daemon/engine.ts";
+import { productVersion } from "../../server/version.ts";
 import { type DockerEngine, startDockerEngine, testImage } from "../support/docker-engine.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
@@ -39,7 +42,7 @@ const containersOf = (id: string) =>
   engine.docker.listContainers({ all: true, filters: { label: [`${serverLabel}=${id}`] } });
 
 for (const [name, make] of Object.entries(nodeImplementations)) {
-  describe(`docker environment: ${name}`, () => {
+  describe(`docker environment: ${name}`, { timeout: 60_000 }, () => {
     let subject: NodeUnderTest;
     const id = name === "LocalNode" ? "d0c4e001" : "d0c4e002";
     const output = async () =>
@@ -109,12 +112,34 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       expect(await containersOf(id)).toEqual([]);
     });
 
+    it("stops by the definition's stop signal, sent to the container", async () => {
+      const signalled = name === "LocalNode" ? "d0c4e0c1" : "d0c4e0c2";
+      await subject.client.servers.createServer(
+        signalled,
+        dockerDefinition({
+          run: {
+            command: `sh -c 'trap "echo got-term; exit 0" TERM; echo ready; while :; do sleep 1; done'`,
+            stopCode: 15,
+          },
+        }),
+      );
+      const logs = async () =>
+        Buffer.from((await subject.client.servers.console(signalled, 0)).logs, "base64").toString();
+      await subject.client.servers.action(signalled, "start", true);
+      await waitUntil(async () => (await logs()).includes("ready"), 20_000, 100);
+      await subject.client.servers.action(signalled, "stop", true);
+      expect(await logs()).toContain("got-term");
+      expect(await logs()).toContain("Server exited with code 0");
+      expect(await containersOf(signalled)).toEqual([]);
+      await subject.client.servers.deleteServer(signalled);
+    });
+
     it("runs as the folder's owner, and a server over its memory limit is killed and says why", async () => {
       const hungry = name === "LocalNode" ? "d0c4e0a1" : "d0c4e0a2";
       await subject.client.servers.createServer(
         hungry,
         dockerDefinition({
-          run: { command: `sh -c 'echo mine > owned.txt; echo ready; x=a; while :; do x="$x$x"; done'` },
+          run: { command: `sh -c 'echo mine > owned.txt; echo ready; exec tail -c 200000000 /dev/zero'` },
           limits: { memoryMiB: 16 },
         }),
       );
@@ -123,9 +148,14 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       const logs = async () =>
         Buffer.from((await subject.client.servers.console(hungry, 0)).logs, "base64").toString();
       await subject.client.servers.action(hungry, "start", true);
-      await waitUntil(async () => !(await subject.client.servers.status(hungry)).running, 30_000, 200);
+      // The exit notice comes once the container is gone.
+      await waitUntil(async () => (await logs()).includes("Server was ended by SIGKILL"), 45_000, 200).catch(
+        async (err) => {
+          throw new Error(`${err.message}; console:\n${await logs()}`);
+        },
+      );
       expect(await logs()).toContain("went over its memory limit");
-      expect(await logs()).toContain("Server was ended by SIGKILL");
+      expect((await subject.client.servers.status(hungry)).running).toBe(false);
       expect(fs.statSync(path.join(folder, "owned.txt")).uid).toBe(61000);
       expect(await containersOf(hungry)).toEqual([]);
       await subject.client.servers.deleteServer(hungry);
@@ -154,6 +184,33 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
     });
   });
 }
+
+describe("docker environment after a node crashed", () => {
+  it("removes the container a crashed node left running, when the node starts again", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-docker-node-"));
+    const id = "d0c4e0b1";
+    try {
+      const before = new DaemonEngine({ dataDir, version: productVersion, dockerSocket: engine.socket });
+      await before.servers.create(id, dockerDefinition());
+      // What a crash leaves: the server's container still running, no node watching it.
+      const orphan = await engine.docker.createContainer({
+        name: containerName(id),
+        Image: testImage,
+        Cmd: ["sleep", "300"],
+        Labels: { [serverLabel]: id },
+        HostConfig: { NetworkMode: "none" },
+      });
+      await orphan.start();
+      expect(await containersOf(id)).toHaveLength(1);
+      const after = new DaemonEngine({ dataDir, version: productVersion, dockerSocket: engine.socket });
+      await after.start();
+      expect(await containersOf(id)).toEqual([]);
+      await after.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("docker environment without an engine", () => {
   it("is not among the features and a docker server is refused", async () => {

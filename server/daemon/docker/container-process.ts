@@ -64,7 +64,8 @@ export class ContainerProcess implements ServerProcess {
       const output = new Promise<void>((resolve) => {
         stream.once("end", resolve);
         stream.once("close", resolve);
-        stream.once("error", () => resolve());
+        // A broken connection must not crash the node: the container's exit still comes through wait.
+        stream.on("error", () => resolve());
       });
       await container.start();
       return new ContainerProcess(container, stream, output, onOutput);

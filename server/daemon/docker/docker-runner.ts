@@ -71,6 +71,23 @@ export class DockerRunner {
     }
   }
 
+  /**
+   * Removes the containers a node that crashed left behind for these
+   * servers (it would otherwise run on, unseen, until the server's next
+   * start); nothing when the engine does not answer.
+   */
+  async removeLeftovers(serverIds: string[]): Promise<void> {
+    if (!(await this.available())) return;
+    for (const id of serverIds) {
+      for (const name of [containerName(id), `${containerName(id)}-step`]) {
+        await this.docker
+          .getContainer(name)
+          .remove({ force: true })
+          .catch(() => {});
+      }
+    }
+  }
+
   /** The `dockerpull` step: pulls even when the image is there, to get its newest version. */
   pull(image: string, onOutput: (text: string) => void, signal: AbortSignal): Promise<void> {
     return pullImage(this.docker, image, (line) => onOutput(`[DOCKER] ${line}\n`), signal);
