@@ -172,6 +172,7 @@ export class Sandbox {
     // (`here/../x` with here -> "." leaves the root; its text does not say so).
     const folder = path.posix.dirname(link.relative);
     const from = folder === "." ? target : `${folder}/${target}`;
+    await this.refuseClimbAfterLink(folder === "." ? "" : folder, target, `${linkPath} -> ${target}`);
     await walkAsync(await this.roots(), from, true, `${linkPath} -> ${target}`).catch((error) => {
       if (error instanceof ApiError && error.code === "ErrIllegalFileAccess") {
         throw sandboxErrors.illegal(`${linkPath} -> ${target}`, "points out of the server folder");
@@ -189,6 +190,27 @@ export class Sandbox {
     if (insideOf(roots.real, parent) === undefined) {
       await fsp.unlink(path.join(parent, path.basename(link.path))).catch(() => {});
       throw sandboxErrors.illegal(linkPath, "was moved out of the server folder while it was made");
+    }
+  }
+
+  /**
+   * A link target may not climb (`..`) after passing through another link:
+   * `y -> x/../..` is inside while x leads two folders down, and leads out
+   * of the root once x is re-pointed (a later archive entry, a later
+   * upload), which would not check y again. Without such a climb, whatever
+   * x is re-pointed to (itself checked), y stays below it, inside.
+   */
+  private async refuseClimbAfterLink(folder: string, target: string, shown: string): Promise<void> {
+    const parts = target.split("/");
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i] === "" || parts[i] === "." || parts[i] === "..") continue;
+      const prefix = [folder, ...parts.slice(0, i + 1)].filter(Boolean).join("/");
+      const step = await this.resolve(prefix, { followFinal: false }).catch(() => undefined);
+      if (!step?.stats?.isSymbolicLink()) continue;
+      if (parts.slice(i + 1).includes("..")) {
+        throw sandboxErrors.illegal(shown, "climbs with .. out of a folder reached through another link");
+      }
+      return;
     }
   }
 
