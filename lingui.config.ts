@@ -2,7 +2,7 @@ import { defineConfig } from "@lingui/cli";
 import { formatter } from "@lingui/format-po";
 
 // Two catalogs per locale in locales/<locale>/ (spec §9 names, e.g. en_US):
-// - shell.po: what the first paint needs (app shell, shared components, API errors, sign-in
+// - shell.po: what the first paint needs (app shell, shared components, API errors, offline, sign-in
 //   screens), loaded at boot;
 // - screens.po: every other screen, loaded with the first of them (src/i18n/activate.ts).
 // The login page so downloads none of the server, node or template screens' strings.
@@ -21,6 +21,7 @@ export default defineConfig({
         "<rootDir>/src/components",
         "<rootDir>/src/i18n",
         "<rootDir>/src/state",
+        "<rootDir>/src/offline",
         "<rootDir>/src/screens/auth",
       ],
     },
