@@ -69,8 +69,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   const cookies = new CookieJar(config.cookiePrefix, config.publicUrl?.startsWith("https:") ?? false);
   installXsrf(app, cookies);
   installAuthRequestRules(app);
-  installGuard(app, services, cookies);
   installNulGuard(app);
+  installGuard(app, services, cookies);
   collectOpenApi(app);
 
   app.addHook("onSend", async (request, reply) => {

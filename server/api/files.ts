@@ -1,10 +1,12 @@
-import type { Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import { errors } from "../errors.ts";
+import { ApiError, errors } from "../errors.ts";
 import {
+  abortedWhenGone,
   acceptStreamedBodies,
   bodyStreamOf,
+  drainRequest,
   limitedTo,
   markUnsatisfiable,
   moveDestination,
@@ -31,9 +33,21 @@ async function uploadedBytes(request: FastifyRequest, maxUploadBytes: number): P
     if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
     return bodyStreamOf(request.body);
   }
-  const part = await request.file();
+  const part = await request.file().catch((error) => {
+    throw badMultipart(error);
+  });
   if (part?.fieldname !== "file") throw errors.fieldRequired("file");
-  return part.file;
+  // The parser fails the part's stream when the form is cut short or malformed: that is the sender's fault.
+  const bytes = new PassThrough();
+  part.file.once("error", (error) => bytes.destroy(badMultipart(error)));
+  part.file.pipe(bytes);
+  return bytes;
+}
+
+/** A multipart body the parser refused (no boundary, cut short, malformed): 400, never 500. */
+function badMultipart(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError(400, "ErrBadMultipart", "the multipart form is malformed or incomplete");
 }
 
 /**
@@ -131,11 +145,16 @@ export function fileRoutes(app: Api, { services }: RouteContext): void {
           const files = await filesOf(request.params.id);
           if (request.query.folder !== undefined) {
             // The reference answers a made folder with 200 and an empty body.
-            await files.makeFolder(request.params.id, requestPath(request));
+            await files.makeFolder(request.params.id, requestPath(request), abortedWhenGone(reply));
             return reply.status(200).send();
           }
-          const bytes = await uploadedBytes(request, maxUploadBytes);
-          await files.write(request.params.id, requestPath(request), limitedTo(bytes, maxUploadBytes));
+          try {
+            const bytes = await uploadedBytes(request, maxUploadBytes);
+            await files.write(request.params.id, requestPath(request), limitedTo(bytes, maxUploadBytes));
+          } catch (error) {
+            await drainRequest(request.raw);
+            throw error;
+          }
           return reply.status(204).send();
         },
       );

@@ -2,7 +2,7 @@ import { requirePrincipal } from "../http/guard.ts";
 import { scopesOnServer } from "../http/principal.ts";
 import { isSameOrigin } from "../http/same-origin.ts";
 import { boundedSend } from "../http/socket-send.ts";
-import { frameText } from "../link/frame-text.ts";
+import { frameBytes } from "../link/frame-text.ts";
 import type { SocketChannel } from "../link/server-wire.ts";
 import type { Reservation } from "../panel/live-connections.ts";
 import { holdsScope } from "../panel/scopes.ts";
@@ -70,7 +70,7 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
         end = await node.subscribe(
           id,
           channels,
-          (message) => send(frameText(message)),
+          (message) => send(frameBytes(message)),
           () => socket.close(1011, "the node closed the stream"),
         );
         if (closed) end();

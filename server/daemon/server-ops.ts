@@ -11,7 +11,9 @@ import type {
 } from "../link/server-wire.ts";
 import type { Template, VariableValue } from "../templates/index.ts";
 import type { ConsoleChunk } from "./runtime/console-buffer.ts";
+import type { ManagedServer } from "./servers/managed-server.ts";
 import type { ServerStore } from "./servers/server-store.ts";
+import { StatsTicker } from "./stats-ticker.ts";
 
 export const statsIntervalMs = 5000;
 
@@ -24,7 +26,19 @@ export class ServerOps implements NodeServers {
   /** One frame per console chunk, shared by every subscriber (encoded once, not once per socket). */
   private readonly consoleFrames = new WeakMap<ConsoleChunk, SocketMessage>();
 
+  /** Each watched server's stats timer, one per server for all its sockets. */
+  private readonly statsTickers = new WeakMap<ManagedServer, StatsTicker>();
+
   constructor(private readonly store: ServerStore) {}
+
+  private watchStats(server: ManagedServer, watcher: (message: SocketMessage) => void): () => void {
+    let ticker = this.statsTickers.get(server);
+    if (!ticker) {
+      ticker = new StatsTicker(() => server.instance.sampleStats(), statsIntervalMs);
+      this.statsTickers.set(server, ticker);
+    }
+    return ticker.watch(watcher);
+  }
 
   private consoleFrame(chunk: ConsoleChunk): SocketMessage {
     let frame = this.consoleFrames.get(chunk);
@@ -112,20 +126,11 @@ export class ServerOps implements NodeServers {
         onMessage({ type: "status", data: event.status });
       }
     });
-    let timer: NodeJS.Timeout | undefined;
-    if (channels.includes("stats")) {
-      timer = setInterval(() => {
-        server.instance
-          .sampleStats()
-          .then((data) => onMessage({ type: "stat", data }))
-          .catch(() => {});
-      }, statsIntervalMs);
-      timer.unref();
-    }
+    const stopStats = channels.includes("stats") ? this.watchStats(server, onMessage) : () => {};
     if (channels.includes("status")) onMessage({ type: "status", data: server.status() });
     return () => {
       stopEvents();
-      clearInterval(timer);
+      stopStats();
     };
   }
 }

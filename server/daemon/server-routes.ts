@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
 import { boundedSend } from "../http/socket-send.ts";
-import { frameText } from "../link/frame-text.ts";
+import { frameBytes } from "../link/frame-text.ts";
 import { type ServerAction, type SocketChannel, serverActions } from "../link/server-wire.ts";
 import type { ServerOps } from "./server-ops.ts";
 
@@ -109,7 +109,7 @@ export function daemonServerRoutes(app: FastifyInstance, ops: ServerOps): void {
       const end = await ops.subscribe(
         request.params.id,
         granted,
-        (message) => send(frameText(message)),
+        (message) => send(frameBytes(message)),
         () => socket.close(),
       );
       socket.on("close", end);

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
-import pg from "pg";
+import { createRequire } from "node:module";
+import type Pg from "pg";
 import { ensurePrivateDir, ensurePrivateFile, privateFileMode } from "../secrets/private-files.ts";
 import { migrations } from "./migrations.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -22,15 +23,20 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
-// PostgreSQL bigint (int8) comes back as a string by default; our bigints are
-// millisecond times and TOTP steps, far below 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
+/** The PostgreSQL driver, loaded only when a postgres:// database is opened (a SQLite panel never holds it). */
+function postgresDriver(): typeof Pg {
+  const pg = createRequire(import.meta.url)("pg") as typeof Pg;
+  // PostgreSQL bigint (int8) comes back as a string by default; our bigints are
+  // millisecond times and TOTP steps, far below 2^53.
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  return pg;
+}
 
 /** Opens the database named by DATABASE_URL, or the SQLite file in the data dir. */
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): OpenedDatabase {
   const url = opts.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new (postgresDriver().Pool)({ connectionString: url, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const scrub = async () => {
       await sql`VACUUM FULL nodes, users, settings`.execute(db);

@@ -1,4 +1,5 @@
-import { pipeline, Readable, Transform } from "node:stream";
+import type { IncomingMessage } from "node:http";
+import { Readable, Transform } from "node:stream";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { ApiError, errors } from "../errors.ts";
 import type { ByteRange, FileBytes, FileRead } from "../link/file-wire.ts";
@@ -125,18 +126,66 @@ export function moveDestination(body: { action: string; to?: string }): string {
   return body.to;
 }
 
-/** The stream, failing with 413 ErrBodyTooLarge once more than `max` bytes have passed. */
+/**
+ * Aborted when the client goes away before its answer was sent, so that
+ * work done for it (a deep mkdir -p, a call to a remote node) stops.
+ */
+export function abortedWhenGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) {
+      controller.abort(new ApiError(400, "ErrRequestAborted", "the client went away"));
+    }
+  });
+  return controller.signal;
+}
+
+/**
+ * The stream, failing with 413 ErrBodyTooLarge once more than `max` bytes
+ * have passed. The source is then read to its end and dropped, not
+ * destroyed: destroying a request closes its connection with the rest of
+ * the body unread, and the client's system then drops the 413 it was sent.
+ */
 export function limitedTo(source: Readable, max: number): Readable {
   let seen = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      if (seen > max) done(tooLarge(max));
-      else done(null, chunk);
+      if (seen <= max) return done(null, chunk);
+      source.unpipe(counter);
+      source.resume();
+      done(tooLarge(max));
     },
   });
-  // pipeline destroys both with the first error, so a failed source fails the result too.
-  return pipeline(source, counter, () => {});
+  // A failed source fails the result too; it is told whoever reads it, and
+  // until then (the node is still preparing the write) it must not crash the process.
+  source.once("error", (error) => counter.destroy(error));
+  counter.on("error", () => {});
+  source.pipe(counter);
+  return counter;
+}
+
+/**
+ * Reads what is left of a refused upload's body, for at most `maxMs`, before
+ * the error is answered. A connection closed with request bytes still
+ * unread is reset by the system, and the client then loses the answer
+ * already sent (a browser shows a network error, not the 413).
+ */
+export async function drainRequest(request: IncomingMessage, maxMs = 15_000): Promise<void> {
+  // complete: every byte has reached the parser, none is left unread on the connection.
+  if (request.complete || request.readableEnded || request.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, maxMs);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    request.once("end", done);
+    request.once("close", done);
+    // Whatever still reads it (a form parser that gave up) is cut off; the bytes are dropped.
+    request.unpipe();
+    request.resume();
+  });
 }
 
 export const tooLarge = (max: number) =>

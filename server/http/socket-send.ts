@@ -11,18 +11,20 @@ export const maxBufferedBytes = 4 * 1024 * 1024;
  * gigabytes for one stalled socket. A client that reconnects gets the
  * console's recent lines again from the ring buffer (GET …/console).
  */
-export function boundedSend(socket: WebSocket, limit = maxBufferedBytes): (text: string) => boolean {
+export function boundedSend(socket: WebSocket, limit = maxBufferedBytes): (text: string | Buffer) => boolean {
   let over = false;
   return (text) => {
     if (over || socket.readyState !== socket.OPEN) return false;
-    if (socket.bufferedAmount + Buffer.byteLength(text) > limit) {
+    const size = typeof text === "string" ? Buffer.byteLength(text) : text.length;
+    if (socket.bufferedAmount + size > limit) {
       over = true;
       socket.close(1013, "too slow: the stream was dropped; reconnect to resync");
       // A peer that does not read may not read the close frame either.
       setTimeout(() => socket.terminate(), 5000).unref();
       return false;
     }
-    socket.send(text);
+    // Bytes go out as a text frame too: a frame's JSON, encoded once for all its watchers.
+    socket.send(text, { binary: false });
     return true;
   };
 }

@@ -84,15 +84,13 @@ export function findNul(value: unknown, path: string): string | undefined {
 /**
  * PostgreSQL text cannot hold NUL, and no field of ours needs it: refuse it in
  * any body, query or path string up front, so both databases answer a 400
- * instead of one of them failing with a 500.
+ * instead of one of them failing with a 500. Path and query are checked on
+ * request, before the access guard looks a server id up (install this hook
+ * before the guard); the body once it is parsed.
  */
 export function installNulGuard(app: FastifyInstance): void {
-  app.addHook("preValidation", async (request) => {
-    for (const [part, value] of [
-      ["body", request.body],
-      ["query", request.query],
-      ["params", request.params],
-    ] as const) {
+  const refuse = (parts: [string, unknown][]) => {
+    for (const [part, value] of parts) {
       const field = findNul(value, "");
       if (field !== undefined) {
         throw new ApiError(400, "ErrFieldMustBePrintable", "${field} must be printable", {
@@ -100,5 +98,12 @@ export function installNulGuard(app: FastifyInstance): void {
         });
       }
     }
+  };
+  app.addHook("onRequest", async (request) => {
+    refuse([
+      ["query", request.query],
+      ["params", request.params],
+    ]);
   });
+  app.addHook("preValidation", async (request) => refuse([["body", request.body]]));
 }

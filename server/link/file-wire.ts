@@ -48,8 +48,8 @@ export interface NodeFiles {
    * failed or aborted write leaves the old file as it was.
    */
   write(id: string, path: string, body: Readable): Promise<void>;
-  /** mkdir -p. */
-  makeFolder(id: string, path: string): Promise<void>;
+  /** mkdir -p; `signal` gives the work up (the client went away). */
+  makeFolder(id: string, path: string, signal?: AbortSignal): Promise<void>;
   /** Removes a file, a link or a whole folder; the root itself is refused. */
   remove(id: string, path: string): Promise<void>;
   /** Renames or moves; refuses (ErrFileExists) when the destination exists. */

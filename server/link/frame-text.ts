@@ -1,14 +1,16 @@
 /**
- * The JSON text of a socket frame, made once per frame: the same frame object
- * goes to every watcher of a server, so it is serialised once, not per socket.
+ * The JSON text of a socket frame as UTF-8 bytes, made once per frame: the
+ * same frame object goes to every watcher of a server, so it is serialised and
+ * encoded once, not per socket (a string handed to each socket would be
+ * encoded anew for every one of them). Sockets send it as a text frame.
  */
-const serialised = new WeakMap<object, string>();
+const serialised = new WeakMap<object, Buffer>();
 
-export function frameText(message: object): string {
-  let text = serialised.get(message);
-  if (text === undefined) {
-    text = JSON.stringify(message);
-    serialised.set(message, text);
+export function frameBytes(message: object): Buffer {
+  let bytes = serialised.get(message);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(message));
+    serialised.set(message, bytes);
   }
-  return text;
+  return bytes;
 }

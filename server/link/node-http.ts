@@ -15,6 +15,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Health checks go out even while the node is known to be down. */
   evenIfDown?: boolean;
+  /** Gives the call up (the panel's own client went away): the node sees its request closed. */
+  signal?: AbortSignal;
 }
 
 export interface StreamOptions {
@@ -111,10 +113,11 @@ export class NodeHttp {
         body: streamed ? (Readable.toWeb(opts.body as Readable) as ReadableStream) : (opts.body as BodyInit),
         // Node's fetch sends a stream only half-duplex (the answer comes after the whole body).
         ...(streamed ? { duplex: "half" } : {}),
-        signal: opts.timeoutMs === 0 ? undefined : AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
+        signal: signalOf(opts, this.timeoutMs),
       } as RequestInit);
     } catch {
       if (bodyError !== undefined) throw bodyError;
+      if (opts.signal?.aborted) throw opts.signal.reason;
       this.state = "down";
       throw this.unreachable();
     }
@@ -135,4 +138,11 @@ export class NodeHttp {
     const error = parsed?.error;
     return new ApiError(status, error?.code ?? "ErrUnknownError", error?.msg, error?.metadata);
   }
+}
+
+/** The call's timeout (none when 0), joined with the caller's own signal. */
+function signalOf(opts: CallOptions, defaultMs: number): AbortSignal | undefined {
+  const timeout = opts.timeoutMs === 0 ? undefined : AbortSignal.timeout(opts.timeoutMs ?? defaultMs);
+  const signals = [timeout, opts.signal].filter((s): s is AbortSignal => s !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 }

@@ -53,8 +53,8 @@ export class RemoteFiles implements NodeFiles {
     }
   }
 
-  async makeFolder(id: string, userPath: string): Promise<void> {
-    await this.http.call("PUT", this.path(id, "file", userPath, "?folder=true"));
+  async makeFolder(id: string, userPath: string, signal?: AbortSignal): Promise<void> {
+    await this.http.call("PUT", this.path(id, "file", userPath, "?folder=true"), { signal });
   }
 
   async remove(id: string, userPath: string): Promise<void> {

@@ -1,4 +1,3 @@
-import nodemailer from "nodemailer";
 import { ApiError } from "../errors.ts";
 import { testMail } from "./account-mail.ts";
 import type { Settings } from "./settings.ts";
@@ -143,6 +142,8 @@ export class Mailer {
     }
     const user = String(s["panel.email.username"]);
     const pass = String(s["panel.email.password"]);
+    // Loaded on the first message over SMTP: a panel that sends none never holds it in memory.
+    const { default: nodemailer } = await import("nodemailer");
     const transport = nodemailer.createTransport({
       host: address.host,
       port: address.port,

@@ -46,7 +46,11 @@ export function checkClientFields(input: { name: string; description?: string })
 
 /** OAuth2 client credentials. The secret is shown once and stored as its SHA-256. */
 export class OAuthClients {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told of the tokens a deleted client had, once they are gone: what was opened with them ends too. */
+    private readonly onTokensRevoked: (tokenHashes: string[]) => void = () => {},
+  ) {}
 
   async create(input: {
     userId: number;
@@ -145,14 +149,25 @@ export class OAuthClients {
       q: DeleteQueryBuilder<Database, "oauth_clients", DeleteResult>,
     ) => DeleteQueryBuilder<Database, "oauth_clients", DeleteResult>,
   ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const gone = await narrow(
-        trx.deleteFrom("oauth_clients").where("client_id", "=", clientId),
-      ).executeTakeFirst();
-      if (Number(gone.numDeletedRows) === 0) return false;
-      await trx.deleteFrom("sessions").where("client_id", "=", clientId).execute();
-      return true;
-    });
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        const gone = await narrow(
+          trx.deleteFrom("oauth_clients").where("client_id", "=", clientId),
+        ).executeTakeFirst();
+        if (Number(gone.numDeletedRows) === 0) return undefined;
+        const tokens = await trx
+          .deleteFrom("sessions")
+          .where("client_id", "=", clientId)
+          .returning("token_hash")
+          .execute();
+        return tokens.map((t) => t.token_hash);
+      })
+      .then((revoked) => {
+        if (revoked === undefined) return false;
+        this.onTokensRevoked(revoked);
+        return true;
+      });
   }
 
   /** The client when id and secret match, otherwise undefined (same answer for both failures). */

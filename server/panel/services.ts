@@ -68,7 +68,6 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const secrets = SecretBox.forPanel(config.dataDir, config.secretKey);
   const accounts = new Accounts(db, secrets);
   const sessions = new Sessions(db);
-  const clients = new OAuthClients(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) }, secrets);
   const throttle = new LoginThrottle();
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
@@ -82,6 +81,10 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     { allNodes: () => nodes.allClients(), nodeOf: (id) => servers.nodeOf(id) },
     (msg) => process.emitWarning(msg),
   );
+  // A deleted OAuth2 client's tokens end with it, and so does what was opened with them.
+  const clients = new OAuthClients(db, (hashes) => {
+    for (const hash of hashes) live.closeForSession(hash);
+  });
   // A revoked session takes the sockets and SFTP sessions opened with it along.
   sessions.onRevoked((revoked) =>
     "sessionHash" in revoked

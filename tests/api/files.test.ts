@@ -132,7 +132,7 @@ function fileManager(label: string, place: () => Place) {
       expect((await get("big/raw.bin")).text).toBe("short");
       expect((await upload(api, `${base}/file/big/empty.bin`, "")).status).toBe(204);
       expect((await get("big/empty.bin")).headers["content-length"]).toBe("0");
-      expect(treeOf(path.join(root, "big")).filter((n) => n.endsWith(".upload"))).toEqual([]);
+      expect(treeOf(path.join(root, "big")).filter((n) => n.startsWith(".outpost-upload-"))).toEqual([]);
     });
 
     it("refuses a multipart form without a file field, and an upload onto a folder", async () => {
@@ -309,10 +309,10 @@ function fileManager(label: string, place: () => Place) {
       request.on("error", () => {});
       request.write(randomBytes(4 * 1024 * 1024));
       // The new bytes are being written beside the old file...
-      await waitUntil(async () => treeOf(folder).some((n) => n.endsWith(".upload")), 10_000, 20);
+      await waitUntil(async () => treeOf(folder).some((n) => n.startsWith(".outpost-upload-")), 10_000, 20);
       request.destroy();
       // ...and are dropped when the sender goes away.
-      await waitUntil(async () => treeOf(folder).every((n) => !n.endsWith(".upload")), 10_000, 50);
+      await waitUntil(async () => treeOf(folder).every((n) => !n.startsWith(".outpost-upload-")), 10_000, 50);
       expect(treeOf(folder)).toEqual(["keep.bin"]);
       expect(sha256((await get("abort/keep.bin")).body)).toBe(sha256(old));
     });

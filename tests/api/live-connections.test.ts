@@ -164,6 +164,27 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     await expect(openServerSocket(api, serverId)).rejects.toThrow(/403/);
   });
 
+  it("deleting an OAuth2 client closes the sockets opened with its tokens", async () => {
+    // The administrator's own client (who may create one on the server).
+    const api = admin;
+    const created = await api.post(`/api/servers/${serverId}/oauth2`, {
+      name: "console bot",
+      scopes: ["server.view", "server.console"],
+    });
+    expect(created.status, created.text).toBe(200);
+    const { client_id, client_secret } = created.body;
+    const token = await new PanelClient(panel().url).call("POST", "/oauth2/token", {
+      form: { grant_type: "client_credentials", client_id, client_secret },
+    });
+    expect(token.status, token.text).toBe(200);
+    const socket = await openServerSocket(api, serverId, { bearer: token.body.access_token });
+    const mine = await openServerSocket(api, serverId);
+    expect((await api.delete(`/api/servers/${serverId}/oauth2/${client_id}`)).status).toBe(204);
+    expect((await socket.closed).code).toBe(4001);
+    expect(await settledWithin(mine.closed, 300)).toBe(false);
+    mine.close();
+  });
+
   it("caps one user's open sockets, with a clear error, while others still sign in and connect", async () => {
     const { api } = await member();
     const open = [];

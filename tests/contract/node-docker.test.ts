@@ -42,7 +42,7 @@ const containersOf = (id: string) =>
   engine.docker.listContainers({ all: true, filters: { label: [`${serverLabel}=${id}`] } });
 
 for (const [name, make] of Object.entries(nodeImplementations)) {
-  describe(`docker environment: ${name}`, () => {
+  describe(`docker environment: ${name}`, { timeout: 60_000 }, () => {
     let subject: NodeUnderTest;
     const id = name === "LocalNode" ? "d0c4e001" : "d0c4e002";
     const output = async () =>
@@ -112,12 +112,34 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       expect(await containersOf(id)).toEqual([]);
     });
 
+    it("stops by the definition's stop signal, sent to the container", async () => {
+      const signalled = name === "LocalNode" ? "d0c4e0c1" : "d0c4e0c2";
+      await subject.client.servers.createServer(
+        signalled,
+        dockerDefinition({
+          run: {
+            command: `sh -c 'trap "echo got-term; exit 0" TERM; echo ready; while :; do sleep 1; done'`,
+            stopCode: 15,
+          },
+        }),
+      );
+      const logs = async () =>
+        Buffer.from((await subject.client.servers.console(signalled, 0)).logs, "base64").toString();
+      await subject.client.servers.action(signalled, "start", true);
+      await waitUntil(async () => (await logs()).includes("ready"), 20_000, 100);
+      await subject.client.servers.action(signalled, "stop", true);
+      expect(await logs()).toContain("got-term");
+      expect(await logs()).toContain("Server exited with code 0");
+      expect(await containersOf(signalled)).toEqual([]);
+      await subject.client.servers.deleteServer(signalled);
+    });
+
     it("runs as the folder's owner, and a server over its memory limit is killed and says why", async () => {
       const hungry = name === "LocalNode" ? "d0c4e0a1" : "d0c4e0a2";
       await subject.client.servers.createServer(
         hungry,
         dockerDefinition({
-          run: { command: `sh -c 'echo mine > owned.txt; echo ready; x=a; while :; do x="$x$x"; done'` },
+          run: { command: `sh -c 'echo mine > owned.txt; echo ready; exec tail -c 200000000 /dev/zero'` },
           limits: { memoryMiB: 16 },
         }),
       );
@@ -127,7 +149,11 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
         Buffer.from((await subject.client.servers.console(hungry, 0)).logs, "base64").toString();
       await subject.client.servers.action(hungry, "start", true);
       // The exit notice comes once the container is gone.
-      await waitUntil(async () => (await logs()).includes("Server was ended by SIGKILL"), 30_000, 200);
+      await waitUntil(async () => (await logs()).includes("Server was ended by SIGKILL"), 45_000, 200).catch(
+        async (err) => {
+          throw new Error(`${err.message}; console:\n${await logs()}`);
+        },
+      );
       expect(await logs()).toContain("went over its memory limit");
       expect((await subject.client.servers.status(hungry)).running).toBe(false);
       expect(fs.statSync(path.join(folder, "owned.txt")).uid).toBe(61000);

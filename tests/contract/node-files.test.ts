@@ -108,6 +108,19 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       expect(fs.existsSync(path.join(root(), "unpacked"))).toBe(false);
     });
 
+    it("gives up making folders once the caller's signal is aborted, and refuses a path too deep", async () => {
+      const gone = new AbortController();
+      gone.abort(new Error("the client went away"));
+      await expect(files().makeFolder(id, "abandoned/a/b/c", gone.signal)).rejects.toThrow();
+      expect(fs.existsSync(path.join(root(), "abandoned"))).toBe(false);
+      const deep = Array.from({ length: 129 }, () => "d").join("/");
+      await expect(files().makeFolder(id, `toodeep/${deep}`)).rejects.toMatchObject({
+        status: 400,
+        code: "ErrPathTooDeep",
+      });
+      expect(fs.existsSync(path.join(root(), "toodeep"))).toBe(false);
+    });
+
     it("fails with the same codes and statuses", async () => {
       const refusals: [() => Promise<unknown>, number, string][] = [
         [() => files().read(id, "missing"), 404, "ErrFileNotFound"],

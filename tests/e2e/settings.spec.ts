@@ -58,6 +58,14 @@ test("an administrator sets up SMTP, saves, finds it after a reload and sends a 
     inbox.refuseRecipients = false;
     await snap(page, "settings-test-failed");
 
+    // Clearing the password: saved as cleared, then "not set".
+    await page.getByTestId("setting-email-password-clear").click();
+    await expect(page.getByTestId("setting-email-password")).toContainText("will be cleared");
+    await page.getByTestId("settings-save").click();
+    await expect(page.getByText("Settings saved")).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId("setting-email-password")).toContainText("not set");
+
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await expect(page.getByTestId("setting-company")).toBeVisible();

@@ -55,6 +55,11 @@ export async function startDockerEngine(): Promise<DockerEngine> {
   const socket = path.join(dir, "docker.sock");
   const cgroupParent = `outpost-test-${path.basename(dir)}`;
   const hadDockerCgroup = fs.existsSync("/sys/fs/cgroup/memory/docker");
+  // Whatever its roots, dockerd 20.10 keeps its trust key in /etc/docker and plugin sockets in /run/docker,
+  // and its containerd makes /opt/containerd and shim sockets in /run/containerd: removed if they are new.
+  const fixedDirs = ["/etc/docker", "/run/docker", "/opt/containerd", "/run/containerd"].filter(
+    (d) => !fs.existsSync(d),
+  );
   let log = "";
   const child: ChildProcess = spawn(
     dockerd,
@@ -85,6 +90,7 @@ export async function startDockerEngine(): Promise<DockerEngine> {
     }
     for (const mount of mountsUnder(dir)) execFileSync("umount", ["-l", mount]);
     fs.rmSync(dir, { recursive: true, force: true });
+    for (const fixed of fixedDirs) fs.rmSync(fixed, { recursive: true, force: true });
     rmdirIfThere(`/sys/fs/cgroup/${cgroupParent}`); // a cgroup v2 host
     for (const c of cgroupHierarchies()) {
       rmdirIfThere(`/sys/fs/cgroup/${c}/${cgroupParent}`);

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ApiError, errors } from "../../errors.ts";
@@ -9,6 +8,7 @@ import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../san
 import type { ServerStore } from "../servers/server-store.ts";
 import { byteRangeOf } from "./byte-range.ts";
 import { listFolder } from "./listing.ts";
+import { tempUploadName } from "./temp-uploads.ts";
 
 /**
  * A request's path read from the server's root: leading slashes are
@@ -27,12 +27,17 @@ function fromRoot(userPath: string): string {
  */
 function copyInto(body: Readable, sink: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
+    // A body that failed before the copy began (the sender went away while the folder was made).
+    if (body.destroyed) {
+      reject(body.errored ?? Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      return;
+    }
     const fail = (error: Error) => {
       body.unpipe(sink);
       sink.destroy();
       reject(error);
     };
-    body.once("error", fail);
+    body.on("error", fail);
     // A sender that went away: some streams say so only by closing before their end.
     body.once("close", () => {
       if (!body.readableEnded) fail(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
@@ -127,7 +132,7 @@ export class FileOps implements NodeFiles {
       const target = await sandbox.resolve(relative);
       if (target.stats?.isDirectory()) throw sandboxErrors.exists(userPath, "is a folder");
       const folder = path.posix.dirname(target.relative);
-      const name = `.${path.posix.basename(target.relative)}.${randomBytes(6).toString("hex")}.upload`;
+      const name = tempUploadName();
       temp = folder === "." ? name : `${folder}/${name}`;
       const handle = await sandbox.openWrite(temp);
       try {
@@ -149,10 +154,10 @@ export class FileOps implements NodeFiles {
     }
   }
 
-  makeFolder(id: string, requested: string): Promise<void> {
+  makeFolder(id: string, requested: string, signal?: AbortSignal): Promise<void> {
     const userPath = fromRoot(requested);
     return acting(userPath, async () => {
-      await this.sandboxOf(id).mkdirp(userPath);
+      await this.sandboxOf(id).mkdirp(userPath, signal);
     });
   }
 

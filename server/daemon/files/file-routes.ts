@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import {
+  abortedWhenGone,
   acceptStreamedBodies,
   bodyStreamOf,
   markUnsatisfiable,
@@ -67,7 +68,7 @@ export function daemonFileRoutes(app: FastifyInstance, ops: FileOps): void {
       api.put(url, { schema: { params: Id, querystring: WriteQuery } }, async (request, reply) => {
         const path = requestPath(request);
         if (request.query.folder !== undefined) {
-          await ops.makeFolder(request.params.id, path);
+          await ops.makeFolder(request.params.id, path, abortedWhenGone(reply));
           return reply.status(200).send();
         }
         await ops.write(request.params.id, path, bodyStreamOf(request.body));

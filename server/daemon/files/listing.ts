@@ -2,6 +2,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import type { FileEntry } from "../../link/file-wire.ts";
 import type { Location, Sandbox } from "../sandbox/index.ts";
+import { isTempUpload } from "./temp-uploads.ts";
 
 /** Folders first, then files; each group by name, ignoring case, with numbers in numeric order. */
 const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
@@ -16,7 +17,8 @@ function byKindThenName(a: FileEntry, b: FileEntry): number {
  * (/proc/self/fd/N): a folder swapped for a link to elsewhere between the
  * walk and the read is refused, never listed. Symlinks are shown as folders
  * or files by what they lead to inside the root; one leading out (or
- * nowhere) shows as a file, which then cannot be opened.
+ * nowhere) shows as a file, which then cannot be opened. An upload's
+ * temporary file is not shown.
  */
 export async function listFolder(sandbox: Sandbox, folder: Location, shown: string): Promise<FileEntry[]> {
   const { handle, base } = await sandbox.openResolvedFolder(folder, shown);
@@ -25,6 +27,7 @@ export async function listFolder(sandbox: Sandbox, folder: Location, shown: stri
     const entries = await Promise.all(
       names.map(async (dirent): Promise<FileEntry | undefined> => {
         const name = dirent.name;
+        if (dirent.isFile() && isTempUpload(name)) return undefined;
         if (dirent.isDirectory()) return { name, isFile: false };
         if (dirent.isSymbolicLink()) {
           const inside = folder.relative ? `${folder.relative}/${name}` : name;

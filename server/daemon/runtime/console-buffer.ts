@@ -29,10 +29,13 @@ export class ConsoleBuffer {
   constructor(readonly capacityBytes = 50 * 1024) {}
 
   write(data: Buffer | string): void {
-    let buf = typeof data === "string" ? Buffer.from(data) : data;
-    if (buf.length === 0) return;
-    if (buf.length > this.capacityBytes) buf = buf.subarray(buf.length - this.capacityBytes);
-    const chunk = { time: nowMicros(), data: buf };
+    const full = typeof data === "string" ? Buffer.from(data) : data;
+    if (full.length === 0) return;
+    const time = nowMicros();
+    // Only the ring keeps at most its capacity: a listener gets the whole chunk (one read from a
+    // busy server's pipe can be larger than the ring, and a watcher must not lose lines of it).
+    const buf = full.length > this.capacityBytes ? full.subarray(full.length - this.capacityBytes) : full;
+    const chunk = { time, data: buf };
     this.chunks.push(chunk);
     this.bytes += buf.length;
     while (this.bytes > this.capacityBytes) {
@@ -44,7 +47,8 @@ export class ConsoleBuffer {
       this.chunks.splice(0, this.head);
       this.head = 0;
     }
-    for (const listener of this.listeners) listener(chunk);
+    const live = buf === full ? chunk : { time, data: full };
+    for (const listener of this.listeners) listener(live);
   }
 
   /** Output newer than `time` (µs), and the stamp to ask from next time. */

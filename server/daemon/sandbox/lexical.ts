@@ -13,6 +13,15 @@ import { sandboxErrors } from "./errors.ts";
  */
 export type AbsolutePolicy = "root-relative" | "refuse";
 
+/** Linux's NAME_MAX and PATH_MAX (less the root's own length, which is the node's business). */
+export const maxNameBytes = 255;
+const maxPathBytes = 4000;
+/**
+ * Folders one path may go down. Far deeper than real game files go, and it
+ * bounds the work one request can ask for (each level is a few system calls).
+ */
+export const maxDepth = 128;
+
 const windowsAbsolute = /^(?:[A-Za-z]:[\\/]|\\\\)/;
 
 /**
@@ -28,6 +37,10 @@ export function lexicalRelative(
 ): string {
   if (typeof userPath !== "string") throw sandboxErrors.illegal(String(userPath), "is not a path");
   if (userPath.includes("\0")) throw sandboxErrors.illegal(userPath, "holds a NUL byte");
+  // Told here, as a 400, rather than by the system as ENAMETOOLONG half way through a walk.
+  if (Buffer.byteLength(userPath) > maxPathBytes) {
+    throw sandboxErrors.tooLong(userPath, `is longer than ${maxPathBytes} bytes`);
+  }
   let text = userPath;
   if (absolute === "refuse") {
     if (text.startsWith("/") || windowsAbsolute.test(text)) {
@@ -47,7 +60,13 @@ export function lexicalRelative(
   if (normalised === ".." || normalised.startsWith("../")) {
     throw sandboxErrors.illegal(userPath, "climbs out of the server folder");
   }
-  return normalised === "." ? "" : normalised.replace(/\/+$/, "");
+  const relative = normalised === "." ? "" : normalised.replace(/\/+$/, "");
+  const parts = relative === "" ? [] : relative.split("/");
+  if (parts.length > maxDepth) throw sandboxErrors.tooDeep(maxDepth);
+  if (parts.some((part) => Buffer.byteLength(part) > maxNameBytes)) {
+    throw sandboxErrors.tooLong(userPath, `holds a name longer than ${maxNameBytes} bytes`);
+  }
+  return relative;
 }
 
 /** `target` relative to `dir` when it lies in it (or is it: ""); undefined when it is elsewhere. */

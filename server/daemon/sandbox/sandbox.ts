@@ -5,6 +5,7 @@ import { ApiError } from "../../errors.ts";
 import { sandboxErrors } from "./errors.ts";
 import { hasGlobMeta, segmentMatcher } from "./glob.ts";
 import { type AbsolutePolicy, insideOf, lexicalRelative } from "./lexical.ts";
+import { makeFolders } from "./make-folders.ts";
 import { type OpenedFolder, openFolder, openRead, openWrite, type Roots, type WriteOptions } from "./open.ts";
 import { type Location, walkAsync, walkSync } from "./walk.ts";
 
@@ -109,33 +110,28 @@ export class Sandbox {
     }
   }
 
-  /** Makes a folder and any missing parents, each checked to be inside the root once made. */
-  async mkdirp(userPath: string): Promise<Location> {
-    // One folder is made per round; a few more rounds than components allow for races.
-    const rounds = this.relative(userPath).split("/").length + 3;
-    for (let attempt = 0; attempt < rounds; attempt++) {
-      const location = await this.resolve(userPath);
-      if (location.stats) {
-        if (location.stats.isDirectory()) return location;
-        throw sandboxErrors.exists(userPath, "exists and is not a folder");
-      }
-      // Create the first missing component, check it, and walk again: the next
-      // component may now be reached through it.
-      const parts = location.relative.split("/");
-      let made = false;
-      for (let i = 1; i <= parts.length && !made; i++) {
-        const step = await this.resolve(parts.slice(0, i).join("/"), { followFinal: false });
-        if (step.stats) continue;
-        try {
-          await fsp.mkdir(step.path);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        }
-        await this.checkMade(step.path, userPath, (real) => fsp.rmdir(real));
-        made = true;
-      }
+  /**
+   * Makes a folder and any missing parents (mkdir -p): one walk to the
+   * deepest folder that exists, then each missing one made through its
+   * parent's descriptor (make-folders.ts), so the work grows with the depth,
+   * not its cube. `signal` stops it between two folders.
+   */
+  async mkdirp(userPath: string, signal?: AbortSignal): Promise<Location> {
+    const location = await this.resolve(userPath);
+    if (location.stats) {
+      if (location.stats.isDirectory()) return location;
+      throw sandboxErrors.exists(userPath, "exists and is not a folder");
     }
-    throw sandboxErrors.illegal(userPath, "kept changing while its folders were made");
+    const parts = location.relative.split("/");
+    const have = location.existing ?? parts.length;
+    const base = await this.resolve(parts.slice(0, have).join("/"));
+    if (!base.stats?.isDirectory())
+      throw sandboxErrors.exists(userPath, "has a file where a folder should be");
+    await makeFolders(base, parts.slice(have), await this.roots(), userPath, signal);
+    const made = await this.resolve(userPath);
+    if (!made.stats?.isDirectory())
+      throw sandboxErrors.illegal(userPath, "kept changing while its folders were made");
+    return made;
   }
 
   /** Renames within the root; the source's last component is moved as it is (a link stays a link). */
@@ -174,6 +170,7 @@ export class Sandbox {
     // (`here/../x` with here -> "." leaves the root; its text does not say so).
     const folder = path.posix.dirname(link.relative);
     const from = folder === "." ? target : `${folder}/${target}`;
+    await this.refuseClimbAfterLink(folder === "." ? "" : folder, target, `${linkPath} -> ${target}`);
     await walkAsync(await this.roots(), from, true, `${linkPath} -> ${target}`).catch((error) => {
       if (error instanceof ApiError && error.code === "ErrIllegalFileAccess") {
         throw sandboxErrors.illegal(`${linkPath} -> ${target}`, "points out of the server folder");
@@ -190,6 +187,27 @@ export class Sandbox {
     if (insideOf(roots.real, parent) === undefined) {
       await fsp.unlink(path.join(parent, path.basename(link.path))).catch(() => {});
       throw sandboxErrors.illegal(linkPath, "was moved out of the server folder while it was made");
+    }
+  }
+
+  /**
+   * A link target may not climb (`..`) after passing through another link:
+   * `y -> x/../..` is inside while x leads two folders down, and leads out
+   * of the root once x is re-pointed (a later archive entry, a later
+   * upload), which would not check y again. Without such a climb, whatever
+   * x is re-pointed to (itself checked), y stays below it, inside.
+   */
+  private async refuseClimbAfterLink(folder: string, target: string, shown: string): Promise<void> {
+    const parts = target.split("/");
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i] === "" || parts[i] === "." || parts[i] === "..") continue;
+      const prefix = [folder, ...parts.slice(0, i + 1)].filter(Boolean).join("/");
+      const step = await this.resolve(prefix, { followFinal: false }).catch(() => undefined);
+      if (!step?.stats?.isSymbolicLink()) continue;
+      if (parts.slice(i + 1).includes("..")) {
+        throw sandboxErrors.illegal(shown, "climbs with .. out of a folder reached through another link");
+      }
+      return;
     }
   }
 
@@ -235,6 +253,36 @@ export class Sandbox {
       if (location?.stats) found.push(candidate);
     }
     return found;
+  }
+
+  /**
+   * Removes, anywhere in the folder, the regular files whose name matches and
+   * that were last written before `before` (a node's leftovers from before a
+   * crash, not a file being written now). Folders are walked as they are,
+   * symlinks never followed. Returns how many were removed.
+   */
+  async removeLeftovers(matches: (name: string) => boolean, before: Date): Promise<number> {
+    const roots = await this.roots();
+    const pending = [roots.real];
+    let removed = 0;
+    while (pending.length > 0) {
+      const folder = pending.pop() as string;
+      const entries = await fsp.readdir(folder, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const place = path.join(folder, entry.name);
+        if (entry.isDirectory()) pending.push(place);
+        else if (entry.isFile() && matches(entry.name)) {
+          const stats = await fsp.lstat(place).catch(() => undefined);
+          if (stats?.isFile() && stats.mtime < before) {
+            await fsp.unlink(place).then(
+              () => removed++,
+              () => {},
+            );
+          }
+        }
+      }
+    }
+    return removed;
   }
 
   /** After acting on a path name: refuses (and undoes, when it can) what ended up outside the root. */

@@ -13,6 +13,8 @@ export interface Location {
   relative: string;
   /** lstat of the final component, when it exists. */
   stats?: Stats;
+  /** When it does not exist: how many leading components of `relative` do (mkdir -p starts there). */
+  existing?: number;
 }
 
 /** Symlinks followed in one resolution before it is refused, as Linux's ELOOP limit. */
@@ -53,6 +55,7 @@ function* walk(
     const here = path.join(roots.real, ...done, name);
     const answer = yield { op: "lstat", path: here };
     if ("error" in answer) {
+      if (answer.error.code === "ENAMETOOLONG") throw sandboxErrors.tooLong(shown, "is too long a path");
       if (answer.error.code !== "ENOENT" && answer.error.code !== "ENOTDIR") throw answer.error;
       // Nothing exists from here on, so no symlink follows, unless a symlink's
       // target text goes on with `..` (`missing/../x`): then the normalised
@@ -68,7 +71,7 @@ function* walk(
         continue;
       }
       const parts = rest === "." ? [] : rest.split("/");
-      return { path: path.join(roots.real, ...parts), relative: parts.join("/") };
+      return { path: path.join(roots.real, ...parts), relative: parts.join("/"), existing: done.length };
     }
     const stats = answer.value as Stats;
     const last = pending.length === 0;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ApiError } from "../../errors.ts";
 import { checkRequirements, type Template, tokenValues, variableValues } from "../../templates/index.ts";
 import { type DockerRunner, dockerNotSupported } from "../docker/docker-runner.ts";
+import { isTempUpload } from "../files/temp-uploads.ts";
 import { defaultInstanceOptions, type InstanceOptions } from "../runtime/instance.ts";
 import {
   checkedDefinition,
@@ -44,6 +45,14 @@ export class ServerStore {
       } catch (err) {
         log(`server ${id} not loaded: ${(err as Error).message}`);
       }
+    }
+    // Uploads cut short by a crash left their temporary files: removed in the background.
+    const started = new Date();
+    for (const server of this.servers.values()) {
+      server.sandbox
+        .removeLeftovers(isTempUpload, started)
+        .then((n) => n > 0 && log(`server ${server.id}: removed ${n} unfinished upload(s)`))
+        .catch((err) => log(`server ${server.id}: unfinished uploads not removed: ${err.message}`));
     }
     for (const server of this.servers.values()) {
       if (server.definition.run.autostart) {

@@ -2,6 +2,7 @@ import type fs from "node:fs";
 import fsp, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "../../errors.ts";
+import { isTempUpload } from "../files/temp-uploads.ts";
 import { type Sandbox, sandboxErrors } from "../sandbox/index.ts";
 
 export interface FolderEntry {
@@ -45,6 +46,8 @@ export class FolderReader {
     while (entries.length < max) {
       const entry = await this.dir.read();
       if (!entry) break;
+      // An upload's temporary file is not shown (files/temp-uploads.ts).
+      if (entry.isFile() && isTempUpload(entry.name)) continue;
       // An entry removed since the folder was read is left out.
       const stats = await fsp.lstat(path.join(this.base, entry.name)).catch(() => undefined);
       if (stats) entries.push({ name: entry.name, stats });

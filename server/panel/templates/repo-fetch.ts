@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import * as tar from "tar";
+import type * as Tar from "tar";
 import { archiveLimits, isRepoFile } from "./repo-files.ts";
 import { extractZipRepo } from "./repo-zip.ts";
 
@@ -97,6 +97,8 @@ async function fetchArchive(url: string, kind: ArchiveKind, dir: string): Promis
 }
 
 async function extractTarRepo(body: Readable, dir: string): Promise<void> {
+  // Loaded on first use: most panels never fetch a template repository as an archive.
+  const tar: typeof Tar = await import("tar");
   let total = 0;
   await pipeline(
     body,

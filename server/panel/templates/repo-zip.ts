@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 import { type archiveLimits, isRepoFile } from "./repo-files.ts";
 
 /**
@@ -27,8 +27,10 @@ export async function extractZipRepo(
         body.destroy(new Error("archive is larger than a template repository can be"));
     });
     await pipeline(body, fs.createWriteStream(file));
+    // Loaded on first use: most panels never fetch a template repository as a zip.
+    const { default: zipReader } = await import("yauzl");
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-      yauzl.open(file, { lazyEntries: true }, (err, opened) => (err ? reject(err) : resolve(opened))),
+      zipReader.open(file, { lazyEntries: true }, (err, opened) => (err ? reject(err) : resolve(opened))),
     );
     let total = 0;
     await new Promise<void>((resolve, reject) => {

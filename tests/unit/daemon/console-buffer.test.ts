@@ -43,4 +43,13 @@ describe("ConsoleBuffer", () => {
     buffer.write("c");
     expect(seen).toEqual(["a", "b"]);
   });
+
+  it("gives listeners a chunk larger than its capacity whole, and keeps only its tail", () => {
+    const buffer = new ConsoleBuffer(10);
+    const seen: string[] = [];
+    buffer.subscribe((c) => seen.push(c.data.toString()));
+    buffer.write("0123456789abcdef");
+    expect(seen).toEqual(["0123456789abcdef"]);
+    expect(buffer.since(0).logs.toString()).toBe("6789abcdef");
+  });
 });

@@ -55,6 +55,16 @@ const tarCases: [string, TarMember[]][] = [
       { path: "up", type: "SymbolicLink", linkpath: "here/.." },
     ],
   ],
+  [
+    "a link made through a link that is re-pointed afterwards",
+    [
+      { path: "d1/d2/f.txt", body: "x" },
+      { path: "x", type: "SymbolicLink", linkpath: "d1/d2" },
+      // Inside while x leads to d1/d2; once x is re-pointed to "." it would lead two levels above the root.
+      { path: "y", type: "SymbolicLink", linkpath: "x/../.." },
+      { path: "x", type: "SymbolicLink", linkpath: "." },
+    ],
+  ],
   ["a hard link to /etc/passwd", [{ path: "passwd", type: "Link", linkpath: "/etc/passwd" }]],
   ["a hard link climbing out", [{ path: "keep", type: "Link", linkpath: "../outside/keep.txt" }]],
 ];

@@ -1,0 +1,196 @@
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DaemonProcess } from "../support/daemon-process.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expectNoInternals } from "../support/expect-api.ts";
+import {
+  localServerRoot,
+  type RawAnswer,
+  rawRequest,
+  sessionHeaders,
+  upload,
+  uploadMultipart,
+} from "../support/file-requests.ts";
+import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
+import { adminClient, type PanelClient as Client, usePanel } from "../support/test-panel.ts";
+
+/** The upload limit of the panel under test: small, so that going over it is cheap. */
+const maxUpload = 1024 * 1024;
+
+function expectEnvelope(res: RawAnswer, status: number, code: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.json?.error?.code, res.text).toBe(code);
+  expectNoInternals(res as never);
+}
+
+/** Sends raw bytes as an HTTP request and reads the answer; resolves with status 0 if the connection is closed unanswered. */
+function rawExchange(url: string, head: string, body: Buffer): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let answer = "";
+    socket.on("data", (d) => (answer += d));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      const status = Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 0);
+      resolve({ status, text: answer.slice(answer.indexOf("\r\n\r\n") + 4) });
+    });
+    // Written without a half-close, as a browser sends: the server closes after its answer (Connection: close).
+    socket.write(head);
+    socket.write(body);
+  });
+}
+
+interface Place {
+  api: Client;
+  id: string;
+  root: string;
+}
+
+/** Names, paths, depths and forms the file routes must answer with a 4xx, never a 5xx or silence. */
+function limits(label: string, place: () => Place) {
+  describe(`file limits on ${label}`, () => {
+    let api: Client;
+    let id: string;
+    let root: string;
+    let base: string;
+    beforeAll(() => {
+      ({ api, id, root } = place());
+      base = `/api/servers/${id}`;
+    });
+
+    it("uploads a file whose name is 255 bytes long, and refuses 256 bytes or a 5000-character path with 400", async () => {
+      for (const length of [240, 250, 255]) {
+        const name = `${"n".repeat(length - 4)}.txt`;
+        const res = await upload(api, `${base}/file/long/${name}`, `length ${length}`);
+        expect(res.status, res.text).toBe(204);
+        expect(fs.readFileSync(path.join(root, "long", name), "utf8")).toBe(`length ${length}`);
+      }
+      const multipart = await uploadMultipart(api, `${base}/file/long/${"m".repeat(255)}`, "form");
+      expect(multipart.status, multipart.text).toBe(204);
+
+      expectEnvelope(await upload(api, `${base}/file/long/${"x".repeat(256)}`, "x"), 400, "ErrNameTooLong");
+      const deep = Array.from({ length: 50 }, () => "p".repeat(99)).join("/");
+      expectEnvelope(await upload(api, `${base}/file/${deep}`, "x"), 400, "ErrNameTooLong");
+      expectEnvelope(await rawRequest(api, "GET", `${base}/file/${"y".repeat(5000)}`), 400, "ErrNameTooLong");
+      expectEnvelope(
+        await rawRequest(api, "PUT", `${base}/file/${"z".repeat(300)}?folder=true`),
+        400,
+        "ErrNameTooLong",
+      );
+      expect(fs.readdirSync(path.join(root, "long")).sort()).toEqual(
+        ["m".repeat(255), ...[240, 250, 255].map((length) => `${"n".repeat(length - 4)}.txt`)].sort(),
+      );
+    });
+
+    it("makes a folder 100 levels deep and refuses 200 levels with 400 ErrPathTooDeep, making nothing", async () => {
+      const hundred = Array.from({ length: 100 }, (_, i) => `d${i}`).join("/");
+      expect((await rawRequest(api, "PUT", `${base}/file/deep/${hundred}?folder=true`)).status).toBe(200);
+      expect(fs.statSync(path.join(root, "deep", ...hundred.split("/"))).isDirectory()).toBe(true);
+      const twoHundred = Array.from({ length: 200 }, (_, i) => `e${i}`).join("/");
+      const res = await rawRequest(api, "PUT", `${base}/file/deeper/${twoHundred}?folder=true`);
+      expectEnvelope(res, 400, "ErrPathTooDeep");
+      expect(fs.existsSync(path.join(root, "deeper"))).toBe(false);
+    });
+
+    it("answers a multipart body without a boundary with 400, not 500", async () => {
+      const noBoundary = await rawRequest(api, "PUT", `${base}/file/form/a.bin`, {
+        body: '--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc\r\n--x--\r\n',
+        headers: { "content-type": "multipart/form-data" },
+      });
+      expectEnvelope(noBoundary, 400, "ErrBadMultipart");
+    });
+
+    it("answers a multipart upload over the limit with 413 ErrBodyTooLarge, not a closed connection", async () => {
+      const form = new FormData();
+      form.append("file", new Blob([new Uint8Array(maxUpload * 16)]), "big.bin");
+      const encoded = new Response(form);
+      const body = Buffer.from(await encoded.arrayBuffer());
+      const headers = {
+        ...sessionHeaders(api, "PUT"),
+        "content-type": encoded.headers.get("content-type") ?? "",
+        "content-length": String(body.length),
+        connection: "close",
+      };
+      const head = `PUT ${base}/file/form/big.bin HTTP/1.1\r\nhost: x\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("\r\n")}\r\n\r\n`;
+      const res = await rawExchange(api.baseUrl, head, body);
+      expect(res.status, res.text).toBe(413);
+      expect(JSON.parse(res.text).error.code).toBe("ErrBodyTooLarge");
+      expect(fs.existsSync(path.join(root, "form", "big.bin"))).toBe(false);
+    });
+
+    it("never lists an upload's temporary file", async () => {
+      fs.mkdirSync(path.join(root, "temp"), { recursive: true });
+      fs.writeFileSync(path.join(root, "temp", "kept.txt"), "kept");
+      // What an upload cut short by kill -9 leaves, in this version's form and the earlier one's.
+      fs.writeFileSync(path.join(root, "temp", ".outpost-upload-0123456789ab"), "half");
+      fs.writeFileSync(path.join(root, "temp", ".kept.txt.0123456789ab.upload"), "half");
+      const listing = await rawRequest(api, "GET", `${base}/file/temp`);
+      expect(listing.json.map((e: { name: string }) => e.name)).toEqual(["..", "kept.txt"]);
+    });
+  });
+}
+
+describe("file limits", () => {
+  const panel = usePanel({ env: { OUTPOST_MAX_UPLOAD_BYTES: String(maxUpload) } });
+  let admin: Client;
+  let daemon: DaemonProcess;
+  const localId = "f1100001";
+  const remoteId = "f1100002";
+
+  beforeAll(async () => {
+    admin = await adminClient(panel());
+    const local = await admin.put(`/api/servers/${localId}`, {
+      ...echoDefinition(),
+      name: "Limits local",
+      node: 0,
+      users: [],
+    });
+    expect(local.status, local.text).toBe(200);
+    const added = await addRemoteNode(admin, "limits-remote");
+    daemon = added.daemon;
+    const remote = await admin.put(`/api/servers/${remoteId}`, {
+      ...echoDefinition(),
+      name: "Limits remote",
+      node: added.nodeId,
+      users: [],
+    });
+    expect(remote.status, remote.text).toBe(200);
+  });
+  afterAll(async () => {
+    await daemon?.destroy();
+  });
+
+  limits("the local node", () => ({
+    api: admin,
+    id: localId,
+    root: localServerRoot(panel().dataDir, localId),
+  }));
+  limits("a remote node", () => ({
+    api: admin,
+    id: remoteId,
+    root: path.join(daemon.config.dataDir, "servers", remoteId),
+  }));
+
+  it("removes the temporary files of uploads cut short when the node starts again", async () => {
+    const folder = path.join(daemon.config.dataDir, "servers", remoteId, "sweep", "inner");
+    fs.mkdirSync(folder, { recursive: true });
+    const left = [".outpost-upload-ba5eba11cafe", ".world.dat.ba5eba11cafe.upload"];
+    for (const name of left) fs.writeFileSync(path.join(folder, name), "half");
+    fs.writeFileSync(path.join(folder, "world.dat"), "whole");
+    await daemon.stop();
+    await daemon.start();
+    await waitUntil(async () => fs.readdirSync(folder).length === 1, 10_000, 50);
+    expect(fs.readdirSync(folder)).toEqual(["world.dat"]);
+  });
+
+  it("met no unexpected error on the panel or the node", () => {
+    expect(panel().logs()).not.toContain('"msg":"unhandled error"');
+    expect(daemon?.logs()).not.toContain('"msg":"unhandled error"');
+  });
+});
