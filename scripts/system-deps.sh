@@ -4,6 +4,7 @@
 # OpenTTD (with its free graphics set) as a real game server for the server tests,
 # the xz, bzip2 and zstd decompressors the extract step uses for tar.xz/.bz2/.zst,
 # OpenSSH's client programs (sftp, ssh, ssh-keyscan, ssh-keygen) that the SFTP tests drive,
+# bubblewrap, the sandbox every game server of the host environment runs in,
 # and Docker's engine (docker.io, for the docker environment's tests, which start their own dockerd
 # when none runs) with the static busybox their test image is built from (no registry needed).
 # Idempotent: installs only what is missing. Fails loudly when it cannot.
@@ -21,6 +22,7 @@ command -v zstd >/dev/null 2>&1 || missing+=(zstd)
 for program in sftp ssh ssh-keyscan ssh-keygen; do
   command -v "$program" >/dev/null 2>&1 || { missing+=(openssh-client); break; }
 done
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 [ -x /usr/sbin/dockerd ] || [ -x /usr/bin/dockerd ] || missing+=(docker.io)
 # Only the static build can be copied alone into an image.
 { [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1; } || missing+=(busybox-static)
@@ -47,6 +49,6 @@ command -v chromium >/dev/null 2>&1 || { echo "system-deps: chromium still missi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "system-deps: PostgreSQL still missing" >&2; exit 1; }
 [ -x /usr/games/openttd ] || { echo "system-deps: OpenTTD still missing" >&2; exit 1; }
 [ -x /usr/sbin/dockerd ] || [ -x /usr/bin/dockerd ] || { echo "system-deps: dockerd still missing" >&2; exit 1; }
-for program in xz bzip2 zstd sftp ssh ssh-keyscan ssh-keygen; do
+for program in xz bzip2 zstd sftp ssh ssh-keyscan ssh-keygen bwrap; do
   command -v "$program" >/dev/null 2>&1 || { echo "system-deps: $program still missing" >&2; exit 1; }
 done

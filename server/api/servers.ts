@@ -72,7 +72,11 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
     "/api/servers/:id",
     { config: { access: "server.create" }, schema: { ...byId, body: ServerCreateBody } },
     async (request) => {
-      await servers.create(request.params.id, request.body as Record<string, unknown>);
+      await servers.create(
+        request.params.id,
+        request.body as Record<string, unknown>,
+        requirePrincipal(request),
+      );
       return { id: request.params.id };
     },
   );
@@ -134,8 +138,11 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
       schema: { ...byId, body: Type.Object({}, { additionalProperties: true }) },
     },
     async (request, reply) => {
-      await (await servers.clientOf(request.params.id)).replaceDefinition(request.params.id, request.body);
-      await servers.refreshRecord(request.params.id);
+      await servers.replaceDefinition(
+        requirePrincipal(request),
+        request.params.id,
+        request.body as Record<string, unknown>,
+      );
       return reply.status(204).send();
     },
   );

@@ -1,17 +1,22 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensurePrivateDir } from "../secrets/private-files.ts";
+import type { ServerLimits } from "../templates/index.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
 import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
 import { DockerRunner } from "./docker/docker-runner.ts";
 import { dockerSocketPath } from "./docker/socket.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
+import { detectCgroups } from "./runtime/cgroups.ts";
+import { probeSandbox, type SandboxSupport } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
 import { listDefinitionIds } from "./servers/definition-file.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
+import { firstServerUid, runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
 import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
@@ -34,7 +39,12 @@ export interface EngineOptions {
   /** The Docker engine's socket; by default a unix:// DOCKER_HOST or the engine's usual socket. */
   dockerSocket?: string;
   instance?: InstanceOptions;
+  /** Limits of servers whose definition sets none (default: defaultLimits). */
+  defaultLimits?: ServerLimits;
 }
+
+/** A node's defaults: no cap on memory or CPU, but a process count that keeps a fork bomb small. */
+export const defaultLimits: ServerLimits = { pids: 4096 };
 
 const goArch: Record<string, string> = { x64: "amd64", arm64: "arm64", arm: "arm", ia32: "386" };
 const goOs: Record<string, string> = { win32: "windows" };
@@ -50,6 +60,8 @@ export class DaemonEngine {
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
+  /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
+  readonly sandbox: SandboxSupport;
   readonly docker: DockerRunner;
   /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
   readonly sftpSessions = new SftpSessions();
@@ -68,12 +80,13 @@ export class DaemonEngine {
         cacheDir: path.join(options.dataDir, "cache"),
         docker: this.docker,
       });
-    this.servers = new ServerStore(
-      path.join(options.dataDir, "servers"),
-      runSteps,
-      options.instance,
-      this.docker,
-    );
+    const serversDir = path.join(options.dataDir, "servers");
+    this.servers = new ServerStore(serversDir, runSteps, options.instance, this.docker);
+    this.sandbox = probeSandbox(serversDir, runsAsRoot() ? firstServerUid : undefined);
+    if (this.sandbox.available) {
+      this.servers.host.sandboxing = { readOnly: [path.join(options.dataDir, "binaries")] };
+    }
+    this.servers.host.defaultLimits = options.defaultLimits ?? defaultLimits;
     this.serverOps = new ServerOps(this.servers);
     this.fileOps = new FileOps(this.servers);
     this.backupOps = new BackupOps(this.servers, path.join(options.dataDir, "backups"));
@@ -82,6 +95,15 @@ export class DaemonEngine {
 
   /** Loads the node's servers and starts those marked autostart. */
   async start(log?: (msg: string) => void): Promise<void> {
+    if (!this.sandbox.available) log?.(`servers run WITHOUT a sandbox: ${this.sandbox.reason}`);
+    const cgroups = await detectCgroups();
+    if (cgroups.driver) {
+      // Named after this node's folder, so two nodes on one host (or parallel tests) never share a group.
+      const prefix = `outpost-${createHash("sha256").update(this.options.dataDir).digest("hex").slice(0, 10)}`;
+      this.servers.host.cgroups = { driver: cgroups.driver, prefix };
+    } else {
+      log?.(`servers run WITHOUT resource limits: ${cgroups.reason}`);
+    }
     for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
       log?.(line);
     }
@@ -92,7 +114,11 @@ export class DaemonEngine {
   async features(): Promise<NodeFeatures> {
     const docker = await this.docker.available();
     return {
-      features: docker ? ["docker"] : [],
+      features: [
+        ...(this.sandbox.available ? ["sandbox"] : []),
+        ...(this.servers.host.cgroups ? ["limits"] : []),
+        ...(docker ? ["docker"] : []),
+      ],
       environments: docker ? ["host", "docker"] : ["host"],
       os: goOs[process.platform] ?? process.platform,
       arch: goArch[os.arch()] ?? os.arch(),

@@ -1,6 +1,7 @@
 import { ApiError } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import type { SftpSessionFilter } from "../link/sftp-wire.ts";
+import { RemoteSftpEnds } from "./remote-sftp-ends.ts";
 import { rotatedSessionGraceMs } from "./sessions.ts";
 
 /** One open connection that acts for a user: a console socket or an SFTP session. */
@@ -26,6 +27,8 @@ export interface NodeReach {
   allNodes(): NodeClient[];
   /** The node a server lives on. */
   nodeOf(serverId: string): Promise<NodeClient>;
+  /** A node's current client; throws for a node that does not exist. */
+  client(nodeId: number): Promise<NodeClient>;
 }
 
 /** A place taken for a connection before it opens; attach() gives it its way to close. */
@@ -57,12 +60,19 @@ export class LiveConnections {
   private readonly open = new Map<LiveConnection, (reason: string) => void>();
   /** Sessions renewed by reauth → their successor, while the old one is still valid (its grace). */
   private readonly renamed = new Map<string, string>();
+  /** Ends remote SFTP sessions, asking again while their node cannot be reached. */
+  private readonly sftpEnds: RemoteSftpEnds;
 
   constructor(
     private readonly limits: ConnectionLimits,
     private readonly nodes?: NodeReach,
     private readonly log: (msg: string) => void = () => {},
-  ) {}
+  ) {
+    this.sftpEnds = new RemoteSftpEnds(async (id) => {
+      if (!nodes) throw new Error("no nodes");
+      return nodes.client(id);
+    }, log);
+  }
 
   /** Takes a place for a connection, or throws 429 ErrTooManyConnections when a cap is reached. */
   reserve(connection: LiveConnection): Reservation {
@@ -147,10 +157,7 @@ export class LiveConnections {
   }
 
   private endSftp(node: NodeClient, filter: SftpSessionFilter): void {
-    // A node that cannot be reached now keeps its sessions until they end; that is logged.
-    node.sftp.endSessions(filter).catch((error) => {
-      this.log(`SFTP sessions on node ${node.nodeId} not ended: ${(error as Error).message}`);
-    });
+    this.sftpEnds.end(node, filter);
   }
 
   private closeWhere(match: (c: LiveConnection) => boolean, reason: string): void {

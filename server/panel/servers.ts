@@ -11,6 +11,15 @@ import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
 import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
 import { defaultServerUserScopes } from "./server-scopes.ts";
 
+const limitsAdminOnly = () =>
+  new ApiError(403, "ErrLimitsAdminOnly", "only an administrator may set a server's limits");
+
+/** An object's entries in key order, for comparing limits whatever order they were written in. */
+function sortedKeys(value: unknown): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 export interface ServerView {
   id: string;
   name: string;
@@ -49,8 +58,11 @@ export class Servers {
     private readonly nodes: Nodes,
   ) {}
 
-  async create(id: string, body: Record<string, unknown>): Promise<void> {
+  async create(id: string, body: Record<string, unknown>, principal?: Principal): Promise<void> {
     const { name: rawName, node: rawNode, users: rawUsers, ...definition } = body;
+    if (principal && definition.limits !== undefined && !holdsScope(principal.scopes, "admin")) {
+      throw limitsAdminOnly();
+    }
     const name = typeof rawName === "string" && rawName.trim() ? rawName.trim() : id;
     const nodeId = typeof rawNode === "number" ? rawNode : 0;
     const usernames = Array.isArray(rawUsers) ? rawUsers.map(String) : [];
@@ -178,6 +190,29 @@ export class Servers {
       });
     await this.row(id);
     await this.db.updateTable("servers").set({ name: trimmed }).where("id", "=", id).execute();
+  }
+
+  /**
+   * A new definition for a server. Its limits are the administrators' (an
+   * Outpost rule; the reference has no limits): anyone else's definition keeps
+   * the server's current ones — left out they are kept, changed it is refused.
+   */
+  async replaceDefinition(principal: Principal, id: string, body: Record<string, unknown>): Promise<void> {
+    const client = await this.clientOf(id);
+    let definition = body;
+    if (!holdsScope(principal.scopes, "admin")) {
+      const { limits: current } = await client.definition(id);
+      if (
+        body.limits !== undefined &&
+        JSON.stringify(sortedKeys(body.limits)) !== JSON.stringify(sortedKeys(current))
+      ) {
+        throw limitsAdminOnly();
+      }
+      const { limits: _ignored, ...rest } = body;
+      definition = current ? { ...rest, limits: current } : rest;
+    }
+    await client.replaceDefinition(id, definition);
+    await this.refreshRecord(id);
   }
 
   /** After the node took a new definition or values: keep address, type and icon in step. */

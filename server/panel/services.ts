@@ -78,7 +78,11 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const servers = new Servers(db, nodes);
   const live = new LiveConnections(
     config.connectionLimits,
-    { allNodes: () => nodes.allClients(), nodeOf: (id) => servers.nodeOf(id) },
+    {
+      allNodes: () => nodes.allClients(),
+      nodeOf: (id) => servers.nodeOf(id),
+      client: (id) => nodes.client(id),
+    },
     (msg) => process.emitWarning(msg),
   );
   // A deleted OAuth2 client's tokens end with it, and so does what was opened with them.

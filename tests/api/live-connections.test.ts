@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
+import { freePort } from "../support/free-port.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
@@ -229,9 +230,11 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     const remoteId = "11fe0002";
     let daemon: DaemonProcess | undefined;
     let sftpPort: number;
+    let nodeId: number;
 
     beforeAll(async () => {
       const remote = await addRemoteNode(admin, "live-remote");
+      nodeId = remote.nodeId;
       daemon = remote.daemon;
       sftpPort = daemon.config.sftp.port;
       const created = await admin.put(`/api/servers/${remoteId}`, {
@@ -272,6 +275,23 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
       expect(await settledWithin(local.closed, 300)).toBe(false);
       local.end();
     });
+
+    it("end once the node can be reached again, when it could not be at the time", async () => {
+      const { email, sftp } = await remoteMember();
+      const session = await sftp();
+      // The panel loses its way to the node (a wrong port); the SFTP client still reaches it.
+      const nodePath = `/api/nodes/${nodeId}`;
+      const privatePort = (await admin.get(nodePath)).body.privatePort;
+      expect((await admin.put(nodePath, { privatePort: await freePort() })).status).toBe(204);
+      try {
+        expect((await admin.delete(`/api/servers/${remoteId}/user/${email}`)).status).toBe(204);
+        expect(await settledWithin(session.closed, 2000)).toBe(false);
+      } finally {
+        expect((await admin.put(nodePath, { privatePort })).status).toBe(204);
+      }
+      // Asked again (every 15 s) until the node has done it.
+      expect(await settledWithin(session.closed, 45_000)).toBe(true);
+    }, 90_000);
 
     it("end when the user is deleted", async () => {
       const { api, sftp } = await remoteMember();

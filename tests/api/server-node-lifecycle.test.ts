@@ -81,7 +81,8 @@ describe("servers across crashes and node restarts", () => {
       15_000,
       250,
     );
-    expect(await consoleText(api, "a0705a01")).toContain("up");
+    // Running means spawned: in the sandbox its first line follows a few milliseconds later.
+    await waitUntil(async () => (await consoleText(api, "a0705a01")).includes("up"), 10_000, 100);
     expect((await api.post("/api/servers/a0705a01/stop?wait")).status).toBe(204);
     expect(fs.existsSync(mark)).toBe(true);
   });

@@ -4,6 +4,7 @@ import { ApiError } from "../../errors.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { readStreamOf } from "../sandbox/index.ts";
 import { EntryWriter } from "./entry-writer.ts";
+import { type BudgetOptions, ExtractBudget } from "./extract-budget.ts";
 import { extractTar } from "./extract-tar.ts";
 import { extractZip } from "./extract-zip.ts";
 import { type ArchiveFormat, archiveFormat, decompressors } from "./formats.ts";
@@ -23,8 +24,9 @@ const unknownFormat = (name: string) =>
 
 /**
  * Extracts an archive that lies in the server folder into a folder of it
- * (made when missing); every entry goes through the sandbox. Returns the
- * number of entries written.
+ * (made when missing); every entry goes through the sandbox, and what it
+ * unpacks to is bounded (extract-budget.ts). Returns the number of entries
+ * written.
  */
 export async function extractArchive(
   sandbox: Sandbox,
@@ -54,14 +56,31 @@ export async function extractOpened(
   destination: string,
   signal?: AbortSignal,
   stripComponents = 0,
+  limits: Pick<BudgetOptions, "ratio"> = {},
 ): Promise<number> {
   const folder = await target.mkdirp(destination);
-  const writer = new EntryWriter(target, folder.relative, signal, stripComponents);
-  if (format === "zip") return extractZip(handle, writer, signal);
-  return extractTar(readStreamOf(handle), writer, {
-    decompressor: decompressors[format],
-    signal,
+  const budget = await ExtractBudget.of(target.root, {
+    archiveBytes: (await handle.stat()).size,
+    ratio: limits.ratio,
   });
+  const writer = new EntryWriter(target, folder.relative, signal, stripComponents, budget);
+  return undoneWhenTooLarge(writer, () =>
+    format === "zip"
+      ? extractZip(handle, writer, signal)
+      : extractTar(readStreamOf(handle), writer, { decompressor: decompressors[format], signal }),
+  );
+}
+
+/** An extraction refused for its size takes back the files it created: no half-unpacked bomb is left. */
+async function undoneWhenTooLarge(writer: EntryWriter, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === "ErrArchiveTooLarge" || error.code === "ErrNoSpace")) {
+      await writer.undo();
+    }
+    throw error;
+  }
 }
 
 /**
@@ -76,6 +95,10 @@ export async function extractTarStream(
   options: { signal?: AbortSignal } = {},
 ): Promise<number> {
   const target = await sandbox.mkdirp(destination);
-  const writer = new EntryWriter(sandbox, target.relative, options.signal);
-  return extractTar(source, writer, { decompressor: decompressors[format], signal: options.signal });
+  // Its size is not known before it has arrived: bounded by the free space only.
+  const budget = await ExtractBudget.of(sandbox.root);
+  const writer = new EntryWriter(sandbox, target.relative, options.signal, 0, budget);
+  return undoneWhenTooLarge(writer, () =>
+    extractTar(source, writer, { decompressor: decompressors[format], signal: options.signal }),
+  );
 }

@@ -24,10 +24,8 @@ export async function restoreBackup(root: string, archive: string, signal?: Abor
   // Dot names are never server ids (definition-file.ts), so these cannot meet a server's folder.
   const staging = path.join(parent, `.${base}.restore-${tag}`);
   const old = path.join(parent, `.${base}.old-${tag}`);
-  const mode = await fs.stat(root).then(
-    (s) => s.mode & 0o7777,
-    () => 0o755,
-  );
+  const rootStats = await fs.stat(root).catch(() => undefined);
+  const mode = rootStats ? rootStats.mode & 0o7777 : 0o755;
   const handle = await fs.open(archive, "r").catch((error) => {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw backupMissing();
     throw error;
@@ -35,8 +33,13 @@ export async function restoreBackup(root: string, archive: string, signal?: Abor
   let entries: number;
   try {
     await fs.mkdir(staging, { mode });
+    // The restored files belong to the server's own user, as the ones they replace (the sandbox hands them over).
+    if (rootStats) await fs.chown(staging, rootStats.uid, rootStats.gid);
     try {
-      entries = await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal);
+      // The node's own backup: no ratio (a world compresses far), only the free space bounds it.
+      entries = await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal, 0, {
+        ratio: Number.POSITIVE_INFINITY,
+      });
     } catch (error) {
       await fs.rm(staging, { recursive: true, force: true });
       throw new ApiError(

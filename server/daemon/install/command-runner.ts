@@ -1,4 +1,5 @@
 import { setTimeout } from "node:timers/promises";
+import type { Isolation } from "../runtime/host-sandbox.ts";
 import { ProcessGroup } from "../runtime/process-group.ts";
 
 export interface CommandSpec {
@@ -8,6 +9,8 @@ export interface CommandSpec {
   /** Every chunk of stdout and stderr, in arrival order. */
   onOutput(data: Buffer): void;
   signal: AbortSignal;
+  /** The server's sandbox, when the node has one. */
+  isolation?: Isolation;
 }
 
 export interface CommandExit {
@@ -25,7 +28,10 @@ export type CommandRunner = (spec: CommandSpec) => Promise<CommandExit>;
  * asks a question reads end-of-file instead of waiting forever.
  */
 export const processGroupRunner: CommandRunner = async (spec) => {
-  const group = new ProcessGroup({ argv: spec.argv, cwd: spec.cwd, env: spec.env }, spec.onOutput);
+  const group = new ProcessGroup(
+    { argv: spec.argv, cwd: spec.cwd, env: spec.env, isolation: spec.isolation },
+    spec.onOutput,
+  );
   group.closeInput();
   const kill = () => group.signal("SIGKILL");
   if (spec.signal.aborted) kill();

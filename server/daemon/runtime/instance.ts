@@ -1,7 +1,7 @@
 import { ApiError } from "../../errors.ts";
 import { ConsoleBuffer } from "./console-buffer.ts";
 import { type ExitResult, ProcessGroup, type SpawnSpec } from "./process-group.ts";
-import { type ProcessStats, TreeStats } from "./tree-stats.ts";
+import { CgroupStats, type ProcessStats, TreeStats } from "./tree-stats.ts";
 
 /** How to run a server, already rendered from its definition (command chosen, variables substituted). */
 export interface RunPlan extends SpawnSpec {
@@ -12,6 +12,8 @@ export interface RunPlan extends SpawnSpec {
   expectedExitCode: number;
   autorecover: boolean;
   autorestart: boolean;
+  /** The memory limit the cgroup holds, for the message when the server is killed for it. */
+  memoryLimitMiB?: number;
   /**
    * Starts the server somewhere other than as a process group on this host
    * (a container); absent for the host environment.
@@ -26,12 +28,14 @@ export interface ServerProcess {
   writeLine(line: string): boolean;
   signal(signal: NodeJS.Signals | number): void;
   sample(): Promise<ProcessStats>;
+  /** Resolves once the program runs under its limits (the host's cgroup gate). */
+  readonly ready?: Promise<void>;
 }
 
-/** The host environment: a process group here, its stats read from /proc. */
+/** The host environment: a process group here, its stats read from its cgroup (or /proc without one). */
 function hostProcess(plan: RunPlan, onOutput: (data: Buffer) => void): ServerProcess {
   const group = new ProcessGroup(plan, onOutput);
-  const stats = group.pid ? new TreeStats(group.pid) : undefined;
+  const stats = plan.cgroup ? new CgroupStats(plan.cgroup) : group.pid ? new TreeStats(group.pid) : undefined;
   return Object.assign(group, { sample: async () => stats?.sample() ?? { cpu: 0, memory: 0 } });
 }
 
@@ -79,6 +83,8 @@ export class ServerInstance {
   private process?: ServerProcess;
   /** The plan the running process was started with: stop uses its stop text or signal. */
   private current?: RunPlan;
+  /** Settles once the running process's exit has been handled (its cgroup removed, post steps run). */
+  private finished?: Promise<void>;
   private installing = false;
   private busyReason?: string;
   private stopRequested = false;
@@ -126,7 +132,8 @@ export class ServerInstance {
       this.process = group;
       this.current = plan;
       this.emit();
-      void group.exited.then((result) => this.exited(group, plan, result));
+      this.finished = group.exited.then((result) => this.exited(group, plan, result));
+      await group.ready?.catch((err) => this.notice(`Could not apply the server's limits: ${err.message}`));
     } finally {
       this.busyReason = undefined;
     }
@@ -147,7 +154,7 @@ export class ServerInstance {
       group.signal("SIGKILL");
     }, this.options.stopGraceMs);
     timer.unref();
-    const done = group.exited.finally(() => clearTimeout(timer));
+    const done = (this.finished ?? group.exited).finally(() => clearTimeout(timer));
     if (wait) await done;
   }
 
@@ -157,7 +164,7 @@ export class ServerInstance {
     if (!group?.running) return;
     this.stopRequested = true;
     group.signal("SIGKILL");
-    await group.exited;
+    await (this.finished ?? group.exited);
   }
 
   /** Runs the install steps with the server marked installing. */
@@ -213,15 +220,25 @@ export class ServerInstance {
   }
 
   private async exited(group: ServerProcess, plan: RunPlan, result: ExitResult): Promise<void> {
-    // Whatever the leader left behind in its group goes with it.
+    // Whatever the leader left behind in its group goes with it (and in its cgroup, what left the group).
     group.signal("SIGKILL");
+    const outOfMemory = plan.cgroup ? (await plan.cgroup.oomKills().catch(() => 0)) > 0 : false;
+    await plan.cgroup
+      ?.remove()
+      .catch((err) => this.notice(`Could not remove the server's cgroup: ${err.message}`));
     const exitCode = result.code ?? -1;
-    const success = result.signal === null && exitCode === plan.expectedExitCode;
-    this.notice(
-      result.signal
-        ? `Server was ended by ${result.signal}`
-        : `Server exited with code ${exitCode}${success ? "" : " (crash)"}`,
-    );
+    const success = !outOfMemory && result.signal === null && exitCode === plan.expectedExitCode;
+    if (outOfMemory) {
+      this.notice(
+        `Server was killed: it went over its memory limit${plan.memoryLimitMiB ? ` (${plan.memoryLimitMiB} MiB)` : ""} (crash)`,
+      );
+    } else {
+      this.notice(
+        result.signal
+          ? `Server was ended by ${result.signal}`
+          : `Server exited with code ${exitCode}${success ? "" : " (crash)"}`,
+      );
+    }
     this.emit();
     await this.hooks
       .post({ success, exitCode })

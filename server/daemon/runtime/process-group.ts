@@ -1,10 +1,22 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import type { ServerCgroup } from "./cgroups.ts";
+import { type Isolation, sandboxArgv } from "./host-sandbox.ts";
 
 export interface SpawnSpec {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Run inside the node's sandbox (host-sandbox.ts); absent: a plain process (a host that cannot sandbox). */
+  isolation?: Isolation;
+  /** The cgroup holding the limits: the process is put in it before the program starts. */
+  cgroup?: ServerCgroup;
 }
+
+/** The sandbox reports the host pid of the command it runs on this descriptor. */
+const statusFd = 3;
+/** A process that must be in its cgroup before it runs waits here for a line (the gate). */
+const gateFd = 4;
+const gate = ["/bin/sh", "-c", `read _ <&${gateFd}; exec ${gateFd}<&-; exec "$@"`, "sh"];
 
 export interface ExitResult {
   code: number | null;
@@ -19,17 +31,27 @@ export interface ExitResult {
 export class ProcessGroup {
   private readonly child: ChildProcess;
   readonly exited: Promise<ExitResult>;
+  /** Resolves once the process runs its program (in its cgroup, when it has one). */
+  readonly ready: Promise<void>;
   /** Resolves once stdout and stderr are closed: output that trails the exit has been delivered. */
   readonly drained: Promise<void>;
 
+  /** The sandboxed command's own pid (bwrap does not pass signals on, so a graceful stop goes there). */
+  private innerPid?: number;
+
   constructor(spec: SpawnSpec, onOutput: (data: Buffer) => void) {
-    const [command, ...args] = spec.argv;
+    const isolation = spec.isolation;
+    const inner = isolation ? sandboxArgv(isolation, spec.argv, spec.cwd, spec.env, statusFd) : spec.argv;
+    const [command, ...args] = spec.cgroup ? [...gate, ...inner] : inner;
     this.child = spawn(command, args, {
-      cwd: spec.cwd,
-      env: spec.env,
+      cwd: isolation ? "/" : spec.cwd,
+      // The sandbox is started as the daemon (it drops to the server's uid itself) and gets exactly spec.env inside.
+      env: isolation ? { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } : spec.env,
       detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", isolation ? "pipe" : "ignore", spec.cgroup ? "pipe" : "ignore"],
     });
+    if (isolation) this.readStatus();
+    this.ready = spec.cgroup ? this.enter(spec.cgroup) : Promise.resolve();
     this.child.stdout?.on("data", onOutput);
     this.child.stderr?.on("data", onOutput);
     // A closed stdin (process gone) must not crash the daemon.
@@ -67,14 +89,46 @@ export class ProcessGroup {
     this.child.stdin?.end();
   }
 
-  /** Sends a signal to every process of the group. */
+  /**
+   * Sends a signal to every process of the group. In the sandbox the command
+   * leads a session of its own: anything but a kill goes to its group (a
+   * graceful stop), a kill to the sandbox, which takes everything inside down.
+   */
   signal(signal: NodeJS.Signals | number): void {
     const pid = this.child.pid;
     if (pid === undefined) return;
+    const inner = signal !== "SIGKILL" && signal !== 9 ? this.innerPid : undefined;
     try {
-      process.kill(-pid, signal);
+      process.kill(-(inner ?? pid), signal);
     } catch {
       // The group is already gone.
     }
+  }
+
+  /** Puts the waiting process in its cgroup, then lets it go on; a process that cannot be placed is killed. */
+  private async enter(cgroup: ServerCgroup): Promise<void> {
+    const pid = this.child.pid;
+    const gateStream = this.child.stdio[gateFd] as NodeJS.WritableStream | null;
+    gateStream?.on("error", () => {});
+    if (pid === undefined) return;
+    try {
+      await cgroup.add(pid);
+    } catch (error) {
+      this.signal("SIGKILL");
+      throw error;
+    }
+    gateStream?.end("go\n");
+  }
+
+  private readStatus(): void {
+    const status = this.child.stdio[statusFd];
+    if (!status || !("on" in status)) return;
+    let text = "";
+    status.on("data", (data: Buffer) => {
+      text += data.toString();
+      const match = /"child-pid":\s*(\d+)/.exec(text);
+      if (match) this.innerPid = Number(match[1]);
+    });
+    status.on("error", () => {});
   }
 }

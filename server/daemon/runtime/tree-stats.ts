@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import os from "node:os";
+import type { ServerCgroup } from "./cgroups.ts";
 
 /**
  * CPU and memory of a process group, read from /proc: the sum over every
@@ -53,5 +54,23 @@ export class TreeStats {
     const wallSeconds = (now.at - prev.at) / 1000;
     const cpu = Math.max(0, Math.min((cpuSeconds / wallSeconds) * 100, os.availableParallelism() * 100));
     return { cpu: Math.round(cpu * 100) / 100, memory: now.rss };
+  }
+}
+
+/** The same figures from the server's cgroup: every process it started, whatever its group. */
+export class CgroupStats {
+  private last?: { cpuNanos: number; at: number };
+
+  constructor(private readonly cgroup: ServerCgroup) {}
+
+  async sample(): Promise<ProcessStats> {
+    const usage = await this.cgroup.usage();
+    const now = { cpuNanos: usage.cpuNanos, at: performance.now() };
+    const prev = this.last;
+    this.last = now;
+    if (!prev || now.at <= prev.at) return { cpu: 0, memory: usage.memoryBytes };
+    const cpu = ((now.cpuNanos - prev.cpuNanos) / 1e6 / (now.at - prev.at)) * 100;
+    const bounded = Math.max(0, Math.min(cpu, os.availableParallelism() * 100));
+    return { cpu: Math.round(bounded * 100) / 100, memory: usage.memoryBytes };
   }
 }

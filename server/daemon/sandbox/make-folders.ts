@@ -32,14 +32,18 @@ export async function makeFolders(
     for (const name of names) {
       signal?.throwIfAborted();
       const child = path.join(folder.base, name);
+      let made = false;
       try {
         await fsp.mkdir(child);
+        made = true;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOTDIR") throw sandboxErrors.exists(shown, "has a file where a folder should be");
         if (code !== "EEXIST") throw error;
       }
       const next = await openChild(child, shown);
+      // A folder the daemon makes goes to the server's own user, as the files it writes (see Roots.owner).
+      if (made && roots.owner) await next.chown(roots.owner.uid, roots.owner.gid);
       const byDescriptor = folder.base.startsWith("/proc/self/fd/");
       await folder.handle.close();
       folder = { handle: next, base: byDescriptor ? `/proc/self/fd/${next.fd}` : child };

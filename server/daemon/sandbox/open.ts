@@ -36,6 +36,8 @@ const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY
 export interface Roots {
   given: string;
   real: string;
+  /** Who new entries are given to (the server's own uid when the daemon is root), so the server can write them. */
+  owner?: { uid: number; gid: number };
 }
 
 /** The real path of an open handle, or undefined when the system cannot tell (no /proc). */
@@ -160,6 +162,7 @@ export async function openWrite(
     if (real === undefined) await verifyHandle(handle, roots, location, shown);
     await requireRegularFile(handle, shown);
     if (!created && options.truncate !== false) await handle.truncate(0);
+    if (created && roots.owner) await handle.chown(roots.owner.uid, roots.owner.gid);
     return handle;
   }
   throw sandboxErrors.illegal(shown, "kept changing while it was opened");

@@ -29,6 +29,8 @@ export interface ResolveOptions {
 export class Sandbox {
   readonly root: string;
   private realRoot?: string;
+  /** The folder's owner when new entries go to it; false when they stay the daemon's. */
+  private owner?: { uid: number; gid: number } | false;
 
   /** `root` must be an absolute path to a folder that exists when the sandbox is first used. */
   constructor(root: string) {
@@ -182,6 +184,7 @@ export class Sandbox {
       await fsp.unlink(link.path);
     }
     await fsp.symlink(target, link.path);
+    await this.handOver(link.path);
     const roots = await this.roots();
     const parent = await fsp.realpath(path.dirname(link.path));
     if (insideOf(roots.real, parent) === undefined) {
@@ -299,13 +302,26 @@ export class Sandbox {
     }
   }
 
+  /** Gives an entry the daemon made to the folder's owner (see Roots.owner). */
+  private async handOver(made: string): Promise<void> {
+    const { owner } = await this.roots();
+    if (owner) await fsp.lchown(made, owner.uid, owner.gid);
+  }
+
   private async roots(): Promise<Roots> {
     this.realRoot ??= await fsp.realpath(this.root);
-    return { given: this.root, real: this.realRoot };
+    this.owner ??= ownerOf(await fsp.stat(this.realRoot));
+    return { given: this.root, real: this.realRoot, owner: this.owner || undefined };
   }
 
   private rootsSync(): Roots {
     this.realRoot ??= fs.realpathSync(this.root);
-    return { given: this.root, real: this.realRoot };
+    this.owner ??= ownerOf(fs.statSync(this.realRoot));
+    return { given: this.root, real: this.realRoot, owner: this.owner || undefined };
   }
+}
+
+/** A root-run daemon hands new entries to a folder owned by someone else; otherwise they stay its own. */
+function ownerOf(stats: fs.Stats): { uid: number; gid: number } | false {
+  return process.getuid?.() === 0 && stats.uid !== 0 ? { uid: stats.uid, gid: stats.gid } : false;
 }

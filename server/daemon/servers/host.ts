@@ -19,14 +19,17 @@ function isExecutable(file: string): boolean {
   }
 }
 
-/** Variables of the daemon's own that a game server must not inherit (secrets, configuration). */
-const privatePrefixes = ["OUTPOST_", "PUFFER_", "DATABASE_URL", "npm_"];
-
-/** The environment a server process gets (reference §5.1): the daemon's, less its own settings, plus HOME, TERM and the definition's. */
+/**
+ * The environment a server process gets (reference §5.1): nothing of the
+ * daemon's own (its settings and secrets: database address, mail password,
+ * keys), only PATH, HOME, LANG and TERM, plus what the definition sets.
+ */
 export function processEnvironment(root: string, extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !privatePrefixes.some((p) => key.startsWith(p))) env[key] = value;
-  }
-  return { ...env, HOME: root, TERM: "xterm-256color", ...extra };
+  return {
+    PATH: process.env.PATH || "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games",
+    HOME: root,
+    LANG: process.env.LANG || "C.UTF-8",
+    TERM: "xterm-256color",
+    ...extra,
+  };
 }

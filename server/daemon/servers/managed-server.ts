@@ -9,6 +9,7 @@ import {
   renderRun,
   replaceTokens,
   type ServerContext,
+  type ServerLimits,
   type Template,
   tokenValues,
   type VariableValue,
@@ -16,9 +17,11 @@ import {
 } from "../../templates/index.ts";
 import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
-import type { CommandRunner } from "../install/command-runner.ts";
+import { type CommandRunner, processGroupRunner } from "../install/command-runner.ts";
+import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups.ts";
 import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
+import type { Isolation } from "../runtime/host-sandbox.ts";
 import {
   type InstanceOptions,
   type RunPlan,
@@ -27,6 +30,7 @@ import {
 } from "../runtime/instance.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
+import type { Owner } from "./server-owner.ts";
 
 /** What a runner of install / pre / post steps gets besides the steps. */
 export interface StepIo {
@@ -49,6 +53,16 @@ export type StepRunner = (
   io: StepIo,
 ) => Promise<Record<string, VariableValue> | undefined>;
 
+/** What a node offers every server: set once by the engine from what the host can do. */
+export interface NodeHost {
+  /** Present when processes run sandboxed; folders shared read-only with every server. */
+  sandboxing?: { readOnly: string[] };
+  /** Present when limits are enforced; groups are named `<prefix>-<server id>`. */
+  cgroups?: { driver: CgroupDriver; prefix: string };
+  /** Limits a server gets where its definition sets none. */
+  defaultLimits?: ServerLimits;
+}
+
 export type ServerEvent = { type: "console"; chunk: ConsoleChunk } | { type: "status"; status: ServerStatus };
 
 export interface Flags {
@@ -67,6 +81,10 @@ export class ManagedServer {
   /** Console output goes to watchers in batches of one short window (issue 13 #2). */
   private readonly consoleBatch = new ConsoleBatcher((chunk) => this.emit({ type: "console", chunk }));
   private readonly abort = new AbortController();
+  /** The server's own uid/gid (set by the store when the daemon is root). */
+  owner?: Owner;
+  /** What the node offers its servers (sandbox, cgroups); shared by every server, set by the engine. */
+  host: NodeHost = {};
 
   constructor(
     readonly id: string,
@@ -139,12 +157,39 @@ export class ManagedServer {
       argv,
       cwd,
       env: processEnvironment(this.root, run.environmentVars),
+      isolation: this.isolation(),
+      cgroup: await this.cgroup(),
+      memoryLimitMiB: this.limits().memoryMiB,
       stopText: run.stopText,
       stopSignal: run.stopSignal,
       expectedExitCode: run.expectedExitCode,
       autorecover: run.autorecover,
       autorestart: run.autorestart,
     };
+  }
+
+  /** How this server's processes are confined; undefined on a node that cannot sandbox. */
+  isolation(): Isolation | undefined {
+    const sandboxing = this.host.sandboxing;
+    if (!sandboxing) return undefined;
+    return { root: this.root, readOnly: sandboxing.readOnly, uid: this.owner?.uid, gid: this.owner?.gid };
+  }
+
+  /** The limits in force: the definition's, each missing one from the node's defaults. */
+  limits(): ServerLimits {
+    return { ...this.host.defaultLimits, ...this.definition.limits };
+  }
+
+  /** A fresh cgroup for one run with the server's limits; none on a node without cgroups. */
+  private async cgroup(): Promise<ServerCgroup | undefined> {
+    const cgroups = this.host.cgroups;
+    if (!cgroups) return undefined;
+    const limits = this.limits();
+    return cgroups.driver.create(`${cgroups.prefix}-${this.id}`, {
+      memoryBytes: limits.memoryMiB !== undefined ? limits.memoryMiB * 1024 * 1024 : undefined,
+      pids: limits.pids,
+      cpuPercent: limits.cpuPercent,
+    });
   }
 
   private dockerRunner(): DockerRunner {
@@ -168,7 +213,7 @@ export class ManagedServer {
         TERM: "xterm-256color",
         ...renderEnvironmentVars(this.definition.run, tokens),
       },
-      limits: this.definition.limits,
+      limits: this.limits(),
     };
   }
 
@@ -177,10 +222,11 @@ export class ManagedServer {
     if (ops.length === 0) return;
     const ctx = this.context(exit);
     // A docker server's commands run in its image, as the reference runs them (templates.md §6).
-    const runCommand: CommandRunner | undefined =
+    // A host server's run in its sandbox, as the server itself.
+    const runCommand: CommandRunner =
       this.definition.environment.type === "docker"
         ? (spec) => this.dockerRunner().runCommand(this.containerInput(ctx), spec)
-        : undefined;
+        : (spec) => processGroupRunner({ ...spec, isolation: this.isolation() });
     const outputs = await this.runSteps(ops, ctx, {
       runCommand,
       root: this.root,

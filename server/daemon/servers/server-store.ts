@@ -14,7 +14,8 @@ import {
   saveDefinition,
 } from "./definition-file.ts";
 import { findBinary, hostPlatform } from "./host.ts";
-import { ManagedServer, type StepRunner } from "./managed-server.ts";
+import { ManagedServer, type NodeHost, type StepRunner } from "./managed-server.ts";
+import { ensureServerOwner } from "./server-owner.ts";
 
 const notFound = (id: string) =>
   new ApiError(404, "ErrServerNotFound", "no server ${id} on this node", { id });
@@ -28,6 +29,8 @@ export class ServerStore {
   private readonly servers = new Map<string, ManagedServer>();
   /** Run after a server is deleted, to remove what others keep of it (its backups). */
   readonly afterDelete: ((id: string) => Promise<void>)[] = [];
+  /** What this host offers its servers (sandbox, cgroups, default limits); filled in by the engine. */
+  readonly host: NodeHost = {};
 
   constructor(
     private readonly dir: string,
@@ -41,7 +44,10 @@ export class ServerStore {
     await fs.mkdir(this.dir, { recursive: true });
     for (const id of await listDefinitionIds(this.dir)) {
       try {
-        this.servers.set(id, this.managed(id, await loadDefinition(this.dir, id)));
+        const server = this.managed(id, await loadDefinition(this.dir, id));
+        await fs.mkdir(server.root, { recursive: true });
+        server.owner = await ensureServerOwner(this.dir, server.root);
+        this.servers.set(id, server);
       } catch (err) {
         log(`server ${id} not loaded: ${(err as Error).message}`);
       }
@@ -80,6 +86,7 @@ export class ServerStore {
     await this.checkCanRun(id, definition);
     const server = this.managed(id, definition);
     await fs.mkdir(server.root, { recursive: true });
+    server.owner = await ensureServerOwner(this.dir, server.root);
     await saveDefinition(this.dir, id, definition);
     this.servers.set(id, server);
     return server;
@@ -139,7 +146,7 @@ export class ServerStore {
   }
 
   private managed(id: string, definition: Template): ManagedServer {
-    return new ManagedServer(
+    const server = new ManagedServer(
       id,
       definition,
       this.dir,
@@ -148,5 +155,7 @@ export class ServerStore {
       this.options,
       this.docker,
     );
+    server.host = this.host;
+    return server;
   }
 }

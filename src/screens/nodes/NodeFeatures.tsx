@@ -83,6 +83,24 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
             </div>
             <div>
               <dt>
+                <Trans>Sandbox</Trans>
+              </dt>
+              <dd data-testid="feature-sandbox">
+                {features.features.includes("sandbox") ? (
+                  <span className="with-icon">
+                    <ScreenIcon name="reachable" size={16} />
+                    <Trans>Servers run sandboxed</Trans>
+                  </span>
+                ) : (
+                  <span className="with-icon muted">
+                    <ScreenIcon name="unreachable" size={16} />
+                    <Trans>Not available</Trans>
+                  </span>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>
                 <Trans>Version</Trans>
               </dt>
               <dd data-testid="feature-version">{features.version || "—"}</dd>
@@ -90,6 +108,15 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
           </>
         )}
       </dl>
+      {features && !features.features.includes("sandbox") && (
+        <p className="client-warning" role="alert" data-testid="sandbox-warning">
+          <Trans>
+            This node cannot sandbox its servers (bubblewrap or user namespaces are missing): their programs
+            run unconfined and can read what the node's own user can, including the panel's data. Install
+            bubblewrap on the node and restart it.
+          </Trans>
+        </p>
+      )}
       {features === null && (
         <p className="muted small" data-testid="features-unknown">
           {reachable ? (

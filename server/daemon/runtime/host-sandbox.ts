@@ -1,0 +1,180 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+/**
+ * The hardened `host` environment: every game process (and every install
+ * command) runs inside bubblewrap, as an unprivileged uid, in a new root that
+ * holds only the system's read-only parts, a private /tmp and /proc, and the
+ * server's own folder read-write (at its real path, so `${rootDir}` and the
+ * definition's paths keep working). The panel's data folder, database, keys
+ * and other servers are simply not there. The network is shared (game
+ * servers listen on ports).
+ */
+export interface Isolation {
+  /** The server's folder: bound read-write at the same path. */
+  root: string;
+  /** Folders bound read-only at the same path when they exist (the node's shared binaries). */
+  readOnly: string[];
+  /** Who the process runs as; absent: the daemon's own uid (a daemon that is not root). */
+  uid?: number;
+  gid?: number;
+}
+
+/** Parts of /etc programs need (name lookup, TLS roots, time zone, Java's configuration); the rest stays hidden. */
+const etcEntries = [
+  "passwd",
+  "group",
+  "hosts",
+  "host.conf",
+  "resolv.conf",
+  "nsswitch.conf",
+  "gai.conf",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "ssl",
+  "ca-certificates",
+  "ca-certificates.conf",
+  "localtime",
+  "timezone",
+  "alternatives",
+  "mime.types",
+  "os-release",
+  "xdg",
+];
+
+/** Top-level system folders: bound read-only, or re-created as the same symlink (merged /usr). */
+const systemEntries = ["usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "opt"];
+
+function systemArgs(): string[] {
+  const args: string[] = [];
+  for (const name of systemEntries) {
+    const at = `/${name}`;
+    let stats: fs.Stats;
+    try {
+      stats = fs.lstatSync(at);
+    } catch {
+      continue;
+    }
+    if (stats.isSymbolicLink()) args.push("--symlink", fs.readlinkSync(at), at);
+    else if (stats.isDirectory()) args.push("--ro-bind", at, at);
+  }
+  let etc: string[] = [];
+  try {
+    etc = fs.readdirSync("/etc");
+  } catch {}
+  for (const name of etc) {
+    // Java keeps its configuration in /etc/java-<version>-openjdk.
+    if (etcEntries.includes(name) || name.startsWith("java"))
+      args.push("--ro-bind", `/etc/${name}`, `/etc/${name}`);
+  }
+  return args;
+}
+
+/**
+ * A root daemon keeps its data folders 0700, which the server's uid cannot
+ * pass through, and bwrap (run as that uid) opens what it binds by path. So
+ * the daemon first makes a private mount namespace, as root, in which the
+ * server's folder (and the shared read-only ones) are bound under /mnt, a
+ * place anyone may reach, then drops to the server's uid and starts bwrap
+ * from there. Nothing of this is visible outside that process.
+ */
+const gateScript = [
+  "set -e",
+  "mount -t tmpfs -o mode=0755,size=64k outpost-gate /mnt",
+  "n=0",
+  'while [ "$1" != -- ]; do mkdir /mnt/$n; [ ! -d "$1" ] || mount --bind "$1" /mnt/$n; n=$((n+1)); shift; done',
+  "shift",
+  'exec "$@"',
+].join("\n");
+
+/** The command line that runs `argv` sandboxed in `cwd` (inside the root) with exactly `env`. */
+export function sandboxArgv(
+  isolation: Isolation,
+  argv: string[],
+  cwd: string,
+  env: Record<string, string>,
+  statusFd: number,
+): string[] {
+  const gated = isolation.uid !== undefined;
+  const sources = [isolation.root, ...isolation.readOnly];
+  const from = (index: number) => (gated ? `/mnt/${index}` : sources[index]);
+  const args = ["bwrap", ...systemArgs(), "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  isolation.readOnly.forEach((dir, i) => {
+    args.push("--ro-bind-try", from(i + 1), dir);
+  });
+  args.push("--bind", from(0), isolation.root, "--chdir", cwd);
+  args.push("--clearenv");
+  for (const [key, value] of Object.entries(env)) args.push("--setenv", key, value);
+  args.push(
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--hostname",
+    "outpost",
+    "--die-with-parent",
+    "--new-session",
+    "--json-status-fd",
+    String(statusFd),
+    "--",
+    ...argv,
+  );
+  if (!gated) return args;
+  const drop = [
+    "setpriv",
+    `--reuid=${isolation.uid}`,
+    `--regid=${isolation.gid ?? isolation.uid}`,
+    "--clear-groups",
+    "--",
+  ];
+  return [
+    "unshare",
+    "--mount",
+    "--propagation",
+    "private",
+    "--",
+    "/bin/sh",
+    "-c",
+    gateScript,
+    "sh",
+    ...sources,
+    "--",
+    ...drop,
+    ...args,
+  ];
+}
+
+export interface SandboxSupport {
+  available: boolean;
+  /** Why not, for the node's log and the administrator. */
+  reason?: string;
+}
+
+/**
+ * Whether this host can sandbox servers kept under `serversDir`: bwrap (and,
+ * for a root daemon, unshare and setpriv) are installed and user namespaces
+ * work for an unprivileged uid. Runs the real thing once with `true`.
+ */
+export function probeSandbox(serversDir: string, uid?: number): SandboxSupport {
+  const argv = sandboxArgv({ root: serversDir, readOnly: [], uid, gid: uid }, ["/bin/true"], "/", {}, 1);
+  const result = spawnSync(argv[0], argv.slice(1), {
+    cwd: "/",
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 10_000,
+    env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+  });
+  if (result.error) {
+    const missing = (result.error as NodeJS.ErrnoException).code === "ENOENT";
+    return { available: false, reason: missing ? `${argv[0]} is not installed` : result.error.message };
+  }
+  if (result.status === 0) return { available: true };
+  const stderr = result.stderr.toString().trim();
+  if (/bwrap: (not found|No such file)/.test(stderr) || /exec.*bwrap/.test(stderr)) {
+    return { available: false, reason: "bubblewrap (bwrap) is not installed" };
+  }
+  return {
+    available: false,
+    reason: `cannot make a sandbox (bubblewrap and user namespaces needed): ${stderr || `exit ${result.status}`}`,
+  };
+}

@@ -1,0 +1,60 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Each server's own unprivileged uid/gid (when the daemon runs as root): the
+ * owner of its folder says which one it is, so nothing else needs storing.
+ * The daemon (root) manages those files all the same, and the sandbox module
+ * hands what the daemon creates there (uploads, extraction, downloads) to the
+ * folder's owner, so the server can write it too.
+ */
+export const firstServerUid = 600_000;
+const uidCount = 1_000_000;
+
+export const runsAsRoot = (): boolean => process.getuid?.() === 0;
+
+const isServerUid = (uid: number) => uid >= firstServerUid && uid < firstServerUid + uidCount;
+
+export interface Owner {
+  uid: number;
+  gid: number;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * The owner of a server's folder, giving it a free uid first when it has none
+ * (a new server, or one made before servers had their own). Undefined when the
+ * daemon is not root: the server then runs as the daemon's own uid.
+ */
+export function ensureServerOwner(serversDir: string, root: string): Promise<Owner | undefined> {
+  if (!runsAsRoot()) return Promise.resolve(undefined);
+  // One at a time, so two new servers never pick the same free uid.
+  const next = queue.then(async () => {
+    const stats = await fs.stat(root);
+    if (isServerUid(stats.uid)) return { uid: stats.uid, gid: stats.gid };
+    const used = new Set<number>();
+    for (const name of await fs.readdir(serversDir)) {
+      const other = await fs.stat(path.join(serversDir, name)).catch(() => undefined);
+      if (other?.isDirectory() && isServerUid(other.uid)) used.add(other.uid);
+    }
+    let uid = firstServerUid;
+    while (used.has(uid)) uid++;
+    await chownTree(root, uid, uid);
+    // Only the server (and root) may look inside.
+    await fs.chmod(root, 0o700);
+    return { uid, gid: uid };
+  });
+  queue = next.catch(() => {});
+  return next;
+}
+
+/** Gives a whole tree to one owner, links themselves rather than what they point to. */
+export async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
+  await fs.lchown(dir, uid, gid);
+  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+    const at = path.join(dir, entry.name);
+    if (entry.isDirectory()) await chownTree(at, uid, gid);
+    else await fs.lchown(at, uid, gid);
+  }
+}

@@ -1,0 +1,135 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DaemonProcess } from "../support/daemon-process.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { rawRequest } from "../support/file-requests.ts";
+import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
+import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
+
+const consoleText = async (api: PanelClient, id: string) =>
+  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
+
+/** Runs a one-shot server command and answers its console once it has exited. */
+async function runOnce(api: PanelClient, id: string, node: number, script: string): Promise<string> {
+  const definition = echoDefinition({ run: { command: `sh -c '${script}'`, stop: "stop" } });
+  expect((await api.put(`/api/servers/${id}`, { ...definition, node })).status).toBe(200);
+  expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+  await waitUntil(async () => /exited with code|ended by/.test(await consoleText(api, id)), 20_000, 100);
+  return consoleText(api, id);
+}
+
+describe("the hardened host environment", () => {
+  const panel = usePanel();
+  let api: PanelClient;
+  let daemon: DaemonProcess;
+  let remoteId: number;
+
+  beforeAll(async () => {
+    api = await adminClient(panel());
+    ({ nodeId: remoteId, daemon } = await addRemoteNode(api, "sandboxed"));
+  });
+  afterAll(async () => {
+    await daemon?.destroy();
+  });
+
+  it("lists the sandbox in both nodes' features", async () => {
+    for (const node of [0, remoteId]) {
+      const features = await api.get(`/api/nodes/${node}/features`);
+      expect(features.status).toBe(200);
+      expect(features.body.features).toContain("sandbox");
+    }
+  });
+
+  for (const [label, nodeOf, serversOf] of [
+    ["local", () => 0, () => path.join(panel().dataDir, "node", "servers")],
+    ["remote", () => remoteId, () => path.join(daemon.config.dataDir, "servers")],
+  ] as const) {
+    it(`keeps a ${label} server away from the panel's data, its environment and other servers`, async () => {
+      const prefix = label === "local" ? "5a" : "5b";
+      const servers = serversOf();
+      // A neighbour with a file of its own.
+      const neighbour = `${prefix}000001`;
+      expect(
+        (await api.put(`/api/servers/${neighbour}`, { ...echoDefinition(), node: nodeOf() })).status,
+      ).toBe(200);
+      const secret = await rawRequest(api, "PUT", `/api/servers/${neighbour}/file/secret.txt`, {
+        body: "neighbour-secret",
+      });
+      expect(secret.status).toBe(204);
+      expect(fs.readFileSync(path.join(servers, neighbour, "secret.txt"), "utf8")).toBe("neighbour-secret");
+
+      const database = path.join(panel().dataDir, "outpost.db");
+      const text = await runOnce(
+        api,
+        `${prefix}000002`,
+        nodeOf(),
+        [
+          `cat ${database} >/dev/null && echo LEAK-database || echo refused-database`,
+          `ls ${servers} | grep ${neighbour} && echo LEAK-other-servers || echo refused-other-servers`,
+          `cat ${path.join(servers, neighbour, "secret.txt")} && echo LEAK-neighbour || echo refused-neighbour`,
+          `env | grep -E "^(OUTPOST_|DATABASE_URL|npm_)" && echo LEAK-environment || echo clean-environment`,
+          "id -u",
+          "echo written > own-file && echo own-folder-writable",
+        ].join("; "),
+      );
+      expect(text).not.toContain("LEAK");
+      expect(text).not.toContain("neighbour-secret");
+      for (const mark of [
+        "refused-database",
+        "refused-other-servers",
+        "refused-neighbour",
+        "clean-environment",
+        "own-folder-writable",
+      ]) {
+        expect(text).toContain(mark);
+      }
+      // The failures themselves are on the console (cat's and ls's own messages).
+      expect(text).toMatch(/No such file or directory/);
+      if (process.getuid?.() === 0) {
+        // Not root: a uid of the server's own, which owns what it wrote.
+        const uid = Number(/^(\d+)$/m.exec(text)?.[1]);
+        expect(uid).toBeGreaterThan(0);
+        expect(fs.statSync(path.join(servers, `${prefix}000002`, "own-file")).uid).toBe(uid);
+      }
+    });
+  }
+
+  it("keeps files manageable both ways: the panel edits what the server wrote and the server writes what the panel put", async () => {
+    const id = "5c000001";
+    const definition = echoDefinition({
+      run: {
+        command: `sh -c 'echo from-server > server-made.txt; echo ready; while read line; do [ "$line" = stop ] && exit 0; echo appended >> uploads/panel-made.txt && echo "wrote $line"; done'`,
+        stop: "stop",
+      },
+    });
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
+    // The panel makes a folder and a file before the server runs.
+    expect((await rawRequest(api, "PUT", `/api/servers/${id}/file/uploads?folder=true`)).status).toBeLessThan(
+      300,
+    );
+    expect(
+      (
+        await rawRequest(api, "PUT", `/api/servers/${id}/file/uploads/panel-made.txt`, {
+          body: "from-panel\n",
+        })
+      ).status,
+    ).toBe(204);
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => (await consoleText(api, id)).includes("ready"), 10_000, 100);
+    expect((await api.post(`/api/servers/${id}/console`, "go")).status).toBe(204);
+    await waitUntil(async () => (await consoleText(api, id)).includes("wrote "), 10_000, 100);
+    const uploaded = await rawRequest(api, "GET", `/api/servers/${id}/file/uploads/panel-made.txt`);
+    expect(uploaded.text).toBe("from-panel\nappended\n");
+    // And the panel reads, rewrites and deletes what the server made.
+    expect((await rawRequest(api, "GET", `/api/servers/${id}/file/server-made.txt`)).text).toBe(
+      "from-server\n",
+    );
+    expect(
+      (await rawRequest(api, "PUT", `/api/servers/${id}/file/server-made.txt`, { body: "edited" })).status,
+    ).toBe(204);
+    expect((await rawRequest(api, "DELETE", `/api/servers/${id}/file/server-made.txt`)).status).toBe(204);
+    expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+  });
+});

@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DaemonProcess } from "../support/daemon-process.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { setServerScopes } from "../support/panel-db.ts";
+import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
+import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+
+const consoleText = async (api: PanelClient, id: string) =>
+  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
+
+/** The cgroup folders of a server, in every v1 hierarchy this host mounts (none once it is gone). */
+function cgroupsOf(id: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    let entries: fs.Dirent[] = [];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const at = path.join(dir, entry.name);
+      if (entry.name.startsWith("outpost-") && entry.name.endsWith(`-${id}`)) found.push(at);
+      else if (depth < 4) visit(at, depth + 1);
+    }
+  };
+  for (const controller of ["memory", "pids", "cpu", "cpuacct", "freezer", "unified"]) {
+    visit(path.join("/sys/fs/cgroup", controller), 0);
+  }
+  return found;
+}
+
+describe("server limits", () => {
+  const panel = usePanel();
+  let api: PanelClient;
+  let daemon: DaemonProcess;
+  let remoteId: number;
+
+  beforeAll(async () => {
+    api = await adminClient(panel());
+    ({ nodeId: remoteId, daemon } = await addRemoteNode(api, "limited"));
+  });
+  afterAll(async () => {
+    await daemon?.destroy();
+  });
+
+  it("lists limits in both nodes' features", async () => {
+    for (const node of [0, remoteId]) {
+      expect((await api.get(`/api/nodes/${node}/features`)).body.features).toContain("limits");
+    }
+  });
+
+  for (const [label, nodeOf] of [
+    ["local", () => 0],
+    ["remote", () => remoteId],
+  ] as const) {
+    it(`kills a ${label} server that goes over its memory limit and reports it, leaving no cgroup`, async () => {
+      const id = label === "local" ? "11a00001" : "11b00001";
+      const definition = echoDefinition({
+        // tail keeps a 300 MiB "line" in memory: far over 64 MiB.
+        run: { command: `sh -c 'echo filling; head -c 300M /dev/zero | tail -n 1 | wc -c'`, stop: "stop" },
+        limits: { memoryMiB: 64 },
+      });
+      expect((await api.put(`/api/servers/${id}`, { ...definition, node: nodeOf() })).status).toBe(200);
+      expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+      await waitUntil(async () => /memory limit/.test(await consoleText(api, id)), 30_000, 200);
+      const text = await consoleText(api, id);
+      expect(text).toContain("Server was killed: it went over its memory limit (64 MiB)");
+      expect(text).not.toContain("314572800");
+      await waitUntil(
+        async () => (await api.get(`/api/servers/${id}/status`)).body.running === false,
+        10_000,
+      );
+      expect(cgroupsOf(id)).toEqual([]);
+    });
+  }
+
+  it("keeps the panel answering while a fork bomb runs under a process limit", async () => {
+    const id = "11c00001";
+    const definition = echoDefinition({
+      run: {
+        command: `sh -c 'echo bombing; bomb() { bomb | bomb & }; bomb; sleep 60'`,
+        stop: "stop",
+      },
+      limits: { pids: 32, cpuPercent: 50 },
+    });
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => /fork/i.test(await consoleText(api, id)), 20_000, 200);
+    // The panel and the node go on answering: lists, another server's status, stats of this one.
+    for (let i = 0; i < 5; i++) {
+      expect((await api.get("/api/servers")).status).toBe(200);
+      expect((await api.get(`/api/nodes/${remoteId}/features`)).status).toBe(200);
+      expect((await api.get(`/api/servers/${id}/stats`)).status).toBe(200);
+    }
+    const pidsDir = cgroupsOf(id).find((dir) => dir.includes("/pids/"));
+    if (pidsDir) {
+      expect(Number(fs.readFileSync(path.join(pidsDir, "pids.current"), "utf8"))).toBeLessThanOrEqual(32);
+    }
+    expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
+    expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
+    expect(cgroupsOf(id)).toEqual([]);
+  });
+
+  it("reports stats from the server's cgroup", async () => {
+    const id = "11d00001";
+    const definition = echoDefinition({ limits: { memoryMiB: 256 } });
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: 0 })).status).toBe(200);
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => (await consoleText(api, id)).includes("ready"), 10_000, 100);
+    const stats = await api.get(`/api/servers/${id}/stats`);
+    expect(stats.status).toBe(200);
+    expect(stats.body.memory).toBeGreaterThan(0);
+    expect(cgroupsOf(id).length).toBeGreaterThan(0);
+    expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+    expect(cgroupsOf(id)).toEqual([]);
+  });
+
+  it("lets only administrators set limits: a server user's definition keeps them", async () => {
+    const id = "11e00001";
+    const user = { username: "limited-user", email: "limited@example.com", password: "limited-password-1" };
+    const userApi = await registeredClient(panel(), user);
+    const definition = echoDefinition({ limits: { memoryMiB: 128, pids: 64 } });
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: 0 })).status).toBe(200);
+    await setServerScopes(panel(), user.email, id, [
+      "server.view",
+      "server.definition.view",
+      "server.definition.edit",
+    ]);
+    // Raising them is refused.
+    const raised = await userApi.put(`/api/servers/${id}/definition`, {
+      ...definition,
+      limits: { memoryMiB: 4096 },
+    });
+    expect(raised.status).toBe(403);
+    expect(raised.body.error.code).toBe("ErrLimitsAdminOnly");
+    // Leaving them out changes the rest and keeps them.
+    const { limits: _, ...withoutLimits } = definition as Record<string, unknown>;
+    const edited = await userApi.put(`/api/servers/${id}/definition`, {
+      ...withoutLimits,
+      display: "Renamed",
+    });
+    expect(edited.status).toBe(204);
+    let stored = (await api.get(`/api/servers/${id}/definition`)).body;
+    expect(stored.display).toBe("Renamed");
+    expect(stored.limits).toEqual({ memoryMiB: 128, pids: 64 });
+    // Sending them back unchanged is fine; an administrator changes them.
+    expect((await userApi.put(`/api/servers/${id}/definition`, stored)).status).toBe(204);
+    expect(
+      (await api.put(`/api/servers/${id}/definition`, { ...stored, limits: { memoryMiB: 512 } })).status,
+    ).toBe(204);
+    stored = (await api.get(`/api/servers/${id}/definition`)).body;
+    expect(stored.limits).toEqual({ memoryMiB: 512 });
+  });
+});

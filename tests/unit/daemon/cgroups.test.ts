@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  CgroupV1Driver,
+  CgroupV2Driver,
+  parseMountinfo,
+  parseProcCgroup,
+  prepareV2Parent,
+} from "../../../server/daemon/runtime/cgroups.ts";
+
+// The kernel's files cannot be had without a kernel that mounts them; here a plain folder
+// stands in for the v2 tree (this CI host boots cgroup v1), checking what the driver writes and reads.
+describe("cgroup drivers on a stand-in tree", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-cgroups-"));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("v2 writes memory.max, pids.max and cpu.max, and reads usage and OOM kills", async () => {
+    const group = await new CgroupV2Driver(dir).create("outpost-x-s1", {
+      memoryBytes: 64 * 1024 * 1024,
+      pids: 32,
+      cpuPercent: 50,
+    });
+    const at = (f: string) => path.join(dir, "outpost-x-s1", f);
+    expect(fs.readFileSync(at("memory.max"), "utf8")).toBe(String(64 * 1024 * 1024));
+    expect(fs.readFileSync(at("memory.swap.max"), "utf8")).toBe("0");
+    expect(fs.readFileSync(at("pids.max"), "utf8")).toBe("32");
+    expect(fs.readFileSync(at("cpu.max"), "utf8")).toBe("50000 100000");
+    fs.writeFileSync(at("memory.current"), "5000\n");
+    fs.writeFileSync(at("memory.stat"), "anon 3000\ninactive_file 1000\n");
+    fs.writeFileSync(at("cpu.stat"), "usage_usec 2500\nuser_usec 2000\n");
+    fs.writeFileSync(at("memory.events"), "low 0\noom 1\noom_kill 1\n");
+    expect(await group.usage()).toEqual({ cpuNanos: 2_500_000, memoryBytes: 4000 });
+    expect(await group.oomKills()).toBe(1);
+    await group.add(12345);
+    expect(fs.readFileSync(at("cgroup.procs"), "utf8")).toBe("12345");
+  });
+
+  it("v2 leaves out what is not limited", async () => {
+    await new CgroupV2Driver(dir).create("g", {});
+    expect(fs.readdirSync(path.join(dir, "g"))).toEqual([]);
+  });
+
+  it("v2 moves the daemon into a leaf when its own group may not hand out controllers", async () => {
+    // A stand-in refusing the first write: subtree_control as a folder cannot be written.
+    fs.mkdirSync(path.join(dir, "cgroup.subtree_control"));
+    const answer = await prepareV2Parent(dir, 4242);
+    expect(answer).not.toBe(true);
+    expect(fs.readFileSync(path.join(dir, "outpost-daemon", "cgroup.procs"), "utf8")).toBe("4242");
+  });
+
+  it("v1 writes each controller's files in its own hierarchy", async () => {
+    const parents = {
+      memory: path.join(dir, "memory"),
+      pids: path.join(dir, "pids"),
+      cpu: path.join(dir, "cpu"),
+      cpuacct: path.join(dir, "cpuacct"),
+    };
+    const group = await new CgroupV1Driver(parents).create("g", {
+      memoryBytes: 1024,
+      pids: 8,
+      cpuPercent: 20,
+    });
+    expect(fs.readFileSync(path.join(dir, "memory/g/memory.limit_in_bytes"), "utf8")).toBe("1024");
+    expect(fs.readFileSync(path.join(dir, "memory/g/memory.memsw.limit_in_bytes"), "utf8")).toBe("1024");
+    expect(fs.readFileSync(path.join(dir, "pids/g/pids.max"), "utf8")).toBe("8");
+    expect(fs.readFileSync(path.join(dir, "cpu/g/cpu.cfs_quota_us"), "utf8")).toBe("20000");
+    fs.writeFileSync(path.join(dir, "cpuacct/g/cpuacct.usage"), "777");
+    fs.writeFileSync(path.join(dir, "memory/g/memory.usage_in_bytes"), "900");
+    fs.writeFileSync(path.join(dir, "memory/g/memory.stat"), "cache 10\ntotal_inactive_file 100\n");
+    fs.writeFileSync(
+      path.join(dir, "memory/g/memory.oom_control"),
+      "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n",
+    );
+    expect(await group.usage()).toEqual({ cpuNanos: 777, memoryBytes: 800 });
+    expect(await group.oomKills()).toBe(2);
+  });
+
+  it("finds v1 mounts with cpu and cpuacct apart or together, and the process's own groups", () => {
+    const mountinfo = [
+      "30 25 0:26 / /sys/fs/cgroup/memory rw,nosuid - cgroup cgroup rw,memory",
+      "31 25 0:27 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid - cgroup cgroup rw,cpu,cpuacct",
+      "32 25 0:28 / /sys/fs/cgroup/unified rw,nosuid - cgroup2 cgroup2 rw,nsdelegate",
+      "33 25 0:29 / /proc rw - proc proc rw",
+    ].join("\n");
+    const mounts = parseMountinfo(mountinfo);
+    expect(mounts.map((m) => [m.mountPoint, m.fsType])).toEqual([
+      ["/sys/fs/cgroup/memory", "cgroup"],
+      ["/sys/fs/cgroup/cpu,cpuacct", "cgroup"],
+      ["/sys/fs/cgroup/unified", "cgroup2"],
+    ]);
+    expect(mounts[1].superOptions).toEqual(expect.arrayContaining(["cpu", "cpuacct"]));
+    const own = parseProcCgroup("5:memory:/user/shell\n3:cpu,cpuacct:/\n0::/init.scope\n");
+    expect(own.get("memory")).toBe("/user/shell");
+    expect(own.get("cpuacct")).toBe("/");
+    expect(own.get("")).toBe("/init.scope");
+  });
+});
