@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { defineConfig } from "@lingui/cli";
 import { formatter } from "@lingui/format-po";
 
@@ -6,10 +7,14 @@ import { formatter } from "@lingui/format-po";
 //   screens), loaded at boot;
 // - screens.po: every other screen, loaded with the first of them (src/i18n/activate.ts).
 // The login page so downloads none of the server, node or template screens' strings.
-// To add a locale, list it here, run `npm run i18n:extract` and translate both files.
+// A locale exists once its folder does: scripts/i18n/README.md says how a translator adds one
+// (complete; `npm run i18n:check` refuses a partial one).
+const present = readdirSync(new URL("./locales", import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 export default defineConfig({
   sourceLocale: "en_US",
-  locales: ["en_US"],
+  locales: ["en_US", ...present.filter((l) => l !== "en_US")],
   fallbackLocales: { default: "en_US" },
   catalogs: [
     {
