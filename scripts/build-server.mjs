@@ -21,13 +21,17 @@ const common = { bundle: true, platform: "node", format: "esm", target: "node20"
 // alone is 1 427 modules, kysely 974), each kept in memory with its source.
 // Bundling the CommonJS ones too was tried: the idle panel then held more.
 const bundledPackages = ["typebox", "kysely", "@marcbachmann/cel-js"];
-const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+const { dependencies, devDependencies } = JSON.parse(
+  fs.readFileSync(path.join(root, "package.json"), "utf8"),
+);
 const panel = path.join(root, "dist-server", "outpost.mjs");
 await build({
   ...common,
   entryPoints: [path.join(root, "server", "main.ts")],
   outfile: panel,
-  external: Object.keys({ ...dependencies, ...devDependencies }).filter((name) => !bundledPackages.includes(name)),
+  external: Object.keys({ ...dependencies, ...devDependencies }).filter(
+    (name) => !bundledPackages.includes(name),
+  ),
   sourcemap: "linked",
 });
 
