@@ -16,6 +16,7 @@ import { activateLocale, startupLocale } from "./i18n/activate";
 import { config } from "./state/config";
 import { loggedIn, resumeSession } from "./state/session";
 import { applyTheme } from "./state/theme";
+import { rememberPaint } from "./theme/paintCache";
 import "./styles/base.css";
 import "./styles/shell.css";
 
@@ -45,7 +46,8 @@ async function boot(): Promise<void> {
     return;
   }
   setErrorHandler(handleApiError);
-  applyTheme();
+  const html = document.documentElement;
+  applyTheme(html, () => rememberPaint({ c: html.className, s: html.getAttribute("style") ?? "" }));
   watchWindowWidth();
   const configReady = loadConfig().then((c) => {
     config.value = c;
