@@ -13,8 +13,9 @@ import { findRoute } from "./app/routeMatch";
 import { routes } from "./app/routes";
 import { watchWindowWidth } from "./app/sidebarState";
 import { activateLocale, startupLocale } from "./i18n/activate";
+import { watchNetwork } from "./offline/network";
 import { config } from "./state/config";
-import { loggedIn, resumeSession } from "./state/session";
+import { loggedIn, resumeSession, resumeWhenBackOnline } from "./state/session";
 import { applyTheme } from "./state/theme";
 import { rememberPaint } from "./theme/paintCache";
 import "./styles/base.css";
@@ -46,6 +47,7 @@ async function boot(): Promise<void> {
     return;
   }
   setErrorHandler(handleApiError);
+  watchNetwork();
   const html = document.documentElement;
   applyTheme(html, () => rememberPaint({ c: html.className, s: html.getAttribute("style") ?? "" }));
   watchWindowWidth();
@@ -66,6 +68,7 @@ async function boot(): Promise<void> {
   );
   bindGlobalHotkeys();
   void resumeSession();
+  resumeWhenBackOnline();
   if (import.meta.env.PROD && "serviceWorker" in navigator) {
     afterFirstPaint(() => void import("./app/registerSw").then((m) => m.registerServiceWorker()));
   }
