@@ -1,8 +1,8 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
-import { createRequire } from "node:module";
 import type Pg from "pg";
 import { ensurePrivateDir, ensurePrivateFile, privateFileMode } from "../secrets/private-files.ts";
 import { migrations } from "./migrations.ts";

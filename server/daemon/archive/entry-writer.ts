@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
+import type { DiskBudget } from "../servers/disk-quota.ts";
 
 /**
  * Writes archive entries into a folder of a server, each one through the
@@ -20,6 +21,8 @@ export class EntryWriter {
     private readonly signal?: AbortSignal,
     /** Leading folders dropped from every name (a pack's single top folder), like tar --strip-components. */
     private readonly stripComponents = 0,
+    /** The server's disk limit: file bytes are counted against it as they are written. */
+    private readonly budget?: DiskBudget,
   ) {}
 
   /** The root-relative place of an entry name (the destination itself when stripping leaves nothing). */
@@ -59,7 +62,9 @@ export class EntryWriter {
     const permissions = mode ? (mode & 0o777) | 0o600 : 0o644;
     const handle = await this.sandbox.openWrite(place, { mode: permissions });
     try {
-      await pipeline(body, writeStreamOf(handle), { signal: this.signal });
+      if (this.budget)
+        await pipeline(body, this.budget.limiter(), writeStreamOf(handle), { signal: this.signal });
+      else await pipeline(body, writeStreamOf(handle), { signal: this.signal });
       await handle.chmod(permissions);
       if (modified && !Number.isNaN(modified.getTime())) await handle.utimes(modified, modified);
     } finally {

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import { ApiError } from "../../errors.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { readStreamOf } from "../sandbox/index.ts";
+import type { DiskBudget } from "../servers/disk-quota.ts";
 import { EntryWriter } from "./entry-writer.ts";
 import { extractTar } from "./extract-tar.ts";
 import { extractZip } from "./extract-zip.ts";
@@ -12,6 +13,8 @@ export interface ExtractOptions {
   signal?: AbortSignal;
   /** The format, when the name does not tell (a download without an extension). */
   format?: ArchiveFormat;
+  /** The server's disk limit, counted as entries are written. */
+  budget?: DiskBudget;
 }
 
 const unknownFormat = (name: string) =>
@@ -36,7 +39,7 @@ export async function extractArchive(
   if (!format) throw unknownFormat(source);
   const handle = await sandbox.openRead(source);
   try {
-    return await extractOpened(handle, format, sandbox, destination, options.signal);
+    return await extractOpened(handle, format, sandbox, destination, options.signal, 0, options.budget);
   } finally {
     await handle.close();
   }
@@ -54,9 +57,10 @@ export async function extractOpened(
   destination: string,
   signal?: AbortSignal,
   stripComponents = 0,
+  budget?: DiskBudget,
 ): Promise<number> {
   const folder = await target.mkdirp(destination);
-  const writer = new EntryWriter(target, folder.relative, signal, stripComponents);
+  const writer = new EntryWriter(target, folder.relative, signal, stripComponents, budget);
   if (format === "zip") return extractZip(handle, writer, signal);
   return extractTar(readStreamOf(handle), writer, {
     decompressor: decompressors[format],
