@@ -1,15 +1,20 @@
+import { readdirSync } from "node:fs";
 import { defineConfig } from "@lingui/cli";
 import { formatter } from "@lingui/format-po";
 
 // Two catalogs per locale in locales/<locale>/ (spec §9 names, e.g. en_US):
-// - shell.po: what the first paint needs (app shell, shared components, API errors, sign-in
+// - shell.po: what the first paint needs (app shell, shared components, API errors, offline, sign-in
 //   screens), loaded at boot;
 // - screens.po: every other screen, loaded with the first of them (src/i18n/activate.ts).
 // The login page so downloads none of the server, node or template screens' strings.
-// To add a locale, list it here, run `npm run i18n:extract` and translate both files.
+// A locale exists once its folder does: scripts/i18n/README.md says how a translator adds one
+// (complete; `npm run i18n:check` refuses a partial one).
+const present = readdirSync(new URL("./locales", import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 export default defineConfig({
   sourceLocale: "en_US",
-  locales: ["en_US"],
+  locales: ["en_US", ...present.filter((l) => l !== "en_US")],
   fallbackLocales: { default: "en_US" },
   catalogs: [
     {
@@ -21,6 +26,7 @@ export default defineConfig({
         "<rootDir>/src/components",
         "<rootDir>/src/i18n",
         "<rootDir>/src/state",
+        "<rootDir>/src/offline",
         "<rootDir>/src/screens/auth",
       ],
     },

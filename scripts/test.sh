@@ -12,6 +12,9 @@ step "lint and types"
 npx biome check .
 npx tsc -p tsconfig.json --noEmit
 
+step "translations (every locale complete, catalogs current)"
+npm run i18n:check
+
 step "build (Preact alias, what users get) and build:react (guard)"
 npm run build
 npm run build:react

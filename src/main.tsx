@@ -13,8 +13,9 @@ import { findRoute } from "./app/routeMatch";
 import { routes } from "./app/routes";
 import { watchWindowWidth } from "./app/sidebarState";
 import { activateLocale, startupLocale } from "./i18n/activate";
+import { watchNetwork } from "./offline/network";
 import { config } from "./state/config";
-import { loggedIn, resumeSession } from "./state/session";
+import { loggedIn, resumeSession, resumeWhenBackOnline } from "./state/session";
 import { applyTheme } from "./state/theme";
 import "./styles/base.css";
 import "./styles/shell.css";
@@ -45,6 +46,7 @@ async function boot(): Promise<void> {
     return;
   }
   setErrorHandler(handleApiError);
+  watchNetwork();
   applyTheme();
   watchWindowWidth();
   const configReady = loadConfig().then((c) => {
@@ -64,6 +66,7 @@ async function boot(): Promise<void> {
   );
   bindGlobalHotkeys();
   void resumeSession();
+  resumeWhenBackOnline();
   if (import.meta.env.PROD && "serviceWorker" in navigator) {
     afterFirstPaint(() => void import("./app/registerSw").then((m) => m.registerServiceWorker()));
   }

@@ -35,7 +35,10 @@ export class RemoteSftpEnds {
 
   private later(nodeId: number, filter: SftpSessionFilter): void {
     let ends = this.pending.get(nodeId);
-    if (!ends) this.pending.set(nodeId, (ends = new Map()));
+    if (!ends) {
+      ends = new Map();
+      this.pending.set(nodeId, ends);
+    }
     ends.set(`${filter.userId}|${filter.serverId ?? ""}`, filter);
     if (!this.timer) {
       this.timer = setInterval(() => this.retry(), this.retryMs);

@@ -1,4 +1,5 @@
 import { FetchError, ofetch } from "ofetch";
+import { requestAnswered, requestUnanswered } from "../offline/network";
 import { readCookie, XSRF_COOKIE } from "../state/cookies";
 import { getToken } from "../state/token";
 import { type ApiError, toApiError } from "./errors";
@@ -101,10 +102,18 @@ async function send<T>(method: Method, url: string, opts: CallOptions, statusOnl
       headers: opts.headers,
       signal: opts.signal,
     };
-    if (statusOnly) return (await http.raw(url, request)).status as T;
-    return (await http<T>(url, request)) as T;
+    if (statusOnly) {
+      const status = (await http.raw(url, request)).status as T;
+      requestAnswered();
+      return status;
+    }
+    const answer = (await http<T>(url, request)) as T;
+    requestAnswered();
+    return answer;
   } catch (e) {
     const fe = e instanceof FetchError ? e : undefined;
+    if (fe?.status !== undefined) requestAnswered();
+    else if (!opts.signal?.aborted) requestUnanswered();
     const err = toApiError(
       { method, url: fe?.request?.toString() ?? url, body: opts.body },
       fe?.status,

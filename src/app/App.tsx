@@ -5,6 +5,7 @@ import { useLocation } from "wouter";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorDetailsDialog } from "../components/ErrorDetailsDialog";
 import { Toasts } from "../components/Toasts";
+import { OfflineBanner } from "../offline/OfflineBanner";
 import { config } from "../state/config";
 import { loggedIn } from "../state/session";
 import { HotkeyHelp } from "./HotkeyHelp";
@@ -54,6 +55,7 @@ export function App() {
         <div className="scrim" aria-hidden="true" onClick={closeIfNarrow} />
       )}
       <main id="main" className={route?.access === "noAuth" ? "main main-auth" : "main"}>
+        <OfflineBanner />
         <RouteView />
       </main>
       <Toasts />

@@ -5,6 +5,7 @@ import { type ApiError, fillTemplate, routeError } from "../api/errors";
 import { showErrorDetails } from "../components/errorDetailsStore";
 import { toastError } from "../components/toastStore";
 import { errorMessage } from "../i18n/errorMessages";
+import { online } from "../offline/network";
 import { endSession, loggedIn } from "../state/session";
 import { LOGIN_PATH } from "./access";
 import { makeReturnTo, saveReturnTo } from "./returnTo";
@@ -38,6 +39,8 @@ function unknownToast(err: ApiError): void {
 }
 
 export function handleApiError(err: ApiError): void {
+  // No answer at all while offline: the offline banner already says so, a toast per call would not help.
+  if (err.status === undefined && !online.value) return;
   const route = routeError(err);
   switch (route.kind) {
     case "session":

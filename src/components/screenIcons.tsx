@@ -15,6 +15,7 @@ const paths = {
   save: "M5 3h11l5 5v11a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zM7 3v5h8M7 21v-7h10v7",
   reachable: `${circle(12, 12, 9)}M8 12.5l3 3 5-6`,
   unreachable: `${circle(12, 12, 9)}M9 9l6 6M15 9l-6 6`,
+  unknown: `${circle(12, 12, 9)}M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01`,
   home: "M3 11l9-8 9 8M5 9.5V20h5v-6h4v6h5V9.5",
   terminal: `${box(2, 4, 20, 16, 2)}M6 9l3 3-3 3M12 15h5`,
   back: "M19 12H5M11 18l-6-6 6-6",

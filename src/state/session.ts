@@ -1,6 +1,8 @@
 import { computed, signal } from "@preact/signals-react";
 import * as auth from "../api/auth";
 import { getSelf, type Self } from "../api/self";
+import { backOnline } from "../offline/network";
+import { forgetSignedIn, noteSignedIn } from "../offline/owner";
 import { AUTH_EXPIRES_COOKIE, deleteCookie, readCookie } from "./cookies";
 import { stopPreferenceSync, syncPreferences } from "./preferences";
 import { clearScopes, storeScopes } from "./scopes";
@@ -22,7 +24,9 @@ let reauthTimer: ReturnType<typeof setInterval> | undefined;
 
 export async function loadUser(): Promise<void> {
   try {
-    user.value = await getSelf();
+    const self = await getSelf();
+    user.value = self;
+    await noteSignedIn(self.id);
   } catch {
     // the error handler already reported it (a 401 ends the session)
   }
@@ -51,6 +55,14 @@ export async function resumeSession(): Promise<void> {
   if ((await reauthNow()) && loggedIn.value) await Promise.all([loadUser(), syncPreferences()]);
 }
 
+/** Booted offline: the session is refreshed and the account read once the panel is back in reach. */
+export function resumeWhenBackOnline(): void {
+  const at = backOnline.value;
+  backOnline.subscribe((n) => {
+    if (n !== at && loggedIn.value && !user.value) void resumeSession();
+  });
+}
+
 /** After login, otp or register answered with scopes. */
 export function beginSession(scopes: string[] | undefined): void {
   storeScopes(scopes);
@@ -75,4 +87,5 @@ export async function endSession(): Promise<void> {
   setToken(null);
   user.value = null;
   loggedIn.value = false;
+  await forgetSignedIn();
 }

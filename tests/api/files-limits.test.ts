@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import type { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import yazl from "yazl";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectNoInternals } from "../support/expect-api.ts";
@@ -16,6 +19,22 @@ import {
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
 import { adminClient, type PanelClient as Client, usePanel } from "../support/test-panel.ts";
+
+/** A zip of the given files, made in memory. */
+function zipOf(files: [string, Buffer][]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, bytes] of files) zip.addBuffer(bytes, name);
+  zip.end();
+  return buffer(zip.outputStream as Readable);
+}
+
+/** About 100 KiB that unpack to 96 MiB of zeros, after a small file that comes first. */
+function zipBomb(): Promise<Buffer> {
+  return zipOf([
+    ["first.txt", Buffer.from("written before the bomb")],
+    ["zeros.bin", Buffer.alloc(96 * 1024 * 1024)],
+  ]);
+}
 
 /** The upload limit of the panel under test: small, so that going over it is cheap. */
 const maxUpload = 1024 * 1024;
@@ -122,6 +141,20 @@ function limits(label: string, place: () => Place) {
       expect(res.status, res.text).toBe(413);
       expect(JSON.parse(res.text).error.code).toBe("ErrBodyTooLarge");
       expect(fs.existsSync(path.join(root, "form", "big.bin"))).toBe(false);
+    });
+
+    it("refuses to extract a zip bomb (over 200 times its size), leaving none of what it began to write", async () => {
+      const zip = await zipBomb();
+      expect(zip.length).toBeLessThan(maxUpload);
+      expect((await upload(api, `${base}/file/bomb/bomb.zip`, zip)).status).toBe(204);
+      const res = await rawRequest(api, "POST", `${base}/extract/bomb/bomb.zip?destination=bomb/out`);
+      expectEnvelope(res, 400, "ErrArchiveTooLarge");
+      expect(fs.readdirSync(path.join(root, "bomb", "out"))).toEqual([]);
+      // A modest archive still unpacks.
+      const small = await zipOf([["readme.txt", Buffer.from("hello")]]);
+      expect((await upload(api, `${base}/file/bomb/small.zip`, small)).status).toBe(204);
+      expect((await rawRequest(api, "POST", `${base}/extract/bomb/small.zip`)).status).toBe(204);
+      expect(fs.readFileSync(path.join(root, "bomb", "readme.txt"), "utf8")).toBe("hello");
     });
 
     it("never lists an upload's temporary file", async () => {

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeAudience, signNodeToken } from "../../server/link/node-token.ts";
 import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
@@ -27,6 +29,13 @@ describe("the daemon accepts only calls its panel signed for it", () => {
     fetch(`${daemon.baseUrl}/daemon/features`, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
+
+  it("keeps its config file (it holds the node's secret) 0600 and its data folder 0700", () => {
+    const mode = (p: string) => fs.statSync(p).mode & 0o777;
+    expect(mode(daemon.configFile)).toBe(0o600);
+    expect(mode(daemon.config.dataDir)).toBe(0o700);
+    expect(mode(path.join(daemon.config.dataDir, "sftp_host_ed25519_key"))).toBe(0o600);
+  });
 
   it("answers its health check without a token", async () => {
     const res = await fetch(`${daemon.baseUrl}/daemon`);

@@ -9,6 +9,8 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 export interface DaemonProcess {
   config: DaemonConfig;
+  /** The config file the daemon was started with (written with the default umask, as an administrator would). */
+  configFile: string;
   baseUrl: string;
   logs(): string;
   /** Stops the process; the config and data stay, so start() brings the same node back. */
@@ -57,6 +59,7 @@ export async function startDaemon(config: DaemonConfig): Promise<DaemonProcess> 
   };
   return {
     config: local,
+    configFile: file,
     baseUrl: `http://127.0.0.1:${local.listen.port}`,
     logs: () => output,
     stop,

@@ -1,8 +1,8 @@
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
-import type { DiskBudget } from "../servers/disk-quota.ts";
+import type { ExtractBudget } from "./extract-budget.ts";
 
 /**
  * Writes archive entries into a folder of a server, each one through the
@@ -11,9 +11,14 @@ import type { DiskBudget } from "../servers/disk-quota.ts";
  * entries are made only when their target stays inside the server folder,
  * hard links only to files already extracted inside it. Owners are not
  * restored, modes keep only the permission bits, and files (not folders)
- * keep their modification time.
+ * keep their modification time. File bytes are counted against a budget
+ * (extract-budget.ts); the files and links it created are remembered, so a
+ * refused extraction can take them back (undo).
  */
 export class EntryWriter {
+  /** Root-relative places this extraction created (not ones it overwrote), in order. */
+  private readonly created: string[] = [];
+
   constructor(
     private readonly sandbox: Sandbox,
     /** Root-relative destination folder ("" for the root); it exists. */
@@ -21,9 +26,20 @@ export class EntryWriter {
     private readonly signal?: AbortSignal,
     /** Leading folders dropped from every name (a pack's single top folder), like tar --strip-components. */
     private readonly stripComponents = 0,
-    /** The server's disk limit: file bytes are counted against it as they are written. */
-    private readonly budget?: DiskBudget,
+    private readonly budget?: ExtractBudget,
   ) {}
+
+  /** Removes what this extraction created (most recent first); what it overwrote stays as it now is. */
+  async undo(): Promise<void> {
+    for (const place of this.created.reverse()) {
+      await this.sandbox.remove(place).catch(() => {});
+    }
+  }
+
+  private async remember(place: string): Promise<void> {
+    const existing = await this.sandbox.resolve(place, { followFinal: false }).catch(() => undefined);
+    if (!existing?.stats) this.created.push(place);
+  }
 
   /** The root-relative place of an entry name (the destination itself when stripping leaves nothing). */
   place(name: string): string {
@@ -60,11 +76,21 @@ export class EntryWriter {
     if (place === this.destination) throw sandboxErrors.illegal(name, "is a file entry without a name");
     await this.sandbox.mkdirp(path.posix.dirname(place));
     const permissions = mode ? (mode & 0o777) | 0o600 : 0o644;
+    await this.remember(place);
     const handle = await this.sandbox.openWrite(place, { mode: permissions });
     try {
-      if (this.budget)
-        await pipeline(body, this.budget.limiter(), writeStreamOf(handle), { signal: this.signal });
-      else await pipeline(body, writeStreamOf(handle), { signal: this.signal });
+      const budget = this.budget;
+      const counted = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          try {
+            budget?.take(chunk.length);
+            done(null, chunk);
+          } catch (error) {
+            done(error as Error);
+          }
+        },
+      });
+      await pipeline(body, counted, writeStreamOf(handle), { signal: this.signal });
       await handle.chmod(permissions);
       if (modified && !Number.isNaN(modified.getTime())) await handle.utimes(modified, modified);
     } finally {
@@ -75,6 +101,7 @@ export class EntryWriter {
   async symlink(name: string, target: string): Promise<void> {
     const place = this.place(name);
     await this.sandbox.mkdirp(path.posix.dirname(place));
+    await this.remember(place);
     await this.sandbox.symlink(target.replace(/\\/g, "/"), place);
   }
 

@@ -5,6 +5,7 @@ import type { Sandbox } from "../sandbox/index.ts";
 import { readStreamOf } from "../sandbox/index.ts";
 import type { DiskBudget } from "../servers/disk-quota.ts";
 import { EntryWriter } from "./entry-writer.ts";
+import { type BudgetOptions, ExtractBudget } from "./extract-budget.ts";
 import { extractTar } from "./extract-tar.ts";
 import { extractZip } from "./extract-zip.ts";
 import { type ArchiveFormat, archiveFormat, decompressors } from "./formats.ts";
@@ -14,7 +15,7 @@ export interface ExtractOptions {
   /** The format, when the name does not tell (a download without an extension). */
   format?: ArchiveFormat;
   /** The server's disk limit, counted as entries are written. */
-  budget?: DiskBudget;
+  disk?: DiskBudget;
 }
 
 const unknownFormat = (name: string) =>
@@ -26,8 +27,9 @@ const unknownFormat = (name: string) =>
 
 /**
  * Extracts an archive that lies in the server folder into a folder of it
- * (made when missing); every entry goes through the sandbox. Returns the
- * number of entries written.
+ * (made when missing); every entry goes through the sandbox, and what it
+ * unpacks to is bounded (extract-budget.ts). Returns the number of entries
+ * written.
  */
 export async function extractArchive(
   sandbox: Sandbox,
@@ -39,7 +41,9 @@ export async function extractArchive(
   if (!format) throw unknownFormat(source);
   const handle = await sandbox.openRead(source);
   try {
-    return await extractOpened(handle, format, sandbox, destination, options.signal, 0, options.budget);
+    return await extractOpened(handle, format, sandbox, destination, options.signal, 0, {
+      disk: options.disk,
+    });
   } finally {
     await handle.close();
   }
@@ -57,15 +61,35 @@ export async function extractOpened(
   destination: string,
   signal?: AbortSignal,
   stripComponents = 0,
-  budget?: DiskBudget,
+  limits: Pick<BudgetOptions, "ratio" | "disk"> = {},
 ): Promise<number> {
   const folder = await target.mkdirp(destination);
-  const writer = new EntryWriter(target, folder.relative, signal, stripComponents, budget);
-  if (format === "zip") return extractZip(handle, writer, signal);
-  return extractTar(readStreamOf(handle), writer, {
-    decompressor: decompressors[format],
-    signal,
+  const budget = await ExtractBudget.of(target.root, {
+    archiveBytes: (await handle.stat()).size,
+    ratio: limits.ratio,
+    disk: limits.disk,
   });
+  const writer = new EntryWriter(target, folder.relative, signal, stripComponents, budget);
+  return undoneWhenTooLarge(writer, () =>
+    format === "zip"
+      ? extractZip(handle, writer, signal)
+      : extractTar(readStreamOf(handle), writer, { decompressor: decompressors[format], signal }),
+  );
+}
+
+/** An extraction refused for its size takes back the files it created: no half-unpacked bomb is left. */
+async function undoneWhenTooLarge(writer: EntryWriter, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (
+      error instanceof ApiError &&
+      ["ErrArchiveTooLarge", "ErrNoSpace", "ErrDiskLimit"].includes(error.code)
+    ) {
+      await writer.undo();
+    }
+    throw error;
+  }
 }
 
 /**
@@ -80,6 +104,10 @@ export async function extractTarStream(
   options: { signal?: AbortSignal } = {},
 ): Promise<number> {
   const target = await sandbox.mkdirp(destination);
-  const writer = new EntryWriter(sandbox, target.relative, options.signal);
-  return extractTar(source, writer, { decompressor: decompressors[format], signal: options.signal });
+  // Its size is not known before it has arrived: bounded by the free space only.
+  const budget = await ExtractBudget.of(sandbox.root);
+  const writer = new EntryWriter(sandbox, target.relative, options.signal, 0, budget);
+  return undoneWhenTooLarge(writer, () =>
+    extractTar(source, writer, { decompressor: decompressors[format], signal: options.signal }),
+  );
 }

@@ -36,7 +36,10 @@ export async function restoreBackup(root: string, archive: string, signal?: Abor
     // The restored files belong to the server's own user, as the ones they replace (the sandbox hands them over).
     if (rootStats) await fs.chown(staging, rootStats.uid, rootStats.gid);
     try {
-      entries = await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal);
+      // The node's own backup: no ratio (a world compresses far), only the free space bounds it.
+      entries = await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal, 0, {
+        ratio: Number.POSITIVE_INFINITY,
+      });
     } catch (error) {
       await fs.rm(staging, { recursive: true, force: true });
       throw new ApiError(

@@ -29,10 +29,14 @@ export const defaultImage = "pufferpanel/generic";
 
 /** This node's Docker engine, as the docker environment uses it: is it there, and start a server in it. */
 export class DockerRunner {
-  readonly docker: Docker;
+  private client: Promise<Docker> | undefined;
 
-  constructor(readonly socketPath: string) {
-    this.docker = dockerClient(socketPath);
+  constructor(readonly socketPath: string) {}
+
+  /** The Engine API client, made on first use. */
+  private docker(): Promise<Docker> {
+    this.client ??= dockerClient(this.socketPath);
+    return this.client;
   }
 
   /** True when the engine answers a ping within a second (what the node's features report). */
@@ -80,7 +84,7 @@ export class DockerRunner {
     if (!(await this.available())) return;
     for (const id of serverIds) {
       for (const name of [containerName(id), `${containerName(id)}-step`]) {
-        await this.docker
+        await (await this.docker())
           .getContainer(name)
           .remove({ force: true })
           .catch(() => {});
@@ -89,8 +93,8 @@ export class DockerRunner {
   }
 
   /** The `dockerpull` step: pulls even when the image is there, to get its newest version. */
-  pull(image: string, onOutput: (text: string) => void, signal: AbortSignal): Promise<void> {
-    return pullImage(this.docker, image, (line) => onOutput(`[DOCKER] ${line}\n`), signal);
+  async pull(image: string, onOutput: (text: string) => void, signal: AbortSignal): Promise<void> {
+    return pullImage(await this.docker(), image, (line) => onOutput(`[DOCKER] ${line}\n`), signal);
   }
 
   private async startContainer(
@@ -106,9 +110,10 @@ export class DockerRunner {
     const ignored = (["bindings", "hostConfig", "config"] as const).filter((k) => input.environment[k]);
     if (ignored.length > 0)
       say(`Not applied on this node (they could reach the host): ${ignored.join(", ")}`);
-    await ensureImage(this.docker, input.image, say);
+    const docker = await this.docker();
+    await ensureImage(docker, input.image, say);
     try {
-      return await ContainerProcess.start(this.docker, spec, onOutput);
+      return await ContainerProcess.start(docker, spec, onOutput);
     } catch (err) {
       const reason = (err as { json?: { message?: string } }).json?.message ?? (err as Error).message;
       say(`Could not start the container: ${reason}`);

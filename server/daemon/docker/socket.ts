@@ -1,4 +1,4 @@
-import Docker from "dockerode";
+import type Docker from "dockerode";
 
 const defaultSocket = "/var/run/docker.sock";
 
@@ -14,7 +14,11 @@ export function dockerSocketPath(configured?: string, env: NodeJS.ProcessEnv = p
   return defaultSocket;
 }
 
-/** An Engine API client on that socket. */
-export function dockerClient(socketPath: string): Docker {
-  return new Docker({ socketPath });
+/**
+ * An Engine API client on that socket. The client library (and the gRPC stack it brings) loads
+ * on first use: a node whose servers never use Docker does not hold it in memory.
+ */
+export async function dockerClient(socketPath: string): Promise<Docker> {
+  const { default: DockerClient } = await import("dockerode");
+  return new DockerClient({ socketPath });
 }

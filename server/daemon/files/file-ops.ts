@@ -238,10 +238,9 @@ export class FileOps implements NodeFiles {
       const sandbox = this.sandboxOf(id);
       const relative = sandbox.relative(source);
       const folder = destination === undefined ? path.posix.dirname(relative) : fromRoot(destination);
-      // Counted as entries are written: extraction stops at the limit (what was
-      // extracted until then stays, for the user to sort out).
-      const budget = await diskBudget(this.store.diskQuota(id));
-      await extractArchive(sandbox, relative, folder === "." ? "" : folder, { budget });
+      // Counted as entries are written: extraction stops at the limit and takes back what it created.
+      const disk = await diskBudget(this.store.diskQuota(id));
+      await extractArchive(sandbox, relative, folder === "." ? "" : folder, { disk });
     });
   }
 }

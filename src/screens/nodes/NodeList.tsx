@@ -1,12 +1,14 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { Link } from "wouter";
 import type { Node } from "../../api/nodes";
 import { ItemEntry, ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
+import { LastKnownNote } from "../../offline/LastKnownNote";
+import { OnlineLink } from "../../offline/NeedsNetwork";
+import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import { formatAddress } from "./address";
@@ -15,7 +17,7 @@ import { useNodeList } from "./useNodeList";
 import "../../components/controls.css";
 import "./nodes.css";
 
-function NodeEntry({ node }: { node: Node }) {
+function NodeEntry({ node, old }: { node: Node; old: boolean }) {
   return (
     <ItemEntry
       href={`/nodes/view/${node.id}`}
@@ -33,14 +35,16 @@ function NodeEntry({ node }: { node: Node }) {
         </>
       }
       detail={formatAddress(node.publicHost, node.publicPort)}
-      side={<ReachableBadge reachable={node.reachable} />}
+      side={<ReachableBadge reachable={old ? undefined : node.reachable} />}
     />
   );
 }
 
 export default function NodeList() {
-  const { nodes, fresh, failed } = useNodeList();
+  const { nodes, fresh, failed, at } = useNodeList();
   const layout = listType.value;
+  // A kept copy (or one read before the panel went out of reach) says its age, not its statuses.
+  const old = !fresh || !online.value;
   return (
     <section className="panel">
       <header className="screen-head">
@@ -50,10 +54,10 @@ export default function NodeList() {
         <div className="screen-actions">
           <ListTypeToggle />
           {hasScope("nodes.create") && (
-            <Link href="/nodes/new" className="btn">
+            <OnlineLink href="/nodes/new" className="btn">
               <ScreenIcon name="plus" size={18} />
               <Trans>New node</Trans>
-            </Link>
+            </OnlineLink>
           )}
         </div>
       </header>
@@ -70,11 +74,14 @@ export default function NodeList() {
           <Trans>There are no nodes yet.</Trans>
         </p>
       ) : (
-        <ItemList layout={layout} busy={!fresh} testId="node-list">
-          {nodes.map((n) => (
-            <NodeEntry key={n.id} node={n} />
-          ))}
-        </ItemList>
+        <>
+          {old && <LastKnownNote at={at} />}
+          <ItemList layout={layout} busy={!fresh && online.value} testId="node-list">
+            {nodes.map((n) => (
+              <NodeEntry key={n.id} node={n} old={old} />
+            ))}
+          </ItemList>
+        </>
       )}
     </section>
   );

@@ -9,6 +9,9 @@ import { Icon } from "../../components/icons";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
+import { LastKnownNote } from "../../offline/LastKnownNote";
+import { OnlineLink, offlineReason } from "../../offline/NeedsNetwork";
+import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import { serverStatus } from "../../state/serverLive";
@@ -53,7 +56,9 @@ function ServerEntry({
   register,
   scopes,
   onAction,
+  old,
 }: {
+  old: boolean;
   server: Server;
   register: (el: HTMLElement | null) => void;
   scopes: string[] | undefined;
@@ -61,9 +66,16 @@ function ServerEntry({
 }) {
   const [pending, setPending] = useState(false);
   const live = serverStatus(server.id).value;
-  const status: ShownStatus | undefined = pending ? "loading" : server.canGetStatus ? live : undefined;
+  // An old copy (offline) does not know the status; its actions wait for the network.
+  const status: ShownStatus | undefined = !server.canGetStatus
+    ? undefined
+    : old
+      ? "unknown"
+      : pending
+        ? "loading"
+        : live;
   const address = serverAddress(server);
-  const actions = listActions(status).filter((a) => holdsOnServer(scopes, `server.${a}`));
+  const actions = listActions(old ? undefined : status).filter((a) => holdsOnServer(scopes, `server.${a}`));
   const run = async (action: ServerAction) => {
     setPending(true);
     try {
@@ -73,7 +85,12 @@ function ServerEntry({
     }
   };
   return (
-    <li ref={register} data-id={server.id} className="server-entry" data-testid="server-entry">
+    <li
+      ref={register}
+      data-id={server.id}
+      className={old ? "server-entry is-old" : "server-entry"}
+      data-testid="server-entry"
+    >
       <Link href={`/servers/view/${server.id}`} className="server-entry-link">
         <ServerTypeIcon type={server.type} icon={server.icon} />
         <span className="server-entry-main">
@@ -99,7 +116,10 @@ function ServerEntry({
                 type="button"
                 className={`icon-btn action-${a}`}
                 aria-label={actionLabel(a, server.name)}
-                title={actionLabel(a, server.name)}
+                title={
+                  old ? `${actionLabel(a, server.name)}: ${offlineReason()}` : actionLabel(a, server.name)
+                }
+                disabled={old}
                 onClick={() => void run(a)}
               >
                 <ActionIcon name={a} size={18} />
@@ -127,6 +147,7 @@ export default function ServerList() {
   const list = useServerList(name);
   const { register, serverScopes, refresh } = useListLive(list.servers);
   const layout = listType.value;
+  const old = !list.fresh || !online.value;
 
   const onAction = async (server: Server, action: ServerAction) => {
     if (action === "kill") {
@@ -156,10 +177,10 @@ export default function ServerList() {
         <div className="screen-actions">
           <ListTypeToggle />
           {hasScope("server.create") && (
-            <Link href="/servers/new" className="btn">
+            <OnlineLink href="/servers/new" className="btn">
               <ScreenIcon name="plus" size={18} />
               <Trans>New server</Trans>
-            </Link>
+            </OnlineLink>
           )}
         </div>
       </header>
@@ -189,7 +210,8 @@ export default function ServerList() {
         </p>
       ) : (
         <>
-          <ItemList layout={layout} busy={!list.fresh} testId="server-list">
+          {old && <LastKnownNote at={list.at} />}
+          <ItemList layout={layout} busy={!list.fresh && online.value} testId="server-list">
             {servers.map((s) => (
               <ServerEntry
                 key={s.id}
@@ -197,6 +219,7 @@ export default function ServerList() {
                 register={register}
                 scopes={serverScopes[s.id]}
                 onAction={onAction}
+                old={old}
               />
             ))}
           </ItemList>

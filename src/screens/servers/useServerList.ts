@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { listServers, SERVER_PAGE_SIZE, type Server } from "../../api/servers";
-import { user } from "../../state/session";
-import { lastKnownServers, rememberServers } from "./serverCache";
+import { lastKnown, remember } from "../../offline/lastKnown";
+import { backOnline } from "../../offline/network";
 
 export interface ServerListState {
   servers: Server[] | undefined;
@@ -11,6 +11,8 @@ export interface ServerListState {
   fresh: boolean;
   failed: boolean;
   loadingMore: boolean;
+  /** When the shown first page was read (the last-known one's own time until a fresh one arrives). */
+  at?: number;
 }
 
 /**
@@ -27,10 +29,10 @@ export function useServerList(name: string): ServerListState & { loadMore: () =>
   });
   const page = useRef(1);
   const generation = useRef(0);
-  const userId = user.value?.id;
-  const userRef = useRef(userId);
-  userRef.current = userId;
+  const again = backOnline.value;
 
+  // Read at once, on a new search, and again when the panel is back in reach.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `again` (back online) is a re-read trigger
   useEffect(() => {
     const mine = ++generation.current;
     const live = () => mine === generation.current;
@@ -51,26 +53,30 @@ export function useServerList(name: string): ServerListState & { loadMore: () =>
           fresh: true,
           failed: false,
           loadingMore: false,
+          at: Date.now(),
         });
-        const owner = userRef.current;
-        if (!name && owner !== undefined) void rememberServers(owner, answer.servers, answer.paging.total);
+        if (!name) void remember("servers", { servers: answer.servers, total: answer.paging.total });
       })
       .catch(() => live() && setState((s) => ({ ...s, failed: true })));
-  }, [name]);
+  }, [name, again]);
 
-  // The last-known first page, once the account is known (it may still be loading at boot).
+  // The last-known first page (kept per account, known offline too).
   useEffect(() => {
-    if (name || userId === undefined) return;
+    if (name) return;
     let live = true;
-    void lastKnownServers(userId).then((cached) => {
+    void lastKnown("servers").then((cached) => {
       if (live && cached) {
-        setState((s) => (s.fresh || s.servers ? s : { ...s, servers: cached.servers, total: cached.total }));
+        setState((s) =>
+          s.fresh || s.servers
+            ? s
+            : { ...s, servers: cached.value.servers, total: cached.value.total, at: cached.at },
+        );
       }
     });
     return () => {
       live = false;
     };
-  }, [name, userId]);
+  }, [name]);
 
   const loadMore = useCallback(() => {
     const mine = generation.current;

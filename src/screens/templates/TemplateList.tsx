@@ -1,7 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useState } from "react";
-import { Link } from "wouter";
 import { deleteRepo } from "../../api/templates";
 import { confirmAsync } from "../../components/confirmStore";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
@@ -10,6 +9,9 @@ import { SearchBox } from "../../components/SearchBox";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
 import { toastSuccess } from "../../components/toastStore";
+import { LastKnownNote } from "../../offline/LastKnownNote";
+import { OnlineLink, offlineReason } from "../../offline/NeedsNetwork";
+import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import { AddRepoDialog } from "./AddRepoDialog";
@@ -20,7 +22,7 @@ import "../nodes/nodes.css";
 import "./templates.css";
 
 export default function TemplateList() {
-  const { repos, failed, added, removed, retry } = useTemplateRepos();
+  const { repos, failed, fresh, at, added, removed, retry } = useTemplateRepos();
   const [query, setQuery] = useState("");
   const [adding, setAdding] = useState(false);
   const layout = listType.value;
@@ -29,6 +31,7 @@ export default function TemplateList() {
   const canRemoveRepo = hasScope("templates.repo.delete");
 
   if (!hasScope("templates.view")) return <NotPermitted />;
+  const old = !fresh || !online.value;
 
   const remove = async (repo: RepoState) => {
     const yes = await confirmAsync({
@@ -55,16 +58,22 @@ export default function TemplateList() {
         </h1>
         <div className="screen-actions">
           {canAddRepo && (
-            <button type="button" className="btn btn-outline" onClick={() => setAdding(true)}>
+            <button
+              type="button"
+              className="btn btn-outline"
+              onClick={() => setAdding(true)}
+              disabled={!online.value}
+              title={online.value ? undefined : offlineReason()}
+            >
               <ScreenIcon name="plus" size={18} />
               <Trans>Add repository</Trans>
             </button>
           )}
           {canEditLocal && (
-            <Link href="/templates/new" className="btn">
+            <OnlineLink href="/templates/new" className="btn">
               <ScreenIcon name="plus" size={18} />
               <Trans>New template</Trans>
-            </Link>
+            </OnlineLink>
           )}
         </div>
       </header>
@@ -82,17 +91,22 @@ export default function TemplateList() {
           <Spinner />
         )
       ) : (
-        repos.map((repo) => (
-          <RepoSection
-            key={repo.id}
-            repo={repo}
-            query={query}
-            layout={layout}
-            canCreateLocal={canEditLocal}
-            onRemove={!repo.isLocal && !repo.isBuiltIn && canRemoveRepo ? () => void remove(repo) : undefined}
-            onRetry={() => retry(repo.id)}
-          />
-        ))
+        <>
+          {old && repos.length > 0 && <LastKnownNote at={at} />}
+          {repos.map((repo) => (
+            <RepoSection
+              key={repo.id}
+              repo={repo}
+              query={query}
+              layout={layout}
+              canCreateLocal={canEditLocal}
+              onRemove={
+                !repo.isLocal && !repo.isBuiltIn && canRemoveRepo ? () => void remove(repo) : undefined
+              }
+              onRetry={() => retry(repo.id)}
+            />
+          ))}
+        </>
       )}
       {adding && <AddRepoDialog onClose={() => setAdding(false)} onAdded={added} />}
     </section>

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { type ApiError, isApiError, toApiError } from "../../api/errors";
 import { listRepos, listTemplates, type TemplateRepo, type TemplateSummary } from "../../api/templates";
 import { reportSessionEnd } from "../../app/background";
-import { type KnownRepo, lastKnownTemplates, rememberTemplates } from "./templateCache";
+import { type KnownRepo, lastKnown, remember } from "../../offline/lastKnown";
+import { backOnline } from "../../offline/network";
 
 export interface RepoState extends TemplateRepo {
   /** Undefined until the first listing (fresh or last-known) is there. */
@@ -16,6 +17,10 @@ export interface RepoState extends TemplateRepo {
 export interface TemplateRepos {
   repos: RepoState[] | undefined;
   failed: boolean;
+  /** This visit's own answer arrived (before that, `repos` may be the last-known listing). */
+  fresh: boolean;
+  /** When the shown listing was read. */
+  at: number | undefined;
   /** A repo just added: listed before the local one and read at once. */
   added: (repo: TemplateRepo) => void;
   removed: (id: number) => void;
@@ -32,7 +37,10 @@ const asApiError = (err: unknown, repo: number): ApiError =>
 export function useTemplateRepos(): TemplateRepos {
   const [repos, setRepos] = useState<RepoState[]>();
   const [failed, setFailed] = useState(false);
+  const [fresh, setFresh] = useState(false);
+  const [at, setAt] = useState<number>();
   const live = useRef(true);
+  const again = backOnline.value;
 
   const update = useCallback((id: number, change: Partial<RepoState>) => {
     if (live.current) setRepos((list) => list?.map((r) => (r.id === id ? { ...r, ...change } : r)));
@@ -57,32 +65,42 @@ export function useTemplateRepos(): TemplateRepos {
     [update],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `again` (back online) is a re-read trigger
   useEffect(() => {
     live.current = true;
     let answered = false;
-    void lastKnownTemplates().then((cached) => {
+    void lastKnown("templates").then((cached) => {
       if (!live.current || answered || !cached) return;
-      setRepos((list) => list ?? cached.map((r) => ({ ...r, loading: true })));
+      setAt((a) => a ?? cached.at);
+      // Shown as it was kept; a failed fresh read (offline) leaves it so.
+      setRepos((list) => list ?? cached.value.map((r) => ({ ...r, loading: false })));
     });
     listRepos().then(
       (list) => {
         answered = true;
         if (!live.current) return;
+        setFresh(true);
+        setFailed(false);
+        setAt(Date.now());
         setRepos((shown) =>
           list.map((r) => ({ ...r, loading: true, templates: shown?.find((s) => s.id === r.id)?.templates })),
         );
         for (const r of list) load(r);
       },
-      () => live.current && setFailed(true),
+      () => {
+        if (!live.current) return;
+        setFailed(true);
+        setFresh(false);
+      },
     );
     return () => {
       live.current = false;
     };
-  }, [load]);
+  }, [load, again]);
 
-  // Remember the listing once every repo answered.
+  // Remember this visit's listing once every repo answered (never the kept copy again).
   useEffect(() => {
-    if (!repos || repos.some((r) => r.loading)) return;
+    if (!fresh || !repos || repos.some((r) => r.loading)) return;
     const known: KnownRepo[] = repos
       .filter((r) => !r.error)
       .map(({ id, name, url, branch, isLocal, isBuiltIn, templates }) => ({
@@ -94,12 +112,14 @@ export function useTemplateRepos(): TemplateRepos {
         ...(isBuiltIn ? { isBuiltIn } : {}),
         templates: templates ?? [],
       }));
-    void rememberTemplates(known);
-  }, [repos]);
+    void remember("templates", known);
+  }, [repos, fresh]);
 
   return {
     repos,
     failed,
+    fresh,
+    at,
     added: (repo) => {
       setRepos((list) => {
         const entry: RepoState = { ...repo, loading: true };

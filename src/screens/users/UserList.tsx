@@ -1,7 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
-import { Link } from "wouter";
 import { isApiError } from "../../api/errors";
 import { listUsers, searchUsers, type User } from "../../api/users";
 import { ItemEntry, ItemList } from "../../components/ItemList";
@@ -11,6 +10,10 @@ import { NotPermitted } from "../../components/NotPermitted";
 import { SearchBox } from "../../components/SearchBox";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
+import { LastKnownNote } from "../../offline/LastKnownNote";
+import { lastKnown, remember } from "../../offline/lastKnown";
+import { OnlineLink } from "../../offline/NeedsNetwork";
+import { backOnline, online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import "../../components/controls.css";
@@ -41,14 +44,35 @@ function UserEntry({ user }: { user: User }) {
   );
 }
 
-type Listing = { users: User[]; more: boolean; page: number } | "failed" | "refused";
+/** `at`: when it was read; `fresh`: this visit's own answer (not the last-known copy). */
+type Listing =
+  | { users: User[]; more: boolean; page: number; at: number; fresh: boolean }
+  | "failed"
+  | "refused";
 
 export default function UserList() {
   const [search, setSearch] = useState("");
   const [listing, setListing] = useState<Listing>();
   const [loadingMore, setLoadingMore] = useState(false);
   const canList = hasScope("users.info.search");
+  const again = backOnline.value;
 
+  // The last-known first page while the fresh one loads (or cannot: offline).
+  useEffect(() => {
+    if (!canList) return;
+    let live = true;
+    void lastKnown("users").then((cached) => {
+      if (!live || !cached) return;
+      const kept = { ...cached.value, page: 1, at: cached.at, fresh: false };
+      setListing((shown) => (shown === undefined || shown === "failed" ? kept : shown));
+    });
+    return () => {
+      live = false;
+    };
+  }, [canList]);
+
+  // Read on a new search, and again when the panel is back in reach.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `again` (back online) is a re-read trigger
   useEffect(() => {
     if (!canList) return;
     let live = true;
@@ -57,13 +81,18 @@ export default function UserList() {
       try {
         if (text) {
           const users = await searchUsers(text, SEARCH_LIMIT, { exempt: [403] });
-          if (live) setListing({ users, more: false, page: 1 });
+          if (live) setListing({ users, more: false, page: 1, at: Date.now(), fresh: true });
         } else {
           const page = await listUsers({ page: 1, limit: PAGE_SIZE }, { exempt: [403] });
-          if (live) setListing({ users: page.users, more: page.paging.total > page.users.length, page: 1 });
+          const more = page.paging.total > page.users.length;
+          if (live) setListing({ users: page.users, more, page: 1, at: Date.now(), fresh: true });
+          void remember("users", { users: page.users, more });
         }
       } catch (err) {
-        if (live) setListing(isApiError(err) && err.status === 403 ? "refused" : "failed");
+        if (!live) return;
+        if (isApiError(err) && err.status === 403) setListing("refused");
+        // A shown last-known list stays (offline): better than an error line.
+        else setListing((shown) => (typeof shown === "object" && !text ? shown : "failed"));
       }
     };
     const timer = setTimeout(load, text ? SEARCH_PAUSE_MS : 0);
@@ -71,7 +100,7 @@ export default function UserList() {
       live = false;
       clearTimeout(timer);
     };
-  }, [search, canList]);
+  }, [search, canList, again]);
 
   if (!hasScope("users.info.view")) return <NotPermitted />;
 
@@ -88,6 +117,8 @@ export default function UserList() {
         users,
         more: next.paging.page * next.paging.pageSize < next.paging.total,
         page: listing.page + 1,
+        at: listing.at,
+        fresh: listing.fresh,
       });
     } catch {
       // the global handler says why
@@ -96,6 +127,7 @@ export default function UserList() {
     }
   };
 
+  const old = typeof listing === "object" && (!listing.fresh || !online.value);
   return (
     <section className="panel">
       <header className="screen-head">
@@ -105,10 +137,10 @@ export default function UserList() {
         <div className="screen-actions">
           <ListTypeToggle />
           {hasScope("users.info.edit") && (
-            <Link href="/users/new" className="btn">
+            <OnlineLink href="/users/new" className="btn">
               <ScreenIcon name="plus" size={18} />
               <Trans>New user</Trans>
-            </Link>
+            </OnlineLink>
           )}
         </div>
       </header>
@@ -133,12 +165,13 @@ export default function UserList() {
             </p>
           ) : (
             <>
+              {old && <LastKnownNote at={listing.at} />}
               <ItemList layout={listType.value} testId="user-list">
                 {listing.users.map((u) => (
                   <UserEntry key={u.id} user={u} />
                 ))}
               </ItemList>
-              {listing.more && (
+              {listing.more && !old && (
                 <div className="list-more">
                   <button type="button" className="btn btn-outline" onClick={loadMore} disabled={loadingMore}>
                     <Trans>Show more</Trans>

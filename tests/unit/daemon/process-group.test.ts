@@ -65,7 +65,9 @@ describe("ProcessGroup", () => {
     await stats.sample();
     await new Promise((r) => setTimeout(r, 700));
     const sample = await stats.sample();
-    expect(sample.cpu).toBeGreaterThan(30);
+    // A busy loop: a whole core on an idle machine, much less on a loaded one (seen at 15 % with
+    // the suite and other work sharing two cores); an idle process samples at 0.
+    expect(sample.cpu).toBeGreaterThan(5);
     expect(sample.memory).toBeGreaterThan(10 * 1024 * 1024);
     group.signal("SIGKILL");
     await group.exited;

@@ -19,7 +19,8 @@ it("makes a readable key every time, kept with owner-only access", () => {
     expect(ssh2.utils.parseKey(key)).not.toBeInstanceOf(Error);
     if (i === 0) expect(fs.statSync(path.join(folder, hostKeyFileName)).mode & 0o777).toBe(0o600);
   }
-});
+  // 1500 keys take about a second alone, many more on a busy machine.
+}, 60_000);
 
 it("keeps the key it made", () => {
   const first = loadOrCreateHostKey(dir);

@@ -1,0 +1,85 @@
+// npm run i18n:check — fails when a catalog is stale (the code's messages differ from
+// locales/en_US) or when a locale present under locales/ has a message untranslated, left in
+// English, or malformed (placeholders, tags, plural cases). A locale exists once its folder does;
+// translators add one complete (scripts/i18n/README.md).
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { ALL_LOCALES } from "../../src/i18n/locales.ts";
+import {
+  bcp47,
+  CATALOGS,
+  catalogPath,
+  englishOf,
+  itemKey,
+  presentLocales,
+  ROOT,
+  readCatalog,
+  SOURCE,
+  sameAsEnglish,
+  shortId,
+} from "./catalogs.mjs";
+import { hasNoWords, shapeProblems } from "./message-shape.mjs";
+
+const failures = [];
+const locales = presentLocales();
+
+// Stale: extract from the code, compare the source catalogs' messages, then put the files back
+// as they were so the check never edits the tree.
+const sourceMessages = (catalog) =>
+  JSON.stringify(
+    (readCatalog(SOURCE, catalog)?.items ?? []).map((i) => [itemKey(i), i.msgstr[0] ?? ""]).sort(),
+  );
+const before = new Map(CATALOGS.map((c) => [c, sourceMessages(c)]));
+const saved = new Map(
+  locales.flatMap((l) => CATALOGS.map((c) => [catalogPath(l, c), readFileSync(catalogPath(l, c), "utf8")])),
+);
+try {
+  execFileSync("npx", ["lingui", "extract", "--clean"], { cwd: ROOT, stdio: "pipe" });
+  for (const c of CATALOGS) {
+    if (sourceMessages(c) !== before.get(c)) {
+      failures.push(`locales/${SOURCE}/${c}.po is stale: run npm run i18n:extract and translate what is new`);
+    }
+  }
+} finally {
+  for (const [path, text] of saved) writeFileSync(path, text);
+}
+
+for (const locale of locales) {
+  if (!ALL_LOCALES.includes(locale)) failures.push(`locales/${locale}: not a locale of spec §9`);
+  if (locale === SOURCE) continue;
+  const same = sameAsEnglish(locale);
+  const problems = [];
+  for (const catalog of CATALOGS) {
+    const source = readCatalog(SOURCE, catalog);
+    const target = readCatalog(locale, catalog);
+    if (!target) {
+      problems.push(`${catalog}.po missing`);
+      continue;
+    }
+    const translations = new Map(target.items.map((i) => [itemKey(i), i.msgstr[0] ?? ""]));
+    const known = new Set(source.items.map(itemKey));
+    const stale = target.items.filter((i) => !known.has(itemKey(i)));
+    if (stale.length) problems.push(`${catalog}: ${stale.length} message(s) no longer in the code`);
+    for (const item of source.items) {
+      const english = englishOf(item);
+      const text = translations.get(itemKey(item));
+      const id = shortId(item);
+      if (!text) problems.push(`${id} untranslated: ${english}`);
+      else if (text === english && !same.has(id) && !hasNoWords(english))
+        problems.push(`${id} still English: ${english}`);
+      else for (const p of shapeProblems(english, text, bcp47(locale))) problems.push(`${id} ${p}: ${text}`);
+    }
+  }
+  if (problems.length) {
+    failures.push(
+      `${locale}: ${problems.length} problem(s) (node scripts/i18n/todo.mjs ${locale} lists them)`,
+    );
+    for (const p of problems.slice(0, 5)) failures.push(`  ${p}`);
+  }
+}
+
+if (failures.length) {
+  console.error(failures.join("\n"));
+  process.exit(1);
+}
+console.log(`i18n: ${locales.length} locale(s) complete and current: ${locales.join(", ")}`);

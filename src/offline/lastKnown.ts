@@ -1,0 +1,84 @@
+import { createStore, del, get, keys, set, type UseStore } from "idb-keyval";
+import type { Node } from "../api/nodes";
+import type { Server } from "../api/servers";
+import type { TemplateRepo, TemplateSummary } from "../api/templates";
+import type { User } from "../api/users";
+import { signedInUser } from "./owner";
+
+// The last-known lists (DESIGN "last-known lists", issue 11): one table says which lists are kept
+// and what a kept copy looks like (an old or foreign entry is ignored). Screens show a copy with
+// its age and every live status in it as unknown. Entries are stored per account and wiped at logout or when
+// another account signs in on this device (./owner).
+
+export type KnownRepo = TemplateRepo & { templates: TemplateSummary[] };
+
+interface ListShapes {
+  servers: { servers: Server[]; total: number };
+  nodes: Node[];
+  users: { users: User[]; more: boolean };
+  templates: KnownRepo[];
+}
+export type ListName = keyof ListShapes;
+
+const shapeOf: { [K in ListName]: (v: unknown) => boolean } = {
+  servers: (v) => hasArray(v, "servers"),
+  nodes: Array.isArray,
+  users: (v) => hasArray(v, "users"),
+  templates: Array.isArray,
+};
+
+function hasArray(v: unknown, field: string): boolean {
+  return !!v && typeof v === "object" && Array.isArray((v as Record<string, unknown>)[field]);
+}
+
+export interface Known<T> {
+  value: T;
+  /** When it was stored (ms since epoch). */
+  at: number;
+}
+
+const PREFIX = "lastKnown.";
+const key = (owner: number, list: ListName) => `${PREFIX}${owner}.${list}`;
+
+let store: UseStore | undefined;
+// Its own database: wiping it never touches another module's keys.
+const db = () => {
+  store ??= createStore("outpost-last-known", "lists");
+  return store;
+};
+
+/** The signed-in account's last copy of a list. */
+export async function lastKnown<K extends ListName>(list: K): Promise<Known<ListShapes[K]> | undefined> {
+  const owner = signedInUser();
+  if (owner === undefined) return undefined;
+  try {
+    const saved = await get<Known<unknown>>(key(owner, list), db());
+    if (!saved || typeof saved.at !== "number" || !shapeOf[list](saved.value)) return undefined;
+    return saved as Known<ListShapes[K]>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a fresh copy, unless nobody is signed in any more (a late answer after logout). */
+export async function remember<K extends ListName>(list: K, value: ListShapes[K]): Promise<void> {
+  const owner = signedInUser();
+  if (owner === undefined) return;
+  try {
+    await set(key(owner, list), { value, at: Date.now() }, db());
+  } catch {
+    // not remembered: the next visit offline has nothing to show
+  }
+}
+
+export async function wipeLastKnown(): Promise<void> {
+  try {
+    const all = await keys(db());
+    await Promise.all(all.map((k) => del(k, db())));
+    // Copies kept by earlier versions, in idb-keyval's default database and not per account.
+    const legacy = (await keys()).filter((k) => String(k).startsWith(PREFIX));
+    await Promise.all(legacy.map((k) => del(k)));
+  } catch {
+    // storage blocked: nothing was kept
+  }
+}

@@ -1,0 +1,136 @@
+import type { Page } from "@playwright/test";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expect, test } from "./fixtures.ts";
+import { adminApi, login, snap, unique } from "./helpers.ts";
+
+// Issue 11, offline first: the lists a user visited stay readable offline (the service worker
+// serves the app, IndexedDB the last-known lists), say how old they are, claim no live status and
+// offer no action that needs the panel. Back online they refresh by themselves; logout wipes them.
+
+const hexId = () =>
+  Math.floor(Math.random() * 0xffffffff)
+    .toString(16)
+    .padStart(8, "0");
+
+const LISTS = [
+  { path: "/servers", entry: "server-entry" },
+  { path: "/nodes", entry: "node-entry" },
+  { path: "/users", entry: "user-entry" },
+  { path: "/templates", entry: "template-entry" },
+] as const;
+
+/** Every key kept in the last-known database, read from the page itself. */
+const keptKeys = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open("outpost-last-known");
+        open.onupgradeneeded = () => open.result.createObjectStore("lists");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction("lists").objectStore("lists").getAllKeys();
+          all.onsuccess = () => {
+            resolve(all.result.map(String));
+            open.result.close();
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+
+test("offline: the lists show their last-known items with their age; back online they refresh; logout wipes them", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi(baseURL!);
+  const serverName = unique("offline-");
+  const id = hexId();
+  const created = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: serverName, node: 0 });
+  expect(created.status, created.text).toBe(200);
+  const template = unique("offline-tpl-");
+  expect((await api.put(`/api/templates/0/${template}`, echoDefinition({ display: template }))).status).toBe(
+    204,
+  );
+
+  await page.goto("/servers");
+  await login(page);
+  await expect(page).toHaveURL(/\/servers$/);
+  // The service worker must hold the app before the network goes.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+
+  for (const list of LISTS) {
+    await page.goto(list.path);
+    await expect(page.getByTestId(list.entry).first()).toBeVisible();
+    await expect(page.getByTestId("last-known")).toHaveCount(0);
+  }
+  await expect.poll(async () => (await keptKeys(page)).length).toBe(4);
+  await page.goto("/nodes");
+  await expect(page.getByTestId("reachable").first()).toHaveAttribute("data-reachable", "true");
+
+  await context.setOffline(true);
+  for (const list of LISTS) {
+    await page.goto(list.path);
+    await expect(page.getByTestId("offline-banner")).toBeVisible();
+    await expect(page.getByTestId(list.entry).first()).toBeVisible();
+    await expect(page.getByTestId("last-known")).toContainText("Last known at");
+    await snap(page, `offline${list.path.replace("/", "-")}`);
+  }
+  await page.goto("/servers");
+  await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
+  await expect(page.getByText("The servers could not be loaded")).toHaveCount(0);
+  // No stale status and no action that would fail: "New server" says why it is disabled.
+  await expect(page.getByRole("button", { name: "New server" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "New server" })).toHaveAttribute(
+    "title",
+    "Not available offline",
+  );
+  await page.goto("/nodes");
+  await expect(page.getByTestId("reachable").first()).toHaveAttribute("data-reachable", "unknown");
+  await expect(page.getByTestId("reachable").first()).toHaveText("Unknown");
+  await page.goto("/templates");
+  await expect(page.getByTestId("template-entry").filter({ hasText: template })).toBeVisible();
+
+  // A phone sized window.
+  await page.setViewportSize({ width: 360, height: 640 });
+  await page.goto("/servers");
+  await expect(page.getByTestId("offline-banner")).toBeVisible();
+  await expect(page.getByTestId("last-known")).toBeVisible();
+  await snap(page, "offline-servers-phone");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Back online: the banner goes and the list re-reads by itself (a server added meanwhile shows).
+  await page.goto("/nodes");
+  await expect(page.getByTestId("offline-banner")).toBeVisible();
+  await context.setOffline(false);
+  await expect(page.getByTestId("offline-banner")).toBeHidden();
+  await expect(page.getByTestId("last-known")).toHaveCount(0);
+  await expect(page.getByTestId("reachable").first()).toHaveAttribute("data-reachable", "true");
+  await page.goto("/servers");
+  await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId("offline-banner")).toBeVisible();
+  const later = unique("offline-later-");
+  const laterId = hexId();
+  expect(
+    (await api.put(`/api/servers/${laterId}`, { ...echoDefinition(), name: later, node: 0 })).status,
+  ).toBe(200);
+  await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
+  await expect(page.getByTestId("server-entry").filter({ hasText: later })).toHaveCount(0);
+  await context.setOffline(false);
+  await expect(page.getByTestId("offline-banner")).toBeHidden();
+  await expect(page.getByTestId("server-entry").filter({ hasText: later })).toBeVisible();
+  await expect(page.getByTestId("last-known")).toHaveCount(0);
+
+  // Logout wipes every kept list.
+  expect((await keptKeys(page)).length).toBeGreaterThan(0);
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/auth\/login/);
+  await expect.poll(() => keptKeys(page)).toEqual([]);
+
+  expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+  expect((await api.delete(`/api/servers/${laterId}`)).status).toBe(204);
+  expect((await api.delete(`/api/templates/0/${template}`)).status).toBe(204);
+});
