@@ -37,8 +37,10 @@ const fresh =
   process.env.OUTPOST_FROM_SOURCE !== "true" &&
   Math.max(newest(path.join(root, "server")), newest(path.join(root, "package.json"))) < at;
 if (fresh) {
-  // Stack traces name the TypeScript sources.
-  process.setSourceMapsEnabled(true);
+  // Source maps stay off: with them on, Node reads and keeps the map of every
+  // module it loads (ours and the dependencies'), 30-40 MiB of an idle panel.
+  // `NODE_OPTIONS=--enable-source-maps` names the TypeScript sources in stack
+  // traces when that is wanted (dist-server/outpost.mjs.map is built for it).
   await import(built);
 } else {
   const { register } = await import("tsx/esm/api");

@@ -34,7 +34,20 @@ export async function serve(
       authorize: (login) => localSftpSignIn(services, login),
       log: app.log,
     }));
-  const purge = setInterval(() => void services.sessions.purgeExpired().catch(() => {}), 10 * 60_000);
+  // Server creations a crash cut short: their leftovers on nodes are taken back now, and
+  // later for nodes that did not answer (issue 13, finding 10).
+  const reconcile = () =>
+    services.servers
+      .reconcile()
+      .then((done) => {
+        for (const msg of done) app.log.warn(msg);
+      })
+      .catch((err) => app.log.warn(`server creations not reconciled: ${err.message}`));
+  void reconcile();
+  const purge = setInterval(() => {
+    void services.sessions.purgeExpired().catch(() => {});
+    void reconcile();
+  }, 10 * 60_000);
   purge.unref();
 
   let stopping = false;

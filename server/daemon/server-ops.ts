@@ -87,7 +87,7 @@ export class ServerOps implements NodeServers {
   async action(id: string, action: ServerAction, wait: boolean): Promise<void> {
     if (action === "reload") return this.store.reload(id);
     const server = this.store.get(id);
-    if (action === "start") return server.instance.start();
+    if (action === "start") return server.start();
     if (action === "kill") return server.instance.kill();
     if (action === "stop") return server.instance.stop(wait);
     const installing = server.install();

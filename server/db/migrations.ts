@@ -187,6 +187,17 @@ export function migrations(dialect: Dialect): MigrationProvider {
             .execute();
       },
     },
+    "0008_server_creations": {
+      async up(db: Kysely<unknown>) {
+        // Creations in progress (tables.ts, ServerCreationTable): what a crash left is reconciled.
+        await db.schema
+          .createTable("server_creations")
+          .addColumn("id", "varchar(64)", (c) => c.primaryKey())
+          .addColumn("node_id", "integer", (c) => c.notNull())
+          .addColumn("started_at", "bigint", (c) => c.notNull())
+          .execute();
+      },
+    },
   };
   return { getMigrations: async () => list };
 }

@@ -91,6 +91,17 @@ export interface ServerTable {
   created_at: number;
 }
 
+/**
+ * A server creation in progress: written before the node is asked to make the
+ * server and removed in the same transaction that records it. One left behind
+ * is a creation a crash cut short, whose leftovers on the node are taken back.
+ */
+export interface ServerCreationTable {
+  id: string;
+  node_id: number;
+  started_at: number;
+}
+
 export interface TemplateRow {
   name: string;
   /** The template's JSON. */
@@ -128,6 +139,7 @@ export interface Database {
   template_repos: TemplateRepoTable;
   nodes: NodeTable;
   servers: ServerTable;
+  server_creations: ServerCreationTable;
   users: UserTable;
   otp_recovery_codes: OtpRecoveryCodeTable;
   permissions: PermissionTable;

@@ -4,6 +4,8 @@ import type { Group, Template, Variable, VariableValue } from "../templates/inde
 export interface ServerStatusView {
   running: boolean;
   installing: boolean;
+  /** Ours, beside the reference's two: false until the install steps have run once (Start refused). */
+  installed?: boolean;
 }
 
 export interface StatsView {

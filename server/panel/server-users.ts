@@ -3,6 +3,7 @@ import { ApiError, errors } from "../errors.ts";
 import { checkEmail, normaliseEmail } from "./account-rules.ts";
 import type { Accounts } from "./accounts.ts";
 import { invitationMail } from "./invite-mail.ts";
+import { InviteMailThrottle } from "./invite-mail-throttle.ts";
 import { type Invites, pendingPasswordHash } from "./invites.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
 import { holdsScope, isServerScope, joinScopes, parseScopes, serverScopes } from "./scopes.ts";
@@ -82,6 +83,9 @@ export function resultingScopes(
 
 /** The users of one server: who has a server-level permission row there, and with which scopes. */
 export class ServerUsers {
+  /** Invitation mails per address and per inviter (issue 13: grants could flood a mailbox). */
+  private readonly mailThrottle = new InviteMailThrottle();
+
   constructor(
     private readonly db: Db,
     private readonly accounts: Accounts,
@@ -133,6 +137,11 @@ export class ServerUsers {
     if (!holdsScope(editor.held, "server.users.edit") && !holdsScope(editor.held, "server.users.create")) {
       throw errors.missingScope("server.users.edit");
     }
+    // A grant to an unknown or pending address mails an invitation: refused before anything is
+    // written while that address (or this inviter) has had its share. An administrator is not
+    // refused: their grant goes through and the link is answered to them instead.
+    const invites = !user || (await this.invites.isPending(user.id));
+    if (invites && !editor.held.includes("admin")) this.mailThrottle.refuseIfThrottled(email, editor.userId);
     user ??= await this.invites.createInvitee(email);
     const value = joinScopes(resultingScopes(editor.held, current ?? [], scopes));
     await this.db
@@ -163,9 +172,17 @@ export class ServerUsers {
   ): Promise<GrantInvite> {
     const token = await this.invites.issue(userId);
     const url = await this.inviteUrl(token, email);
-    const mail = await this.invitation(serverId, email, url, token, editor);
-    if ((await this.mailer.send(mail, log)) === "sent") return { mailed: true };
-    if (editor.held.includes("admin")) return { mailed: false, url };
+    const admin = editor.held.includes("admin");
+    const inviter = admin ? "admin" : editor.userId;
+    // An address that has had its share of invitations gets no more for a while.
+    if (this.mailThrottle.retryAfter(email, inviter) === 0) {
+      const mail = await this.invitation(serverId, email, url, token, editor);
+      if ((await this.mailer.send(mail, log)) === "sent") {
+        this.mailThrottle.recordSent(email, inviter);
+        return { mailed: true };
+      }
+    }
+    if (admin) return { mailed: false, url };
     await this.invites.withdraw(token);
     return { mailed: false };
   }

@@ -9,6 +9,7 @@ import type { Variable } from "../templates/index.ts";
 import type { Nodes } from "./nodes.ts";
 import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
 import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
+import { ServerCreations } from "./server-creations.ts";
 import { defaultServerUserScopes } from "./server-scopes.ts";
 
 const limitsAdminOnly = () =>
@@ -53,10 +54,14 @@ function recordedFields(definition: Record<string, unknown>) {
  * type) and per-server scopes; the definition itself lives on the node.
  */
 export class Servers {
+  private readonly creations: ServerCreations;
+
   constructor(
     private readonly db: Db,
     private readonly nodes: Nodes,
-  ) {}
+  ) {
+    this.creations = new ServerCreations(db, nodes);
+  }
 
   async create(id: string, body: Record<string, unknown>, principal?: Principal): Promise<void> {
     const { name: rawName, node: rawNode, users: rawUsers, ...definition } = body;
@@ -82,10 +87,21 @@ export class Servers {
       if (!user) throw new ApiError(400, "ErrUserNotFound", "no user named ${username}", { username });
       users.push(user.id);
     }
+    // Claimed first, so that a crash between the node's part and the panel's leaves a claim
+    // naming the node's leftovers, taken back at the next start (see server-creations.ts).
+    const claim = await this.creations.claim(id, nodeId);
     // The node checks the definition and its requirements; only then does the panel record it.
-    await client.servers.createServer(id, { ...definition, id });
+    try {
+      await client.servers.createServer(id, { ...definition, id });
+    } catch (err) {
+      // A refusal (4xx) made nothing; anything else may have made the server before failing.
+      const refused = err instanceof ApiError && err.status < 500;
+      await this.creations.abandon(id, claim, !refused).catch(() => {});
+      throw err;
+    }
     try {
       await this.db.transaction().execute(async (trx) => {
+        await this.creations.settle(trx, id, claim);
         await trx
           .insertInto("servers")
           .values({ id, name, node_id: nodeId, ...recordedFields(definition), created_at: Date.now() })
@@ -98,9 +114,14 @@ export class Servers {
         }
       });
     } catch (err) {
-      await client.servers.deleteServer(id).catch(() => {});
+      await this.creations.abandon(id, claim, true).catch(() => {});
       throw err;
     }
+  }
+
+  /** Takes back the node's part of creations a crash cut short (at start, and now and then). */
+  reconcile(): Promise<string[]> {
+    return this.creations.reconcile();
   }
 
   async list(

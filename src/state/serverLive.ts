@@ -44,8 +44,21 @@ export function serverStatus(id: string): Signal<ServerStatus> {
   return s;
 }
 
+const installedFlags = new Map<string, Signal<boolean | undefined>>();
+
+/** Whether a server's install steps have run once; undefined until its node says. */
+export function serverInstalled(id: string): Signal<boolean | undefined> {
+  let s = installedFlags.get(id);
+  if (!s) {
+    s = signal<boolean | undefined>(undefined);
+    installedFlags.set(id, s);
+  }
+  return s;
+}
+
 export function setServerStatus(id: string, answer: Partial<ServerStatusAnswer>): void {
   serverStatus(id).value = statusOf(answer);
+  if (typeof answer.installed === "boolean") serverInstalled(id).value = answer.installed;
 }
 
 /** What the server lets this user read (server.console / server.status / server.stats). */
@@ -146,6 +159,7 @@ function parseFrame(raw: unknown): Frame | undefined {
 export class ServerLive {
   readonly socket = signal<SocketState>("connecting");
   readonly status: Signal<ServerStatus>;
+  readonly installed: Signal<boolean | undefined>;
   readonly stats = signal<ServerStats | undefined>(undefined);
   /** True after the failure limit: no more automatic reconnects (reconnect() starts over). */
   readonly gaveUp = signal(false);
@@ -183,6 +197,7 @@ export class ServerLive {
     private readonly options: LiveOptions,
   ) {
     this.status = serverStatus(id);
+    this.installed = serverInstalled(id);
     this.source = options.source ?? apiSource;
     this.url = options.url ?? socketUrl(id);
   }
@@ -322,7 +337,7 @@ export class ServerLive {
       }
       case "status":
         this.statusFrames++;
-        this.status.value = statusOf(frame.data);
+        setServerStatus(this.id, frame.data);
         return;
       case "stat":
         this.statFrames++;
@@ -363,7 +378,7 @@ export class ServerLive {
     const seen = this.statusFrames;
     try {
       const answer = await this.source.status(this.id);
-      if (!this.stopped && seen === this.statusFrames) this.status.value = statusOf(answer);
+      if (!this.stopped && seen === this.statusFrames) setServerStatus(this.id, answer);
     } catch {
       // next round
     }

@@ -228,4 +228,38 @@ describe("invitations by e-mail", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ invite: { mailed: false } });
   });
+
+  it("holds back invitation mails per address and per inviter, so a server user cannot flood a mailbox (issue 13)", async () => {
+    await configureSmtp();
+    const before = inbox.mails.length;
+    const target = "flooded@example.com";
+    for (let i = 0; i < 3; i++) expect((await ownerApi.put(user(target), { scopes: [] })).status).toBe(204);
+    const refused = await ownerApi.put(user(target), { scopes: ["server.status"] });
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.body.error.code).toBe("ErrTooManyAttempts");
+    expect(Number(refused.headers.get("retry-after"))).toBe(refused.body.error.metadata.retryAfter);
+    expect(refused.body.error.metadata.retryAfter).toBeGreaterThan(0);
+    // Refused before anything was written: the scopes are as they were.
+    expect((await admin.get(user(target))).body[0].scopes).toEqual(["server.view"]);
+    // An administrator's grant goes through; the link is answered to hand over instead of a fourth mail.
+    const byAdmin = await admin.put(user(target), { scopes: ["server.status"] });
+    expect(byAdmin.status, byAdmin.text).toBe(200);
+    expect(linkIn(byAdmin.body.invite.url).searchParams.get("email")).toBe(target);
+    // Each mail was answered before its grant returned: the count is final.
+    expect(inbox.mails).toHaveLength(before + 3);
+
+    // Address after address: the inviter is held back once they have mailed their share.
+    let sent = 0;
+    let last = refused;
+    for (let i = 0; i < 25; i++) {
+      last = await ownerApi.put(user(`spray${i}@example.com`), { scopes: [] });
+      if (last.status !== 204) break;
+      sent++;
+    }
+    expect(last.status, last.text).toBe(429);
+    expect(sent).toBeLessThan(20);
+    expect(inbox.mails).toHaveLength(before + 3 + sent);
+    // The refused address did not become a pending account on the server.
+    expect((await admin.get(user(`spray${sent}@example.com`))).status).toBe(404);
+  });
 });

@@ -34,7 +34,11 @@ describe("a real OpenTTD server on a remote node, through the panel", () => {
 
     expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
     expect(socket.frames.some((f) => f.type === "status" && f.data.installing === true)).toBe(true);
-    expect((await api.get(`/api/servers/${id}/status`)).body).toEqual({ running: false, installing: false });
+    expect((await api.get(`/api/servers/${id}/status`)).body).toEqual({
+      running: false,
+      installing: false,
+      installed: true,
+    });
 
     expect((await api.post(`/api/servers/${id}/start?wait`)).status).toBe(204);
     await waitUntil(async () => /starting game|Map generated/i.test(socket.consoleText()), 30_000, 200);

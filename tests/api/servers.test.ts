@@ -58,6 +58,7 @@ function lifecycle(label: string, nodeOf: () => number, setup: () => { admin: Cl
       expect((await owner.get(`/api/servers/${id}/status`)).body).toEqual({
         running: true,
         installing: false,
+        installed: true,
       });
       const sent = await owner.call("POST", `/api/servers/${id}/console`, {
         raw: "ping",
@@ -71,6 +72,7 @@ function lifecycle(label: string, nodeOf: () => number, setup: () => { admin: Cl
       expect((await owner.get(`/api/servers/${id}/status`)).body).toEqual({
         running: false,
         installing: false,
+        installed: true,
       });
       await waitUntil(
         async () => socket.frames.some((f) => f.type === "status" && f.data.running === false),

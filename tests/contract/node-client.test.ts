@@ -47,7 +47,11 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
           code: "ErrServerAlreadyExists",
         });
         expect((await subject.client.servers.definition(id)).display).toBe("Echo server");
-        expect(await subject.client.servers.status(id)).toEqual({ running: false, installing: false });
+        expect(await subject.client.servers.status(id)).toEqual({
+          running: false,
+          installing: false,
+          installed: true,
+        });
       });
 
       it("refuses definitions this node cannot run", async () => {
@@ -92,7 +96,11 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
         const stats = await subject.client.servers.stats(id);
         expect(stats.memory).toBeGreaterThan(0);
         await subject.client.servers.action(id, "stop", true);
-        expect(await subject.client.servers.status(id)).toEqual({ running: false, installing: false });
+        expect(await subject.client.servers.status(id)).toEqual({
+          running: false,
+          installing: false,
+          installed: true,
+        });
         expect(await output()).toContain("bye");
         await waitUntil(
           async () => messages.some((m) => m.type === "status" && !(m.data as { running: boolean }).running),

@@ -28,8 +28,6 @@ const dockerDefinition = (over: Record<string, unknown> = {}) => {
   const echo = echoDefinition();
   return echoDefinition({
     run: { ...echo.run, command: echo.run.command.replace("sh -c '", "sh -c 'pwd > where.txt; ") },
-    // Runs in the image too: the host has no /pufferpanel.
-    install: [{ type: "command", commands: ["sh -c 'pwd > installed-in.txt'"] }],
     environment: { type: "docker", image: testImage },
     requirements: { os: "linux", binaries: ["no-such-program-on-the-host"] },
     limits,
@@ -63,7 +61,11 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
 
     it("runs a server in a container: console both ways, its limits, its folder, stop leaves no container", async () => {
       // The host's binaries are not the container's business (reference §6).
-      await subject.client.servers.createServer(id, dockerDefinition());
+      await subject.client.servers.createServer(
+        id,
+        // Runs in the image too: the host has no /pufferpanel.
+        dockerDefinition({ install: [{ type: "command", commands: ["sh -c 'pwd > installed-in.txt'"] }] }),
+      );
       await subject.client.servers.action(id, "install", true);
       const folder = path.join(subject.dataDir, "servers", id);
       expect(fs.readFileSync(path.join(folder, "installed-in.txt"), "utf8")).toBe("/pufferpanel\n");
@@ -96,7 +98,11 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       expect(stats.memory).toBeGreaterThan(0);
 
       await subject.client.servers.action(id, "stop", true);
-      expect(await subject.client.servers.status(id)).toEqual({ running: false, installing: false });
+      expect(await subject.client.servers.status(id)).toEqual({
+        running: false,
+        installing: false,
+        installed: true,
+      });
       expect(await output()).toContain("bye");
       expect(await output()).toContain("Server exited with code 0");
       expect(await containersOf(id)).toEqual([]);
@@ -173,7 +179,11 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       const logs = Buffer.from((await subject.client.servers.console(missing, 0)).logs, "base64").toString();
       expect(logs).toContain("Pulling image outpost-test/not-there:1");
       expect(logs).toContain("Could not pull image outpost-test/not-there:1");
-      expect(await subject.client.servers.status(missing)).toEqual({ running: false, installing: false });
+      expect(await subject.client.servers.status(missing)).toEqual({
+        running: false,
+        installing: false,
+        installed: true,
+      });
       expect(await containersOf(missing)).toEqual([]);
       await subject.client.servers.deleteServer(missing);
     });

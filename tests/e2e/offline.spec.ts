@@ -19,7 +19,7 @@ const LISTS = [
   { path: "/templates", entry: "template-entry" },
 ] as const;
 
-/** Every key kept in the last-known database, read from the page itself. */
+/** Every key kept in the last-known database (the page's lists and the service worker's answers). */
 const keptKeys = (page: Page) =>
   page.evaluate(
     () =>
@@ -57,15 +57,25 @@ test("offline: the lists show their last-known items with their age; back online
   await page.goto("/servers");
   await login(page);
   await expect(page).toHaveURL(/\/servers$/);
-  // The service worker must hold the app before the network goes.
+  // The service worker must hold the app, and control this page, before the network goes.
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
 
   for (const list of LISTS) {
     await page.goto(list.path);
     await expect(page.getByTestId(list.entry).first()).toBeVisible();
     await expect(page.getByTestId("last-known")).toHaveCount(0);
   }
-  await expect.poll(async () => (await keptKeys(page)).length).toBe(4);
+  await expect
+    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
+    .toBe(4);
+  // The service worker kept the lists' answers, and nothing else (no account, session, file or
+  // single-server answer): keys are "answer.<account>.<path and query>".
+  const answers = (await keptKeys(page)).filter((k) => k.startsWith("answer."));
+  const paths = answers.map((k) => new URL(k.replace(/^answer\.\d+\./, ""), baseURL).pathname);
+  for (const list of ["/api/servers", "/api/nodes", "/api/users", "/api/templates"])
+    expect(paths).toContain(list);
+  for (const path of paths) expect(path).toMatch(/^\/api\/(servers|nodes|users|templates(\/[^/]+)?)$/);
   await page.goto("/nodes");
   await expect(page.getByTestId("reachable").first()).toHaveAttribute("data-reachable", "true");
 
@@ -91,6 +101,34 @@ test("offline: the lists show their last-known items with their age; back online
   await expect(page.getByTestId("reachable").first()).toHaveText("Unknown");
   await page.goto("/templates");
   await expect(page.getByTestId("template-entry").filter({ hasText: template })).toBeVisible();
+
+  // Without the page's own copies, the service worker's kept answers still fill the lists.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open("outpost-last-known");
+        open.onsuccess = () => {
+          const store = open.result.transaction("lists", "readwrite").objectStore("lists");
+          const all = store.getAllKeys();
+          all.onsuccess = () => {
+            for (const k of all.result) if (String(k).startsWith("lastKnown.")) store.delete(k);
+            store.transaction.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+          };
+        };
+        open.onerror = () => reject(open.error);
+      }),
+  );
+  for (const list of LISTS) {
+    await page.goto(list.path);
+    await expect(page.getByTestId("offline-banner")).toBeVisible();
+    await expect(page.getByTestId(list.entry).first()).toBeVisible();
+    await expect(page.getByTestId("last-known")).toContainText("Last known at");
+  }
+  await page.goto("/servers");
+  await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
 
   // A phone sized window.
   await page.setViewportSize({ width: 360, height: 640 });

@@ -30,6 +30,7 @@ import {
 } from "../runtime/instance.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
+import { InstallMarker } from "./install-marker.ts";
 import type { Owner } from "./server-owner.ts";
 
 /** What a runner of install / pre / post steps gets besides the steps. */
@@ -63,7 +64,19 @@ export interface NodeHost {
   defaultLimits?: ServerLimits;
 }
 
-export type ServerEvent = { type: "console"; chunk: ConsoleChunk } | { type: "status"; status: ServerStatus };
+/** The instance's status plus whether the install steps have run once (false: Start is refused). */
+export type ManagedStatus = ServerStatus & { installed: boolean };
+
+export type ServerEvent =
+  | { type: "console"; chunk: ConsoleChunk }
+  | { type: "status"; status: ManagedStatus };
+
+const notInstalled = () =>
+  new ApiError(
+    409,
+    "ErrServerNotInstalled",
+    "the server is not installed yet: install it before starting it",
+  );
 
 export interface Flags {
   autoStart: boolean;
@@ -85,6 +98,9 @@ export class ManagedServer {
   owner?: Owner;
   /** What the node offers its servers (sandbox, cgroups); shared by every server, set by the engine. */
   host: NodeHost = {};
+  /** False from creation until the install steps first succeed (kept on disk by the marker). */
+  installed = true;
+  readonly installMarker: InstallMarker;
 
   constructor(
     readonly id: string,
@@ -98,6 +114,7 @@ export class ManagedServer {
   ) {
     this.root = path.resolve(serversDir, id);
     this.sandbox = new Sandbox(this.root);
+    this.installMarker = new InstallMarker(serversDir, id);
     this.instance = new ServerInstance(
       id,
       {
@@ -107,7 +124,7 @@ export class ManagedServer {
         onStatus: (status) => {
           // The output before a status change reaches watchers before it.
           this.consoleBatch.flush();
-          this.emit({ type: "status", status });
+          this.emit({ type: "status", status: { ...status, installed: this.installed } });
         },
       },
       options,
@@ -250,7 +267,18 @@ export class ManagedServer {
 
   async install(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
-    await this.instance.install(() => this.steps(this.definition.install ?? []));
+    await this.instance.install(async () => {
+      await this.steps(this.definition.install ?? []);
+      // Inside the install, so the status that ends it already says installed.
+      await this.installMarker.clear();
+      this.installed = true;
+    });
+  }
+
+  /** Starts the server; one never installed is refused with a clear error instead of failing to run. */
+  async start(): Promise<void> {
+    if (!this.installed) throw notInstalled();
+    await this.instance.start();
   }
 
   async uninstall(): Promise<void> {
@@ -308,8 +336,8 @@ export class ManagedServer {
     return () => this.listeners.delete(listener);
   }
 
-  status(): ServerStatus {
-    return this.instance.status();
+  status(): ManagedStatus {
+    return { ...this.instance.status(), installed: this.installed };
   }
 
   async close(): Promise<void> {

@@ -48,6 +48,7 @@ export class ServerStore {
     for (const id of await listDefinitionIds(this.dir)) {
       try {
         const server = this.managed(id, await loadDefinition(this.dir, id));
+        server.installed = !(await server.installMarker.isSet());
         await fs.mkdir(server.root, { recursive: true });
         server.owner = await ensureServerOwner(this.dir, server.root);
         this.servers.set(id, server);
@@ -65,7 +66,7 @@ export class ServerStore {
     }
     for (const server of this.servers.values()) {
       if (server.definition.run.autostart) {
-        server.instance.start().catch((err) => server.instance.notice(`Autostart failed: ${err.message}`));
+        server.start().catch((err) => server.instance.notice(`Autostart failed: ${err.message}`));
       }
     }
   }
@@ -99,6 +100,11 @@ export class ServerStore {
     const server = this.managed(id, definition);
     await fs.mkdir(server.root, { recursive: true });
     server.owner = await ensureServerOwner(this.dir, server.root);
+    // Marked before the definition is written: a crash in between leaves no server that looks installed.
+    if ((definition.install ?? []).length > 0) {
+      await server.installMarker.set();
+      server.installed = false;
+    }
     await saveDefinition(this.dir, id, definition);
     this.servers.set(id, server);
     return server;
@@ -117,6 +123,7 @@ export class ServerStore {
     await server.close();
     this.servers.delete(id);
     await removeDefinition(this.dir, id);
+    await server.installMarker.clear();
     await fs.rm(server.root, { recursive: true, force: true });
     for (const hook of this.afterDelete) await hook(id);
   }

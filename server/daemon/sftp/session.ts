@@ -2,14 +2,13 @@ import type { EventEmitter } from "node:events";
 import type { FileHandle } from "node:fs/promises";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import ssh2, { type Attributes, type SFTPWrapper } from "ssh2";
+import type { Attributes, SFTPWrapper } from "ssh2";
 import { ApiError } from "../../errors.ts";
 import { type Sandbox, sandboxErrors } from "../sandbox/index.ts";
 import { type DiskBudget, type DiskQuota, diskBudget, diskLimitText } from "../servers/disk-quota.ts";
 import { FolderReader } from "./folder-reader.ts";
 import { attrsOf, longNameOf } from "./listing.ts";
-
-const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
+import { OPEN_MODE, STATUS_CODE } from "./sftp-codes.ts";
 
 /** Bytes answered per READ at most (OpenSSH asks for 32 KiB; a short read is fine in SFTP). */
 const maxReadLength = 64 * 1024;

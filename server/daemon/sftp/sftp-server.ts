@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import ssh2, { type Connection, type ParsedKey } from "ssh2";
+import type { AddressInfo, Socket } from "node:net";
+import type { Connection, Server } from "ssh2";
 import { parseSftpUsername } from "../../link/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { DiskQuota } from "../servers/disk-quota.ts";
 import { ConnectionGate, defaultGateLimits, type GateLimits } from "./connection-gate.ts";
-import { loadOrCreateHostKey } from "./host-key.ts";
+import { type HostKey, loadOrCreateHostKey } from "./host-key.ts";
 import { SftpSession } from "./session.ts";
 
 /** Who asks to sign in: `<email>#<serverId>` split, the password, and where from. */
@@ -58,27 +57,28 @@ const maxAuthTries = 6;
  * commands, port forwarding and agent forwarding are refused.
  */
 export class SftpListener {
-  private readonly server: ssh2.Server;
+  /** The SSH server, made with the first connection: ssh2 is not loaded before (issue 12). */
+  private server: Promise<Server> | undefined;
+  private hostKey: HostKey | undefined;
   private readonly gate: ConnectionGate;
   private readonly connections = new Set<Connection>();
-  readonly fingerprint: string;
 
   constructor(private readonly options: SftpListenerOptions) {
-    const hostKey = loadOrCreateHostKey(options.dataDir);
-    this.fingerprint = fingerprintOf(hostKey);
-    this.server = new ssh2.Server({ hostKeys: [hostKey], ident: "Outpost" }, (client, info) =>
-      this.accept(client, info.ip, info.port),
-    );
-    this.server.on("error", (error: Error) => options.log.warn(`SFTP listener: ${error.message}`));
     // The gate listens and hands the connections it admits to the SSH server.
     this.gate = new ConnectionGate({ ...defaultGateLimits, ...options.limits }, (socket) =>
-      this.server.injectSocket(socket),
+      this.pass(socket),
     );
     this.gate.server.on("error", (error: Error) => options.log.warn(`SFTP listener: ${error.message}`));
   }
 
-  /** Starts listening; rejects when the address cannot be taken (a port in use). */
-  listen(): Promise<AddressInfo> {
+  /** `SHA256:…` of the host key, once listening. */
+  get fingerprint(): string | undefined {
+    return this.hostKey?.fingerprint;
+  }
+
+  /** Reads (or makes) the host key, then listens; rejects when the address cannot be taken (a port in use). */
+  async listen(): Promise<AddressInfo> {
+    this.hostKey = await loadOrCreateHostKey(this.options.dataDir);
     return new Promise((resolve, reject) => {
       const failed = (error: Error) => reject(error);
       this.gate.server.once("error", failed);
@@ -98,6 +98,28 @@ export class SftpListener {
     for (const client of this.connections) client.end();
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
     await Promise.race([closed, timeout]);
+  }
+
+  private pass(socket: Socket): void {
+    this.server ??= this.sshServer();
+    this.server.then(
+      (server) => server.injectSocket(socket),
+      (error: Error) => {
+        this.options.log.warn(`SFTP listener: ${error.message}`);
+        socket.destroy();
+      },
+    );
+  }
+
+  private async sshServer(): Promise<Server> {
+    const { default: ssh2 } = await import("ssh2");
+    const hostKey = this.hostKey?.key;
+    if (!hostKey) throw new Error("no host key");
+    const server = new ssh2.Server({ hostKeys: [hostKey], ident: "Outpost" }, (client, info) =>
+      this.accept(client, info.ip, info.port),
+    );
+    server.on("error", (error: Error) => this.options.log.warn(`SFTP listener: ${error.message}`));
+    return server;
   }
 
   private accept(client: Connection, address: string, port: number): void {
@@ -171,11 +193,4 @@ export class SftpListener {
       client.on("request", (_accept, reject) => reject?.());
     });
   }
-}
-
-/** `SHA256:…` as `ssh-keygen -l` prints it. */
-function fingerprintOf(hostKey: Buffer): string {
-  const parsed = ssh2.utils.parseKey(hostKey) as ParsedKey;
-  const digest = createHash("sha256").update(parsed.getPublicSSH()).digest("base64");
-  return `SHA256:${digest.replace(/=+$/, "")}`;
 }

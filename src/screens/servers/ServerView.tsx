@@ -85,10 +85,12 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
   const [busy, setBusy] = useState<ServerAction>();
   const readable = can("server.status");
   const status: ShownStatus | undefined = busy ? "loading" : readable ? live.status.value : undefined;
-  const actions = viewActions(status).filter((a) => can(`server.${a}`));
+  // Never installed (the node says so): Start would only fail, Install is the way forward.
+  const notInstalled = status === "offline" && live.installed.value === false;
+  const actions = viewActions(status).filter((a) => can(`server.${a}`) && !(notInstalled && a === "start"));
 
   const run = async (action: ServerAction) => {
-    if (action === "kill" || action === "install") {
+    if (action === "kill" || (action === "install" && !notInstalled)) {
       const yes = await confirmAsync(
         action === "kill"
           ? {
@@ -119,13 +121,18 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
 
   return (
     <div className="lifecycle">
+      {notInstalled && (
+        <p className="not-installed" role="status" data-testid="not-installed">
+          <Trans>Not installed yet: install it before its first start.</Trans>
+        </p>
+      )}
       {status && <StatusBadge status={status} />}
       <div className="lifecycle-buttons" data-testid="server-actions">
         {actions.map((a) => (
           <button
             key={a}
             type="button"
-            className={`btn ${actionColor[a] ?? ""}`}
+            className={`btn ${notInstalled && a === "install" ? "" : (actionColor[a] ?? "")}`}
             onClick={() => void run(a)}
             data-testid={`action-${a}`}
           >

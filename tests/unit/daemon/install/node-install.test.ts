@@ -51,7 +51,11 @@ describe("a node's install", () => {
     const text = Buffer.from((await engine.serverOps.console(id, 0)).logs, "base64").toString("utf8");
     expect(text).toContain("[DAEMON] Install failed: writefile: illegal file access");
     expect(fs.existsSync(path.join(dir, "servers", "escape.txt"))).toBe(false);
-    expect(await engine.serverOps.status(id)).toEqual({ running: false, installing: false });
+    expect(await engine.serverOps.status(id)).toEqual({
+      running: false,
+      installing: false,
+      installed: false,
+    });
   });
 });
 
@@ -78,5 +82,47 @@ describe("what steps hand on", () => {
     const reread = new DaemonEngine({ dataDir: dir, version: productVersion });
     await reread.start();
     expect((await reread.serverOps.definition(id)).data.resolvedForgeVersion.value).toBe("47.2.0");
+  });
+});
+
+describe("a server's installed state", () => {
+  it("is not installed until its install steps succeed: Start is refused, the node remembers across a restart", async () => {
+    const id = "9c8d7e6f";
+    await engine.serverOps.createServer(
+      id,
+      echoDefinition({ install: [{ type: "writefile", target: "motd.txt", text: "${motd}" }] }),
+    );
+    expect(await engine.serverOps.status(id)).toEqual({
+      running: false,
+      installing: false,
+      installed: false,
+    });
+    await expect(engine.serverOps.action(id, "start", true)).rejects.toMatchObject({
+      status: 409,
+      code: "ErrServerNotInstalled",
+    });
+
+    // A node started again on the same folder still knows it was never installed.
+    await engine.close();
+    engine = new DaemonEngine({ dataDir: dir, version: productVersion });
+    await engine.start();
+    expect((await engine.serverOps.status(id)).installed).toBe(false);
+
+    await engine.serverOps.action(id, "install", true);
+    expect((await engine.serverOps.status(id)).installed).toBe(true);
+    await engine.serverOps.action(id, "start", true);
+    expect((await engine.serverOps.status(id)).running).toBe(true);
+    await engine.serverOps.action(id, "stop", true);
+
+    await engine.close();
+    engine = new DaemonEngine({ dataDir: dir, version: productVersion });
+    await engine.start();
+    expect((await engine.serverOps.status(id)).installed).toBe(true);
+  });
+
+  it("needs no install when the definition has no install steps", async () => {
+    const id = "0f1e2d3c";
+    await engine.serverOps.createServer(id, echoDefinition());
+    expect((await engine.serverOps.status(id)).installed).toBe(true);
   });
 });

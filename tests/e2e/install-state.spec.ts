@@ -1,0 +1,35 @@
+import { echoDefinition } from "../support/echo-template.ts";
+import { expect, test } from "./fixtures.ts";
+import { adminApi, login, snap } from "./helpers.ts";
+
+test("a server never installed says so and offers Install instead of a Start that would fail", async ({
+  page,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  const id = "1e57a11d";
+  const created = await api.put(`/api/servers/${id}`, {
+    ...echoDefinition({ install: [{ type: "writefile", target: "motd.txt", text: "${motd}" }] }),
+    name: "Not yet installed",
+    node: 0,
+  });
+  expect(created.status, created.text).toBe(200);
+
+  await page.goto(`/servers/view/${id}`);
+  await login(page);
+  const actions = page.getByTestId("server-actions");
+  await expect(page.getByTestId("not-installed")).toBeVisible();
+  await expect(actions.getByTestId("action-start")).toHaveCount(0);
+  await snap(page, "server-not-installed");
+
+  // Nothing to replace yet: Install runs without the reinstall warning.
+  await actions.getByTestId("action-install").click();
+  await expect(page.getByTestId("not-installed")).toBeHidden();
+  await expect(actions.getByTestId("action-start")).toBeVisible();
+  await actions.getByTestId("action-start").click();
+  await expect(actions.getByTestId("action-stop")).toBeVisible();
+  await actions.getByTestId("action-kill").click();
+  await page.getByRole("dialog").getByRole("button", { name: "Kill" }).click();
+  await expect(actions.getByTestId("action-start")).toBeVisible();
+  expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+});
