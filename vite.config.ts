@@ -36,18 +36,18 @@ export default defineConfig(({ mode }) => {
       lingui(),
       !inTests &&
         VitePWA({
-          strategies: "generateSW",
+          // Our own service worker (sw/sw.ts): the precache list is injected into it at build.
+          strategies: "injectManifest",
+          srcDir: "sw",
+          filename: "sw.ts",
           // A new version waits until the user says so (the app shows a Reload toast).
           registerType: "prompt",
           injectRegister: false,
           // The panel serves the manifest itself (server/api/web-manifest.ts): it names the app
           // after the company name setting.
           manifest: false,
-          workbox: {
+          injectManifest: {
             globPatterns: ["**/*.{js,css,html,svg,png}"],
-            navigateFallback: "/index.html",
-            // Navigations to these are server endpoints or downloads, never the SPA.
-            navigateFallbackDenylist: [/^\/api\//, /^\/oauth2\//, /^\/daemon\//, /^\/theme\//],
           },
         }),
     ],

@@ -17,6 +17,7 @@ import { watchNetwork } from "./offline/network";
 import { config } from "./state/config";
 import { loggedIn, resumeSession, resumeWhenBackOnline } from "./state/session";
 import { applyTheme } from "./state/theme";
+import { rememberPaint } from "./theme/paintCache";
 import "./styles/base.css";
 import "./styles/shell.css";
 
@@ -47,7 +48,8 @@ async function boot(): Promise<void> {
   }
   setErrorHandler(handleApiError);
   watchNetwork();
-  applyTheme();
+  const html = document.documentElement;
+  applyTheme(html, () => rememberPaint({ c: html.className, s: html.getAttribute("style") ?? "" }));
   watchWindowWidth();
   const configReady = loadConfig().then((c) => {
     config.value = c;

@@ -1,5 +1,6 @@
 import { FetchError, ofetch } from "ofetch";
 import { requestAnswered, requestUnanswered } from "../offline/network";
+import { LAST_KNOWN_AT_HEADER } from "../offline/storage";
 import { readCookie, XSRF_COOKIE } from "../state/cookies";
 import { getToken } from "../state/token";
 import { type ApiError, toApiError } from "./errors";
@@ -93,6 +94,15 @@ export const sessionSettled = (): Promise<void> => afterRotation(async () => und
 export const headStatus = (url: string, opts: CallOptions = {}): Promise<number> =>
   afterRotation(() => send<number>("HEAD", url, opts, true));
 
+const lastKnownCopies = new WeakMap<object, number>();
+
+/**
+ * When an answer was read, if it is the service worker's last-known copy (served offline, sw/);
+ * undefined for a fresh answer.
+ */
+export const lastKnownAt = (answer: unknown): number | undefined =>
+  answer && typeof answer === "object" ? lastKnownCopies.get(answer) : undefined;
+
 async function send<T>(method: Method, url: string, opts: CallOptions, statusOnly = false): Promise<T> {
   try {
     const request = {
@@ -107,9 +117,16 @@ async function send<T>(method: Method, url: string, opts: CallOptions, statusOnl
       requestAnswered();
       return status;
     }
-    const answer = (await http<T>(url, request)) as T;
-    requestAnswered();
-    return answer;
+    const answer = await http.raw<T>(url, request);
+    const keptAt = Number(answer.headers.get(LAST_KNOWN_AT_HEADER));
+    if (keptAt > 0) {
+      // The service worker's last-known copy: the panel did not answer.
+      requestUnanswered();
+      if (answer._data && typeof answer._data === "object") lastKnownCopies.set(answer._data, keptAt);
+    } else {
+      requestAnswered();
+    }
+    return answer._data as T;
   } catch (e) {
     const fe = e instanceof FetchError ? e : undefined;
     if (fe?.status !== undefined) requestAnswered();

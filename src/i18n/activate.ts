@@ -1,5 +1,6 @@
 import { i18n, type Messages } from "@lingui/core";
 import { readLocal, registerPreference, savePreference } from "../state/preferences";
+import { rememberPaint } from "../theme/paintCache";
 import { DEFAULT_LOCALE, isRtl, LOCALE_STORAGE_KEY, pickLocale, toBcp47 } from "./locales";
 
 // One lazy chunk per catalog and locale: only the active locale is downloaded (@lingui/vite-plugin
@@ -65,8 +66,10 @@ export async function activateLocale(locale: string): Promise<void> {
   ]);
   i18n.load(chosen, messages);
   i18n.activate(chosen, [toBcp47(chosen)]);
-  document.documentElement.lang = toBcp47(chosen);
-  document.documentElement.dir = isRtl(chosen) ? "rtl" : "ltr";
+  const html = document.documentElement;
+  html.lang = toBcp47(chosen);
+  html.dir = isRtl(chosen) ? "rtl" : "ltr";
+  rememberPaint({ l: html.lang, d: html.dir });
 }
 
 /** A user's choice: switch, and keep it as a preference that follows the user. */

@@ -68,8 +68,11 @@ export function pickLocale(
     if (full) return full;
   }
   for (const tag of browser) {
-    const lang = norm(tag).split("_")[0];
-    const part = supported.find((l) => norm(l).split("_")[0] === lang);
+    const [lang, sub] = norm(tag).split("_");
+    // Chinese by script: Traditional is Taiwan's (and Hong Kong's), Simplified the mainland's.
+    const script = lang === "zh" && sub === "hant" ? "zh_TW" : lang === "zh" && sub === "hans" ? "zh_CN" : "";
+    if (script && supported.includes(script)) return script;
+    const part = supported.find((l) => [l, toBcp47(l)].some((n) => norm(n).split("_")[0] === lang));
     if (part) return part;
   }
   return supported.includes(DEFAULT_LOCALE) ? DEFAULT_LOCALE : (supported[0] ?? DEFAULT_LOCALE);

@@ -4,6 +4,7 @@ import type { Server } from "../api/servers";
 import type { TemplateRepo, TemplateSummary } from "../api/templates";
 import type { User } from "../api/users";
 import { signedInUser } from "./owner";
+import { LAST_KNOWN_DB, LAST_KNOWN_STORE } from "./storage";
 
 // The last-known lists (DESIGN "last-known lists", issue 11): one table says which lists are kept
 // and what a kept copy looks like (an old or foreign entry is ignored). Screens show a copy with
@@ -41,9 +42,12 @@ const PREFIX = "lastKnown.";
 const key = (owner: number, list: ListName) => `${PREFIX}${owner}.${list}`;
 
 let store: UseStore | undefined;
-// Its own database: wiping it never touches another module's keys.
+// Its own database (shared with the service worker's kept answers): wiping it touches nothing else.
 const db = () => {
-  store ??= createStore("outpost-last-known", "lists");
+  if (!store) {
+    store = createStore(LAST_KNOWN_DB, LAST_KNOWN_STORE);
+    void wipeLegacy();
+  }
   return store;
 };
 
@@ -71,11 +75,46 @@ export async function remember<K extends ListName>(list: K, value: ListShapes[K]
   }
 }
 
-export async function wipeLastKnown(): Promise<void> {
+/** What a server's page last showed (issue 11): the server, and the console's last lines. */
+export interface KnownServerPage {
+  server: Server;
+  /** The account's scopes on it (which actions its page offers). */
+  scopes: string[];
+  console: string[];
+}
+
+const pageKey = (owner: number, id: string) => `${PREFIX}${owner}.server.${id}`;
+
+export async function lastKnownServerPage(id: string): Promise<Known<KnownServerPage> | undefined> {
+  const owner = signedInUser();
+  if (owner === undefined) return undefined;
   try {
-    const all = await keys(db());
-    await Promise.all(all.map((k) => del(k, db())));
-    // Copies kept by earlier versions, in idb-keyval's default database and not per account.
+    const saved = await get<Known<KnownServerPage>>(pageKey(owner, id), db());
+    const ok =
+      saved &&
+      typeof saved.at === "number" &&
+      saved.value?.server &&
+      Array.isArray(saved.value.console) &&
+      Array.isArray(saved.value.scopes);
+    return ok ? saved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function rememberServerPage(id: string, value: KnownServerPage): Promise<void> {
+  const owner = signedInUser();
+  if (owner === undefined) return;
+  try {
+    await set(pageKey(owner, id), { value, at: Date.now() }, db());
+  } catch {
+    // not remembered
+  }
+}
+
+/** Copies kept by earlier versions, in idb-keyval's default database and not per account. */
+async function wipeLegacy(): Promise<void> {
+  try {
     const legacy = (await keys()).filter((k) => String(k).startsWith(PREFIX));
     await Promise.all(legacy.map((k) => del(k)));
   } catch {

@@ -1,12 +1,15 @@
-// Who the last-known lists belong to (issue 11). The account is read from the network at boot,
-// which fails offline; the cache key must be known without it, so the signed-in user's id is kept
-// in localStorage from sign-in to logout. No storage library here: the login page imports this.
+import { OWNER_KEY, withLastKnownStore } from "./storage";
 
-const OWNER_KEY = "outpost.signedInUser";
+// Who the last-known data belongs to (issue 11). The account is read from the network at boot,
+// which fails offline; the cache key must be known without it, so the signed-in user's id is kept
+// in localStorage from sign-in to logout (and in IndexedDB for the service worker). No storage
+// library here: the login page imports this.
+
+const OWNER_LOCAL = "outpost.signedInUser";
 
 export function signedInUser(): number | undefined {
   try {
-    const raw = localStorage.getItem(OWNER_KEY);
+    const raw = localStorage.getItem(OWNER_LOCAL);
     const id = raw === null ? Number.NaN : Number(raw);
     return Number.isInteger(id) ? id : undefined;
   } catch {
@@ -14,29 +17,27 @@ export function signedInUser(): number | undefined {
   }
 }
 
-const wipeCaches = () =>
-  import("./lastKnown").then(
-    (m) => m.wipeLastKnown(),
-    () => undefined,
-  );
-
-/** The account is known: another account's lists on this device are wiped first. */
-export async function noteSignedIn(id: number): Promise<void> {
-  const before = signedInUser();
+function setLocal(id: number | undefined): void {
   try {
-    localStorage.setItem(OWNER_KEY, String(id));
+    if (id === undefined) localStorage.removeItem(OWNER_LOCAL);
+    else localStorage.setItem(OWNER_LOCAL, String(id));
   } catch {
     // no storage: nothing is remembered either
   }
-  if (before !== id) await wipeCaches();
 }
 
-/** Logout: the lists stop being remembered at once, then what was kept is wiped. */
+/** The account is known: another account's data on this device is wiped first. */
+export async function noteSignedIn(id: number): Promise<void> {
+  const changed = signedInUser() !== id;
+  setLocal(id);
+  await withLastKnownStore((store) => {
+    if (changed) store.clear();
+    store.put(id, OWNER_KEY);
+  });
+}
+
+/** Logout: nothing more is kept from now on, and what was kept is wiped. */
 export async function forgetSignedIn(): Promise<void> {
-  try {
-    localStorage.removeItem(OWNER_KEY);
-  } catch {
-    // nothing stored
-  }
-  await wipeCaches();
+  setLocal(undefined);
+  await withLastKnownStore((store) => store.clear());
 }

@@ -68,7 +68,9 @@ export function beginSession(scopes: string[] | undefined): void {
   storeScopes(scopes);
   loggedIn.value = true;
   startReauthLoop();
-  void loadUser();
+  // A sign-in starts from a wiped device: nothing of an earlier account (one that never logged
+  // out) stays, and nothing is kept until this account is known.
+  void forgetSignedIn().then(loadUser);
   void syncPreferences();
 }
 

@@ -1,36 +1,79 @@
-import { effect, signal } from "@preact/signals-react";
+import { computed, effect, signal } from "@preact/signals-react";
 import { readLocal, registerPreference, savePreference } from "./preferences";
 
-// Theme mode classes and primary colour (spec §4, §9). Theme archives come later.
+// The user's theme settings (spec §3, §4, §9): mode class, primary colour, font face and size,
+// and whether servers show their type's icon. Kept as one JSON user setting (`themeSettings`,
+// reference §10.6); the page applies a cached copy before its first paint (see paintCache.ts).
 
 export type ThemeMode = "auto" | "light" | "dark" | "dark-hc";
-export const DEFAULT_PRIMARY = "#07a7e3";
+export type FontFace = "default" | "accessible";
+export type ServerTypeDisplay = "icon" | "none";
 
-export const THEME_MODES: readonly ThemeMode[] = ["auto", "light", "dark", "dark-hc"];
-/** The user preference holding the theme's settings, as JSON (reference §10.6): `{"mode": …}`. */
-const THEME_SETTINGS_KEY = "themeSettings";
-
-function parseMode(json: string | null): ThemeMode {
-  try {
-    const mode = JSON.parse(json ?? "{}")?.mode;
-    return THEME_MODES.includes(mode) ? mode : "auto";
-  } catch {
-    return "auto";
-  }
+export interface ThemeSettings {
+  mode: ThemeMode;
+  color: string;
+  fontFace: FontFace;
+  /** Pixels added to the browser's base size: +4 to -2 in 2 px steps (0 = 100 %). */
+  fontSize: number;
+  serverTypeDisplay: ServerTypeDisplay;
 }
 
-export const themeMode = signal<ThemeMode>(
-  typeof window === "undefined" ? "auto" : parseMode(readLocal(THEME_SETTINGS_KEY)),
+export const DEFAULT_PRIMARY = "#07a7e3";
+export const THEME_MODES: readonly ThemeMode[] = ["auto", "light", "dark", "dark-hc"];
+export const FONT_FACES: readonly FontFace[] = ["default", "accessible"];
+export const FONT_SIZES: readonly number[] = [4, 2, 0, -2];
+export const SERVER_TYPE_DISPLAYS: readonly ServerTypeDisplay[] = ["icon", "none"];
+export const DEFAULT_THEME_SETTINGS: ThemeSettings = {
+  mode: "auto",
+  color: DEFAULT_PRIMARY,
+  fontFace: "default",
+  fontSize: 0,
+  serverTypeDisplay: "icon",
+};
+
+/** The user preference holding the settings, as JSON (reference §10.6). */
+export const THEME_SETTINGS_KEY = "themeSettings" as const;
+
+const oneOf = <T>(list: readonly T[], value: unknown, fallback: T): T =>
+  list.includes(value as T) ? (value as T) : fallback;
+
+/** Settings from stored JSON; anything unknown or invalid takes its default (spec §4). */
+export function parseThemeSettings(json: string | null | undefined): ThemeSettings {
+  let raw: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(json ?? "{}");
+    if (parsed && typeof parsed === "object") raw = parsed;
+  } catch {
+    // keep the defaults
+  }
+  const d = DEFAULT_THEME_SETTINGS;
+  return {
+    mode: oneOf(THEME_MODES, raw.mode, d.mode),
+    color: typeof raw.color === "string" && isValidColor(raw.color) ? raw.color : d.color,
+    fontFace: oneOf(FONT_FACES, raw.fontFace, d.fontFace),
+    fontSize: oneOf(FONT_SIZES, raw.fontSize, d.fontSize),
+    serverTypeDisplay: oneOf(SERVER_TYPE_DISPLAYS, raw.serverTypeDisplay, d.serverTypeDisplay),
+  };
+}
+
+export const themeSettings = signal<ThemeSettings>(
+  typeof window === "undefined" ? DEFAULT_THEME_SETTINGS : parseThemeSettings(readLocal(THEME_SETTINGS_KEY)),
 );
+export const themeMode = computed(() => themeSettings.value.mode);
 registerPreference(THEME_SETTINGS_KEY, (value) => {
-  themeMode.value = parseMode(value);
+  themeSettings.value = parseThemeSettings(value);
 });
 
-export function setThemeMode(mode: ThemeMode): void {
-  themeMode.value = mode;
-  savePreference(THEME_SETTINGS_KEY, JSON.stringify({ mode }));
+/** A change made on the Self page: applied at once and saved with the account. */
+export function updateThemeSettings(change: Partial<ThemeSettings>): void {
+  const next = parseThemeSettings(JSON.stringify({ ...themeSettings.value, ...change }));
+  themeSettings.value = next;
+  savePreference(THEME_SETTINGS_KEY, JSON.stringify(next));
 }
-export const primaryColor = signal(DEFAULT_PRIMARY);
+
+export function setThemeMode(mode: ThemeMode): void {
+  updateThemeSettings({ mode });
+}
 
 function channel(c: number): number {
   const s = c / 255;
@@ -49,22 +92,39 @@ export function isValidColor(hex: string): boolean {
   return luminance(hex) !== undefined;
 }
 
-/** Text colour on a background: #eee or #333, whichever contrasts more. */
-export function contrastText(hex: string): "#eee" | "#333" {
-  const l = luminance(hex) ?? luminance(DEFAULT_PRIMARY)!;
-  const withLight = (luminance("#eee")! + 0.05) / (l + 0.05);
-  const withDark = (l + 0.05) / (luminance("#333")! + 0.05);
-  return withLight > withDark ? "#eee" : "#333";
+/** WCAG contrast ratio of two colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [la, lb] = [luminance(a) ?? 0, luminance(b) ?? 0].sort((x, y) => y - x);
+  return (la + 0.05) / (lb + 0.05);
 }
 
-/** Keep <html> classes and CSS variables in step with the signals. */
-export function applyTheme(root: HTMLElement = document.documentElement): () => void {
+/** Text colour on a background: #eee or #333, whichever contrasts more (spec §9). */
+export function contrastText(hex: string): "#eee" | "#333" {
+  const bg = isValidColor(hex) ? hex : DEFAULT_PRIMARY;
+  return contrastRatio(bg, "#eee") > contrastRatio(bg, "#333") ? "#eee" : "#333";
+}
+
+/** Classes and inline style of <html> for a set of settings (also what the paint cache keeps). */
+export function rootLook(s: ThemeSettings): { classes: string[]; style: Record<string, string> } {
+  return {
+    classes: [`mode-${s.mode}`, `font-${s.fontFace}`, `types-${s.serverTypeDisplay}`],
+    style: {
+      "--primary": s.color,
+      "--on-primary": contrastText(s.color),
+      "font-size": s.fontSize ? `calc(100% + ${s.fontSize}px)` : "100%",
+    },
+  };
+}
+
+const ROOT_CLASS = /^(mode|font|types)-/;
+
+/** Keep <html> classes and CSS variables in step with the settings. */
+export function applyTheme(root: HTMLElement = document.documentElement, onApplied?: () => void): () => void {
   return effect(() => {
-    const mode = themeMode.value;
-    // An invalid colour falls back to the default (spec §4).
-    const color = isValidColor(primaryColor.value) ? primaryColor.value : DEFAULT_PRIMARY;
-    for (const m of ["auto", "light", "dark", "dark-hc"]) root.classList.toggle(`mode-${m}`, m === mode);
-    root.style.setProperty("--primary", color);
-    root.style.setProperty("--on-primary", contrastText(color));
+    const look = rootLook(themeSettings.value);
+    for (const c of [...root.classList]) if (ROOT_CLASS.test(c)) root.classList.remove(c);
+    root.classList.add(...look.classes);
+    for (const [k, v] of Object.entries(look.style)) root.style.setProperty(k, v);
+    onApplied?.();
   });
 }

@@ -222,6 +222,41 @@ describe("file limits", () => {
     expect(fs.readdirSync(folder)).toEqual(["world.dat"]);
   });
 
+  it("an upload cut short by kill -9 of its node leaves a temporary file that is never listed and is removed at restart", async () => {
+    const folder = path.join(daemon.config.dataDir, "servers", remoteId, "crash");
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, "world.dat"), "whole");
+    const temps = () => fs.readdirSync(folder).filter((name) => name !== "world.dat");
+    // Half of the announced body, then nothing: the node is writing the upload when it dies.
+    const { hostname, port } = new URL(admin.baseUrl);
+    const headers = { ...sessionHeaders(admin, "PUT"), "content-length": String(maxUpload / 2) };
+    const socket = net.connect(Number(port), hostname);
+    socket.on("error", () => {});
+    socket.write(
+      `PUT /api/servers/${remoteId}/file/crash/world.dat HTTP/1.1\r\nhost: x\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("\r\n")}\r\n\r\n`,
+    );
+    socket.write(Buffer.alloc(maxUpload / 4, 7));
+    try {
+      await waitUntil(
+        async () => temps().some((name) => fs.statSync(path.join(folder, name)).size > 0),
+        20_000,
+        50,
+      );
+      const listing = await rawRequest(admin, "GET", `/api/servers/${remoteId}/file/crash`);
+      expect(listing.json.map((e: { name: string }) => e.name)).toEqual(["..", "world.dat"]);
+      await daemon.crash();
+    } finally {
+      socket.destroy();
+    }
+    // What the crash left, as it left it.
+    expect(temps()).toHaveLength(1);
+    await daemon.start();
+    await waitUntil(async () => temps().length === 0, 10_000, 50);
+    expect(fs.readFileSync(path.join(folder, "world.dat"), "utf8")).toBe("whole");
+  });
+
   it("met no unexpected error on the panel or the node", () => {
     expect(panel().logs()).not.toContain('"msg":"unhandled error"');
     expect(daemon?.logs()).not.toContain('"msg":"unhandled error"');

@@ -31,3 +31,15 @@ export async function adminApi(baseURL: string): Promise<PanelClient> {
 
 export const unique = (prefix: string) =>
   `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+
+/** A fresh registered user (registration is turned on through the admin API for it). */
+export async function registerUser(baseURL: string, prefix = "user") {
+  const api = await adminApi(baseURL);
+  expect((await api.put("/api/settings/panel.registrationEnabled", { value: true })).status).toBe(204);
+  const name = unique(prefix);
+  const user = { username: name, email: `${name}@example.com`, password: `${prefix}-password-1` };
+  const client = new PanelClient(baseURL);
+  await client.prime();
+  expect((await client.post("/auth/register", user)).status).toBe(200);
+  return user;
+}

@@ -2,23 +2,11 @@ import type { Page } from "@playwright/test";
 import { currentOtp } from "../../server/panel/otp.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap, unique } from "./helpers.ts";
-
-/** A fresh registered user (registration is turned on through the admin API for it). */
-async function newUser(baseURL: string) {
-  const api = await adminApi(baseURL);
-  expect((await api.put("/api/settings/panel.registrationEnabled", { value: true })).status).toBe(204);
-  const name = unique("twofa");
-  const user = { username: name, email: `${name}@example.com`, password: "twofa-password-1" };
-  const client = new PanelClient(baseURL);
-  await client.prime();
-  expect((await client.post("/auth/register", user)).status).toBe(200);
-  return user;
-}
+import { login, registerUser, snap } from "./helpers.ts";
 
 /** A new user, signed in, on the account page. */
 async function onAccountPage(page: Page, baseURL: string) {
-  const user = await newUser(baseURL);
+  const user = await registerUser(baseURL, "twofa");
   await page.goto("/auth/login");
   await login(page, user.email, user.password);
   await expect(page).toHaveURL(/\/servers$/);

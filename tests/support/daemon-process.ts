@@ -15,6 +15,8 @@ export interface DaemonProcess {
   logs(): string;
   /** Stops the process; the config and data stay, so start() brings the same node back. */
   stop(): Promise<void>;
+  /** kill -9: the process dies where it stands, as in a crash; start() brings it back. */
+  crash(): Promise<void>;
   start(): Promise<void>;
   /** Stops it and removes its files. */
   destroy(): Promise<void>;
@@ -64,6 +66,13 @@ export async function startDaemon(config: DaemonConfig): Promise<DaemonProcess> 
     logs: () => output,
     stop,
     start,
+    async crash() {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise((r) => running.once("exit", r));
+      running.kill("SIGKILL");
+      await exited;
+    },
     async destroy() {
       await stop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -145,6 +145,37 @@ export class Sandbox {
     if (target.relative === "") throw sandboxErrors.illegal(to, "is the server folder itself");
     await fsp.rename(source.path, target.path);
     await this.checkMade(path.dirname(target.path), to);
+    // A relative link climbs from where it lies: moved elsewhere, the same text may lead out
+    // of the root (issue 13, finding 14). Links found so are checked again; if one leads out,
+    // the move is undone.
+    if (source.stats.isDirectory() || source.stats.isSymbolicLink()) {
+      try {
+        await this.checkLinksUnder(target.relative, target.path, source.stats.isSymbolicLink());
+      } catch (error) {
+        await fsp.rename(target.path, source.path).catch(() => {});
+        throw error;
+      }
+    }
+  }
+
+  /** Every symlink at or under `relative` still stays inside the root from where it lies now. */
+  private async checkLinksUnder(relative: string, absolute: string, isLink: boolean): Promise<void> {
+    if (isLink) {
+      const target = await fsp.readlink(absolute);
+      // Where an absolute link, or one that never climbs, leads does not change with its place.
+      if (path.posix.isAbsolute(target) || !target.split("/").includes("..")) return;
+      const folder = path.posix.dirname(relative);
+      await this.checkLinkTarget(folder === "." ? "" : folder, target, relative);
+      return;
+    }
+    for (const entry of await fsp.readdir(absolute, { withFileTypes: true })) {
+      if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
+      await this.checkLinksUnder(
+        `${relative}/${entry.name}`,
+        path.join(absolute, entry.name),
+        entry.isSymbolicLink(),
+      );
+    }
   }
 
   /** Removes a file, a link (not what it points to) or, with `recursive`, a folder. */
@@ -171,14 +202,7 @@ export class Sandbox {
     // `..` taken after each symlink on the way, not removed from the text first
     // (`here/../x` with here -> "." leaves the root; its text does not say so).
     const folder = path.posix.dirname(link.relative);
-    const from = folder === "." ? target : `${folder}/${target}`;
-    await this.refuseClimbAfterLink(folder === "." ? "" : folder, target, `${linkPath} -> ${target}`);
-    await walkAsync(await this.roots(), from, true, `${linkPath} -> ${target}`).catch((error) => {
-      if (error instanceof ApiError && error.code === "ErrIllegalFileAccess") {
-        throw sandboxErrors.illegal(`${linkPath} -> ${target}`, "points out of the server folder");
-      }
-      throw error;
-    });
+    await this.checkLinkTarget(folder === "." ? "" : folder, target, linkPath);
     if (link.stats) {
       if (link.stats.isDirectory()) throw sandboxErrors.exists(linkPath, "is a folder");
       await fsp.unlink(link.path);
@@ -191,6 +215,20 @@ export class Sandbox {
       await fsp.unlink(path.join(parent, path.basename(link.path))).catch(() => {});
       throw sandboxErrors.illegal(linkPath, "was moved out of the server folder while it was made");
     }
+  }
+
+  /** A link in `folder` (relative to the root) holding `target` leads inside the root. */
+  private async checkLinkTarget(folder: string, target: string, linkPath: string): Promise<void> {
+    const shown = `${linkPath} -> ${target}`;
+    await this.refuseClimbAfterLink(folder, target, shown);
+    await walkAsync(await this.roots(), folder ? `${folder}/${target}` : target, true, shown).catch(
+      (error) => {
+        if (error instanceof ApiError && error.code === "ErrIllegalFileAccess") {
+          throw sandboxErrors.illegal(shown, "points out of the server folder");
+        }
+        throw error;
+      },
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { lastKnownAt } from "../../api/client";
 import { listNodes, type Node } from "../../api/nodes";
 import { quiet, reportSessionEnd } from "../../app/background";
 import { usePolling } from "../../app/usePolling";
@@ -17,8 +18,10 @@ export interface NodeList {
 }
 
 const answered = (nodes: Node[]): NodeList => {
-  void remember("nodes", nodes);
-  return { nodes, fresh: true, failed: false, at: Date.now() };
+  // Offline, the service worker answers with its last-known copy: shown with its age.
+  const kept = lastKnownAt(nodes);
+  if (kept === undefined) void remember("nodes", nodes);
+  return { nodes, fresh: kept === undefined, failed: false, at: kept ?? Date.now() };
 };
 
 /** The node list: last-known at once, then fresh, then re-read every few seconds for reachability. */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { lastKnownAt } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import { listServers, SERVER_PAGE_SIZE, type Server } from "../../api/servers";
 import { lastKnown, remember } from "../../offline/lastKnown";
@@ -47,15 +48,18 @@ export function useServerList(name: string): ServerListState & { loadMore: () =>
     listServers({ page: 1, limit: SERVER_PAGE_SIZE, name })
       .then((answer) => {
         if (!live()) return;
+        // Offline, the service worker answers with its last-known copy: shown with its age.
+        const kept = lastKnownAt(answer);
         setState({
           servers: answer.servers,
           total: answer.paging.total,
-          fresh: true,
+          fresh: kept === undefined,
           failed: false,
           loadingMore: false,
-          at: Date.now(),
+          at: kept ?? Date.now(),
         });
-        if (!name) void remember("servers", { servers: answer.servers, total: answer.paging.total });
+        if (!name && kept === undefined)
+          void remember("servers", { servers: answer.servers, total: answer.paging.total });
       })
       .catch(() => live() && setState((s) => ({ ...s, failed: true })));
   }, [name, again]);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { lastKnownAt } from "../../api/client";
 import { type ApiError, isApiError, toApiError } from "../../api/errors";
 import { listRepos, listTemplates, type TemplateRepo, type TemplateSummary } from "../../api/templates";
 import { reportSessionEnd } from "../../app/background";
@@ -79,9 +80,11 @@ export function useTemplateRepos(): TemplateRepos {
       (list) => {
         answered = true;
         if (!live.current) return;
-        setFresh(true);
+        // Offline, the service worker answers with its last-known copy: shown with its age.
+        const kept = lastKnownAt(list);
+        setFresh(kept === undefined);
         setFailed(false);
-        setAt(Date.now());
+        setAt(kept ?? Date.now());
         setRepos((shown) =>
           list.map((r) => ({ ...r, loading: true, templates: shown?.find((s) => s.id === r.id)?.templates })),
         );

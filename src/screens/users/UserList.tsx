@@ -1,6 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
+import { lastKnownAt } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import { listUsers, searchUsers, type User } from "../../api/users";
 import { ItemEntry, ItemList } from "../../components/ItemList";
@@ -85,8 +86,17 @@ export default function UserList() {
         } else {
           const page = await listUsers({ page: 1, limit: PAGE_SIZE }, { exempt: [403] });
           const more = page.paging.total > page.users.length;
-          if (live) setListing({ users: page.users, more, page: 1, at: Date.now(), fresh: true });
-          void remember("users", { users: page.users, more });
+          // Offline, the service worker answers with its last-known copy: shown with its age.
+          const kept = lastKnownAt(page);
+          if (live)
+            setListing({
+              users: page.users,
+              more,
+              page: 1,
+              at: kept ?? Date.now(),
+              fresh: kept === undefined,
+            });
+          if (kept === undefined) void remember("users", { users: page.users, more });
         }
       } catch (err) {
         if (!live) return;

@@ -267,3 +267,40 @@ describe("Sandbox: deep folders", () => {
     expect(fs.statSync(path.join(root, "a/b/c/d/e/f/g/h/i/j")).isDirectory()).toBe(true);
   });
 });
+
+describe("Sandbox: moves never leave a link leading out", () => {
+  // A relative link climbs from where it lies: moved higher up, the same text leads further out.
+  // Every link the API can make is checked where it is made; a move must check where it lands.
+  beforeEach(async () => {
+    await sandbox.mkdirp("deep/er");
+    await sandbox.symlink("../../outside-dir", "deep/er/up");
+    fs.mkdirSync(path.join(root, "outside-dir"));
+  });
+
+  const resolvesInside = (link: string) => {
+    const real = fs.realpathSync(path.join(root, link));
+    return real === fs.realpathSync(root) || real.startsWith(`${fs.realpathSync(root)}/`);
+  };
+
+  it("refuses to move a folder whose link would then lead out of the root, and leaves it where it was", async () => {
+    fs.mkdirSync(path.join(base, "servers", "outside-dir"));
+    await refused(sandbox.rename("deep/er", "er"));
+    expect(fs.readlinkSync(path.join(root, "deep/er/up"))).toBe("../../outside-dir");
+    expect(fs.existsSync(path.join(root, "er"))).toBe(false);
+    expect(resolvesInside("deep/er/up")).toBe(true);
+  });
+
+  it("refuses to move such a link itself higher up", async () => {
+    await refused(sandbox.rename("deep/er/up", "up"));
+    expect(fs.lstatSync(path.join(root, "deep/er/up")).isSymbolicLink()).toBe(true);
+    expect(fs.existsSync(path.join(root, "up"))).toBe(false);
+  });
+
+  it("moves a folder whose links still lead inside from where it lands", async () => {
+    await sandbox.mkdirp("other");
+    await sandbox.rename("deep/er", "other/er");
+    expect(resolvesInside("other/er/up")).toBe(true);
+    await sandbox.rename("deep", "other/deep");
+    expect(fs.existsSync(path.join(root, "other/deep"))).toBe(true);
+  });
+});

@@ -1,0 +1,82 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+import { login, registerUser, snap } from "./helpers.ts";
+
+// Theme modes and settings (issue 10): the system preference decides "auto", the Self page's
+// choices apply at once, survive a reload (before the app's script runs) and follow the user.
+
+const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+/** Relative luminance of an rgb() colour, enough to tell a dark page from a light one. */
+const lightness = (rgb: string) => {
+  const [r, g, b] = (rgb.match(/\d+/g) ?? []).map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+};
+
+for (const scheme of ["dark", "light"] as const) {
+  test(`a browser preferring ${scheme} gets a ${scheme} page`, async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL, colorScheme: scheme });
+    const page = await context.newPage();
+    await page.goto("/auth/login");
+    await expect(page.getByLabel("Email")).toBeVisible();
+    await expect(page.locator("html")).toHaveClass(/mode-auto/);
+    const l = lightness(await background(page));
+    if (scheme === "dark") expect(l).toBeLessThan(0.2);
+    else expect(l).toBeGreaterThan(0.8);
+    await context.close();
+  });
+}
+
+test("theme, colour and font size chosen on the account page apply at once, before the app's script on reload, and on another device", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const user = await registerUser(baseURL!, "theme");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/auth/login");
+  await login(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/servers$/);
+  await page.goto("/self");
+  const prefs = page.getByTestId("preferences");
+  await prefs.getByLabel("Theme").selectOption("dark");
+  await prefs.getByLabel("Primary colour").fill("#ffeb3b");
+  await prefs.getByLabel("Text size").selectOption("4");
+  await prefs.getByLabel("Font").selectOption("accessible");
+  const html = page.locator("html");
+  await expect(html).toHaveClass(/mode-dark/);
+  await expect(html).toHaveClass(/font-accessible/);
+  expect(lightness(await background(page))).toBeLessThan(0.2);
+  // Yellow is light: text on it is the dark grey (spec §9).
+  await expect(html).toHaveCSS("--on-primary", "#333");
+  await expect(html).toHaveCSS("font-size", "20px");
+  await snap(page, "theme-self-dark");
+  await page.waitForLoadState("networkidle");
+
+  // A reload with the app's scripts held back: the page is already dark, yellow and larger.
+  await page.route(/\/(assets|src)\/.*\.(js|tsx?)$/, (route) => route.abort());
+  await page.reload();
+  await expect(html).toHaveClass(/mode-dark/);
+  await expect(html).toHaveCSS("--primary", "#ffeb3b");
+  await expect(html).toHaveCSS("font-size", "20px");
+  expect(lightness(await background(page))).toBeLessThan(0.2);
+  await page.unroute(/\/(assets|src)\/.*\.(js|tsx?)$/);
+
+  // Another browser (no local storage): the settings come with the account.
+  const other = await browser.newContext({ baseURL, colorScheme: "light" });
+  const second = await other.newPage();
+  await second.goto("/auth/login");
+  await login(second, user.email, user.password);
+  await expect(second).toHaveURL(/\/servers$/);
+  const html2 = second.locator("html");
+  await expect(html2).toHaveClass(/mode-dark/);
+  await expect(html2).toHaveCSS("--primary", "#ffeb3b");
+  await expect(html2).toHaveCSS("font-size", "20px");
+  await second.goto("/self");
+  await expect(second.getByTestId("preferences").getByLabel("Text size")).toHaveValue("4");
+
+  // Back to light and the default size there; the first browser picks it up when it next signs in.
+  await second.getByTestId("preferences").getByLabel("Theme").selectOption("light");
+  await expect(html2).toHaveClass(/mode-light/);
+  expect(lightness(await background(second))).toBeGreaterThan(0.8);
+  await other.close();
+});
