@@ -75,6 +75,43 @@ export async function remember<K extends ListName>(list: K, value: ListShapes[K]
   }
 }
 
+/** What a server's page last showed (issue 11): the server, and the console's last lines. */
+export interface KnownServerPage {
+  server: Server;
+  /** The account's scopes on it (which actions its page offers). */
+  scopes: string[];
+  console: string[];
+}
+
+const pageKey = (owner: number, id: string) => `${PREFIX}${owner}.server.${id}`;
+
+export async function lastKnownServerPage(id: string): Promise<Known<KnownServerPage> | undefined> {
+  const owner = signedInUser();
+  if (owner === undefined) return undefined;
+  try {
+    const saved = await get<Known<KnownServerPage>>(pageKey(owner, id), db());
+    const ok =
+      saved &&
+      typeof saved.at === "number" &&
+      saved.value?.server &&
+      Array.isArray(saved.value.console) &&
+      Array.isArray(saved.value.scopes);
+    return ok ? saved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function rememberServerPage(id: string, value: KnownServerPage): Promise<void> {
+  const owner = signedInUser();
+  if (owner === undefined) return;
+  try {
+    await set(pageKey(owner, id), { value, at: Date.now() }, db());
+  } catch {
+    // not remembered
+  }
+}
+
 /** Copies kept by earlier versions, in idb-keyval's default database and not per account. */
 async function wipeLegacy(): Promise<void> {
   try {
