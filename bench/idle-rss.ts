@@ -7,12 +7,15 @@
  * - `outpost daemon --config FILE` (bin/outpost.mjs) and the self-contained
  *   daemon bundle a remote node's host runs (dist-daemon/outpost-daemon.mjs).
  *
- * RSS is read from /proc every 250 ms from 3 s to 8 s after the first answer;
- * the table gives the median of those samples, and the median over `rounds`
- * interleaved rounds (the machine may be shared: the medians and the
- * reference in the same run are what to compare).
+ * The processes are started one after the other (the start-up time is taken
+ * alone), then left idle together. RSS is read from /proc: "after start" is
+ * the median of samples 3-8 s after the first answer; "settled" the median
+ * of the last 10 s of `settleSeconds` (150 s by default): V8 shrinks the heap
+ * it grew while starting only after a while at idle (60-120 s here). The
+ * figures are medians over `rounds` rounds; the machine may be shared, so
+ * compare with the reference measured in the same run.
  *
- * Run: npm run build && node --import tsx bench/idle-rss.ts [rounds]
+ * Run: npm run build && node --import tsx bench/idle-rss.ts [rounds] [settleSeconds]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -22,7 +25,8 @@ import path from "node:path";
 import { freePort } from "../tests/support/free-port.ts";
 import { startPanel, stopChild } from "../tests/support/panel-process.ts";
 
-const rounds = Number(process.argv[2] ?? 3);
+const rounds = Number(process.argv[2] ?? 1);
+const settleSeconds = Number(process.argv[3] ?? 150);
 const repoRoot = path.resolve(import.meta.dirname, "..");
 
 function rssMiB(pid: number): number {
@@ -35,62 +39,66 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-async function idleRss(pid: number): Promise<number> {
-  await new Promise((r) => setTimeout(r, 3000));
-  const samples: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    samples.push(rssMiB(pid));
+async function samples(pid: number, fromMs: number, toMs: number, since: number): Promise<number> {
+  const taken: number[] = [];
+  while (performance.now() - since < toMs) {
+    if (performance.now() - since >= fromMs) taken.push(rssMiB(pid));
     await new Promise((r) => setTimeout(r, 250));
   }
-  return median(samples);
+  return median(taken);
 }
 
 interface Measured {
   firstAnswerMs: number;
-  rss: number;
+  afterStart: number;
+  settled: number;
 }
 
-/** A child that prints `ready` in its output when it answers; stopped after measuring. */
-async function measureChild(args: string[], ready: string, env: NodeJS.ProcessEnv = {}): Promise<Measured> {
+interface Started {
+  pid: number;
+  firstAnswerMs: number;
+  answeredAt: number;
+  stop(): Promise<void>;
+}
+
+/** A child that prints `ready` in its output when it answers. */
+async function startChild(args: string[], ready: string, cleanup = () => {}): Promise<Started> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, args, {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
-  });
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
-  try {
-    while (!output.includes(ready)) {
-      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output}`);
-      if (performance.now() - started > 30_000) throw new Error(`no answer within 30 s:\n${output}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const firstAnswerMs = performance.now() - started;
-    return { firstAnswerMs, rss: await idleRss(child.pid ?? 0) };
-  } finally {
-    await stopChild(child);
+  while (!output.includes(ready)) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output}`);
+    if (performance.now() - started > 30_000) throw new Error(`no answer within 30 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 10));
   }
+  const answeredAt = performance.now();
+  return {
+    pid: child.pid ?? 0,
+    firstAnswerMs: answeredAt - started,
+    answeredAt,
+    stop: async () => {
+      await stopChild(child);
+      cleanup();
+    },
+  };
 }
 
-async function bareNode(): Promise<Measured> {
+async function bareNode(): Promise<Started> {
   const port = await freePort();
   const script = `require("node:http").createServer((q,s)=>s.end("hi")).listen(${port},"127.0.0.1",()=>console.log("up"))`;
-  return measureChild(["-e", script], "up");
+  return startChild(["-e", script], "up");
 }
 
-async function panel(fromSource: boolean): Promise<Measured> {
+async function panel(fromSource: boolean): Promise<Started> {
   const started = performance.now();
   const p = await startPanel({ env: { OUTPOST_FROM_SOURCE: String(fromSource) } });
-  const firstAnswerMs = performance.now() - started;
-  try {
-    return { firstAnswerMs, rss: await idleRss(p.pid) };
-  } finally {
-    await p.stop();
-  }
+  const answeredAt = performance.now();
+  return { pid: p.pid, firstAnswerMs: answeredAt - started, answeredAt, stop: () => p.stop() };
 }
 
-async function daemon(bundle: boolean): Promise<Measured> {
+async function daemon(bundle: boolean): Promise<Started> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-bench-daemon-"));
   const file = path.join(dir, "config.json");
   fs.writeFileSync(
@@ -108,14 +116,12 @@ async function daemon(bundle: boolean): Promise<Measured> {
   const entry = bundle
     ? [path.join(repoRoot, "dist-daemon/outpost-daemon.mjs")]
     : [path.join(repoRoot, "bin/outpost.mjs"), "daemon"];
-  try {
-    return await measureChild([...entry, "--config", file], "Outpost daemon for node");
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  return startChild([...entry, "--config", file], "Outpost daemon for node", () =>
+    fs.rmSync(dir, { recursive: true, force: true }),
+  );
 }
 
-const cases: [string, () => Promise<Measured>][] = [
+const cases: [string, () => Promise<Started>][] = [
   ["bare Node.js HTTP server (reference)", bareNode],
   ["`outpost serve`, ahead-of-time build", () => panel(false)],
   ["`outpost serve`, sources through tsx", () => panel(true)],
@@ -123,8 +129,25 @@ const cases: [string, () => Promise<Measured>][] = [
   ["daemon bundle (dist-daemon/outpost-daemon.mjs)", () => daemon(true)],
 ];
 const results = new Map<string, Measured[]>(cases.map(([label]) => [label, []]));
-for (let round = 0; round < rounds; round++)
-  for (const [label, run] of cases) results.get(label)?.push(await run());
+for (let round = 0; round < rounds; round++) {
+  const running: [string, Started, number][] = [];
+  try {
+    for (const [label, start] of cases) {
+      const started = await start();
+      // The next one starts once this one has had its "after start" samples.
+      running.push([label, started, await samples(started.pid, 3000, 8000, started.answeredAt)]);
+    }
+    await Promise.all(
+      running.map(async ([label, p, afterStart]) => {
+        const end = settleSeconds * 1000;
+        const settled = await samples(p.pid, end - 10_000, end, p.answeredAt);
+        results.get(label)?.push({ firstAnswerMs: p.firstAnswerMs, afterStart, settled });
+      }),
+    );
+  } finally {
+    for (const [, p] of running) await p.stop();
+  }
+}
 
 console.log(
   `load average at the end: ${os
@@ -132,10 +155,12 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(", ")}`,
 );
-console.log(`| process | spawn to first answer | idle RSS (median of ${rounds}) |\n|---|---|---|`);
+console.log(`| process | spawn to first answer | RSS after start | RSS settled (${settleSeconds} s) |`);
+console.log("|---|---|---|---|");
 for (const [label, measured] of results) {
-  const ms = Math.round(median(measured.map((m) => m.firstAnswerMs)));
-  const rss = median(measured.map((m) => m.rss)).toFixed(0);
-  const all = measured.map((m) => m.rss.toFixed(0)).join(", ");
-  console.log(`| ${label} | ${ms} ms | ${rss} MiB (${all}) |`);
+  const of = (pick: (m: Measured) => number) => median(measured.map(pick));
+  const ms = Math.round(of((m) => m.firstAnswerMs));
+  console.log(
+    `| ${label} | ${ms} ms | ${of((m) => m.afterStart).toFixed(0)} MiB | ${of((m) => m.settled).toFixed(0)} MiB |`,
+  );
 }

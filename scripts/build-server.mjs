@@ -2,7 +2,7 @@
 // Part of `npm run build`: the server compiled ahead of time with esbuild, so
 // that starting it needs no TypeScript compiler (tsx) and less memory.
 // - dist-server/outpost.mjs: the `outpost` command (panel, daemon, CLI); its
-//   npm dependencies stay in node_modules. bin/outpost.mjs runs it while it is
+//   npm dependencies stay in node_modules (but for a few, see bundledPackages). bin/outpost.mjs runs it while it is
 //   newer than every file in server/, else the TypeScript sources through tsx.
 // - dist-daemon/outpost-daemon.mjs: the daemon alone with every JavaScript
 //   dependency inside, so a node's host needs only Node.js (no checkout, no
@@ -16,12 +16,22 @@ const root = path.resolve(import.meta.dirname, "..");
 const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 const common = { bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" };
 
+// Bundled into the panel's build, trimmed to what the server uses: ES-module
+// packages that would otherwise load as thousands of files at start (typebox
+// alone is 1 427 modules, kysely 974), each kept in memory with its source.
+// Bundling the CommonJS ones too was tried: the idle panel then held more.
+const bundledPackages = ["typebox", "kysely", "@marcbachmann/cel-js"];
+const { dependencies, devDependencies } = JSON.parse(
+  fs.readFileSync(path.join(root, "package.json"), "utf8"),
+);
 const panel = path.join(root, "dist-server", "outpost.mjs");
 await build({
   ...common,
   entryPoints: [path.join(root, "server", "main.ts")],
   outfile: panel,
-  packages: "external",
+  external: Object.keys({ ...dependencies, ...devDependencies }).filter(
+    (name) => !bundledPackages.includes(name),
+  ),
   sourcemap: "linked",
 });
 

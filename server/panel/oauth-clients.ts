@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { DeleteQueryBuilder, DeleteResult, Selectable } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { Database, OAuthClientTable } from "../db/tables.ts";
-import { errors } from "../errors.ts";
+import { ApiError, errors } from "../errors.ts";
 import { sameSecret, tokenHash } from "./tokens.ts";
 
 export interface OAuthClient {
@@ -28,6 +28,8 @@ function toClient(row: Selectable<OAuthClientTable>): OAuthClient {
 
 export const clientNameMax = 100;
 export const clientDescriptionMax = 4000;
+/** Clients one user may own (their own and those they made on servers), so no one can fill the database. */
+export const clientsPerUserMax = 100;
 
 /** A client's name (1–100 characters once trimmed) and description (at most 4000). */
 export function checkClientFields(input: { name: string; description?: string }): {
@@ -59,6 +61,16 @@ export class OAuthClients {
     serverId?: string;
     scopes?: string[];
   }): Promise<{ client: OAuthClient; secret: string }> {
+    const { n } = await this.db
+      .selectFrom("oauth_clients")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", input.userId)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= clientsPerUserMax) {
+      throw new ApiError(400, "ErrTooManyClients", "at most ${limit} OAuth2 clients per user", {
+        limit: clientsPerUserMax,
+      });
+    }
     const clientId = randomUUID();
     const secret = randomBytes(36).toString("base64url");
     const client: OAuthClient = {

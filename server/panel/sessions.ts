@@ -86,6 +86,28 @@ export class Sessions {
     this.revoked({ sessionHash: hash });
   }
 
+  /**
+   * Ends a client's tokens beyond its `keep` newest. Each client_credentials
+   * request issues a token; without a bound a script (or anyone holding a
+   * client) could grow the sessions table by thousands of rows a second.
+   */
+  async keepNewestOfClient(userId: number, clientId: string, keep: number): Promise<void> {
+    const older = await this.db
+      .selectFrom("sessions")
+      .select("token_hash")
+      .where("user_id", "=", userId)
+      .where("client_id", "=", clientId)
+      .orderBy("created_at", "desc")
+      .orderBy("token_hash")
+      .offset(keep)
+      .limit(1000)
+      .execute();
+    if (older.length === 0) return;
+    const hashes = older.map((r) => r.token_hash);
+    await this.db.deleteFrom("sessions").where("token_hash", "in", hashes).execute();
+    for (const sessionHash of hashes) this.revoked({ sessionHash });
+  }
+
   /** Lets a session live at most `graceMs` longer (never longer than it would have). */
   async expireWithin(hash: string, graceMs: number): Promise<void> {
     const until = Date.now() + graceMs;

@@ -99,6 +99,7 @@ export class SignIn {
     if (!user) return undefined;
     const scopes = await this.requireLogin(user);
     const session = await this.sessions.create(user.id, "session", { clientId: client.clientId });
+    await this.sessions.keepNewestOfClient(user.id, client.clientId, liveTokensPerClient);
     return { ...session, scopes: client.serverId ? client.scopes : scopes };
   }
 
@@ -113,5 +114,8 @@ export class SignIn {
     return { ...session, scopes };
   }
 }
+
+/** Live tokens one OAuth2 client holds at most; asking for another ends the oldest. */
+export const liveTokensPerClient = 50;
 
 export const otpPendingSeconds = otpPendingLifetimeMs / 1000;

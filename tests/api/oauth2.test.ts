@@ -43,6 +43,25 @@ describe("POST /oauth2/token (client_credentials)", () => {
     expect(reauth.body).toEqual({ scopes: ["admin"] });
   });
 
+  it("keeps at most 50 live tokens a client: asking for more ends the oldest (issue 13: the sessions table grew without bound)", async () => {
+    const own = await createOAuthClient(panel(), admin.email);
+    const ask = async () =>
+      (await token({ grant_type: "client_credentials", client_id: own.clientId, client_secret: own.secret }))
+        .body.access_token as string;
+    const issued: string[] = [];
+    for (let i = 0; i < 51; i++) {
+      issued.push(await ask());
+      // Issue times are kept in milliseconds: apart, so "oldest" is one token.
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const self = (bearer: string) => new PanelClient(panel().url).get("/api/self", { bearer });
+    expectError(await self(issued[0]), 401, "ErrTokenInvalid");
+    for (const bearer of [issued[1], issued[50]]) expect((await self(bearer)).status).toBe(200);
+    // Another client's tokens are its own business.
+    const { access_token } = (await token(credentials())).body;
+    expect((await self(access_token)).status).toBe(200);
+  });
+
   it("accepts the credentials as HTTP Basic auth", async () => {
     const basic = Buffer.from(`${client.clientId}:${client.secret}`).toString("base64");
     const res = await token({ grant_type: "client_credentials" }, { authorization: `Basic ${basic}` });

@@ -45,6 +45,17 @@ describe("personal OAuth2 clients (/api/self/oauth2)", () => {
     expect((await token(client_id, client_secret)).status).toBe(401);
   });
 
+  it("keeps at most 100 clients a user (issue 13: any signed-in user could fill the database)", async () => {
+    const api = await registeredClient(panel(), newUser("manyclients"));
+    for (let i = 0; i < 100; i++) {
+      expect((await api.post("/api/self/oauth2", { name: `c${i}` })).status).toBe(200);
+    }
+    expectError(await api.post("/api/self/oauth2", { name: "one more" }), 400, "ErrTooManyClients", {
+      limit: 100,
+    });
+    expect((await api.get("/api/self/oauth2")).body).toHaveLength(100);
+  });
+
   it("checks name and description", async () => {
     const api = await registeredClient(panel(), newUser("clientfields"));
     expectError(await api.post("/api/self/oauth2", { name: "   " }), 400, "ErrFieldRequired", {

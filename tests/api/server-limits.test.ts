@@ -1,8 +1,12 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
+import { rawRequest } from "../support/file-requests.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
@@ -79,32 +83,55 @@ describe("server limits", () => {
     });
   }
 
-  it("keeps the panel answering while a fork bomb runs under a process limit", async () => {
-    const id = "11c00001";
-    const definition = echoDefinition({
-      run: {
-        command: `sh -c 'echo bombing; bomb() { bomb | bomb & }; bomb; sleep 60'`,
-        stop: "stop",
-      },
-      limits: { pids: 32, cpuPercent: 50 },
+  for (const [label, nodeOf] of [
+    ["local", () => 0],
+    ["remote", () => remoteId],
+  ] as const) {
+    it(`keeps the panel answering while a fork bomb runs under a process limit on the ${label} node`, async () => {
+      const id = label === "local" ? "11c00002" : "11c00001";
+      // A neighbour on the same node, running.
+      const neighbour = label === "local" ? "11c00012" : "11c00011";
+      expect(
+        (await api.put(`/api/servers/${neighbour}`, { ...echoDefinition(), node: nodeOf() })).status,
+      ).toBe(200);
+      expect((await api.post(`/api/servers/${neighbour}/start`)).status).toBe(204);
+      await waitUntil(async () => (await consoleText(api, neighbour)).includes("ready"), 10_000, 100);
+      const definition = echoDefinition({
+        run: {
+          command: `sh -c 'echo bombing; bomb() { bomb | bomb & }; bomb; sleep 60'`,
+          stop: "stop",
+        },
+        limits: { pids: 32, cpuPercent: 50 },
+      });
+      expect((await api.put(`/api/servers/${id}`, { ...definition, node: nodeOf() })).status).toBe(200);
+      expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+      await waitUntil(async () => /fork/i.test(await consoleText(api, id)), 20_000, 200);
+      // The panel and the node go on answering: lists, the node, stats of this one, and the neighbour's console.
+      for (let i = 0; i < 5; i++) {
+        expect((await api.get("/api/servers")).status).toBe(200);
+        expect((await api.get(`/api/nodes/${nodeOf()}/features`)).status).toBe(200);
+        expect((await api.get(`/api/servers/${id}/stats`)).status).toBe(200);
+        const sent = await api.call("POST", `/api/servers/${neighbour}/console`, {
+          raw: `ping${i}`,
+          headers: { "content-type": "text/plain" },
+        });
+        expect(sent.status).toBe(204);
+        await waitUntil(
+          async () => (await consoleText(api, neighbour)).includes(`pong ping${i}`),
+          10_000,
+          50,
+        );
+      }
+      const pidsDir = cgroupsOf(id).find((dir) => fs.existsSync(path.join(dir, "pids.current")));
+      if (pidsDir) {
+        expect(Number(fs.readFileSync(path.join(pidsDir, "pids.current"), "utf8"))).toBeLessThanOrEqual(32);
+      }
+      expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
+      expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
+      expect(cgroupsOf(id)).toEqual([]);
+      expect((await api.post(`/api/servers/${neighbour}/stop?wait`)).status).toBe(204);
     });
-    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
-    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
-    await waitUntil(async () => /fork/i.test(await consoleText(api, id)), 20_000, 200);
-    // The panel and the node go on answering: lists, another server's status, stats of this one.
-    for (let i = 0; i < 5; i++) {
-      expect((await api.get("/api/servers")).status).toBe(200);
-      expect((await api.get(`/api/nodes/${remoteId}/features`)).status).toBe(200);
-      expect((await api.get(`/api/servers/${id}/stats`)).status).toBe(200);
-    }
-    const pidsDir = cgroupsOf(id).find((dir) => dir.includes("/pids/"));
-    if (pidsDir) {
-      expect(Number(fs.readFileSync(path.join(pidsDir, "pids.current"), "utf8"))).toBeLessThanOrEqual(32);
-    }
-    expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
-    expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
-    expect(cgroupsOf(id)).toEqual([]);
-  });
+  }
 
   it("reports stats from the server's cgroup", async () => {
     const id = "11d00001";
@@ -155,5 +182,62 @@ describe("server limits", () => {
     ).toBe(204);
     stored = (await api.get(`/api/servers/${id}/definition`)).body;
     expect(stored.limits).toEqual({ memoryMiB: 512 });
+  });
+
+  it("stops file writes, uploads, extraction and backups at the disk limit, with a clear error", async () => {
+    const id = "11f00001";
+    const definition = echoDefinition({ limits: { diskMiB: 1 } });
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
+    const base = `/api/servers/${id}/file`;
+    const names = async () =>
+      (await rawRequest(api, "GET", `${base}/`)).json.map((e: { name: string }) => e.name).sort();
+    expect((await rawRequest(api, "PUT", `${base}/small.txt`, { body: "fits" })).status).toBe(204);
+
+    // An upload over the limit is cut where the limit is; the file it would replace stays as it was.
+    const big = await rawRequest(api, "PUT", `${base}/small.txt`, { body: Buffer.alloc(2 * 1024 * 1024, 7) });
+    expect(big.status).toBe(507);
+    expect(big.json.error.code).toBe("ErrDiskLimit");
+    // The message is a template the client fills from metadata, as the reference's errors are.
+    expect(big.json.error.msg).toContain("disk limit (${limit} MiB)");
+    expect(big.json.error.metadata).toEqual({ limit: 1 });
+    expect(await names()).toEqual(["small.txt"]);
+    expect((await rawRequest(api, "GET", `${base}/small.txt`)).text).toBe("fits");
+
+    // An archive that unpacks to more than the limit (2 MiB of zeros, a few KiB packed) stops there.
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-disk-"));
+    try {
+      fs.writeFileSync(path.join(work, "zeros.bin"), Buffer.alloc(2 * 1024 * 1024));
+      tar.c({ gzip: true, cwd: work, file: path.join(work, "bomb.tar.gz"), sync: true }, ["zeros.bin"]);
+      const packed = fs.readFileSync(path.join(work, "bomb.tar.gz"));
+      expect((await rawRequest(api, "PUT", `${base}/bomb.tar.gz`, { body: packed })).status).toBe(204);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+    const extracted = await api.post(`${base.replace("/file", "/extract")}/bomb.tar.gz?destination=out`);
+    expect(extracted.status, extracted.text).toBe(507);
+    expect(extracted.body.error.code).toBe("ErrDiskLimit");
+    // What it unpacked before the limit is taken back.
+    expect((await rawRequest(api, "GET", `${base}/out/zeros.bin`)).status).toBe(404);
+    await api.delete(`${base}/out`);
+
+    // Filled near the limit, the next write is refused up front, and a backup fails where the limit is.
+    const fill = await rawRequest(api, "PUT", `${base}/fill.bin`, {
+      body: crypto.randomBytes(1024 * 1024 - 8192),
+    });
+    expect(fill.status).toBe(204);
+    const more = await rawRequest(api, "PUT", `${base}/more.bin`, { body: Buffer.alloc(16 * 1024, 2) });
+    expect(more.status).toBe(507);
+    expect((await api.post(`/api/servers/${id}/backup/create?name=full`)).status).toBe(204);
+    let backup: { state: string; error?: string } = { state: "creating" };
+    await waitUntil(async () => {
+      const list = (await api.get(`/api/servers/${id}/backup`)).body as { name: string; state: string }[];
+      backup = list.find((b) => b.name === "full") ?? backup;
+      return backup.state !== "creating";
+    }, 30_000);
+    expect(backup.state).toBe("failed");
+    expect(backup.error).toContain("disk limit (1 MiB)");
+    expect(await consoleText(api, id)).toContain("Backup failed: the server's disk limit (1 MiB)");
+    // The server's files are untouched by all of it.
+    expect(await names()).toEqual(["bomb.tar.gz", "fill.bin", "small.txt"]);
   });
 });

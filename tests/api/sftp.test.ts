@@ -3,9 +3,11 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { createEchoServer } from "../support/echo-server.ts";
+import { echoDefinition } from "../support/echo-template.ts";
 import { newUser } from "../support/expect-api.ts";
 import { setGlobalScopes, setServerScopes } from "../support/panel-db.ts";
 import { startPanel } from "../support/panel-process.ts";
@@ -33,6 +35,25 @@ function randomFile(dir: string, name: string, megabytes: number): string {
   for (let i = 0; i < megabytes; i++) fs.writeSync(out, randomBytes(1024 * 1024));
   fs.closeSync(out);
   return file;
+}
+
+/** Opens a file for writing with ssh2's client, which hands over the node's own status message. */
+function openForWriting(login: SshLogin, file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    client.on("error", reject);
+    client.on("ready", () =>
+      client.sftp((error, sftp) => {
+        if (error) return reject(error);
+        sftp.open(file, "w", (failed) => {
+          client.end();
+          if (failed) reject(failed);
+          else resolve();
+        });
+      }),
+    );
+    client.connect({ host: "127.0.0.1", port: login.port, username: login.user, password: login.password });
+  });
 }
 
 /** What the client printed besides its own echo of each batch command. */
@@ -156,6 +177,34 @@ describe("SFTP", () => {
       ]);
       expect(removed.code, removed.stderr).toBe(0);
       expect(fs.existsSync(path.join(root(localId), "world"))).toBe(false);
+    });
+
+    it("stops an upload at the server's disk limit with a message that says so", async () => {
+      const id = "sftp0disk";
+      const res = await api.put(`/api/servers/${id}`, {
+        ...echoDefinition({ limits: { diskMiB: 1 } }),
+        node: 0,
+      });
+      expect(res.status, res.text).toBe(200);
+      await setServerScopes(panel(), sftpUser.email, id, ["server.view", "server.sftp"]);
+      const dir = tempDir("disk");
+      try {
+        randomFile(dir, "big.bin", 2);
+        fs.writeFileSync(path.join(dir, "small.txt"), "fits");
+        const run = await runSftp(local(sftpUser, id), ["-put big.bin big.bin", "put small.txt small.txt"], {
+          cwd: dir,
+        });
+        // OpenSSH's client shows only "Failure"; what the node answered is read with ssh2's own client.
+        expect(run.stderr).toMatch(/"\/small.txt": Failure/);
+        // What was sent before the limit stays (as on a full disk), up to the limit; nothing after it.
+        expect(fs.statSync(path.join(root(id), "big.bin")).size).toBeLessThanOrEqual(1024 * 1024);
+        expect(fs.existsSync(path.join(root(id), "small.txt"))).toBe(false);
+        await expect(openForWriting(local(sftpUser, id), "/other.txt")).rejects.toThrow(
+          "the server's disk limit (1 MiB) would be exceeded",
+        );
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it("applies the modification time a client sets (put -p)", async () => {

@@ -38,3 +38,24 @@ describe("per-user settings", () => {
     expect((await client.get("/api/userSettings/")).body).toEqual([{ key: "locale", value: "" }]);
   });
 });
+
+describe("per-user settings are bounded (issue 13: any signed-in user could fill the database)", () => {
+  const panel = usePanel();
+
+  it("keeps at most 100 keys a user: the 101st is refused with 400, while existing keys still change", async () => {
+    const client = await registeredClient(panel(), newUser("hoarder"));
+    for (let i = 0; i < 100; i++) {
+      expect((await client.put(`/api/userSettings/k${i}`, { value: "v".repeat(4000) })).status).toBe(204);
+    }
+    const refused = await client.put("/api/userSettings/one-more", { value: "v" });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "ErrTooManySettings", metadata: { limit: 100 } });
+    expect((await client.put("/api/userSettings/k7", { value: "changed" })).status).toBe(204);
+    const list = (await client.get("/api/userSettings")).body as { key: string; value: string }[];
+    expect(list).toHaveLength(100);
+    expect(list.find((s) => s.key === "k7")?.value).toBe("changed");
+    // Another user has their own allowance.
+    const other = await registeredClient(panel(), newUser("other-prefs"));
+    expect((await other.put("/api/userSettings/theme", { value: "Outpost" })).status).toBe(204);
+  });
+});

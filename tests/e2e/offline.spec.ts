@@ -172,3 +172,128 @@ test("offline: the lists show their last-known items with their age; back online
   expect((await api.delete(`/api/servers/${laterId}`)).status).toBe(204);
   expect((await api.delete(`/api/templates/0/${template}`)).status).toBe(204);
 });
+
+test("offline: a server's page shows what it last showed (name, console lines), its status unknown and its actions disabled", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi(baseURL!);
+  const name = unique("offline-page-");
+  const id = hexId();
+  expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
+
+  await page.goto(`/servers/view/${id}`);
+  await login(page);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await expect(page.getByTestId("server-title")).toHaveText(name);
+  await page.getByTestId("action-start").click();
+  const output = page.getByTestId("console-output");
+  await expect(output).toContainText("ready hello on 25565");
+  await page.getByTestId("console-input").fill("seen before going offline");
+  await page.getByTestId("console-input").press("Enter");
+  await expect(output).toContainText("pong seen before going offline");
+
+  // The page keeps what it shows for a visit offline (every few seconds while it changes).
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (serverId) =>
+          new Promise<string>((resolve, reject) => {
+            const open = indexedDB.open("outpost-last-known");
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const store = open.result.transaction("lists").objectStore("lists");
+              const all = store.getAll(IDBKeyRange.bound("lastKnown.", "lastKnown.\uffff"));
+              all.onsuccess = () => {
+                open.result.close();
+                const page = all.result.find((v) => v?.value?.server?.id === serverId);
+                resolve(page ? page.value.console.join("\n") : "");
+              };
+            };
+          }),
+        id,
+      ),
+    )
+    .toContain("pong seen before going offline");
+
+  // Going offline while the page is open: the status is no longer claimed, actions say why not.
+  await context.setOffline(true);
+  await expect(page.getByTestId("offline-banner")).toBeVisible();
+  await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "unknown");
+  await expect(page.getByTestId("action-stop")).toBeDisabled();
+  await expect(page.getByTestId("action-stop")).toHaveAttribute("title", "Not available offline");
+
+  // Reloaded offline: the page it last showed, from this device.
+  await page.reload();
+  await expect(page.getByTestId("kept-server-page")).toBeVisible();
+  await expect(page.getByTestId("offline-banner")).toBeVisible();
+  await expect(page.getByTestId("server-title")).toHaveText(name);
+  await expect(page.getByTestId("kept-console")).toContainText("ready hello on 25565");
+  await expect(page.getByTestId("kept-console")).toContainText("pong seen before going offline");
+  await expect(page.getByTestId("last-known")).toContainText("Last known at");
+  await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "unknown");
+  for (const action of ["start", "stop", "kill"]) {
+    await expect(page.getByTestId(`action-${action}`)).toBeDisabled();
+  }
+  await snap(page, "offline-server-page");
+  await page.setViewportSize({ width: 360, height: 640 });
+  await page.reload();
+  await expect(page.getByTestId("kept-console")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await snap(page, "offline-server-page-phone");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Back online: the live page by itself, the banner gone.
+  await context.setOffline(false);
+  await expect(page.getByTestId("offline-banner")).toBeHidden();
+  await expect(page.getByTestId("kept-server-page")).toHaveCount(0);
+  await expect(page.getByTestId("console-output")).toContainText("pong seen before going offline");
+  await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "online");
+  await expect(page.getByTestId("action-stop")).toBeEnabled();
+
+  expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+  expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+});
+
+test("another account signing in on the same device (the first never logged out) wipes the first one's kept data", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  const name = unique("e2eowner");
+  const other = await api.post("/api/users", {
+    username: name,
+    email: `${name}@example.com`,
+    password: "other-password-1",
+  });
+  expect(other.status).toBe(200);
+
+  await page.goto("/servers");
+  await login(page);
+  await expect(page).toHaveURL(/\/servers$/);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await page.goto("/nodes");
+  await expect(page.getByTestId("node-entry").first()).toBeVisible();
+  await expect
+    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
+    .toBe(2);
+  const first = await keptKeys(page);
+
+  // The session ends without a logout (cookies gone); another account signs in here.
+  await context.clearCookies();
+  await page.goto("/auth/login");
+  await login(page, `${name}@example.com`, "other-password-1");
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  await page.goto("/servers");
+  await expect
+    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
+    .toBe(1);
+  const now = await keptKeys(page);
+  for (const key of first) if (key !== "owner") expect(now).not.toContain(key);
+  for (const key of now) if (key !== "owner") expect(key).toContain(`.${other.body.id}.`);
+});

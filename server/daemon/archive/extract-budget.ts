@@ -1,5 +1,6 @@
 import fsp from "node:fs/promises";
 import { ApiError } from "../../errors.ts";
+import type { DiskBudget } from "../servers/disk-quota.ts";
 
 /**
  * How many times its own size an archive may unpack to, by default; a node
@@ -20,6 +21,8 @@ export interface BudgetOptions {
   archiveBytes?: number;
   /** Overrides the configured ratio; Infinity for the node's own backups. */
   ratio?: number;
+  /** The server's disk limit (disk-quota.ts), counted with the rest. */
+  disk?: DiskBudget;
 }
 
 export const extractErrors = {
@@ -39,7 +42,7 @@ export const extractErrors = {
 /**
  * The bytes one extraction may still write: at most `ratio` times the
  * archive's size (or the floor), and never more than the space free on the
- * node's disk when it began.
+ * node's disk when it began, nor past the server's disk limit.
  */
 export class ExtractBudget {
   private written = 0;
@@ -47,6 +50,7 @@ export class ExtractBudget {
   private constructor(
     private readonly maxByRatio: number,
     private readonly free: number,
+    private readonly disk?: DiskBudget,
   ) {}
 
   static async of(folder: string, options: BudgetOptions = {}): Promise<ExtractBudget> {
@@ -57,7 +61,7 @@ export class ExtractBudget {
         : Math.max(floorBytes, Math.ceil(options.archiveBytes * ratio));
     const stats = await fsp.statfs(folder).catch(() => undefined);
     const free = stats ? stats.bavail * stats.bsize : Number.POSITIVE_INFINITY;
-    return new ExtractBudget(byRatio, free);
+    return new ExtractBudget(byRatio, free, options.disk);
   }
 
   /** Counts `bytes` more; throws once the extraction would go over either bound. */
@@ -65,5 +69,6 @@ export class ExtractBudget {
     this.written += bytes;
     if (this.written > this.maxByRatio) throw extractErrors.tooLarge(this.maxByRatio);
     if (this.written > this.free) throw extractErrors.noSpace(this.free);
+    this.disk?.take(bytes);
   }
 }

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import { ApiError } from "../../errors.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { readStreamOf } from "../sandbox/index.ts";
+import type { DiskBudget } from "../servers/disk-quota.ts";
 import { EntryWriter } from "./entry-writer.ts";
 import { type BudgetOptions, ExtractBudget } from "./extract-budget.ts";
 import { extractTar } from "./extract-tar.ts";
@@ -13,6 +14,8 @@ export interface ExtractOptions {
   signal?: AbortSignal;
   /** The format, when the name does not tell (a download without an extension). */
   format?: ArchiveFormat;
+  /** The server's disk limit, counted as entries are written. */
+  disk?: DiskBudget;
 }
 
 const unknownFormat = (name: string) =>
@@ -38,7 +41,9 @@ export async function extractArchive(
   if (!format) throw unknownFormat(source);
   const handle = await sandbox.openRead(source);
   try {
-    return await extractOpened(handle, format, sandbox, destination, options.signal);
+    return await extractOpened(handle, format, sandbox, destination, options.signal, 0, {
+      disk: options.disk,
+    });
   } finally {
     await handle.close();
   }
@@ -56,12 +61,13 @@ export async function extractOpened(
   destination: string,
   signal?: AbortSignal,
   stripComponents = 0,
-  limits: Pick<BudgetOptions, "ratio"> = {},
+  limits: Pick<BudgetOptions, "ratio" | "disk"> = {},
 ): Promise<number> {
   const folder = await target.mkdirp(destination);
   const budget = await ExtractBudget.of(target.root, {
     archiveBytes: (await handle.stat()).size,
     ratio: limits.ratio,
+    disk: limits.disk,
   });
   const writer = new EntryWriter(target, folder.relative, signal, stripComponents, budget);
   return undoneWhenTooLarge(writer, () =>
@@ -76,7 +82,10 @@ async function undoneWhenTooLarge(writer: EntryWriter, work: () => Promise<numbe
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ApiError && (error.code === "ErrArchiveTooLarge" || error.code === "ErrNoSpace")) {
+    if (
+      error instanceof ApiError &&
+      ["ErrArchiveTooLarge", "ErrNoSpace", "ErrDiskLimit"].includes(error.code)
+    ) {
       await writer.undo();
     }
     throw error;

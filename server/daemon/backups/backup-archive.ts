@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
+import { PassThrough, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { Header, Pax } from "tar";
@@ -49,13 +49,15 @@ interface Member {
  * The bytes go to the file as it is created (the caller names a temporary
  * file and renames it once this resolves); the file is synced before that.
  * `skipped` hears of what could not be stored (links out of the folder).
+ * `limit`, when given, sits between gzip and the file and fails the write
+ * once the archive would take the server over its disk limit.
  */
 export async function writeBackupArchive(
   sandbox: Sandbox,
   target: string,
   progress: BackupProgress,
   skipped: (place: string, why: string) => void,
-  signal?: AbortSignal,
+  options: { limit?: Transform; signal?: AbortSignal } = {},
 ): Promise<void> {
   const handle = await fs.promises.open(target, "wx", 0o600);
   try {
@@ -73,8 +75,9 @@ export async function writeBackupArchive(
       }),
       createGzip({ chunkSize: gzipChunk }),
       count,
+      options.limit ?? new PassThrough(),
       writeStreamOf(handle),
-      { signal },
+      { signal: options.signal },
     );
     await handle.sync();
   } finally {

@@ -8,6 +8,7 @@ import {
   type NodeBackupView,
 } from "../../link/backup-wire.ts";
 import type { ServerInstance } from "../runtime/instance.ts";
+import { diskBudget } from "../servers/disk-quota.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { type BackupProgress, writeBackupArchive } from "./backup-archive.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
@@ -70,6 +71,8 @@ export class BackupOps implements NodeBackups {
     readonly backupsDir: string,
   ) {
     store.afterDelete.push((id) => this.removeAll(id));
+    // A server's backups count toward its disk limit.
+    store.diskFolders.push((id) => this.folder(id));
   }
 
   private folder(serverId: string): string {
@@ -86,6 +89,8 @@ export class BackupOps implements NodeBackups {
       throw new ApiError(409, "ErrFileExists", "backup ${fileName} already exists", { fileName: name });
     }
     await fs.mkdir(this.folder(serverId), { recursive: true });
+    // A server at its disk limit is refused up front; one that reaches it while writing fails then.
+    const budget = await diskBudget(this.store.diskQuota(serverId));
     await fs.rm(target + failedSuffix, { force: true });
     await fs.rm(target + partSuffix, { force: true });
     // From here on nothing waits until the server is marked busy, so two
@@ -98,8 +103,12 @@ export class BackupOps implements NodeBackups {
     const work = instance.whileBusy("backup", async () => {
       const part = target + partSuffix;
       try {
-        await writeBackupArchive(server.sandbox, part, progress, (place, why) =>
-          instance.notice(`Backup left out ${place}: ${why}`),
+        await writeBackupArchive(
+          server.sandbox,
+          part,
+          progress,
+          (place, why) => instance.notice(`Backup left out ${place}: ${why}`),
+          { limit: budget?.limiter() },
         );
         await fs.rename(part, target);
       } catch (error) {

@@ -1,10 +1,12 @@
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { ApiError, errors } from "../../errors.ts";
 import { uploadFailure } from "../../http/file-http.ts";
 import type { FileRead, NodeFiles } from "../../link/file-wire.ts";
 import { createArchive, extractArchive } from "../archive/index.ts";
 import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
+import { diskBudget } from "../servers/disk-quota.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { byteRangeOf } from "./byte-range.ts";
 import { listFolder } from "./listing.ts";
@@ -127,6 +129,7 @@ export class FileOps implements NodeFiles {
       sandbox = this.sandboxOf(id);
       const relative = sandbox.relative(userPath);
       if (relative === "") throw sandboxErrors.illegal(userPath, "is the server folder itself");
+      const budget = await diskBudget(this.store.diskQuota(id));
       await sandbox.mkdirp(path.posix.dirname(relative));
       // Written where the path really is: a link inside the root is written through, not replaced.
       const target = await sandbox.resolve(relative);
@@ -138,7 +141,15 @@ export class FileOps implements NodeFiles {
       try {
         // A replaced file keeps its permissions (an executable start script stays executable).
         if (target.stats?.isFile()) await handle.chmod(target.stats.mode & 0o7777);
-        await copyInto(body, writeStreamOf(handle));
+        const file = writeStreamOf(handle);
+        if (!budget) await copyInto(body, file);
+        else {
+          // Counted on the way in: an upload stops with a clear error where the limit is
+          // (the old file, if any, stays as it was). Both sides are awaited, so a
+          // failing file (no space) fails the copy too.
+          const limiter = budget.limiter();
+          await Promise.all([copyInto(body, limiter), pipeline(limiter, file)]);
+        }
         await handle.datasync();
       } finally {
         await handle.close();
@@ -207,8 +218,12 @@ export class FileOps implements NodeFiles {
         const location = await sandbox.resolve(source, { followFinal: false });
         if (!location.stats) throw sandboxErrors.notFound(source);
       }
+      const quota = this.store.diskQuota(id);
+      const budget = await diskBudget(quota);
       try {
         await createArchive(sandbox, sources, target.relative);
+        // The archive may not take the folder over its limit.
+        if (budget) budget.take((await sandbox.resolve(target.relative)).stats?.size ?? 0);
       } catch (error) {
         // No half archive is left behind.
         await sandbox.remove(target.relative).catch(() => {});
@@ -223,7 +238,9 @@ export class FileOps implements NodeFiles {
       const sandbox = this.sandboxOf(id);
       const relative = sandbox.relative(source);
       const folder = destination === undefined ? path.posix.dirname(relative) : fromRoot(destination);
-      await extractArchive(sandbox, relative, folder === "." ? "" : folder);
+      // Counted as entries are written: extraction stops at the limit and takes back what it created.
+      const disk = await diskBudget(this.store.diskQuota(id));
+      await extractArchive(sandbox, relative, folder === "." ? "" : folder, { disk });
     });
   }
 }

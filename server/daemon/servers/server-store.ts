@@ -13,6 +13,7 @@ import {
   removeDefinition,
   saveDefinition,
 } from "./definition-file.ts";
+import type { DiskQuota } from "./disk-quota.ts";
 import { findBinary, hostPlatform } from "./host.ts";
 import { ManagedServer, type NodeHost, type StepRunner } from "./managed-server.ts";
 import { ensureServerOwner } from "./server-owner.ts";
@@ -29,6 +30,8 @@ export class ServerStore {
   private readonly servers = new Map<string, ManagedServer>();
   /** Run after a server is deleted, to remove what others keep of it (its backups). */
   readonly afterDelete: ((id: string) => Promise<void>)[] = [];
+  /** Folders besides its own that count toward a server's disk limit (its backups). */
+  readonly diskFolders: ((id: string) => string)[] = [];
   /** What this host offers its servers (sandbox, cgroups, default limits); filled in by the engine. */
   readonly host: NodeHost = {};
 
@@ -72,6 +75,15 @@ export class ServerStore {
     const server = this.servers.get(id);
     if (!server) throw notFound(id);
     return server;
+  }
+
+  /** A server's disk limit and everything it covers. */
+  diskQuota(id: string): DiskQuota {
+    const server = this.get(id);
+    return {
+      limitMiB: server.limits().diskMiB,
+      folders: [server.root, ...this.diskFolders.map((f) => f(id))],
+    };
   }
 
   ids(): string[] {

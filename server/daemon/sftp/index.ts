@@ -25,6 +25,7 @@ export async function startSftp(
     authorize: options.authorize,
     sandboxOf: (serverId) =>
       engine.servers.ids().includes(serverId) ? engine.servers.get(serverId).sandbox : undefined,
+    diskQuotaOf: (serverId) => engine.servers.diskQuota(serverId),
     log: options.log,
   });
   try {

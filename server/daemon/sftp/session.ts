@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Attributes, SFTPWrapper } from "ssh2";
 import { ApiError } from "../../errors.ts";
 import { type Sandbox, sandboxErrors } from "../sandbox/index.ts";
+import { type DiskBudget, type DiskQuota, diskBudget, diskLimitText } from "../servers/disk-quota.ts";
 import { FolderReader } from "./folder-reader.ts";
 import { attrsOf, longNameOf } from "./listing.ts";
 import { OPEN_MODE, STATUS_CODE } from "./sftp-codes.ts";
@@ -62,11 +63,15 @@ class Refusal extends Error {
 export class SftpSession {
   private readonly handles = new Map<number, Handle>();
   private nextHandle = 1;
+  /** What this session may still write under the server's disk limit (measured at each open for writing). */
+  private budget?: DiskBudget;
 
   constructor(
     private readonly sftp: SFTPWrapper,
     private readonly sandbox: Sandbox,
     private readonly log: (msg: string) => void,
+    /** The server's disk limit; none means no limit. */
+    private readonly quota?: () => DiskQuota,
   ) {
     this.route("OPEN", (id, filename: string, flags: number, attrs: Attributes) =>
       this.open(id, filename, flags, attrs),
@@ -119,6 +124,8 @@ export class SftpSession {
   private statusOf(event: string, error: unknown): [number, string] {
     if (error instanceof Refusal) return [error.status, error.message];
     if (error instanceof ApiError) {
+      if (error.code === "ErrDiskLimit")
+        return [STATUS_CODE.FAILURE, diskLimitText(Number(error.metadata?.limit))];
       if (error.code === "ErrFileNotFound") return [STATUS_CODE.NO_SUCH_FILE, error.message];
       if (error.code === "ErrIllegalFileAccess") return [STATUS_CODE.PERMISSION_DENIED, error.message];
       if (error.status < 500) return [STATUS_CODE.FAILURE, error.message];
@@ -178,6 +185,7 @@ export class SftpSession {
     const file: OpenFile = { kind: "file", append, appending: Promise.resolve() };
     try {
       if (writing) {
+        if (this.quota) this.budget = await diskBudget(this.quota());
         const location = await this.sandbox.resolve(where);
         if (location.stats) {
           if (flags & OPEN_MODE.CREAT && flags & OPEN_MODE.EXCL) {
@@ -222,6 +230,8 @@ export class SftpSession {
     const file = this.file(raw);
     const { writer } = file;
     if (!writer) throw new Refusal(STATUS_CODE.PERMISSION_DENIED, "the file is not open for writing");
+    // Every byte written counts (an overwrite too): a client that goes on is stopped at the limit.
+    this.budget?.take(data.length);
     if (file.append) {
       const done = file.appending.then(async () => writeAll(writer, data, (await writer.stat()).size));
       file.appending = done.catch(() => {});

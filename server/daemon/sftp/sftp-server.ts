@@ -2,6 +2,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Connection, Server } from "ssh2";
 import { parseSftpUsername } from "../../link/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import type { DiskQuota } from "../servers/disk-quota.ts";
 import { ConnectionGate, defaultGateLimits, type GateLimits } from "./connection-gate.ts";
 import { type HostKey, loadOrCreateHostKey } from "./host-key.ts";
 import { SftpSession } from "./session.ts";
@@ -40,6 +41,8 @@ export interface SftpListenerOptions {
   authorize: SftpAuthorizer;
   /** The sandbox of a server of this node, or undefined when it has none by that id. */
   sandboxOf: (serverId: string) => Sandbox | undefined;
+  /** A server's disk limit and the folders it covers. */
+  diskQuotaOf?: (serverId: string) => DiskQuota;
   log: { info(msg: string): void; warn(msg: string): void };
   /** Caps on connections and the time to sign in (defaults: defaultGateLimits). */
   limits?: Partial<GateLimits>;
@@ -168,12 +171,15 @@ export class SftpListener {
       client.on("session", (acceptSession) => {
         const session = acceptSession();
         session.on("sftp", (acceptSftp, reject) => {
-          const sandbox = serverId === undefined ? undefined : this.options.sandboxOf(serverId);
-          if (!sandbox) {
+          const id = serverId;
+          const sandbox = id === undefined ? undefined : this.options.sandboxOf(id);
+          if (id === undefined || !sandbox) {
             reject();
             return;
           }
-          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg));
+          const { diskQuotaOf } = this.options;
+          const quota = diskQuotaOf ? () => diskQuotaOf(id) : undefined;
+          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg), quota);
         });
         session.on("shell", (_accept, reject) => reject());
         session.on("exec", (_accept, reject) => reject());

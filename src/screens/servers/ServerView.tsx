@@ -7,23 +7,21 @@ import { isApiError } from "../../api/errors";
 import { getServer, type Server, type ServerAction, serverAction } from "../../api/servers";
 import type { ScreenProps } from "../../app/routes";
 import { confirmAsync } from "../../components/confirmStore";
-import { Icon } from "../../components/icons";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
-import { ScreenIcon } from "../../components/screenIcons";
 import { toBcp47 } from "../../i18n/locales";
+import { type Known, type KnownServerPage, lastKnownServerPage } from "../../offline/lastKnown";
+import { offlineReason } from "../../offline/NeedsNetwork";
+import { backOnline, online } from "../../offline/network";
 import { ServerLive } from "../../state/serverLive";
 import { AdminSection } from "./AdminSection";
 import { ServerConsole } from "./console/ServerConsole";
+import { KeptServerPage } from "./KeptServerPage";
+import { BackToServers, ServerHeadId } from "./ServerHeadId";
 import { SettingsSection } from "./SettingsSection";
-import {
-  ActionIcon,
-  type ActionIconName,
-  ServerTypeIcon,
-  type ShownStatus,
-  StatusBadge,
-} from "./serverIcons";
-import { type ServerCan, serverAddress, serverCan } from "./serverScopes";
+import { ActionIcon, type ActionIconName, type ShownStatus, StatusBadge } from "./serverIcons";
+import { type ServerCan, serverCan } from "./serverScopes";
+import { useKeepServerPage } from "./useKeepServerPage";
 import "../../components/controls.css";
 import "./servers.css";
 
@@ -84,10 +82,20 @@ const actionColor: Partial<Record<ServerAction, string>> = {
 function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; can: ServerCan }) {
   const [busy, setBusy] = useState<ServerAction>();
   const readable = can("server.status");
-  const status: ShownStatus | undefined = busy ? "loading" : readable ? live.status.value : undefined;
+  const reachable = online.value;
+  // Offline the last status may be stale: shown as unknown, and the actions wait for the network.
+  const status: ShownStatus | undefined = !reachable
+    ? "unknown"
+    : busy
+      ? "loading"
+      : readable
+        ? live.status.value
+        : undefined;
   // Never installed (the node says so): Start would only fail, Install is the way forward.
   const notInstalled = status === "offline" && live.installed.value === false;
-  const actions = viewActions(status).filter((a) => can(`server.${a}`) && !(notInstalled && a === "start"));
+  const actions = viewActions(reachable ? status : undefined).filter(
+    (a) => can(`server.${a}`) && !(notInstalled && a === "start"),
+  );
 
   const run = async (action: ServerAction) => {
     if (action === "kill" || (action === "install" && !notInstalled)) {
@@ -120,7 +128,7 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
   };
 
   return (
-    <div className="lifecycle">
+    <div className={reachable ? "lifecycle" : "lifecycle is-old"}>
       {notInstalled && (
         <p className="not-installed" role="status" data-testid="not-installed">
           <Trans>Not installed yet: install it before its first start.</Trans>
@@ -134,6 +142,8 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
             type="button"
             className={`btn ${notInstalled && a === "install" ? "" : (actionColor[a] ?? "")}`}
             onClick={() => void run(a)}
+            disabled={!reachable}
+            title={reachable ? undefined : offlineReason()}
             data-testid={`action-${a}`}
           >
             <ActionIcon name={a as ActionIconName} size={18} />
@@ -182,11 +192,16 @@ export default function ServerView({ params }: ScreenProps) {
   const [scopes, setScopes] = useState<string[]>();
   const [missing, setMissing] = useState(false);
   const [live, setLive] = useState<ServerLive>();
+  /** What the page last showed, when the panel cannot be reached (issue 11). */
+  const [kept, setKept] = useState<Known<KnownServerPage> | "none">();
+  // Showing the kept page: read again once the panel is back in reach.
+  const again = kept ? backOnline.value : 0;
   const [tab, setTab] = useState(currentHash);
   // Sections mount when first shown and then stay (hidden), keeping their state; the console
   // mounts at once so it collects output from the start.
   const opened = useRef(new Set(["console"]));
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `again` (back online) is a re-read trigger
   useEffect(() => {
     let alive = true;
     setServer(undefined);
@@ -194,16 +209,22 @@ export default function ServerView({ params }: ScreenProps) {
     getServer(id, { exempt: [400, 403, 404] })
       .then((answer) => {
         if (!alive) return;
+        setKept(undefined);
         setServer(answer.server);
         setScopes(answer.permissions?.scopes ?? []);
       })
       .catch((err) => {
-        if (alive && isApiError(err) && [400, 403, 404].includes(err.status ?? 0)) setMissing(true);
+        if (!alive || !isApiError(err)) return;
+        if ([400, 403, 404].includes(err.status ?? 0)) setMissing(true);
+        else if (err.status === undefined) {
+          // No answer (offline): what this page last showed, if it was seen here before.
+          void lastKnownServerPage(id).then((page) => alive && setKept(page ?? "none"));
+        }
       });
     return () => {
       alive = false;
     };
-  }, [id]);
+  }, [id, again]);
 
   const can = useMemo(() => serverCan(scopes), [scopes]);
   const channels = scopes && {
@@ -224,6 +245,8 @@ export default function ServerView({ params }: ScreenProps) {
       setLive(undefined);
     };
   }, [id, channelKey, !!server]);
+  // Subscribes to the console before start() below, so it sees the backlog too.
+  useKeepServerPage(server, scopes, live, !!channels?.console);
   // Started after the console (a child) subscribed, so the backlog reaches it.
   useEffect(() => {
     live?.start();
@@ -261,6 +284,17 @@ export default function ServerView({ params }: ScreenProps) {
         <p>
           <Trans>There is no server with this id, or your account may not see it.</Trans>
         </p>
+        <Link href="/servers">
+          <Trans>Back to the servers</Trans>
+        </Link>
+      </Panel>
+    );
+  }
+  if (!server && kept) {
+    if (kept !== "none") return <KeptServerPage kept={kept} />;
+    // Offline, and this page was never seen on this device.
+    return (
+      <Panel title={offlineReason()}>
         <Link href="/servers">
           <Trans>Back to the servers</Trans>
         </Link>
@@ -332,30 +366,11 @@ export default function ServerView({ params }: ScreenProps) {
   };
   if (active) opened.current.add(active.id);
 
-  const address = serverAddress(server);
   return (
     <div className="server-view">
-      <Link href="/servers" className="srv-back">
-        <ScreenIcon name="back" size={18} className="flip-rtl" />
-        <Trans>Servers</Trans>
-      </Link>
+      <BackToServers />
       <header className="server-head panel">
-        <div className="server-head-id">
-          <ServerTypeIcon type={server.type} icon={server.icon} size={48} />
-          <div className="server-head-text">
-            <h1 data-testid="server-title">{server.name}</h1>
-            <p className="muted small server-head-meta">
-              {address && <span className="server-address">{address}</span>}
-              {server.node.name && (
-                <span className="srv-with-icon">
-                  <Icon name="node" size={14} />
-                  {server.node.name}
-                </span>
-              )}
-              <span className="server-id">{server.id}</span>
-            </p>
-          </div>
-        </div>
+        <ServerHeadId server={server} />
         <Lifecycle server={server} live={live} can={can} />
         {can("server.stats") && <Stats live={live} />}
       </header>

@@ -4,6 +4,8 @@ import { Link } from "wouter";
 import { ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ScreenIcon } from "../../components/screenIcons";
+import { offlineReason } from "../../offline/NeedsNetwork";
+import { online } from "../../offline/network";
 import type { ListType } from "../../state/listType";
 import { errorText } from "./errorText";
 import { filterTemplates } from "./filter";
@@ -62,6 +64,8 @@ export function RepoSection({
             type="button"
             className="btn btn-outline btn-small color-error"
             onClick={onRemove}
+            disabled={!online.value}
+            title={online.value ? undefined : offlineReason()}
             aria-label={t`Remove repository ${repo.name}`}
           >
             <ScreenIcon name="trash" size={16} />

@@ -1,0 +1,70 @@
+import { t } from "@lingui/core/macro";
+import type { ServerAction } from "../../api/servers";
+import { LastKnownNote } from "../../offline/LastKnownNote";
+import type { Known, KnownServerPage } from "../../offline/lastKnown";
+import { offlineReason } from "../../offline/NeedsNetwork";
+import { BackToServers, ServerHeadId } from "./ServerHeadId";
+import { ActionIcon, type ActionIconName, StatusBadge } from "./serverIcons";
+import { serverCan } from "./serverScopes";
+import "./console/console.css";
+import "./servers.css";
+
+const ACTIONS: readonly ServerAction[] = ["start", "stop", "kill"];
+
+/**
+ * A server's page offline (issue 11): what it last showed — name, node, the console's last lines —
+ * with its age; the status is unknown and the actions wait for the network.
+ */
+export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
+  const { server, console, scopes } = kept.value;
+  const can = serverCan(scopes);
+  const label: Record<string, string> = { start: t`Start`, stop: t`Stop`, kill: t`Kill` };
+  return (
+    <div className="server-view" data-testid="kept-server-page">
+      <BackToServers />
+      <header className="server-head panel">
+        <ServerHeadId server={server} />
+        <div className="lifecycle is-old">
+          <StatusBadge status="unknown" />
+          <div className="lifecycle-buttons" data-testid="server-actions">
+            {ACTIONS.filter((a) => can(`server.${a}`)).map((a) => (
+              <button
+                key={a}
+                type="button"
+                className="btn btn-outline"
+                disabled
+                title={offlineReason()}
+                data-testid={`action-${a}`}
+              >
+                <ActionIcon name={a as ActionIconName} size={18} />
+                {label[a]}
+              </button>
+            ))}
+          </div>
+        </div>
+      </header>
+      <LastKnownNote at={kept.at} />
+      {can("server.console") && (
+        <div className="panel server-section">
+          <div className="console">
+            <div className="console-frame">
+              <div
+                className="console-output"
+                role="log"
+                aria-label={t`Console output`}
+                data-testid="kept-console"
+              >
+                {console.map((line, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
+                  <div key={i} className="console-line">
+                    {line}
+                  </div>
+                ))}
+              </div>
+            </div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
