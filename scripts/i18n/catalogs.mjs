@@ -55,7 +55,8 @@ export function sameAsEnglish(locale) {
   return new Set(
     readFileSync(path, "utf8")
       .split("\n")
-      .map((l) => l.trim())
+      // An id may carry its English after it ("<id>\t# <english>", as fill.mjs writes it).
+      .map((l) => l.trim().split(/\s/)[0])
       .filter((l) => l && !l.startsWith("#")),
   );
 }
