@@ -55,7 +55,7 @@ export function sameAsEnglish(locale) {
   return new Set(
     readFileSync(path, "utf8")
       .split("\n")
-      // An id may carry its English after it ("<id>\t# <english>", as fill.mjs writes it).
+      // "<id>" or "<id>\t# English", and "# …" comment lines
       .map((l) => l.trim().split(/\s/)[0])
       .filter((l) => l && !l.startsWith("#")),
   );
