@@ -23,7 +23,9 @@ const started = Number(process.argv[4] ?? 100);
 
 const rssMiB = (pid: number | undefined) =>
   pid
-    ? Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024)
+    ? Math.round(
+        Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+      )
     : 0;
 
 /** A server that prints one line a second and leaves on "stop". */
@@ -81,7 +83,9 @@ try {
     const t = performance.now();
     await work();
     const seconds = ((performance.now() - t) / 1000).toFixed(1);
-    rows.push(`| ${label} | ${seconds} s | ${rssMiB(panel.pid)} MiB | ${daemonPid ? `${rssMiB(daemonPid)} MiB` : "-"} |`);
+    rows.push(
+      `| ${label} | ${seconds} s | ${rssMiB(panel.pid)} MiB | ${daemonPid ? `${rssMiB(daemonPid)} MiB` : "-"} |`,
+    );
   };
   rows.push(`| at start | | ${rssMiB(panel.pid)} MiB | ${daemonPid ? `${rssMiB(daemonPid)} MiB` : "-"} |`);
 
@@ -124,6 +128,11 @@ try {
   await stopDaemon();
   await panel.stop();
 }
-console.log(`${count} servers on a ${where} node; load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(", ")}`);
+console.log(
+  `${count} servers on a ${where} node; load average ${(await import("node:os"))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(", ")}`,
+);
 console.log("| step | time | panel RSS | daemon RSS |\n|---|---|---|---|");
 console.log(rows.join("\n"));

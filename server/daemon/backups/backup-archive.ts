@@ -4,7 +4,6 @@ import { PassThrough, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import { Header, Pax } from "tar";
 import { ApiError } from "../../errors.ts";
 import { type Sandbox, writeStreamOf } from "../sandbox/index.ts";
 
@@ -20,6 +19,8 @@ const gzipChunk = 64 * 1024;
  */
 const gzipAtOnce = 2;
 const gzipAsync = promisify(gzip);
+
+type Tar = typeof import("tar");
 
 /** What a backup being written has done so far, read by the node's status answers. */
 export interface BackupProgress {
@@ -155,9 +156,11 @@ async function* tarBlocks(
   progress: BackupProgress,
   skipped: (place: string, why: string) => void,
 ): AsyncGenerator<Buffer> {
+  // tar (its header writer) loads with the first backup, not at start (issue 12).
+  const tar: Tar = await import("tar");
   for await (const member of members(sandbox, "", skipped)) {
     if (member.kind !== "file") {
-      yield* headerBlocks(member, member.stats, 0);
+      yield* headerBlocks(tar, member, member.stats, 0);
       continue;
     }
     let handle: fs.promises.FileHandle;
@@ -179,7 +182,7 @@ async function* tarBlocks(
     try {
       // The header promises the size seen by the walk; the bytes read are held to it below.
       const size = member.stats.size;
-      yield* headerBlocks(member, member.stats, size);
+      yield* headerBlocks(tar, member, member.stats, size);
       let sent = 0;
       while (sent < size) {
         const length = Math.min(readChunk, size - sent);
@@ -238,9 +241,9 @@ async function* gzipMembers(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffe
 }
 
 /** A header block, after a PAX header when the name or link target is too long for it. */
-function* headerBlocks(member: Member, stats: fs.Stats, size: number): Generator<Buffer> {
+function* headerBlocks(tar: Tar, member: Member, stats: fs.Stats, size: number): Generator<Buffer> {
   const name = member.kind === "directory" ? `${member.place}/` : member.place;
-  const header = new Header({
+  const header = new tar.Header({
     path: name,
     mode: stats.mode & 0o7777,
     size,
@@ -252,7 +255,7 @@ function* headerBlocks(member: Member, stats: fs.Stats, size: number): Generator
   });
   const block = Buffer.alloc(512);
   if (header.encode(block, 0)) {
-    yield new Pax({ path: name, linkpath: member.linkTarget, mtime: stats.mtime }).encode();
+    yield new tar.Pax({ path: name, linkpath: member.linkTarget, mtime: stats.mtime }).encode();
   }
   yield block;
 }
