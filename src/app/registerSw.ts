@@ -12,9 +12,21 @@ export function registerServiceWorker(): void {
       showToast(
         "success",
         t`A new version of the panel is ready.`,
-        { label: t`Reload`, run: () => void update(true) },
+        {
+          label: t`Reload`,
+          run: () => {
+            // The library reloads only a page that had a worker when it loaded; a page from the
+            // first visit must reload too, so the reload is ours (and onNeedReload below stops
+            // the library's second one).
+            navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), {
+              once: true,
+            });
+            void update(true);
+          },
+        },
         { persist: true },
       );
     },
+    onNeedReload() {},
   });
 }

@@ -3,7 +3,7 @@ import type { Node } from "../api/nodes";
 import type { Server } from "../api/servers";
 import type { TemplateRepo, TemplateSummary } from "../api/templates";
 import type { User } from "../api/users";
-import { signedInUser } from "./owner";
+import { owner as ownerNow, signedInUser } from "./owner";
 import { LAST_KNOWN_DB, LAST_KNOWN_STORE } from "./storage";
 
 // The last-known lists (DESIGN "last-known lists", issue 11): one table says which lists are kept
@@ -66,7 +66,7 @@ export async function lastKnown<K extends ListName>(list: K): Promise<Known<List
 
 /** Keeps a fresh copy, unless nobody is signed in any more (a late answer after logout). */
 export async function remember<K extends ListName>(list: K, value: ListShapes[K]): Promise<void> {
-  const owner = signedInUser();
+  const owner = await ownerNow();
   if (owner === undefined) return;
   try {
     await set(key(owner, list), { value, at: Date.now() }, db());
@@ -103,7 +103,7 @@ export async function lastKnownServerPage(id: string): Promise<Known<KnownServer
 }
 
 export async function rememberServerPage(id: string, value: KnownServerPage): Promise<void> {
-  const owner = signedInUser();
+  const owner = await ownerNow();
   if (owner === undefined) return;
   try {
     await set(pageKey(owner, id), { value, at: Date.now() }, db());

@@ -26,6 +26,28 @@ function setLocal(id: number | undefined): void {
   }
 }
 
+// Between a sign-in and the answer saying which account it is, a list answered meanwhile waits
+// for the owner instead of being dropped (or kept under the previous account).
+let identifying = false;
+let waiting: ((id: number | undefined) => void)[] = [];
+
+function settle(id: number | undefined): void {
+  identifying = false;
+  for (const resolve of waiting) resolve(id);
+  waiting = [];
+}
+
+/** A session whose account is not known yet: what is to be kept waits for noteSignedIn. */
+export function identifyingAccount(): void {
+  identifying = true;
+}
+
+/** Who owns what is kept now; right after a sign-in, once the account is known. */
+export function owner(): Promise<number | undefined> {
+  if (!identifying) return Promise.resolve(signedInUser());
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
 /** The account is known: another account's data on this device is wiped first. */
 export async function noteSignedIn(id: number): Promise<void> {
   const changed = signedInUser() !== id;
@@ -34,10 +56,16 @@ export async function noteSignedIn(id: number): Promise<void> {
     if (changed) store.clear();
     store.put(id, OWNER_KEY);
   });
+  settle(id);
 }
 
-/** Logout: nothing more is kept from now on, and what was kept is wiped. */
-export async function forgetSignedIn(): Promise<void> {
+/**
+ * Logout (and the start of a sign-in, `identifying`): nothing more is kept under the old account,
+ * and what was kept is wiped.
+ */
+export async function forgetSignedIn(identifyingNext = false): Promise<void> {
   setLocal(undefined);
+  if (identifyingNext) identifyingAccount();
+  else settle(undefined);
   await withLastKnownStore((store) => store.clear());
 }

@@ -2,7 +2,7 @@ import { computed, signal } from "@preact/signals-react";
 import * as auth from "../api/auth";
 import { getSelf, type Self } from "../api/self";
 import { backOnline } from "../offline/network";
-import { forgetSignedIn, noteSignedIn } from "../offline/owner";
+import { forgetSignedIn, identifyingAccount, noteSignedIn, signedInUser } from "../offline/owner";
 import { AUTH_EXPIRES_COOKIE, deleteCookie, readCookie } from "./cookies";
 import { stopPreferenceSync, syncPreferences } from "./preferences";
 import { clearScopes, storeScopes } from "./scopes";
@@ -51,6 +51,8 @@ function startReauthLoop(): void {
 /** At boot: refresh an existing session and load the current user. */
 export async function resumeSession(): Promise<void> {
   if (!loggedIn.value) return;
+  // Signed in but the account not noted yet (the page left right after sign-in): kept lists wait for it.
+  if (signedInUser() === undefined) identifyingAccount();
   startReauthLoop();
   if ((await reauthNow()) && loggedIn.value) await Promise.all([loadUser(), syncPreferences()]);
 }
@@ -70,7 +72,7 @@ export function beginSession(scopes: string[] | undefined): void {
   startReauthLoop();
   // A sign-in starts from a wiped device: nothing of an earlier account (one that never logged
   // out) stays, and nothing is kept until this account is known.
-  void forgetSignedIn().then(loadUser);
+  void forgetSignedIn(true).then(loadUser);
   void syncPreferences();
 }
 

@@ -6,7 +6,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { rawRequest } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
-import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
+import { admin, adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
 const consoleText = async (api: PanelClient, id: string) =>
   Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
@@ -42,9 +42,16 @@ describe("the hardened host environment", () => {
     }
   });
 
-  for (const [label, nodeOf, serversOf] of [
-    ["local", () => 0, () => path.join(panel().dataDir, "node", "servers")],
-    ["remote", () => remoteId, () => path.join(daemon.config.dataDir, "servers")],
+  for (const [label, nodeOf, serversOf, keysOf] of [
+    // The node's SFTP host key (the folders around the server's own exist inside, empty).
+    [
+      "local",
+      () => 0,
+      () => path.join(panel().dataDir, "node", "servers"),
+      () => path.join(panel().dataDir, "node", "sftp_host_ed25519_key"),
+    ],
+    // A remote node's config file holds the token the panel signs in with.
+    ["remote", () => remoteId, () => path.join(daemon.config.dataDir, "servers"), () => daemon.configFile],
   ] as const) {
     it(`keeps a ${label} server away from the panel's data, its environment and other servers`, async () => {
       const prefix = label === "local" ? "5a" : "5b";
@@ -70,17 +77,25 @@ describe("the hardened host environment", () => {
           `ls ${servers} | grep ${neighbour} && echo LEAK-other-servers || echo refused-other-servers`,
           `cat ${path.join(servers, neighbour, "secret.txt")} && echo LEAK-neighbour || echo refused-neighbour`,
           `env | grep -E "^(OUTPOST_|DATABASE_URL|npm_)" && echo LEAK-environment || echo clean-environment`,
+          // The panel's environment holds the first administrator's password (OUTPOST_ADMIN_PASSWORD).
+          `grep -a -r "${admin.password}" /proc/*/environ && echo LEAK-panel-environment || echo clean-proc`,
+          `cat /proc/${panel().pid}/environ >/dev/null && echo LEAK-panel-process || echo refused-panel-process`,
+          `cat ${keysOf()} >/dev/null && echo LEAK-keys || echo refused-keys`,
           "id -u",
           "echo written > own-file && echo own-folder-writable",
         ].join("; "),
       );
       expect(text).not.toContain("LEAK");
       expect(text).not.toContain("neighbour-secret");
+      expect(text).not.toContain(admin.password);
       for (const mark of [
         "refused-database",
         "refused-other-servers",
         "refused-neighbour",
         "clean-environment",
+        "clean-proc",
+        "refused-panel-process",
+        "refused-keys",
         "own-folder-writable",
       ]) {
         expect(text).toContain(mark);

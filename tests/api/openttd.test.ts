@@ -7,7 +7,7 @@ import { addRemoteNode } from "../support/remote-node.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
-describe("a real OpenTTD server on a remote node, through the panel", () => {
+describe("a real OpenTTD server on a remote node, through the panel, in the hardened host environment", () => {
   const panel = usePanel();
   let api: PanelClient;
   let daemon: DaemonProcess;
@@ -24,8 +24,12 @@ describe("a real OpenTTD server on a remote node, through the panel", () => {
   });
 
   it("installs, starts, answers a console command, and stops on its stop text", async () => {
+    // The node sandboxes its servers and holds them to their limits: the game runs under both.
+    const features = (await api.get(`/api/nodes/${nodeId}/features`)).body.features;
+    expect(features).toEqual(expect.arrayContaining(["sandbox", "limits"]));
     const created = await api.put(`/api/servers/${id}`, {
       ...openttdTemplate(await freePort()),
+      limits: { memoryMiB: 512, pids: 128, cpuPercent: 100 },
       name: "OpenTTD",
       node: nodeId,
     });
@@ -43,6 +47,8 @@ describe("a real OpenTTD server on a remote node, through the panel", () => {
     expect((await api.post(`/api/servers/${id}/start?wait`)).status).toBe(204);
     await waitUntil(async () => /starting game|Map generated/i.test(socket.consoleText()), 30_000, 200);
     expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(true);
+    // Its figures come from its cgroup.
+    expect((await api.get(`/api/servers/${id}/stats`)).body.memory).toBeGreaterThan(0);
 
     const sent = await api.call("POST", `/api/servers/${id}/console`, {
       raw: "server_info",

@@ -83,32 +83,55 @@ describe("server limits", () => {
     });
   }
 
-  it("keeps the panel answering while a fork bomb runs under a process limit", async () => {
-    const id = "11c00001";
-    const definition = echoDefinition({
-      run: {
-        command: `sh -c 'echo bombing; bomb() { bomb | bomb & }; bomb; sleep 60'`,
-        stop: "stop",
-      },
-      limits: { pids: 32, cpuPercent: 50 },
+  for (const [label, nodeOf] of [
+    ["local", () => 0],
+    ["remote", () => remoteId],
+  ] as const) {
+    it(`keeps the panel answering while a fork bomb runs under a process limit on the ${label} node`, async () => {
+      const id = label === "local" ? "11c00002" : "11c00001";
+      // A neighbour on the same node, running.
+      const neighbour = label === "local" ? "11c00012" : "11c00011";
+      expect(
+        (await api.put(`/api/servers/${neighbour}`, { ...echoDefinition(), node: nodeOf() })).status,
+      ).toBe(200);
+      expect((await api.post(`/api/servers/${neighbour}/start`)).status).toBe(204);
+      await waitUntil(async () => (await consoleText(api, neighbour)).includes("ready"), 10_000, 100);
+      const definition = echoDefinition({
+        run: {
+          command: `sh -c 'echo bombing; bomb() { bomb | bomb & }; bomb; sleep 60'`,
+          stop: "stop",
+        },
+        limits: { pids: 32, cpuPercent: 50 },
+      });
+      expect((await api.put(`/api/servers/${id}`, { ...definition, node: nodeOf() })).status).toBe(200);
+      expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+      await waitUntil(async () => /fork/i.test(await consoleText(api, id)), 20_000, 200);
+      // The panel and the node go on answering: lists, the node, stats of this one, and the neighbour's console.
+      for (let i = 0; i < 5; i++) {
+        expect((await api.get("/api/servers")).status).toBe(200);
+        expect((await api.get(`/api/nodes/${nodeOf()}/features`)).status).toBe(200);
+        expect((await api.get(`/api/servers/${id}/stats`)).status).toBe(200);
+        const sent = await api.call("POST", `/api/servers/${neighbour}/console`, {
+          raw: `ping${i}`,
+          headers: { "content-type": "text/plain" },
+        });
+        expect(sent.status).toBe(204);
+        await waitUntil(
+          async () => (await consoleText(api, neighbour)).includes(`pong ping${i}`),
+          10_000,
+          50,
+        );
+      }
+      const pidsDir = cgroupsOf(id).find((dir) => fs.existsSync(path.join(dir, "pids.current")));
+      if (pidsDir) {
+        expect(Number(fs.readFileSync(path.join(pidsDir, "pids.current"), "utf8"))).toBeLessThanOrEqual(32);
+      }
+      expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
+      expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
+      expect(cgroupsOf(id)).toEqual([]);
+      expect((await api.post(`/api/servers/${neighbour}/stop?wait`)).status).toBe(204);
     });
-    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
-    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
-    await waitUntil(async () => /fork/i.test(await consoleText(api, id)), 20_000, 200);
-    // The panel and the node go on answering: lists, another server's status, stats of this one.
-    for (let i = 0; i < 5; i++) {
-      expect((await api.get("/api/servers")).status).toBe(200);
-      expect((await api.get(`/api/nodes/${remoteId}/features`)).status).toBe(200);
-      expect((await api.get(`/api/servers/${id}/stats`)).status).toBe(200);
-    }
-    const pidsDir = cgroupsOf(id).find((dir) => dir.includes("/pids/"));
-    if (pidsDir) {
-      expect(Number(fs.readFileSync(path.join(pidsDir, "pids.current"), "utf8"))).toBeLessThanOrEqual(32);
-    }
-    expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
-    expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
-    expect(cgroupsOf(id)).toEqual([]);
-  });
+  }
 
   it("reports stats from the server's cgroup", async () => {
     const id = "11d00001";

@@ -257,3 +257,43 @@ test("offline: a server's page shows what it last showed (name, console lines), 
   expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
   expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
 });
+
+test("another account signing in on the same device (the first never logged out) wipes the first one's kept data", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  const name = unique("e2eowner");
+  const other = await api.post("/api/users", {
+    username: name,
+    email: `${name}@example.com`,
+    password: "other-password-1",
+  });
+  expect(other.status).toBe(200);
+
+  await page.goto("/servers");
+  await login(page);
+  await expect(page).toHaveURL(/\/servers$/);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await page.goto("/nodes");
+  await expect(page.getByTestId("node-entry").first()).toBeVisible();
+  await expect
+    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
+    .toBe(2);
+  const first = await keptKeys(page);
+
+  // The session ends without a logout (cookies gone); another account signs in here.
+  await context.clearCookies();
+  await page.goto("/auth/login");
+  await login(page, `${name}@example.com`, "other-password-1");
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  await page.goto("/servers");
+  await expect
+    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
+    .toBe(1);
+  const now = await keptKeys(page);
+  for (const key of first) if (key !== "owner") expect(now).not.toContain(key);
+  for (const key of now) if (key !== "owner") expect(key).toContain(`.${other.body.id}.`);
+});
