@@ -27,6 +27,7 @@ export default defineConfig({
         "<rootDir>/src/i18n",
         "<rootDir>/src/state",
         "<rootDir>/src/offline",
+        "<rootDir>/src/theme",
         "<rootDir>/src/screens/auth",
       ],
     },

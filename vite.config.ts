@@ -2,6 +2,7 @@ import { lingui } from "@lingui/vite-plugin";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { babelMacros } from "./scripts/vite-babel-macros.ts";
+import { themeArchives } from "./scripts/vite-theme-archives.ts";
 
 // Two builds from the same React code:
 // - default: React aliased to preact/compat and signals-react to @preact/signals (what users get);
@@ -34,6 +35,7 @@ export default defineConfig(({ mode }) => {
     plugins: [
       babelMacros(realReact),
       lingui(),
+      themeArchives("src/theme/archives"),
       !inTests &&
         VitePWA({
           // Our own service worker (sw/sw.ts): the precache list is injected into it at build.

@@ -22,6 +22,7 @@ import { serverUserRoutes } from "./api/server-users.ts";
 import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
 import { templateRoutes } from "./api/templates.ts";
+import { themeRoutes } from "./api/themes.ts";
 import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
@@ -108,6 +109,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     userRoutes,
     daemonBundleRoutes,
     webManifestRoutes,
+    themeRoutes,
   ])
     routes(app, ctx);
   await installWebApp(app, config.webDir);

@@ -18,6 +18,7 @@ import { config } from "./state/config";
 import { loggedIn, resumeSession, resumeWhenBackOnline } from "./state/session";
 import { applyTheme } from "./state/theme";
 import { rememberPaint } from "./theme/paintCache";
+import { watchActiveTheme } from "./theme/themeChoice";
 import "./styles/base.css";
 import "./styles/shell.css";
 
@@ -54,6 +55,8 @@ async function boot(): Promise<void> {
   const configReady = loadConfig().then((c) => {
     config.value = c;
   });
+  // The theme archive follows once the panel has said which themes it has.
+  void configReady.then(() => watchActiveTheme());
   // A slow /api/config must not hold the page: render with defaults and update when it lands.
   await Promise.all([
     localeReady,

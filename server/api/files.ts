@@ -38,6 +38,9 @@ async function uploadedBytes(request: FastifyRequest, maxUploadBytes: number): P
   });
   if (part?.fieldname !== "file") throw errors.fieldRequired("file");
   // The parser fails the part's stream when the form is cut short or malformed: that is the sender's fault.
+  // When the whole body was already there, it may have failed it before this line: an error listener
+  // added now would never hear of it, and the upload would wait forever (seen on PostgreSQL timing).
+  if (part.file.errored || part.file.destroyed) throw badMultipart(part.file.errored);
   const bytes = new PassThrough();
   part.file.once("error", (error) => bytes.destroy(badMultipart(error)));
   part.file.pipe(bytes);

@@ -19,6 +19,7 @@ import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
+import { ThemeArchives } from "./themes.ts";
 import { TwoFactor } from "./two-factor.ts";
 import { UserAdmin } from "./user-admin.ts";
 import { UserSettings } from "./user-settings.ts";
@@ -50,6 +51,8 @@ export interface PanelServices {
   sftpAuth: SftpAuth;
   /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
   secrets: SecretBox;
+  /** Theme archives: shipped with the web app and dropped into the data folder. */
+  themes: ThemeArchives;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -119,5 +122,9 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => live.closeForUser(userId, reason)),
     live,
     secrets,
+    themes: new ThemeArchives({
+      shipped: path.join(config.webDir, "theme"),
+      dropped: path.join(config.dataDir, "themes"),
+    }),
   };
 }

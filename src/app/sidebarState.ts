@@ -30,13 +30,26 @@ export function closeIfNarrow(): void {
   if (!wideWindow.value) sidebarOpen.value = false;
 }
 
+let closedBelow = SIDEBAR_CLOSED_BELOW;
+let stopWatching: (() => void) | undefined;
+
 export function watchWindowWidth(): void {
   sidebarMini.value = readMini();
-  const mq = window.matchMedia(`(min-width: ${SIDEBAR_CLOSED_BELOW}px)`);
+  stopWatching?.();
+  const mq = window.matchMedia(`(min-width: ${closedBelow}px)`);
   const apply = () => {
     wideWindow.value = mq.matches;
     sidebarOpen.value = mq.matches;
   };
   apply();
   mq.addEventListener("change", apply);
+  stopWatching = () => mq.removeEventListener("change", apply);
+}
+
+/** A theme archive's manifest may move the width below which the sidebar starts closed. */
+export function setSidebarClosedBelow(px: number | undefined): void {
+  const next = px ?? SIDEBAR_CLOSED_BELOW;
+  if (next === closedBelow) return;
+  closedBelow = next;
+  if (stopWatching) watchWindowWidth();
 }

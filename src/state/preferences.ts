@@ -10,7 +10,7 @@ import { getUserSettings, putUserSetting } from "../api/userSettings";
 type Apply = (value: string) => void;
 const appliers = new Map<string, Apply>();
 /** The keys synced with the panel; each is also its local storage key. */
-export const PREFERENCE_KEYS = ["themeSettings", "listType", "sidebar.mini", "locale"] as const;
+export const PREFERENCE_KEYS = ["theme", "themeSettings", "listType", "sidebar.mini", "locale"] as const;
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 
 let signedIn = false;

@@ -38,7 +38,10 @@ const oneOf = <T>(list: readonly T[], value: unknown, fallback: T): T =>
   list.includes(value as T) ? (value as T) : fallback;
 
 /** Settings from stored JSON; anything unknown or invalid takes its default (spec §4). */
-export function parseThemeSettings(json: string | null | undefined): ThemeSettings {
+export function parseThemeSettings(
+  json: string | null | undefined,
+  defaults: ThemeSettings = DEFAULT_THEME_SETTINGS,
+): ThemeSettings {
   let raw: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(json ?? "{}");
@@ -46,7 +49,7 @@ export function parseThemeSettings(json: string | null | undefined): ThemeSettin
   } catch {
     // keep the defaults
   }
-  const d = DEFAULT_THEME_SETTINGS;
+  const d = defaults;
   return {
     mode: oneOf(THEME_MODES, raw.mode, d.mode),
     color: typeof raw.color === "string" && isValidColor(raw.color) ? raw.color : d.color,
@@ -56,19 +59,35 @@ export function parseThemeSettings(json: string | null | undefined): ThemeSettin
   };
 }
 
-export const themeSettings = signal<ThemeSettings>(
-  typeof window === "undefined" ? DEFAULT_THEME_SETTINGS : parseThemeSettings(readLocal(THEME_SETTINGS_KEY)),
+/** The user's own choices as stored (only what they changed); the rest comes from the theme. */
+const storedSettings = signal<string | null>(
+  typeof window === "undefined" ? null : readLocal(THEME_SETTINGS_KEY),
+);
+/** Defaults of the active theme archive (its manifest's settings), over the built-in ones. */
+export const themeDefaults = signal<Partial<ThemeSettings>>({});
+export const themeSettings = computed(() =>
+  parseThemeSettings(
+    storedSettings.value,
+    parseThemeSettings(JSON.stringify(themeDefaults.value), DEFAULT_THEME_SETTINGS),
+  ),
 );
 export const themeMode = computed(() => themeSettings.value.mode);
 registerPreference(THEME_SETTINGS_KEY, (value) => {
-  themeSettings.value = parseThemeSettings(value);
+  storedSettings.value = value;
 });
 
 /** A change made on the Self page: applied at once and saved with the account. */
 export function updateThemeSettings(change: Partial<ThemeSettings>): void {
-  const next = parseThemeSettings(JSON.stringify({ ...themeSettings.value, ...change }));
-  themeSettings.value = next;
-  savePreference(THEME_SETTINGS_KEY, JSON.stringify(next));
+  let stored: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(storedSettings.value ?? "{}");
+    if (parsed && typeof parsed === "object") stored = parsed;
+  } catch {
+    // start afresh
+  }
+  const next = JSON.stringify({ ...stored, ...change });
+  storedSettings.value = next;
+  savePreference(THEME_SETTINGS_KEY, next);
 }
 
 export function setThemeMode(mode: ThemeMode): void {

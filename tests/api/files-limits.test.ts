@@ -123,6 +123,23 @@ function limits(label: string, place: () => Place) {
       expectEnvelope(noBoundary, 400, "ErrBadMultipart");
     });
 
+    it("answers a multipart body cut short inside its file with 400, not silence", async () => {
+      // Complete on the wire (its Content-Length is all there) but the form ends inside the file:
+      // the parser may fail it before the upload starts reading, which once left the request
+      // unanswered for good (seen with PostgreSQL's timing).
+      for (const body of [
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n',
+      ]) {
+        const cut = await rawRequest(api, "PUT", `${base}/file/form/cut.bin`, {
+          body,
+          headers: { "content-type": "multipart/form-data; boundary=x" },
+        });
+        expectEnvelope(cut, 400, "ErrBadMultipart");
+      }
+      expect(fs.existsSync(path.join(root, "form", "cut.bin"))).toBe(false);
+    });
+
     it("answers a multipart upload over the limit with 413 ErrBodyTooLarge, not a closed connection", async () => {
       const form = new FormData();
       form.append("file", new Blob([new Uint8Array(maxUpload * 16)]), "big.bin");

@@ -24,6 +24,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const panel = await startPanel({ webDir });
     panels.push(panel);
     process.env[`E2E_${name.toUpperCase()}_URL`] = panel.url;
+    process.env[`E2E_${name.toUpperCase()}_DATA`] = panel.dataDir;
   }
   return async () => {
     for (const panel of panels) await panel.stop();

@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { createTar } from "nanotar";
 import { expect, test } from "./fixtures.ts";
 import { login, registerUser, snap } from "./helpers.ts";
 
@@ -79,4 +82,47 @@ test("theme, colour and font size chosen on the account page apply at once, befo
   await expect(html2).toHaveClass(/mode-light/);
   expect(lightness(await background(second))).toBeGreaterThan(0.8);
   await other.close();
+});
+
+test("theme archives: the high-contrast one applies from the account page and on reload; a broken one says so and the app keeps the built-in theme", async ({
+  page,
+  baseURL,
+}) => {
+  // An administrator drops a broken archive into the data folder (a tar without a manifest).
+  const themes = path.join(process.env.E2E_PREACT_DATA!, "themes");
+  fs.mkdirSync(themes, { recursive: true });
+  fs.writeFileSync(
+    path.join(themes, "Broken.tar"),
+    createTar([{ name: "theme.css", data: "body{display:none}" }]),
+  );
+
+  const user = await registerUser(baseURL!, "archive");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/auth/login");
+  await login(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/servers$/);
+  await page.goto("/self");
+  const style = page.getByTestId("preferences").getByLabel("Style");
+  await expect(style.locator("option")).toHaveText(["Broken", "HighContrast", "Outpost"]);
+  await expect(style).toHaveValue("Outpost");
+
+  await style.selectOption("HighContrast");
+  // Its manifest makes dark high contrast the default for a user who has not chosen a mode.
+  await expect(page.locator("html")).toHaveClass(/mode-dark-hc/);
+  await expect(page.locator("style#theme-css")).toHaveCount(1);
+  expect(lightness(await background(page))).toBe(0);
+  await snap(page, "theme-high-contrast");
+  await page.reload();
+  await expect(page.locator("style#theme-css")).toHaveCount(1);
+  await expect(page.getByTestId("preferences").getByLabel("Style")).toHaveValue("HighContrast");
+
+  await page.getByTestId("preferences").getByLabel("Style").selectOption("Broken");
+  await expect(page.getByText("no theme manifest found")).toBeVisible();
+  await expect(page.locator("style#theme-css")).toHaveCount(0);
+  await expect(page.getByTestId("preferences")).toBeVisible();
+  await expect(page.locator("html")).toHaveClass(/mode-auto/);
+  await page.reload();
+  await expect(page.getByText("no theme manifest found")).toBeVisible();
+  await expect(page.getByTestId("preferences")).toBeVisible();
+  await snap(page, "theme-broken");
 });

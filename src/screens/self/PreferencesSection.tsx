@@ -20,6 +20,7 @@ import {
   themeSettings,
   updateThemeSettings,
 } from "../../state/theme";
+import { activeTheme, availableThemes, chooseTheme } from "../../theme/themeChoice";
 import { SelectField } from "../servers/VariablesForm";
 
 const sizeName = (px: number) => (px === 0 ? "100 %" : `${px > 0 ? "+" : "−"}${Math.abs(px)} px`);
@@ -75,6 +76,13 @@ export function PreferencesSection() {
           value={i18n.locale}
           options={supportedLocales.map((l) => ({ value: l, display: localeLabel(l) }))}
           onValue={(v) => void chooseLocale(v)}
+        />
+        <SelectField
+          name="theme"
+          text={t`Style`}
+          value={activeTheme.value}
+          options={availableThemes.value.map((name) => ({ value: name, display: name }))}
+          onValue={chooseTheme}
         />
         <SelectField
           name="theme-mode"
