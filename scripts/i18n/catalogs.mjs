@@ -55,7 +55,8 @@ export function sameAsEnglish(locale) {
   return new Set(
     readFileSync(path, "utf8")
       .split("\n")
-      .map((l) => l.trim())
+      // "<id>" or "<id>\t# English", and "# …" comment lines
+      .map((l) => l.trim().split(/\s/)[0])
       .filter((l) => l && !l.startsWith("#")),
   );
 }

@@ -25,7 +25,10 @@ export function syntaxText(problem: JsonSyntaxError["problem"]): string {
       return t`This number is not valid JSON`;
     case "trailing":
       return t`Unexpected text after the end of the template`;
-    case "notObject":
-      return t`A template is a JSON object: { … }`;
+    case "notObject": {
+      // Braces are ICU syntax in a message: the example goes in as a value.
+      const example = "{ … }";
+      return t`A template is a JSON object: ${example}`;
+    }
   }
 }

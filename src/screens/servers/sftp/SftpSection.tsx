@@ -12,12 +12,13 @@ import "./sftp.css";
 /**
  * How to reach the server's files over SFTP (spec §2.3): the node's public host and SFTP port,
  * the user name `<your e-mail>#<server id>`, and a command line using them. The password is the
- * panel password, so nothing secret is shown here.
+ * panel password, so nothing secret is shown here. Without a known e-mail the command shows a
+ * placeholder, left untranslated because it goes into a command line.
  */
 export default function SftpSection({ server }: SectionProps) {
   const commandRef = useRef<HTMLPreElement>(null);
   const email = user.value?.email;
-  const username = sftpUsername(email ?? t`your-email`, server.id);
+  const username = sftpUsername(email ?? "your-email", server.id);
   const host = server.node.publicHost;
   const port = server.node.sftpPort;
   const command = sftpCommand(username, host, port);
