@@ -23,7 +23,8 @@ import { hasNoWords, shapeProblems } from "./message-shape.mjs";
 const failures = [];
 const locales = presentLocales();
 
-// Stale: extract from the code, compare the source catalogs' messages, then put the files back
+// Stale: extract from the code (--overwrite: the English of explicit ids too), compare the
+// source catalogs' messages, then put the files back
 // as they were so the check never edits the tree.
 const sourceMessages = (catalog) =>
   JSON.stringify(
@@ -34,7 +35,7 @@ const saved = new Map(
   locales.flatMap((l) => CATALOGS.map((c) => [catalogPath(l, c), readFileSync(catalogPath(l, c), "utf8")])),
 );
 try {
-  execFileSync("npx", ["lingui", "extract", "--clean"], { cwd: ROOT, stdio: "pipe" });
+  execFileSync("npx", ["lingui", "extract", "--clean", "--overwrite"], { cwd: ROOT, stdio: "pipe" });
   for (const c of CATALOGS) {
     if (sourceMessages(c) !== before.get(c)) {
       failures.push(`locales/${SOURCE}/${c}.po is stale: run npm run i18n:extract and translate what is new`);

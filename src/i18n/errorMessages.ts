@@ -88,6 +88,8 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrUnsupportedArch", message: "Unsupported architecture {actual}, expected {expected}" }),
   msg({ id: "errors.ErrMissingBinary", message: "Missing program {expected}" }),
   msg({ id: "errors.ErrPathNotAbs", message: "{path} is not an absolute path" }),
+  msg({ id: "errors.ErrTooManySettings", message: "At most {limit} settings per account" }),
+  msg({ id: "errors.ErrTooManyClients", message: "At most {limit} OAuth2 clients per account" }),
   msg({ id: "errors.ErrTooManyAttempts", message: "Too many attempts, try again in {retryAfter} seconds" }),
   msg({ id: "errors.ErrUserExists", message: "A user with this {field} already exists" }),
   msg({

@@ -142,6 +142,9 @@ describe("server limits", () => {
     const stats = await api.get(`/api/servers/${id}/stats`);
     expect(stats.status).toBe(200);
     expect(stats.body.memory).toBeGreaterThan(0);
+    // With the limits in force (the node's defaults filled in), for a list that shows usage against them.
+    expect(stats.body.limits).toMatchObject({ memoryMiB: 256 });
+    expect(stats.body.limits.pids).toBeGreaterThan(0);
     expect(cgroupsOf(id).length).toBeGreaterThan(0);
     expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
     expect(cgroupsOf(id)).toEqual([]);

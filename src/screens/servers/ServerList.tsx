@@ -2,7 +2,7 @@ import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { type Server, type ServerAction, serverAction } from "../../api/servers";
+import { type Server, type ServerAction, type ServerStats, serverAction } from "../../api/servers";
 import { confirmAsync } from "../../components/confirmStore";
 import { ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
@@ -15,6 +15,7 @@ import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import { serverStatus } from "../../state/serverLive";
+import { ServerUsage } from "./ServerUsage";
 import { ActionIcon, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
 import { holdsOnServer, serverAddress } from "./serverScopes";
 import { useListLive } from "./useListLive";
@@ -55,11 +56,13 @@ function ServerEntry({
   server,
   register,
   scopes,
+  usage,
   onAction,
   old,
 }: {
   old: boolean;
   server: Server;
+  usage: ServerStats | undefined;
   register: (el: HTMLElement | null) => void;
   scopes: string[] | undefined;
   onAction: (server: Server, action: ServerAction) => Promise<void>;
@@ -104,6 +107,7 @@ function ServerEntry({
               </span>
             )}
           </span>
+          {usage && !old && status === "online" && <ServerUsage stats={usage} />}
         </span>
       </Link>
       <div className="server-entry-side">
@@ -145,7 +149,7 @@ export default function ServerList() {
   const [search, setSearch] = useState("");
   const name = useDebounced(search.trim(), SEARCH_PAUSE_MS);
   const list = useServerList(name);
-  const { register, serverScopes, refresh } = useListLive(list.servers);
+  const { register, serverScopes, usage, refresh } = useListLive(list.servers);
   const layout = listType.value;
   const old = !list.fresh || !online.value;
 
@@ -218,6 +222,7 @@ export default function ServerList() {
                 server={s}
                 register={register}
                 scopes={serverScopes[s.id]}
+                usage={usage[s.id]}
                 onAction={onAction}
                 old={old}
               />
