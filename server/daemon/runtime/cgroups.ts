@@ -79,16 +79,18 @@ async function killListed(dir: string): Promise<void> {
 }
 
 async function removeDir(dir: string): Promise<void> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  // Killed processes leave the group only once the kernel has reaped them, which can take
+  // seconds on a loaded host after a fork bomb: keep trying for up to ~15 s, waiting longer each time.
+  for (let attempt = 0, wait = 20; ; attempt++, wait = Math.min(wait * 2, 500)) {
     try {
       await fs.rmdir(dir);
       return;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return;
-      if (code !== "EBUSY") throw error;
+      if (code !== "EBUSY" || attempt >= 40) throw error;
       await killListed(dir);
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, wait));
     }
   }
 }

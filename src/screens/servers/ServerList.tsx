@@ -1,4 +1,4 @@
-import { t } from "@lingui/core/macro";
+import { msg, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
@@ -15,6 +15,7 @@ import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import { serverStatus } from "../../state/serverLive";
+import { useListHotkeys } from "../useListHotkeys";
 import { ServerUsage } from "./ServerUsage";
 import { ActionIcon, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
 import { holdsOnServer, serverAddress } from "./serverScopes";
@@ -94,7 +95,7 @@ function ServerEntry({
       className={old ? "server-entry is-old" : "server-entry"}
       data-testid="server-entry"
     >
-      <Link href={`/servers/view/${server.id}`} className="server-entry-link">
+      <Link href={`/servers/view/${server.id}`} className="server-entry-link" data-list-entry="">
         <ServerTypeIcon type={server.type} icon={server.icon} />
         <span className="server-entry-main">
           <span className="server-entry-name">{server.name}</span>
@@ -146,6 +147,7 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 export default function ServerList() {
+  useListHotkeys(hasScope("server.create") ? { label: msg`New server`, href: "/servers/new" } : undefined);
   const [search, setSearch] = useState("");
   const name = useDebounced(search.trim(), SEARCH_PAUSE_MS);
   const list = useServerList(name);
