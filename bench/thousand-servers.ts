@@ -130,7 +130,9 @@ try {
     if (r.body.running) throw new Error(`${id} still runs`);
   }
 } catch (error) {
-  console.error(`daemon's last output:\n${daemonLogs().slice(-3000)}\npanel's:\n${panel.logs().slice(-3000)}`);
+  console.error(
+    `daemon's last output:\n${daemonLogs().slice(-3000)}\npanel's:\n${panel.logs().slice(-3000)}`,
+  );
   throw error;
 } finally {
   await stopDaemon();
