@@ -10,6 +10,7 @@
  * time.
  *
  * Run: npm run build && node --import tsx bench/thousand-servers.ts [remote|local] [servers] [started]
+ *      (BENCH_PROFILE=<dir> writes a CPU profile of the panel there)
  */
 import fs from "node:fs";
 import { startDaemon } from "../tests/support/daemon-process.ts";
@@ -55,9 +56,12 @@ async function inParallel<T>(items: T[], parallel: number, work: (item: T) => Pr
   );
 }
 
-const panel = await startPanel({ env: { OUTPOST_LOG_LEVEL: "warn" } });
+const panel = await startPanel({
+  nodeArgs: process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+});
 let daemonPid: number | undefined;
 let stopDaemon = async () => {};
+let daemonLogs = () => "";
 const rows: string[] = [];
 try {
   const api = new PanelClient(panel.url);
@@ -77,6 +81,7 @@ try {
     const deployment = await api.get(`/api/nodes/${nodeId}/deployment`);
     const daemon = await startDaemon(deployment.body.config);
     stopDaemon = () => daemon.destroy();
+    daemonLogs = () => daemon.logs();
     daemonPid = daemon.pid();
   }
   const step = async (label: string, work: () => Promise<void>) => {
@@ -124,6 +129,11 @@ try {
     const r = await api.get(`/api/servers/${id}/status`);
     if (r.body.running) throw new Error(`${id} still runs`);
   }
+} catch (error) {
+  console.error(
+    `daemon's last output:\n${daemonLogs().slice(-3000)}\npanel's:\n${panel.logs().slice(-3000)}`,
+  );
+  throw error;
 } finally {
   await stopDaemon();
   await panel.stop();

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap, unique } from "./helpers.ts";
+import { adminApi, login, registerUser, snap, unique } from "./helpers.ts";
 
 // Resource limits through the UI: an administrator sets them in the admin section of the server
 // view and in the creation wizard, and the server list shows a running server's usage against them.
@@ -118,4 +118,23 @@ test("the creation wizard shows the limits to an administrator and creates the s
     memoryMiB: 384,
     diskMiB: 2048,
   });
+});
+
+test("a server user who may edit the definition gets no limits to set", async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL!);
+  const user = await registerUser(baseURL!, "limited");
+  const id = serverId();
+  const name = unique("limits-user-");
+  const definition = echoDefinition({ limits: { memoryMiB: 128 } });
+  expect((await api.put(`/api/servers/${id}`, { ...definition, name, node: 0 })).status).toBe(200);
+  const scopes = ["server.view", "server.definition.view", "server.definition.edit"];
+  expect(
+    (await api.put(`/api/servers/${id}/user/${encodeURIComponent(user.email)}`, { scopes })).status,
+  ).toBe(204);
+
+  await page.goto(`/servers/view/${id}`);
+  await login(page, user.email, user.password);
+  await page.getByRole("tab", { name: "Admin" }).click();
+  await expect(page.getByTestId("definition-editor")).toHaveValue(/"memoryMiB": 128/);
+  await expect(page.getByTestId("limits-fields")).toHaveCount(0);
 });

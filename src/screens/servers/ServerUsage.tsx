@@ -8,10 +8,8 @@ const MIB = 1024 * 1024;
 
 /** One figure against its limit: "12 / 50 %", with a meter when there is a limit. */
 function Figure({ label, used, limit, unit }: { label: string; used: number; limit?: number; unit: string }) {
-  const number = useMemo(
-    () => new Intl.NumberFormat(toBcp47(i18n.locale || "en_US"), { maximumFractionDigits: 0 }),
-    [],
-  );
+  const locale = toBcp47(i18n.locale || "en_US");
+  const number = useMemo(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }), [locale]);
   const text = limit
     ? `${number.format(used)} / ${number.format(limit)} ${unit}`
     : `${number.format(used)} ${unit}`;
