@@ -123,6 +123,8 @@ test.describe("right to left on a phone", () => {
     await snap(page, "rtl-phone-login");
     await fits();
     await signIn(page);
+    await page.waitForLoadState("networkidle");
+    await expect(page.locator("main .spinner")).toHaveCount(0);
     await snap(page, "rtl-phone-servers");
     await fits();
     await page.getByRole("button", { name: tr("ar_SA", "shell", "Menu") }).click();
@@ -132,9 +134,12 @@ test.describe("right to left on a phone", () => {
     await page.screenshot({ path: path.join(repoRoot, "test-results/screens/rtl-phone-sidebar.png") });
     await page.goto("/self");
     await expect(page.getByTestId("preferences")).toBeVisible();
+    // The e-mail address reads left to right inside the right-to-left page.
+    await expect(page.locator('input[type="email"]').first()).toHaveCSS("direction", "ltr");
     await snap(page, "rtl-phone-self");
     await fits();
     await page.goto("/nodes");
+    await page.waitForLoadState("networkidle");
     await snap(page, "rtl-phone-nodes");
     await fits();
   });
