@@ -69,7 +69,10 @@ await build({
 // those lines.)
 for (const file of [panel, daemon]) {
   const text = fs.readFileSync(file, "utf8");
-  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const ascii = text.replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   if (ascii !== text) fs.writeFileSync(file, ascii, { mode: fs.statSync(file).mode });
 }
 
