@@ -58,6 +58,12 @@ export default defineConfig(({ mode }) => {
       manifest: true,
       target: "es2022",
       rollupOptions: {
+        output: {
+          // Preact, its JSX runtime and signals are needed by every page: one file, not three.
+          codeSplitting: {
+            groups: [{ name: "preact", test: /node_modules[\\/](preact|@preact[\\/]signals)/ }],
+          },
+        },
         // Lingui's React bindings start with "use client", a marker for server-rendering
         // frameworks; this app renders only in the browser, so dropping it changes nothing.
         onwarn(warning, warn) {

@@ -37,12 +37,17 @@ const db = () => {
 const owner = () => get<number>(OWNER_KEY, db()).catch(() => undefined);
 const keyOf = (who: number, url: URL) => `answer.${who}.${url.pathname}${url.search}`;
 
-export async function networkFirst(request: Request): Promise<Response> {
+/** `stayAlive`: the fetch event's waitUntil, so the worker is not stopped before the answer is kept. */
+export async function networkFirst(
+  request: Request,
+  stayAlive?: (done: Promise<void>) => void,
+): Promise<Response> {
   const url = new URL(request.url);
   try {
     const answer = await fetch(request);
     if (answer.status === 200 && (answer.headers.get("content-type") ?? "").includes("json")) {
-      void keep(url, answer.clone());
+      const kept = keep(url, answer.clone());
+      stayAlive?.(kept);
     }
     return answer;
   } catch (offline) {

@@ -26,7 +26,8 @@ registerRoute(
 
 registerRoute(
   ({ request, url }) => request.method === "GET" && url.origin === self.location.origin && isKeptList(url),
-  ({ request }) => networkFirst(request),
+  ({ request, event }) =>
+    networkFirst(request, (done) => (event as ExtendableEvent | undefined)?.waitUntil(done)),
 );
 
 self.addEventListener("message", (event) => {

@@ -101,6 +101,12 @@ export class DaemonEngine {
       // Named after this node's folder, so two nodes on one host (or parallel tests) never share a group.
       const prefix = `outpost-${createHash("sha256").update(this.options.dataDir).digest("hex").slice(0, 10)}`;
       this.servers.host.cgroups = { driver: cgroups.driver, prefix };
+      // Groups a daemon that died left behind (its servers died with it: bwrap --die-with-parent).
+      const left = await cgroups.driver.removeLeftovers(prefix).catch((err: Error) => {
+        log?.(`leftover cgroups not removed: ${err.message}`);
+        return 0;
+      });
+      if (left > 0) log?.(`removed ${left} cgroup(s) a previous run left`);
     } else {
       log?.(`servers run WITHOUT resource limits: ${cgroups.reason}`);
     }

@@ -104,8 +104,9 @@ export class ServerOps implements NodeServers {
     this.store.get(id).instance.sendCommand(line);
   }
 
-  stats(id: string): Promise<StatsView> {
-    return this.store.get(id).instance.sampleStats();
+  async stats(id: string): Promise<StatsView> {
+    const server = this.store.get(id);
+    return { ...(await server.instance.sampleStats()), limits: server.limits() };
   }
 
   async status(id: string): Promise<ServerStatusView> {

@@ -1,3 +1,4 @@
+import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
 import { type Accounts, toUser, type User } from "../panel/accounts.ts";
 import type { OAuthClients } from "../panel/oauth-clients.ts";
@@ -35,25 +36,29 @@ export async function principalFromToken(
   via: Principal["via"],
 ): Promise<Principal | undefined> {
   // Every API call passes here: session, user and global scopes in one query.
-  const row = await deps.db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .leftJoin("permissions", (join) =>
-      join.onRef("permissions.user_id", "=", "users.id").on("permissions.server_id", "=", ""),
-    )
-    .select([
-      "sessions.token_hash",
-      "sessions.client_id",
-      "users.id",
-      "users.username",
-      "users.email",
-      "users.otp_active",
-      "permissions.scopes",
-    ])
-    .where("sessions.token_hash", "=", tokenHash(token))
-    .where("sessions.kind", "=", "session")
-    .where("sessions.expires_at", ">", Date.now())
-    .executeTakeFirst();
+  const row = await compiledQueries(deps.db).first(
+    "principalFromToken",
+    [tokenHash(token), Date.now()] as [string, number],
+    (hash, now) =>
+      deps.db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .leftJoin("permissions", (join) =>
+          join.onRef("permissions.user_id", "=", "users.id").on("permissions.server_id", "=", ""),
+        )
+        .select([
+          "sessions.token_hash",
+          "sessions.client_id",
+          "users.id",
+          "users.username",
+          "users.email",
+          "users.otp_active",
+          "permissions.scopes",
+        ])
+        .where("sessions.token_hash", "=", hash)
+        .where("sessions.kind", "=", "session")
+        .where("sessions.expires_at", ">", now),
+  );
   if (!row) return undefined;
   const principal: Principal = {
     user: toUser(row),

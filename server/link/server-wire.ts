@@ -1,4 +1,4 @@
-import type { Group, Template, Variable, VariableValue } from "../templates/index.ts";
+import type { Group, ServerLimits, Template, Variable, VariableValue } from "../templates/index.ts";
 
 /** Shapes that cross the panel↔node seam for servers (reference §4, §5.8–§5.10). */
 export interface ServerStatusView {
@@ -11,6 +11,12 @@ export interface ServerStatusView {
 export interface StatsView {
   cpu: number;
   memory: number;
+  /**
+   * Ours, beside the reference's two (GET …/stats only, not the socket's
+   * frames): the limits in force, the node's defaults filled in, so a list
+   * can show usage against them.
+   */
+  limits?: ServerLimits;
 }
 
 /** Console output since a time: `logs` is base64 of the raw bytes, `epoch` in µs. */

@@ -1,32 +1,42 @@
-import { registerSW } from "virtual:pwa-register";
 import { t } from "@lingui/core/macro";
 import { showToast } from "../components/toastStore";
 
-// Loaded lazily after first paint: the service worker is never on the login critical path.
-// A new version of the app is not swapped in under the user's feet: it waits, and a toast
-// offers to reload into it.
+// Loaded lazily after first paint: the service worker (sw/) is never on the login critical path.
+// A new version of the app is not swapped in under the user's feet: it waits, and a toast offers
+// to reload into it. Plain service worker API (no workbox-window: one request and 2 KiB less on
+// the first load).
 export function registerServiceWorker(): void {
-  const update = registerSW({
-    immediate: true,
-    onNeedRefresh() {
-      showToast(
-        "success",
-        t`A new version of the panel is ready.`,
-        {
-          label: t`Reload`,
-          run: () => {
-            // The library reloads only a page that had a worker when it loaded; a page from the
-            // first visit must reload too, so the reload is ours (and onNeedReload below stops
-            // the library's second one).
-            navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), {
-              once: true,
-            });
-            void update(true);
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(
+    (registration) => {
+      // A first install has no controller yet: it is the first version, nothing to offer.
+      const offer = (waiting: ServiceWorker) => {
+        if (!navigator.serviceWorker.controller) return;
+        showToast(
+          "success",
+          t`A new version of the panel is ready.`,
+          {
+            label: t`Reload`,
+            run: () => {
+              navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), {
+                once: true,
+              });
+              waiting.postMessage({ type: "SKIP_WAITING" });
+            },
           },
-        },
-        { persist: true },
-      );
+          { persist: true },
+        );
+      };
+      // Installed while no page was open to say so.
+      if (registration.waiting) offer(registration.waiting);
+      registration.addEventListener("updatefound", () => {
+        const next = registration.installing;
+        next?.addEventListener("statechange", () => {
+          if (next.state === "installed") offer(next);
+        });
+      });
     },
-    onNeedReload() {},
-  });
+    () => {
+      // no service worker (private mode, blocked): the panel works online as before
+    },
+  );
 }

@@ -47,7 +47,7 @@ export function ItemEntry({
 }) {
   return (
     <li>
-      <Link href={href} className="item-entry" data-testid={testId}>
+      <Link href={href} className="item-entry" data-testid={testId} data-list-entry="">
         <span className="item-entry-icon">{icon}</span>
         <span className="item-entry-main">
           <span className="item-entry-name">{name}</span>

@@ -57,6 +57,8 @@ function plantFiles(root: string): void {
   fs.writeFileSync(path.join(root, "server.properties"), "motd=original\n");
   fs.writeFileSync(path.join(root, "world/level.dat"), randomBytes(150_000));
   fs.writeFileSync(path.join(root, "world/region/deep/r.0.0.mca"), "region data ".repeat(5000));
+  // Over 3 MiB: the archive is several gzip members (one per MiB of tar), which tar and a restore read as one.
+  fs.writeFileSync(path.join(root, "world/region/r.1.0.mca"), "chunk data ".repeat(300_000));
   fs.symlinkSync("world/region/deep/r.0.0.mca", path.join(root, "latest-region"));
 }
 
@@ -69,6 +71,7 @@ const expectedListing = [
   "world/region/",
   "world/region/deep/",
   "world/region/deep/r.0.0.mca",
+  "world/region/r.1.0.mca",
 ];
 
 async function download(api: Client, url: string): Promise<{ res: Response; bytes: Buffer }> {

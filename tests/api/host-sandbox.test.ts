@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DaemonProcess } from "../support/daemon-process.ts";
@@ -6,6 +7,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { rawRequest } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { runSftp } from "../support/sftp-client.ts";
 import { admin, adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
 const consoleText = async (api: PanelClient, id: string) =>
@@ -145,6 +147,65 @@ describe("the hardened host environment", () => {
       (await rawRequest(api, "PUT", `/api/servers/${id}/file/server-made.txt`, { body: "edited" })).status,
     ).toBe(204);
     expect((await rawRequest(api, "DELETE", `/api/servers/${id}/file/server-made.txt`)).status).toBe(204);
+    expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+
+    // Over SFTP too: what the server wrote is read, replaced and removed; a folder of its own is made.
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-sandbox-sftp-"));
+    try {
+      fs.writeFileSync(path.join(work, "put.txt"), "over sftp\n");
+      const login = { port: daemon.config.sftp.port, user: `${admin.email}#${id}`, password: admin.password };
+      const sftp = await runSftp(
+        login,
+        [
+          "get uploads/panel-made.txt got.txt",
+          "put put.txt uploads/panel-made.txt",
+          "mkdir sftp-made",
+          "rm uploads/panel-made.txt",
+        ],
+        { cwd: work },
+      );
+      expect(sftp.code, sftp.stderr).toBe(0);
+      expect(fs.readFileSync(path.join(work, "got.txt"), "utf8")).toBe("from-panel\nappended\n");
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+
+    // And backups: the server writes again, a backup takes it, a restore puts it back, and the server
+    // (its own uid) can write into what the restore made.
+    const again = definition.run.command.replace("uploads/panel-made.txt", "sftp-made/again.txt");
+    const rerun = { ...definition, run: { ...definition.run, command: again } };
+    expect((await api.put(`/api/servers/${id}/definition`, rerun)).status).toBe(204);
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => (await consoleText(api, id)).split("ready").length > 2, 10_000, 100);
+    expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+    expect((await api.post(`/api/servers/${id}/backup/create?name=written`)).status).toBe(204);
+    let backup: { id: number; state: string } | undefined;
+    await waitUntil(async () => {
+      backup = (await api.get(`/api/servers/${id}/backup`)).body.find(
+        (b: { name: string }) => b.name === "written",
+      );
+      return backup?.state === "ready";
+    }, 20_000);
+    expect((await rawRequest(api, "DELETE", `/api/servers/${id}/file/server-made.txt`)).status).toBe(204);
+    expect((await api.post(`/api/servers/${id}/backup/restore/${backup?.id}`)).status).toBe(204);
+    await waitUntil(
+      async () => (await rawRequest(api, "GET", `/api/servers/${id}/file/server-made.txt`)).status === 200,
+      20_000,
+    );
+    expect((await rawRequest(api, "GET", `/api/servers/${id}/file/server-made.txt`)).text).toBe(
+      "from-server\n",
+    );
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => (await consoleText(api, id)).split("ready").length > 3, 10_000, 100);
+    expect((await api.post(`/api/servers/${id}/console`, "go")).status).toBe(204);
+    await waitUntil(
+      async () =>
+        (await rawRequest(api, "GET", `/api/servers/${id}/file/sftp-made/again.txt`)).text.includes(
+          "appended",
+        ),
+      10_000,
+      100,
+    );
     expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
   });
 });

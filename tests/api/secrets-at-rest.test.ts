@@ -159,7 +159,7 @@ describe("a data folder from before secrets were sealed", () => {
       smtpPasswordOld,
     );
     expect((await api.get("/api/settings/panel.email.password")).body).toEqual({ value: "", isSet: true });
-  });
+  }, 120_000); // two panels started and stopped in turn: slow on a loaded machine
 });
 
 const smtpPasswordOld = "old-smtp-pass-Kq93";

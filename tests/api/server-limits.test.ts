@@ -133,6 +133,20 @@ describe("server limits", () => {
     });
   }
 
+  it("removes the cgroups a crashed node left, when it starts again", async () => {
+    const id = "11g00001";
+    const definition = echoDefinition({ limits: { memoryMiB: 128 } });
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => (await consoleText(api, id)).includes("ready"), 10_000, 100);
+    await daemon.crash();
+    // The server died with its node (the sandbox ends with its parent); its groups stayed.
+    expect(cgroupsOf(id).length).toBeGreaterThan(0);
+    await daemon.start();
+    expect(cgroupsOf(id)).toEqual([]);
+    expect(daemon.logs()).toMatch(/removed \d+ cgroup\(s\) a previous run left/);
+  });
+
   it("reports stats from the server's cgroup", async () => {
     const id = "11d00001";
     const definition = echoDefinition({ limits: { memoryMiB: 256 } });
@@ -142,6 +156,9 @@ describe("server limits", () => {
     const stats = await api.get(`/api/servers/${id}/stats`);
     expect(stats.status).toBe(200);
     expect(stats.body.memory).toBeGreaterThan(0);
+    // With the limits in force (the node's defaults filled in), for a list that shows usage against them.
+    expect(stats.body.limits).toMatchObject({ memoryMiB: 256 });
+    expect(stats.body.limits.pids).toBeGreaterThan(0);
     expect(cgroupsOf(id).length).toBeGreaterThan(0);
     expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
     expect(cgroupsOf(id)).toEqual([]);

@@ -15,16 +15,23 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     preact: process.env.E2E_DIST || "dist",
     react: process.env.E2E_DIST_REACT || "dist-react",
   } as const;
-  const panels: PanelProcess[] = [];
-  for (const [name, dir] of Object.entries(builds)) {
-    const webDir = path.resolve(repoRoot, dir);
-    if (!fs.existsSync(path.join(webDir, "index.html"))) {
+  // Every build is checked before any panel starts: a refusal after the first start would leave it running.
+  for (const dir of Object.values(builds)) {
+    if (!fs.existsSync(path.join(repoRoot, dir, "index.html"))) {
       throw new Error(`${dir}/ is not built: run "npm run build" and "npm run build:react" first`);
     }
-    const panel = await startPanel({ webDir });
-    panels.push(panel);
-    process.env[`E2E_${name.toUpperCase()}_URL`] = panel.url;
-    process.env[`E2E_${name.toUpperCase()}_DATA`] = panel.dataDir;
+  }
+  const panels: PanelProcess[] = [];
+  try {
+    for (const [name, dir] of Object.entries(builds)) {
+      const panel = await startPanel({ webDir: path.resolve(repoRoot, dir) });
+      panels.push(panel);
+      process.env[`E2E_${name.toUpperCase()}_URL`] = panel.url;
+      process.env[`E2E_${name.toUpperCase()}_DATA`] = panel.dataDir;
+    }
+  } catch (error) {
+    for (const panel of panels) await panel.stop();
+    throw error;
   }
   return async () => {
     for (const panel of panels) await panel.stop();

@@ -194,6 +194,9 @@ test("the local node's view is read-only, cannot be deleted and offers no deploy
   await expect(page.getByTestId("node-features").getByTestId("reachable")).toHaveText("Reachable");
   await expect(page.getByTestId("feature-os")).toHaveText("linux");
   await expect(page.getByTestId("feature-environments")).toContainText("host");
+  // This host sandboxes and enforces limits (the isolation tests need both).
+  await expect(page.getByTestId("feature-sandbox")).toHaveText("Servers run sandboxed");
+  await expect(page.getByTestId("feature-limits")).toHaveText("Available");
   await expect(page.getByTestId("toast")).toHaveCount(0);
 });
 

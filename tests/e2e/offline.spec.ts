@@ -132,10 +132,15 @@ test("offline: the lists show their last-known items with their age; back online
 
   // A phone sized window.
   await page.setViewportSize({ width: 360, height: 640 });
-  await page.goto("/servers");
-  await expect(page.getByTestId("offline-banner")).toBeVisible();
-  await expect(page.getByTestId("last-known")).toBeVisible();
-  await snap(page, "offline-servers-phone");
+  for (const list of LISTS) {
+    await page.goto(list.path);
+    await expect(page.getByTestId("offline-banner")).toBeVisible();
+    await expect(page.getByTestId("last-known")).toBeVisible();
+    await expect(page.getByTestId(list.entry).first()).toBeVisible();
+    // usable at 360 px: nothing scrolls sideways
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await snap(page, `offline${list.path.replace("/", "-")}-phone`);
+  }
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Back online: the banner goes and the list re-reads by itself (a server added meanwhile shows).

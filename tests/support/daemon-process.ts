@@ -13,6 +13,8 @@ export interface DaemonProcess {
   configFile: string;
   baseUrl: string;
   logs(): string;
+  /** The running process's id (undefined while stopped). */
+  pid(): number | undefined;
   /** Stops the process; the config and data stay, so start() brings the same node back. */
   stop(): Promise<void>;
   /** kill -9: the process dies where it stands, as in a crash; start() brings it back. */
@@ -64,6 +66,7 @@ export async function startDaemon(config: DaemonConfig): Promise<DaemonProcess> 
     configFile: file,
     baseUrl: `http://127.0.0.1:${local.listen.port}`,
     logs: () => output,
+    pid: () => (child?.exitCode === null ? child.pid : undefined),
     stop,
     start,
     async crash() {

@@ -3,8 +3,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
-import { Header, Pax } from "tar";
-import yazl from "yazl";
+import type { Header } from "tar";
 import { ApiError } from "../../errors.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { readStreamOf, writeStreamOf } from "../sandbox/index.ts";
@@ -50,6 +49,8 @@ export async function createArchive(
     const members = walkMembers(sandbox, sources, target);
     const sink = writeStreamOf(out);
     if (format === "zip") {
+      // yazl and tar load with the first archive made, not at start (issue 12).
+      const { default: yazl } = await import("yazl");
       const zip = new yazl.ZipFile();
       const done = pipeline(zip.outputStream as Readable, sink, { signal });
       for await (const member of members) {
@@ -118,10 +119,11 @@ async function* walkOne(
 
 /** A tar stream built from tar's own header writer, each file's bytes read through the sandbox. */
 async function* tarStream(sandbox: Sandbox, members: AsyncGenerator<Member>, counted: () => void) {
+  const tar = await import("tar");
   for await (const member of members) {
     counted();
     const size = member.kind === "file" ? member.stats.size : 0;
-    const header = new Header({
+    const header = new tar.Header({
       path: member.name,
       mode: member.stats.mode & 0o7777,
       size,
@@ -131,7 +133,7 @@ async function* tarStream(sandbox: Sandbox, members: AsyncGenerator<Member>, cou
       uid: 0,
       gid: 0,
     });
-    yield* headerBlocks(header, member.name, member.linkTarget);
+    yield* headerBlocks(tar.Pax, header, member.name, member.linkTarget);
     if (member.kind !== "file") continue;
     const handle = await sandbox.openRead(member.place);
     let written = 0;
@@ -152,7 +154,12 @@ async function* tarStream(sandbox: Sandbox, members: AsyncGenerator<Member>, cou
 }
 
 /** A long name or link target goes in a PAX header before the entry, as tar itself writes it. */
-function* headerBlocks(header: Header, name: string, linkpath?: string): Generator<Buffer> {
+function* headerBlocks(
+  Pax: typeof import("tar").Pax,
+  header: Header,
+  name: string,
+  linkpath?: string,
+): Generator<Buffer> {
   const block = Buffer.alloc(512);
   if (header.encode(block, 0)) yield new Pax({ path: name, linkpath, mtime: header.mtime }).encode();
   yield block;

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
-import { Parser, type ReadEntry } from "tar";
+import type { ReadEntry } from "tar";
 import { ApiError } from "../../errors.ts";
 import type { EntryWriter } from "./entry-writer.ts";
 
@@ -24,6 +24,8 @@ export async function extractTar(
   const input: Decompression = options.decompressor
     ? decompress(source, options.decompressor)
     : { stream: source };
+  // tar loads with the first archive, not at start (issue 12).
+  const { Parser } = await import("tar");
   const parser = new Parser({ strict: true });
   let count = 0;
   let chain: Promise<void> = Promise.resolve();

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 import { readStreamOf, sandboxErrors } from "../sandbox/index.ts";
 import type { EntryWriter } from "./entry-writer.ts";
 
@@ -20,15 +20,7 @@ export async function extractZip(
   writer: EntryWriter,
   signal?: AbortSignal,
 ): Promise<number> {
-  const size = (await handle.stat()).size;
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromRandomAccessReader(
-      new HandleReader(handle),
-      size,
-      { lazyEntries: true, decodeStrings: false, autoClose: false },
-      (error, file) => (error ? reject(error) : resolve(file)),
-    ),
-  );
+  const { zip, yauzl } = await openZip(handle);
   let count = 0;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -37,7 +29,7 @@ export async function extractZip(
       zip.on("error", reject);
       zip.on("end", () => resolve());
       zip.on("entry", (entry: yauzl.Entry) => {
-        writeEntry(zip, entry, writer)
+        writeEntry(yauzl, zip, entry, writer)
           .then(() => {
             count++;
             if (!signal?.aborted) zip.readEntry();
@@ -52,34 +44,48 @@ export async function extractZip(
   return count;
 }
 
-/**
- * yauzl reading through our handle: its own fd reader would close the
- * descriptor when done, under the FileHandle that owns it.
- */
-class HandleReader extends yauzl.RandomAccessReader {
-  constructor(private readonly handle: FileHandle) {
-    super();
-  }
+type Yauzl = typeof yauzl;
+let loaded:
+  | Promise<{ yauzl: Yauzl; Reader: new (handle: FileHandle) => yauzl.RandomAccessReader }>
+  | undefined;
 
-  override _readStreamForRange(start: number, end: number): Readable {
-    return readStreamOf(this.handle, { start, end: end - 1 });
-  }
+/** yauzl, loaded with the first zip (not at start: issue 12), and its reader of our handle. */
+function load() {
+  loaded ??= import("yauzl").then(({ default: yauzl }) => {
+    /**
+     * yauzl reading through our handle: its own fd reader would close the
+     * descriptor when done, under the FileHandle that owns it.
+     */
+    class HandleReader extends yauzl.RandomAccessReader {
+      constructor(private readonly handle: FileHandle) {
+        super();
+      }
 
-  override close(callback: (err: Error | null) => void): void {
-    setImmediate(() => callback(null));
-  }
+      override _readStreamForRange(start: number, end: number): Readable {
+        return readStreamOf(this.handle, { start, end: end - 1 });
+      }
+
+      override close(callback: (err: Error | null) => void): void {
+        setImmediate(() => callback(null));
+      }
+    }
+    return { yauzl, Reader: HandleReader };
+  });
+  return loaded;
 }
 
-async function openZip(handle: FileHandle): Promise<yauzl.ZipFile> {
+async function openZip(handle: FileHandle): Promise<{ zip: yauzl.ZipFile; yauzl: Yauzl }> {
+  const { yauzl, Reader } = await load();
   const size = (await handle.stat()).size;
-  return new Promise<yauzl.ZipFile>((resolve, reject) =>
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.fromRandomAccessReader(
-      new HandleReader(handle),
+      new Reader(handle),
       size,
       { lazyEntries: true, decodeStrings: false, autoClose: false },
       (error, file) => (error ? reject(error) : resolve(file)),
     ),
   );
+  return { zip, yauzl };
 }
 
 /**
@@ -87,7 +93,7 @@ async function openZip(handle: FileHandle): Promise<yauzl.ZipFile> {
  * top, or several folders). Reads only the central directory.
  */
 export async function zipSingleRoot(handle: FileHandle): Promise<string | undefined> {
-  const zip = await openZip(handle);
+  const { zip, yauzl } = await openZip(handle);
   const tops = new Set<string>();
   let nested = true;
   try {
@@ -95,7 +101,7 @@ export async function zipSingleRoot(handle: FileHandle): Promise<string | undefi
       zip.on("error", reject);
       zip.on("end", () => resolve());
       zip.on("entry", (entry: yauzl.Entry) => {
-        const name = entryName(entry);
+        const name = entryName(yauzl, entry);
         const slash = name.indexOf("/");
         if (slash === -1) nested = false;
         tops.add(slash === -1 ? name : name.slice(0, slash));
@@ -109,12 +115,17 @@ export async function zipSingleRoot(handle: FileHandle): Promise<string | undefi
   return nested && tops.size === 1 ? [...tops][0] : undefined;
 }
 
-function entryName(entry: yauzl.Entry): string {
+function entryName(yauzl: Yauzl, entry: yauzl.Entry): string {
   return yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
 }
 
-async function writeEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, writer: EntryWriter): Promise<void> {
-  const name = entryName(entry);
+async function writeEntry(
+  yauzl: Yauzl,
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry,
+  writer: EntryWriter,
+): Promise<void> {
+  const name = entryName(yauzl, entry);
   const madeOnUnix = entry.versionMadeBy >> 8 === 3;
   const mode = madeOnUnix ? (entry.externalFileAttributes >>> 16) & 0o177777 : 0;
   if (name.endsWith("/") || writer.stripped(name)) return writer.directory(name);

@@ -2,14 +2,25 @@ import fs from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createGzip } from "node:zlib";
-import { Header, Pax } from "tar";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { ApiError } from "../../errors.ts";
 import { type Sandbox, writeStreamOf } from "../sandbox/index.ts";
 
-/** Bytes read from a file at a time, and the gzip stream's output chunk. */
+/** Bytes read from a file at a time, and the gzip output's chunk. */
 const readChunk = 1024 * 1024;
 const gzipChunk = 64 * 1024;
+/**
+ * Gzip members compressed at once on libuv's threads. One gzip stream keeps
+ * one core busy while `tar czf` runs tar and gzip side by side; two members at
+ * a time (each about 1 MiB of tar) bring the backup to tar's pace. A gzip file
+ * may hold several members one after the other: gzip, tar and Node's gunzip
+ * read it as one.
+ */
+const gzipAtOnce = 2;
+const gzipAsync = promisify(gzip);
+
+type Tar = typeof import("tar");
 
 /** What a backup being written has done so far, read by the node's status answers. */
 export interface BackupProgress {
@@ -69,11 +80,10 @@ export async function writeBackupArchive(
     });
     await pipeline(
       // A few chunks read ahead, so files are opened and read while zlib compresses the last ones.
-      Readable.from(coalesce(tarBlocks(sandbox, progress, skipped), readChunk), {
+      Readable.from(gzipMembers(coalesce(tarBlocks(sandbox, progress, skipped), readChunk)), {
         objectMode: false,
         highWaterMark: 4 * readChunk,
       }),
-      createGzip({ chunkSize: gzipChunk }),
       count,
       options.limit ?? new PassThrough(),
       writeStreamOf(handle),
@@ -146,9 +156,11 @@ async function* tarBlocks(
   progress: BackupProgress,
   skipped: (place: string, why: string) => void,
 ): AsyncGenerator<Buffer> {
+  // tar (its header writer) loads with the first backup, not at start (issue 12).
+  const tar: Tar = await import("tar");
   for await (const member of members(sandbox, "", skipped)) {
     if (member.kind !== "file") {
-      yield* headerBlocks(member, member.stats, 0);
+      yield* headerBlocks(tar, member, member.stats, 0);
       continue;
     }
     let handle: fs.promises.FileHandle;
@@ -170,7 +182,7 @@ async function* tarBlocks(
     try {
       // The header promises the size seen by the walk; the bytes read are held to it below.
       const size = member.stats.size;
-      yield* headerBlocks(member, member.stats, size);
+      yield* headerBlocks(tar, member, member.stats, size);
       let sent = 0;
       while (sent < size) {
         const length = Math.min(readChunk, size - sent);
@@ -215,10 +227,23 @@ async function* coalesce(pieces: AsyncIterable<Buffer>, size: number): AsyncGene
   if (bytes > 0) yield Buffer.concat(held, bytes);
 }
 
+/** Each chunk as a gzip member of its own, `gzipAtOnce` compressed at a time, in order. */
+async function* gzipMembers(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const pending: Promise<Buffer>[] = [];
+  for await (const chunk of chunks) {
+    const member = gzipAsync(chunk, { chunkSize: gzipChunk });
+    // Awaited in order below; a failure is not "unhandled" while an earlier one is awaited.
+    member.catch(() => {});
+    pending.push(member);
+    if (pending.length >= gzipAtOnce) yield await (pending.shift() as Promise<Buffer>);
+  }
+  while (pending.length > 0) yield await (pending.shift() as Promise<Buffer>);
+}
+
 /** A header block, after a PAX header when the name or link target is too long for it. */
-function* headerBlocks(member: Member, stats: fs.Stats, size: number): Generator<Buffer> {
+function* headerBlocks(tar: Tar, member: Member, stats: fs.Stats, size: number): Generator<Buffer> {
   const name = member.kind === "directory" ? `${member.place}/` : member.place;
-  const header = new Header({
+  const header = new tar.Header({
     path: name,
     mode: stats.mode & 0o7777,
     size,
@@ -230,7 +255,7 @@ function* headerBlocks(member: Member, stats: fs.Stats, size: number): Generator
   });
   const block = Buffer.alloc(512);
   if (header.encode(block, 0)) {
-    yield new Pax({ path: name, linkpath: member.linkTarget, mtime: stats.mtime }).encode();
+    yield new tar.Pax({ path: name, linkpath: member.linkTarget, mtime: stats.mtime }).encode();
   }
   yield block;
 }

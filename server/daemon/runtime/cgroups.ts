@@ -42,6 +42,22 @@ export interface CgroupDriver {
   readonly version: 1 | 2;
   /** Makes (or re-makes, empty) the group `name` with these limits. */
   create(name: string, limits: ResolvedLimits): Promise<ServerCgroup>;
+  /**
+   * Empties and removes every group named `<prefix>-…` (what a daemon that
+   * died left: its servers are not running any more); answers how many.
+   */
+  removeLeftovers(prefix: string): Promise<number>;
+}
+
+/** The names under `parents` that start with `<prefix>-`. */
+async function namesWithPrefix(parents: string[], prefix: string): Promise<string[]> {
+  const names = new Set<string>();
+  for (const parent of parents) {
+    const entries = await fs.readdir(parent, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries)
+      if (entry.isDirectory() && entry.name.startsWith(`${prefix}-`)) names.add(entry.name);
+  }
+  return [...names];
 }
 
 const cfsPeriodMicros = 100_000;
@@ -79,16 +95,18 @@ async function killListed(dir: string): Promise<void> {
 }
 
 async function removeDir(dir: string): Promise<void> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  // Killed processes leave the group only once the kernel has reaped them, which can take
+  // seconds on a loaded host after a fork bomb: keep trying for up to ~15 s, waiting longer each time.
+  for (let attempt = 0, wait = 20; ; attempt++, wait = Math.min(wait * 2, 500)) {
     try {
       await fs.rmdir(dir);
       return;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return;
-      if (code !== "EBUSY") throw error;
+      if (code !== "EBUSY" || attempt >= 40) throw error;
       await killListed(dir);
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, wait));
     }
   }
 }
@@ -99,14 +117,29 @@ export class CgroupV1Driver implements CgroupDriver {
 
   constructor(private readonly parents: Partial<Record<V1Controller, string>>) {}
 
-  async create(name: string, limits: ResolvedLimits): Promise<ServerCgroup> {
+  private group(name: string): {
+    group: V1Group;
+    dirs: Partial<Record<V1Controller, string>>;
+    unique: string[];
+  } {
     const dirs: Partial<Record<V1Controller, string>> = {};
     for (const controller of v1Controllers) {
       const parent = this.parents[controller];
       if (parent) dirs[controller] = path.join(parent, name);
     }
     const unique = [...new Set(Object.values(dirs))];
-    const group = new V1Group(dirs, unique);
+    return { group: new V1Group(dirs, unique), dirs, unique };
+  }
+
+  async removeLeftovers(prefix: string): Promise<number> {
+    const parents = [...new Set(Object.values(this.parents))];
+    const names = await namesWithPrefix(parents, prefix);
+    for (const name of names) await this.group(name).group.remove();
+    return names.length;
+  }
+
+  async create(name: string, limits: ResolvedLimits): Promise<ServerCgroup> {
+    const { group, dirs, unique } = this.group(name);
     // A group left by a daemon that died is emptied and made again.
     await group.remove();
     for (const dir of unique) await fs.mkdir(dir, { recursive: true });
@@ -182,6 +215,12 @@ export class CgroupV2Driver implements CgroupDriver {
   readonly version = 2;
 
   constructor(private readonly parent: string) {}
+
+  async removeLeftovers(prefix: string): Promise<number> {
+    const names = await namesWithPrefix([this.parent], prefix);
+    for (const name of names) await new V2Group(path.join(this.parent, name)).remove();
+    return names.length;
+  }
 
   async create(name: string, limits: ResolvedLimits): Promise<ServerCgroup> {
     const dir = path.join(this.parent, name);

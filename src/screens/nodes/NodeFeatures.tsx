@@ -101,6 +101,24 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
             </div>
             <div>
               <dt>
+                <Trans>Limits</Trans>
+              </dt>
+              <dd data-testid="feature-limits">
+                {features.features.includes("limits") ? (
+                  <span className="with-icon">
+                    <ScreenIcon name="reachable" size={16} />
+                    <Trans>Available</Trans>
+                  </span>
+                ) : (
+                  <span className="with-icon muted">
+                    <ScreenIcon name="unreachable" size={16} />
+                    <Trans>Not available</Trans>
+                  </span>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>
                 <Trans>Version</Trans>
               </dt>
               <dd data-testid="feature-version">{features.version || "—"}</dd>

@@ -1,4 +1,4 @@
-import { t } from "@lingui/core/macro";
+import { msg, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import type { Node } from "../../api/nodes";
 import { ItemEntry, ItemList } from "../../components/ItemList";
@@ -11,6 +11,7 @@ import { OnlineLink } from "../../offline/NeedsNetwork";
 import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
+import { useListHotkeys } from "../useListHotkeys";
 import { formatAddress } from "./address";
 import { ReachableBadge } from "./ReachableBadge";
 import { useNodeList } from "./useNodeList";
@@ -41,6 +42,7 @@ function NodeEntry({ node, old }: { node: Node; old: boolean }) {
 }
 
 export default function NodeList() {
+  useListHotkeys(hasScope("nodes.create") ? { label: msg`New node`, href: "/nodes/new" } : undefined);
   const { nodes, fresh, failed, at } = useNodeList();
   const layout = listType.value;
   // A kept copy (or one read before the panel went out of reach) says its age, not its statuses.

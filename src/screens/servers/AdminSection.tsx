@@ -2,11 +2,14 @@ import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useMemo, useState } from "react";
 import { useLocation } from "wouter";
+import type { Template } from "../../../server/templates/index.ts";
 import { deleteServer, getDefinition, putDefinition, type Server, serverAction } from "../../api/servers";
 import { confirmAsync } from "../../components/confirmStore";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
 import { toastSuccess } from "../../components/toastStore";
+import { isAdmin } from "../../state/scopes";
+import { LimitsFields, type LimitTexts, limitTexts, readLimits } from "./LimitsFields";
 import { ActionIcon } from "./serverIcons";
 import type { ServerCan } from "./serverScopes";
 import { type TemplateKit, useTemplateKit } from "./templateKit";
@@ -148,7 +151,66 @@ function DefinitionEditor({
   );
 }
 
-/** Administration of one server: its definition, reload from disk, deletion. */
+/** The server's limits, for administrators: saved into its definition (they apply at the next start). */
+function LimitsEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
+  const [definition, setDefinition] = useState<Template>();
+  const [texts, setTexts] = useState<LimitTexts>(limitTexts(undefined));
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    getDefinition(id)
+      .then((d) => {
+        if (!live) return;
+        setDefinition(d);
+        setTexts(limitTexts(d.limits));
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  if (!definition) return <Spinner />;
+  const { limits, invalid } = readLimits(texts);
+  const changed = JSON.stringify(limitTexts(limits)) !== JSON.stringify(limitTexts(definition.limits));
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const { limits: _old, ...rest } = definition;
+      const next: Template = Object.keys(limits).length ? { ...rest, limits } : rest;
+      await putDefinition(id, next);
+      setDefinition(next);
+      toastSuccess(t`Limits saved`);
+      onSaved();
+    } catch {
+      // the global handler said why
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section className="settings-block">
+      <LimitsFields texts={texts} onTexts={setTexts} titleClass="small-title" />
+      <div className="form-end">
+        <button
+          type="button"
+          className="btn"
+          disabled={!changed || invalid.length > 0 || saving}
+          onClick={() => void save()}
+          data-testid="save-limits"
+        >
+          <ScreenIcon name="save" size={18} />
+          <Trans>Save</Trans>
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** Administration of one server: its limits, its definition, reload from disk, deletion. */
 export function AdminSection({
   server,
   can,
@@ -160,6 +222,8 @@ export function AdminSection({
 }) {
   const [, navigate] = useLocation();
   const [busy, setBusy] = useState(false);
+  // Bumped when the limits are saved, so the definition editor reads the definition again.
+  const [definitionVersion, setDefinitionVersion] = useState(0);
 
   const reload = async () => {
     setBusy(true);
@@ -193,8 +257,10 @@ export function AdminSection({
 
   return (
     <div className="admin-section">
+      {isAdmin.value && <LimitsEditor id={server.id} onSaved={() => setDefinitionVersion((v) => v + 1)} />}
       {can("server.definition.view") && (
         <DefinitionEditor
+          key={definitionVersion}
           id={server.id}
           canEdit={can("server.definition.edit")}
           onSaved={(d) => onChanged({ type: d.type ?? server.type, icon: d.icon })}

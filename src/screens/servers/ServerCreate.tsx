@@ -19,10 +19,11 @@ import { ScreenIcon } from "../../components/screenIcons";
 import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
 import { errorMessage } from "../../i18n/errorMessages";
-import { hasScope } from "../../state/scopes";
+import { hasScope, isAdmin } from "../../state/scopes";
 import { user } from "../../state/session";
 import { usableEnvironments } from "../nodes/environments";
 import { repoTitle } from "../templates/repoTitle";
+import { LimitsFields, type LimitTexts, limitTexts, readLimits } from "./LimitsFields";
 import { ActionIcon, ServerTypeIcon } from "./serverIcons";
 import { useTemplateKit } from "./templateKit";
 import { checkValues, shownGroups, type Values, VariablesForm } from "./VariablesForm";
@@ -356,6 +357,7 @@ export default function ServerCreate() {
   const [nameError, setNameError] = useState<string>();
   const [creating, setCreating] = useState(false);
   const [installNow, setInstallNow] = useState(true);
+  const [limitTextsNow, setLimitTexts] = useState<LimitTexts>(() => limitTexts(undefined));
   const kit = useTemplateKit();
   const allowed = hasScope("server.create");
   const me = user.value?.username;
@@ -424,6 +426,7 @@ export default function ServerCreate() {
     try {
       const full = await getTemplate(repo, templateName);
       setTemplate(full);
+      setLimitTexts(limitTexts(full.limits));
       setValues(Object.fromEntries(Object.entries(full.data ?? {}).map(([k, v]) => [k, v.value])));
       setErrors({});
       const def = templateEnvironments(full).findIndex((e) => e.type === full.environment.type);
@@ -465,12 +468,22 @@ export default function ServerCreate() {
     const trimmed = name.trim();
     setErrors(checked.errors);
     setNameError(trimmed ? undefined : t`Give the server a name`);
-    if (!trimmed || Object.keys(checked.errors).length) return;
-    const { readme: _readme, name: _templateName, ...definition } = template;
+    const limits = readLimits(limitTextsNow);
+    if (!trimmed || Object.keys(checked.errors).length || limits.invalid.length) return;
+    const { readme: _readme, name: _templateName, limits: _templateLimits, ...definition } = template;
     const data = Object.fromEntries(
       Object.entries(template.data ?? {}).map(([k, v]) => [k, { ...v, value: checked.values[k] }]),
     );
-    const body = { ...definition, name: trimmed, node: nodeId, users, environment: envs[envIndex], data };
+    const body = {
+      ...definition,
+      name: trimmed,
+      node: nodeId,
+      users,
+      environment: envs[envIndex],
+      data,
+      // Only administrators set limits (the panel refuses them from anyone else).
+      ...(isAdmin.value && Object.keys(limits.limits).length ? { limits: limits.limits } : {}),
+    };
     setCreating(true);
     let id = newServerId();
     try {
@@ -582,6 +595,7 @@ export default function ServerCreate() {
                 onChange={setInstallNow}
                 hint={t`Runs the template's install steps as soon as the server is made. A server must be installed before it can start.`}
               />
+              {isAdmin.value && <LimitsFields texts={limitTextsNow} onTexts={setLimitTexts} />}
             </div>
           )}
           <div className="wizard-actions">

@@ -1,8 +1,8 @@
-import { t } from "@lingui/core/macro";
+import { msg, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { type Server, type ServerAction, serverAction } from "../../api/servers";
+import { type Server, type ServerAction, type ServerStats, serverAction } from "../../api/servers";
 import { confirmAsync } from "../../components/confirmStore";
 import { ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
@@ -15,6 +15,8 @@ import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import { serverStatus } from "../../state/serverLive";
+import { useListHotkeys } from "../useListHotkeys";
+import { ServerUsage } from "./ServerUsage";
 import { ActionIcon, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
 import { holdsOnServer, serverAddress } from "./serverScopes";
 import { useListLive } from "./useListLive";
@@ -55,11 +57,13 @@ function ServerEntry({
   server,
   register,
   scopes,
+  usage,
   onAction,
   old,
 }: {
   old: boolean;
   server: Server;
+  usage: ServerStats | undefined;
   register: (el: HTMLElement | null) => void;
   scopes: string[] | undefined;
   onAction: (server: Server, action: ServerAction) => Promise<void>;
@@ -91,7 +95,7 @@ function ServerEntry({
       className={old ? "server-entry is-old" : "server-entry"}
       data-testid="server-entry"
     >
-      <Link href={`/servers/view/${server.id}`} className="server-entry-link">
+      <Link href={`/servers/view/${server.id}`} className="server-entry-link" data-list-entry="">
         <ServerTypeIcon type={server.type} icon={server.icon} />
         <span className="server-entry-main">
           <span className="server-entry-name">{server.name}</span>
@@ -104,6 +108,7 @@ function ServerEntry({
               </span>
             )}
           </span>
+          {usage && !old && status === "online" && <ServerUsage stats={usage} />}
         </span>
       </Link>
       <div className="server-entry-side">
@@ -142,10 +147,11 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 export default function ServerList() {
+  useListHotkeys(hasScope("server.create") ? { label: msg`New server`, href: "/servers/new" } : undefined);
   const [search, setSearch] = useState("");
   const name = useDebounced(search.trim(), SEARCH_PAUSE_MS);
   const list = useServerList(name);
-  const { register, serverScopes, refresh } = useListLive(list.servers);
+  const { register, serverScopes, usage, refresh } = useListLive(list.servers);
   const layout = listType.value;
   const old = !list.fresh || !online.value;
 
@@ -218,6 +224,7 @@ export default function ServerList() {
                 server={s}
                 register={register}
                 scopes={serverScopes[s.id]}
+                usage={usage[s.id]}
                 onAction={onAction}
                 old={old}
               />

@@ -1,10 +1,11 @@
 import { i18n } from "@lingui/core";
-import { t } from "@lingui/core/macro";
+import { msg, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { isApiError } from "../../api/errors";
 import { getServer, type Server, type ServerAction, serverAction } from "../../api/servers";
+import { type ContextHotkey, useContextHotkeys } from "../../app/hotkeyState";
 import type { ScreenProps } from "../../app/routes";
 import { confirmAsync } from "../../components/confirmStore";
 import { Panel } from "../../components/Panel";
@@ -79,6 +80,51 @@ const actionColor: Partial<Record<ServerAction, string>> = {
   install: "btn-outline",
 };
 
+// The server view's hotkeys (spec §2.2): lifecycle on Shift+letter (plain letters are the second
+// keys of the g chords), sections on their number, the command line on i.
+const ACTION_KEYS = {
+  start: { keys: "Shift+S", label: msg`Start` },
+  stop: { keys: "Shift+T", label: msg`Stop` },
+  kill: { keys: "Shift+K", label: msg`Kill` },
+} as const;
+const NO_HOTKEYS: ContextHotkey[] = [];
+
+/** Number keys open the sections in order; i puts the cursor in the console's command line. */
+function ViewHotkeys({ sections, choose }: { sections: readonly Section[]; choose: (id: string) => void }) {
+  const chooseNow = useRef(choose);
+  chooseNow.current = choose;
+  const ids = sections.map((s) => `${s.id}:${s.label}`).join(" ");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `ids` stands for `sections`
+  const hotkeys = useMemo<ContextHotkey[]>(
+    () => [
+      ...sections.slice(0, 9).map((s, i) => ({
+        keys: String(i + 1),
+        // Already translated: shown as it is.
+        label: { id: `server.section.${s.id}`, message: s.label },
+        run: (e: KeyboardEvent) => {
+          e.preventDefault();
+          chooseNow.current(s.id);
+        },
+      })),
+      {
+        keys: "i",
+        label: msg`Type a command`,
+        run: (e: KeyboardEvent) => {
+          const input = () => document.querySelector<HTMLInputElement>('[data-testid="console-input"]');
+          if (!input()) return;
+          e.preventDefault();
+          chooseNow.current("console");
+          // once the console section is shown (a hidden field takes no focus)
+          requestAnimationFrame(() => input()?.focus());
+        },
+      },
+    ],
+    [ids],
+  );
+  useContextHotkeys(hotkeys);
+  return null;
+}
+
 function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; can: ServerCan }) {
   const [busy, setBusy] = useState<ServerAction>();
   const readable = can("server.status");
@@ -96,6 +142,21 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
   const actions = viewActions(reachable ? status : undefined).filter(
     (a) => can(`server.${a}`) && !(notInstalled && a === "start"),
   );
+
+  // Restart: a clean stop (waited for), then start; offered while the server runs.
+  const canRestart = status === "online" && can("server.stop") && can("server.start");
+  const restart = async () => {
+    setBusy("stop");
+    try {
+      await serverAction(server.id, "stop", { query: { wait: "" } });
+      await serverAction(server.id, "start");
+    } catch {
+      // the global handler said why
+    } finally {
+      setBusy(undefined);
+    }
+    await live.refresh();
+  };
 
   const run = async (action: ServerAction) => {
     if (action === "kill" || (action === "install" && !notInstalled)) {
@@ -126,6 +187,38 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
     }
     await live.refresh();
   };
+
+  const handlers = useRef({ run, restart });
+  handlers.current = { run, restart };
+  const keyed = actions.filter((a): a is keyof typeof ACTION_KEYS => a in ACTION_KEYS);
+  const offered = `${keyed.join(" ")}${reachable && canRestart ? " restart" : ""}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `offered` stands for `keyed` and `canRestart`
+  const hotkeys = useMemo<ContextHotkey[]>(
+    () => [
+      ...keyed.map((a) => ({
+        keys: ACTION_KEYS[a].keys,
+        label: ACTION_KEYS[a].label,
+        run: (e: KeyboardEvent) => {
+          e.preventDefault();
+          void handlers.current.run(a);
+        },
+      })),
+      ...(offered.endsWith("restart")
+        ? [
+            {
+              keys: "Shift+R",
+              label: msg`Restart`,
+              run: (e: KeyboardEvent) => {
+                e.preventDefault();
+                void handlers.current.restart();
+              },
+            },
+          ]
+        : []),
+    ],
+    [offered],
+  );
+  useContextHotkeys(reachable ? hotkeys : NO_HOTKEYS);
 
   return (
     <div className={reachable ? "lifecycle" : "lifecycle is-old"}>
@@ -382,6 +475,7 @@ export default function ServerView({ params }: ScreenProps) {
         </Panel>
       ) : (
         <>
+          <ViewHotkeys sections={sections} choose={choose} />
           <div className="server-tabs" role="tablist" aria-label={t`Server sections`}>
             {sections.map((s) => (
               <button

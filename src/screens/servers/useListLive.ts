@@ -1,15 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { getServer, getStatus, type Server } from "../../api/servers";
+import { getServer, getStats, getStatus, type Server, type ServerStats } from "../../api/servers";
 import { quiet, reportSessionEnd } from "../../app/background";
 import { usePolling } from "../../app/usePolling";
 import { hasScope } from "../../state/scopes";
 import { POLL_MS, setServerStatus } from "../../state/serverLive";
+import { holdsOnServer } from "./serverScopes";
 
 const ACTION_SCOPES = ["server.start", "server.stop", "server.kill"] as const;
 
 /**
  * Live bits of the server list, kept cheap: the status of the servers on screen only (one GET
- * …/status each, every 5 s while the page is visible; no socket per item), and a server's own
+ * …/status each, every 5 s while the page is visible; no socket per item; and …/stats of those
+ * running, for usage against their limits), and a server's own
  * scopes only when the global ones do not already grant every list action.
  */
 export function useListLive(servers: readonly Server[] | undefined) {
@@ -18,6 +20,10 @@ export function useListLive(servers: readonly Server[] | undefined) {
   const asked = useRef(new Set<string>());
   const byId = useRef(new Map<string, Server>());
   const [serverScopes, setServerScopes] = useState<Record<string, string[]>>({});
+  // CPU and memory of running servers on screen, with their limits (GET …/stats beside the status).
+  const [usage, setUsage] = useState<Record<string, ServerStats>>({});
+  const scopesNow = useRef(serverScopes);
+  scopesNow.current = serverScopes;
   byId.current = new Map((servers ?? []).map((s) => [s.id, s]));
   const globalActions = ACTION_SCOPES.every((s) => hasScope(s)) || hasScope("server.admin");
 
@@ -27,7 +33,17 @@ export function useListLive(servers: readonly Server[] | undefined) {
         if (!byId.current.get(id)?.canGetStatus) return;
         readAt.current.set(id, Date.now());
         try {
-          setServerStatus(id, await getStatus(id, quiet));
+          const status = await getStatus(id, quiet);
+          setServerStatus(id, status);
+          const stats =
+            status.running && holdsOnServer(scopesNow.current[id], "server.stats")
+              ? await getStats(id, quiet)
+              : undefined;
+          setUsage((all) => {
+            if (!stats && !all[id]) return all;
+            const { [id]: _old, ...rest } = all;
+            return stats ? { ...rest, [id]: stats } : rest;
+          });
         } catch (err) {
           reportSessionEnd(err);
         }
@@ -95,5 +111,5 @@ export function useListLive(servers: readonly Server[] | undefined) {
   /** Re-read one server's status now (after an action). */
   const refresh = useCallback((id: string) => readStatuses([id]), [readStatuses]);
 
-  return { register, serverScopes, refresh };
+  return { register, serverScopes, usage, refresh };
 }

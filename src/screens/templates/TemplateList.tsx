@@ -1,4 +1,4 @@
-import { t } from "@lingui/core/macro";
+import { msg, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useState } from "react";
 import { deleteRepo } from "../../api/templates";
@@ -14,6 +14,7 @@ import { OnlineLink, offlineReason } from "../../offline/NeedsNetwork";
 import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
+import { useListHotkeys } from "../useListHotkeys";
 import { AddRepoDialog } from "./AddRepoDialog";
 import { RepoSection } from "./RepoSection";
 import { type RepoState, useTemplateRepos } from "./useTemplateRepos";
@@ -29,6 +30,7 @@ export default function TemplateList() {
   const canEditLocal = hasScope("templates.local.edit");
   const canAddRepo = hasScope("templates.repo.create");
   const canRemoveRepo = hasScope("templates.repo.delete");
+  useListHotkeys(canEditLocal ? { label: msg`New template`, href: "/templates/new" } : undefined);
 
   if (!hasScope("templates.view")) return <NotPermitted />;
   const old = !fresh || !online.value;

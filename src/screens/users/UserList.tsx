@@ -1,4 +1,4 @@
-import { t } from "@lingui/core/macro";
+import { msg, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
 import { lastKnownAt } from "../../api/client";
@@ -17,6 +17,7 @@ import { OnlineLink } from "../../offline/NeedsNetwork";
 import { backOnline, online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
+import { useListHotkeys } from "../useListHotkeys";
 import "../../components/controls.css";
 import "../../components/screen-head.css";
 import "./users.css";
@@ -52,6 +53,7 @@ type Listing =
   | "refused";
 
 export default function UserList() {
+  useListHotkeys(hasScope("users.info.edit") ? { label: msg`New user`, href: "/users/new" } : undefined);
   const [search, setSearch] = useState("");
   const [listing, setListing] = useState<Listing>();
   const [loadingMore, setLoadingMore] = useState(false);

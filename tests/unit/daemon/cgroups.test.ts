@@ -53,6 +53,16 @@ describe("cgroup drivers on a stand-in tree", () => {
     expect(fs.readFileSync(path.join(dir, "outpost-daemon", "cgroup.procs"), "utf8")).toBe("4242");
   });
 
+  it("v1 removes the groups of its prefix a previous run left, and only those", async () => {
+    const parents = { memory: path.join(dir, "memory"), pids: path.join(dir, "pids") };
+    const driver = new CgroupV1Driver(parents);
+    await driver.create("outpost-abc-s1", {});
+    await driver.create("outpost-abc-s2", {});
+    await driver.create("outpost-other-s1", {});
+    expect(await driver.removeLeftovers("outpost-abc")).toBe(2);
+    for (const parent of Object.values(parents)) expect(fs.readdirSync(parent)).toEqual(["outpost-other-s1"]);
+  });
+
   it("v1 writes each controller's files in its own hierarchy", async () => {
     const parents = {
       memory: path.join(dir, "memory"),

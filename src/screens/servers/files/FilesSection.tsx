@@ -1,5 +1,5 @@
 import { i18n } from "@lingui/core";
-import { plural, t } from "@lingui/core/macro";
+import { msg, plural, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import {
   type DragEvent,
@@ -22,6 +22,7 @@ import {
   movePath,
   writeText,
 } from "../../../api/files";
+import { type ContextHotkey, useContextHotkeys } from "../../../app/hotkeyState";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { showToast, toastError, toastSuccess } from "../../../components/toastStore";
@@ -129,6 +130,8 @@ function ListingMessage({
 }
 
 /** File manager (spec §2.3, §7): browse, edit, upload, download, move, archive, extract, delete. */
+const NO_HOTKEYS: ContextHotkey[] = [];
+
 export default function FilesSection({ server, can, active }: SectionProps) {
   const serverId = server.id;
   const canEdit = can("server.files.edit");
@@ -392,6 +395,48 @@ export default function FilesSection({ server, can, active }: SectionProps) {
     if (folders > 0) toastError(i18n._(errorMessage("ErrDirectoryUploadNotSupported")!));
     void upload(files);
   };
+
+  // Hotkeys while the file list is shown (spec §2.2): up a folder, new file or folder, delete the
+  // selection (with the usual confirmation).
+  const latest = useRef({ dir, go, selected, remove, setDialog });
+  latest.current = { dir, go, selected, remove, setDialog };
+  const hotkeys = useMemo<ContextHotkey[]>(() => {
+    const key = (keys: string, label: ContextHotkey["label"], run: () => boolean): ContextHotkey => ({
+      keys,
+      label,
+      run: (e) => {
+        if (run()) e.preventDefault();
+      },
+    });
+    const list = [
+      key("Backspace", msg`Up one folder`, () => {
+        const { dir: at, go: open } = latest.current;
+        if (!at) return false;
+        open(parentPath(at));
+        return true;
+      }),
+    ];
+    if (canEdit) {
+      list.push(
+        key("Shift+N", msg`New file`, () => {
+          latest.current.setDialog({ kind: "new", entry: "file" });
+          return true;
+        }),
+        key("Shift+F", msg`New folder`, () => {
+          latest.current.setDialog({ kind: "new", entry: "folder" });
+          return true;
+        }),
+        key("Delete", msg`Delete`, () => {
+          const names = [...latest.current.selected];
+          if (!names.length) return false;
+          void latest.current.remove(names);
+          return true;
+        }),
+      );
+    }
+    return list;
+  }, [canEdit]);
+  useContextHotkeys(active && !editing && !dialog ? hotkeys : NO_HOTKEYS);
 
   const crumbs = breadcrumbs(dir);
   const ready = listing.shownDir === dir;
