@@ -35,10 +35,24 @@ function writeLocal(key: PreferenceKey, value: string): void {
   }
 }
 
+/** Keys the user changed while the panel's copy was being fetched: the newer choice wins. */
+let changedDuringSync: Set<string> | undefined;
+
+/** Each key's last PUT: the next waits for it, so quick changes reach the panel in order. */
+const inFlight = new Map<string, Promise<void>>();
+
+function push(key: string, value: string): void {
+  const next = (inFlight.get(key) ?? Promise.resolve()).then(() =>
+    putUserSetting(key, value).catch(() => undefined),
+  );
+  inFlight.set(key, next);
+}
+
 /** A choice the user just made: kept locally, and on the panel when signed in. */
 export function savePreference(key: PreferenceKey, value: string): void {
+  changedDuringSync?.add(key);
   writeLocal(key, value);
-  if (signedIn) void putUserSetting(key, value).catch(() => undefined);
+  if (signedIn) push(key, value);
 }
 
 /**
@@ -47,14 +61,19 @@ export function savePreference(key: PreferenceKey, value: string): void {
  */
 export async function syncPreferences(): Promise<void> {
   signedIn = true;
+  const changed = new Set<string>();
+  changedDuringSync = changed;
   let stored: { key: string; value: string }[];
   try {
     stored = await getUserSettings();
   } catch {
     return; // offline or refused: the local copy stays in force
+  } finally {
+    if (changedDuringSync === changed) changedDuringSync = undefined;
   }
   const remote = new Map(stored.map((s) => [s.key, s.value]));
   for (const key of PREFERENCE_KEYS) {
+    if (changed.has(key)) continue; // already sent, and newer than what the panel had
     const value = remote.get(key);
     if (value !== undefined) {
       if (value !== readLocal(key)) {
@@ -63,7 +82,7 @@ export async function syncPreferences(): Promise<void> {
       }
     } else {
       const local = readLocal(key);
-      if (local !== null) void putUserSetting(key, local).catch(() => undefined);
+      if (local !== null) push(key, local);
     }
   }
 }
