@@ -1,4 +1,5 @@
 import { lingui } from "@lingui/vite-plugin";
+import type { ChunkingContext } from "rolldown";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { babelMacros } from "./scripts/vite-babel-macros.ts";
@@ -8,6 +9,28 @@ import { themeArchives } from "./scripts/vite-theme-archives.ts";
 // - default: React aliased to preact/compat and signals-react to @preact/signals (what users get);
 // - `--mode react`: real React + @preact/signals-react with its Babel transform (a guard that
 //   the code stays plain React).
+
+/**
+ * Names the chunk of the first load: every module the entry (src/main.tsx) or the sign-in screen
+ * imports, directly or through other static imports. Other modules keep Rolldown's own chunks.
+ */
+function firstLoadChunk() {
+  const roots = /\/src\/(main\.tsx|screens\/auth\/Login\.tsx|app\/registerSw\.ts)$/;
+  const seen = new Map<string, boolean>();
+  const reached = (id: string, ctx: ChunkingContext, path: Set<string>): boolean => {
+    const known = seen.get(id);
+    if (known !== undefined) return known;
+    if (roots.test(id)) return true;
+    if (path.has(id)) return false;
+    path.add(id);
+    const info = ctx.getModuleInfo(id);
+    const yes = !!info?.importers.some((by) => reached(by, ctx, path));
+    path.delete(id);
+    seen.set(id, yes);
+    return yes;
+  };
+  return (id: string, ctx: ChunkingContext) => (reached(id, ctx, new Set()) ? "app" : null);
+}
 
 const preactAlias = {
   "react-dom/test-utils": "preact/test-utils",
@@ -58,11 +81,14 @@ export default defineConfig(({ mode }) => {
       manifest: true,
       target: "es2022",
       rollupOptions: {
+        preserveEntrySignatures: false,
         output: {
-          // Preact, its JSX runtime and signals are needed by every page: one file, not three.
-          codeSplitting: {
-            groups: [{ name: "preact", test: /node_modules[\\/](preact|@preact[\\/]signals)/ }],
-          },
+          // First load in few requests (issue 11: the login page in ≤ 4 JavaScript files): everything
+          // the entry imports statically is one chunk, and the sign-in screen (lazy in the routes
+          // table, but the page most first visits land on) joins it. Screens and the per-locale
+          // catalogs stay split, so only the active locale's strings are fetched. (Preact, its JSX
+          // runtime and signals, which every page needs, are part of that first-load chunk.)
+          codeSplitting: { groups: [{ name: firstLoadChunk() }] },
         },
         // Lingui's React bindings start with "use client", a marker for server-rendering
         // frameworks; this app renders only in the browser, so dropping it changes nothing.

@@ -59,6 +59,23 @@ await build({
   external: ["cpu-features", "*.node"],
 });
 
+// V8 keeps every script's source in memory, as one byte per character only
+// when all of it is Latin-1: a single "—" left in a comment of a dependency
+// doubled the daemon bundle's 5.7 MB to 11.6 MB of heap. esbuild escapes
+// non-ASCII text in strings but not in the comments it keeps, nor always in
+// regular expressions; each such UTF-16 unit becomes \uXXXX, which means the
+// same in strings, templates, regular expressions and identifiers, and
+// nothing in comments. (The source maps' columns move by a few characters on
+// those lines.)
+for (const file of [panel, daemon]) {
+  const text = fs.readFileSync(file, "utf8");
+  const ascii = text.replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  if (ascii !== text) fs.writeFileSync(file, ascii, { mode: fs.statSync(file).mode });
+}
+
 for (const file of [panel, daemon]) {
   const size = fs.statSync(file).size;
   console.log(`server build: ${path.relative(root, file)} (${(size / 1024 / 1024).toFixed(1)} MiB)`);

@@ -35,10 +35,20 @@ function writeLocal(key: PreferenceKey, value: string): void {
   }
 }
 
+/** Each key's last PUT: the next waits for it, so quick changes reach the panel in order. */
+const inFlight = new Map<string, Promise<void>>();
+
+function push(key: string, value: string): void {
+  const next = (inFlight.get(key) ?? Promise.resolve()).then(() =>
+    putUserSetting(key, value).catch(() => undefined),
+  );
+  inFlight.set(key, next);
+}
+
 /** A choice the user just made: kept locally, and on the panel when signed in. */
 export function savePreference(key: PreferenceKey, value: string): void {
   writeLocal(key, value);
-  if (signedIn) void putUserSetting(key, value).catch(() => undefined);
+  if (signedIn) push(key, value);
 }
 
 /**
@@ -63,7 +73,7 @@ export async function syncPreferences(): Promise<void> {
       }
     } else {
       const local = readLocal(key);
-      if (local !== null) void putUserSetting(key, local).catch(() => undefined);
+      if (local !== null) push(key, local);
     }
   }
 }

@@ -84,6 +84,10 @@ test("theme, colour and font size chosen on the account page apply at once, befo
   await other.close();
 });
 
+/** Where the broken archive is dropped; other tests share the panel, so it goes afterwards. */
+const brokenArchive = () => path.join(process.env.E2E_PREACT_DATA!, "themes", "Broken.tar");
+test.afterAll(() => fs.rmSync(brokenArchive(), { force: true }));
+
 test("theme archives: the high-contrast one applies from the account page and on reload; a broken one says so and the app keeps the built-in theme", async ({
   page,
   baseURL,
@@ -91,10 +95,7 @@ test("theme archives: the high-contrast one applies from the account page and on
   // An administrator drops a broken archive into the data folder (a tar without a manifest).
   const themes = path.join(process.env.E2E_PREACT_DATA!, "themes");
   fs.mkdirSync(themes, { recursive: true });
-  fs.writeFileSync(
-    path.join(themes, "Broken.tar"),
-    createTar([{ name: "theme.css", data: "body{display:none}" }]),
-  );
+  fs.writeFileSync(brokenArchive(), createTar([{ name: "theme.css", data: "body{display:none}" }]));
 
   const user = await registerUser(baseURL!, "archive");
   await page.emulateMedia({ colorScheme: "light" });
