@@ -35,6 +35,9 @@ function writeLocal(key: PreferenceKey, value: string): void {
   }
 }
 
+/** Keys the user changed while the panel's copy was being fetched: the newer choice wins. */
+let changedDuringSync: Set<string> | undefined;
+
 /** Each key's last PUT: the next waits for it, so quick changes reach the panel in order. */
 const inFlight = new Map<string, Promise<void>>();
 
@@ -47,6 +50,7 @@ function push(key: string, value: string): void {
 
 /** A choice the user just made: kept locally, and on the panel when signed in. */
 export function savePreference(key: PreferenceKey, value: string): void {
+  changedDuringSync?.add(key);
   writeLocal(key, value);
   if (signedIn) push(key, value);
 }
@@ -57,14 +61,19 @@ export function savePreference(key: PreferenceKey, value: string): void {
  */
 export async function syncPreferences(): Promise<void> {
   signedIn = true;
+  const changed = new Set<string>();
+  changedDuringSync = changed;
   let stored: { key: string; value: string }[];
   try {
     stored = await getUserSettings();
   } catch {
     return; // offline or refused: the local copy stays in force
+  } finally {
+    if (changedDuringSync === changed) changedDuringSync = undefined;
   }
   const remote = new Map(stored.map((s) => [s.key, s.value]));
   for (const key of PREFERENCE_KEYS) {
+    if (changed.has(key)) continue; // already sent, and newer than what the panel had
     const value = remote.get(key);
     if (value !== undefined) {
       if (value !== readLocal(key)) {

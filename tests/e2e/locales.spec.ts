@@ -78,6 +78,7 @@ test("the language picker lists locales by their own names, switches at once and
   await expect(page).toHaveURL(/\/servers$/);
   await page.goto("/self");
   const picker = page.getByTestId("preferences").getByLabel("Language");
+  await expect(picker.locator("option")).not.toHaveCount(0);
   const names = await picker.locator("option").allTextContents();
   expect(names.length).toBeGreaterThanOrEqual(3);
   expect(names.some((n) => n.includes("Deutsch"))).toBe(true);
