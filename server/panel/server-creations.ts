@@ -63,6 +63,23 @@ export class ServerCreations {
   }
 
   /**
+   * Runs the node's part of a claimed creation. A node that already holds the
+   * id while the panel has neither a row nor (before this one) a claim for it
+   * holds a leftover of a crash from before claims existed: it is taken back
+   * and the creation tried once more. Our claim shuts out every other creation
+   * of the id, so no server can be recorded under it meanwhile.
+   */
+  async onNode(id: string, nodeId: number, startedAt: number, create: () => Promise<void>): Promise<void> {
+    try {
+      await create();
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === "ErrServerAlreadyExists")) throw err;
+      if (!(await this.takeBackUnclaimed({ id, node_id: nodeId, started_at: startedAt }))) throw err;
+      await create();
+    }
+  }
+
+  /**
    * A creation that failed. When the node may hold part of it, that part is
    * removed first; if the node cannot be asked, the claim stays for a later
    * take-back.
@@ -101,14 +118,23 @@ export class ServerCreations {
   /** Removes what the node made of a cut-short creation, then its claim; false when the node cannot say. */
   private async takeBack(claim: Claim): Promise<boolean> {
     // A recorded server is never the node's leftover (recording removes the claim; this is a safeguard).
-    const recorded = await this.db
-      .selectFrom("servers")
-      .select("id")
-      .where("id", "=", claim.id)
-      .executeTakeFirst();
-    if (!recorded && !(await this.removeFromNode(claim))) return false;
+    if (!(await this.recorded(claim.id)) && !(await this.removeFromNode(claim))) return false;
     await this.drop(claim);
     return true;
+  }
+
+  /** Removes a node's leftover nobody claimed, under our own claim; false when it is not ours to remove. */
+  private takeBackUnclaimed(ours: Claim): Promise<boolean> {
+    return this.exclusive(ours.id, async () => {
+      const claim = await this.find(ours.id);
+      if (claim?.started_at !== ours.started_at) return false;
+      if (await this.recorded(ours.id)) return false;
+      return this.removeFromNode(ours);
+    });
+  }
+
+  private async recorded(id: string): Promise<boolean> {
+    return !!(await this.db.selectFrom("servers").select("id").where("id", "=", id).executeTakeFirst());
   }
 
   private async removeFromNode(claim: Claim): Promise<boolean> {

@@ -93,7 +93,9 @@ export class Servers {
     const claim = await this.creations.claim(id, nodeId);
     // The node checks the definition and its requirements; only then does the panel record it.
     try {
-      await client.servers.createServer(id, { ...definition, id });
+      await this.creations.onNode(id, nodeId, claim, () =>
+        client.servers.createServer(id, { ...definition, id }),
+      );
     } catch (err) {
       // A refusal (4xx) made nothing; anything else may have made the server before failing.
       const refused = err instanceof ApiError && err.status < 500;

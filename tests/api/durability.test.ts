@@ -5,6 +5,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { withPanelDb } from "../support/panel-db.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
+import { waitForExit } from "../support/poll.ts";
 import { adminClient } from "../support/test-panel.ts";
 
 /**
@@ -16,17 +17,6 @@ import { adminClient } from "../support/test-panel.ts";
  * nodes (a sealed secret).
  */
 const onSqlite = process.env.OUTPOST_TEST_DB !== "postgres";
-
-async function waitForExit(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("kill -9 with writes in flight", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-durable-"));

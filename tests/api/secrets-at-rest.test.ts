@@ -7,6 +7,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { newUser } from "../support/expect-api.ts";
 import { enableOtp, panelSecretBox, storedSetting, withPanelDb } from "../support/panel-db.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
+import { waitForExit } from "../support/poll.ts";
 import { adminClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 const onSqlite = process.env.OUTPOST_TEST_DB !== "postgres";
@@ -163,14 +164,3 @@ describe("a data folder from before secrets were sealed", () => {
 });
 
 const smtpPasswordOld = "old-smtp-pass-Kq93";
-
-async function waitForExit(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

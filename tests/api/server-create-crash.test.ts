@@ -7,7 +7,7 @@ import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
-import { waitUntil } from "../support/poll.ts";
+import { waitForExit, waitUntil } from "../support/poll.ts";
 import { adminClient } from "../support/test-panel.ts";
 
 /**
@@ -47,17 +47,6 @@ async function startRelay(target: number): Promise<{ port: number; hold: boolean
   });
   await new Promise<void>((resolve) => server.listen(relay.port, "127.0.0.1", resolve));
   return relay;
-}
-
-async function waitForExit(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe("kill -9 while a server is being created", () => {

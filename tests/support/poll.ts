@@ -11,3 +11,15 @@ export async function waitUntil(
   }
   throw new Error(`condition not met within ${timeoutMs} ms`);
 }
+
+/** Waits until the process `pid` is gone (after a kill -9 or a signal sent by the test). */
+export async function waitForExit(pid: number, everyMs = 20): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
