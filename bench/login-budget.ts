@@ -114,21 +114,52 @@ async function serverListFirstVisit(url: string) {
 }
 
 /** One Lighthouse run; a run that fails (NO_FCP happens on a loaded machine) is tried once more. */
-function lighthouseScore(url: string): number {
+function lighthouseScore(url: string, profile?: string): number {
   try {
-    return lighthouseOnce(url);
+    return lighthouseOnce(url, profile);
   } catch {
-    return lighthouseOnce(url);
+    return lighthouseOnce(url, profile);
   }
 }
 
-function lighthouseOnce(url: string): number {
+/**
+ * A Chromium profile holding a signed-in session (cookies and local storage) and nothing cached:
+ * Lighthouse runs in it with its storage reset off, so the page it loads is a signed-in first visit.
+ */
+async function signedInProfile(url: string): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-lh-profile-"));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: "/usr/bin/chromium",
+    args: chromeArgs,
+    serviceWorkers: "block",
+  });
+  const page = await context.newPage();
+  await page.goto(`${url}/auth/login`);
+  await page.getByTestId("login-email").fill(admin.email);
+  await page.getByLabel("Password", { exact: true }).fill(admin.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL(/\/servers$/);
+  await context.close();
+  return dir;
+}
+
+/** Empties a profile's caches (HTTP, code, service workers) and keeps its cookies and storage. */
+function emptyCaches(profile: string): void {
+  for (const sub of ["Cache", "Code Cache", "Service Worker", "GPUCache"]) {
+    fs.rmSync(path.join(profile, "Default", sub), { recursive: true, force: true });
+  }
+}
+
+function lighthouseOnce(url: string, profile?: string): number {
   const out = path.join(os.tmpdir(), `outpost-lh-${process.pid}.json`);
+  if (profile) emptyCaches(profile);
+  const flags = profile ? [...chromeArgs, `--user-data-dir=${profile}`] : chromeArgs;
   execFileSync(
     path.join(repoRoot, "node_modules/.bin/lighthouse"),
     [
-      `${url}/auth/login`,
-      `--chrome-flags=${chromeArgs.join(" ")}`,
+      profile ? `${url}/servers` : `${url}/auth/login`,
+      `--chrome-flags=${flags.join(" ")}`,
+      ...(profile ? ["--disable-storage-reset"] : []),
       "--only-categories=performance",
       "--output=json",
       `--output-path=${out}`,
@@ -138,6 +169,10 @@ function lighthouseOnce(url: string): number {
   );
   const report = JSON.parse(fs.readFileSync(out, "utf8"));
   fs.rmSync(out);
+  // A lost session would measure the login page instead.
+  const shown: string = report.finalDisplayedUrl ?? report.finalUrl ?? "";
+  if (profile && !shown.endsWith("/servers"))
+    throw new Error(`Lighthouse ended on ${shown}, not the server list`);
   return Math.round(report.categories.performance.score * 100);
 }
 
@@ -168,7 +203,13 @@ try {
   if (!process.argv.includes("--no-lighthouse")) {
     const scores = [0, 1, 2].map(() => lighthouseScore(panel.url)).sort((a, b) => a - b);
     console.log(`Lighthouse mobile performance: ${scores.join(", ")} → median ${scores[1]} (budget ≥ 98)`);
-    scoreOk = scores[1] >= 98;
+    const profile = await signedInProfile(panel.url);
+    const listScores = [0, 1, 2].map(() => lighthouseScore(panel.url, profile)).sort((a, b) => a - b);
+    fs.rmSync(profile, { recursive: true, force: true });
+    console.log(
+      `Lighthouse mobile performance, server list (signed in, empty cache): ${listScores.join(", ")} → median ${listScores[1]} (budget ≥ 95)`,
+    );
+    scoreOk = scores[1] >= 98 && listScores[1] >= 95;
   }
   // The same page in other languages: only the catalog differs, and it must stay small in each
   // (issue 10: de_DE, ja_JP, ar_SA beside en_US).

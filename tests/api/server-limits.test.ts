@@ -237,12 +237,12 @@ describe("server limits", () => {
     expect((await rawRequest(api, "GET", `${base}/out/zeros.bin`)).status).toBe(404);
     await api.delete(`${base}/out`);
 
-    // Filled near the limit, the next write is refused up front, and a backup fails where the limit is.
+    // Filled near the limit (folders count too), the next write stops at it, and a backup fails where it is.
     const fill = await rawRequest(api, "PUT", `${base}/fill.bin`, {
-      body: crypto.randomBytes(1024 * 1024 - 8192),
+      body: crypto.randomBytes(1024 * 1024 - 64 * 1024),
     });
     expect(fill.status).toBe(204);
-    const more = await rawRequest(api, "PUT", `${base}/more.bin`, { body: Buffer.alloc(16 * 1024, 2) });
+    const more = await rawRequest(api, "PUT", `${base}/more.bin`, { body: Buffer.alloc(128 * 1024, 2) });
     expect(more.status).toBe(507);
     expect((await api.post(`/api/servers/${id}/backup/create?name=full`)).status).toBe(204);
     let backup: { state: string; error?: string } = { state: "creating" };

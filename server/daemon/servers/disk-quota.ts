@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Transform } from "node:stream";
@@ -25,13 +26,32 @@ export const diskLimitReached = (limitMiB: number) =>
 /** The disk-limit message with its limit filled in, for SFTP clients. */
 export const diskLimitText = (limitMiB: number) => diskLimitMessage.replace("${limit}", String(limitMiB));
 
-/** Bytes of everything under a folder (links themselves, not what they point to). */
+/**
+ * Bytes under a folder: coreutils' `du` (apparent sizes, links not followed,
+ * folders counted too), some ten times faster than a walk from here on a
+ * large server; the walk where `du` is missing or answers nothing.
+ */
 export async function folderBytes(dir: string): Promise<number> {
+  return (await duBytes(dir)) ?? walkBytes(dir);
+}
+
+function duBytes(dir: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    // A file vanishing under du makes it exit non-zero yet still print the total.
+    execFile("du", ["-s", "-B1", "--apparent-size", "--", dir], { timeout: 60_000 }, (_error, stdout) => {
+      const bytes = Number.parseInt(String(stdout).split("\t")[0], 10);
+      resolve(Number.isFinite(bytes) && bytes >= 0 ? bytes : undefined);
+    });
+  });
+}
+
+/** Bytes of every file and link under a folder, found by walking it. */
+export async function walkBytes(dir: string): Promise<number> {
   let total = 0;
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     const at = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += await folderBytes(at);
+    if (entry.isDirectory()) total += await walkBytes(at);
     else total += (await fs.lstat(at).catch(() => undefined))?.size ?? 0;
   }
   return total;
