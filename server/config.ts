@@ -31,6 +31,8 @@ export interface PanelConfig {
   dockerSocket: string | undefined;
   /** How many console sockets and SFTP sessions one user, one session and one address may hold open. */
   connectionLimits: { perUser: number; perSession: number; perAddress: number };
+  /** Open registrations one address may make before it waits (OUTPOST_REGISTRATIONS_PER_ADDRESS). */
+  registrationsPerAddress: number;
 }
 
 function port(value: string | undefined, fallback: number): number {
@@ -70,6 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     secretKey: env.OUTPOST_SECRET_KEY || undefined,
     maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
     dockerSocket: env.OUTPOST_DOCKER_SOCKET || undefined,
+    registrationsPerAddress: positiveNumber(env.OUTPOST_REGISTRATIONS_PER_ADDRESS, 5),
     connectionLimits: {
       perUser: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_USER, 100),
       perSession: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_SESSION, 50),

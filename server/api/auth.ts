@@ -47,7 +47,8 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
   api.post(
     "/auth/register",
     { config: { access: "public" }, schema: { body: RegisterBody, response: answer } },
-    async (request, reply) => started(request, reply, await services.signIn.register(request.body)),
+    async (request, reply) =>
+      started(request, reply, await services.signIn.register(request.body, request.ip)),
   );
 
   // An invited user chooses a username and password with the link's token, and is signed in.

@@ -108,3 +108,19 @@ export class LoginThrottle {
 }
 
 const pairKey = (account: string, address: string) => `p:${account}\n${address}`;
+
+/**
+ * Open registration from one address: a few accounts are free, then each
+ * further one waits longer (the same back-off as sign-in, counting accounts
+ * made instead of failures), so one address cannot fill the panel with accounts.
+ */
+export function registrationLimits(freeAccounts: number): ThrottleLimits {
+  return {
+    freeAttempts: freeAccounts,
+    firstDelayMs: 60_000,
+    maxDelayMs: 60 * 60_000,
+    memoryMs: 24 * 60 * 60_000,
+    perAddress: Number.MAX_SAFE_INTEGER,
+    windowMs: 60_000,
+  };
+}

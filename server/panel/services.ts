@@ -6,7 +6,7 @@ import { SecretBox } from "../secrets/secret-box.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
 import { LiveConnections } from "./live-connections.ts";
-import { LoginThrottle } from "./login-throttle.ts";
+import { LoginThrottle, registrationLimits } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
@@ -106,7 +106,16 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     clients,
     settings,
     userSettings: new UserSettings(db),
-    signIn: new SignIn(accounts, sessions, throttle, clients, settings, twoFactor, invites),
+    signIn: new SignIn(
+      accounts,
+      sessions,
+      throttle,
+      clients,
+      settings,
+      twoFactor,
+      invites,
+      new LoginThrottle(registrationLimits(config.registrationsPerAddress)),
+    ),
     twoFactor,
     ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,

@@ -9,6 +9,9 @@ import { otpPendingLifetimeMs, rotatedSessionGraceMs, type Sessions } from "./se
 import type { Settings } from "./settings.ts";
 import type { TwoFactor } from "./two-factor.ts";
 
+/** The throttle's account key under which open registrations of an address are counted. */
+const registrationKey = "registration";
+
 export interface IssuedSession {
   token: string;
   expiresAt: number;
@@ -27,6 +30,8 @@ export class SignIn {
     private readonly settings: Settings,
     private readonly twoFactor: TwoFactor,
     private readonly invites: Invites,
+    /** Counts accounts made by open registration per address (see registrationLimits). */
+    private readonly registrations: LoginThrottle,
   ) {}
 
   async login(email: string, password: string, address: string): Promise<LoginResult> {
@@ -67,10 +72,14 @@ export class SignIn {
     return this.issue(user, scopes);
   }
 
-  async register(input: { username: string; email: string; password: string }): Promise<IssuedSession> {
+  async register(
+    input: { username: string; email: string; password: string },
+    address: string,
+  ): Promise<IssuedSession> {
     if (!(await this.settings.get("panel.registrationEnabled"))) {
       throw new ApiError(404, "ErrRegistrationDisabled", "registration is disabled");
     }
+    this.registrations.refuseIfThrottled(registrationKey, address);
     // An address invited but never accepted does not keep its owner from signing up; the
     // registrant gets none of what was granted to it (registering proves no mailbox). The
     // username is checked first so a refused registration leaves the invitation alone.
@@ -80,6 +89,7 @@ export class SignIn {
     await this.accounts.assertFree({ username });
     await this.invites.release(email);
     const user = await this.accounts.create({ ...input, scopes: registeredUserScopes });
+    this.registrations.recordFailure(registrationKey, address);
     return this.issue(user, [...registeredUserScopes]);
   }
 

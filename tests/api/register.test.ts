@@ -89,3 +89,30 @@ describe("POST /auth/register", () => {
     });
   });
 });
+
+describe("POST /auth/register from one address", () => {
+  const panel = usePanel({ env: { OUTPOST_REGISTRATIONS_PER_ADDRESS: "2" } });
+
+  it("makes a few accounts, then answers 429 with Retry-After and makes none", async () => {
+    const api = await adminClient(panel());
+    expect((await api.put("/api/settings/panel.registrationEnabled", { value: true })).status).toBe(204);
+    const register = async (body: unknown) => {
+      const client = new PanelClient(panel().url);
+      await client.prime();
+      return client.post("/auth/register", body);
+    };
+    for (const name of ["flood1", "flood2"]) expect((await register(newUser(name))).status).toBe(200);
+    const refused = newUser("flood3");
+    const res = await register(refused);
+    expectError(res, 429, "ErrTooManyAttempts");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    // No account was made: its password signs nobody in.
+    expectError(
+      await new PanelClient(panel().url).login(refused.email, refused.password),
+      400,
+      "ErrInvalidCredentials",
+    );
+    // Signing in from that address is not held back.
+    expect((await new PanelClient(panel().url).login(admin.email, admin.password)).status).toBe(200);
+  });
+});

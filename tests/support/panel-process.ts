@@ -68,6 +68,8 @@ export async function startPanel(
     OUTPOST_ADMIN_PASSWORD: admin.password,
     OUTPOST_WEB_DIR: opts.webDir ?? path.join(dataDir, "no-web-app"),
     DATABASE_URL: databaseUrl ?? "",
+    // Tests register many accounts from 127.0.0.1; the throttle's own test lowers this again.
+    OUTPOST_REGISTRATIONS_PER_ADDRESS: "100000",
     ...opts.env,
   };
   const child = spawn(
