@@ -132,11 +132,15 @@ export function moveDestination(body: { action: string; to?: string }): string {
  */
 export function abortedWhenGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  reply.raw.once("close", () => {
+  const gone = () => {
     if (!reply.raw.writableFinished) {
       controller.abort(new ApiError(400, "ErrRequestAborted", "the client went away"));
     }
-  });
+  };
+  // A client may be gone before the handler gets here (its "close" already past, seen with
+  // PostgreSQL's slower session check): the work is given up before it begins.
+  if (reply.raw.destroyed) gone();
+  else reply.raw.once("close", gone);
   return controller.signal;
 }
 

@@ -16,6 +16,7 @@ import {
   upload,
   uploadMultipart,
 } from "../support/file-requests.ts";
+import { sendHead, settledValue, whilePaused } from "../support/paused-process.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
 import { adminClient, type PanelClient as Client, usePanel } from "../support/test-panel.ts";
@@ -63,10 +64,31 @@ function rawExchange(url: string, head: string, body: Buffer): Promise<{ status:
   });
 }
 
+/** A process by its id and the port it listens on. */
+interface Listener {
+  pid: number;
+  port: number;
+}
+
 interface Place {
   api: Client;
   id: string;
   root: string;
+  /** The panel, where requests arrive. */
+  panel: Listener;
+  /** The process that does the file work: the panel for its local node, else the node's daemon. */
+  worker: Listener;
+}
+
+/** How many of `names`, one inside the other, exist under `dir`. */
+function depthOf(dir: string, names: string[]): number {
+  let depth = 0;
+  for (const name of names) {
+    dir = path.join(dir, name);
+    if (!fs.existsSync(dir)) break;
+    depth++;
+  }
+  return depth;
 }
 
 /** Names, paths, depths and forms the file routes must answer with a 4xx, never a 5xx or silence. */
@@ -76,8 +98,10 @@ function limits(label: string, place: () => Place) {
     let id: string;
     let root: string;
     let base: string;
+    let panel: Listener;
+    let worker: Listener;
     beforeAll(() => {
-      ({ api, id, root } = place());
+      ({ api, id, root, panel, worker } = place());
       base = `/api/servers/${id}`;
     });
 
@@ -113,6 +137,38 @@ function limits(label: string, place: () => Place) {
       const res = await rawRequest(api, "PUT", `${base}/file/deeper/${twoHundred}?folder=true`);
       expectEnvelope(res, 400, "ErrPathTooDeep");
       expect(fs.existsSync(path.join(root, "deeper"))).toBe(false);
+    });
+
+    it("stops making a deep folder when its client goes away, midway or before the work began", async () => {
+      const names = Array.from({ length: 120 }, (_, i) => `g${i}`);
+      const folderPath = (top: string) => `${base}/file/${top}/${names.join("/")}?folder=true`;
+      const headers = { ...sessionHeaders(api, "PUT"), "content-length": "0" };
+
+      // Midway: the worker is paused once the first folders exist, the client leaves, the worker
+      // resumes. A try that finds the work already done when paused says nothing and is repeated.
+      let pausedAt = names.length;
+      let top = "";
+      for (let attempt = 0; attempt < 5 && pausedAt === names.length; attempt++) {
+        top = `midway${attempt}`;
+        const socket = sendHead(api.baseUrl, "PUT", folderPath(top), headers);
+        await waitUntil(async () => depthOf(path.join(root, top), names) > 0, 20_000, 1);
+        await whilePaused(worker.pid, worker.port, () => {
+          pausedAt = depthOf(path.join(root, top), names);
+          socket.destroy();
+        });
+      }
+      expect(pausedAt).toBeLessThan(names.length);
+      expect(await settledValue(() => depthOf(path.join(root, top), names))).toBeLessThan(names.length);
+
+      // Before: the client is gone by the time the panel reads its request.
+      await whilePaused(panel.pid, panel.port, async () => {
+        const socket = sendHead(api.baseUrl, "PUT", folderPath("before"), headers);
+        await new Promise((resolve) => socket.write("", resolve));
+        socket.destroy();
+      });
+      // The panel has read it (an answer comes after it) and made nothing of it.
+      expect((await rawRequest(api, "GET", `${base}/file/`)).status).toBe(200);
+      expect(await settledValue(() => depthOf(path.join(root, "before"), names))).toBe(0);
     });
 
     it("answers a multipart body without a boundary with 400, not 500", async () => {
@@ -216,15 +272,20 @@ describe("file limits", () => {
     await daemon?.destroy();
   });
 
+  const panelListener = () => ({ pid: panel().pid, port: Number(new URL(panel().url).port) });
   limits("the local node", () => ({
     api: admin,
     id: localId,
     root: localServerRoot(panel().dataDir, localId),
+    panel: panelListener(),
+    worker: panelListener(),
   }));
   limits("a remote node", () => ({
     api: admin,
     id: remoteId,
     root: path.join(daemon.config.dataDir, "servers", remoteId),
+    panel: panelListener(),
+    worker: { pid: daemon.pid() ?? 0, port: daemon.config.listen.port },
   }));
 
   it("removes the temporary files of uploads cut short when the node starts again", async () => {
