@@ -29,7 +29,11 @@ function firstLoadChunk() {
     seen.set(id, yes);
     return yes;
   };
-  return (id: string, ctx: ChunkingContext) => (reached(id, ctx, new Set()) ? "app" : null);
+  // What screens share (widgets, API modules, offline helpers, the global search) in one more chunk,
+  // rather than a file each: a screen's first visit then fetches its own chunk and this one.
+  const shared = /\/src\/(components|api|offline|state|app|theme)\/|\/src\/screens\/[^/]+\.tsx?$/;
+  return (id: string, ctx: ChunkingContext) =>
+    reached(id, ctx, new Set()) ? "app" : shared.test(id) ? "shared" : null;
 }
 
 const preactAlias = {
