@@ -1,3 +1,4 @@
+import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
 import { type NodeFeatures as Features, getFeatures } from "../../api/nodes";
@@ -63,60 +64,14 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
                 ))}
               </dd>
             </div>
-            <div>
-              <dt>
-                <Trans>Docker</Trans>
-              </dt>
-              <dd data-testid="feature-docker">
-                {features.features.includes("docker") ? (
-                  <span className="with-icon">
-                    <ScreenIcon name="reachable" size={16} />
-                    <Trans>Available</Trans>
-                  </span>
-                ) : (
-                  <span className="with-icon muted">
-                    <ScreenIcon name="unreachable" size={16} />
-                    <Trans>Not available</Trans>
-                  </span>
-                )}
-              </dd>
-            </div>
-            <div>
-              <dt>
-                <Trans>Sandbox</Trans>
-              </dt>
-              <dd data-testid="feature-sandbox">
-                {features.features.includes("sandbox") ? (
-                  <span className="with-icon">
-                    <ScreenIcon name="reachable" size={16} />
-                    <Trans>Servers run sandboxed</Trans>
-                  </span>
-                ) : (
-                  <span className="with-icon muted">
-                    <ScreenIcon name="unreachable" size={16} />
-                    <Trans>Not available</Trans>
-                  </span>
-                )}
-              </dd>
-            </div>
-            <div>
-              <dt>
-                <Trans>Limits</Trans>
-              </dt>
-              <dd data-testid="feature-limits">
-                {features.features.includes("limits") ? (
-                  <span className="with-icon">
-                    <ScreenIcon name="reachable" size={16} />
-                    <Trans>Available</Trans>
-                  </span>
-                ) : (
-                  <span className="with-icon muted">
-                    <ScreenIcon name="unreachable" size={16} />
-                    <Trans>Not available</Trans>
-                  </span>
-                )}
-              </dd>
-            </div>
+            <FeatureRow label={t`Docker`} feature="docker" has={features.features} available={t`Available`} />
+            <FeatureRow
+              label={t`Sandbox`}
+              feature="sandbox"
+              has={features.features}
+              available={t`Servers run sandboxed`}
+            />
+            <FeatureRow label={t`Limits`} feature="limits" has={features.features} available={t`Available`} />
             <div>
               <dt>
                 <Trans>Version</Trans>
@@ -150,5 +105,21 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
         </p>
       )}
     </Panel>
+  );
+}
+
+/** One optional capability of the node: what it gives when the node has it, else "Not available". */
+function FeatureRow(props: { label: string; feature: string; has: string[]; available: string }) {
+  const present = props.has.includes(props.feature);
+  return (
+    <div>
+      <dt>{props.label}</dt>
+      <dd data-testid={`feature-${props.feature}`}>
+        <span className={present ? "with-icon" : "with-icon muted"}>
+          <ScreenIcon name={present ? "reachable" : "unreachable"} size={16} />
+          {present ? props.available : <Trans>Not available</Trans>}
+        </span>
+      </dd>
+    </div>
   );
 }
