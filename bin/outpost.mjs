@@ -5,23 +5,10 @@
 // never built) the TypeScript sources through tsx's loader.
 import fs from "node:fs";
 import path from "node:path";
+import { newest } from "./newest-mtime.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const built = path.join(root, "dist-server", "outpost.mjs");
-
-/** The newest modification time below a path (0 when it does not exist). */
-function newest(target) {
-  let stat;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) latest = Math.max(latest, newest(path.join(target, entry)));
-  return latest;
-}
 
 function builtAt() {
   try {

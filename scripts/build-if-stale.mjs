@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { newest } from "../bin/newest-mtime.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 // The web app's manifest and the server's ahead-of-time build: the older of the two counts.
@@ -25,20 +26,6 @@ const inputs = [
   "package-lock.json",
   "tsconfig.json",
 ];
-
-/** The newest modification time below a path (0 when it does not exist). */
-function newest(target) {
-  let stat;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) latest = Math.max(latest, newest(path.join(target, entry)));
-  return latest;
-}
 
 function builtAt() {
   try {
