@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { setGlobalScopes } from "../support/panel-db.ts";
-import { SmtpInbox } from "../support/smtp-inbox.ts";
+import { mailToInbox, SmtpInbox } from "../support/smtp-inbox.ts";
 import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 describe("personal OAuth2 clients (/api/self/oauth2)", () => {
@@ -96,12 +96,7 @@ describe("personal OAuth clients are e-mailed to their owner", () => {
   it("on creation and deletion, without the secret", async () => {
     const port = await inbox.start();
     const admin = await adminClient(panel());
-    const configured = await admin.post("/api/settings", {
-      "panel.email.provider": "smtp",
-      "panel.email.host": `127.0.0.1:${port}`,
-      "panel.email.from": "panel@example.com",
-    });
-    expect(configured.status).toBe(204);
+    await mailToInbox(admin, port);
     const user = newUser("clientmail");
     const api = await registeredClient(panel(), user);
     const created = (await api.post("/api/self/oauth2", { name: "mailed" })).body;

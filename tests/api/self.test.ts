@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { expectError, newUser } from "../support/expect-api.ts";
-import { SmtpInbox } from "../support/smtp-inbox.ts";
+import { mailToInbox, SmtpInbox } from "../support/smtp-inbox.ts";
 import { admin, adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 describe("GET and PUT /api/self", () => {
@@ -121,12 +121,7 @@ describe("PUT /api/self tells the owner and holds back guessing", () => {
   it("e-mails a password change to the account and an e-mail change to the address it replaces", async () => {
     const port = await inbox.start();
     const admin = await adminClient(panel());
-    const configured = await admin.post("/api/settings", {
-      "panel.email.provider": "smtp",
-      "panel.email.host": `127.0.0.1:${port}`,
-      "panel.email.from": "panel@example.com",
-    });
-    expect(configured.status).toBe(204);
+    await mailToInbox(admin, port);
     const user = newUser("told");
     const api = await registeredClient(panel(), user);
     expect(

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import type { PanelClient } from "./http-client.ts";
 import { waitUntil } from "./poll.ts";
 
 export interface ReceivedMail {
@@ -140,4 +141,14 @@ export class SmtpInbox {
     await waitUntil(async () => this.mails.length >= n, 10_000, 50);
     return this.mails[n - 1];
   }
+}
+
+/** Points a panel's e-mail at an inbox on `port` (plain SMTP, no sign-in); `admin` holds settings.edit. */
+export async function mailToInbox(admin: PanelClient, port: number): Promise<void> {
+  const res = await admin.post("/api/settings", {
+    "panel.email.provider": "smtp",
+    "panel.email.host": `127.0.0.1:${port}`,
+    "panel.email.from": "panel@example.com",
+  });
+  if (res.status !== 204) throw new Error(`settings not saved: ${res.status} ${res.text}`);
 }
