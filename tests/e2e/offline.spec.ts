@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap, unique } from "./helpers.ts";
+import { admin, adminApi, login, snap, unique } from "./helpers.ts";
 
 // Issue 11, offline first: the lists a user visited stay readable offline (the service worker
 // serves the app, IndexedDB the last-known lists), say how old they are, claim no live status and
@@ -370,6 +370,11 @@ test("offline: a node's and a user's page show their list's last-known copy, rea
     await expect(button).toHaveAttribute("title", "Not available offline");
   }
   await snap(page, "offline-user-page");
+  // One's own page offline offers no delete either (the session cannot be read offline).
+  const selfId = (await api.get("/api/self")).body.id as number;
+  await page.goto(`/users/view/${selfId}`);
+  await expect(page.getByTestId("user-title")).toHaveText(admin.username);
+  await expect(page.getByRole("button", { name: "Delete", exact: true })).toHaveCount(0);
   await page.setViewportSize({ width: 360, height: 640 });
   for (const path of [`/nodes/view/${nodeId}`, `/users/view/${userId}`]) {
     await page.goto(path);

@@ -14,6 +14,7 @@ import { toastSuccess } from "../../components/toastStore";
 import { LastKnownNote } from "../../offline/LastKnownNote";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { online } from "../../offline/network";
+import { signedInUser as deviceAccount } from "../../offline/owner";
 import { useKeptDetail } from "../../offline/useKeptDetail";
 import { hasScope } from "../../state/scopes";
 import { user as signedInUser } from "../../state/session";
@@ -133,6 +134,7 @@ function PasswordPanel({ user, offline }: { user: User; offline: boolean }) {
           maxLength={1024}
           hint={t`At least 8 characters. The user is signed out everywhere.`}
           name="new-password"
+          readOnly={offline}
         />
         <div className="form-actions">
           <button
@@ -278,7 +280,8 @@ export default function UserView({ params }: ScreenProps) {
   // Offline (a kept copy, or the panel lost while open): shown, but nothing is changed.
   const offline = !user || !online.value;
 
-  const isSelf = signedInUser.value?.id === shown.id;
+  // (offline the session is not read: the account this device keeps data for is the signed-in one)
+  const isSelf = (signedInUser.value?.id ?? deviceAccount()) === shown.id;
   const remove = async () => {
     if (!user) return;
     const yes = await confirmAsync({
