@@ -13,7 +13,6 @@ import {
   removeDefinition,
   saveDefinition,
 } from "./definition-file.ts";
-import type { DiskQuota } from "./disk-quota.ts";
 import { findBinary, hostPlatform } from "./host.ts";
 import { ManagedServer, type NodeHost, type StepRunner } from "./managed-server.ts";
 import { ensureServerOwner } from "./server-owner.ts";
@@ -77,17 +76,12 @@ export class ServerStore {
     return server;
   }
 
-  /** A server's disk limit and everything it covers. */
-  diskQuota(id: string): DiskQuota {
-    const server = this.get(id);
-    return {
-      limitMiB: server.limits().diskMiB,
-      folders: [server.root, ...this.diskFolders.map((f) => f(id))],
-    };
-  }
-
   ids(): string[] {
     return [...this.servers.keys()];
+  }
+
+  list(): ManagedServer[] {
+    return [...this.servers.values()];
   }
 
   /** Creates a server from a definition after checking it can run here (reference §6 requirements). */
@@ -173,6 +167,7 @@ export class ServerStore {
       (d) => saveDefinition(this.dir, id, d),
       this.options,
       this.docker,
+      () => this.diskFolders.map((f) => f(id)),
     );
     server.host = this.host;
     return server;
