@@ -2,11 +2,12 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import ssh2 from "ssh2";
 import { beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { localServerRoot, type RawAnswer, rawRequest, sessionHeaders } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
-import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
+import { admin, adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
 const KiB = 1024;
 
@@ -54,6 +55,23 @@ function slowUpload(api: PanelClient, filePath: string) {
       return answer;
     },
   };
+}
+
+/** An SFTP channel of ssh2's client, as the admin, on a server of the local node. */
+function sftpChannel(port: number, serverId: string): Promise<{ sftp: ssh2.SFTPWrapper; end(): void }> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    client.on("error", reject);
+    client.on("ready", () =>
+      client.sftp((error, sftp) => (error ? reject(error) : resolve({ sftp, end: () => client.end() }))),
+    );
+    client.connect({
+      host: "127.0.0.1",
+      port,
+      username: `${admin.email}#${serverId}`,
+      password: admin.password,
+    });
+  });
 }
 
 describe("disk limit", () => {
@@ -154,5 +172,41 @@ describe("disk limit", () => {
       expect(made.body.error.code).toBe("ErrDiskLimit");
     }
     expect(fs.readdirSync(localServerRoot(panel().dataDir, id))).toEqual(["data.bin"]);
+  });
+
+  it("counts a file held open over SFTP with the uploads that come meanwhile", async () => {
+    const id = "d15c0004";
+    expect(
+      (await api.put(`/api/servers/${id}`, { ...echoDefinition({ limits: { diskMiB: 1 } }), node: 0 }))
+        .status,
+    ).toBe(200);
+    const root = localServerRoot(panel().dataDir, id);
+    const { sftp, end } = await sftpChannel(panel().sftpPort, id);
+    try {
+      // Opened while the folder is empty: on its own it would have the whole room.
+      const handle = await new Promise<Buffer>((resolve, reject) =>
+        sftp.open("held.bin", "w", (error, h) => (error ? reject(error) : resolve(h))),
+      );
+      const uploaded = await rawRequest(api, "PUT", `/api/servers/${id}/file/web.bin`, {
+        body: Buffer.alloc(700 * KiB, 3),
+      });
+      expect(uploaded.status).toBe(204);
+      // Then it writes as much again through the open file: stopped where the two reach the limit.
+      const chunk = Buffer.alloc(32 * KiB, 4);
+      let refused: Error | undefined;
+      for (let offset = 0; offset < 700 * KiB && !refused; offset += chunk.length) {
+        await new Promise<void>((resolve) =>
+          sftp.write(handle, chunk, 0, chunk.length, offset, (error) => {
+            refused = error ?? undefined;
+            resolve();
+          }),
+        );
+      }
+      expect(refused?.message).toContain("disk limit (1 MiB)");
+      await new Promise<void>((resolve) => sftp.close(handle, () => resolve()));
+      expect(bytesUnder(root)).toBeLessThanOrEqual(1024 * KiB);
+    } finally {
+      end();
+    }
   });
 });
