@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -134,5 +135,24 @@ describe("disk limit", () => {
       (e: { name: string }) => e.name,
     );
     expect(listed).toEqual(["second.bin"]);
+  });
+
+  it("stops an archive being made at the limit, in each format, leaving none behind", async () => {
+    const id = "d15c0003";
+    expect(
+      (await api.put(`/api/servers/${id}`, { ...echoDefinition({ limits: { diskMiB: 1 } }), node: 0 }))
+        .status,
+    ).toBe(200);
+    // Random bytes do not compress: any archive of them passes the room left.
+    const filled = await rawRequest(api, "PUT", `/api/servers/${id}/file/data.bin`, {
+      body: crypto.randomBytes(600 * KiB),
+    });
+    expect(filled.status).toBe(204);
+    for (const name of ["data.zip", "data.tar", "data.tar.gz"]) {
+      const made = await api.post(`/api/servers/${id}/archive/${name}`, ["data.bin"]);
+      expect(made.status, `${name}: ${made.text}`).toBe(507);
+      expect(made.body.error.code).toBe("ErrDiskLimit");
+    }
+    expect(fs.readdirSync(localServerRoot(panel().dataDir, id))).toEqual(["data.bin"]);
   });
 });

@@ -234,9 +234,8 @@ export class FileOps implements NodeFiles {
       }
       await this.store.get(id).disk.withBudget(async (budget) => {
         try {
-          await createArchive(sandbox, sources, target.relative);
-          // The archive may not take the folder over its limit.
-          if (budget) budget.take((await sandbox.resolve(target.relative)).stats?.size ?? 0);
+          // Counted as it is written: the archive stops where the folder reaches its limit.
+          await createArchive(sandbox, sources, target.relative, undefined, budget?.limiter());
         } catch (error) {
           // No half archive is left behind.
           await sandbox.remove(target.relative).catch(() => {});
