@@ -15,6 +15,7 @@ import { ScreenIcon } from "../../components/screenIcons";
 import { toastSuccess } from "../../components/toastStore";
 import { LastKnownNote } from "../../offline/LastKnownNote";
 import { offlineReason } from "../../offline/NeedsNetwork";
+import { NotKeptOffline } from "../../offline/NotKeptOffline";
 import { online } from "../../offline/network";
 import { useKeptDetail } from "../../offline/useKeptDetail";
 import { hasScope } from "../../state/scopes";
@@ -73,7 +74,13 @@ export default function NodeView({ params }: ScreenProps) {
       </Panel>
     );
   }
-  if (!node && kept === "none") return <NotKeptOffline />;
+  if (!node && kept === "none") {
+    return (
+      <NotKeptOffline back="/nodes">
+        <Trans>Back to the nodes</Trans>
+      </NotKeptOffline>
+    );
+  }
   const shown = node ?? (kept !== "none" ? kept?.value : undefined);
   if (!shown) return <Spinner />;
   // Offline (a kept copy, or the panel lost while open): nothing live is claimed, nothing is changed.
@@ -161,16 +168,5 @@ export default function NodeView({ params }: ScreenProps) {
           ))}
       </div>
     </div>
-  );
-}
-
-/** Offline, and this device never listed the node. */
-function NotKeptOffline() {
-  return (
-    <Panel title={offlineReason()}>
-      <Link href="/nodes">
-        <Trans>Back to the nodes</Trans>
-      </Link>
-    </Panel>
   );
 }

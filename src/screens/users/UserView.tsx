@@ -13,6 +13,7 @@ import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
 import { LastKnownNote } from "../../offline/LastKnownNote";
 import { offlineReason } from "../../offline/NeedsNetwork";
+import { NotKeptOffline } from "../../offline/NotKeptOffline";
 import { online } from "../../offline/network";
 import { signedInUser as deviceAccount } from "../../offline/owner";
 import { useKeptDetail } from "../../offline/useKeptDetail";
@@ -266,13 +267,10 @@ export default function UserView({ params }: ScreenProps) {
     );
   }
   if (!user && kept === "none") {
-    // Offline, and this device never listed the user.
     return (
-      <Panel title={offlineReason()}>
-        <Link href="/users">
-          <Trans>Back to the users</Trans>
-        </Link>
-      </Panel>
+      <NotKeptOffline back="/users">
+        <Trans>Back to the users</Trans>
+      </NotKeptOffline>
     );
   }
   const shown = user ?? (kept !== "none" ? kept?.value : undefined);

@@ -224,6 +224,18 @@ describe("server status (spec §4)", () => {
   });
 });
 
+/** Open, the first read done, and "one" shown from the socket (the clock moved past it). */
+async function openWithOneLine(): Promise<ServerLive> {
+  const l = open();
+  await until("open", () => l.socket.value === "open");
+  await until("first read", () => consoleReads() === 1);
+  await advance(1);
+  print("one\n");
+  await until("one", () => output === "one\n");
+  await advance(1);
+  return l;
+}
+
 describe("live socket (spec §4)", () => {
   it("opens, reads status, stats and the backlog, then follows the frames", async () => {
     record("backlog 1\n");
@@ -270,13 +282,7 @@ describe("live socket (spec §4)", () => {
   });
 
   it("after an unexpected close polls every 5 s and reconnects after 5 s without losing or repeating output", async () => {
-    const l = open();
-    await until("open", () => l.socket.value === "open");
-    await until("first read", () => consoleReads() === 1);
-    await advance(1);
-    print("one\n");
-    await until("one", () => output === "one\n");
-    await advance(1);
+    const l = await openWithOneLine();
 
     server.accept = false;
     server.peer?.terminate();
@@ -317,13 +323,7 @@ describe("live socket (spec §4)", () => {
   });
 
   it("cut off as too slow (1013): resyncs from the ring without repeats, and marks a gap the ring no longer holds", async () => {
-    const l = open();
-    await until("open", () => l.socket.value === "open");
-    await until("first read", () => consoleReads() === 1);
-    await advance(1);
-    print("one\n");
-    await until("one", () => output === "one\n");
-    await advance(1);
+    const l = await openWithOneLine();
 
     // The server dropped the stream (this line never went out) but its ring still holds it.
     record("two, dropped\n");
@@ -350,13 +350,7 @@ describe("live socket (spec §4)", () => {
   });
 
   it("an ordinary close resyncs without a gap mark even when the ring moved on", async () => {
-    const l = open();
-    await until("open", () => l.socket.value === "open");
-    await until("first read", () => consoleReads() === 1);
-    await advance(1);
-    print("one\n");
-    await until("one", () => output === "one\n");
-    await advance(1);
+    const l = await openWithOneLine();
     server.chunks = [];
     record("two\n");
     server.peer?.terminate();
