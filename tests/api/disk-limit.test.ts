@@ -83,6 +83,16 @@ describe("disk limit", () => {
     api = await adminClient(panel());
   });
 
+  /** An echo server on the local node with a disk limit of 1 MiB. */
+  const limitedServer = async (id: string) => {
+    const made = await api.put(`/api/servers/${id}`, {
+      ...echoDefinition({ limits: { diskMiB: 1 } }),
+      node: 0,
+    });
+    expect(made.status).toBe(200);
+    return id;
+  };
+
   it("stops a server whose own process writes past its limit, and refuses to start it until files are deleted", async () => {
     const id = "d15c0001";
     // The game process writes on and on, and does not listen to the stop command.
@@ -123,11 +133,7 @@ describe("disk limit", () => {
   });
 
   it("gives concurrent uploads one room: together they stop at the limit, and the one refused leaves nothing", async () => {
-    const id = "d15c0002";
-    expect(
-      (await api.put(`/api/servers/${id}`, { ...echoDefinition({ limits: { diskMiB: 1 } }), node: 0 }))
-        .status,
-    ).toBe(200);
+    const id = await limitedServer("d15c0002");
     const root = localServerRoot(panel().dataDir, id);
     // Each fits the limit alone; the two together do not.
     const half = Buffer.alloc(350 * KiB, 1);
@@ -156,11 +162,7 @@ describe("disk limit", () => {
   });
 
   it("stops an archive being made at the limit, in each format, leaving none behind", async () => {
-    const id = "d15c0003";
-    expect(
-      (await api.put(`/api/servers/${id}`, { ...echoDefinition({ limits: { diskMiB: 1 } }), node: 0 }))
-        .status,
-    ).toBe(200);
+    const id = await limitedServer("d15c0003");
     // Random bytes do not compress: any archive of them passes the room left.
     const filled = await rawRequest(api, "PUT", `/api/servers/${id}/file/data.bin`, {
       body: crypto.randomBytes(600 * KiB),
@@ -175,11 +177,7 @@ describe("disk limit", () => {
   });
 
   it("counts a file held open over SFTP with the uploads that come meanwhile", async () => {
-    const id = "d15c0004";
-    expect(
-      (await api.put(`/api/servers/${id}`, { ...echoDefinition({ limits: { diskMiB: 1 } }), node: 0 }))
-        .status,
-    ).toBe(200);
+    const id = await limitedServer("d15c0004");
     const root = localServerRoot(panel().dataDir, id);
     const { sftp, end } = await sftpChannel(panel().sftpPort, id);
     try {

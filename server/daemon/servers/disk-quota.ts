@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 
 /**
  * A server's disk limit (`limits.diskMiB`) and the folders it covers: the
@@ -24,7 +24,7 @@ export const diskLimitReached = (limitMiB: number) =>
   new ApiError(507, "ErrDiskLimit", diskLimitMessage, { limit: limitMiB });
 
 /** The disk-limit message with its limit filled in, for SFTP clients. */
-export const diskLimitText = (limitMiB: number) => diskLimitMessage.replace("${limit}", String(limitMiB));
+export const diskLimitText = (limitMiB: number) => errorText(diskLimitReached(limitMiB));
 
 /**
  * Bytes under a folder: coreutils' `du` (apparent sizes, links not followed,

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 import {
   ConditionEvaluator,
   type DockerEnvironment,
@@ -330,7 +330,7 @@ export class ManagedServer {
 
   async uninstall(): Promise<void> {
     await this.steps(this.definition.uninstall ?? []).catch((err) =>
-      this.instance.notice(`Uninstall failed: ${err.message}`),
+      this.instance.notice(`Uninstall failed: ${errorText(err)}`),
     );
   }
 

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 import { checkRequirements, type Template, tokenValues, variableValues } from "../../templates/index.ts";
 import { type DockerRunner, dockerNotSupported } from "../docker/docker-runner.ts";
 import { isTempUpload } from "../files/temp-uploads.ts";
@@ -65,7 +65,7 @@ export class ServerStore {
     }
     for (const server of this.servers.values()) {
       if (server.definition.run.autostart) {
-        server.start().catch((err) => server.instance.notice(`Autostart failed: ${err.message}`));
+        server.start().catch((err) => server.instance.notice(`Autostart failed: ${errorText(err)}`));
       }
     }
   }
