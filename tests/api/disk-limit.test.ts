@@ -3,10 +3,12 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import ssh2 from "ssh2";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { localServerRoot, type RawAnswer, rawRequest, sessionHeaders } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { admin, adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
 const KiB = 1024;
@@ -74,13 +76,21 @@ function sftpChannel(port: number, serverId: string): Promise<{ sftp: ssh2.SFTPW
   });
 }
 
+/** Checked often here so the tests are quick; a node checks every 30 s by default. */
+const checkOften = { OUTPOST_DISK_CHECK_SECONDS: "0.2" };
+
 describe("disk limit", () => {
-  // Checked often here so the test is quick; a node checks every 30 s by default.
-  const panel = usePanel({ env: { OUTPOST_DISK_CHECK_SECONDS: "0.2" } });
+  const panel = usePanel({ env: checkOften });
   let api: PanelClient;
+  let daemon: DaemonProcess;
+  let remoteId: number;
 
   beforeAll(async () => {
     api = await adminClient(panel());
+    ({ nodeId: remoteId, daemon } = await addRemoteNode(api, "disk-limited", checkOften));
+  });
+  afterAll(async () => {
+    await daemon?.destroy();
   });
 
   /** An echo server on the local node with a disk limit of 1 MiB. */
@@ -93,44 +103,49 @@ describe("disk limit", () => {
     return id;
   };
 
-  it("stops a server whose own process writes past its limit, and refuses to start it until files are deleted", async () => {
-    const id = "d15c0001";
-    // The game process writes on and on, and does not listen to the stop command.
-    const definition = echoDefinition({
-      run: {
-        command: `sh -c 'echo filling; while :; do head -c 65536 /dev/zero >> fill.bin; sleep 0.02; done'`,
-        stop: "stop",
-      },
-      limits: { diskMiB: 1 },
+  for (const [label, nodeOf, rootOf] of [
+    ["local", () => 0, (id: string) => localServerRoot(panel().dataDir, id)],
+    ["remote", () => remoteId, (id: string) => path.join(daemon.config.dataDir, "servers", id)],
+  ] as const) {
+    it(`stops a ${label} server whose own process writes past its limit, and refuses to start it until files are deleted`, async () => {
+      const id = label === "local" ? "d15c0001" : "d15c0011";
+      // The game process writes on and on, and does not listen to the stop command.
+      const definition = echoDefinition({
+        run: {
+          command: `sh -c 'echo filling; while :; do head -c 65536 /dev/zero >> fill.bin; sleep 0.02; done'`,
+          stop: "stop",
+        },
+        limits: { diskMiB: 1 },
+      });
+      expect((await api.put(`/api/servers/${id}`, { ...definition, node: nodeOf() })).status).toBe(200);
+      expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+      await waitUntil(
+        async () => (await api.get(`/api/servers/${id}/status`)).body.running === false,
+        20_000,
+        100,
+      );
+      const text = await consoleText(api, id);
+      expect(text).toContain("Server went over its disk limit (1 MiB): stopping it");
+      // Told to stop, it went on writing: a later check found it still over and killed it.
+      expect(text).toContain("Server is still over its disk limit (1 MiB), killing it");
+      const root = rootOf(id);
+      const written = fs.statSync(path.join(root, "fill.bin")).size;
+      expect(written).toBeGreaterThan(1024 * KiB);
+
+      // While over its limit it does not start, with the error a write at the limit gets.
+      const refused = await api.post(`/api/servers/${id}/start`);
+      expect(refused.status).toBe(507);
+      expect(refused.body.error.code).toBe("ErrDiskLimit");
+      expect(refused.body.error.metadata).toEqual({ limit: 1 });
+      expect(await consoleText(api, id)).toContain("Not starting: the server is over its disk limit (1 MiB)");
+      expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
+
+      // Files deleted, it starts again at once.
+      expect((await api.delete(`/api/servers/${id}/file/fill.bin`)).status).toBe(204);
+      expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+      expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
     });
-    expect((await api.put(`/api/servers/${id}`, { ...definition, node: 0 })).status).toBe(200);
-    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
-    await waitUntil(
-      async () => (await api.get(`/api/servers/${id}/status`)).body.running === false,
-      20_000,
-      100,
-    );
-    const text = await consoleText(api, id);
-    expect(text).toContain("Server went over its disk limit (1 MiB): stopping it");
-    // Told to stop, it went on writing: a later check found it still over and killed it.
-    expect(text).toContain("Server is still over its disk limit (1 MiB), killing it");
-    const root = localServerRoot(panel().dataDir, id);
-    const written = fs.statSync(path.join(root, "fill.bin")).size;
-    expect(written).toBeGreaterThan(1024 * KiB);
-
-    // While over its limit it does not start, with the error a write at the limit gets.
-    const refused = await api.post(`/api/servers/${id}/start`);
-    expect(refused.status).toBe(507);
-    expect(refused.body.error.code).toBe("ErrDiskLimit");
-    expect(refused.body.error.metadata).toEqual({ limit: 1 });
-    expect(await consoleText(api, id)).toContain("Not starting: the server is over its disk limit (1 MiB)");
-    expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
-
-    // Files deleted, it starts again at once.
-    expect((await api.delete(`/api/servers/${id}/file/fill.bin`)).status).toBe(204);
-    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
-    expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
-  });
+  }
 
   it("gives concurrent uploads one room: together they stop at the limit, and the one refused leaves nothing", async () => {
     const id = await limitedServer("d15c0002");
