@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 import {
   ConditionEvaluator,
   type DockerEnvironment,
@@ -29,6 +29,8 @@ import {
   type ServerStatus,
 } from "../runtime/instance.ts";
 import { Sandbox } from "../sandbox/index.ts";
+import { DiskLedger } from "./disk-ledger.ts";
+import { diskLimitReached } from "./disk-quota.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 import { InstallMarker } from "./install-marker.ts";
 import type { Owner } from "./server-owner.ts";
@@ -101,6 +103,10 @@ export class ManagedServer {
   /** False from creation until the install steps first succeed (kept on disk by the marker). */
   installed = true;
   readonly installMarker: InstallMarker;
+  /** Its disk use and the limit's shared room (the server's folder and `diskFolders`, its backups). */
+  readonly disk: DiskLedger;
+  /** Set when the disk watcher has told the running server to stop; a later check still over kills it. */
+  private stoppingForDisk = false;
 
   constructor(
     readonly id: string,
@@ -111,15 +117,25 @@ export class ManagedServer {
     options: InstanceOptions,
     /** This node's Docker engine, for servers in the docker environment. */
     private readonly docker?: DockerRunner,
+    /** Folders besides its own that count toward its disk limit. */
+    diskFolders: () => string[] = () => [],
   ) {
     this.root = path.resolve(serversDir, id);
+    this.disk = new DiskLedger(() => ({
+      limitMiB: this.limits().diskMiB,
+      folders: [this.root, ...diskFolders()],
+    }));
     this.sandbox = new Sandbox(this.root);
     this.installMarker = new InstallMarker(serversDir, id);
     this.instance = new ServerInstance(
       id,
       {
         plan: async () => this.plan(),
-        pre: () => this.steps(this.definition.run.pre ?? []),
+        // Checked at every start, automatic restarts included.
+        pre: async () => {
+          await this.refuseOverDiskLimit();
+          await this.steps(this.definition.run.pre ?? []);
+        },
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
         onStatus: (status) => {
           // The output before a status change reaches watchers before it.
@@ -281,9 +297,40 @@ export class ManagedServer {
     await this.instance.start();
   }
 
+  /** A server whose folders hold more than its disk limit does not start (until files are deleted). */
+  private async refuseOverDiskLimit(): Promise<void> {
+    this.stoppingForDisk = false;
+    const limitMiB = await this.disk.overLimit();
+    if (limitMiB === undefined) return;
+    this.instance.notice(
+      `Not starting: the server is over its disk limit (${limitMiB} MiB); delete files first`,
+    );
+    throw diskLimitReached(limitMiB);
+  }
+
+  /**
+   * The disk watcher found the running server over its limit: it is told to
+   * stop as by the stop action (killed after the grace period); if a later
+   * check finds it still running and still over, it is killed then, so a
+   * process that ignores the stop cannot go on writing for the whole grace.
+   */
+  overDiskLimit(limitMiB: number): void {
+    if (!this.instance.status().running) return;
+    if (this.stoppingForDisk) {
+      this.instance.notice(`Server is still over its disk limit (${limitMiB} MiB), killing it`);
+      void this.instance.kill().catch(() => {});
+      return;
+    }
+    this.stoppingForDisk = true;
+    this.instance.notice(
+      `Server went over its disk limit (${limitMiB} MiB): stopping it; it starts again once files are deleted`,
+    );
+    void this.instance.stop().catch(() => {});
+  }
+
   async uninstall(): Promise<void> {
     await this.steps(this.definition.uninstall ?? []).catch((err) =>
-      this.instance.notice(`Uninstall failed: ${err.message}`),
+      this.instance.notice(`Uninstall failed: ${errorText(err)}`),
     );
   }
 
