@@ -107,6 +107,8 @@ export class ManagedServer {
   readonly disk: DiskLedger;
   /** Set when the disk watcher has told the running server to stop; a later check still over kills it. */
   private stoppingForDisk = false;
+  /** One per run of steps under way (install, pre, post): the disk watcher aborts them past the limit. */
+  private readonly stepRuns = new Set<AbortController>();
 
   constructor(
     readonly id: string,
@@ -250,7 +252,11 @@ export class ManagedServer {
     };
   }
 
-  /** Runs steps with the run section's environment variables; values they output are kept in the server's data. */
+  /**
+   * Runs steps with the run section's environment variables; values they
+   * output are kept in the server's data. Each run can be aborted on its own
+   * (the disk watcher does, past the limit), and all of them at close.
+   */
   private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
     if (ops.length === 0) return;
     const ctx = this.context(exit);
@@ -260,16 +266,25 @@ export class ManagedServer {
       this.definition.environment.type === "docker"
         ? (spec) => this.dockerRunner().runCommand(this.containerInput(ctx), spec)
         : (spec) => processGroupRunner({ ...spec, isolation: this.isolation() });
-    const outputs = await this.runSteps(ops, ctx, {
-      runCommand,
-      root: this.root,
-      env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
-      write: (text) => this.instance.console.write(text),
-      notice: (text) => this.instance.notice(text),
-      sendConsole: (line) => this.instance.sendCommand(line),
-      signal: this.abort.signal,
-    });
-    if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
+    const run = new AbortController();
+    this.stepRuns.add(run);
+    try {
+      const outputs = await this.runSteps(ops, ctx, {
+        runCommand,
+        root: this.root,
+        env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
+        write: (text) => this.instance.console.write(text),
+        notice: (text) => this.instance.notice(text),
+        sendConsole: (line) => this.instance.sendCommand(line),
+        signal: AbortSignal.any([this.abort.signal, run.signal]),
+      });
+      if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
+    } catch (error) {
+      // Stopped for a reason of the node's (the disk limit): that reason is the error, not "cancelled".
+      throw run.signal.reason instanceof ApiError ? run.signal.reason : error;
+    } finally {
+      this.stepRuns.delete(run);
+    }
   }
 
   /** A step's outputVariable (e.g. a resolved Forge version) becomes a variable later steps and the run command see. */
@@ -315,6 +330,11 @@ export class ManagedServer {
    * process that ignores the stop cannot go on writing for the whole grace.
    */
   overDiskLimit(limitMiB: number): void {
+    if (this.stepRuns.size > 0) {
+      // Install steps are as much the server's writing as its process (a definition's commands).
+      this.instance.notice(`Server went over its disk limit (${limitMiB} MiB): stopping its install steps`);
+      for (const run of this.stepRuns) run.abort(diskLimitReached(limitMiB));
+    }
     if (!this.instance.status().running) return;
     if (this.stoppingForDisk) {
       this.instance.notice(`Server is still over its disk limit (${limitMiB} MiB), killing it`);
@@ -326,6 +346,11 @@ export class ManagedServer {
       `Server went over its disk limit (${limitMiB} MiB): stopping it; it starts again once files are deleted`,
     );
     void this.instance.stop().catch(() => {});
+  }
+
+  /** Whether anything of the server's own may be writing to its folder now: its process, or its steps. */
+  writing(): boolean {
+    return this.instance.status().running || this.stepRuns.size > 0;
   }
 
   async uninstall(): Promise<void> {
