@@ -83,6 +83,7 @@ export default defineConfig(({ mode }) => {
     build: {
       outDir: realReact ? "dist-react" : "dist",
       manifest: true,
+      modulePreload: { polyfill: false },
       target: "es2022",
       rollupOptions: {
         preserveEntrySignatures: false,
