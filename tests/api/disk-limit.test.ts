@@ -170,7 +170,13 @@ describe("disk limit", () => {
       running: false,
       installing: false,
     });
-    // Not installed (and over its limit): it does not start.
+    expect(text.split("stopping its install steps")).toHaveLength(2);
+    // Over its limit, it is not installed again (each try would add to what the last one left).
+    const again = await api.post(`/api/servers/${id}/install?wait`);
+    expect(again.status).toBe(507);
+    expect(again.body.error.code).toBe("ErrDiskLimit");
+    expect(await consoleText(api, id)).toContain("Not installing: the server is over its disk limit (1 MiB)");
+    // Not installed: it does not start either.
     expect((await api.post(`/api/servers/${id}/start`)).status).toBe(409);
   });
 

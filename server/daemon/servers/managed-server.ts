@@ -135,7 +135,7 @@ export class ManagedServer {
         plan: async () => this.plan(),
         // Checked at every start, automatic restarts included.
         pre: async () => {
-          await this.refuseOverDiskLimit();
+          await this.refuseOverDiskLimit("starting");
           await this.steps(this.definition.run.pre ?? []);
         },
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
@@ -299,6 +299,8 @@ export class ManagedServer {
   async install(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await this.instance.install(async () => {
+      // Installing over the limit would let each try add to it before the watcher cancels it.
+      await this.refuseOverDiskLimit("installing");
       await this.steps(this.definition.install ?? []);
       // Inside the install, so the status that ends it already says installed.
       await this.installMarker.clear();
@@ -312,13 +314,13 @@ export class ManagedServer {
     await this.instance.start();
   }
 
-  /** A server whose folders hold more than its disk limit does not start (until files are deleted). */
-  private async refuseOverDiskLimit(): Promise<void> {
+  /** A server whose folders hold more than its disk limit neither starts nor installs (until files are deleted). */
+  private async refuseOverDiskLimit(action: "starting" | "installing"): Promise<void> {
     this.stoppingForDisk = false;
     const limitMiB = await this.disk.overLimit();
     if (limitMiB === undefined) return;
     this.instance.notice(
-      `Not starting: the server is over its disk limit (${limitMiB} MiB); delete files first`,
+      `Not ${action}: the server is over its disk limit (${limitMiB} MiB); delete files first`,
     );
     throw diskLimitReached(limitMiB);
   }
@@ -330,10 +332,11 @@ export class ManagedServer {
    * process that ignores the stop cannot go on writing for the whole grace.
    */
   overDiskLimit(limitMiB: number): void {
-    if (this.stepRuns.size > 0) {
-      // Install steps are as much the server's writing as its process (a definition's commands).
+    // Install steps are as much the server's writing as its process (a definition's commands).
+    const steps = [...this.stepRuns].filter((run) => !run.signal.aborted);
+    if (steps.length > 0) {
       this.instance.notice(`Server went over its disk limit (${limitMiB} MiB): stopping its install steps`);
-      for (const run of this.stepRuns) run.abort(diskLimitReached(limitMiB));
+      for (const run of steps) run.abort(diskLimitReached(limitMiB));
     }
     if (!this.instance.status().running) return;
     if (this.stoppingForDisk) {
