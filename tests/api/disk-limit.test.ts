@@ -147,6 +147,39 @@ describe("disk limit", () => {
     });
   }
 
+  it("stops install steps that write past the limit", async () => {
+    const id = "d15c0005";
+    // A definition's install commands are the server's own writing too (a user who may edit it chooses them).
+    const definition = echoDefinition({
+      install: [
+        {
+          type: "command",
+          commands: [`sh -c 'while :; do head -c 65536 /dev/zero >> fill.bin; sleep 0.02; done'`],
+        },
+      ],
+      limits: { diskMiB: 1 },
+    });
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: 0 })).status).toBe(200);
+    const installed = await api.post(`/api/servers/${id}/install?wait`);
+    expect(installed.status).toBe(507);
+    expect(installed.body.error.code).toBe("ErrDiskLimit");
+    const text = await consoleText(api, id);
+    expect(text).toContain("Server went over its disk limit (1 MiB): stopping its install steps");
+    expect(text).toContain("Install failed: the server's disk limit (1 MiB)");
+    expect((await api.get(`/api/servers/${id}/status`)).body).toMatchObject({
+      running: false,
+      installing: false,
+    });
+    expect(text.split("stopping its install steps")).toHaveLength(2);
+    // Over its limit, it is not installed again (each try would add to what the last one left).
+    const again = await api.post(`/api/servers/${id}/install?wait`);
+    expect(again.status).toBe(507);
+    expect(again.body.error.code).toBe("ErrDiskLimit");
+    expect(await consoleText(api, id)).toContain("Not installing: the server is over its disk limit (1 MiB)");
+    // Not installed: it does not start either.
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(409);
+  });
+
   it("gives concurrent uploads one room: together they stop at the limit, and the one refused leaves nothing", async () => {
     const id = await limitedServer("d15c0002");
     const root = localServerRoot(panel().dataDir, id);

@@ -12,7 +12,8 @@ export function configuredDiskCheckMs(): number {
 
 /**
  * Holds game processes to their server's disk limit, which the daemon's own
- * writes cannot see: every running server with a limit is measured in turn
+ * writes cannot see: every server with a limit whose process or install
+ * steps run is measured in turn
  * (one `du` at a time, so a node with many servers never runs them all at
  * once), and one found over it is stopped (ManagedServer.overDiskLimit).
  * Each round waits the interval after the previous one ends.
@@ -43,7 +44,7 @@ export class DiskWatcher {
   async checkAll(): Promise<void> {
     for (const server of this.servers()) {
       if (this.closed) return;
-      if (!server.status().running || server.limits().diskMiB === undefined) continue;
+      if (!server.writing() || server.limits().diskMiB === undefined) continue;
       try {
         // A recent measurement (the file manager's, a start's) is reused, never one older than half a round.
         const over = await server.disk.overLimit(Math.min(this.intervalMs / 2, defaultMaxAgeMs));
