@@ -4,7 +4,7 @@ import type { Plugin } from "vite";
 type Chunk = { type: "chunk"; name: string; fileName: string; code: string; imports: string[] };
 type Asset = { type: "asset"; fileName: string; source: string | Uint8Array };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** `a as b, c` → `{a:b,c:c}`: an import or export list as a destructuring pattern. */
 function pattern(list: string, flip = false): string {
@@ -42,7 +42,7 @@ export function foldRuntimeInto(host: string): Plugin {
       const hold = "__rolldownRuntime$";
       const body = runtime.code.slice(0, exportList.index);
       const folded = `var ${hold}=(()=>{${body};return${pattern(exportList[1], true)}})();`;
-      const name = escape(path.posix.basename(runtime.fileName));
+      const name = escapeRegExp(path.posix.basename(runtime.fileName));
       const named = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*["']\\./${name}["'];?`, "g");
       const bare = new RegExp(`import\\s*["']\\./${name}["'];?`, "g");
       const hostFile = path.posix.basename(target.fileName);
