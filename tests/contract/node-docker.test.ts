@@ -222,6 +222,50 @@ describe("docker environment after a node crashed", () => {
   });
 });
 
+describe("docker environment and the disk limit", () => {
+  it("stops a container whose process writes past the server's disk limit, and refuses its start while over", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-docker-disk-"));
+    const id = "d0c4e0d1";
+    // Checked often here so the test is quick; a node checks every 30 s by default.
+    const node = new DaemonEngine({
+      dataDir,
+      version: productVersion,
+      dockerSocket: engine.socket,
+      diskCheckMs: 200,
+    });
+    try {
+      await node.start();
+      const server = await node.servers.create(
+        id,
+        dockerDefinition({
+          // Writes on and on in the mounted server folder, deaf to the stop text.
+          run: {
+            command: `sh -c 'echo filling; while :; do head -c 65536 /dev/zero >> fill.bin; sleep 0.02; done'`,
+            stop: "stop",
+          },
+          limits: { ...limits, diskMiB: 1 },
+        }),
+      );
+      const logs = () => server.instance.console.since(0).logs.toString();
+      await server.start();
+      await waitUntil(async () => !server.status().running, 45_000, 100).catch((err) => {
+        throw new Error(`${err.message}; console:\n${logs()}`);
+      });
+      expect(logs()).toContain("Server went over its disk limit (1 MiB): stopping it");
+      expect(logs()).toContain("Server is still over its disk limit (1 MiB), killing it");
+      expect(await containersOf(id)).toEqual([]);
+      await expect(server.start()).rejects.toMatchObject({ status: 507, code: "ErrDiskLimit" });
+      await node.fileOps.remove(id, "fill.bin");
+      await server.start();
+      await server.instance.kill();
+      expect(await containersOf(id)).toEqual([]);
+    } finally {
+      await node.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("docker environment without an engine", () => {
   it("is not among the features and a docker server is refused", async () => {
     const subject = await nodeImplementations.LocalNode({ dockerSocket: "/nonexistent/docker.sock" });
