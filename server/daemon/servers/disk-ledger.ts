@@ -125,7 +125,9 @@ export class DiskLedger {
   private async measure(): Promise<{ bytes: number; generation: number }> {
     const generation = this.generation;
     let bytes = 0;
-    for (const dir of this.quota().folders) bytes += await folderBytes(dir);
+    const { folders, elsewhere } = this.quota();
+    for (const dir of folders) bytes += await folderBytes(dir);
+    if (elsewhere) bytes += await elsewhere().catch(() => 0);
     if (generation === this.generation) this.measured = { bytes, at: Date.now() };
     return { bytes, generation };
   }

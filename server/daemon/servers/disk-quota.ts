@@ -14,6 +14,8 @@ import { ApiError, errorText } from "../../errors.ts";
 export interface DiskQuota {
   limitMiB?: number;
   folders: string[];
+  /** Bytes outside the folders that count too (a docker server's container layers). */
+  elsewhere?: () => Promise<number>;
 }
 
 /** The message, a template filled from the metadata as the reference's errors are. */

@@ -126,6 +126,11 @@ export class ManagedServer {
     this.disk = new DiskLedger(() => ({
       limitMiB: this.limits().diskMiB,
       folders: [this.root, ...diskFolders()],
+      // A container's own file system is written outside the folder (its /tmp, say).
+      elsewhere:
+        this.definition.environment.type === "docker" && this.docker
+          ? () => this.dockerRunner().writableBytes(this.id)
+          : undefined,
     }));
     this.sandbox = new Sandbox(this.root);
     this.installMarker = new InstallMarker(serversDir, id);
@@ -142,6 +147,8 @@ export class ManagedServer {
         onStatus: (status) => {
           // The output before a status change reaches watchers before it.
           this.consoleBatch.flush();
+          // What the process wrote is known only from here, and a container's own layer went with it.
+          if (!status.running) this.disk.forget();
           this.emit({ type: "status", status: { ...status, installed: this.installed } });
         },
       },
