@@ -3,6 +3,7 @@ import type { ChunkingContext } from "rolldown";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { babelMacros } from "./scripts/vite-babel-macros.ts";
+import { foldRuntimeInto } from "./scripts/vite-fold-runtime.ts";
 import { themeArchives } from "./scripts/vite-theme-archives.ts";
 
 // Two builds from the same React code:
@@ -63,6 +64,8 @@ export default defineConfig(({ mode }) => {
       babelMacros(realReact),
       lingui(),
       themeArchives("src/theme/archives"),
+      // Rolldown's runtime helpers into the first-load chunk: one file fewer on every first load.
+      foldRuntimeInto("app"),
       !inTests &&
         VitePWA({
           // Our own service worker (sw/sw.ts): the precache list is injected into it at build.
@@ -83,6 +86,7 @@ export default defineConfig(({ mode }) => {
     build: {
       outDir: realReact ? "dist-react" : "dist",
       manifest: true,
+      modulePreload: { polyfill: false },
       target: "es2022",
       rollupOptions: {
         preserveEntrySignatures: false,

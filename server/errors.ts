@@ -23,6 +23,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What an error says, for a person: an ApiError's message is a template its
+ * metadata fills (as a client fills it), any other error's its message.
+ */
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const metadata = error instanceof ApiError ? error.metadata : undefined;
+  if (!metadata) return error.message;
+  return error.message.replace(/\$\{(\w+)\}/g, (whole, key: string) =>
+    key in metadata ? String(metadata[key]) : whole,
+  );
+}
+
 /** Shorthands for the errors used in more than one place. */
 export const errors = {
   notLoggedIn: () => new ApiError(401, "ErrTokenInvalid", "not logged in"),

@@ -7,7 +7,7 @@ import { loadConfig } from "./api/config";
 import { App } from "./app/App";
 import { HOME_WHEN_IN, LOGIN_PATH } from "./app/access";
 import { handleApiError } from "./app/errorHandler";
-import { bindGlobalHotkeys } from "./app/globalHotkeys";
+import { bindSignedOutHelpKey } from "./app/helpKey";
 import { isBlockedHost, showBlockedNotice } from "./app/hostCheck";
 import { findRoute } from "./app/routeMatch";
 import { routes } from "./app/routes";
@@ -69,7 +69,7 @@ async function boot(): Promise<void> {
       </Router>
     </I18nProvider>,
   );
-  bindGlobalHotkeys();
+  bindSignedOutHelpKey();
   void resumeSession();
   resumeWhenBackOnline();
   if (import.meta.env.PROD && "serviceWorker" in navigator) {

@@ -1,7 +1,7 @@
 import { requirePrincipal } from "../http/guard.ts";
 import { scopesOnServer } from "../http/principal.ts";
 import { isSameOrigin } from "../http/same-origin.ts";
-import { boundedSend } from "../http/socket-send.ts";
+import { boundedSend, tooSlowClose } from "../http/socket-send.ts";
 import { frameBytes } from "../link/frame-text.ts";
 import type { SocketChannel } from "../link/server-wire.ts";
 import type { Reservation } from "../panel/live-connections.ts";
@@ -71,7 +71,12 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
           id,
           channels,
           (message) => send(frameBytes(message)),
-          () => socket.close(1011, "the node closed the stream"),
+          // The node cut the panel off as too slow: the browser resyncs (and marks the gap) as if
+          // the panel had cut it off itself.
+          (code) =>
+            code === tooSlowClose.code
+              ? socket.close(tooSlowClose.code, tooSlowClose.reason)
+              : socket.close(1011, "the node closed the stream"),
         );
         if (closed) end();
       } catch {

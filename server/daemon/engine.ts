@@ -15,6 +15,7 @@ import { probeSandbox, type SandboxSupport } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
 import { listDefinitionIds } from "./servers/definition-file.ts";
+import { DiskWatcher } from "./servers/disk-watcher.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
 import { firstServerUid, runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
@@ -41,6 +42,8 @@ export interface EngineOptions {
   instance?: InstanceOptions;
   /** Limits of servers whose definition sets none (default: defaultLimits). */
   defaultLimits?: ServerLimits;
+  /** Milliseconds between disk checks of a running server (default: OUTPOST_DISK_CHECK_SECONDS, else 30 s). */
+  diskCheckMs?: number;
 }
 
 /** A node's defaults: no cap on memory or CPU, but a process count that keeps a fork bomb small. */
@@ -60,6 +63,8 @@ export class DaemonEngine {
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
+  /** Stops a running server whose files pass its disk limit (what the game writes is held to it here). */
+  private diskWatcher?: DiskWatcher;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
   readonly sandbox: SandboxSupport;
   readonly docker: DockerRunner;
@@ -114,7 +119,9 @@ export class DaemonEngine {
       log?.(line);
     }
     await this.docker.removeLeftovers(await listDefinitionIds(path.join(this.options.dataDir, "servers")));
-    return this.servers.load(log);
+    await this.servers.load(log);
+    this.diskWatcher = new DiskWatcher(() => this.servers.list(), this.options.diskCheckMs, log);
+    this.diskWatcher.start();
   }
 
   async features(): Promise<NodeFeatures> {
@@ -133,7 +140,8 @@ export class DaemonEngine {
   }
 
   /** Stops every server gracefully (each is killed after its grace period). */
-  close(): Promise<void> {
-    return this.servers.close();
+  async close(): Promise<void> {
+    await this.diskWatcher?.close();
+    await this.servers.close();
   }
 }

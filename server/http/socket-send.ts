@@ -3,6 +3,12 @@ import type { WebSocket } from "ws";
 /** What one socket may have waiting to be sent before its reader counts as stalled. */
 export const maxBufferedBytes = 4 * 1024 * 1024;
 
+/** The close a watcher gets when it fell too far behind: it may reconnect and resync from the ring. */
+export const tooSlowClose = {
+  code: 1013,
+  reason: "too slow: the stream was dropped; reconnect to resync",
+} as const;
+
 /**
  * The one way the panel and the daemon send on a WebSocket: with a bound on
  * what may wait in memory for a reader that does not read. A watcher over the
@@ -18,7 +24,7 @@ export function boundedSend(socket: WebSocket, limit = maxBufferedBytes): (text:
     const size = typeof text === "string" ? Buffer.byteLength(text) : text.length;
     if (socket.bufferedAmount + size > limit) {
       over = true;
-      socket.close(1013, "too slow: the stream was dropped; reconnect to resync");
+      socket.close(tooSlowClose.code, tooSlowClose.reason);
       // A peer that does not read may not read the close frame either.
       setTimeout(() => socket.terminate(), 5000).unref();
       return false;

@@ -84,7 +84,7 @@ export class RemoteServers implements NodeServers {
     id: string,
     channels: readonly SocketChannel[],
     onMessage: (message: SocketMessage) => void,
-    onEnd: () => void,
+    onEnd: (code?: number) => void,
   ): Promise<() => void> {
     const url = `${this.http.address.baseUrl.replace(/^http/, "ws")}${this.path(id, "/socket")}?${channels.join("&")}`;
     return new Promise((resolve, reject) => {
@@ -104,8 +104,8 @@ export class RemoteServers implements NodeServers {
       socket.on("error", () => {
         if (!opened) reject(this.http.unreachable());
       });
-      socket.on("close", () => {
-        if (opened) onEnd();
+      socket.on("close", (code) => {
+        if (opened) onEnd(code);
       });
     });
   }

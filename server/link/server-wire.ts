@@ -62,11 +62,15 @@ export interface NodeServers {
   sendConsole(id: string, line: string): Promise<void>;
   stats(id: string): Promise<StatsView>;
   status(id: string): Promise<ServerStatusView>;
-  /** Streams the granted channels; resolves to a function that ends the stream. */
+  /**
+   * Streams the granted channels; resolves to a function that ends the stream.
+   * `onEnd` gets the node's close code when the node ended it (1013: the
+   * panel read too slowly and should resync from the ring).
+   */
   subscribe(
     id: string,
     channels: readonly SocketChannel[],
     onMessage: (message: SocketMessage) => void,
-    onEnd: () => void,
+    onEnd: (code?: number) => void,
   ): Promise<() => void>;
 }

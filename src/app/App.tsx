@@ -1,20 +1,30 @@
 import { t } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react";
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { useLocation } from "wouter";
-import { ConfirmDialog } from "../components/ConfirmDialog";
-import { ErrorDetailsDialog } from "../components/ErrorDetailsDialog";
+import { pendingConfirm } from "../components/confirmStore";
+import { errorDetails } from "../components/errorDetailsStore";
 import { Toasts } from "../components/Toasts";
 import { OfflineBanner } from "../offline/OfflineBanner";
 import { config } from "../state/config";
 import { loggedIn } from "../state/session";
-import { HotkeyHelp } from "./HotkeyHelp";
+import { helpOpen } from "./helpOpen";
 import { RouteView } from "./RouteView";
 import { findRoute } from "./routeMatch";
 import { routes } from "./routes";
-import { Sidebar } from "./Sidebar";
-import { closeIfNarrow, sidebarMini, sidebarOpen, wideWindow } from "./sidebarState";
-import { TopBar } from "./TopBar";
+import { sidebarMini, sidebarOpen, wideWindow } from "./sidebarState";
+import { TopBarFrame } from "./TopBarFrame";
+
+// Loaded when first needed, so the login page's first load stays small: the signed-in shell
+// (top bar, sidebar, hotkeys) with the first signed-in screen, the dialogs when one opens.
+const SignedInShell = lazy(() => import("./SignedInShell"));
+const HotkeyHelp = lazy(() => import("./HotkeyHelp").then((m) => ({ default: m.HotkeyHelp })));
+const ConfirmDialog = lazy(() =>
+  import("../components/ConfirmDialog").then((m) => ({ default: m.ConfirmDialog })),
+);
+const ErrorDetailsDialog = lazy(() =>
+  import("../components/ErrorDetailsDialog").then((m) => ({ default: m.ErrorDetailsDialog })),
+);
 
 export function App() {
   // Subscribing here re-renders the whole shell when the locale changes (plain `t` calls below
@@ -23,8 +33,9 @@ export function App() {
   const [path] = useLocation();
   const brand = config.value.branding.name;
   const route = findRoute(routes, path)?.route;
+  const signedIn = loggedIn.value;
   // noAuth routes (login, register, invite) hide the sidebar; so does being signed out.
-  const withSidebar = loggedIn.value && route?.access !== "noAuth";
+  const withSidebar = signedIn && route?.access !== "noAuth";
   const open = withSidebar && sidebarOpen.value;
   const docked = open && wideWindow.value;
   const mini = sidebarMini.value;
@@ -47,21 +58,21 @@ export function App() {
       <a className="skip-link" href="#main">
         {t`Skip to content`}
       </a>
-      <TopBar withSidebar={withSidebar} />
-      {withSidebar && <Sidebar />}
-      {/* A click in the main area closes an overlaying sidebar on a narrow window (spec §2.2). */}
-      {open && !wideWindow.value && (
-        // Pointer-only scrim; keyboard users close the sidebar with the menu button or Escape.
-        <div className="scrim" aria-hidden="true" onClick={closeIfNarrow} />
+      {signedIn ? (
+        <Suspense fallback={<TopBarFrame />}>
+          <SignedInShell withSidebar={withSidebar} />
+        </Suspense>
+      ) : (
+        <TopBarFrame />
       )}
       <main id="main" className={route?.access === "noAuth" ? "main main-auth" : "main"}>
         <OfflineBanner />
         <RouteView />
       </main>
       <Toasts />
-      <HotkeyHelp />
-      <ConfirmDialog />
-      <ErrorDetailsDialog />
+      <Suspense fallback={null}>{helpOpen.value && <HotkeyHelp />}</Suspense>
+      <Suspense fallback={null}>{pendingConfirm.value && <ConfirmDialog />}</Suspense>
+      <Suspense fallback={null}>{errorDetails.value && <ErrorDetailsDialog />}</Suspense>
     </div>
   );
 }

@@ -3,7 +3,8 @@ import { useLingui } from "@lingui/react";
 import { Dialog } from "../components/Dialog";
 import { hasScope } from "../state/scopes";
 import { loggedIn } from "../state/session";
-import { contextHotkeys, helpOpen } from "./hotkeyState";
+import { helpOpen } from "./helpOpen";
+import { contextHotkeys } from "./hotkeyState";
 import { globalHotkeys, type HotkeyEntry, keyCaps, listedHotkeys } from "./hotkeyTable";
 import { routes } from "./routes";
 

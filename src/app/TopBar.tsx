@@ -2,16 +2,15 @@ import { t } from "@lingui/core/macro";
 import { lazy, Suspense } from "react";
 import { Link } from "wouter";
 import { Icon } from "../components/icons";
-import { config } from "../state/config";
-import { loggedIn, user } from "../state/session";
+import { user } from "../state/session";
 import { SEARCH_INPUT_ID } from "./globalHotkeys";
 import { searchHandoff } from "./search/searchHandoff";
 import { sidebarOpen, toggleSidebar } from "./sidebarState";
-import "./topbar.css";
+import { TopBarFrame } from "./TopBarFrame";
 
-// md5 is only needed once signed in, so the avatar stays off the login critical path.
+// This bar is part of the signed-in shell (not loaded on the login page); the avatar (md5) and the
+// search with its groups and their API modules load after it.
 const Avatar = lazy(() => import("./Avatar"));
-// So is the search with its groups and their API modules.
 const GlobalSearch = lazy(() => import("./search/GlobalSearch"));
 
 /** The box as it looks before the search code has loaded (it keeps its id for the / hotkey). */
@@ -43,41 +42,33 @@ function SearchPlaceholder() {
   );
 }
 
+/** The signed-in top bar: menu button, brand, search and avatar. */
 export function TopBar({ withSidebar }: { withSidebar: boolean }) {
-  const brand = config.value.branding.name;
-  const signedIn = loggedIn.value;
   const email = user.value?.email;
+  const menu = withSidebar && (
+    <button
+      type="button"
+      className="icon-btn"
+      onClick={toggleSidebar}
+      aria-label={t`Menu`}
+      aria-expanded={sidebarOpen.value}
+      aria-controls="sidebar"
+    >
+      <Icon name="menu" />
+    </button>
+  );
   return (
-    <header className="topbar">
-      {withSidebar && (
-        <button
-          type="button"
-          className="icon-btn"
-          onClick={toggleSidebar}
-          aria-label={t`Menu`}
-          aria-expanded={sidebarOpen.value}
-          aria-controls="sidebar"
-        >
-          <Icon name="menu" />
-        </button>
-      )}
-      <Link href="/" className="brand">
-        {brand}
-      </Link>
+    <TopBarFrame lead={menu}>
       <div className="topbar-fill">
-        {signedIn && (
-          <Suspense fallback={<SearchPlaceholder />}>
-            <GlobalSearch />
-          </Suspense>
-        )}
+        <Suspense fallback={<SearchPlaceholder />}>
+          <GlobalSearch />
+        </Suspense>
       </div>
-      {signedIn && (
-        <Link href="/self" className="avatar-link" aria-label={t`My profile`} title={t`My profile`}>
-          <Suspense fallback={<span className="avatar" />}>
-            <Avatar email={email ?? ""} />
-          </Suspense>
-        </Link>
-      )}
-    </header>
+      <Link href="/self" className="avatar-link" aria-label={t`My profile`} title={t`My profile`}>
+        <Suspense fallback={<span className="avatar" />}>
+          <Avatar email={email ?? ""} />
+        </Suspense>
+      </Link>
+    </TopBarFrame>
   );
 }

@@ -5,8 +5,6 @@ import { tinykeys } from "tinykeys";
 import { CHORD_TIMEOUT_MS } from "./hotkeyTable";
 import { isTypingTarget } from "./typing";
 
-export const helpOpen = signal(false);
-
 /** Hotkeys a screen adds while it is shown; the help dialog lists them as contextual. */
 export interface ContextHotkey {
   keys: string;

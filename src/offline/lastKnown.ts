@@ -75,6 +75,26 @@ export async function remember<K extends ListName>(list: K, value: ListShapes[K]
   }
 }
 
+/** The kept lists a detail page may take its item from offline, and their items. */
+const itemsOf = {
+  nodes: (v: ListShapes["nodes"]): Node[] => v,
+  users: (v: ListShapes["users"]): User[] => v.users,
+};
+export type ItemListName = keyof typeof itemsOf;
+export type ItemOf<K extends ItemListName> = ReturnType<(typeof itemsOf)[K]>[number];
+
+/** One item of a kept list, with the list's age (a node's or a user's page offline). */
+export async function lastKnownItem<K extends ItemListName>(
+  list: K,
+  id: number,
+): Promise<Known<ItemOf<K>> | undefined> {
+  const kept = await lastKnown(list);
+  if (!kept) return undefined;
+  const items = (itemsOf[list] as (v: ListShapes[K]) => ItemOf<K>[])(kept.value);
+  const item = items.find((i) => i?.id === id);
+  return item ? { value: item, at: kept.at } : undefined;
+}
+
 /** What a server's page last showed (issue 11): the server, and the console's last lines. */
 export interface KnownServerPage {
   server: Server;

@@ -24,6 +24,12 @@ export const SOCKET_MAX_FAILURES = 5;
 export const SOCKET_FAILURE_RESET_MS = 30_000;
 export const POLL_MS = 5000;
 const UNHEARD_MAX_BYTES = 1 << 20;
+/** The close code of a watcher the server cut off for reading too slowly (server/http/socket-send.ts). */
+export const CLOSE_TOO_SLOW = 1013;
+/** How far before the estimated last point a resync reads, so that nothing between is skipped. */
+const RESYNC_MARGIN_US = 2_000_000;
+/** Output kept to find where a resync read joins onto what was shown (more than a node's ring holds). */
+const SHOWN_TAIL_BYTES = 64 * 1024;
 
 /** installing wins, then running; before any answer the status is unknown (spec §4). */
 export function statusOf(answer: Partial<ServerStatusAnswer> | undefined): ServerStatus {
@@ -108,10 +114,42 @@ function socketFailed(): void {
   toastError(text ? i18n._(text) : "Socket closed unexpectedly");
 }
 
+interface ConsoleListener {
+  onBytes: (bytes: Uint8Array) => void;
+  onGap?: () => void;
+}
+
 type Frame =
   | { type: "console"; data: { logs?: string } }
   | { type: "status"; data: ServerStatusAnswer }
   | { type: "stat"; data: ServerStats };
+
+/**
+ * How many first bytes of `next` are the last bytes of `shown`: the longest such overlap that starts
+ * at a line start in `shown` (a shorter, mid-line match is more likely chance than the same output).
+ * A prefix function over next + separator + shown, so linear in their lengths.
+ */
+export function overlapLength(shown: Uint8Array, next: Uint8Array): number {
+  const m = Math.min(next.length, shown.length);
+  if (m === 0) return 0;
+  const seq = new Int32Array(m + 1 + shown.length);
+  seq.set(next.subarray(0, m));
+  seq[m] = -1;
+  seq.set(shown, m + 1);
+  const pi = new Int32Array(seq.length);
+  for (let i = 1; i < seq.length; i++) {
+    let k = pi[i - 1];
+    while (k > 0 && seq[i] !== seq[k]) k = pi[k - 1];
+    if (seq[i] === seq[k]) k++;
+    pi[i] = k;
+  }
+  const newline = 10;
+  for (let k = pi[seq.length - 1]; k > 0; k = pi[k - 1]) {
+    const start = shown.length - k;
+    if (start === 0 || shown[start - 1] === newline) return k;
+  }
+  return 0;
+}
 
 /** How many of the first frames, joined, are exactly the end of `tail`. */
 export function coveredPrefix(frames: readonly Uint8Array[], tail: Uint8Array): number {
@@ -155,6 +193,11 @@ function parseFrame(raw: unknown): Frame | undefined {
  * Console output reaches listeners as raw bytes, in order, whether it came by socket or by poll:
  * on every open the output since the last known point is fetched first (socket frames that arrive
  * meanwhile wait), so nothing printed while the socket was down goes missing.
+ *
+ * After a close the first console read is a resync: it reads from a little before the estimated
+ * last point and leaves out what was already shown. A server that cut this watcher off for being
+ * too slow (1013) has dropped output; if the resync cannot join onto what was shown (the ring moved
+ * on meanwhile), listeners are told of the gap, at its place in the output.
  */
 export class ServerLive {
   readonly socket = signal<SocketState>("connecting");
@@ -184,10 +227,15 @@ export class ServerLive {
   /** Counts of status / stat frames: a read sent before a newer frame arrived is stale. */
   private statusFrames = 0;
   private statFrames = 0;
-  private readonly consoleListeners = new Set<(bytes: Uint8Array) => void>();
-  /** Output kept while no one listens, up to UNHEARD_MAX_BYTES (the newest). */
-  private unheard: Uint8Array[] = [];
+  private readonly consoleListeners = new Set<ConsoleListener>();
+  /** Output (and gaps, as null) kept while no one listens, up to UNHEARD_MAX_BYTES (the newest). */
+  private unheard: (Uint8Array | null)[] = [];
   private unheardBytes = 0;
+  /** The end of the output shown, newest last, up to SHOWN_TAIL_BYTES. */
+  private shown: Uint8Array[] = [];
+  private shownBytes = 0;
+  /** Set by a close: the next console read joins onto what was shown. */
+  private resync: "after-loss" | "after-drop" | undefined;
   private readonly closeListeners = new Set<() => void>();
   private readonly source: LiveSource;
   private readonly url: string;
@@ -202,14 +250,21 @@ export class ServerLive {
     this.url = options.url ?? socketUrl(id);
   }
 
-  /** Console bytes as they arrive; returns the unsubscribe function. */
-  onConsole(listener: (bytes: Uint8Array) => void): () => void {
+  /**
+   * Console bytes as they arrive, and `onGap` where output was lost (in order with the bytes);
+   * returns the unsubscribe function.
+   */
+  onConsole(onBytes: (bytes: Uint8Array) => void, onGap?: () => void): () => void {
+    const listener = { onBytes, onGap };
     this.consoleListeners.add(listener);
     // output that came before anyone listened (a console mounted after start)
     const unheard = this.unheard;
     this.unheard = [];
     this.unheardBytes = 0;
-    for (const bytes of unheard) listener(bytes);
+    for (const bytes of unheard) {
+      if (bytes) onBytes(bytes);
+      else onGap?.();
+    }
     return () => this.consoleListeners.delete(listener);
   }
 
@@ -287,9 +342,11 @@ export class ServerLive {
     ws.onerror = () => {
       // a close event follows
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = undefined;
+      const code = (ev as { code?: number } | undefined)?.code;
+      if (code === CLOSE_TOO_SLOW) this.resync = "after-drop";
       this.emitClose();
       this.lost();
     };
@@ -297,12 +354,18 @@ export class ServerLive {
 
   /** The socket went away (or never came): poll meanwhile, then retry or give up. */
   private lost(): void {
+    const wasOpen = this.socket.value === "open";
     this.socket.value = "closed";
     // Frames held during an unfinished catch-up all lie after the last known point: the first
     // poll reads them again, so they are dropped here rather than shown twice.
     this.held = undefined;
     this.lastRead = undefined;
     this.placeEpochAtLastFrame();
+    // Only a socket that was open delivered output past the last read (a refused retry did not).
+    if (wasOpen && this.options.channels.console && this.epoch > 0) {
+      this.resync ??= "after-loss";
+      this.epoch = Math.max(1, this.epoch - RESYNC_MARGIN_US);
+    }
     this.failures++;
     clearTimeout(this.resetTimer);
     this.resetTimer = setTimeout(() => {
@@ -411,12 +474,36 @@ export class ServerLive {
         this.clockPair = { server: epoch, local: Date.now() };
         this.lastFrameAt = undefined;
       }
-      const bytes = decodeLogs(answer.logs ?? "");
+      let bytes = decodeLogs(answer.logs ?? "");
       if (this.held) this.lastRead = bytes;
+      if (this.resync) bytes = this.joinResync(bytes);
       this.emitConsole(bytes);
     } catch {
       // next round
     }
+  }
+
+  /** A resync read without what was already shown; a gap before it if output was dropped and is not all there. */
+  private joinResync(bytes: Uint8Array): Uint8Array {
+    const dropped = this.resync === "after-drop";
+    this.resync = undefined;
+    const shown = this.shownTail();
+    const joined = overlapLength(shown, bytes);
+    if (dropped && joined === 0 && shown.length > 0) this.emitGap();
+    return bytes.subarray(joined);
+  }
+
+  private shownTail(): Uint8Array {
+    if (this.shown.length !== 1) {
+      const all = new Uint8Array(this.shownBytes);
+      let at = 0;
+      for (const part of this.shown) {
+        all.set(part, at);
+        at += part.length;
+      }
+      this.shown = [all];
+    }
+    return this.shown[0] ?? new Uint8Array(0);
   }
 
   /**
@@ -454,6 +541,7 @@ export class ServerLive {
 
   private emitConsole(bytes: Uint8Array): void {
     if (!bytes.length) return;
+    this.keepShown(bytes);
     if (this.consoleListeners.size === 0) {
       this.unheard.push(bytes);
       this.unheardBytes += bytes.length;
@@ -462,7 +550,21 @@ export class ServerLive {
       }
       return;
     }
-    for (const listener of this.consoleListeners) listener(bytes);
+    for (const listener of this.consoleListeners) listener.onBytes(bytes);
+  }
+
+  private emitGap(): void {
+    if (this.consoleListeners.size === 0) this.unheard.push(null);
+    for (const listener of this.consoleListeners) listener.onGap?.();
+  }
+
+  private keepShown(bytes: Uint8Array): void {
+    const part = bytes.length > SHOWN_TAIL_BYTES ? bytes.subarray(bytes.length - SHOWN_TAIL_BYTES) : bytes;
+    this.shown.push(part);
+    this.shownBytes += part.length;
+    while (this.shownBytes - (this.shown[0]?.length ?? 0) >= SHOWN_TAIL_BYTES) {
+      this.shownBytes -= this.shown.shift()?.length ?? 0;
+    }
   }
 
   private emitClose(): void {

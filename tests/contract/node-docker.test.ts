@@ -222,6 +222,75 @@ describe("docker environment after a node crashed", () => {
   });
 });
 
+describe("docker environment and the disk limit", () => {
+  it("stops a container whose process writes past the server's disk limit, and refuses its start while over", {
+    timeout: 60_000,
+  }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-docker-disk-"));
+    const id = "d0c4e0d1";
+    // Checked often here so the test is quick; a node checks every 30 s by default.
+    const node = new DaemonEngine({
+      dataDir,
+      version: productVersion,
+      dockerSocket: engine.socket,
+      diskCheckMs: 200,
+    });
+    try {
+      await node.start();
+      const server = await node.servers.create(
+        id,
+        dockerDefinition({
+          // Writes on and on in the mounted server folder, deaf to the stop text.
+          run: {
+            command: `sh -c 'echo filling; while :; do head -c 65536 /dev/zero >> fill.bin; sleep 0.02; done'`,
+            stop: "stop",
+          },
+          limits: { ...limits, diskMiB: 1 },
+        }),
+      );
+      const logs = () => server.instance.console.since(0).logs.toString();
+      await server.start();
+      // Gone once it is not running and its container is removed (the removal comes a moment later).
+      const gone = async (subject: typeof server) =>
+        !subject.status().running && (await containersOf(subject.id)).length === 0;
+      await waitUntil(() => gone(server), 20_000, 100).catch((err) => {
+        throw new Error(`${err.message}; console:\n${logs()}`);
+      });
+      expect(logs()).toContain("Server went over its disk limit (1 MiB): stopping it");
+      expect(logs()).toContain("Server is still over its disk limit (1 MiB), killing it");
+      await expect(server.start()).rejects.toMatchObject({ status: 507, code: "ErrDiskLimit" });
+      await node.fileOps.remove(id, "fill.bin");
+      await server.start();
+      await server.instance.kill();
+      expect(await containersOf(id)).toEqual([]);
+
+      // Written inside the container outside the server's folder (its /tmp), it counts too while the container lives.
+      const layered = await node.servers.create(
+        "d0c4e0d2",
+        dockerDefinition({
+          run: {
+            command: `sh -c 'echo filling; while :; do head -c 65536 /dev/zero >> /tmp/fill.bin; sleep 0.02; done'`,
+            stop: "stop",
+          },
+          limits: { ...limits, diskMiB: 1 },
+        }),
+      );
+      const layeredLogs = () => layered.instance.console.since(0).logs.toString();
+      await layered.start();
+      await waitUntil(() => gone(layered), 20_000, 100).catch((err) => {
+        throw new Error(`${err.message}; console:\n${layeredLogs()}`);
+      });
+      expect(layeredLogs()).toContain("Server went over its disk limit (1 MiB): stopping it");
+      // The container went with what it held: the server starts again.
+      await layered.start();
+      await layered.instance.kill();
+    } finally {
+      await node.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("docker environment without an engine", () => {
   it("is not among the features and a docker server is refused", async () => {
     const subject = await nodeImplementations.LocalNode({ dockerSocket: "/nonexistent/docker.sock" });

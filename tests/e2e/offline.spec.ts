@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
+import { freePort } from "../support/free-port.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap, unique } from "./helpers.ts";
+import { admin, adminApi, login, snap, unique } from "./helpers.ts";
 
 // Issue 11, offline first: the lists a user visited stay readable offline (the service worker
 // serves the app, IndexedDB the last-known lists), say how old they are, claim no live status and
@@ -261,6 +262,150 @@ test("offline: a server's page shows what it last showed (name, console lines), 
 
   expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
   expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+});
+
+/** Every value kept in the last-known database, as JSON (to look for what must never be kept). */
+const keptValues = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open("outpost-last-known");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction("lists").objectStore("lists").getAll();
+          all.onsuccess = () => {
+            open.result.close();
+            // answers the service worker kept are Blobs or strings: read them as text too
+            Promise.all(all.result.map((v) => (v instanceof Blob ? v.text() : JSON.stringify(v)))).then(
+              (texts) => resolve(texts.join("\n")),
+              reject,
+            );
+          };
+        };
+      }),
+  );
+
+test("offline: a node's and a user's page show their list's last-known copy, read-only; one never listed is not available", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi(baseURL!);
+  const nodeName = unique("offline-node-");
+  const node = await api.post("/api/nodes", {
+    name: nodeName,
+    publicHost: "play.example.com",
+    publicPort: 27015,
+    privateHost: "127.0.0.1",
+    privatePort: await freePort(),
+    sftpPort: await freePort(),
+  });
+  expect(node.status, node.text).toBe(200);
+  const nodeId = node.body.id as number;
+  const secret = (await api.get(`/api/nodes/${nodeId}/deployment`)).body.config.secret as string;
+  expect(secret.length).toBeGreaterThan(10);
+  // "aa…" sorts into the users list's first page, the one kept.
+  const username = unique("aaoffline");
+  const user = await api.post("/api/users", {
+    username,
+    email: `${username}@example.com`,
+    password: "offline-user-password-1",
+  });
+  expect(user.status, user.text).toBe(200);
+  const userId = user.body.id as number;
+
+  await page.goto("/nodes");
+  await login(page);
+  await expect(page).toHaveURL(/\/nodes$/);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await expect(page.getByTestId("node-entry").filter({ hasText: nodeName })).toBeVisible();
+  await page.goto("/users");
+  await expect(page.getByTestId("user-entry").filter({ hasText: username })).toBeVisible();
+  // Both pages seen online (the node's shows its deployment, with the secret).
+  await page.goto(`/nodes/view/${nodeId}`);
+  await expect(page.getByTestId("deployment-config")).toContainText(secret);
+  await page.goto(`/users/view/${userId}`);
+  await expect(page.getByTestId("user-title")).toHaveText(username);
+  await expect
+    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
+    .toBe(2);
+
+  await context.setOffline(true);
+  // The node: its list's copy with its age; nothing live claimed, nothing changed, no secret.
+  await page.goto(`/nodes/view/${nodeId}`);
+  await expect(page.getByTestId("offline-banner")).toBeVisible();
+  await expect(page.getByTestId("node-title")).toHaveText(nodeName);
+  await expect(page.getByTestId("last-known")).toContainText("Last known at");
+  await expect(page.getByText("play.example.com:27015")).toBeVisible();
+  for (const badge of await page.getByTestId("reachable").all()) {
+    await expect(badge).toHaveAttribute("data-reachable", "unknown");
+  }
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(nodeName);
+  await expect(page.getByLabel("Name", { exact: true })).not.toBeEditable();
+  const save = page.getByRole("button", { name: "Save", exact: true });
+  await expect(save).toBeDisabled();
+  await expect(save).toHaveAttribute("title", "Not available offline");
+  const remove = page.getByRole("button", { name: "Delete", exact: true });
+  await expect(remove).toBeDisabled();
+  await expect(remove).toHaveAttribute("title", "Not available offline");
+  await expect(page.getByTestId("deployment-offline")).toHaveText("Not available offline");
+  await expect(page.getByTestId("deployment-config")).toHaveCount(0);
+  await snap(page, "offline-node-page");
+  // The node's secret was never kept on the device (page copies and service worker answers).
+  expect(await keptValues(page)).not.toContain(secret);
+
+  // The user: the same, from the users list's copy.
+  await page.goto(`/users/view/${userId}`);
+  await expect(page.getByTestId("offline-banner")).toBeVisible();
+  await expect(page.getByTestId("user-title")).toHaveText(username);
+  await expect(page.getByTestId("last-known")).toContainText("Last known at");
+  await expect(page.getByTestId("user-details").getByLabel("Username")).toHaveValue(username);
+  await expect(page.getByTestId("user-details").getByLabel("Username")).not.toBeEditable();
+  await expect(page.getByTestId("scopes-offline")).toHaveText("Not available offline");
+  for (const name of ["Save", "Set password", "Delete"]) {
+    const button = page.getByRole("button", { name, exact: true });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute("title", "Not available offline");
+  }
+  await snap(page, "offline-user-page");
+  // One's own page offline offers no delete either (the session cannot be read offline).
+  const selfId = (await api.get("/api/self")).body.id as number;
+  await page.goto(`/users/view/${selfId}`);
+  await expect(page.getByTestId("user-title")).toHaveText(admin.username);
+  await expect(page.getByRole("button", { name: "Delete", exact: true })).toHaveCount(0);
+  await page.setViewportSize({ width: 360, height: 640 });
+  for (const path of [`/nodes/view/${nodeId}`, `/users/view/${userId}`]) {
+    await page.goto(path);
+    await expect(page.getByTestId("last-known")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await snap(page, `offline-${path.split("/")[1]}-page-phone`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Never listed on this device: said plainly, with the way back.
+  for (const [path, back] of [
+    ["/nodes/view/99999", "Back to the nodes"],
+    ["/users/view/99999", "Back to the users"],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { name: "Not available offline" })).toBeVisible();
+    await expect(page.getByRole("link", { name: back })).toBeVisible();
+  }
+
+  // Back online: the live page by itself, the banner and the age gone, editing back.
+  await page.goto(`/users/view/${userId}`);
+  await expect(page.getByTestId("last-known")).toBeVisible();
+  await context.setOffline(false);
+  await expect(page.getByTestId("offline-banner")).toBeHidden();
+  await expect(page.getByTestId("last-known")).toHaveCount(0);
+  await expect(page.getByTestId("user-scopes")).toBeVisible();
+  await expect(page.getByTestId("user-details").getByLabel("Username")).toBeEditable();
+  await expect(page.getByRole("button", { name: "Delete", exact: true })).toBeEnabled();
+
+  expect((await api.delete(`/api/nodes/${nodeId}`)).status).toBe(204);
+  expect((await api.delete(`/api/users/${userId}`)).status).toBe(204);
 });
 
 test("another account signing in on the same device (the first never logged out) wipes the first one's kept data", async ({

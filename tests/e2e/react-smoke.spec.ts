@@ -6,6 +6,8 @@ test("the real-React build signs in and navigates", async ({ page }) => {
   await expect(page).toHaveURL(/\/auth\/login$/);
   await login(page);
   await expect(page).toHaveURL(/\/servers$/);
+  // The global hotkeys come with the signed-in shell (sidebar, top bar), loaded after sign-in.
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
   await page.locator("body").press("g");
   await page.locator("body").press("a");
   await expect(page).toHaveURL(/\/self$/);

@@ -29,7 +29,11 @@ export interface DaemonProcess {
  * the panel's deployment endpoint gives, with the listen address moved to
  * 127.0.0.1 and the data dir to a temp folder.
  */
-export async function startDaemon(config: DaemonConfig): Promise<DaemonProcess> {
+export async function startDaemon(
+  config: DaemonConfig,
+  /** Environment variables for the daemon besides the test's own. */
+  env: Record<string, string> = {},
+): Promise<DaemonProcess> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-daemon-"));
   const local: DaemonConfig = {
     ...config,
@@ -46,7 +50,7 @@ export async function startDaemon(config: DaemonConfig): Promise<DaemonProcess> 
     const started = output.length;
     child = spawn(process.execPath, [path.join(repoRoot, "bin/outpost.mjs"), "daemon", "--config", file], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, OUTPOST_LOG_LEVEL: "info" },
+      env: { ...process.env, OUTPOST_LOG_LEVEL: "info", ...env },
     });
     child.stdout?.on("data", (d) => (output += d));
     child.stderr?.on("data", (d) => (output += d));

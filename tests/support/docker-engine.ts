@@ -146,7 +146,9 @@ async function importTestImage(docker: Docker): Promise<boolean> {
   const rootfs = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-busybox-"));
   try {
     fs.mkdirSync(path.join(rootfs, "bin"));
-    fs.mkdirSync(path.join(rootfs, "tmp"), { mode: 0o1777 });
+    fs.mkdirSync(path.join(rootfs, "tmp"));
+    // As in any image: anyone may write there (mkdir's mode would lose its bits to the umask).
+    fs.chmodSync(path.join(rootfs, "tmp"), 0o1777);
     fs.copyFileSync(busybox, path.join(rootfs, "bin", "busybox"));
     fs.chmodSync(path.join(rootfs, "bin", "busybox"), 0o755);
     // `busybox --list` names busybox itself: linking that would replace the binary with a link to itself.

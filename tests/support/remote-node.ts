@@ -7,6 +7,8 @@ import type { PanelClient } from "./http-client.ts";
 export async function addRemoteNode(
   api: PanelClient,
   name: string,
+  /** Environment variables for the daemon besides the test's own. */
+  env: Record<string, string> = {},
 ): Promise<{ nodeId: number; daemon: DaemonProcess }> {
   const node = await api.post("/api/nodes", {
     name,
@@ -19,5 +21,5 @@ export async function addRemoteNode(
   expect(node.status, node.text).toBe(200);
   const deployment = await api.get(`/api/nodes/${node.body.id}/deployment`);
   expect(deployment.status).toBe(200);
-  return { nodeId: node.body.id, daemon: await startDaemon(deployment.body.config) };
+  return { nodeId: node.body.id, daemon: await startDaemon(deployment.body.config, env) };
 }

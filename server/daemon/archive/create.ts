@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { PassThrough, type Readable, type Transform } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type { Header } from "tar";
@@ -25,13 +25,16 @@ interface Member {
  * folders of a server (the `archive` step; the file manager's archive call
  * can use the same). Sources are walked and each file opened through the
  * sandbox, so a symlink is stored as a link and never followed out; the
- * archive is written as it is read, one file at a time.
+ * archive is written as it is read, one file at a time. `limit`, when given,
+ * sees every byte of the archive before it is written (a disk budget's limiter
+ * stops it at the server's disk limit).
  */
 export async function createArchive(
   sandbox: Sandbox,
   sources: readonly string[],
   destination: string,
   signal?: AbortSignal,
+  limit?: Transform,
 ): Promise<number> {
   const format = archiveFormat(destination);
   if (format !== "zip" && format !== "tar" && format !== "tar.gz") {
@@ -48,11 +51,12 @@ export async function createArchive(
   try {
     const members = walkMembers(sandbox, sources, target);
     const sink = writeStreamOf(out);
+    const counted = limit ?? new PassThrough();
     if (format === "zip") {
       // yazl and tar load with the first archive made, not at start (issue 12).
       const { default: yazl } = await import("yazl");
       const zip = new yazl.ZipFile();
-      const done = pipeline(zip.outputStream as Readable, sink, { signal });
+      const done = pipeline(zip.outputStream as Readable, counted, sink, { signal });
       for await (const member of members) {
         count++;
         if (member.kind === "directory") zip.addEmptyDirectory(member.name, { mtime: member.stats.mtime });
@@ -72,8 +76,8 @@ export async function createArchive(
       await done;
     } else {
       const parts = tarStream(sandbox, members, () => count++);
-      if (format === "tar.gz") await pipeline(parts, createGzip(), sink, { signal });
-      else await pipeline(parts, sink, { signal });
+      if (format === "tar.gz") await pipeline(parts, createGzip(), counted, sink, { signal });
+      else await pipeline(parts, counted, sink, { signal });
     }
   } finally {
     await out.close();

@@ -1,6 +1,6 @@
 import fsp from "node:fs/promises";
 import { ApiError } from "../../errors.ts";
-import type { DiskBudget } from "../servers/disk-quota.ts";
+import type { DiskBudget } from "../servers/disk-ledger.ts";
 
 /**
  * How many times its own size an archive may unpack to, by default; a node

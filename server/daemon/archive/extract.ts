@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import { ApiError } from "../../errors.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { readStreamOf } from "../sandbox/index.ts";
-import type { DiskBudget } from "../servers/disk-quota.ts";
+import type { DiskBudget } from "../servers/disk-ledger.ts";
 import { EntryWriter } from "./entry-writer.ts";
 import { type BudgetOptions, ExtractBudget } from "./extract-budget.ts";
 import { extractTar } from "./extract-tar.ts";

@@ -8,7 +8,6 @@ import {
   type NodeBackupView,
 } from "../../link/backup-wire.ts";
 import type { ServerInstance } from "../runtime/instance.ts";
-import { diskBudget } from "../servers/disk-quota.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { type BackupProgress, writeBackupArchive } from "./backup-archive.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
@@ -89,13 +88,20 @@ export class BackupOps implements NodeBackups {
       throw new ApiError(409, "ErrFileExists", "backup ${fileName} already exists", { fileName: name });
     }
     await fs.mkdir(this.folder(serverId), { recursive: true });
-    // A server at its disk limit is refused up front; one that reaches it while writing fails then.
-    const budget = await diskBudget(this.store.diskQuota(serverId));
     await fs.rm(target + failedSuffix, { force: true });
     await fs.rm(target + partSuffix, { force: true });
+    // A server at its disk limit is refused up front; one that reaches it while writing fails then.
+    // The budget shares the server's room with its other writes in flight, and ends with the backup.
+    const budget = await server.disk.budget();
+    let kept = false;
     // From here on nothing waits until the server is marked busy, so two
     // creates at once cannot both pass the check.
-    refuseUnlessIdle(server.instance);
+    try {
+      refuseUnlessIdle(server.instance);
+    } catch (error) {
+      budget?.end(false);
+      throw error;
+    }
     const progress: BackupProgress = { read: 0, written: 0 };
     this.writing.set(key, progress);
     const { instance } = server;
@@ -111,9 +117,12 @@ export class BackupOps implements NodeBackups {
           { limit: budget?.limiter() },
         );
         await fs.rename(part, target);
+        kept = true;
       } catch (error) {
         await fs.rm(part, { force: true });
         throw error;
+      } finally {
+        budget?.end(kept);
       }
     });
     void work
@@ -192,7 +201,11 @@ export class BackupOps implements NodeBackups {
     try {
       await instance.whileBusy("restore", async () => {
         instance.notice("Restoring backup");
-        await restoreBackup(server.root, target);
+        try {
+          await restoreBackup(server.root, target);
+        } finally {
+          server.disk.forget();
+        }
       });
       instance.notice("Backup restored");
     } catch (error) {
@@ -213,6 +226,8 @@ export class BackupOps implements NodeBackups {
     const target = path.join(this.folder(serverId), name);
     await fs.rm(target, { force: true });
     await fs.rm(target + failedSuffix, { force: true });
+    // Backups count toward the disk limit: the room they leave is seen at once.
+    this.store.get(serverId).disk.forget();
   }
 
   async download(serverId: string, fileName: string): Promise<BackupBytes> {

@@ -1,4 +1,4 @@
-import { ApiError } from "../../errors.ts";
+import { errorText } from "../../errors.ts";
 
 /**
  * Why a backup or restore failed, in words a user may see (the console, the
@@ -6,14 +6,7 @@ import { ApiError } from "../../errors.ts";
  * places on the node, which are replaced by what they are.
  */
 export function failureReason(error: unknown, places: Record<string, string>): string {
-  let text = error instanceof ApiError || error instanceof Error ? error.message : String(error);
-  // An API error's message is a template its metadata fills (as a client would).
-  if (error instanceof ApiError && error.metadata) {
-    const metadata = error.metadata;
-    text = text.replace(/\$\{(\w+)\}/g, (whole, key: string) =>
-      key in metadata ? String(metadata[key]) : whole,
-    );
-  }
+  let text = errorText(error);
   // Longest first, so a folder inside another is named as itself.
   for (const dir of Object.keys(places).sort((a, b) => b.length - a.length)) {
     text = text.replaceAll(dir, places[dir]);

@@ -92,6 +92,24 @@ export class DockerRunner {
     }
   }
 
+  /**
+   * Bytes a server's containers (its own and a step's) hold in their
+   * writable layers: written outside the server folder, they count toward
+   * its disk limit while the containers live. 0 when there are none.
+   */
+  async writableBytes(serverId: string): Promise<number> {
+    let total = 0;
+    for (const name of [containerName(serverId), `${containerName(serverId)}-step`]) {
+      const info = await (await this.docker())
+        .getContainer(name)
+        // The engine's `size` query (its types leave it out).
+        .inspect({ size: true } as Docker.ContainerInspectOptions)
+        .catch(() => undefined);
+      total += (info as { SizeRw?: number } | undefined)?.SizeRw ?? 0;
+    }
+    return total;
+  }
+
   /** The `dockerpull` step: pulls even when the image is there, to get its newest version. */
   async pull(image: string, onOutput: (text: string) => void, signal: AbortSignal): Promise<void> {
     return pullImage(await this.docker(), image, (line) => onOutput(`[DOCKER] ${line}\n`), signal);

@@ -6,7 +6,6 @@ import { uploadFailure } from "../../http/file-http.ts";
 import type { FileRead, NodeFiles } from "../../link/file-wire.ts";
 import { createArchive, extractArchive } from "../archive/index.ts";
 import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
-import { diskBudget } from "../servers/disk-quota.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { byteRangeOf } from "./byte-range.ts";
 import { listFolder } from "./listing.ts";
@@ -123,44 +122,51 @@ export class FileOps implements NodeFiles {
 
   async write(id: string, requested: string, body: Readable): Promise<void> {
     const userPath = fromRoot(requested);
-    let temp: string | undefined;
-    let sandbox: Sandbox | undefined;
     try {
-      sandbox = this.sandboxOf(id);
-      const relative = sandbox.relative(userPath);
+      const server = this.store.get(id);
+      const files = server.sandbox;
+      const relative = files.relative(userPath);
       if (relative === "") throw sandboxErrors.illegal(userPath, "is the server folder itself");
-      const budget = await diskBudget(this.store.diskQuota(id));
-      await sandbox.mkdirp(path.posix.dirname(relative));
-      // Written where the path really is: a link inside the root is written through, not replaced.
-      const target = await sandbox.resolve(relative);
-      if (target.stats?.isDirectory()) throw sandboxErrors.exists(userPath, "is a folder");
-      const folder = path.posix.dirname(target.relative);
-      const name = tempUploadName();
-      temp = folder === "." ? name : `${folder}/${name}`;
-      const handle = await sandbox.openWrite(temp);
-      try {
-        // A replaced file keeps its permissions (an executable start script stays executable).
-        if (target.stats?.isFile()) await handle.chmod(target.stats.mode & 0o7777);
-        const file = writeStreamOf(handle);
-        if (!budget) await copyInto(body, file);
-        else {
-          // Counted on the way in: an upload stops with a clear error where the limit is
-          // (the old file, if any, stays as it was). Both sides are awaited, so a
-          // failing file (no space) fails the copy too.
-          const limiter = budget.limiter();
-          await Promise.all([copyInto(body, limiter), pipeline(limiter, file)]);
+      // Shares the server's room with its other writes in flight; a failed upload gives its bytes back.
+      await server.disk.withBudget(async (budget) => {
+        let temp: string | undefined;
+        try {
+          await files.mkdirp(path.posix.dirname(relative));
+          // Written where the path really is: a link inside the root is written through, not replaced.
+          const target = await files.resolve(relative);
+          if (target.stats?.isDirectory()) throw sandboxErrors.exists(userPath, "is a folder");
+          const folder = path.posix.dirname(target.relative);
+          const name = tempUploadName();
+          temp = folder === "." ? name : `${folder}/${name}`;
+          const handle = await files.openWrite(temp);
+          try {
+            // A replaced file keeps its permissions (an executable start script stays executable).
+            if (target.stats?.isFile()) await handle.chmod(target.stats.mode & 0o7777);
+            const file = writeStreamOf(handle);
+            if (!budget) await copyInto(body, file);
+            else {
+              // Counted on the way in: an upload stops with a clear error where the limit is
+              // (the old file, if any, stays as it was). Both sides are awaited, so a
+              // failing file (no space) fails the copy too.
+              const limiter = budget.limiter();
+              await Promise.all([copyInto(body, limiter), pipeline(limiter, file)]);
+            }
+            await handle.datasync();
+          } finally {
+            await handle.close();
+          }
+          // The old file is replaced in one step, only by a complete new one.
+          await files.rename(temp, target.relative);
+          temp = undefined;
+        } catch (error) {
+          // Removed before the budget ends, so its bytes are given back only once they are gone.
+          if (temp) await files.remove(temp).catch(() => {});
+          throw error;
         }
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-      // The old file is replaced in one step, only by a complete new one.
-      await sandbox.rename(temp, target.relative);
-      temp = undefined;
+      }, true);
     } catch (error) {
       // The rest of the body is read and dropped, so the answer can still reach the sender.
       if (!body.destroyed) body.resume();
-      if (temp) await sandbox?.remove(temp).catch(() => {});
       throw fsFailure(uploadFailure(error), userPath);
     }
   }
@@ -176,7 +182,15 @@ export class FileOps implements NodeFiles {
     const userPath = fromRoot(requested);
     // Recursive, as the reference's DELETE; the sandbox refuses the root and
     // answers 404 for a missing path (the reference answers 500 ErrGeneric).
-    return acting(userPath, () => this.sandboxOf(id).remove(userPath, { recursive: true }));
+    return acting(userPath, async () => {
+      const server = this.store.get(id);
+      try {
+        await server.sandbox.remove(userPath, { recursive: true });
+      } finally {
+        // Room made: a server stopped at its limit may start again right away.
+        server.disk.forget();
+      }
+    });
   }
 
   move(id: string, requestedFrom: string, requestedTo: string): Promise<void> {
@@ -218,17 +232,16 @@ export class FileOps implements NodeFiles {
         const location = await sandbox.resolve(source, { followFinal: false });
         if (!location.stats) throw sandboxErrors.notFound(source);
       }
-      const quota = this.store.diskQuota(id);
-      const budget = await diskBudget(quota);
-      try {
-        await createArchive(sandbox, sources, target.relative);
-        // The archive may not take the folder over its limit.
-        if (budget) budget.take((await sandbox.resolve(target.relative)).stats?.size ?? 0);
-      } catch (error) {
-        // No half archive is left behind.
-        await sandbox.remove(target.relative).catch(() => {});
-        throw error;
-      }
+      await this.store.get(id).disk.withBudget(async (budget) => {
+        try {
+          // Counted as it is written: the archive stops where the folder reaches its limit.
+          await createArchive(sandbox, sources, target.relative, undefined, budget?.limiter());
+        } catch (error) {
+          // No half archive is left behind.
+          await sandbox.remove(target.relative).catch(() => {});
+          throw error;
+        }
+      }, true);
     });
   }
 
@@ -239,8 +252,13 @@ export class FileOps implements NodeFiles {
       const relative = sandbox.relative(source);
       const folder = destination === undefined ? path.posix.dirname(relative) : fromRoot(destination);
       // Counted as entries are written: extraction stops at the limit and takes back what it created.
-      const disk = await diskBudget(this.store.diskQuota(id));
-      await extractArchive(sandbox, relative, folder === "." ? "" : folder, { disk });
+      // What a failed extraction wrote for another reason stays counted (undoneOnFailure false).
+      await this.store
+        .get(id)
+        .disk.withBudget(
+          (disk) => extractArchive(sandbox, relative, folder === "." ? "" : folder, { disk }),
+          false,
+        );
     });
   }
 }

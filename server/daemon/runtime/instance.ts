@@ -1,4 +1,4 @@
-import { ApiError } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 import { ConsoleBuffer } from "./console-buffer.ts";
 import { type ExitResult, ProcessGroup, type SpawnSpec } from "./process-group.ts";
 import { CgroupStats, type ProcessStats, TreeStats } from "./tree-stats.ts";
@@ -177,7 +177,7 @@ export class ServerInstance {
       await steps();
       this.notice("Server installed");
     } catch (err) {
-      this.notice(`Install failed: ${(err as Error).message}`);
+      this.notice(`Install failed: ${errorText(err)}`);
       throw err;
     } finally {
       this.installing = false;
@@ -242,7 +242,7 @@ export class ServerInstance {
     this.emit();
     await this.hooks
       .post({ success, exitCode })
-      .catch((err) => this.notice(`Post steps failed: ${err.message}`));
+      .catch((err) => this.notice(`Post steps failed: ${errorText(err)}`));
     if (this.closed || this.stopRequested) return;
     if (success) {
       this.crashes = 0;
@@ -262,7 +262,7 @@ export class ServerInstance {
     this.notice(reason);
     this.restartTimer = setTimeout(() => {
       if (this.closed || this.process?.running) return;
-      this.start().catch((err) => this.notice(`Restart failed: ${err.message}`));
+      this.start().catch((err) => this.notice(`Restart failed: ${errorText(err)}`));
     }, this.options.restartDelayMs);
     this.restartTimer.unref();
   }

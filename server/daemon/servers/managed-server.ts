@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 import {
   ConditionEvaluator,
   type DockerEnvironment,
@@ -29,6 +29,8 @@ import {
   type ServerStatus,
 } from "../runtime/instance.ts";
 import { Sandbox } from "../sandbox/index.ts";
+import { DiskLedger } from "./disk-ledger.ts";
+import { diskLimitReached } from "./disk-quota.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 import { InstallMarker } from "./install-marker.ts";
 import type { Owner } from "./server-owner.ts";
@@ -101,6 +103,12 @@ export class ManagedServer {
   /** False from creation until the install steps first succeed (kept on disk by the marker). */
   installed = true;
   readonly installMarker: InstallMarker;
+  /** Its disk use and the limit's shared room (the server's folder and `diskFolders`, its backups). */
+  readonly disk: DiskLedger;
+  /** Set when the disk watcher has told the running server to stop; a later check still over kills it. */
+  private stoppingForDisk = false;
+  /** One per run of steps under way (install, pre, post): the disk watcher aborts them past the limit. */
+  private readonly stepRuns = new Set<AbortController>();
 
   constructor(
     readonly id: string,
@@ -111,19 +119,36 @@ export class ManagedServer {
     options: InstanceOptions,
     /** This node's Docker engine, for servers in the docker environment. */
     private readonly docker?: DockerRunner,
+    /** Folders besides its own that count toward its disk limit. */
+    diskFolders: () => string[] = () => [],
   ) {
     this.root = path.resolve(serversDir, id);
+    this.disk = new DiskLedger(() => ({
+      limitMiB: this.limits().diskMiB,
+      folders: [this.root, ...diskFolders()],
+      // A container's own file system is written outside the folder (its /tmp, say).
+      elsewhere:
+        this.definition.environment.type === "docker" && this.docker
+          ? () => this.dockerRunner().writableBytes(this.id)
+          : undefined,
+    }));
     this.sandbox = new Sandbox(this.root);
     this.installMarker = new InstallMarker(serversDir, id);
     this.instance = new ServerInstance(
       id,
       {
         plan: async () => this.plan(),
-        pre: () => this.steps(this.definition.run.pre ?? []),
+        // Checked at every start, automatic restarts included.
+        pre: async () => {
+          await this.refuseOverDiskLimit("starting");
+          await this.steps(this.definition.run.pre ?? []);
+        },
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
         onStatus: (status) => {
           // The output before a status change reaches watchers before it.
           this.consoleBatch.flush();
+          // What the process wrote is known only from here, and a container's own layer went with it.
+          if (!status.running) this.disk.forget();
           this.emit({ type: "status", status: { ...status, installed: this.installed } });
         },
       },
@@ -234,7 +259,11 @@ export class ManagedServer {
     };
   }
 
-  /** Runs steps with the run section's environment variables; values they output are kept in the server's data. */
+  /**
+   * Runs steps with the run section's environment variables; values they
+   * output are kept in the server's data. Each run can be aborted on its own
+   * (the disk watcher does, past the limit), and all of them at close.
+   */
   private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
     if (ops.length === 0) return;
     const ctx = this.context(exit);
@@ -244,16 +273,25 @@ export class ManagedServer {
       this.definition.environment.type === "docker"
         ? (spec) => this.dockerRunner().runCommand(this.containerInput(ctx), spec)
         : (spec) => processGroupRunner({ ...spec, isolation: this.isolation() });
-    const outputs = await this.runSteps(ops, ctx, {
-      runCommand,
-      root: this.root,
-      env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
-      write: (text) => this.instance.console.write(text),
-      notice: (text) => this.instance.notice(text),
-      sendConsole: (line) => this.instance.sendCommand(line),
-      signal: this.abort.signal,
-    });
-    if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
+    const run = new AbortController();
+    this.stepRuns.add(run);
+    try {
+      const outputs = await this.runSteps(ops, ctx, {
+        runCommand,
+        root: this.root,
+        env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
+        write: (text) => this.instance.console.write(text),
+        notice: (text) => this.instance.notice(text),
+        sendConsole: (line) => this.instance.sendCommand(line),
+        signal: AbortSignal.any([this.abort.signal, run.signal]),
+      });
+      if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
+    } catch (error) {
+      // Stopped for a reason of the node's (the disk limit): that reason is the error, not "cancelled".
+      throw run.signal.reason instanceof ApiError ? run.signal.reason : error;
+    } finally {
+      this.stepRuns.delete(run);
+    }
   }
 
   /** A step's outputVariable (e.g. a resolved Forge version) becomes a variable later steps and the run command see. */
@@ -268,6 +306,8 @@ export class ManagedServer {
   async install(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await this.instance.install(async () => {
+      // Installing over the limit would let each try add to it before the watcher cancels it.
+      await this.refuseOverDiskLimit("installing");
       await this.steps(this.definition.install ?? []);
       // Inside the install, so the status that ends it already says installed.
       await this.installMarker.clear();
@@ -281,9 +321,51 @@ export class ManagedServer {
     await this.instance.start();
   }
 
+  /** A server whose folders hold more than its disk limit neither starts nor installs (until files are deleted). */
+  private async refuseOverDiskLimit(action: "starting" | "installing"): Promise<void> {
+    this.stoppingForDisk = false;
+    const limitMiB = await this.disk.overLimit();
+    if (limitMiB === undefined) return;
+    this.instance.notice(
+      `Not ${action}: the server is over its disk limit (${limitMiB} MiB); delete files first`,
+    );
+    throw diskLimitReached(limitMiB);
+  }
+
+  /**
+   * The disk watcher found the running server over its limit: it is told to
+   * stop as by the stop action (killed after the grace period); if a later
+   * check finds it still running and still over, it is killed then, so a
+   * process that ignores the stop cannot go on writing for the whole grace.
+   */
+  overDiskLimit(limitMiB: number): void {
+    // Install steps are as much the server's writing as its process (a definition's commands).
+    const steps = [...this.stepRuns].filter((run) => !run.signal.aborted);
+    if (steps.length > 0) {
+      this.instance.notice(`Server went over its disk limit (${limitMiB} MiB): stopping its install steps`);
+      for (const run of steps) run.abort(diskLimitReached(limitMiB));
+    }
+    if (!this.instance.status().running) return;
+    if (this.stoppingForDisk) {
+      this.instance.notice(`Server is still over its disk limit (${limitMiB} MiB), killing it`);
+      void this.instance.kill().catch(() => {});
+      return;
+    }
+    this.stoppingForDisk = true;
+    this.instance.notice(
+      `Server went over its disk limit (${limitMiB} MiB): stopping it; it starts again once files are deleted`,
+    );
+    void this.instance.stop().catch(() => {});
+  }
+
+  /** Whether anything of the server's own may be writing to its folder now: its process, or its steps. */
+  writing(): boolean {
+    return this.instance.status().running || this.stepRuns.size > 0;
+  }
+
   async uninstall(): Promise<void> {
     await this.steps(this.definition.uninstall ?? []).catch((err) =>
-      this.instance.notice(`Uninstall failed: ${err.message}`),
+      this.instance.notice(`Uninstall failed: ${errorText(err)}`),
     );
   }
 

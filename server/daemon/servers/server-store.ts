@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 import { checkRequirements, type Template, tokenValues, variableValues } from "../../templates/index.ts";
 import { type DockerRunner, dockerNotSupported } from "../docker/docker-runner.ts";
 import { isTempUpload } from "../files/temp-uploads.ts";
@@ -13,7 +13,6 @@ import {
   removeDefinition,
   saveDefinition,
 } from "./definition-file.ts";
-import type { DiskQuota } from "./disk-quota.ts";
 import { findBinary, hostPlatform } from "./host.ts";
 import { ManagedServer, type NodeHost, type StepRunner } from "./managed-server.ts";
 import { ensureServerOwner } from "./server-owner.ts";
@@ -66,7 +65,7 @@ export class ServerStore {
     }
     for (const server of this.servers.values()) {
       if (server.definition.run.autostart) {
-        server.start().catch((err) => server.instance.notice(`Autostart failed: ${err.message}`));
+        server.start().catch((err) => server.instance.notice(`Autostart failed: ${errorText(err)}`));
       }
     }
   }
@@ -77,17 +76,12 @@ export class ServerStore {
     return server;
   }
 
-  /** A server's disk limit and everything it covers. */
-  diskQuota(id: string): DiskQuota {
-    const server = this.get(id);
-    return {
-      limitMiB: server.limits().diskMiB,
-      folders: [server.root, ...this.diskFolders.map((f) => f(id))],
-    };
-  }
-
   ids(): string[] {
     return [...this.servers.keys()];
+  }
+
+  list(): ManagedServer[] {
+    return [...this.servers.values()];
   }
 
   /** Creates a server from a definition after checking it can run here (reference §6 requirements). */
@@ -173,6 +167,7 @@ export class ServerStore {
       (d) => saveDefinition(this.dir, id, d),
       this.options,
       this.docker,
+      () => this.diskFolders.map((f) => f(id)),
     );
     server.host = this.host;
     return server;

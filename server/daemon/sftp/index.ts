@@ -25,7 +25,8 @@ export async function startSftp(
     authorize: options.authorize,
     sandboxOf: (serverId) =>
       engine.servers.ids().includes(serverId) ? engine.servers.get(serverId).sandbox : undefined,
-    diskQuotaOf: (serverId) => engine.servers.diskQuota(serverId),
+    diskOf: (serverId) =>
+      engine.servers.ids().includes(serverId) ? engine.servers.get(serverId).disk : undefined,
     log: options.log,
   });
   try {

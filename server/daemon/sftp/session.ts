@@ -5,7 +5,8 @@ import path from "node:path";
 import type { Attributes, SFTPWrapper } from "ssh2";
 import { ApiError } from "../../errors.ts";
 import { type Sandbox, sandboxErrors } from "../sandbox/index.ts";
-import { type DiskBudget, type DiskQuota, diskBudget, diskLimitText } from "../servers/disk-quota.ts";
+import type { DiskBudget, DiskLedger } from "../servers/disk-ledger.ts";
+import { diskLimitText } from "../servers/disk-quota.ts";
 import { FolderReader } from "./folder-reader.ts";
 import { attrsOf, longNameOf } from "./listing.ts";
 import { OPEN_MODE, STATUS_CODE } from "./sftp-codes.ts";
@@ -35,6 +36,8 @@ interface OpenFile {
   append: boolean;
   /** Appends one after the other (each needs the size the previous one left). */
   appending: Promise<unknown>;
+  /** What writes through it may take of the server's room under its disk limit; ended at close. */
+  budget?: DiskBudget;
 }
 
 interface OpenFolder {
@@ -63,15 +66,13 @@ class Refusal extends Error {
 export class SftpSession {
   private readonly handles = new Map<number, Handle>();
   private nextHandle = 1;
-  /** What this session may still write under the server's disk limit (measured at each open for writing). */
-  private budget?: DiskBudget;
 
   constructor(
     private readonly sftp: SFTPWrapper,
     private readonly sandbox: Sandbox,
     private readonly log: (msg: string) => void,
-    /** The server's disk limit; none means no limit. */
-    private readonly quota?: () => DiskQuota,
+    /** The server's disk use and limit; none means no limit. */
+    private readonly disk?: DiskLedger,
   ) {
     this.route("OPEN", (id, filename: string, flags: number, attrs: Attributes) =>
       this.open(id, filename, flags, attrs),
@@ -185,7 +186,8 @@ export class SftpSession {
     const file: OpenFile = { kind: "file", append, appending: Promise.resolve() };
     try {
       if (writing) {
-        if (this.quota) this.budget = await diskBudget(this.quota());
+        // Each file open for writing shares the server's room with every other write in flight.
+        file.budget = await this.disk?.budget();
         const location = await this.sandbox.resolve(where);
         if (location.stats) {
           if (flags & OPEN_MODE.CREAT && flags & OPEN_MODE.EXCL) {
@@ -231,7 +233,7 @@ export class SftpSession {
     const { writer } = file;
     if (!writer) throw new Refusal(STATUS_CODE.PERMISSION_DENIED, "the file is not open for writing");
     // Every byte written counts (an overwrite too): a client that goes on is stopped at the limit.
-    this.budget?.take(data.length);
+    file.budget?.take(data.length);
     if (file.append) {
       const done = file.appending.then(async () => writeAll(writer, data, (await writer.stat()).size));
       file.appending = done.catch(() => {});
@@ -263,6 +265,7 @@ export class SftpSession {
         if (!handle.writer)
           throw new Refusal(STATUS_CODE.PERMISSION_DENIED, "the file is not open for writing");
         await handle.writer.truncate(attrs.size);
+        this.disk?.forget();
       }
       if (typeof attrs.mtime === "number" && typeof attrs.atime === "number") {
         await ((handle.writer ?? handle.reader) as FileHandle).utimes(attrs.atime, attrs.mtime);
@@ -283,7 +286,10 @@ export class SftpSession {
         ? await this.sandbox.openResolvedWrite(location, where, { truncate: false })
         : await this.sandbox.openResolvedRead(location, where);
       try {
-        if (size) await handle.truncate(attrs.size);
+        if (size) {
+          await handle.truncate(attrs.size);
+          this.disk?.forget();
+        }
         if (times) await handle.utimes(attrs.atime, attrs.mtime);
       } finally {
         await handle.close();
@@ -353,6 +359,8 @@ export class SftpSession {
     if (!location.stats) throw sandboxErrors.notFound(where);
     if (location.stats.isDirectory()) throw new Refusal(STATUS_CODE.FAILURE, "is a folder: use rmdir");
     await this.sandbox.remove(where);
+    // Room made: a server stopped at its limit may start again right away.
+    this.disk?.forget();
     this.sftp.status(id, STATUS_CODE.OK);
   }
 
@@ -371,6 +379,7 @@ export class SftpSession {
     // The path was walked by the sandbox just now; rmdir acts on that name,
     // as the sandbox's own remove does (sandbox/open.ts says why that is the limit).
     await fsp.rmdir(location.path);
+    this.disk?.forget();
     this.sftp.status(id, STATUS_CODE.OK);
   }
 
@@ -425,4 +434,6 @@ async function writeAll(handle: FileHandle, data: Buffer, position: number): Pro
 async function closeFile(file: OpenFile): Promise<void> {
   await file.appending;
   await Promise.all([file.reader?.close(), file.writer?.close()].map((p) => p?.catch(() => {})));
+  // What it wrote stays on disk.
+  file.budget?.end(true);
 }

@@ -2,7 +2,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Connection, Server } from "ssh2";
 import { parseSftpUsername } from "../../link/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
-import type { DiskQuota } from "../servers/disk-quota.ts";
+import type { DiskLedger } from "../servers/disk-ledger.ts";
 import { ConnectionGate, defaultGateLimits, type GateLimits } from "./connection-gate.ts";
 import { type HostKey, loadOrCreateHostKey } from "./host-key.ts";
 import { SftpSession } from "./session.ts";
@@ -41,8 +41,8 @@ export interface SftpListenerOptions {
   authorize: SftpAuthorizer;
   /** The sandbox of a server of this node, or undefined when it has none by that id. */
   sandboxOf: (serverId: string) => Sandbox | undefined;
-  /** A server's disk limit and the folders it covers. */
-  diskQuotaOf?: (serverId: string) => DiskQuota;
+  /** A server's disk use and limit, whose room SFTP writes share with the rest. */
+  diskOf?: (serverId: string) => DiskLedger | undefined;
   log: { info(msg: string): void; warn(msg: string): void };
   /** Caps on connections and the time to sign in (defaults: defaultGateLimits). */
   limits?: Partial<GateLimits>;
@@ -177,9 +177,8 @@ export class SftpListener {
             reject();
             return;
           }
-          const { diskQuotaOf } = this.options;
-          const quota = diskQuotaOf ? () => diskQuotaOf(id) : undefined;
-          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg), quota);
+          const disk = this.options.diskOf?.(id);
+          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg), disk);
         });
         session.on("shell", (_accept, reject) => reject());
         session.on("exec", (_accept, reject) => reject());

@@ -5,6 +5,7 @@ import { type Node, updateNode } from "../../api/nodes";
 import { Panel } from "../../components/Panel";
 import { ScreenIcon } from "../../components/screenIcons";
 import { toastSuccess } from "../../components/toastStore";
+import { offlineReason } from "../../offline/NeedsNetwork";
 import { NodeForm } from "./NodeForm";
 import { formFromNode, formToBody } from "./nodeForm";
 import { FORM_EXEMPT, useNodeForm } from "./useNodeForm";
@@ -13,15 +14,19 @@ import { FORM_EXEMPT, useNodeForm } from "./useNodeForm";
 export function NodeEdit({
   node,
   canEdit,
+  offline = false,
   onSaved,
 }: {
   node: Node;
   canEdit: boolean;
+  /** The panel cannot be reached: shown read-only, the save button saying why. */
+  offline?: boolean;
   onSaved: (saved: Node) => void;
 }) {
   const form = useNodeForm(() => formFromNode(node));
   const [busy, setBusy] = useState(false);
-  const readOnly = node.isLocal || !canEdit;
+  const editable = !node.isLocal && canEdit;
+  const readOnly = !editable || offline;
 
   const save = async () => {
     if (busy || !form.ready()) return;
@@ -54,12 +59,17 @@ export function NodeEdit({
         onSubmit={save}
         readOnly={readOnly}
         actions={
-          readOnly ? undefined : (
-            <button type="submit" className="btn" disabled={busy || !form.dirty}>
+          editable ? (
+            <button
+              type="submit"
+              className="btn"
+              disabled={busy || !form.dirty || offline}
+              title={offline ? offlineReason() : undefined}
+            >
               <ScreenIcon name="save" size={18} />
               <Trans>Save</Trans>
             </button>
-          )
+          ) : undefined
         }
       />
     </Panel>

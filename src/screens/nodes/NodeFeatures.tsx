@@ -8,7 +8,7 @@ import { usableEnvironments } from "./environments";
 import { ReachableBadge } from "./ReachableBadge";
 
 /** Status and what the node's host offers (spec §2.3: os, arch, env, docker), re-read when it comes back. */
-export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean }) {
+export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean | undefined }) {
   // undefined: loading; null: not known (unreachable or refused).
   const [features, setFeatures] = useState<Features | null | undefined>(undefined);
 

@@ -1,9 +1,9 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { isApiError } from "../../api/errors";
-import { deleteNode, getNode, type Node } from "../../api/nodes";
+import { deleteNode, getNode } from "../../api/nodes";
 import { quiet, reportSessionEnd } from "../../app/background";
 import type { ScreenProps } from "../../app/routes";
 import { usePolling } from "../../app/usePolling";
@@ -13,6 +13,11 @@ import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
 import { toastSuccess } from "../../components/toastStore";
+import { LastKnownNote } from "../../offline/LastKnownNote";
+import { offlineReason } from "../../offline/NeedsNetwork";
+import { NotKeptOffline } from "../../offline/NotKeptOffline";
+import { online } from "../../offline/network";
+import { useKeptDetail } from "../../offline/useKeptDetail";
 import { hasScope } from "../../state/scopes";
 import { formatAddress } from "./address";
 import { NodeDeployment } from "./NodeDeployment";
@@ -23,31 +28,22 @@ import { NODE_POLL_MS } from "./useNodeList";
 import "../../components/controls.css";
 import "./nodes.css";
 
+const readNode = (id: number) => getNode(id, { exempt: [400, 404] });
+
 export default function NodeView({ params }: ScreenProps) {
   const id = Number(params.id);
-  const [node, setNode] = useState<Node>();
-  const [missing, setMissing] = useState(false);
+  const allowed = hasScope("nodes.view");
+  const {
+    item: node,
+    setItem: setNode,
+    missing,
+    setMissing,
+    kept,
+  } = useKeptDetail("nodes", id, allowed && Number.isInteger(id) && id >= 0, readNode);
   // Bumped after a save: the deployment config carries the ports.
   const [revision, setRevision] = useState(0);
   const [deleting, setDeleting] = useState(false);
   const [, navigate] = useLocation();
-  const allowed = hasScope("nodes.view");
-
-  useEffect(() => {
-    setNode(undefined);
-    setMissing(false);
-    if (!allowed || !Number.isInteger(id) || id < 0) {
-      setMissing(true);
-      return;
-    }
-    let live = true;
-    getNode(id, { exempt: [400, 404] })
-      .then((n) => live && setNode(n))
-      .catch(() => live && setMissing(true));
-    return () => {
-      live = false;
-    };
-  }, [id, allowed]);
 
   // Reachability is a cheap re-read of the node.
   usePolling(
@@ -78,11 +74,22 @@ export default function NodeView({ params }: ScreenProps) {
       </Panel>
     );
   }
-  if (!node) return <Spinner />;
+  if (!node && kept === "none") {
+    return (
+      <NotKeptOffline back="/nodes">
+        <Trans>Back to the nodes</Trans>
+      </NotKeptOffline>
+    );
+  }
+  const shown = node ?? (kept !== "none" ? kept?.value : undefined);
+  if (!shown) return <Spinner />;
+  // Offline (a kept copy, or the panel lost while open): nothing live is claimed, nothing is changed.
+  const offline = !node || !online.value;
 
   const remove = async () => {
+    if (!node) return;
     const yes = await confirmAsync({
-      title: t`Delete node ${node.name}?`,
+      title: t`Delete node ${shown.name}?`,
       body: t`The panel forgets this node and its secret. A node that still has servers cannot be deleted. The daemon on its host keeps running until you stop it there.`,
       confirm: { text: t`Delete`, color: "error" },
       cancel: { color: "neutral" },
@@ -91,7 +98,7 @@ export default function NodeView({ params }: ScreenProps) {
     setDeleting(true);
     try {
       await deleteNode(node.id);
-      toastSuccess(t`Node ${node.name} deleted`);
+      toastSuccess(t`Node ${shown.name} deleted`);
       navigate("/nodes");
     } catch {
       // the global handler says why (e.g. the node still has servers)
@@ -109,23 +116,24 @@ export default function NodeView({ params }: ScreenProps) {
         <div className="node-head-row">
           <div className="node-head-main">
             <div className="node-head-title">
-              <h1 data-testid="node-title">{node.name}</h1>
-              {node.isLocal && (
+              <h1 data-testid="node-title">{shown.name}</h1>
+              {shown.isLocal && (
                 <span className="tag">
                   <ScreenIcon name="home" size={12} />
                   {t`Local`}
                 </span>
               )}
-              <ReachableBadge reachable={node.reachable} />
+              <ReachableBadge reachable={offline ? undefined : shown.reachable} />
             </div>
-            <p className="muted node-head-address">{formatAddress(node.publicHost, node.publicPort)}</p>
+            <p className="muted node-head-address">{formatAddress(shown.publicHost, shown.publicPort)}</p>
           </div>
-          {!node.isLocal && hasScope("nodes.delete") && (
+          {!shown.isLocal && hasScope("nodes.delete") && (
             <button
               type="button"
               className="btn btn-outline color-error"
               onClick={remove}
-              disabled={deleting}
+              disabled={deleting || offline}
+              title={offline ? offlineReason() : undefined}
             >
               <ScreenIcon name="trash" size={18} />
               <Trans>Delete</Trans>
@@ -133,18 +141,31 @@ export default function NodeView({ params }: ScreenProps) {
           )}
         </div>
       </header>
+      {!node && <LastKnownNote at={kept !== "none" ? kept?.at : undefined} />}
       <div className="node-columns">
         <NodeEdit
-          key={node.id}
-          node={node}
+          key={shown.id}
+          node={shown}
           canEdit={hasScope("nodes.edit")}
+          offline={offline}
           onSaved={(saved) => {
             setNode(saved);
             setRevision((r) => r + 1);
           }}
         />
-        <NodeFeatures id={node.id} reachable={node.reachable} />
-        {!node.isLocal && hasScope("nodes.deploy") && <NodeDeployment id={node.id} revision={revision} />}
+        <NodeFeatures id={shown.id} reachable={offline ? undefined : shown.reachable} />
+        {!shown.isLocal &&
+          hasScope("nodes.deploy") &&
+          (offline ? (
+            // The deployment carries the node's secret: never kept on the device.
+            <Panel title={<Trans>Deployment</Trans>} className="node-deployment">
+              <p className="muted" data-testid="deployment-offline">
+                {offlineReason()}
+              </p>
+            </Panel>
+          ) : (
+            <NodeDeployment id={shown.id} revision={revision} />
+          ))}
       </div>
     </div>
   );

@@ -13,6 +13,7 @@ import { Spinner } from "../../components/Spinner";
 import { toBcp47 } from "../../i18n/locales";
 import { type Known, type KnownServerPage, lastKnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
+import { NotKeptOffline } from "../../offline/NotKeptOffline";
 import { backOnline, online } from "../../offline/network";
 import { ServerLive } from "../../state/serverLive";
 import { AdminSection } from "./AdminSection";
@@ -385,13 +386,10 @@ export default function ServerView({ params }: ScreenProps) {
   }
   if (!server && kept) {
     if (kept !== "none") return <KeptServerPage kept={kept} />;
-    // Offline, and this page was never seen on this device.
     return (
-      <Panel title={offlineReason()}>
-        <Link href="/servers">
-          <Trans>Back to the servers</Trans>
-        </Link>
-      </Panel>
+      <NotKeptOffline back="/servers">
+        <Trans>Back to the servers</Trans>
+      </NotKeptOffline>
     );
   }
   if (!server || !scopes || !live) return <Spinner />;

@@ -11,6 +11,12 @@ import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
 import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
+import { LastKnownNote } from "../../offline/LastKnownNote";
+import { offlineReason } from "../../offline/NeedsNetwork";
+import { NotKeptOffline } from "../../offline/NotKeptOffline";
+import { online } from "../../offline/network";
+import { signedInUser as deviceAccount } from "../../offline/owner";
+import { useKeptDetail } from "../../offline/useKeptDetail";
 import { hasScope } from "../../state/scopes";
 import { user as signedInUser } from "../../state/session";
 import { NewPasswordField } from "../auth/AccountFields";
@@ -20,7 +26,15 @@ import "../../components/screen-head.css";
 import "./users.css";
 
 /** Username and e-mail, changed by someone with users.info.edit. */
-function DetailsPanel({ user, onSaved }: { user: User; onSaved: (u: User) => void }) {
+function DetailsPanel({
+  user,
+  offline,
+  onSaved,
+}: {
+  user: User;
+  offline: boolean;
+  onSaved: (u: User) => void;
+}) {
   const [username, setUsername] = useState(user.username);
   const [email, setEmail] = useState(user.email);
   const [busy, setBusy] = useState(false);
@@ -50,7 +64,7 @@ function DetailsPanel({ user, onSaved }: { user: User; onSaved: (u: User) => voi
           label={t`Username`}
           value={username}
           onValue={setUsername}
-          readOnly={!canEdit}
+          readOnly={!canEdit || offline}
           maxLength={100}
           autoComplete="off"
           name="username"
@@ -60,7 +74,7 @@ function DetailsPanel({ user, onSaved }: { user: User; onSaved: (u: User) => voi
           type="email"
           value={email}
           onValue={setEmail}
-          readOnly={!canEdit}
+          readOnly={!canEdit || offline}
           maxLength={255}
           autoComplete="off"
           name="email"
@@ -74,7 +88,12 @@ function DetailsPanel({ user, onSaved }: { user: User; onSaved: (u: User) => voi
         </p>
         {canEdit && (
           <div className="form-actions">
-            <button type="submit" className="btn" disabled={busy || !changed}>
+            <button
+              type="submit"
+              className="btn"
+              disabled={busy || !changed || offline}
+              title={offline ? offlineReason() : undefined}
+            >
               <ScreenIcon name="save" size={18} />
               <Trans>Save</Trans>
             </button>
@@ -86,7 +105,7 @@ function DetailsPanel({ user, onSaved }: { user: User; onSaved: (u: User) => voi
 }
 
 /** A new password set for the user; it signs them out everywhere. */
-function PasswordPanel({ user }: { user: User }) {
+function PasswordPanel({ user, offline }: { user: User; offline: boolean }) {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -116,9 +135,15 @@ function PasswordPanel({ user }: { user: User }) {
           maxLength={1024}
           hint={t`At least 8 characters. The user is signed out everywhere.`}
           name="new-password"
+          readOnly={offline}
         />
         <div className="form-actions">
-          <button type="submit" className="btn" disabled={busy || !password}>
+          <button
+            type="submit"
+            className="btn"
+            disabled={busy || !password || offline}
+            title={offline ? offlineReason() : undefined}
+          >
             <ScreenIcon name="save" size={18} />
             <Trans>Set password</Trans>
           </button>
@@ -129,7 +154,7 @@ function PasswordPanel({ user }: { user: User }) {
 }
 
 /** The user's global scopes, grouped; an editor who is not an administrator toggles only scopes they hold. */
-function ScopesPanel({ user }: { user: User }) {
+function ScopesPanel({ user, offline }: { user: User; offline: boolean }) {
   const [saved, setSaved] = useState<string[]>();
   const [value, setValue] = useState<string[]>([]);
   const [failed, setFailed] = useState(false);
@@ -137,7 +162,10 @@ function ScopesPanel({ user }: { user: User }) {
   const canEdit = hasScope("users.perms.edit");
 
   useEffect(() => {
+    // Not kept on the device: offline there is nothing to show.
+    if (offline) return;
     let live = true;
+    setFailed(false);
     getUserScopes(user.id)
       .then((scopes) => {
         if (!live) return;
@@ -148,7 +176,7 @@ function ScopesPanel({ user }: { user: User }) {
     return () => {
       live = false;
     };
-  }, [user.id]);
+  }, [user.id, offline]);
 
   const changed = saved !== undefined && [...value].sort().join() !== [...saved].sort().join();
 
@@ -171,7 +199,11 @@ function ScopesPanel({ user }: { user: User }) {
 
   return (
     <Panel title={<Trans>Permissions</Trans>} className="user-scopes">
-      {failed ? (
+      {offline && saved === undefined ? (
+        <p className="muted" data-testid="scopes-offline">
+          {offlineReason()}
+        </p>
+      ) : failed ? (
         <p className="muted">
           <Trans>The permissions could not be loaded.</Trans>
         </p>
@@ -182,14 +214,20 @@ function ScopesPanel({ user }: { user: User }) {
           <ScopePicker
             value={value}
             onChange={setValue}
-            editable={(scope) => canEdit && hasScope(scope)}
+            editable={(scope) => canEdit && !offline && hasScope(scope)}
             groups={globalScopeGroups}
             alwaysOn={null}
             testId="user-scopes"
           />
           {canEdit && (
             <div className="form-actions">
-              <button type="button" className="btn" onClick={save} disabled={busy || !changed}>
+              <button
+                type="button"
+                className="btn"
+                onClick={save}
+                disabled={busy || !changed || offline}
+                title={offline ? offlineReason() : undefined}
+              >
                 <ScreenIcon name="save" size={18} />
                 <Trans>Save permissions</Trans>
               </button>
@@ -201,29 +239,19 @@ function ScopesPanel({ user }: { user: User }) {
   );
 }
 
+const readUser = (id: number) => getUser(id, { exempt: [400, 404] });
+
 export default function UserView({ params }: ScreenProps) {
   const id = Number(params.id);
-  const [user, setUser] = useState<User>();
-  const [missing, setMissing] = useState(false);
+  const allowed = hasScope("users.info.view");
+  const {
+    item: user,
+    setItem: setUser,
+    missing,
+    kept,
+  } = useKeptDetail("users", id, allowed && Number.isInteger(id) && id >= 1, readUser);
   const [deleting, setDeleting] = useState(false);
   const [, navigate] = useLocation();
-  const allowed = hasScope("users.info.view");
-
-  useEffect(() => {
-    setUser(undefined);
-    setMissing(false);
-    if (!allowed || !Number.isInteger(id) || id < 1) {
-      setMissing(true);
-      return;
-    }
-    let live = true;
-    getUser(id, { exempt: [400, 404] })
-      .then((u) => live && setUser(u))
-      .catch(() => live && setMissing(true));
-    return () => {
-      live = false;
-    };
-  }, [id, allowed]);
 
   if (!allowed) return <NotPermitted />;
   if (missing) {
@@ -238,12 +266,24 @@ export default function UserView({ params }: ScreenProps) {
       </Panel>
     );
   }
-  if (!user) return <Spinner />;
+  if (!user && kept === "none") {
+    return (
+      <NotKeptOffline back="/users">
+        <Trans>Back to the users</Trans>
+      </NotKeptOffline>
+    );
+  }
+  const shown = user ?? (kept !== "none" ? kept?.value : undefined);
+  if (!shown) return <Spinner />;
+  // Offline (a kept copy, or the panel lost while open): shown, but nothing is changed.
+  const offline = !user || !online.value;
 
-  const isSelf = signedInUser.value?.id === user.id;
+  // (offline the session is not read: the account this device keeps data for is the signed-in one)
+  const isSelf = (signedInUser.value?.id ?? deviceAccount()) === shown.id;
   const remove = async () => {
+    if (!user) return;
     const yes = await confirmAsync({
-      title: t`Delete user ${user.username}?`,
+      title: t`Delete user ${shown.username}?`,
       body: t`They are signed out at once, their OAuth clients stop working and they lose access to every server. This cannot be undone.`,
       confirm: { text: t`Delete`, color: "error" },
       cancel: { color: "neutral" },
@@ -252,7 +292,7 @@ export default function UserView({ params }: ScreenProps) {
     setDeleting(true);
     try {
       await deleteUser(user.id);
-      toastSuccess(t`User ${user.username} deleted`);
+      toastSuccess(t`User ${shown.username} deleted`);
       navigate("/users");
     } catch {
       // the global handler says why
@@ -268,20 +308,27 @@ export default function UserView({ params }: ScreenProps) {
       </Link>
       <header className="user-head">
         <div className="user-head-main">
-          <h1 data-testid="user-title">{user.username}</h1>
-          <p className="muted">{user.email}</p>
+          <h1 data-testid="user-title">{shown.username}</h1>
+          <p className="muted">{shown.email}</p>
         </div>
         {hasScope("users.info.edit") && !isSelf && (
-          <button type="button" className="btn btn-outline color-error" onClick={remove} disabled={deleting}>
+          <button
+            type="button"
+            className="btn btn-outline color-error"
+            onClick={remove}
+            disabled={deleting || offline}
+            title={offline ? offlineReason() : undefined}
+          >
             <ScreenIcon name="trash" size={18} />
             <Trans>Delete</Trans>
           </button>
         )}
       </header>
+      {!user && <LastKnownNote at={kept !== "none" ? kept?.at : undefined} />}
       <div className="user-columns">
-        <DetailsPanel key={`d${user.id}`} user={user} onSaved={setUser} />
-        {hasScope("users.perms.view") && <ScopesPanel key={`s${user.id}`} user={user} />}
-        {hasScope("users.info.edit") && <PasswordPanel key={`p${user.id}`} user={user} />}
+        <DetailsPanel key={`d${shown.id}`} user={shown} offline={offline} onSaved={setUser} />
+        {hasScope("users.perms.view") && <ScopesPanel key={`s${shown.id}`} user={shown} offline={offline} />}
+        {hasScope("users.info.edit") && <PasswordPanel key={`p${shown.id}`} user={shown} offline={offline} />}
       </div>
     </div>
   );

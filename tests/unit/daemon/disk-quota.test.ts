@@ -2,7 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { diskBudget, folderBytes, walkBytes } from "../../../server/daemon/servers/disk-quota.ts";
+import { DiskLedger } from "../../../server/daemon/servers/disk-ledger.ts";
+import { folderBytes, walkBytes } from "../../../server/daemon/servers/disk-quota.ts";
+
+const MiB = 1024 * 1024;
 
 describe("disk quota", () => {
   let dir: string;
@@ -26,16 +29,52 @@ describe("disk quota", () => {
   });
 
   it("refuses up front at the limit, and counts what goes by against the room left", async () => {
-    await expect(diskBudget({ folders: [dir] })).resolves.toBeUndefined();
-    fs.writeFileSync(path.join(dir, "full.bin"), Buffer.alloc(1024 * 1024));
-    await expect(diskBudget({ limitMiB: 1, folders: [dir] })).rejects.toMatchObject({
+    await expect(new DiskLedger(() => ({ folders: [dir] })).budget()).resolves.toBeUndefined();
+    fs.writeFileSync(path.join(dir, "full.bin"), Buffer.alloc(MiB));
+    await expect(new DiskLedger(() => ({ limitMiB: 1, folders: [dir] })).budget()).rejects.toMatchObject({
       status: 507,
       code: "ErrDiskLimit",
       metadata: { limit: 1 },
     });
-    const budget = await diskBudget({ limitMiB: 2, folders: [dir] });
+    const budget = await new DiskLedger(() => ({ limitMiB: 2, folders: [dir] })).budget();
     expect(budget).toBeDefined();
     budget?.take(512 * 1024);
     expect(() => budget?.take(512 * 1024)).toThrow(/disk limit/);
+  });
+
+  it("gives concurrent pieces of work one room, and gives back only what a failed piece removed", async () => {
+    const ledger = new DiskLedger(() => ({ limitMiB: 1, folders: [dir] }));
+    const used = await ledger.usage();
+    const room = MiB - used;
+    const [a, b] = [await ledger.budget(), await ledger.budget()];
+    a?.take(room / 2);
+    b?.take(room / 2);
+    // Each alone had the whole room; together they have it once.
+    expect(() => a?.take(1)).toThrow(/disk limit/);
+    expect(() => b?.take(1)).toThrow(/disk limit/);
+    // A new piece while they fill the room is refused up front.
+    await expect(ledger.budget()).rejects.toMatchObject({ code: "ErrDiskLimit" });
+    // A failed piece whose bytes are gone gives them back to the others.
+    a?.end(false);
+    b?.take(room / 4);
+    // A piece that ended with its bytes kept still counts for those that run on.
+    const c = await ledger.budget();
+    b?.end(true);
+    c?.take(room / 4);
+    expect(() => c?.take(1)).toThrow(/disk limit/);
+    c?.end(false);
+  });
+
+  it("reuses a measurement for a while, and measures anew once the daemon changed the files", async () => {
+    const ledger = new DiskLedger(() => ({ limitMiB: 1, folders: [dir] }));
+    const before = await ledger.usage();
+    fs.writeFileSync(path.join(dir, "more.bin"), Buffer.alloc(2 * MiB));
+    expect(await ledger.usage()).toBe(before);
+    expect(await ledger.overLimit()).toBeUndefined();
+    ledger.forget();
+    expect(await ledger.usage()).toBeGreaterThan(before + 2 * MiB - 1);
+    expect(await ledger.overLimit()).toBe(1);
+    fs.rmSync(path.join(dir, "more.bin"));
+    expect(await ledger.overLimit(0)).toBeUndefined();
   });
 });

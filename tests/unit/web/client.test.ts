@@ -44,6 +44,14 @@ beforeAll(async () => {
         return;
       }
       if (req.url === "/empty-401") return reply(401);
+      if (req.url === "/text") {
+        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+        return res.end("plain words");
+      }
+      if (req.url === "/no-content") {
+        res.writeHead(204);
+        return res.end();
+      }
       if (req.url === "/limited")
         return reply(429, { error: { code: "ErrTooManyAttempts", metadata: { retryAfter: 42 } } });
       return reply(404);
@@ -110,5 +118,28 @@ describe("API client", () => {
     await expect(get(`${base}/missing`, { exempt: [404] })).rejects.toMatchObject({ status: 404 });
     await expect(get(`${base}/empty-401`, { exempt: true })).rejects.toMatchObject({ status: 401 });
     expect(handled).toHaveLength(0);
+  });
+
+  it("adds the query without its undefined values, and sends a string body as it is", async () => {
+    // The test server answers 404 to any query; only what was sent matters here.
+    await post(`${base}/ok?keep=1`, "say hello", {
+      query: { page: 2, name: "a b", limit: undefined },
+      exempt: true,
+    }).catch(() => undefined);
+    expect(seen[0].url).toBe("/ok?keep=1&page=2&name=a+b");
+    expect(seen[0].body).toBe("say hello");
+    expect(seen[0].headers["content-type"]).toBe("application/json");
+  });
+
+  it("reads JSON as data, text as text and no content as nothing", async () => {
+    await expect(get(`${base}/ok`)).resolves.toEqual({ fine: true });
+    await expect(get(`${base}/text`)).resolves.toBe("plain words");
+    await expect(call("DELETE", `${base}/no-content`)).resolves.toBeUndefined();
+  });
+
+  it("no answer at all is an error without a status, reported to the handler", async () => {
+    const err = (await get("http://127.0.0.1:1/nothing-listens").catch((e: unknown) => e)) as ApiError;
+    expect(err).toMatchObject({ name: "ApiError", status: undefined, code: "ErrUnknownError" });
+    expect(handled).toEqual([err]);
   });
 });

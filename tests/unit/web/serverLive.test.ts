@@ -5,7 +5,9 @@ import WebSocket, { WebSocketServer } from "ws";
 import { get, setErrorHandler } from "../../../src/api/client";
 import type { ConsoleAnswer, ServerStats, ServerStatusAnswer } from "../../../src/api/servers";
 import {
+  CLOSE_TOO_SLOW,
   type LiveSource,
+  overlapLength,
   POLL_MS,
   ServerLive,
   SOCKET_FAILURE_RESET_MS,
@@ -146,9 +148,14 @@ function open(channels = { console: true, status: true, stats: true }): ServerLi
     source,
     onFailure: () => failures++,
   });
-  live.onConsole((bytes) => {
-    output += decoder.decode(bytes, { stream: true });
-  });
+  live.onConsole(
+    (bytes) => {
+      output += decoder.decode(bytes, { stream: true });
+    },
+    () => {
+      output += "[gap]";
+    },
+  );
   live.onClose(() => closes++);
   return live.start();
 }
@@ -195,6 +202,19 @@ async function readsQuiet(): Promise<number> {
   return seen;
 }
 
+describe("joining a resync read onto the output shown", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it("finds the longest overlap that starts at a line start", () => {
+    expect(overlapLength(bytes("a\nb\nc\n"), bytes("b\nc\nd\n"))).toBe(4);
+    expect(overlapLength(bytes("a\nb\nc\n"), bytes("a\nb\nc\n"))).toBe(6);
+    expect(overlapLength(bytes("tick\ntick\n"), bytes("tick\ntick\ntick\n"))).toBe(10);
+    // "c\n" matches only from mid-line ("abc\n"): chance, not the same output
+    expect(overlapLength(bytes("x\nabc\n"), bytes("c\nnew\n"))).toBe(0);
+    expect(overlapLength(bytes("a\n"), bytes("b\n"))).toBe(0);
+    expect(overlapLength(bytes(""), bytes("b\n"))).toBe(0);
+  });
+});
+
 describe("server status (spec §4)", () => {
   it("is unknown before an answer, then installing, online or offline", () => {
     expect(statusOf(undefined)).toBe("unknown");
@@ -203,6 +223,18 @@ describe("server status (spec §4)", () => {
     expect(statusOf({ running: false, installing: false })).toBe("offline");
   });
 });
+
+/** Open, the first read done, and "one" shown from the socket (the clock moved past it). */
+async function openWithOneLine(): Promise<ServerLive> {
+  const l = open();
+  await until("open", () => l.socket.value === "open");
+  await until("first read", () => consoleReads() === 1);
+  await advance(1);
+  print("one\n");
+  await until("one", () => output === "one\n");
+  await advance(1);
+  return l;
+}
 
 describe("live socket (spec §4)", () => {
   it("opens, reads status, stats and the backlog, then follows the frames", async () => {
@@ -250,13 +282,7 @@ describe("live socket (spec §4)", () => {
   });
 
   it("after an unexpected close polls every 5 s and reconnects after 5 s without losing or repeating output", async () => {
-    const l = open();
-    await until("open", () => l.socket.value === "open");
-    await until("first read", () => consoleReads() === 1);
-    await advance(1);
-    print("one\n");
-    await until("one", () => output === "one\n");
-    await advance(1);
+    const l = await openWithOneLine();
 
     server.accept = false;
     server.peer?.terminate();
@@ -294,6 +320,42 @@ describe("live socket (spec §4)", () => {
     await until("four", () => output.endsWith("three\nfour\n"));
     expect(output).toBe("one\ntwo, while down\nthree\nfour\n");
     expect(failures).toBe(0);
+  });
+
+  it("cut off as too slow (1013): resyncs from the ring without repeats, and marks a gap the ring no longer holds", async () => {
+    const l = await openWithOneLine();
+
+    // The server dropped the stream (this line never went out) but its ring still holds it.
+    record("two, dropped\n");
+    server.peer?.close(CLOSE_TOO_SLOW, "too slow");
+    await until("closed", () => l.socket.value === "closed");
+    await until("resync", () => output === "one\ntwo, dropped\n");
+    await advance(SOCKET_RETRY_MS);
+    await until("reopen", () => l.socket.value === "open");
+    await settle();
+    await advance(1);
+    print("three\n");
+    await until("three", () => output.endsWith("three\n"));
+    await advance(1);
+
+    // Dropped again, and the ring moved on past everything shown: the gap is marked where it is.
+    record("four, lost\n");
+    server.chunks = server.chunks.filter((c) => c.text !== "four, lost\n" && c.text !== "three\n");
+    await advance(1);
+    record("five\n");
+    server.peer?.close(CLOSE_TOO_SLOW, "too slow");
+    await until("second resync", () => output.endsWith("five\n"));
+    await settle();
+    expect(output).toBe("one\ntwo, dropped\nthree\n[gap]five\n");
+  });
+
+  it("an ordinary close resyncs without a gap mark even when the ring moved on", async () => {
+    const l = await openWithOneLine();
+    server.chunks = [];
+    record("two\n");
+    server.peer?.terminate();
+    await until("closed", () => l.socket.value === "closed");
+    await until("poll", () => output === "one\ntwo\n");
   });
 
   it("raises the error once after 5 failed attempts, stops reconnecting and keeps polling", async () => {

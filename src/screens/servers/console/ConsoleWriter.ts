@@ -44,6 +44,17 @@ export class ConsoleWriter {
     this.trim();
   }
 
+  /** A line of the panel's own, not of the process (e.g. where output was lost). */
+  mark(text: string): void {
+    const line = document.createElement("div");
+    line.className = "console-line console-mark";
+    line.textContent = text;
+    this.root.append(line);
+    this.line = undefined;
+    this.returned = false;
+    this.trim();
+  }
+
   clear(): void {
     this.root.replaceChildren();
     this.line = undefined;

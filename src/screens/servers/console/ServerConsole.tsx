@@ -118,22 +118,33 @@ export function ServerConsole({
     if (!el) return;
     const w = new ConsoleWriter(el, { maxLines: CONSOLE_MAX_LINES, brand: () => config.value.branding.name });
     writer.current = w;
-    const parser = new AnsiParser();
-    const decode = consoleTextStream();
+    let parser = new AnsiParser();
+    let decode = consoleTextStream();
     let waiting = "";
     let frame = 0;
     const paint = () => {
+      cancelAnimationFrame(frame);
       frame = 0;
       const text = waiting;
       waiting = "";
       w.write(parser.push(text));
       if (following.current) el.scrollTop = el.scrollHeight;
     };
-    const off = live.onConsole((bytes) => {
-      waiting += decode(bytes);
-      if (waiting.length > MAX_WAITING_CHARS) waiting = waiting.slice(-MAX_WAITING_CHARS / 2);
-      if (!frame) frame = requestAnimationFrame(paint);
-    });
+    const off = live.onConsole(
+      (bytes) => {
+        waiting += decode(bytes);
+        if (waiting.length > MAX_WAITING_CHARS) waiting = waiting.slice(-MAX_WAITING_CHARS / 2);
+        if (!frame) frame = requestAnimationFrame(paint);
+      },
+      () => {
+        // What came before the gap, then the marker; a character or colour cut by the gap ends there.
+        paint();
+        parser = new AnsiParser();
+        decode = consoleTextStream();
+        w.mark(t`Some lines were skipped: the connection could not keep up`);
+        if (following.current) el.scrollTop = el.scrollHeight;
+      },
+    );
     return () => {
       off();
       cancelAnimationFrame(frame);
