@@ -88,14 +88,12 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
     }
   });
 
-  app.addHook("onRequest", async (request) => {
-    const access = request.routeOptions.config?.access;
-    if (access === undefined || access === "public") return;
+  const check = async (request: FastifyRequest, access: Exclude<Access, "public">, serverParam?: string) => {
     const principal = await authenticate(deps, cookies, request);
     if (!principal) throw errors.notLoggedIn();
     request.principal = principal;
     if (access === "authenticated") return;
-    const param = request.routeOptions.config.serverParam ?? "id";
+    const param = serverParam ?? "id";
     const serverId = (request.params as Record<string, string> | undefined)?.[param];
     let held = principal.scopes;
     if (access.startsWith("server.") && serverId) {
@@ -103,5 +101,13 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
       request.serverScopes = held;
     }
     if (!holdsScope(held, access)) throw errors.missingScope(access);
+  };
+  // Callback-style: public answers (the web app's files among them) need no promise.
+  app.addHook("onRequest", (request, _reply, done) => {
+    // routeOptions builds a new object on each read: read it once.
+    const config = request.routeOptions.config;
+    const access = config?.access;
+    if (access === undefined || access === "public") return done();
+    check(request, access, config.serverParam).then(() => done(), done);
   });
 }

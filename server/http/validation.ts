@@ -99,11 +99,15 @@ export function installNulGuard(app: FastifyInstance): void {
       }
     }
   };
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", (request, _reply, done) => {
     refuse([
       ["query", request.query],
       ["params", request.params],
     ]);
+    done();
   });
-  app.addHook("preValidation", async (request) => refuse([["body", request.body]]));
+  app.addHook("preValidation", (request, _reply, done) => {
+    if (request.body !== undefined) refuse([["body", request.body]]);
+    done();
+  });
 }
