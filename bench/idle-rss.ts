@@ -16,6 +16,9 @@
  * compare with the reference measured in the same run.
  *
  * Run: npm run build && node --import tsx bench/idle-rss.ts [rounds] [settleSeconds]
+ * IDLE_RSS_BEFORE=DIR adds the same four Outpost cases run from another
+ * checkout, built there (e.g. `git worktree add DIR main~3 && cd DIR && npm ci
+ * && npm run build`): a before/after comparison in one run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -91,14 +94,14 @@ async function bareNode(): Promise<Started> {
   return startChild(["-e", script], "up");
 }
 
-async function panel(fromSource: boolean): Promise<Started> {
+async function panel(fromSource: boolean, checkout = repoRoot): Promise<Started> {
   const started = performance.now();
-  const p = await startPanel({ env: { OUTPOST_FROM_SOURCE: String(fromSource) } });
+  const p = await startPanel({ checkout, env: { OUTPOST_FROM_SOURCE: String(fromSource) } });
   const answeredAt = performance.now();
   return { pid: p.pid, firstAnswerMs: answeredAt - started, answeredAt, stop: () => p.stop() };
 }
 
-async function daemon(bundle: boolean): Promise<Started> {
+async function daemon(bundle: boolean, checkout = repoRoot): Promise<Started> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-bench-daemon-"));
   const file = path.join(dir, "config.json");
   fs.writeFileSync(
@@ -114,19 +117,24 @@ async function daemon(bundle: boolean): Promise<Started> {
     { mode: 0o600 },
   );
   const entry = bundle
-    ? [path.join(repoRoot, "dist-daemon/outpost-daemon.mjs")]
-    : [path.join(repoRoot, "bin/outpost.mjs"), "daemon"];
+    ? [path.join(checkout, "dist-daemon/outpost-daemon.mjs")]
+    : [path.join(checkout, "bin/outpost.mjs"), "daemon"];
   return startChild([...entry, "--config", file], "Outpost daemon for node", () =>
     fs.rmSync(dir, { recursive: true, force: true }),
   );
 }
 
+const outpostCases = (checkout: string, label: string): [string, () => Promise<Started>][] => [
+  [`\`outpost serve\`, ahead-of-time build${label}`, () => panel(false, checkout)],
+  [`\`outpost serve\`, sources through tsx${label}`, () => panel(true, checkout)],
+  [`\`outpost daemon\` (bin/outpost.mjs)${label}`, () => daemon(false, checkout)],
+  [`daemon bundle (dist-daemon/outpost-daemon.mjs)${label}`, () => daemon(true, checkout)],
+];
+const before = process.env.IDLE_RSS_BEFORE;
 const cases: [string, () => Promise<Started>][] = [
   ["bare Node.js HTTP server (reference)", bareNode],
-  ["`outpost serve`, ahead-of-time build", () => panel(false)],
-  ["`outpost serve`, sources through tsx", () => panel(true)],
-  ["`outpost daemon` (bin/outpost.mjs)", () => daemon(false)],
-  ["daemon bundle (dist-daemon/outpost-daemon.mjs)", () => daemon(true)],
+  ...(before ? outpostCases(path.resolve(before), ", before") : []),
+  ...outpostCases(repoRoot, before ? ", after" : ""),
 ];
 const results = new Map<string, Measured[]>(cases.map(([label]) => [label, []]));
 for (let round = 0; round < rounds; round++) {
