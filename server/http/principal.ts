@@ -73,17 +73,19 @@ export async function principalFromToken(
   if (entry.expiresAt <= Date.now()) return undefined;
   // A copy per call: nothing a route does to its principal reaches the next call's.
   const { principal } = entry;
-  return {
-    ...principal,
+  const { user, bound } = principal;
+  const copy: Principal = {
+    user: { id: user.id, username: user.username, email: user.email, otpActive: user.otpActive },
     via,
     token,
-    user: { ...principal.user },
-    scopes: [...principal.scopes],
-    bound: principal.bound && {
-      clientScopes: [...principal.bound.clientScopes],
-      ownerScopes: [...principal.bound.ownerScopes],
-    },
+    sessionHash: principal.sessionHash,
+    clientId: principal.clientId,
+    scopes: principal.scopes.slice(),
   };
+  if (principal.onlyServer !== undefined) copy.onlyServer = principal.onlyServer;
+  if (bound)
+    copy.bound = { clientScopes: bound.clientScopes.slice(), ownerScopes: bound.ownerScopes.slice() };
+  return copy;
 }
 
 async function loadSession(deps: PrincipalDeps, hash: string): Promise<SessionEntry | undefined> {
