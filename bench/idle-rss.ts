@@ -7,6 +7,9 @@
  * - `outpost daemon --config FILE` (bin/outpost.mjs) and the self-contained
  *   daemon bundle a remote node's host runs (dist-daemon/outpost-daemon.mjs).
  *
+ * Fastify's hello-world is a second reference: the floor of a process that
+ * serves HTTP with Fastify, as the daemon and the panel do.
+ *
  * The processes are started one after the other (the start-up time is taken
  * alone), then left idle together. RSS is read from /proc: "after start" is
  * the median of samples 3-8 s after the first answer; "settled" the median
@@ -65,9 +68,9 @@ interface Started {
 }
 
 /** A child that prints `ready` in its output when it answers. */
-async function startChild(args: string[], ready: string, cleanup = () => {}): Promise<Started> {
+async function startChild(args: string[], ready: string, cleanup = () => {}, cwd?: string): Promise<Started> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -92,6 +95,13 @@ async function bareNode(): Promise<Started> {
   const port = await freePort();
   const script = `require("node:http").createServer((q,s)=>s.end("hi")).listen(${port},"127.0.0.1",()=>console.log("up"))`;
   return startChild(["-e", script], "up");
+}
+
+/** Fastify's hello-world with its logger: what the daemon's HTTP server alone costs. */
+async function fastifyHello(): Promise<Started> {
+  const port = await freePort();
+  const script = `const app=require("fastify")({logger:{level:"warn"}});app.get("/",async()=>"hi");app.listen({port:${port},host:"127.0.0.1"}).then(()=>console.log("up"))`;
+  return startChild(["-e", script], "up", () => {}, repoRoot);
 }
 
 async function panel(fromSource: boolean, checkout = repoRoot): Promise<Started> {
@@ -133,6 +143,7 @@ const outpostCases = (checkout: string, label: string): [string, () => Promise<S
 const before = process.env.IDLE_RSS_BEFORE;
 const cases: [string, () => Promise<Started>][] = [
   ["bare Node.js HTTP server (reference)", bareNode],
+  ["Fastify hello-world (second reference)", fastifyHello],
   ...(before ? outpostCases(path.resolve(before), ", before") : []),
   ...outpostCases(repoRoot, before ? ", after" : ""),
 ];
