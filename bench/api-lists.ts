@@ -7,8 +7,12 @@
  * req/s, measured right before each database's round. Every process (panel,
  * hello-world, PostgreSQL) is its own; the load generator runs in this one.
  *
+ * `GET /api/config` (public) and `GET /api/self` (signed in) come first: the
+ * floor of any answer of the panel's request pipeline.
+ *
  * Run: node --import tsx bench/api-lists.ts [seconds] [sqlite|postgres|both]
- *      (BENCH_PROFILE=<dir> writes CPU profiles of the panel there)
+ *      (BENCH_PROFILE=<dir> writes CPU profiles of the panel there;
+ *       BENCH_PATHS=/api/servers,/api/users measures only those)
  */
 import { spawn } from "node:child_process";
 import autocannon from "autocannon";
@@ -22,6 +26,14 @@ const seconds = Number(process.argv[2] ?? 10);
 const which = process.argv[3] ?? "both";
 const rows = 10_000;
 const remoteNodes = 10;
+// The lists, after the floor of the panel's request pipeline: a public answer and the smallest signed-in one.
+const paths = process.env.BENCH_PATHS?.split(",") ?? [
+  "/api/config",
+  "/api/self",
+  "/api/servers",
+  "/api/users",
+  "/api/nodes",
+];
 
 async function load(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: 100, duration: seconds, headers });
@@ -107,7 +119,7 @@ async function round(database: "sqlite" | "postgres", postgresUrl?: string) {
 
     const reference = await load(hello.url);
     console.log(`[${database}] Fastify hello-world: ${reference.rps} req/s, p99 ${reference.p99} ms`);
-    for (const path of ["/api/servers", "/api/users", "/api/nodes"]) {
+    for (const path of paths) {
       const r = await load(`${panel.url}${path}`, { cookie });
       const ratio = (r.rps / reference.rps).toFixed(3);
       console.log(`[${database}] GET ${path}: ${r.rps} req/s, p99 ${r.p99} ms, ratio ${ratio}`);

@@ -7,6 +7,9 @@
  * - `outpost daemon --config FILE` (bin/outpost.mjs) and the self-contained
  *   daemon bundle a remote node's host runs (dist-daemon/outpost-daemon.mjs).
  *
+ * Fastify's hello-world is a second reference: the floor of a process that
+ * serves HTTP with Fastify, as the daemon and the panel do.
+ *
  * The processes are started one after the other (the start-up time is taken
  * alone), then left idle together. RSS is read from /proc: "after start" is
  * the median of samples 3-8 s after the first answer; "settled" the median
@@ -16,6 +19,9 @@
  * compare with the reference measured in the same run.
  *
  * Run: npm run build && node --import tsx bench/idle-rss.ts [rounds] [settleSeconds]
+ * IDLE_RSS_BEFORE=DIR adds the same four Outpost cases run from another
+ * checkout, built there (e.g. `git worktree add DIR main~3 && cd DIR && npm ci
+ * && npm run build`): a before/after comparison in one run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -62,9 +68,9 @@ interface Started {
 }
 
 /** A child that prints `ready` in its output when it answers. */
-async function startChild(args: string[], ready: string, cleanup = () => {}): Promise<Started> {
+async function startChild(args: string[], ready: string, cleanup = () => {}, cwd?: string): Promise<Started> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -91,14 +97,21 @@ async function bareNode(): Promise<Started> {
   return startChild(["-e", script], "up");
 }
 
-async function panel(fromSource: boolean): Promise<Started> {
+/** Fastify's hello-world with its logger: what the daemon's HTTP server alone costs. */
+async function fastifyHello(): Promise<Started> {
+  const port = await freePort();
+  const script = `const app=require("fastify")({logger:{level:"warn"}});app.get("/",async()=>"hi");app.listen({port:${port},host:"127.0.0.1"}).then(()=>console.log("up"))`;
+  return startChild(["-e", script], "up", () => {}, repoRoot);
+}
+
+async function panel(fromSource: boolean, checkout = repoRoot): Promise<Started> {
   const started = performance.now();
-  const p = await startPanel({ env: { OUTPOST_FROM_SOURCE: String(fromSource) } });
+  const p = await startPanel({ checkout, env: { OUTPOST_FROM_SOURCE: String(fromSource) } });
   const answeredAt = performance.now();
   return { pid: p.pid, firstAnswerMs: answeredAt - started, answeredAt, stop: () => p.stop() };
 }
 
-async function daemon(bundle: boolean): Promise<Started> {
+async function daemon(bundle: boolean, checkout = repoRoot): Promise<Started> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-bench-daemon-"));
   const file = path.join(dir, "config.json");
   fs.writeFileSync(
@@ -114,19 +127,25 @@ async function daemon(bundle: boolean): Promise<Started> {
     { mode: 0o600 },
   );
   const entry = bundle
-    ? [path.join(repoRoot, "dist-daemon/outpost-daemon.mjs")]
-    : [path.join(repoRoot, "bin/outpost.mjs"), "daemon"];
+    ? [path.join(checkout, "dist-daemon/outpost-daemon.mjs")]
+    : [path.join(checkout, "bin/outpost.mjs"), "daemon"];
   return startChild([...entry, "--config", file], "Outpost daemon for node", () =>
     fs.rmSync(dir, { recursive: true, force: true }),
   );
 }
 
+const outpostCases = (checkout: string, label: string): [string, () => Promise<Started>][] => [
+  [`\`outpost serve\`, ahead-of-time build${label}`, () => panel(false, checkout)],
+  [`\`outpost serve\`, sources through tsx${label}`, () => panel(true, checkout)],
+  [`\`outpost daemon\` (bin/outpost.mjs)${label}`, () => daemon(false, checkout)],
+  [`daemon bundle (dist-daemon/outpost-daemon.mjs)${label}`, () => daemon(true, checkout)],
+];
+const before = process.env.IDLE_RSS_BEFORE;
 const cases: [string, () => Promise<Started>][] = [
   ["bare Node.js HTTP server (reference)", bareNode],
-  ["`outpost serve`, ahead-of-time build", () => panel(false)],
-  ["`outpost serve`, sources through tsx", () => panel(true)],
-  ["`outpost daemon` (bin/outpost.mjs)", () => daemon(false)],
-  ["daemon bundle (dist-daemon/outpost-daemon.mjs)", () => daemon(true)],
+  ["Fastify hello-world (second reference)", fastifyHello],
+  ...(before ? outpostCases(path.resolve(before), ", before") : []),
+  ...outpostCases(repoRoot, before ? ", after" : ""),
 ];
 const results = new Map<string, Measured[]>(cases.map(([label]) => [label, []]));
 for (let round = 0; round < rounds; round++) {

@@ -23,6 +23,7 @@ const inputs = [
   "vite.config.ts",
   "lingui.config.ts",
   "scripts/vite-babel-macros.ts",
+  "scripts/build-server.mjs",
   "package-lock.json",
   "tsconfig.json",
 ];

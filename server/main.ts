@@ -1,11 +1,4 @@
 import { parseArgs } from "node:util";
-import { daemon } from "./cli/daemon.ts";
-import { serve } from "./cli/serve.ts";
-import { userCommand } from "./cli/users.ts";
-import { composePanel } from "./compose.ts";
-import { readConfig } from "./config.ts";
-import { migrate, openDatabase } from "./db/database.ts";
-import { sealStoredSecrets } from "./panel/seal-stored-secrets.ts";
 
 const usage = `usage: outpost <command>
   serve [--no-local-node]                 start the panel (and its local node)
@@ -17,6 +10,8 @@ const usage = `usage: outpost <command>
 Configuration comes from the environment: OUTPOST_PORT (8080), OUTPOST_HOST (0.0.0.0),
 OUTPOST_DATA_DIR (./data), OUTPOST_PUBLIC_URL, DATABASE_URL (postgres://… or SQLite by default).`;
 
+// Each command imports what it runs when it runs: `outpost daemon` then loads
+// neither the panel nor its database drivers (the build splits them apart).
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === "help" || command === "--help") {
@@ -26,35 +21,13 @@ async function main(argv: string[]): Promise<void> {
   if (command === "daemon") {
     const { values } = parseArgs({ args: rest, options: { config: { type: "string" } } });
     if (!values.config) throw new Error(`daemon needs --config FILE\n${usage}`);
+    const { daemon } = await import("./cli/daemon.ts");
     return daemon(values.config);
   }
   if (!["serve", "user", "migrate"].includes(command))
     throw new Error(`unknown command "${command}"\n${usage}`);
-  const config = readConfig();
-  if (command === "serve") {
-    const { values } = parseArgs({
-      args: rest,
-      options: { "no-local-node": { type: "boolean", default: false } },
-    });
-    if (values["no-local-node"]) config.localNode = false;
-  }
-  const opened = openDatabase(config);
-  const applied = await migrate(opened);
-  const composed = composePanel(config, opened.db);
-  const { services } = composed;
-  const sealed = await sealStoredSecrets(opened.db, services.secrets);
-  if (sealed > 0) {
-    await opened.scrub();
-    console.log(`sealed ${sealed} secrets that were stored in plain text`);
-  }
-  if (command === "serve") return serve(config, opened, composed);
-  try {
-    if (command === "migrate")
-      console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
-    else await userCommand(services, rest);
-  } finally {
-    await opened.close();
-  }
+  const { panelCommand } = await import("./cli/panel-command.ts");
+  return panelCommand(command, rest);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { CachedAnswers } from "../http/cached-answer.ts";
 import {
   NodeCreateBody,
   NodeDeployment,
@@ -14,11 +15,13 @@ export function nodeRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { nodes } = services;
   const byId = { params: NodeIdParams };
+  const lists = new CachedAnswers(services.db, 16);
 
   api.get(
     "/api/nodes",
     { config: { access: "nodes.view" }, schema: { response: { 200: Type.Array(NodeView) } } },
-    () => nodes.list(),
+    // The same for every caller holding the scope; only whether each node answers changes without a write.
+    (_request, reply) => lists.send(reply, nodes.reachability(), () => nodes.list()),
   );
 
   api.get(

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
+import { CachedAnswers } from "../http/cached-answer.ts";
 import { requirePrincipal } from "../http/guard.ts";
 import { type Principal, scopesOnServer } from "../http/principal.ts";
 import { type ServerAction, serverActions } from "../link/server-wire.ts";
@@ -41,11 +42,24 @@ const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 
 export function serverRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { servers } = services;
+  const lists = new CachedAnswers(services.db);
   // ?perms answers the server row's scopes (reference §12.6); a server-bound client's are its own.
   const permsOf = (principal: Principal, id: string) =>
     principal.onlyServer === undefined
       ? servers.scopesOf(principal.user.id, id)
       : scopesOnServer(services, principal, id);
+
+  /**
+   * The list as a server-bound client sees it: what it may do there is its own scopes (as far as
+   * its owner still reaches), not its owner's row; without server.view it sees nothing.
+   */
+  const boundList = async (principal: Principal, serverId: string, query: ServerListQuery) => {
+    const page = await servers.list(principal, query);
+    const held = await scopesOnServer(services, principal, serverId);
+    if (!holdsScope(held, "server.view")) return { servers: [], paging: { ...page.paging, total: 0 } };
+    for (const server of page.servers) server.canGetStatus = holdsScope(held, "server.status");
+    return page;
+  };
 
   api.get(
     "/api/servers",
@@ -53,18 +67,14 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
       config: { access: "authenticated" },
       schema: { querystring: ServerListQuery, response: { 200: ServerList } },
     },
-    async (request) => {
+    (request, reply) => {
       const principal = requirePrincipal(request);
-      const page = await servers.list(principal, request.query);
-      if (principal.onlyServer === undefined) return page;
-      // A server-bound client: what it may do there is its own scopes (as far as its owner still
-      // reaches), not its owner's row; without server.view it sees nothing.
-      const held = await scopesOnServer(services, principal, principal.onlyServer);
-      if (!holdsScope(held, "server.view")) {
-        return { servers: [], paging: { ...page.paging, total: 0 } };
-      }
-      for (const server of page.servers) server.canGetStatus = holdsScope(held, "server.status");
-      return page;
+      if (principal.onlyServer !== undefined)
+        return boundList(principal, principal.onlyServer, request.query);
+      // Who sees what follows from the user and their global scopes; the rest is the query.
+      const { page, limit, name, node } = request.query;
+      const key = JSON.stringify([principal.user.id, principal.scopes, page, limit, name, node]);
+      return lists.send(reply, key, () => servers.list(principal, request.query));
     },
   );
 

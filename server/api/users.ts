@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
+import { CachedAnswers } from "../http/cached-answer.ts";
 import { requirePrincipal } from "../http/guard.ts";
 import type { Editor } from "../panel/user-admin.ts";
 import { UserView } from "../wire/self.ts";
@@ -23,6 +24,7 @@ export function userRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { userAdmin } = services;
   const byId = { params: UserIdParams };
+  const lists = new CachedAnswers(services.db);
 
   api.get(
     "/api/users",
@@ -30,7 +32,12 @@ export function userRoutes(app: Api, { services }: RouteContext): void {
       config: { access: "users.info.search" },
       schema: { querystring: UserListQuery, response: { 200: UserList } },
     },
-    (request) => userAdmin.search(request.query),
+    (request, reply) => {
+      // The same for every caller holding the scope: the query decides it.
+      const { page, limit, username, email } = request.query;
+      const key = JSON.stringify([page, limit, username, email]);
+      return lists.send(reply, key, () => userAdmin.search(request.query));
+    },
   );
 
   api.post(

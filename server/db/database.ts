@@ -8,6 +8,7 @@ import { ensurePrivateDir, ensurePrivateFile, privateFileMode } from "../secrets
 import { migrations } from "./migrations.ts";
 import { withStatementCache } from "./statement-cache.ts";
 import type { Database } from "./tables.ts";
+import { countingWrites, registerWriteGeneration, WriteGeneration } from "./write-generation.ts";
 
 export type Dialect = "sqlite" | "postgres";
 export type Db = Kysely<Database>;
@@ -37,7 +38,10 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): O
   const url = opts.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const pool = new (postgresDriver().Pool)({ connectionString: url, max: 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Other panels may write to the same database unseen: nothing is answered from memory (write-generation.ts).
+    const generation = new WriteGeneration(false);
+    const db = new Kysely<Database>({ dialect: countingWrites(new PostgresDialect({ pool }), generation) });
+    registerWriteGeneration(db, generation);
     const scrub = async () => {
       await sql`VACUUM FULL nodes, users, settings`.execute(db);
     };
@@ -60,7 +64,26 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): O
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // data_version moves when another connection (the `outpost user` command, another process) commits.
+  // Reading it takes a WAL read lock, ~6 µs: it is read at most once per millisecond, so another
+  // process's commit is seen within a millisecond (this process's own writes at once).
+  const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
+  let seenVersion = dataVersion.get();
+  let checkedAt = 0;
+  const generation = new WriteGeneration(true, () => {
+    if (!sqlite.open) return true;
+    const now = performance.now();
+    if (now - checkedAt < 1) return false;
+    checkedAt = now;
+    const version = dataVersion.get();
+    if (version === seenVersion) return false;
+    seenVersion = version;
+    return true;
+  });
+  const db = new Kysely<Database>({
+    dialect: countingWrites(new SqliteDialect({ database: withStatementCache(sqlite) }), generation),
+  });
+  registerWriteGeneration(db, generation);
   const scrub = async () => {
     sqlite.exec("VACUUM");
     sqlite.pragma("wal_checkpoint(TRUNCATE)");

@@ -27,8 +27,8 @@ function hasBody(request: FastifyRequest): boolean {
  *   it passes.
  */
 export function installAuthRequestRules(app: FastifyInstance): void {
-  app.addHook("onRequest", async (request) => {
-    if (!unsafe.has(request.method) || !request.url.startsWith("/auth/")) return;
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (!unsafe.has(request.method) || !request.url.startsWith("/auth/")) return done();
     const origin = request.headers.origin;
     if (origin !== undefined && !isSameOrigin(origin, request)) {
       throw new ApiError(403, "ErrCrossOrigin", "requests from another site are refused");
@@ -37,5 +37,6 @@ export function installAuthRequestRules(app: FastifyInstance): void {
     if ((type !== undefined || hasBody(request)) && type !== "application/json") {
       throw new ApiError(415, "ErrUnsupportedMediaType", "/auth/ takes JSON bodies only");
     }
+    done();
   });
 }

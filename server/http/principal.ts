@@ -1,5 +1,7 @@
 import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
+import { ReadCache } from "../db/read-cache.ts";
+import { writeGeneration } from "../db/write-generation.ts";
 import { type Accounts, toUser, type User } from "../panel/accounts.ts";
 import type { OAuthClients } from "../panel/oauth-clients.ts";
 import { holdsScope, parseScopes } from "../panel/scopes.ts";
@@ -29,16 +31,85 @@ export interface PrincipalDeps {
   clients: OAuthClients;
 }
 
-/** Resolves a session token into a principal, or undefined when it is not a live session. */
-export async function principalFromToken(
+/** What a live session resolves to, as kept in memory between calls. */
+interface SessionEntry {
+  principal: Omit<Principal, "via" | "token">;
+  expiresAt: number;
+}
+
+const sessionCaches = new WeakMap<object, ReadCache<SessionEntry>>();
+
+/**
+ * Sessions resolved by earlier calls, by token hash. Every API call needs its
+ * session, user and scopes; kept in memory they cost no query. Any write to
+ * the database drops them all (read-cache.ts), so a logout, a deleted user, a
+ * changed password or scope, a deleted OAuth client is in force on the very
+ * next call; the expiry is checked on every hit.
+ */
+function sessionCache(db: Db): ReadCache<SessionEntry> {
+  let cache = sessionCaches.get(db);
+  if (!cache) {
+    cache = new ReadCache(writeGeneration(db));
+    sessionCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * Resolves a session token into a principal, or undefined when it is not a live session. A kept
+ * session answers at once, without a promise: this runs on every API call.
+ */
+export function principalFromToken(
   deps: PrincipalDeps,
   token: string,
   via: Principal["via"],
+): Principal | undefined | Promise<Principal | undefined> {
+  const hash = tokenHash(token);
+  const cache = sessionCache(deps.db);
+  const entry = cache.get(hash);
+  if (entry) return principalOf(entry, token, via);
+  return readSession(deps, cache, hash, token, via);
+}
+
+async function readSession(
+  deps: PrincipalDeps,
+  cache: ReadCache<SessionEntry>,
+  hash: string,
+  token: string,
+  via: Principal["via"],
 ): Promise<Principal | undefined> {
-  // Every API call passes here: session, user and global scopes in one query.
+  const stamp = cache.begin();
+  const entry = await loadSession(deps, hash);
+  if (!entry) return undefined;
+  cache.set(hash, entry, stamp);
+  return principalOf(entry, token, via);
+}
+
+/** The call's principal from a session entry, unless it expired. */
+function principalOf(entry: SessionEntry, token: string, via: Principal["via"]): Principal | undefined {
+  if (entry.expiresAt <= Date.now()) return undefined;
+  // A copy per call: nothing a route does to its principal reaches the next call's.
+  const { principal } = entry;
+  const { user, bound } = principal;
+  const copy: Principal = {
+    user: { id: user.id, username: user.username, email: user.email, otpActive: user.otpActive },
+    via,
+    token,
+    sessionHash: principal.sessionHash,
+    clientId: principal.clientId,
+    scopes: principal.scopes.slice(),
+  };
+  if (principal.onlyServer !== undefined) copy.onlyServer = principal.onlyServer;
+  if (bound)
+    copy.bound = { clientScopes: bound.clientScopes.slice(), ownerScopes: bound.ownerScopes.slice() };
+  return copy;
+}
+
+async function loadSession(deps: PrincipalDeps, hash: string): Promise<SessionEntry | undefined> {
+  // Session, user and global scopes in one query.
   const row = await compiledQueries(deps.db).first(
     "principalFromToken",
-    [tokenHash(token), Date.now()] as [string, number],
+    [hash, Date.now()] as [string, number],
     (hash, now) =>
       deps.db
         .selectFrom("sessions")
@@ -49,6 +120,7 @@ export async function principalFromToken(
         .select([
           "sessions.token_hash",
           "sessions.client_id",
+          "sessions.expires_at",
           "users.id",
           "users.username",
           "users.email",
@@ -60,10 +132,8 @@ export async function principalFromToken(
         .where("sessions.expires_at", ">", now),
   );
   if (!row) return undefined;
-  const principal: Principal = {
+  const principal: SessionEntry["principal"] = {
     user: toUser(row),
-    via,
-    token,
     sessionHash: row.token_hash,
     clientId: row.client_id,
     scopes: parseScopes(row.scopes ?? ""),
@@ -78,7 +148,7 @@ export async function principalFromToken(
       principal.onlyServer = client.serverId;
     }
   }
-  return principal;
+  return { principal, expiresAt: Number(row.expires_at) };
 }
 
 /** The scopes a principal holds on one server: its server row plus its global row (reference §2.2). */

@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject } from "ajv";
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import { ApiError } from "../errors.ts";
 
@@ -23,8 +23,23 @@ function makeAjv(coerceTypes: boolean | "array"): Ajv {
 const strict = makeAjv(false);
 const coercing = makeAjv("array");
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === "body" ? strict : coercing).compile(schema as object);
+/**
+ * Each route's validator is compiled on the route's first request, not at
+ * start: most routes of an idle panel are never called, and each compiled
+ * validator keeps its generated source and code in memory. (Fastify reads
+ * `errors` off the function it was given after a failed check.)
+ */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  let compiled: ValidateFunction | undefined;
+  const validate = (data: unknown): boolean => {
+    compiled ??= (httpPart === "body" ? strict : coercing).compile(schema as object);
+    const valid = compiled(data) as boolean;
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = undefined as ValidateFunction["errors"];
+  return validate;
+};
 
 /** Turns the first schema failure into the API's error codes (reference §7). */
 export function validationError(errors: readonly ErrorObject[], part: string): ApiError {
@@ -99,11 +114,15 @@ export function installNulGuard(app: FastifyInstance): void {
       }
     }
   };
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", (request, _reply, done) => {
     refuse([
       ["query", request.query],
       ["params", request.params],
     ]);
+    done();
   });
-  app.addHook("preValidation", async (request) => refuse([["body", request.body]]));
+  app.addHook("preValidation", (request, _reply, done) => {
+    if (request.body !== undefined) refuse([["body", request.body]]);
+    done();
+  });
 }

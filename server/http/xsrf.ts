@@ -12,15 +12,16 @@ const unsafe = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * bearer token are exempt: a browser never adds that header on its own.
  */
 export function installXsrf(app: FastifyInstance, cookies: CookieJar): void {
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const cookie = request.cookies[CookieJar.xsrf];
     if (!cookie) cookies.setXsrf(request, reply, newToken());
-    if (!unsafe.has(request.method)) return;
-    if (request.headers.authorization !== undefined) return;
-    if (!request.cookies[cookies.auth] && !request.cookies[cookies.pending]) return;
+    if (!unsafe.has(request.method)) return done();
+    if (request.headers.authorization !== undefined) return done();
+    if (!request.cookies[cookies.auth] && !request.cookies[cookies.pending]) return done();
     const header = request.headers["x-xsrf-token"];
     if (!cookie || typeof header !== "string" || !sameSecret(cookie, header)) {
       throw new ApiError(403, "ErrXsrfTokenInvalid", "missing or wrong X-XSRF-TOKEN header");
     }
+    done();
   });
 }

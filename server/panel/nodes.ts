@@ -63,6 +63,13 @@ export class Nodes {
     return views;
   }
 
+  /** Which nodes answer now, as a key: with the database, it decides what list() shows. */
+  reachability(): string {
+    let key = "";
+    for (const [id, client] of this.clients) key += `${id}:${client.reachable ? 1 : 0},`;
+    return key;
+  }
+
   async get(id: number): Promise<NodeView> {
     if (id === localNodeId) {
       if (!this.local) throw notFound();

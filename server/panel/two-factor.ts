@@ -4,14 +4,6 @@ import { type AccountEvent, tellOwner } from "./account-mail.ts";
 import type { Accounts, User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
-import {
-  newOtpSecret,
-  newRecoveryCodes,
-  normaliseRecoveryCode,
-  otpQrDataUrl,
-  otpStep,
-  otpUri,
-} from "./otp.ts";
 import type { Settings } from "./settings.ts";
 import { tokenHash } from "./tokens.ts";
 
@@ -22,6 +14,9 @@ export interface Enrolment {
   /** The QR code of `uri` as a data URL. */
   img: string;
 }
+
+// TOTP and QR codes (otpauth, uqr) load with the first two-factor action, not at the panel's start.
+const otp = () => import("./otp.ts");
 
 const notEnabled = () => new ApiError(400, "ErrOtpNotEnabled", "two-factor sign-in is not enabled");
 
@@ -57,6 +52,7 @@ export class TwoFactor {
    * confirmed: a stolen session cannot turn two-factor off by starting over.
    */
   async startEnrolment(user: User): Promise<Enrolment> {
+    const { newOtpSecret, otpQrDataUrl, otpUri } = await otp();
     const secret = newOtpSecret();
     await this.accounts.setOtp(user.id, { pendingSecret: secret });
     const issuer = String(await this.settings.get("panel.settings.companyName"));
@@ -71,7 +67,7 @@ export class TwoFactor {
     if (!state.pendingSecret) {
       throw new ApiError(400, "ErrOtpNotPending", "start two-factor enrolment first");
     }
-    const step = otpStep(state.pendingSecret, code.trim());
+    const step = (await otp()).otpStep(state.pendingSecret, code.trim());
     if (step === undefined) {
       this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
@@ -122,6 +118,7 @@ export class TwoFactor {
   async spendCode(userId: number, typed: string): Promise<boolean> {
     const state = await this.accounts.otpState(userId);
     if (!state.active || !state.secret) return false;
+    const { normaliseRecoveryCode, otpStep } = await otp();
     const code = typed.trim();
     const step = otpStep(state.secret, code);
     if (step !== undefined) return this.accounts.claimOtpStep(userId, step);
@@ -147,7 +144,7 @@ export class TwoFactor {
   }
 
   private async replaceRecoveryCodes(userId: number): Promise<string[]> {
-    const codes = newRecoveryCodes();
+    const codes = (await otp()).newRecoveryCodes();
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom("otp_recovery_codes").where("user_id", "=", userId).execute();

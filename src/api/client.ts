@@ -1,8 +1,9 @@
+import { FetchError, ofetch } from "ofetch";
 import { requestAnswered, requestUnanswered } from "../offline/network";
 import { LAST_KNOWN_AT_HEADER } from "../offline/storage";
 import { readCookie, XSRF_COOKIE } from "../state/cookies";
 import { getToken } from "../state/token";
-import { type ApiError, isApiError, toApiError } from "./errors";
+import { type ApiError, toApiError } from "./errors";
 
 // The one place that talks HTTP (spec §7–§8): same origin, cookies, bearer token when stored,
 // XSRF header on unsafe methods, no timeout, no retries; failures go to the registered handler
@@ -45,71 +46,18 @@ export function authHeaders(method: string): Record<string, string> {
   return headers;
 }
 
-// Plain fetch rather than a fetch library: this module is on the login page's first load (issue 11),
-// and what it needs of one is the few lines below, written to answer as ofetch did before.
-
-/** JSON goes out as JSON: plain objects, arrays, strings and numbers; FormData, Blob… as they are. */
-function isJsonBody(body: unknown): boolean {
-  if (typeof body !== "object" || body === null) return ["string", "number", "boolean"].includes(typeof body);
-  if (Array.isArray(body)) return true;
-  if ("buffer" in body || body instanceof FormData || body instanceof URLSearchParams) return false;
-  return body.constructor?.name === "Object" || typeof (body as { toJSON?: unknown }).toJSON === "function";
-}
-
-function withQuery(url: string, query: CallOptions["query"]): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {}))
-    if (value !== undefined) params.append(name, String(value));
-  const text = params.toString();
-  return text ? `${url}${url.includes("?") ? "&" : "?"}${text}` : url;
-}
-
-const NO_BODY = new Set([101, 204, 205, 304]);
-const JSON_TYPE = /^application\/(?:[\w!#$%&*.^`~-]*\+)?json$/i;
-const TEXT_TYPES = new Set(["image/svg", "application/xml", "application/xhtml", "application/html"]);
-
-/** The answer's body by its content type: JSON parsed (text that is not JSON stays text), text, else a Blob. */
-async function readBody(answer: Response, method: Method): Promise<unknown> {
-  if (!answer.body || NO_BODY.has(answer.status) || method === "HEAD") return undefined;
-  const type = answer.headers.get("content-type")?.split(";")[0] ?? "";
-  if (!type || JSON_TYPE.test(type)) {
-    const text = await answer.text();
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
+const http = ofetch.create({
+  credentials: "same-origin",
+  retry: 0,
+  onRequest({ options }) {
+    const headers = new Headers(options.headers);
+    for (const [name, value] of Object.entries(authHeaders(options.method ?? "GET"))) {
+      // An Authorization the caller set itself is kept.
+      if (name !== "Authorization" || !headers.has(name)) headers.set(name, value);
     }
-  }
-  if (type === "text/event-stream") return answer.body;
-  return TEXT_TYPES.has(type) || type.startsWith("text/") ? answer.text() : answer.blob();
-}
-
-/** One request: the answer and its body; an HTTP error status throws an ApiError built from the body. */
-async function fetchAnswer(method: Method, url: string, opts: CallOptions) {
-  const headers = new Headers(opts.headers);
-  for (const [name, value] of Object.entries(authHeaders(method))) {
-    // An Authorization the caller set itself is kept.
-    if (name !== "Authorization" || !headers.has(name)) headers.set(name, value);
-  }
-  let body = opts.body as BodyInit | null | undefined;
-  if (body && UNSAFE.has(method) && isJsonBody(body)) {
-    if (typeof body !== "string") body = JSON.stringify(body);
-    if (!headers.has("content-type")) headers.set("content-type", "application/json");
-    if (!headers.has("accept")) headers.set("accept", "application/json");
-  }
-  const target = withQuery(url, opts.query);
-  const answer = await fetch(target, {
-    method,
-    headers,
-    body,
-    signal: opts.signal,
-    credentials: "same-origin",
-  });
-  const data = await readBody(answer, method);
-  if (answer.status >= 400 && answer.status < 600)
-    throw toApiError({ method, url: target, body: opts.body }, answer.status, answer.statusText, data);
-  return { answer, data };
-}
+    options.headers = headers;
+  },
+});
 
 export function isExempt(exempt: CallOptions["exempt"], status: number | undefined): boolean {
   if (exempt === true) return true;
@@ -157,33 +105,39 @@ export const lastKnownAt = (answer: unknown): number | undefined =>
 
 async function send<T>(method: Method, url: string, opts: CallOptions, statusOnly = false): Promise<T> {
   try {
-    const { answer, data } = await fetchAnswer(method, url, opts);
+    const request = {
+      method,
+      body: opts.body as BodyInit | Record<string, unknown> | undefined,
+      query: opts.query,
+      headers: opts.headers,
+      signal: opts.signal,
+    };
     if (statusOnly) {
+      const status = (await http.raw(url, request)).status as T;
       requestAnswered();
-      return answer.status as T;
+      return status;
     }
+    const answer = await http.raw<T>(url, request);
     const keptAt = Number(answer.headers.get(LAST_KNOWN_AT_HEADER));
     if (keptAt > 0) {
       // The service worker's last-known copy: the panel did not answer.
       requestUnanswered();
-      if (data && typeof data === "object") lastKnownCopies.set(data, keptAt);
+      if (answer._data && typeof answer._data === "object") lastKnownCopies.set(answer._data, keptAt);
     } else {
       requestAnswered();
     }
-    return data as T;
+    return answer._data as T;
   } catch (e) {
-    // No answer at all (network down, aborted): an ApiError without a status.
-    const err = isApiError(e)
-      ? e
-      : toApiError(
-          { method, url: withQuery(url, opts.query), body: opts.body },
-          undefined,
-          undefined,
-          undefined,
-          e,
-        );
-    if (err.status !== undefined) requestAnswered();
+    const fe = e instanceof FetchError ? e : undefined;
+    if (fe?.status !== undefined) requestAnswered();
     else if (!opts.signal?.aborted) requestUnanswered();
+    const err = toApiError(
+      { method, url: fe?.request?.toString() ?? url, body: opts.body },
+      fe?.status,
+      fe?.statusText,
+      fe?.data,
+      e,
+    );
     if (!isExempt(opts.exempt, err.status) && !opts.signal?.aborted) handler(err);
     throw err;
   }

@@ -178,3 +178,20 @@ test("file manager: Backspace goes up, Shift+F / Shift+N make a folder / file, D
   await expect(row("made-by-key")).toHaveCount(0);
   expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
 });
+
+test("signed out, ? still opens the hotkey help (the hotkey library loads only once signed in)", async ({
+  page,
+}) => {
+  await page.goto("/auth/login");
+  const email = page.getByLabel("Email");
+  await email.fill("a?b");
+  await expect(page.getByTestId("hotkey-help")).toHaveCount(0);
+  await email.blur();
+  await page.keyboard.press("?");
+  const help = page.getByTestId("hotkey-help");
+  await expect(help).toBeVisible();
+  await expect(help.getByText("There are no hotkeys on this page.")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(help).toHaveCount(0);
+  await expect(email).toHaveValue("a?b");
+});

@@ -35,6 +35,8 @@ export async function startPanel(
     webDir?: string;
     nodeArgs?: string[];
     dataDir?: string;
+    /** Another checkout to run `outpost serve` from (a bench comparing two builds). */
+    checkout?: string;
   } = {},
 ): Promise<PanelProcess> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "outpost-panel-"));
@@ -74,7 +76,7 @@ export async function startPanel(
   };
   const child = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), path.join(repoRoot, "bin/outpost.mjs"), "serve"],
+    [...(opts.nodeArgs ?? []), path.join(opts.checkout ?? repoRoot, "bin/outpost.mjs"), "serve"],
     {
       env,
       stdio: ["ignore", "pipe", "pipe"],
