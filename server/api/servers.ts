@@ -49,29 +49,32 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
       ? servers.scopesOf(principal.user.id, id)
       : scopesOnServer(services, principal, id);
 
+  /**
+   * The list as a server-bound client sees it: what it may do there is its own scopes (as far as
+   * its owner still reaches), not its owner's row; without server.view it sees nothing.
+   */
+  const boundList = async (principal: Principal, serverId: string, query: ServerListQuery) => {
+    const page = await servers.list(principal, query);
+    const held = await scopesOnServer(services, principal, serverId);
+    if (!holdsScope(held, "server.view")) return { servers: [], paging: { ...page.paging, total: 0 } };
+    for (const server of page.servers) server.canGetStatus = holdsScope(held, "server.status");
+    return page;
+  };
+
   api.get(
     "/api/servers",
     {
       config: { access: "authenticated" },
       schema: { querystring: ServerListQuery, response: { 200: ServerList } },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const principal = requirePrincipal(request);
-      if (principal.onlyServer === undefined) {
-        // Who sees what follows from the user and their global scopes; the rest is the query.
-        const { page, limit, name, node } = request.query;
-        const key = JSON.stringify([principal.user.id, principal.scopes, page, limit, name, node]);
-        return lists.send(reply, key, () => servers.list(principal, request.query));
-      }
-      const page = await servers.list(principal, request.query);
-      // A server-bound client: what it may do there is its own scopes (as far as its owner still
-      // reaches), not its owner's row; without server.view it sees nothing.
-      const held = await scopesOnServer(services, principal, principal.onlyServer);
-      if (!holdsScope(held, "server.view")) {
-        return { servers: [], paging: { ...page.paging, total: 0 } };
-      }
-      for (const server of page.servers) server.canGetStatus = holdsScope(held, "server.status");
-      return page;
+      if (principal.onlyServer !== undefined)
+        return boundList(principal, principal.onlyServer, request.query);
+      // Who sees what follows from the user and their global scopes; the rest is the query.
+      const { page, limit, name, node } = request.query;
+      const key = JSON.stringify([principal.user.id, principal.scopes, page, limit, name, node]);
+      return lists.send(reply, key, () => servers.list(principal, request.query));
     },
   );
 

@@ -10,6 +10,8 @@ import { writeGeneration } from "../db/write-generation.ts";
  * before the cache is asked. The bytes are those the route's response schema
  * serialises, sent with the content type Fastify gives JSON.
  */
+const json = "application/json; charset=utf-8";
+
 export class CachedAnswers {
   private readonly cache: ReadCache<string>;
 
@@ -18,15 +20,18 @@ export class CachedAnswers {
     this.cache = new ReadCache(writeGeneration(db), max);
   }
 
-  /** Sends the kept answer for `key`, or serialises, keeps and sends `load`'s. */
-  async send(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> {
-    let body = this.cache.get(key);
-    if (body === undefined) {
-      const stamp = this.cache.begin();
-      // The route's JSON serialiser answers a string.
-      body = reply.serialize(await load()) as string;
-      this.cache.set(key, body, stamp);
-    }
-    reply.type("application/json; charset=utf-8").send(body);
+  /** Sends the kept answer for `key` at once, or serialises, keeps and sends `load`'s. */
+  send(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> | undefined {
+    const body = this.cache.get(key);
+    if (body === undefined) return this.fill(reply, key, load);
+    reply.type(json).send(body);
+  }
+
+  private async fill(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> {
+    const stamp = this.cache.begin();
+    // The route's JSON serialiser answers a string.
+    const body = reply.serialize(await load()) as string;
+    this.cache.set(key, body, stamp);
+    reply.type(json).send(body);
   }
 }

@@ -29,12 +29,15 @@ declare module "fastify" {
 
 const bearerPattern = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 
-/** Reads the token from the Authorization header, else from the session cookie. A malformed header is a 401. */
-export async function authenticate(
+/**
+ * Reads the token from the Authorization header, else from the session cookie. A malformed header
+ * is a 401 (thrown). A session kept in memory answers without a promise.
+ */
+export function authenticate(
   deps: PrincipalDeps,
   cookies: CookieJar,
   request: FastifyRequest,
-): Promise<Principal | undefined> {
+): Principal | undefined | Promise<Principal | undefined> {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = bearerPattern.exec(header);
@@ -88,26 +91,38 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
     }
   });
 
-  const check = async (request: FastifyRequest, access: Exclude<Access, "public">, serverParam?: string) => {
-    const principal = await authenticate(deps, cookies, request);
+  /** Lets the principal through or throws; a promise only when a server's scopes must be read. */
+  const admit = (
+    request: FastifyRequest,
+    access: Exclude<Access, "public">,
+    serverParam: string | undefined,
+    principal: Principal | undefined,
+  ): Promise<void> | undefined => {
     if (!principal) throw errors.notLoggedIn();
     request.principal = principal;
     if (access === "authenticated") return;
-    const param = serverParam ?? "id";
-    const serverId = (request.params as Record<string, string> | undefined)?.[param];
-    let held = principal.scopes;
+    const serverId = (request.params as Record<string, string> | undefined)?.[serverParam ?? "id"];
     if (access.startsWith("server.") && serverId) {
-      held = await scopesOnServer(deps, principal, serverId);
-      request.serverScopes = held;
+      return scopesOnServer(deps, principal, serverId).then((held) => {
+        request.serverScopes = held;
+        if (!holdsScope(held, access)) throw errors.missingScope(access);
+      });
     }
-    if (!holdsScope(held, access)) throw errors.missingScope(access);
+    if (!holdsScope(principal.scopes, access)) throw errors.missingScope(access);
   };
-  // Callback-style: public answers (the web app's files among them) need no promise.
+  // Callback-style, and without a promise when the session is kept in memory and no server's
+  // scopes are needed: this runs on every call. A throw here reaches the error handler as done(err).
   app.addHook("onRequest", (request, _reply, done) => {
     // routeOptions builds a new object on each read: read it once.
     const config = request.routeOptions.config;
     const access = config?.access;
     if (access === undefined || access === "public") return done();
-    check(request, access, config.serverParam).then(() => done(), done);
+    const found = authenticate(deps, cookies, request);
+    const admitted =
+      found instanceof Promise
+        ? found.then((principal) => admit(request, access, config.serverParam, principal))
+        : admit(request, access, config.serverParam, found);
+    if (admitted) admitted.then(() => done(), done);
+    else done();
   });
 }

@@ -55,21 +55,38 @@ function sessionCache(db: Db): ReadCache<SessionEntry> {
   return cache;
 }
 
-/** Resolves a session token into a principal, or undefined when it is not a live session. */
-export async function principalFromToken(
+/**
+ * Resolves a session token into a principal, or undefined when it is not a live session. A kept
+ * session answers at once, without a promise: this runs on every API call.
+ */
+export function principalFromToken(
   deps: PrincipalDeps,
   token: string,
   via: Principal["via"],
-): Promise<Principal | undefined> {
+): Principal | undefined | Promise<Principal | undefined> {
   const hash = tokenHash(token);
   const cache = sessionCache(deps.db);
-  let entry = cache.get(hash);
-  if (!entry) {
-    const stamp = cache.begin();
-    entry = await loadSession(deps, hash);
-    if (!entry) return undefined;
-    cache.set(hash, entry, stamp);
-  }
+  const entry = cache.get(hash);
+  if (entry) return principalOf(entry, token, via);
+  return readSession(deps, cache, hash, token, via);
+}
+
+async function readSession(
+  deps: PrincipalDeps,
+  cache: ReadCache<SessionEntry>,
+  hash: string,
+  token: string,
+  via: Principal["via"],
+): Promise<Principal | undefined> {
+  const stamp = cache.begin();
+  const entry = await loadSession(deps, hash);
+  if (!entry) return undefined;
+  cache.set(hash, entry, stamp);
+  return principalOf(entry, token, via);
+}
+
+/** The call's principal from a session entry, unless it expired. */
+function principalOf(entry: SessionEntry, token: string, via: Principal["via"]): Principal | undefined {
   if (entry.expiresAt <= Date.now()) return undefined;
   // A copy per call: nothing a route does to its principal reaches the next call's.
   const { principal } = entry;

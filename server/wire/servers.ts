@@ -42,6 +42,7 @@ export const ServerListQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 100 })),
   node: Type.Optional(Type.Integer({ minimum: 0 })),
 });
+export type ServerListQuery = Static<typeof ServerListQuery>;
 
 export const ServerWithPerms = Type.Object({
   server: ServerView,
