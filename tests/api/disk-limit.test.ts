@@ -255,4 +255,26 @@ describe("disk limit", () => {
       end();
     }
   });
+
+  it("holds folders made over SFTP and by the file manager to the limit", async () => {
+    const id = await limitedServer("d15c0006");
+    const { sftp, end } = await sftpChannel(panel().sftpPort, id);
+    try {
+      // A folder takes 4 KiB: 1 MiB holds fewer than 256 of them.
+      let refused: Error | undefined;
+      let made = 0;
+      while (!refused && made < 300) {
+        refused = await new Promise<Error | undefined>((resolve) =>
+          sftp.mkdir(`d${made}`, (error) => resolve(error ?? undefined)),
+        );
+        if (!refused) made++;
+      }
+      expect(refused?.message).toContain("disk limit (1 MiB)");
+      expect(made).toBeLessThan(256);
+    } finally {
+      end();
+    }
+    const more = await api.put(`/api/servers/${id}/file/more/folders?folder`);
+    expect(more.status).toBe(507);
+  });
 });

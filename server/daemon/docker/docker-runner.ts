@@ -102,8 +102,8 @@ export class DockerRunner {
     for (const name of [containerName(serverId), `${containerName(serverId)}-step`]) {
       const info = await (await this.docker())
         .getContainer(name)
-        // The engine's `size` query (its types leave it out).
-        .inspect({ size: true } as Docker.ContainerInspectOptions)
+        // The engine's `size` query (its types leave it out); an engine that hangs does not hold the measurement.
+        .inspect({ size: true, abortSignal: AbortSignal.timeout(10_000) } as Docker.ContainerInspectOptions)
         .catch(() => undefined);
       total += (info as { SizeRw?: number } | undefined)?.SizeRw ?? 0;
     }

@@ -6,6 +6,7 @@ import { uploadFailure } from "../../http/file-http.ts";
 import type { FileRead, NodeFiles } from "../../link/file-wire.ts";
 import { createArchive, extractArchive } from "../archive/index.ts";
 import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
+import { newFolderBytes } from "../servers/disk-ledger.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { byteRangeOf } from "./byte-range.ts";
 import { listFolder } from "./listing.ts";
@@ -174,7 +175,10 @@ export class FileOps implements NodeFiles {
   makeFolder(id: string, requested: string, signal?: AbortSignal): Promise<void> {
     const userPath = fromRoot(requested);
     return acting(userPath, async () => {
-      await this.sandboxOf(id).mkdirp(userPath, signal);
+      const server = this.store.get(id);
+      // Each folder it may make takes room (held to the limit like a file; one per level at most).
+      const levels = userPath.split("/").filter(Boolean).length;
+      await server.disk.reserve(levels * newFolderBytes, () => server.sandbox.mkdirp(userPath, signal));
     });
   }
 

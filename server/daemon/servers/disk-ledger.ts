@@ -7,6 +7,8 @@ export const defaultMaxAgeMs = 5000;
 const measureAttempts = 3;
 
 const MiB = 1024 * 1024;
+/** What a new folder adds to the measured use on most file systems (du counts a folder's own size). */
+export const newFolderBytes = 4096;
 
 /**
  * One server's disk use as its node knows it: the last measurement, reused
@@ -50,10 +52,20 @@ export class DiskLedger {
     return latest;
   }
 
-  /** The daemon changed the files (deleted, wrote, restored): the next usage is measured anew. */
+  /** The daemon changed the files (deleted, restored): the next usage is measured anew. */
   forget(): void {
     this.generation++;
     this.measured = undefined;
+  }
+
+  /**
+   * The daemon added at most `bytes`: a measurement kept is raised by them
+   * rather than dropped (an upper bound: a replaced file's old bytes went),
+   * so a run of small writes does not run du for each; one under way is stale.
+   */
+  private grew(bytes: number): void {
+    this.generation++;
+    if (this.measured) this.measured = { ...this.measured, bytes: this.measured.bytes + bytes };
   }
 
   /** The limit in MiB when the server's folders hold more than it, else undefined. */
@@ -101,6 +113,14 @@ export class DiskLedger {
     }
   }
 
+  /** Runs `make` (a folder, a link) having taken `bytes` of the room for it; they are given back if it fails. */
+  reserve<T>(bytes: number, make: () => Promise<T>): Promise<T> {
+    return this.withBudget(async (budget) => {
+      budget?.take(bytes);
+      return make();
+    }, true);
+  }
+
   /** Counts bytes a piece is about to write; fails with the disk-limit error past the room. */
   take(budget: DiskBudget, bytes: number): void {
     if (!this.running.has(budget)) throw new Error("a disk budget was used after it ended");
@@ -114,7 +134,7 @@ export class DiskLedger {
     this.inFlight -= budget.spent;
     if (kept && budget.spent > 0) {
       this.settled += budget.spent;
-      this.forget();
+      this.grew(budget.spent);
     }
   }
 

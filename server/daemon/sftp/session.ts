@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Attributes, SFTPWrapper } from "ssh2";
 import { ApiError } from "../../errors.ts";
 import { type Sandbox, sandboxErrors } from "../sandbox/index.ts";
-import type { DiskBudget, DiskLedger } from "../servers/disk-ledger.ts";
+import { type DiskBudget, type DiskLedger, newFolderBytes } from "../servers/disk-ledger.ts";
 import { diskLimitText } from "../servers/disk-quota.ts";
 import { FolderReader } from "./folder-reader.ts";
 import { attrsOf, longNameOf } from "./listing.ts";
@@ -391,7 +391,8 @@ export class SftpSession {
     const parent = await this.sandbox.resolve(path.posix.dirname(where));
     if (!parent.stats) throw sandboxErrors.notFound(path.posix.dirname(where));
     if (!parent.stats.isDirectory()) throw new Refusal(STATUS_CODE.FAILURE, "the parent is not a folder");
-    await this.sandbox.mkdirp(where);
+    // Folders take room too: a client making them by the million is held to the limit.
+    await this.made(newFolderBytes, () => this.sandbox.mkdirp(where));
     this.sftp.status(id, STATUS_CODE.OK);
   }
 
@@ -407,8 +408,14 @@ export class SftpSession {
 
   /** Links are made by the sandbox, which refuses any target that leads out of the folder. */
   private async symlink(id: number, link: string, target: string): Promise<void> {
-    await this.sandbox.symlink(target, sessionPath(link));
+    // A link's size is its target's length (what du counts).
+    await this.made(Buffer.byteLength(target), () => this.sandbox.symlink(target, sessionPath(link)));
     this.sftp.status(id, STATUS_CODE.OK);
+  }
+
+  /** Makes an entry (a folder, a link) within the server's disk limit, when it has one. */
+  private made<T>(bytes: number, make: () => Promise<T>): Promise<T> {
+    return this.disk ? this.disk.reserve(bytes, make) : make();
   }
 
   private async closeAll(): Promise<void> {

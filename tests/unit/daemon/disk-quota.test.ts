@@ -77,4 +77,19 @@ describe("disk quota", () => {
     fs.rmSync(path.join(dir, "more.bin"));
     expect(await ledger.overLimit(0)).toBeUndefined();
   });
+
+  it("raises a kept measurement by what a finished piece wrote, instead of measuring again", async () => {
+    const ledger = new DiskLedger(() => ({ limitMiB: 1, folders: [dir] }));
+    const before = await ledger.usage();
+    await ledger.reserve(4096, async () => {});
+    // Nothing was written on disk: the raised value is the ledger's own count.
+    expect(await ledger.usage()).toBe(before + 4096);
+    // A failed piece gives its bytes back and leaves the measurement alone.
+    await expect(
+      ledger.reserve(4096, async () => {
+        throw new Error("no");
+      }),
+    ).rejects.toThrow("no");
+    expect(await ledger.usage()).toBe(before + 4096);
+  });
 });
