@@ -8,7 +8,8 @@
  * hello-world, PostgreSQL) is its own; the load generator runs in this one.
  *
  * `GET /api/config` (public) and `GET /api/self` (signed in) come first: the
- * floor of any answer of the panel's request pipeline.
+ * floor of any answer of the panel's request pipeline. `/api/servers` is also
+ * measured as a browser asks for it, with `accept-encoding: br, gzip`.
  *
  * Run: node --import tsx bench/api-lists.ts [seconds] [sqlite|postgres|both]
  *      (BENCH_PROFILE=<dir> writes CPU profiles of the panel there;
@@ -123,6 +124,13 @@ async function round(database: "sqlite" | "postgres", postgresUrl?: string) {
       const r = await load(`${panel.url}${path}`, { cookie });
       const ratio = (r.rps / reference.rps).toFixed(3);
       console.log(`[${database}] GET ${path}: ${r.rps} req/s, p99 ${r.p99} ms, ratio ${ratio}`);
+      if (path !== "/api/servers") continue;
+      // As a browser asks: the answer goes out compressed.
+      const br = await load(`${panel.url}${path}`, { cookie, "accept-encoding": "br, gzip" });
+      const brRatio = (br.rps / reference.rps).toFixed(3);
+      console.log(
+        `[${database}] GET ${path} (br, gzip): ${br.rps} req/s, p99 ${br.p99} ms, ratio ${brRatio}`,
+      );
     }
   } finally {
     await hello.stop();

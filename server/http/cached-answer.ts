@@ -1,6 +1,9 @@
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { FastifyReply } from "fastify";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
+import { type Encoding, preferredEncoding } from "./accept-encoding.ts";
+import { compressThreshold } from "./web-app.ts";
 
 /**
  * A route's answers kept serialised, by what decides them (who asks, the
@@ -9,11 +12,29 @@ import { writeGeneration } from "../db/write-generation.ts";
  * (read-cache.ts); the route's access rule is still checked on every call,
  * before the cache is asked. The bytes are those the route's response schema
  * serialises, sent with the content type Fastify gives JSON.
+ *
+ * A browser asks with Accept-Encoding, so the br or gzip copy is kept next to
+ * the answer too, made the first time it is asked for, with the settings
+ * @fastify/compress uses (brotli quality 4): a repeated list costs no
+ * compression either. The plugin leaves an answer that already carries a
+ * Content-Encoding as it is.
  */
 const json = "application/json; charset=utf-8";
 
+interface Answer {
+  readonly body: string;
+  readonly size: number;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+const compressors: Record<Encoding, (body: string) => Buffer> = {
+  br: (body) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
+  gzip: (body) => gzipSync(body),
+};
+
 export class CachedAnswers {
-  private readonly cache: ReadCache<string>;
+  private readonly cache: ReadCache<Answer>;
 
   /** `max` bounds how many answers are kept (a list page is a few KiB). */
   constructor(db: object, max = 256) {
@@ -22,16 +43,31 @@ export class CachedAnswers {
 
   /** Sends the kept answer for `key` at once, or serialises, keeps and sends `load`'s. */
   send(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> | undefined {
-    const body = this.cache.get(key);
-    if (body === undefined) return this.fill(reply, key, load);
-    reply.type(json).send(body);
+    const answer = this.cache.get(key);
+    if (answer === undefined) return this.fill(reply, key, load);
+    sendAnswer(reply, answer);
   }
 
   private async fill(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> {
     const stamp = this.cache.begin();
     // The route's JSON serialiser answers a string.
     const body = reply.serialize(await load()) as string;
-    this.cache.set(key, body, stamp);
-    reply.type(json).send(body);
+    const answer: Answer = { body, size: Buffer.byteLength(body) };
+    this.cache.set(key, answer, stamp);
+    sendAnswer(reply, answer);
   }
+}
+
+function sendAnswer(reply: FastifyReply, answer: Answer): void {
+  reply.type(json);
+  const headers = reply.request.headers;
+  // As the plugin: small answers and requests with x-no-compression go as they are.
+  const compressible = answer.size >= compressThreshold && headers["x-no-compression"] === undefined;
+  const encoding = compressible ? preferredEncoding(headers["accept-encoding"]) : undefined;
+  if (encoding === undefined) {
+    reply.send(answer.body);
+    return;
+  }
+  answer[encoding] ??= compressors[encoding](answer.body);
+  reply.header("Vary", "accept-encoding").header("Content-Encoding", encoding).send(answer[encoding]);
 }

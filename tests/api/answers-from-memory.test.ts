@@ -1,3 +1,5 @@
+import http from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "../support/expect-api.ts";
 import type { PanelClient as Client } from "../support/http-client.ts";
@@ -72,5 +74,51 @@ describe("answers kept in memory", () => {
     const own = await client.get("/api/servers");
     expect(own.status).toBe(200);
     expect(own.body.servers).toEqual([]);
+  });
+
+  it("keeps a list's compressed copy that decompresses to the very answer, and drops it on a change", async () => {
+    // Raw bytes: fetch would decompress and hide the encoding.
+    const raw = (path: string, acceptEncoding?: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const headers: Record<string, string> = {
+          cookie: [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+        };
+        if (acceptEncoding) headers["accept-encoding"] = acceptEncoding;
+        http
+          .get(`${panel().url}${path}`, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      });
+    const decode = { br: brotliDecompressSync, gzip: gunzipSync };
+    // Enough users that the page is over the 1 KiB compression threshold.
+    for (let i = 0; i < 12; i++)
+      expect((await api.post("/api/users", newUser(`packed${i}`))).status).toBe(200);
+    const path = "/api/users?limit=50";
+    const plain = await raw(path);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    for (const [header, encoding] of [
+      ["br, gzip", "br"],
+      ["gzip, deflate", "gzip"],
+      ["gzip;q=1, br;q=0.5", "gzip"],
+      ["br;q=0, gzip", "gzip"],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const res = await raw(path, header);
+        expect(res.headers["content-encoding"], header).toBe(encoding);
+        expect(res.headers.vary).toBe("accept-encoding");
+        expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+        expect(res.headers["x-content-type-options"]).toBe("nosniff");
+        expect(decode[encoding](res.body).toString()).toBe(plain.body.toString());
+      }
+    }
+    expect((await raw(path, "identity")).body.toString()).toBe(plain.body.toString());
+    expect((await api.post("/api/users", newUser("packedlast"))).status).toBe(200);
+    const changed = await raw(path, "br");
+    const after = JSON.parse(brotliDecompressSync(changed.body).toString());
+    expect(after.paging.total).toBe(JSON.parse(plain.body.toString()).paging.total + 1);
   });
 });
