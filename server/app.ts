@@ -35,8 +35,9 @@ import { installJsonBodyParser } from "./http/json-body.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { collectOpenApi } from "./http/openapi.ts";
+import { panelSchemaController } from "./http/schema-compilers.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
-import { installNulGuard, validatorCompiler } from "./http/validation.ts";
+import { installNulGuard } from "./http/validation.ts";
 import { compressThreshold, installWebApp } from "./http/web-app.ts";
 import { installXsrf } from "./http/xsrf.ts";
 import type { PanelServices } from "./panel/services.ts";
@@ -57,8 +58,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" }),
+    schemaController: panelSchemaController,
   });
-  app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
   installJsonBodyParser(app);
 

@@ -5,7 +5,7 @@ import { frameworkErrors, installErrorHandler } from "../http/error-handler.ts";
 import { installJsonBodyParser } from "../http/json-body.ts";
 import { logFormat, logStream } from "../http/log-output.ts";
 import { serializeRequest } from "../http/log-redaction.ts";
-import { validatorCompiler } from "../http/validation.ts";
+import { daemonSchemaController } from "../http/schema-compilers.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
 import type { DaemonConfig } from "./config.ts";
@@ -36,8 +36,8 @@ export async function buildDaemonApp(
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
     logController: new LogController({ disableRequestLogging: logLevel !== "debug" }),
+    schemaController: daemonSchemaController,
   });
-  app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
   installJsonBodyParser(app);
 
