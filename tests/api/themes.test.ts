@@ -37,7 +37,12 @@ describe("theme archives", () => {
 
   it("lists and serves an archive an administrator drops into the data folder, without a restart", async () => {
     const dropped = path.join(panel().dataDir, "themes");
+    const available = async () =>
+      (await anonymous().get<{ themes: { available: string[] } }>("/api/config")).body.themes.available;
+    // Asked before the folder exists, and again with it empty: the list is kept between calls.
+    expect(await available()).toEqual(["Both", "Outpost", "Shipped"]);
     fs.mkdirSync(dropped, { recursive: true });
+    expect(await available()).toEqual(["Both", "Outpost", "Shipped"]);
     fs.writeFileSync(path.join(dropped, "Company Colours.tar"), archive(":root{--y:2}"));
     fs.writeFileSync(path.join(dropped, "Both.tar"), archive(":root{--from:dropped}"));
     fs.writeFileSync(path.join(dropped, "readme.txt"), "not a theme");
@@ -48,6 +53,13 @@ describe("theme archives", () => {
     // The administrator's archive replaces a shipped one of the same name.
     const both = Buffer.from(await (await download("Both.tar")).arrayBuffer());
     expect(both.equals(Buffer.from(archive(":root{--from:dropped}")))).toBe(true);
+    // Dropped and removed ones show on the very next call, however soon.
+    for (let i = 0; i < 3; i++) {
+      fs.writeFileSync(path.join(dropped, `Extra ${i}.tar`), archive(":root{--z:3}"));
+      expect(await available()).toContain(`Extra ${i}`);
+      fs.rmSync(path.join(dropped, `Extra ${i}.tar`));
+      expect(await available()).not.toContain(`Extra ${i}`);
+    }
   });
 
   it("answers 404 in the error envelope for unknown names, other files and paths", async () => {
