@@ -1,11 +1,12 @@
-import { hash, verify } from "@node-rs/argon2";
+// argon2's native module loads with the first password checked or set, not at the panel's start.
+const argon2 = () => import("@node-rs/argon2");
 
 /**
  * Passwords are hashed with argon2id (memory-hard), the library's defaults:
  * 19 MiB, 2 passes, 1 lane — OWASP's recommended minimum.
  */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password);
 }
 
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
@@ -13,7 +14,7 @@ export async function verifyPassword(stored: string, password: string): Promise<
   // work as a real check, so timing does not tell that such an account waits for its invite.
   if (!stored.startsWith("$argon2")) return verifyAgainstNothing(password);
   try {
-    return await verify(stored, password);
+    return await (await argon2()).verify(stored, password);
   } catch {
     return false;
   }
@@ -26,7 +27,7 @@ let dummyHash: Promise<string> | undefined;
  * unknown e-mail and a wrong password cannot be told apart by timing.
  */
 export async function verifyAgainstNothing(password: string): Promise<false> {
-  dummyHash ??= hash("outpost-no-such-account");
+  dummyHash ??= hashPassword("outpost-no-such-account");
   await verifyPassword(await dummyHash, password);
   return false;
 }
