@@ -19,6 +19,7 @@ import { NotKeptOffline } from "../../offline/NotKeptOffline";
 import { online } from "../../offline/network";
 import { useKeptDetail } from "../../offline/useKeptDetail";
 import { hasScope } from "../../state/scopes";
+import { DeleteButton } from "../DeleteButton";
 import { formatAddress } from "./address";
 import { NodeDeployment } from "./NodeDeployment";
 import { NodeEdit } from "./NodeEdit";
@@ -128,16 +129,7 @@ export default function NodeView({ params }: ScreenProps) {
             <p className="muted node-head-address">{formatAddress(shown.publicHost, shown.publicPort)}</p>
           </div>
           {!shown.isLocal && hasScope("nodes.delete") && (
-            <button
-              type="button"
-              className="btn btn-outline color-error"
-              onClick={remove}
-              disabled={deleting || offline}
-              title={offline ? offlineReason() : undefined}
-            >
-              <ScreenIcon name="trash" size={18} />
-              <Trans>Delete</Trans>
-            </button>
+            <DeleteButton onClick={remove} busy={deleting} offline={offline} />
           )}
         </div>
       </header>

@@ -20,6 +20,7 @@ import { useKeptDetail } from "../../offline/useKeptDetail";
 import { hasScope } from "../../state/scopes";
 import { user as signedInUser } from "../../state/session";
 import { NewPasswordField } from "../auth/AccountFields";
+import { DeleteButton } from "../DeleteButton";
 import { ScopePicker } from "../servers/scopes/ScopePicker";
 import { globalScopeGroups } from "./globalScopeLabels";
 import "../../components/screen-head.css";
@@ -312,16 +313,7 @@ export default function UserView({ params }: ScreenProps) {
           <p className="muted">{shown.email}</p>
         </div>
         {hasScope("users.info.edit") && !isSelf && (
-          <button
-            type="button"
-            className="btn btn-outline color-error"
-            onClick={remove}
-            disabled={deleting || offline}
-            title={offline ? offlineReason() : undefined}
-          >
-            <ScreenIcon name="trash" size={18} />
-            <Trans>Delete</Trans>
-          </button>
+          <DeleteButton onClick={remove} busy={deleting} offline={offline} />
         )}
       </header>
       {!user && <LastKnownNote at={kept !== "none" ? kept?.at : undefined} />}
