@@ -20,24 +20,34 @@ const LISTS = [
   { path: "/templates", entry: "template-entry" },
 ] as const;
 
-/** Every key kept in the last-known database (the page's lists and the service worker's answers). */
-const keptKeys = (page: Page) =>
+/**
+ * What the last-known database keeps (the page's lists and the service worker's answers): its keys,
+ * or its values as text (Blobs read, the rest as JSON), to look for what must never be kept.
+ */
+const readKept = (page: Page, what: "keys" | "values") =>
   page.evaluate(
-    () =>
+    (what) =>
       new Promise<string[]>((resolve, reject) => {
         const open = indexedDB.open("outpost-last-known");
         open.onupgradeneeded = () => open.result.createObjectStore("lists");
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const all = open.result.transaction("lists").objectStore("lists").getAllKeys();
+          const store = open.result.transaction("lists").objectStore("lists");
+          const all = (what === "keys" ? store.getAllKeys() : store.getAll()) as IDBRequest<unknown[]>;
           all.onsuccess = () => {
-            resolve(all.result.map(String));
             open.result.close();
+            const text = (v: unknown) =>
+              what === "keys" ? String(v) : v instanceof Blob ? v.text() : JSON.stringify(v);
+            Promise.all(all.result.map(text)).then(resolve, reject);
           };
           all.onerror = () => reject(all.error);
         };
       }),
+    what,
   );
+
+/** Every key kept in the last-known database. */
+const keptKeys = (page: Page) => readKept(page, "keys");
 
 test("offline: the lists show their last-known items with their age; back online they refresh; logout wipes them", async ({
   page,
@@ -264,26 +274,8 @@ test("offline: a server's page shows what it last showed (name, console lines), 
   expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
 });
 
-/** Every value kept in the last-known database, as JSON (to look for what must never be kept). */
-const keptValues = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<string>((resolve, reject) => {
-        const open = indexedDB.open("outpost-last-known");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction("lists").objectStore("lists").getAll();
-          all.onsuccess = () => {
-            open.result.close();
-            // answers the service worker kept are Blobs or strings: read them as text too
-            Promise.all(all.result.map((v) => (v instanceof Blob ? v.text() : JSON.stringify(v)))).then(
-              (texts) => resolve(texts.join("\n")),
-              reject,
-            );
-          };
-        };
-      }),
-  );
+/** Every value kept in the last-known database, as text. */
+const keptValues = async (page: Page) => (await readKept(page, "values")).join("\n");
 
 test("offline: a node's and a user's page show their list's last-known copy, read-only; one never listed is not available", async ({
   page,
