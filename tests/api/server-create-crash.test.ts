@@ -95,9 +95,13 @@ describe("kill -9 while a server is being created", () => {
 
     const second = await startPanel({ dataDir, env: { DATABASE_URL: first.databaseUrl ?? "" } });
     started.push(second);
-    // The leftover is taken back without anyone asking...
-    await waitUntil(async () => !fs.existsSync(definitionFile("crashserver")), 20_000);
-    expect(fs.existsSync(path.join(daemon.config.dataDir, "servers", "crashserver"))).toBe(false);
+    // The leftover is taken back without anyone asking (the node drops its definition, then its folder)...
+    const leftoverFolder = path.join(daemon.config.dataDir, "servers", "crashserver");
+    await waitUntil(
+      async () => !fs.existsSync(definitionFile("crashserver")) && !fs.existsSync(leftoverFolder),
+      20_000,
+    );
+    expect(fs.existsSync(leftoverFolder)).toBe(false);
     // ...and what was recorded is left alone.
     expect(fs.existsSync(definitionFile("keptserver"))).toBe(true);
     const again = await adminClient(second);
