@@ -64,9 +64,9 @@ describe("the daemon's HTTP layer", () => {
       const res = await call("PUT", "/daemon/server/abc00001", { raw, headers: json });
       expectError(res, 400, "ErrInvalidJson");
     }
-    const constructor = '{"constructor":{"prototype":{"x":1}}}';
+    const poisoned = '{"constructor":{"prototype":{"x":1}}}';
     expectError(
-      await call("PUT", "/daemon/server/abc00001", { raw: constructor, headers: json }),
+      await call("PUT", "/daemon/server/abc00001", { raw: poisoned, headers: json }),
       400,
       "ErrInvalidJson",
     );
@@ -153,9 +153,12 @@ describe("the daemon's HTTP layer", () => {
   it("closes its WebSockets with 1001 when it stops, and comes back", async () => {
     const id = "abc00002";
     expect((await call("PUT", `/daemon/server/${id}`, { json: echoDefinition() })).status).toBe(200);
-    const socket = new WebSocket(`${daemon.baseUrl.replace(/^http/, "ws")}/daemon/server/${id}/socket?status`, {
-      headers: { authorization: `Bearer ${signNodeToken(5, secret)}` },
-    });
+    const socket = new WebSocket(
+      `${daemon.baseUrl.replace(/^http/, "ws")}/daemon/server/${id}/socket?status`,
+      {
+        headers: { authorization: `Bearer ${signNodeToken(5, secret)}` },
+      },
+    );
     await new Promise((resolve, reject) => {
       socket.once("open", resolve);
       socket.once("error", reject);
