@@ -37,7 +37,7 @@ export class HttpServer {
     // As Fastify had them: no time limit on a request (an upload of gigabytes), keep-alive 72 s.
     this.server.requestTimeout = 0;
     this.server.keepAliveTimeout = 72_000;
-    this.server.on("upgrade", (req, socket, head) => this.upgrade(req, socket, head));
+    this.server.on("upgrade", (req, socket, head) => void this.upgrade(req, socket, head));
     this.server.on("clientError", (_error, socket) => {
       if (socket.writable) rawAnswer(socket, new ApiError(400, "ErrBadRequest", "bad request"));
       else socket.destroy();
@@ -75,10 +75,10 @@ export class HttpServer {
     const log = this.requestLog(req, res);
     const reply = new Reply(res, req.method === "HEAD");
     try {
-      const { match, request } = this.routed(req, log, false);
+      const { match, request } = await this.routed(req, log, false);
       const { route } = match;
       request.body = route.upload ? new StreamedBody(req) : await readBody(req);
-      if (route.schemas.body) request.body = valid(route.schemas.body, request.body, "body");
+      if (route.schemas.body) request.body = await valid(route.schemas.body, request.body, "body");
       const result = await route.handler?.(request, reply);
       if (!reply.sent) reply.send(result);
     } catch (error) {
@@ -95,12 +95,12 @@ export class HttpServer {
     }
   }
 
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on("error", () => socket.destroy());
     const log = this.options.log.child({ reqId: `req-${++this.requests}` });
     let routed: { match: Match; request: DaemonRequest };
     try {
-      routed = this.routed(req, log, true);
+      routed = await this.routed(req, log, true);
     } catch (error) {
       rawAnswer(socket, this.toApiError(error, log));
       return;
@@ -115,11 +115,11 @@ export class HttpServer {
   }
 
   /** Authorizes, finds the route and checks its path and query; the body is left for later. */
-  private routed(
+  private async routed(
     req: IncomingMessage,
     log: Logger,
     upgrade: boolean,
-  ): { match: Match; request: DaemonRequest } {
+  ): Promise<{ match: Match; request: DaemonRequest }> {
     const url = req.url ?? "/";
     const path = url.split("?")[0];
     this.options.authorize(req, path, log);
@@ -133,12 +133,12 @@ export class HttpServer {
       headers: req.headers,
       raw: req,
       log,
-      params: schemas.params ? valid(schemas.params, match.params, "params") : match.params,
+      params: schemas.params ? await valid(schemas.params, match.params, "params") : match.params,
       query: undefined,
       body: undefined,
     };
     const query = queryOf(url);
-    request.query = schemas.query ? valid(schemas.query, query, "querystring") : query;
+    request.query = schemas.query ? await valid(schemas.query, query, "querystring") : query;
     return { match, request };
   }
 
@@ -176,8 +176,12 @@ export class HttpServer {
   }
 }
 
-function valid(schema: TSchema, value: unknown, part: "params" | "querystring" | "body"): unknown {
-  const result = checked(schema, value, part);
+async function valid(
+  schema: TSchema,
+  value: unknown,
+  part: "params" | "querystring" | "body",
+): Promise<unknown> {
+  const result = await checked(schema, value, part);
   if ("error" in result) throw result.error;
   return result.value;
 }
