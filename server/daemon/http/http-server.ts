@@ -4,7 +4,7 @@ import type { TSchema } from "typebox";
 import { WebSocketServer } from "ws";
 import { ApiError } from "../../errors.ts";
 import { errorHeaders } from "../../http/error-headers.ts";
-import { StreamedBody } from "../../http/file-http.ts";
+import { drainRequest, StreamedBody } from "../../http/file-http.ts";
 import { redactUrl } from "../../http/log-redaction.ts";
 import type { Logger } from "./logger.ts";
 import { Reply } from "./reply.ts";
@@ -89,7 +89,11 @@ export class HttpServer {
       }
       // What the handler had set stays (a 416's Content-Range), as with Fastify.
       for (const [name, value] of Object.entries(errorHeaders(apiError))) reply.header(name, value);
-      if (apiError.status === 413) reply.header("connection", "close");
+      if (apiError.status === 413) {
+        // The client is told once its body is in (see drainRequest), then the connection ends.
+        await drainRequest(req);
+        reply.header("connection", "close");
+      }
       reply.header("content-type", "application/json; charset=utf-8");
       reply.status(apiError.status).send(apiError.toBody());
     }
