@@ -163,7 +163,9 @@ await build({
   external: ["cpu-features", "*.node"],
 });
 {
-  const lines = await Promise.all(packedPackages.map(async (name) => `${packedMarker}${name} ${await packed(name)}\n`));
+  const lines = await Promise.all(
+    packedPackages.map(async (name) => `${packedMarker}${name} ${await packed(name)}\n`),
+  );
   // Before the source map's comment, which stays the last line.
   const text = fs.readFileSync(daemon, "utf8");
   const mapLine = text.lastIndexOf("\n//# sourceMappingURL=") + 1;
