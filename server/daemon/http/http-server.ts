@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { TSchema } from "typebox";
-import { WebSocketServer } from "ws";
+import type { WebSocketServer } from "ws";
 import { ApiError } from "../../errors.ts";
 import { errorHeaders } from "../../http/error-headers.ts";
 import { drainRequest, StreamedBody } from "../../http/file-http.ts";
@@ -29,7 +29,8 @@ const notFound = () => new ApiError(404, "ErrNotFound", "no such endpoint");
  */
 export class HttpServer {
   readonly server: http.Server;
-  private readonly sockets = new WebSocketServer({ noServer: true });
+  /** Made with the first WebSocket: `ws` is not loaded before (an idle node has none). */
+  private sockets: Promise<WebSocketServer> | undefined;
   private requests = 0;
 
   constructor(private readonly options: HttpServerOptions) {
@@ -60,15 +61,16 @@ export class HttpServer {
 
   /** Stops taking calls, says goodbye on every WebSocket and waits for the calls under way. */
   async close(): Promise<void> {
-    for (const socket of this.sockets.clients) socket.close(1001, "the node is stopping");
+    const sockets = await this.sockets;
+    for (const socket of sockets?.clients ?? []) socket.close(1001, "the node is stopping");
     // A peer that does not answer the close frame is cut off.
     setTimeout(() => {
-      for (const socket of this.sockets.clients) socket.terminate();
+      for (const socket of sockets?.clients ?? []) socket.terminate();
     }, 2000).unref();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
     await closed;
-    this.sockets.close();
+    sockets?.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -110,7 +112,8 @@ export class HttpServer {
       return;
     }
     const { match, request } = routed;
-    this.sockets.handleUpgrade(req, socket, head, (ws) => {
+    this.sockets ??= import("ws").then(({ WebSocketServer }) => new WebSocketServer({ noServer: true }));
+    (await this.sockets).handleUpgrade(req, socket, head, (ws) => {
       Promise.resolve(match.route.socket?.(ws, request)).catch((error) => {
         log.error({ err: error }, "unhandled error");
         ws.close(1011);
