@@ -92,14 +92,14 @@ const panelFiles = [...current].filter((f) => f.endsWith(".mjs"));
 
 // The daemon's packages that only a rarely used part loads, each by a dynamic
 // import() (a query, Docker, an archive or a backup, the first SFTP or
-// WebSocket connection). In the daemon bundle
+// WebSocket connection, the first request checked by TypeBox). In the daemon bundle
 // they are packed apart: gzipped at the end of the file, on comment lines
 // the JavaScript parser skips, and unpacked into a function on first use.
 // Parsed with the rest, their 1.2 MB of code (gamedig alone brings 0.5 MB
 // of character-set tables) cost an idle node about 8 MiB: the parser's
 // working memory, which the C allocator then cannot give back, and the
 // code's own heap.
-const packedPackages = ["gamedig", "dockerode", "ssh2", "tar", "ws", "yazl", "yauzl"];
+const packedPackages = ["gamedig", "dockerode", "ssh2", "tar", "typebox/value", "ws", "yazl", "yauzl"];
 const packedMarker = "//outpost-packed ";
 const packedAside = {
   name: "packed-aside",
