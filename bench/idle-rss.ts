@@ -22,6 +22,8 @@
  * IDLE_RSS_BEFORE=DIR adds the same four Outpost cases run from another
  * checkout, built there (e.g. `git worktree add DIR main~3 && cd DIR && npm ci
  * && npm run build`): a before/after comparison in one run.
+ * IDLE_RSS_ONLY=TEXT keeps only the Outpost cases whose label holds TEXT
+ * (e.g. "ahead-of-time" for the built panel alone), beside the references.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -141,11 +143,14 @@ const outpostCases = (checkout: string, label: string): [string, () => Promise<S
   [`daemon bundle (dist-daemon/outpost-daemon.mjs)${label}`, () => daemon(true, checkout)],
 ];
 const before = process.env.IDLE_RSS_BEFORE;
+const only = process.env.IDLE_RSS_ONLY ?? "";
 const cases: [string, () => Promise<Started>][] = [
   ["bare Node.js HTTP server (reference)", bareNode],
   ["Fastify hello-world (second reference)", fastifyHello],
-  ...(before ? outpostCases(path.resolve(before), ", before") : []),
-  ...outpostCases(repoRoot, before ? ", after" : ""),
+  ...[
+    ...(before ? outpostCases(path.resolve(before), ", before") : []),
+    ...outpostCases(repoRoot, before ? ", after" : ""),
+  ].filter(([label]) => label.includes(only)),
 ];
 const results = new Map<string, Measured[]>(cases.map(([label]) => [label, []]));
 for (let round = 0; round < rounds; round++) {
