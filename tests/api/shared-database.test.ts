@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { migrate, openDatabase } from "../../server/db/database.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { newUser } from "../support/expect-api.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
@@ -25,6 +26,7 @@ describe.runIf(onPostgres)("panels sharing one PostgreSQL database", () => {
   /** A plain connection, as psql would write. */
   let direct: pg.Client;
 
+  const listenerName = (panel: PanelProcess) => `outpost write listener ${panel.pid}`;
   const logCount = (panel: PanelProcess, text: string) => panel.logs().split(text).length - 1;
   const listening = (panel: PanelProcess) => logCount(panel, "answers are kept in memory");
 
@@ -71,15 +73,35 @@ describe.runIf(onPostgres)("panels sharing one PostgreSQL database", () => {
       values ('${user.username}', '${user.email}', 'x', ${Date.now()})`;
   };
 
-  it("gives every table the trigger that notifies its writes", async () => {
+  it("gives every table the trigger that notifies its writes (but Kysely's own bookkeeping)", async () => {
     const { rows } = await direct.query(`
       select c.relname, exists (
         select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'outpost_notify_write'
       ) as notifies
       from pg_class c
-      where c.relkind = 'r' and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())`);
+      where c.relkind = 'r' and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())
+        and c.relname not like 'kysely_migration%'`);
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.filter((r) => !r.notifies).map((r) => r.relname)).toEqual([]);
+  });
+
+  it("gives a table that lost the trigger it back at the next migration run, and leaves others' tables alone", async () => {
+    await direct.query("drop trigger outpost_notify_write on settings");
+    await direct.query("create table another_application (id integer)");
+    try {
+      const opened = openDatabase({ databaseUrl: a.databaseUrl, dataDir: a.dataDir });
+      try {
+        await migrate(opened);
+      } finally {
+        await opened.close();
+      }
+      const { rows } = await direct.query(`
+        select c.relname from pg_trigger g join pg_class c on c.oid = g.tgrelid
+        where g.tgname = 'outpost_notify_write' and c.relname in ('settings', 'another_application')`);
+      expect(rows).toEqual([{ relname: "settings" }]);
+    } finally {
+      await direct.query("drop table another_application");
+    }
   });
 
   it("refuses through B a session logged out through A", async () => {
@@ -158,7 +180,7 @@ describe.runIf(onPostgres)("panels sharing one PostgreSQL database", () => {
     try {
       const ended = await direct.query(
         "select pg_terminate_backend(pid) as ended from pg_stat_activity where application_name = $1",
-        [`outpost write listener ${b.pid}`],
+        [listenerName(b)],
       );
       expect(ended.rows).toEqual([{ ended: true }]);
       await until(async () => logCount(b, "lost the connection that listens") > lost);
@@ -181,5 +203,25 @@ describe.runIf(onPostgres)("panels sharing one PostgreSQL database", () => {
     // ... until a heard one drops the kept list.
     await direct.query(insertUser("heard"));
     await until(async () => (await totalUsers(adminB)) === total + 2);
+  });
+
+  it("finds a listener whose server stopped answering, and listens again once it answers", async () => {
+    const lost = logCount(b, "lost the connection that listens");
+    const back = listening(b);
+    const { rows } = await direct.query("select pid from pg_stat_activity where application_name = $1", [
+      listenerName(b),
+    ]);
+    expect(rows).toHaveLength(1);
+    // The listener's server process, frozen: its connection stays open but says nothing (a network cut).
+    process.kill(rows[0].pid, "SIGSTOP");
+    try {
+      await waitUntil(async () => logCount(b, "lost the connection that listens") > lost, 20_000, 50);
+    } finally {
+      process.kill(rows[0].pid, "SIGCONT");
+    }
+    await waitUntil(async () => listening(b) > back, 20_000, arrival.everyMs);
+    const total = await totalUsers(adminB);
+    await direct.query(insertUser("after-freeze"));
+    await until(async () => (await totalUsers(adminB)) === total + 1);
   });
 });
