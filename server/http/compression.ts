@@ -56,7 +56,7 @@ function compressAnswer(request: FastifyRequest, reply: FastifyReply, payload: u
   const encoding = size === undefined ? undefined : chosenEncoding(request, reply, size);
   if (encoding === undefined) done(null, payload);
   else if (typeof payload === "string" || Buffer.isBuffer(payload))
-    compressBody(reply, encoding, payload, done);
+    compressBody(reply, encoding, payload, size as number, done);
   else compressReadable(reply, encoding, payload as Readable, done);
 }
 
@@ -79,8 +79,14 @@ function chosenEncoding(request: FastifyRequest, reply: FastifyReply, size: numb
   return preferredEncoding(request.headers["accept-encoding"]);
 }
 
-function compressBody(reply: FastifyReply, encoding: Encoding, body: string | Buffer, done: Done): void {
-  if (Buffer.byteLength(body) <= syncLimit) {
+function compressBody(
+  reply: FastifyReply,
+  encoding: Encoding,
+  body: string | Buffer,
+  size: number,
+  done: Done,
+): void {
+  if (size <= syncLimit) {
     done(null, encoded(reply, encoding, compressSync[encoding](body)));
   } else {
     compressLater[encoding](body, (error, out) =>
