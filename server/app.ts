@@ -1,6 +1,5 @@
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
-import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { apiDocsRoutes } from "./api/api-docs.ts";
 import { authRoutes } from "./api/auth.ts";
@@ -40,6 +39,7 @@ import { panelSchemaController } from "./http/schema-compilers.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
 import { installNulGuard } from "./http/validation.ts";
 import { installWebApp } from "./http/web-app.ts";
+import { installWebSockets } from "./http/websocket.ts";
 import { installXsrf } from "./http/xsrf.ts";
 import type { PanelServices } from "./panel/services.ts";
 
@@ -66,7 +66,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  installWebSockets(app, { maxPayload: 64 * 1024 });
   installCompression(app);
   installRequestDecoding(app);
 
