@@ -22,6 +22,8 @@
  * IDLE_RSS_BEFORE=DIR adds the same four Outpost cases run from another
  * checkout, built there (e.g. `git worktree add DIR main~3 && cd DIR && npm ci
  * && npm run build`): a before/after comparison in one run.
+ * IDLE_RSS_ONLY=daemon (any text) keeps only the Outpost cases whose label
+ * holds it, beside the two references: `daemon` measures the nodes alone.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -134,12 +136,16 @@ async function daemon(bundle: boolean, checkout = repoRoot): Promise<Started> {
   );
 }
 
-const outpostCases = (checkout: string, label: string): [string, () => Promise<Started>][] => [
-  [`\`outpost serve\`, ahead-of-time build${label}`, () => panel(false, checkout)],
-  [`\`outpost serve\`, sources through tsx${label}`, () => panel(true, checkout)],
-  [`\`outpost daemon\` (bin/outpost.mjs)${label}`, () => daemon(false, checkout)],
-  [`daemon bundle (dist-daemon/outpost-daemon.mjs)${label}`, () => daemon(true, checkout)],
-];
+const only = process.env.IDLE_RSS_ONLY ?? "";
+const outpostCases = (checkout: string, label: string): [string, () => Promise<Started>][] =>
+  (
+    [
+      [`\`outpost serve\`, ahead-of-time build${label}`, () => panel(false, checkout)],
+      [`\`outpost serve\`, sources through tsx${label}`, () => panel(true, checkout)],
+      [`\`outpost daemon\` (bin/outpost.mjs)${label}`, () => daemon(false, checkout)],
+      [`daemon bundle (dist-daemon/outpost-daemon.mjs)${label}`, () => daemon(true, checkout)],
+    ] as [string, () => Promise<Started>][]
+  ).filter(([name]) => name.includes(only));
 const before = process.env.IDLE_RSS_BEFORE;
 const cases: [string, () => Promise<Started>][] = [
   ["bare Node.js HTTP server (reference)", bareNode],

@@ -15,6 +15,8 @@ export async function serve(
   { services, localEngine }: ComposedPanel,
 ): Promise<void> {
   const app = await buildApp(config, services);
+  // Other panels' writes drop the answers this one keeps in memory (PostgreSQL: its LISTEN connection).
+  opened.followOtherWriters(app.log);
   await ensureFirstAdmin(config, services, (msg) => app.log.info(msg));
   if ((await services.accounts.count()) === 0) {
     app.log.warn(

@@ -1,16 +1,13 @@
-import fastifyWebsocket from "@fastify/websocket";
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import type { IncomingMessage } from "node:http";
 import { ApiError } from "../errors.ts";
-import { frameworkErrors, installErrorHandler } from "../http/error-handler.ts";
-import { installJsonBodyParser } from "../http/json-body.ts";
-import { logFormat, logStream } from "../http/log-output.ts";
-import { serializeRequest } from "../http/log-redaction.ts";
-import { daemonSchemaController } from "../http/schema-compilers.ts";
 import { verifyNodeToken } from "../link/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
 import type { DaemonConfig } from "./config.ts";
 import type { DaemonEngine } from "./engine.ts";
 import { daemonFileRoutes } from "./files/file-routes.ts";
+import { HttpServer } from "./http/http-server.ts";
+import type { Logger } from "./http/logger.ts";
+import { Router } from "./http/router.ts";
 import { daemonQueryRoutes } from "./query/query-routes.ts";
 import { daemonServerRoutes } from "./server-routes.ts";
 import { daemonSftpRoutes } from "./sftp/sftp-routes.ts";
@@ -19,51 +16,27 @@ import { daemonSftpRoutes } from "./sftp/sftp-routes.ts";
  * The daemon's own HTTP API under /daemon, spoken by the panel's RemoteNode.
  * Only `GET /daemon` (health) is open; everything else needs a token the
  * panel signed for this node. Refusals are logged by reason, never with the
- * token.
+ * token. Served with node:http and a small router of its own (no Fastify):
+ * a node's idle memory is what its host gives up for the game servers.
  */
-export async function buildDaemonApp(
-  engine: DaemonEngine,
-  config: DaemonConfig,
-  logLevel = "info",
-): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: {
-      level: logLevel,
-      redact: ["req.headers.authorization"],
-      serializers: { req: serializeRequest },
-      stream: logStream(logFormat()),
-    },
-    routerOptions: { ignoreTrailingSlash: true },
-    frameworkErrors,
-    logController: new LogController({ disableRequestLogging: logLevel !== "debug" }),
-    schemaController: daemonSchemaController,
-  });
-  installErrorHandler(app);
-  installJsonBodyParser(app);
+export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, log: Logger): HttpServer {
+  const router = new Router();
+  router.get("/daemon", {}, () => ({ message: "daemon is running" }));
+  router.get("/daemon/features", {}, () => engine.features());
+  daemonServerRoutes(router, engine.serverOps);
+  daemonFileRoutes(router, engine.fileOps);
+  daemonBackupRoutes(router, engine.backupOps);
+  daemonQueryRoutes(router, engine.queryOps);
+  daemonSftpRoutes(router, engine.sftpSessions);
 
-  app.addHook("onRequest", async (request) => {
-    const url = request.url.split("?")[0];
-    if (url === "/daemon" || url === "/daemon/") return;
+  const authorize = (request: IncomingMessage, path: string, requestLog: Logger) => {
+    if (path === "/daemon" || path === "/daemon/") return;
     const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "");
     const problem = match ? verifyNodeToken(match[1], config.nodeId, config.secret) : "missing";
     if (problem) {
-      request.log.warn({ reason: problem, url }, "refused a call without a valid panel token");
+      requestLog.warn({ reason: problem, url: path }, "refused a call without a valid panel token");
       throw new ApiError(401, "ErrTokenInvalid", "a valid panel token is required");
     }
-  });
-
-  await app.register(fastifyWebsocket);
-
-  app.get("/daemon", async () => ({ message: "daemon is running" }));
-  app.get("/daemon/features", async () => engine.features());
-  daemonServerRoutes(app, engine.serverOps);
-  daemonFileRoutes(app, engine.fileOps);
-  daemonBackupRoutes(app, engine.backupOps);
-  daemonQueryRoutes(app, engine.queryOps);
-  daemonSftpRoutes(app, engine.sftpSessions);
-
-  app.setNotFoundHandler(async () => {
-    throw new ApiError(404, "ErrNotFound", "no such endpoint");
-  });
-  return app;
+  };
+  return new HttpServer({ router, log, authorize });
 }

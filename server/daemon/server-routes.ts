@@ -1,10 +1,9 @@
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
 import { boundedSend } from "../http/socket-send.ts";
 import { frameBytes } from "../link/frame-text.ts";
 import { type ServerAction, type SocketChannel, serverActions } from "../link/server-wire.ts";
+import type { Router } from "./http/router.ts";
 import type { ServerOps } from "./server-ops.ts";
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -14,58 +13,53 @@ const channels: SocketChannel[] = ["console", "status", "stats"];
  * The daemon's routes for servers under /daemon/server/{id}, spoken by the
  * panel's RemoteServers. They call the same ServerOps the local node uses.
  */
-export function daemonServerRoutes(app: FastifyInstance, ops: ServerOps): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+export function daemonServerRoutes(api: Router, ops: ServerOps): void {
   const base = "/daemon/server/:id";
 
-  api.put(base, { schema: { params: Id } }, async (request) => {
+  api.put(base, { params: Id }, async (request) => {
     await ops.createServer(request.params.id, request.body);
     return { id: request.params.id };
   });
-  api.delete(base, { schema: { params: Id } }, async (request, reply) => {
+  api.delete(base, { params: Id }, async (request, reply) => {
     await ops.deleteServer(request.params.id);
     return reply.status(204).send();
   });
-  api.get(`${base}/definition`, { schema: { params: Id } }, (request) => ops.definition(request.params.id));
-  api.put(`${base}/definition`, { schema: { params: Id } }, async (request, reply) => {
+  api.get(`${base}/definition`, { params: Id }, (request) => ops.definition(request.params.id));
+  api.put(`${base}/definition`, { params: Id }, async (request, reply) => {
     await ops.replaceDefinition(request.params.id, request.body);
     return reply.status(204).send();
   });
   api.get(
     `${base}/data`,
-    { schema: { params: Id, querystring: Type.Object({ all: Type.Optional(Type.Boolean()) }) } },
+    { params: Id, query: Type.Object({ all: Type.Optional(Type.Boolean()) }) },
     (request) => ops.serverData(request.params.id, request.query.all === true),
   );
   api.post(
     `${base}/data`,
     {
-      schema: {
-        params: Id,
-        body: Type.Object({
-          values: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
-          onlyUserEditable: Type.Boolean(),
-        }),
-      },
+      params: Id,
+      body: Type.Object({
+        values: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+        onlyUserEditable: Type.Boolean(),
+      }),
     },
     async (request, reply) => {
       await ops.setServerData(request.params.id, request.body.values, request.body.onlyUserEditable);
       return reply.status(204).send();
     },
   );
-  api.get(`${base}/flags`, { schema: { params: Id } }, (request) => ops.flags(request.params.id));
+  api.get(`${base}/flags`, { params: Id }, (request) => ops.flags(request.params.id));
   api.post(
     `${base}/flags`,
     {
-      schema: {
-        params: Id,
-        body: Type.Partial(
-          Type.Object({
-            autoStart: Type.Boolean(),
-            autoRestartOnCrash: Type.Boolean(),
-            autoRestartOnGraceful: Type.Boolean(),
-          }),
-        ),
-      },
+      params: Id,
+      body: Type.Partial(
+        Type.Object({
+          autoStart: Type.Boolean(),
+          autoRestartOnCrash: Type.Boolean(),
+          autoRestartOnGraceful: Type.Boolean(),
+        }),
+      ),
     },
     async (request, reply) => {
       await ops.setFlags(request.params.id, request.body);
@@ -75,10 +69,8 @@ export function daemonServerRoutes(app: FastifyInstance, ops: ServerOps): void {
   api.post(
     `${base}/:action`,
     {
-      schema: {
-        params: Type.Object({ id: Id.properties.id, action: Type.String() }),
-        querystring: Type.Object({ wait: Type.Optional(Type.String()) }),
-      },
+      params: Type.Object({ id: Id.properties.id, action: Type.String() }),
+      query: Type.Object({ wait: Type.Optional(Type.String()) }),
     },
     async (request, reply) => {
       const action = request.params.action as ServerAction;
@@ -89,19 +81,17 @@ export function daemonServerRoutes(app: FastifyInstance, ops: ServerOps): void {
   );
   api.get(
     `${base}/console`,
-    {
-      schema: { params: Id, querystring: Type.Object({ time: Type.Optional(Type.Integer({ minimum: 0 })) }) },
-    },
+    { params: Id, query: Type.Object({ time: Type.Optional(Type.Integer({ minimum: 0 })) }) },
     (request) => ops.console(request.params.id, request.query.time ?? 0),
   );
-  api.post(`${base}/console`, { schema: { params: Id } }, async (request, reply) => {
+  api.post(`${base}/console`, { params: Id }, async (request, reply) => {
     await ops.sendConsole(request.params.id, String(request.body ?? ""));
     return reply.status(204).send();
   });
-  api.get(`${base}/stats`, { schema: { params: Id } }, (request) => ops.stats(request.params.id));
-  api.get(`${base}/status`, { schema: { params: Id } }, (request) => ops.status(request.params.id));
+  api.get(`${base}/stats`, { params: Id }, (request) => ops.stats(request.params.id));
+  api.get(`${base}/status`, { params: Id }, (request) => ops.status(request.params.id));
 
-  api.get(`${base}/socket`, { websocket: true, schema: { params: Id } }, async (socket, request) => {
+  api.socket(`${base}/socket`, { params: Id }, async (socket, request) => {
     const query = request.query as Record<string, unknown>;
     const granted = channels.filter((c) => c in query);
     try {

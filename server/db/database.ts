@@ -9,6 +9,7 @@ import { migrations } from "./migrations.ts";
 import { withStatementCache } from "./statement-cache.ts";
 import type { Database } from "./tables.ts";
 import { countingWrites, registerWriteGeneration, WriteGeneration } from "./write-generation.ts";
+import { type ListenerLog, notifyOnEveryTable, WriteListener } from "./write-notifications.ts";
 
 export type Dialect = "sqlite" | "postgres";
 export type Db = Kysely<Database>;
@@ -21,6 +22,14 @@ export interface OpenedDatabase {
    * place) leave no old copy in free pages, the WAL or dead row versions.
    */
   scrub(): Promise<void>;
+  /**
+   * Starts following other connections' commits, so that answers may be kept
+   * in memory (write-generation.ts). SQLite does so from the start; on
+   * PostgreSQL this opens the LISTEN connection (write-notifications.ts), and
+   * until it is called nothing is kept. For the long-running panel, not for
+   * one-off commands.
+   */
+  followOtherWriters(log: ListenerLog): void;
   close(): Promise<void>;
 }
 
@@ -37,15 +46,25 @@ function postgresDriver(): typeof Pg {
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): OpenedDatabase {
   const url = opts.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    const pool = new (postgresDriver().Pool)({ connectionString: url, max: 10 });
-    // Other panels may write to the same database unseen: nothing is answered from memory (write-generation.ts).
+    const pg = postgresDriver();
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // Other panels may write to the same database: nothing is answered from memory until
+    // their writes are heard (followOtherWriters).
     const generation = new WriteGeneration(false);
     const db = new Kysely<Database>({ dialect: countingWrites(new PostgresDialect({ pool }), generation) });
     registerWriteGeneration(db, generation);
     const scrub = async () => {
       await sql`VACUUM FULL nodes, users, settings`.execute(db);
     };
-    return { db, dialect: "postgres", scrub, close: () => db.destroy() };
+    let listener: WriteListener | undefined;
+    const followOtherWriters = (log: ListenerLog) => {
+      listener ??= new WriteListener(pg, url, generation, log);
+    };
+    const close = async () => {
+      await listener?.close();
+      await db.destroy();
+    };
+    return { db, dialect: "postgres", scrub, followOtherWriters, close };
   }
   if (url && !url.startsWith("sqlite:") && !url.startsWith("file:")) {
     throw new Error("DATABASE_URL must start with postgres:// (or sqlite:/file: for a SQLite file)");
@@ -91,7 +110,7 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): O
     sqlite.exec("VACUUM");
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
   };
-  return { db, dialect: "sqlite", scrub, close: () => db.destroy() };
+  return { db, dialect: "sqlite", scrub, followOtherWriters: () => {}, close: () => db.destroy() };
 }
 
 /** Applies every pending migration; throws with the failing migration's error. */
@@ -99,5 +118,7 @@ export async function migrate(opened: OpenedDatabase): Promise<string[]> {
   const migrator = new Migrator({ db: opened.db, provider: migrations(opened.dialect) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  // Every table notifies its writes, also one a later migration added (write-notifications.ts).
+  if (opened.dialect === "postgres") await notifyOnEveryTable(opened.db);
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from "kysely";
 import type { Dialect } from "./database.ts";
 import type { Database } from "./tables.ts";
+import { createNotifyFunction, notifyOnEveryTable } from "./write-notifications.ts";
 
 /**
  * One set of migrations for SQLite and PostgreSQL. Only the auto-increment
@@ -196,6 +197,16 @@ export function migrations(dialect: Dialect): MigrationProvider {
           .addColumn("node_id", "integer", (c) => c.notNull())
           .addColumn("started_at", "bigint", (c) => c.notNull())
           .execute();
+      },
+    },
+    "0009_write_notifications": {
+      async up(db: Kysely<unknown>) {
+        // PostgreSQL: every commit that wrote to a table notifies every panel sharing the
+        // database (write-notifications.ts). migrate() gives tables added later the trigger too.
+        if (dialect === "postgres") {
+          await createNotifyFunction(db);
+          await notifyOnEveryTable(db);
+        }
       },
     },
   };

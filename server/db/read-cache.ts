@@ -3,10 +3,12 @@ import type { WriteGeneration } from "./write-generation.ts";
 /**
  * Answers read from the database, kept in memory until the database may have
  * changed: the whole cache is dropped as soon as the write generation moves
- * (any write by this panel, or a commit by another connection to the SQLite
- * file). A load that began before a write is not kept, so the cache never
- * holds what a finished write replaced. Bounded: when full, it starts over.
- * With a disabled generation (PostgreSQL, see write-generation.ts) it keeps nothing.
+ * (any write by this panel, or a commit by another connection: to the SQLite
+ * file, or to the PostgreSQL database, heard by notification). A load that
+ * began before a write is not kept, so the cache never holds what a finished
+ * write replaced. Bounded: when full, it starts over.
+ * With a disabled generation (PostgreSQL while its listener is not connected,
+ * see write-notifications.ts) it keeps nothing.
  */
 export class ReadCache<V> {
   private readonly entries = new Map<string, V>();

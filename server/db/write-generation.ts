@@ -19,18 +19,36 @@ const readOnly = /^\s*select\b/i;
  * with it and dropped when it moves, so no write path has to remember to
  * invalidate them.
  *
- * It cannot see another process's writes to a PostgreSQL database, which
- * several panels may share (DESIGN.md): there `enabled` is false and the
- * caches built on it keep nothing.
+ * On PostgreSQL, which several panels may share (DESIGN.md), it learns of
+ * other connections' commits from the database's notifications
+ * (write-notifications.ts): it is enabled only while that listener is
+ * connected, and the caches built on it keep nothing while it is disabled.
  */
 export class WriteGeneration {
   private value = 0;
 
   constructor(
-    readonly enabled: boolean,
+    private on: boolean,
     /** Whether another connection committed since the last call (SQLite's data_version). */
     private readonly changedElsewhere: () => boolean = () => false,
   ) {}
+
+  /** Whether answers may be kept on it now. */
+  get enabled(): boolean {
+    return this.on;
+  }
+
+  /** From now on nothing is kept; a load begun before is not kept either (the bump). */
+  disable(): void {
+    this.on = false;
+    this.value++;
+  }
+
+  /** Keeping may start again: whatever was read before (while blind to other writers) is dropped. */
+  enable(): void {
+    this.value++;
+    this.on = true;
+  }
 
   /** The generation now. Cheap: one SQLite pragma read at most. */
   current(): number {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.ts";
-import { validationError } from "./validation.ts";
+import { errorHeaders } from "./error-headers.ts";
+import { validationError } from "./validation-error.ts";
 
 /** Fastify's own client errors, in the API's envelope. */
 const fastifyCodes: Record<string, [number, string]> = {
@@ -19,12 +20,7 @@ const fastifyCodes: Record<string, [number, string]> = {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const apiError = toApiError(err, request);
-    if (apiError.status === 401) reply.header("WWW-Authenticate", 'Bearer realm="outpost"');
-    // A client that waits as told need not read the envelope to know how long.
-    const retryAfter = apiError.metadata?.retryAfter;
-    if (apiError.status === 429 && typeof retryAfter === "number")
-      reply.header("Retry-After", String(retryAfter));
-    reply.status(apiError.status).send(apiError.toBody());
+    reply.headers(errorHeaders(apiError)).status(apiError.status).send(apiError.toBody());
   });
 }
 

@@ -1,6 +1,6 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable, Transform } from "node:stream";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { ApiError, errors } from "../errors.ts";
 import type { ByteRange, FileBytes, FileRead } from "../link/file-wire.ts";
 
@@ -37,31 +37,45 @@ export function nameOfDisposition(header: string | null | undefined): string | u
   return /filename="([^"]*)"/i.exec(header)?.[1];
 }
 
+/** What these helpers use of a reply: Fastify's, or the daemon's own (server/daemon/http/reply.ts). */
+export interface HttpReply {
+  readonly raw: ServerResponse;
+  header(name: string, value: string): unknown;
+  status(code: number): unknown;
+  send(payload?: unknown): unknown;
+}
+
 /**
  * Answers a read: a folder as its JSON listing; a file as its bytes with
  * Content-Disposition (which the web client uses to tell a file from a
  * folder), Content-Length, Accept-Ranges and, for a range, 206 with
  * Content-Range. A HEAD request gets the headers and the file is not read.
  */
-export function sendFileRead(reply: FastifyReply, read: FileRead, method: string): FastifyReply {
-  if (read.kind === "folder") return reply.send(read.entries);
+export function sendFileRead<R extends HttpReply>(reply: R, read: FileRead, method: string): R {
+  if (read.kind === "folder") {
+    reply.send(read.entries);
+    return reply;
+  }
   const length = read.range ? read.range.end - read.range.start + 1 : read.size;
   reply.header("Content-Type", "application/octet-stream");
   reply.header("Content-Disposition", contentDisposition(read.name));
   reply.header("Content-Length", String(length));
   reply.header("Accept-Ranges", "bytes");
   if (read.range) {
-    reply.status(206).header("Content-Range", `bytes ${read.range.start}-${read.range.end}/${read.size}`);
+    reply.status(206);
+    reply.header("Content-Range", `bytes ${read.range.start}-${read.range.end}/${read.size}`);
   }
   if (method === "HEAD") {
     read.body.destroy();
-    return reply.send();
+    reply.send();
+  } else {
+    reply.send(read.body);
   }
-  return reply.send(read.body);
+  return reply;
 }
 
 /** A 416 carries `Content-Range: bytes *\/size` (RFC 9110 §15.5.17) beside its error envelope. */
-export function markUnsatisfiable(reply: FastifyReply, error: unknown): never {
+export function markUnsatisfiable(reply: HttpReply, error: unknown): never {
   if (error instanceof ApiError && error.status === 416 && error.metadata?.size !== undefined) {
     reply.header("Content-Range", `bytes */${error.metadata.size}`);
   }
@@ -130,7 +144,7 @@ export function moveDestination(body: { action: string; to?: string }): string {
  * Aborted when the client goes away before its answer was sent, so that
  * work done for it (a deep mkdir -p, a call to a remote node) stops.
  */
-export function abortedWhenGone(reply: FastifyReply): AbortSignal {
+export function abortedWhenGone(reply: HttpReply): AbortSignal {
   const controller = new AbortController();
   const gone = () => {
     if (!reply.raw.writableFinished) {

@@ -44,7 +44,8 @@ const sessionCaches = new WeakMap<object, ReadCache<SessionEntry>>();
  * session, user and scopes; kept in memory they cost no query. Any write to
  * the database drops them all (read-cache.ts), so a logout, a deleted user, a
  * changed password or scope, a deleted OAuth client is in force on the very
- * next call; the expiry is checked on every hit.
+ * next call (through another panel sharing a PostgreSQL database: once its
+ * notification arrived, write-notifications.ts); the expiry is checked on every hit.
  */
 function sessionCache(db: Db): ReadCache<SessionEntry> {
   let cache = sessionCaches.get(db);

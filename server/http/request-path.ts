@@ -12,8 +12,12 @@ import { errors } from "../errors.ts";
  * Shared by the panel's file routes and the daemon's (neither owns the other).
  */
 export function requestPath(request: FastifyRequest): string {
-  const pattern = request.routeOptions.url ?? "";
-  const raw = (request.raw.url ?? "").split("?")[0].split("#")[0];
+  return pathAfterRoute(request.routeOptions.url ?? "", request.raw.url ?? "");
+}
+
+/** The same from a route's pattern and the request's raw URL (the daemon's router has no FastifyRequest). */
+export function pathAfterRoute(pattern: string, url: string): string {
+  const raw = url.split("?")[0].split("#")[0];
   if (!pattern.endsWith("*")) return "";
   // The pattern's segments before the wildcard match the same number of raw segments.
   const prefixSegments = pattern.split("/").length - 1;

@@ -41,12 +41,3 @@ function loadSerializerFactory(): SerializerFactory {
   };
   return SerializerSelector();
 }
-
-/**
- * The daemon's: its validators as the panel's, without loading Fastify's
- * default Ajv compiler. Its routes have no response schemas, and its bundle
- * has no node_modules to load a serializer from later: Fastify's default stays.
- */
-export const daemonSchemaController: NonNullable<FastifyServerOptions["schemaController"]> = {
-  compilersFactory: { buildValidator },
-};

@@ -1,6 +1,8 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { default as Ajv, ValidateFunction } from "ajv";
 import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import { ApiError } from "../errors.ts";
+
+export { validationError } from "./validation-error.ts";
 
 /**
  * Two validators: bodies are checked strictly (no type coercion), while query
@@ -9,19 +11,37 @@ import { ApiError } from "../errors.ts";
  * `additionalProperties: false`; elsewhere they pass through, so handlers
  * pick the fields they use and never hand a whole body to storage.
  */
-function makeAjv(coerceTypes: boolean | "array"): Ajv {
-  return new Ajv({
-    coerceTypes,
-    removeAdditional: true,
-    useDefaults: true,
-    allErrors: false,
-    verbose: true,
-    strict: false,
-  });
+interface Validators {
+  strict: Ajv;
+  coercing: Ajv;
 }
 
-const strict = makeAjv(false);
-const coercing = makeAjv("array");
+let validators: Validators | undefined;
+let loading: Promise<Validators> | undefined;
+
+/**
+ * Ajv (about 0.8 MiB of heap with its two instances) loads with the first
+ * request that has a schema to check, not at start. Until then a check
+ * answers a promise, which Fastify awaits.
+ */
+export function loadValidators(): Promise<Validators> {
+  loading ??= import("ajv").then((module) => {
+    // CommonJS: the class is module.exports, also exported as its `default`.
+    const AjvClass = (module.default as unknown as { default?: typeof Ajv }).default ?? module.default;
+    const make = (coerceTypes: boolean | "array") =>
+      new AjvClass({
+        coerceTypes,
+        removeAdditional: true,
+        useDefaults: true,
+        allErrors: false,
+        verbose: true,
+        strict: false,
+      });
+    validators = { strict: make(false), coercing: make("array") };
+    return validators;
+  });
+  return loading;
+}
 
 /**
  * Each route's validator is compiled on the route's first request, not at
@@ -31,57 +51,19 @@ const coercing = makeAjv("array");
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   let compiled: ValidateFunction | undefined;
-  const validate = (data: unknown): boolean => {
-    compiled ??= (httpPart === "body" ? strict : coercing).compile(schema as object);
+  const validate = (data: unknown): boolean | Promise<boolean> => {
+    if (compiled === undefined) {
+      if (validators === undefined) return loadValidators().then(() => validate(data));
+      compiled = (httpPart === "body" ? validators.strict : validators.coercing).compile(schema as object);
+    }
     const valid = compiled(data) as boolean;
     validate.errors = compiled.errors;
     return valid;
   };
   validate.errors = undefined as ValidateFunction["errors"];
-  return validate;
+  // Fastify's type brands the promise it accepts; any promise of a boolean works (validation.js).
+  return validate as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
 };
-
-/** Turns the first schema failure into the API's error codes (reference §7). */
-export function validationError(errors: readonly ErrorObject[], part: string): ApiError {
-  const e = errors[0];
-  if (!e) return new ApiError(400, "ErrFieldInvalid", "invalid request");
-  const base = e.instancePath.replace(/^\//, "").replaceAll("/", ".");
-  const field = base || part;
-  const schema = (e.parentSchema ?? {}) as Record<string, number | undefined>;
-  switch (e.keyword) {
-    case "required": {
-      const missing = (e.params as { missingProperty: string }).missingProperty;
-      const name = base ? `${base}.${missing}` : missing;
-      return new ApiError(400, "ErrFieldRequired", "${field} is required", { field: name });
-    }
-    case "type":
-      return new ApiError(400, "ErrFieldType", "${field} must be of type ${type}", {
-        field,
-        type: String((e.params as { type: string }).type),
-      });
-    case "minLength":
-    case "maxLength":
-      return new ApiError(400, "ErrFieldLength", "${field} must be between ${min} and ${max} characters", {
-        field,
-        min: schema.minLength ?? 0,
-        max: schema.maxLength ?? Number.MAX_SAFE_INTEGER,
-      });
-    case "minimum":
-    case "maximum":
-      return new ApiError(400, "ErrFieldNotBetween", "${field} must be between ${min} and ${max}", {
-        field,
-        min: schema.minimum ?? Number.MIN_SAFE_INTEGER,
-        max: schema.maximum ?? Number.MAX_SAFE_INTEGER,
-      });
-    case "format":
-      if ((e.params as { format: string }).format === "email") {
-        return new ApiError(400, "ErrFieldNotEmail", "${field} must be an email address", { field });
-      }
-      return new ApiError(400, "ErrFieldInvalid", "${field} is not valid", { field });
-    default:
-      return new ApiError(400, "ErrFieldInvalid", "${field} is not valid", { field });
-  }
-}
 
 /** The path of the first string (or key) holding a NUL character, or undefined. */
 export function findNul(value: unknown, path: string): string | undefined {

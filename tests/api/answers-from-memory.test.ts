@@ -6,7 +6,7 @@ import type { PanelClient as Client } from "../support/http-client.ts";
 import { adminClient, PanelClient, usePanel } from "../support/test-panel.ts";
 
 /**
- * Sessions and the big lists are answered from memory once read (on SQLite).
+ * Sessions and the big lists are answered from memory once read (on SQLite and PostgreSQL).
  * Whatever ends a session or changes what a list shows must be in force on
  * the very next call, even when that call's answer was kept.
  */

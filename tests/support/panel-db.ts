@@ -1,4 +1,6 @@
+import pg from "pg";
 import { type Db, openDatabase } from "../../server/db/database.ts";
+import { writesChannel } from "../../server/db/write-notifications.ts";
 import { Accounts } from "../../server/panel/accounts.ts";
 import { OAuthClients } from "../../server/panel/oauth-clients.ts";
 import { newOtpSecret } from "../../server/panel/otp.ts";
@@ -15,9 +17,34 @@ import type { PanelProcess } from "./panel-process.ts";
 export async function withPanelDb<T>(panel: PanelProcess, work: (db: Db) => Promise<T>): Promise<T> {
   const opened = openDatabase({ databaseUrl: panel.databaseUrl, dataDir: panel.dataDir });
   try {
-    return await work(opened.db);
+    const result = await work(opened.db);
+    if (opened.dialect === "postgres" && panel.databaseUrl) await notificationsSent(panel.databaseUrl);
+    return result;
   } finally {
     await opened.close();
+  }
+}
+
+/**
+ * A panel on PostgreSQL hears another connection's writes by notification, a
+ * moment after their commit (server/db/write-notifications.ts). A notification
+ * of our own, sent after the work and heard back, was queued behind the work's:
+ * by then PostgreSQL has signalled the panel's listener too, so the test's next
+ * call does not race the work's notification.
+ */
+async function notificationsSent(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`LISTEN ${writesChannel}`);
+    const marker = `test ${process.pid} ${Date.now()}`;
+    const heard = new Promise<void>((resolve) =>
+      client.on("notification", (n) => n.payload === marker && resolve()),
+    );
+    await client.query("select pg_notify($1, $2)", [writesChannel, marker]);
+    await heard;
+  } finally {
+    await client.end();
   }
 }
 

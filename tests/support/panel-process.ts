@@ -24,13 +24,15 @@ export interface PanelProcess {
 /**
  * A real panel: `outpost serve` in its own process on a free loopback port
  * with a temp data dir and, when `postgresUrl` is given, a fresh database in
- * that cluster. The first administrator comes from OUTPOST_ADMIN_*. A
+ * that cluster (or, with `databaseUrl`, another panel's database). The first administrator comes from OUTPOST_ADMIN_*. A
  * given `dataDir` is the caller's: it is used as it is and kept at stop (a
  * restart on the same folder); otherwise a temp folder is made and removed.
  */
 export async function startPanel(
   opts: {
     postgresUrl?: string;
+    /** Another panel's PostgreSQL database to share (neither made nor dropped here); instead of postgresUrl. */
+    databaseUrl?: string;
     env?: Record<string, string>;
     webDir?: string;
     nodeArgs?: string[];
@@ -43,9 +45,9 @@ export async function startPanel(
   const port = await freePort();
   // Every panel runs the local node's SFTP listener: parallel panels each need their own port.
   const sftpPort = opts.env?.OUTPOST_SFTP_PORT ? Number(opts.env.OUTPOST_SFTP_PORT) : await freePort();
-  let databaseUrl: string | undefined;
+  let databaseUrl = opts.databaseUrl;
   let dropDatabase = async () => {};
-  if (opts.postgresUrl) {
+  if (opts.postgresUrl && !databaseUrl) {
     const name = `t_${randomBytes(6).toString("hex")}`;
     const client = new pg.Client({ connectionString: opts.postgresUrl });
     await client.connect();

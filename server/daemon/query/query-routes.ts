@@ -1,7 +1,6 @@
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { queryTypeHeader } from "../../link/query-wire.ts";
+import type { Router } from "../http/router.ts";
 import type { QueryOps } from "./query-ops.ts";
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -11,16 +10,15 @@ const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
  * panel's RemoteQuery: HEAD answers 2xx with the type when the server can be
  * asked and 404 when not; GET answers the view, or 204 for no answer.
  */
-export function daemonQueryRoutes(app: FastifyInstance, ops: QueryOps): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+export function daemonQueryRoutes(api: Router, ops: QueryOps): void {
   const path = "/daemon/server/:id/query";
 
-  api.head(path, { schema: { params: Id } }, async (request, reply) => {
+  api.head(path, { params: Id }, async (request, reply) => {
     const type = await ops.queryType(request.params.id);
     if (!type) return reply.status(404).send();
     return reply.header(queryTypeHeader, type).status(204).send();
   });
-  api.get(path, { schema: { params: Id }, exposeHeadRoute: false }, async (request, reply) => {
+  api.get(path, { params: Id }, async (request, reply) => {
     const view = await ops.query(request.params.id);
     return view ? view : reply.status(204).send();
   });

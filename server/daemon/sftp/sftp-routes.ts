@@ -1,6 +1,5 @@
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
+import type { Router } from "../http/router.ts";
 import type { SftpSessions } from "./sftp-sessions.ts";
 
 const Filter = Type.Object(
@@ -12,11 +11,9 @@ const Filter = Type.Object(
 );
 
 /** POST /daemon/sftp/end: the panel ends a user's SFTP sessions on this node (its RemoteSftp). */
-export function daemonSftpRoutes(app: FastifyInstance, sessions: SftpSessions): void {
-  app
-    .withTypeProvider<TypeBoxTypeProvider>()
-    .post("/daemon/sftp/end", { schema: { body: Filter } }, async (request, reply) => {
-      await sessions.endSessions(request.body);
-      return reply.status(204).send();
-    });
+export function daemonSftpRoutes(api: Router, sessions: SftpSessions): void {
+  api.post("/daemon/sftp/end", { body: Filter }, async (request, reply) => {
+    await sessions.endSessions(request.body);
+    return reply.status(204).send();
+  });
 }

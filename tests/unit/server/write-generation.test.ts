@@ -6,7 +6,7 @@ import { type Kysely, sql } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type OpenedDatabase, openDatabase } from "../../../server/db/database.ts";
 import { ReadCache } from "../../../server/db/read-cache.ts";
-import { writeGeneration } from "../../../server/db/write-generation.ts";
+import { WriteGeneration, writeGeneration } from "../../../server/db/write-generation.ts";
 
 let dir: string;
 let opened: OpenedDatabase;
@@ -62,5 +62,27 @@ it("keeps nothing that was read before a write finished", async () => {
   expect(await cache.through("k", async () => "fresh")).toBe("fresh");
   expect(cache.get("k")).toBe("fresh");
   await items().deleteFrom("items").where("id", "=", 3).execute();
+  expect(cache.get("k")).toBeUndefined();
+});
+
+it("keeps nothing while disabled, nor what was read before it was disabled or enabled again", () => {
+  // PostgreSQL's: disabled while the listener is not connected (write-notifications.ts).
+  const generation = new WriteGeneration(false);
+  const cache = new ReadCache<string>(generation);
+  cache.set("k", "read while blind", cache.begin());
+  expect(cache.get("k")).toBeUndefined();
+  const blind = cache.begin();
+  generation.enable();
+  cache.set("k", "read before listening", blind);
+  expect(cache.get("k")).toBeUndefined();
+  cache.set("k", "kept", cache.begin());
+  expect(cache.get("k")).toBe("kept");
+  const before = cache.begin();
+  generation.disable();
+  expect(cache.get("k")).toBeUndefined();
+  generation.enable();
+  // Read before the loss: another panel's commit may have gone unheard meanwhile.
+  expect(cache.get("k")).toBeUndefined();
+  cache.set("k", "read before the loss", before);
   expect(cache.get("k")).toBeUndefined();
 });

@@ -1,0 +1,191 @@
+import { type Kysely, sql } from "kysely";
+import type Pg from "pg";
+import type { Database } from "./tables.ts";
+import type { WriteGeneration } from "./write-generation.ts";
+
+/**
+ * How a panel on PostgreSQL learns that the database changed, whoever wrote
+ * to it: another panel sharing the database, the `outpost user` command, psql.
+ *
+ * Every table has a statement-level trigger that sends a notification on
+ * `writesChannel`; PostgreSQL delivers it when the writing transaction
+ * commits (and drops it on rollback), once per transaction. Each panel holds
+ * one connection of its own that LISTENs on the channel and bumps the write
+ * generation (write-generation.ts) on every notification, so the answers it
+ * keeps in memory (read-cache.ts) are dropped.
+ *
+ * Notifications are scoped to one database; panels using different schemas
+ * of one database share the channel and only drop their caches more often.
+ *
+ * The one window left: between another connection's commit and the arrival
+ * of its notification here (typically well under a millisecond on one host,
+ * a network round trip otherwise) this panel may still answer from memory
+ * what that commit replaced. This panel's own writes bump the generation
+ * synchronously (countingWrites), so they have no such window.
+ */
+export const writesChannel = "outpost_writes";
+const notifyFunction = "outpost_notify_write";
+const triggerName = "outpost_notify_write";
+
+/** The trigger function that notifies the channel (created by a migration). */
+export async function createNotifyFunction<T>(db: Kysely<T>): Promise<void> {
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION ${notifyFunction}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('${writesChannel}', '');
+        RETURN NULL;
+      END $$`,
+    )
+    .execute(db);
+}
+
+/**
+ * Our tables, each to notify its writes. The compiler insists that every table
+ * of `Database` is named here, so a table added later cannot be forgotten;
+ * the tables of other applications sharing the schema are left alone.
+ */
+const ourTables: Record<keyof Database, true> = {
+  backups: true,
+  templates: true,
+  template_repos: true,
+  nodes: true,
+  servers: true,
+  server_creations: true,
+  users: true,
+  otp_recovery_codes: true,
+  permissions: true,
+  sessions: true,
+  oauth_clients: true,
+  settings: true,
+  user_settings: true,
+};
+
+/**
+ * Gives each of our tables that exists and lacks it the notifying trigger.
+ * Run by the migration that brought it and after every migration run, so a
+ * table that a later migration adds gets it too. Two panels starting at once
+ * may race: the loser's "already exists" is ignored.
+ */
+export async function notifyOnEveryTable<T>(db: Kysely<T>): Promise<void> {
+  const { rows } = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_class c
+    WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+      AND c.relkind = 'r' AND c.relname = ANY(${Object.keys(ourTables)})
+      AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = ${triggerName})
+  `.execute(db);
+  for (const { name } of rows) {
+    try {
+      await sql`CREATE TRIGGER ${sql.id(triggerName)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+        ON ${sql.id(name)} FOR EACH STATEMENT EXECUTE FUNCTION ${sql.id(notifyFunction)}()`.execute(db);
+    } catch (err) {
+      // 42710 duplicate_object: another panel made it meanwhile.
+      if ((err as { code?: string }).code !== "42710") throw err;
+    }
+  }
+}
+
+/** Where the listener tells of losing and regaining its connection (the panel's logger). */
+export interface ListenerLog {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+/** Reconnection waits, doubling from the first to the last. */
+const firstRetryMs = 100;
+const lastRetryMs = 10_000;
+/** How often the connection is asked whether it still answers, and how long an answer may take. */
+const heartbeatMs = 5000;
+const answerMs = 3000;
+
+/**
+ * The panel's LISTEN connection (its own pg Client, not one of the pool's).
+ * The generation is disabled until it listens, and again from the moment it
+ * loses its connection until it listens again: meanwhile every answer comes
+ * from the database. Reconnects with a growing wait; `close` ends it.
+ *
+ * A connection that dies without a word (a network cut, a frozen server)
+ * would leave this panel deaf while it keeps answering from memory: a
+ * heartbeat finds it within heartbeatMs + answerMs (8 s), the second window
+ * left besides the one described above.
+ */
+export class WriteListener {
+  private client: Pg.Client | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private waitMs = firstRetryMs;
+  private closed = false;
+  private wasListening = false;
+
+  constructor(
+    private readonly pg: typeof Pg,
+    private readonly connectionString: string,
+    private readonly generation: WriteGeneration,
+    private readonly log: ListenerLog,
+  ) {
+    generation.disable();
+    void this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    this.retry = undefined;
+    if (this.closed) return;
+    const client = new this.pg.Client({
+      connectionString: this.connectionString,
+      // Named with the panel's process id: which panel a connection belongs to shows in pg_stat_activity.
+      application_name: `outpost write listener ${process.pid}`,
+      connectionTimeoutMillis: answerMs,
+      query_timeout: answerMs,
+    });
+    this.client = client;
+    client.on("notification", () => this.generation.bump());
+    client.on("error", (err) => this.lost(client, err));
+    client.on("end", () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${writesChannel}`);
+    } catch (err) {
+      this.lost(client, err as Error);
+      return;
+    }
+    // Closed or lost while connecting: that path has dealt with it.
+    if (this.client !== client) return;
+    this.waitMs = firstRetryMs;
+    this.heartbeat = setInterval(() => {
+      client.query("SELECT 1").catch((err: Error) => this.lost(client, err));
+    }, heartbeatMs);
+    this.heartbeat.unref();
+    // Listening from here on: what was kept before (nothing, or answers from before the loss) is dropped.
+    this.generation.enable();
+    this.log.info(
+      `listening to the database's writes${this.wasListening ? " again" : ""}; answers are kept in memory`,
+    );
+    this.wasListening = true;
+  }
+
+  private lost(client: Pg.Client, err?: Error): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    clearInterval(this.heartbeat);
+    this.generation.disable();
+    client.end().catch(() => {});
+    if (this.closed) return;
+    this.log.warn(
+      `lost the connection that listens to the database's writes (${err?.message ?? "closed"}); ` +
+        `answering from the database until it is back, next try in ${this.waitMs} ms`,
+    );
+    this.retry = setTimeout(() => void this.connect(), this.waitMs);
+    this.retry.unref();
+    this.waitMs = Math.min(this.waitMs * 2, lastRetryMs);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    clearInterval(this.heartbeat);
+    const client = this.client;
+    this.client = undefined;
+    this.generation.disable();
+    await client?.end().catch(() => {});
+  }
+}
