@@ -1,5 +1,5 @@
 import type { default as Ajv, ValidateFunction } from "ajv";
-import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
+import type { FastifyInstance, FastifySchemaCompiler, preValidationHookHandler } from "fastify";
 import { ApiError } from "../errors.ts";
 
 export { validationError } from "./validation-error.ts";
@@ -83,7 +83,7 @@ export function findNul(value: unknown, path: string): string | undefined {
  * any body, query or path string up front, so both databases answer a 400
  * instead of one of them failing with a 500. Path and query are checked on
  * request, before the access guard looks a server id up (install this hook
- * before the guard); the body once it is parsed.
+ * before the guard); the body once it is parsed, on routes that take one.
  */
 export function installNulGuard(app: FastifyInstance): void {
   const refuse = (parts: [string, unknown][]) => {
@@ -107,8 +107,20 @@ export function installNulGuard(app: FastifyInstance): void {
     }
     done();
   });
-  app.addHook("preValidation", (request, _reply, done) => {
+  // Only on routes a body can come to: Fastify reads none for GET and HEAD, and a route without
+  // preValidation hooks skips their runner.
+  const checkBody: preValidationHookHandler = (request, _reply, done) => {
     if (request.body !== undefined) refuse([["body", request.body]]);
     done();
+  };
+  app.addHook("onRoute", (route) => {
+    if ([route.method].flat().every((method) => bodyless.has(method))) return;
+    route.preValidation = [
+      checkBody,
+      ...(route.preValidation === undefined ? [] : [route.preValidation].flat()),
+    ];
   });
 }
+
+/** The methods Fastify never reads a body for. */
+const bodyless = new Set(["GET", "HEAD", "TRACE"]);
