@@ -12,6 +12,7 @@
 //   shows its secret.
 import fs from "node:fs";
 import path from "node:path";
+import { brotliCompressSync, constants as zlibConstants } from "node:zlib";
 import { build } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -89,15 +90,60 @@ for (const name of fs.readdirSync(panelDir)) {
 }
 const panelFiles = [...current].filter((f) => f.endsWith(".mjs"));
 
+// The daemon's packages that only a rarely used part loads, each by a dynamic
+// import() (a query, Docker, an archive or a backup, the first SFTP or
+// WebSocket connection, the first request checked by TypeBox). In the daemon bundle
+// they are packed apart: compressed at the end of the file, on comment lines
+// the JavaScript parser skips, and unpacked into a function on first use.
+// Parsed with the rest, their 1.2 MB of code (gamedig alone brings 0.5 MB
+// of character-set tables) cost an idle node about 8 MiB: the parser's
+// working memory, which the C allocator then cannot give back, and the
+// code's own heap.
+const packedPackages = ["gamedig", "dockerode", "ssh2", "tar", "typebox/value", "ws", "yazl", "yauzl"];
+const packedMarker = "//outpost-packed ";
+const packedAside = {
+  name: "packed-aside",
+  setup(b) {
+    const filter = new RegExp(`^(${packedPackages.join("|")})$`);
+    b.onResolve({ filter }, (args) =>
+      args.kind === "dynamic-import" ? { path: args.path, namespace: "outpost-packed" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "outpost-packed" }, (args) => ({
+      loader: "js",
+      contents: `module.exports = __outpostUnpack(${JSON.stringify(args.path)});`,
+    }));
+  },
+};
+
+/** One package as a CommonJS function body (what __outpostUnpack runs), compressed with brotli, in base64. */
+async function packed(name) {
+  const result = await build({
+    ...common,
+    sourcemap: false,
+    format: "cjs",
+    write: false,
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root },
+    plugins: [withoutDockerBuildKit],
+    external: ["cpu-features", "*.node"],
+  });
+  const code = result.outputFiles[0].contents;
+  const params = {
+    [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+    [zlibConstants.BROTLI_PARAM_SIZE_HINT]: code.length,
+  };
+  return brotliCompressSync(code, { params }).toString("base64");
+}
+
 const daemon = path.join(root, "dist-daemon", "outpost-daemon.mjs");
 await build({
   ...common,
   entryPoints: [path.join(root, "server", "cli", "daemon-bundle.ts")],
   outfile: daemon,
   legalComments: "linked",
-  plugins: [withoutDockerBuildKit],
+  plugins: [withoutDockerBuildKit, packedAside],
   define: { __OUTPOST_VERSION__: JSON.stringify(version) },
   // CommonJS dependencies use require(), __filename and __dirname: give the ES module them.
+  // __outpostUnpack runs a packed package (see packedPackages) from this very file.
   banner: {
     js: [
       "#!/usr/bin/env node",
@@ -107,11 +153,32 @@ await build({
       "const require = __outpostCreateRequire(import.meta.url);",
       "const __filename = __outpostFileUrlToPath(import.meta.url);",
       "const __dirname = __outpostDirname(__filename);",
+      `function __outpostUnpack(name) {
+  const text = require('node:fs').readFileSync(__filename, 'latin1');
+  const marker = '\\n${packedMarker}' + name + ' ';
+  const at = text.lastIndexOf(marker) + marker.length;
+  const code = require('node:zlib').brotliDecompressSync(Buffer.from(text.slice(at, text.indexOf('\\n', at)), 'base64'));
+  const run = require('node:vm').runInThisContext('(function (exports, require, module, __filename, __dirname) {' + code + '\\n})', { filename: __filename + '#' + name });
+  const module = { exports: {} };
+  run(module.exports, require, module, __filename, __dirname);
+  return module.exports;
+}`,
     ].join("\n"),
   },
   // ssh2's optional native speed-ups: it falls back to JavaScript when they are absent.
   external: ["cpu-features", "*.node"],
 });
+{
+  const lines = await Promise.all(
+    packedPackages.map(async (name) => `${packedMarker}${name} ${await packed(name)}\n`),
+  );
+  // Before the source map's comment, which stays the last line.
+  const text = fs.readFileSync(daemon, "utf8");
+  const mapLine = text.lastIndexOf("\n//# sourceMappingURL=") + 1;
+  fs.writeFileSync(daemon, text.slice(0, mapLine) + lines.join("") + text.slice(mapLine), {
+    mode: fs.statSync(daemon).mode,
+  });
+}
 
 // V8 keeps every script's source in memory, as one byte per character only
 // when all of it is Latin-1: a single "—" left in a comment of a dependency

@@ -1,7 +1,5 @@
-import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
-import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { apiDocsRoutes } from "./api/api-docs.ts";
 import { authRoutes } from "./api/auth.ts";
@@ -28,6 +26,7 @@ import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
 import type { PanelConfig } from "./config.ts";
 import { installAuthRequestRules } from "./http/auth-requests.ts";
+import { installCompression } from "./http/compression.ts";
 import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
@@ -35,10 +34,12 @@ import { installJsonBodyParser } from "./http/json-body.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { collectOpenApi } from "./http/openapi.ts";
+import { installRequestDecoding } from "./http/request-encoding.ts";
 import { panelSchemaController } from "./http/schema-compilers.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
 import { installNulGuard } from "./http/validation.ts";
-import { compressThreshold, installWebApp } from "./http/web-app.ts";
+import { installWebApp } from "./http/web-app.ts";
+import { installWebSockets } from "./http/websocket.ts";
 import { installXsrf } from "./http/xsrf.ts";
 import type { PanelServices } from "./panel/services.ts";
 
@@ -65,8 +66,9 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
-  await app.register(fastifyCompress, { threshold: compressThreshold, encodings: ["br", "gzip"] });
+  installWebSockets(app, { maxPayload: 64 * 1024 });
+  installCompression(app);
+  installRequestDecoding(app);
 
   const cookies = new CookieJar(config.cookiePrefix, config.publicUrl?.startsWith("https:") ?? false);
   installXsrf(app, cookies);

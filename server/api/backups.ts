@@ -61,7 +61,7 @@ export function backupRoutes(app: Api, { services }: RouteContext): void {
 
     api.get(
       "/api/servers/:id/backup/download/:backupId",
-      { config: { access: "server.backup.view" }, compress: false, schema: byBackup },
+      { config: { access: "server.backup.view" }, schema: byBackup },
       async (request, reply) => {
         const { disposition, size, body } = await backups.download(
           request.params.id,

@@ -2,6 +2,7 @@ import { requirePrincipal } from "../http/guard.ts";
 import { scopesOnServer } from "../http/principal.ts";
 import { isSameOrigin } from "../http/same-origin.ts";
 import { boundedSend, tooSlowClose } from "../http/socket-send.ts";
+import { webSocketHandler } from "../http/websocket.ts";
 import { frameBytes } from "../link/frame-text.ts";
 import type { SocketChannel } from "../link/server-wire.ts";
 import type { Reservation } from "../panel/live-connections.ts";
@@ -27,7 +28,6 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
   typed(app).get(
     "/api/servers/:id/socket",
     {
-      websocket: true,
       config: { access: "server.view" },
       schema: { params: ServerIdParams },
       // Before the upgrade, so that a caller over a cap gets a plain 429 answer and no socket.
@@ -45,7 +45,7 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
         request.raw.socket.once("close", () => reservation.release());
       },
     },
-    async (socket, request) => {
+    webSocketHandler(async (socket, request) => {
       const id = request.params.id;
       // Cookies ride along on cross-site WebSocket handshakes too: only our own pages may open one.
       const origin = request.headers.origin;
@@ -82,6 +82,6 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
       } catch {
         socket.close(1011, "server unavailable");
       }
-    },
+    }),
   );
 }

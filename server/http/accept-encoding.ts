@@ -1,6 +1,6 @@
 /**
  * Which of the panel's two compressions (br, gzip) a request's
- * Accept-Encoding asks for, the way @fastify/compress negotiates it: the
+ * Accept-Encoding asks for: the
  * highest q-value wins, br before gzip on a tie, `*` stands for any not
  * named, x-gzip is gzip, q=0 refuses. Undefined: send the body as it is.
  * A browser sends the same header on every call, so answers are remembered.

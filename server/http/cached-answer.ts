@@ -1,9 +1,8 @@
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { FastifyReply } from "fastify";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
-import { type Encoding, preferredEncoding } from "./accept-encoding.ts";
-import { compressThreshold } from "./web-app.ts";
+import { preferredEncoding } from "./accept-encoding.ts";
+import { compressSync, compressThreshold } from "./compression.ts";
 
 /**
  * A route's answers kept serialised, by what decides them (who asks, the
@@ -15,8 +14,8 @@ import { compressThreshold } from "./web-app.ts";
  *
  * A browser asks with Accept-Encoding, so the br or gzip copy is kept next to
  * the answer too, made the first time it is asked for, with the settings
- * @fastify/compress uses (brotli quality 4): a repeated list costs no
- * compression either. The plugin leaves an answer that already carries a
+ * compression.ts uses for every answer: a repeated list costs no
+ * compression either. compression.ts leaves an answer that already carries a
  * Content-Encoding as it is.
  */
 const json = "application/json; charset=utf-8";
@@ -27,11 +26,6 @@ interface Answer {
   br?: Buffer;
   gzip?: Buffer;
 }
-
-const compressors: Record<Encoding, (body: string) => Buffer> = {
-  br: (body) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
-  gzip: (body) => gzipSync(body),
-};
 
 export class CachedAnswers {
   private readonly cache: ReadCache<Answer>;
@@ -61,13 +55,13 @@ export class CachedAnswers {
 function sendAnswer(reply: FastifyReply, answer: Answer): void {
   reply.type(json);
   const headers = reply.request.headers;
-  // As the plugin: small answers and requests with x-no-compression go as they are.
+  // As compression.ts: small answers and requests with x-no-compression go as they are.
   const compressible = answer.size >= compressThreshold && headers["x-no-compression"] === undefined;
   const encoding = compressible ? preferredEncoding(headers["accept-encoding"]) : undefined;
   if (encoding === undefined) {
     reply.send(answer.body);
     return;
   }
-  answer[encoding] ??= compressors[encoding](answer.body);
+  answer[encoding] ??= compressSync[encoding](answer.body);
   reply.header("Vary", "accept-encoding").header("Content-Encoding", encoding).send(answer[encoding]);
 }

@@ -1,4 +1,4 @@
-import Ajv, { type ValidateFunction } from "ajv";
+import type { default as Ajv, ValidateFunction } from "ajv";
 import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import { ApiError } from "../errors.ts";
 
@@ -11,19 +11,37 @@ export { validationError } from "./validation-error.ts";
  * `additionalProperties: false`; elsewhere they pass through, so handlers
  * pick the fields they use and never hand a whole body to storage.
  */
-function makeAjv(coerceTypes: boolean | "array"): Ajv {
-  return new Ajv({
-    coerceTypes,
-    removeAdditional: true,
-    useDefaults: true,
-    allErrors: false,
-    verbose: true,
-    strict: false,
-  });
+interface Validators {
+  strict: Ajv;
+  coercing: Ajv;
 }
 
-const strict = makeAjv(false);
-const coercing = makeAjv("array");
+let validators: Validators | undefined;
+let loading: Promise<Validators> | undefined;
+
+/**
+ * Ajv (about 0.8 MiB of heap with its two instances) loads with the first
+ * request that has a schema to check, not at start. Until then a check
+ * answers a promise, which Fastify awaits.
+ */
+export function loadValidators(): Promise<Validators> {
+  loading ??= import("ajv").then((module) => {
+    // CommonJS: the class is module.exports, also exported as its `default`.
+    const AjvClass = (module.default as unknown as { default?: typeof Ajv }).default ?? module.default;
+    const make = (coerceTypes: boolean | "array") =>
+      new AjvClass({
+        coerceTypes,
+        removeAdditional: true,
+        useDefaults: true,
+        allErrors: false,
+        verbose: true,
+        strict: false,
+      });
+    validators = { strict: make(false), coercing: make("array") };
+    return validators;
+  });
+  return loading;
+}
 
 /**
  * Each route's validator is compiled on the route's first request, not at
@@ -33,14 +51,18 @@ const coercing = makeAjv("array");
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   let compiled: ValidateFunction | undefined;
-  const validate = (data: unknown): boolean => {
-    compiled ??= (httpPart === "body" ? strict : coercing).compile(schema as object);
+  const validate = (data: unknown): boolean | Promise<boolean> => {
+    if (compiled === undefined) {
+      if (validators === undefined) return loadValidators().then(() => validate(data));
+      compiled = (httpPart === "body" ? validators.strict : validators.coercing).compile(schema as object);
+    }
     const valid = compiled(data) as boolean;
     validate.errors = compiled.errors;
     return valid;
   };
   validate.errors = undefined as ValidateFunction["errors"];
-  return validate;
+  // Fastify's type brands the promise it accepts; any promise of a boolean works (validation.js).
+  return validate as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** The path of the first string (or key) holding a NUL character, or undefined. */

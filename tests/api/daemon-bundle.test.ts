@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError } from "../support/expect-api.ts";
+import { rawRequest, upload } from "../support/file-requests.ts";
 import { freePort } from "../support/free-port.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { stopChild } from "../support/panel-process.ts";
@@ -106,6 +107,19 @@ describe("a node run from the daemon bundle alone, fetched from the panel", () =
     expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
     await waitUntil(async () => /bye/.test(socket.consoleText()), 10_000, 100);
     socket.close();
+
+    // Archives use packages the bundle keeps packed apart until first use (scripts/build-server.mjs):
+    // they must load on a host that has nothing but the bundle.
+    const base = `/api/servers/${id}`;
+    expect((await upload(api, `${base}/file/pack/one.txt`, "one")).status).toBe(204);
+    for (const name of ["out.zip", "out.tar.gz"]) {
+      const made = await api.post(`${base}/archive/pack/${name}`, ["pack/one.txt"]);
+      expect(made.status, `${name}: ${made.text}`).toBe(204);
+      const into = `from-${name.replaceAll(".", "-")}`;
+      const extracted = await api.post(`${base}/extract/pack/${name}?destination=${into}`);
+      expect(extracted.status, `${name}: ${extracted.text}`).toBe(204);
+      expect((await rawRequest(api, "GET", `${base}/file/${into}/one.txt`)).text).toBe("one");
+    }
     expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
   });
 });

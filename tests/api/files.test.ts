@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
@@ -147,6 +148,36 @@ function fileManager(label: string, place: () => Place) {
       expect((await upload(api, `${base}/file/form/folder/x.txt`, "x")).status).toBe(204);
       expectEnvelope(await upload(api, `${base}/file/form/folder`, "x"), 400, "ErrFileExists");
       expect((await get("form/folder/x.txt")).text).toBe("x");
+    });
+
+    it("compresses a download when asked, but not a range nor a file that is compressed already", async () => {
+      const text = Buffer.from("a line of a server log\n".repeat(400));
+      await upload(api, `${base}/file/log.txt`, text);
+      for (const [encoding, decode] of [
+        ["gzip", gunzipSync],
+        ["br", brotliDecompressSync],
+      ] as const) {
+        const packed = await get("log.txt", { "accept-encoding": encoding });
+        expect(packed.status).toBe(200);
+        expect(packed.headers["content-encoding"]).toBe(encoding);
+        expect(packed.headers.vary).toBe("accept-encoding");
+        expect(packed.headers["content-disposition"]).toBe('attachment; filename="log.txt"');
+        expect(packed.body.length).toBeLessThan(text.length / 10);
+        expect(decode(packed.body).equals(text)).toBe(true);
+      }
+      const part = await get("log.txt", { "accept-encoding": "gzip", range: "bytes=0-2999" });
+      expect([part.status, part.headers["content-encoding"], part.body.length]).toEqual([
+        206,
+        undefined,
+        3000,
+      ]);
+
+      // A .gz file is bytes the client asked for as they are, not a gzip encoding of something else.
+      const archive = gzipSync(text);
+      await upload(api, `${base}/file/log.txt.gz`, archive);
+      const plain = await get("log.txt.gz", { "accept-encoding": "gzip, br" });
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body.equals(archive)).toBe(true);
     });
 
     it("serves ranges: 206 with Content-Range, a suffix, 416 past the end, the whole file otherwise", async () => {

@@ -1,10 +1,10 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { TSchema } from "typebox";
-import { WebSocketServer } from "ws";
+import type { WebSocketServer } from "ws";
 import { ApiError } from "../../errors.ts";
 import { errorHeaders } from "../../http/error-headers.ts";
-import { StreamedBody } from "../../http/file-http.ts";
+import { drainRequest, StreamedBody } from "../../http/file-http.ts";
 import { redactUrl } from "../../http/log-redaction.ts";
 import type { Logger } from "./logger.ts";
 import { Reply } from "./reply.ts";
@@ -29,7 +29,8 @@ const notFound = () => new ApiError(404, "ErrNotFound", "no such endpoint");
  */
 export class HttpServer {
   readonly server: http.Server;
-  private readonly sockets = new WebSocketServer({ noServer: true });
+  /** Made with the first WebSocket: `ws` is not loaded before (an idle node has none). */
+  private sockets: Promise<WebSocketServer> | undefined;
   private requests = 0;
 
   constructor(private readonly options: HttpServerOptions) {
@@ -37,7 +38,7 @@ export class HttpServer {
     // As Fastify had them: no time limit on a request (an upload of gigabytes), keep-alive 72 s.
     this.server.requestTimeout = 0;
     this.server.keepAliveTimeout = 72_000;
-    this.server.on("upgrade", (req, socket, head) => this.upgrade(req, socket, head));
+    this.server.on("upgrade", (req, socket, head) => void this.upgrade(req, socket, head));
     this.server.on("clientError", (_error, socket) => {
       if (socket.writable) rawAnswer(socket, new ApiError(400, "ErrBadRequest", "bad request"));
       else socket.destroy();
@@ -60,25 +61,26 @@ export class HttpServer {
 
   /** Stops taking calls, says goodbye on every WebSocket and waits for the calls under way. */
   async close(): Promise<void> {
-    for (const socket of this.sockets.clients) socket.close(1001, "the node is stopping");
+    const sockets = await this.sockets;
+    for (const socket of sockets?.clients ?? []) socket.close(1001, "the node is stopping");
     // A peer that does not answer the close frame is cut off.
     setTimeout(() => {
-      for (const socket of this.sockets.clients) socket.terminate();
+      for (const socket of sockets?.clients ?? []) socket.terminate();
     }, 2000).unref();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
     await closed;
-    this.sockets.close();
+    sockets?.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const log = this.requestLog(req, res);
     const reply = new Reply(res, req.method === "HEAD");
     try {
-      const { match, request } = this.routed(req, log, false);
+      const { match, request } = await this.routed(req, log, false);
       const { route } = match;
       request.body = route.upload ? new StreamedBody(req) : await readBody(req);
-      if (route.schemas.body) request.body = valid(route.schemas.body, request.body, "body");
+      if (route.schemas.body) request.body = await valid(route.schemas.body, request.body, "body");
       const result = await route.handler?.(request, reply);
       if (!reply.sent) reply.send(result);
     } catch (error) {
@@ -89,24 +91,29 @@ export class HttpServer {
       }
       // What the handler had set stays (a 416's Content-Range), as with Fastify.
       for (const [name, value] of Object.entries(errorHeaders(apiError))) reply.header(name, value);
-      if (apiError.status === 413) reply.header("connection", "close");
+      if (apiError.status === 413) {
+        // The client is told once its body is in (see drainRequest), then the connection ends.
+        await drainRequest(req);
+        reply.header("connection", "close");
+      }
       reply.header("content-type", "application/json; charset=utf-8");
       reply.status(apiError.status).send(apiError.toBody());
     }
   }
 
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on("error", () => socket.destroy());
     const log = this.options.log.child({ reqId: `req-${++this.requests}` });
     let routed: { match: Match; request: DaemonRequest };
     try {
-      routed = this.routed(req, log, true);
+      routed = await this.routed(req, log, true);
     } catch (error) {
       rawAnswer(socket, this.toApiError(error, log));
       return;
     }
     const { match, request } = routed;
-    this.sockets.handleUpgrade(req, socket, head, (ws) => {
+    this.sockets ??= import("ws").then(({ WebSocketServer }) => new WebSocketServer({ noServer: true }));
+    (await this.sockets).handleUpgrade(req, socket, head, (ws) => {
       Promise.resolve(match.route.socket?.(ws, request)).catch((error) => {
         log.error({ err: error }, "unhandled error");
         ws.close(1011);
@@ -115,11 +122,11 @@ export class HttpServer {
   }
 
   /** Authorizes, finds the route and checks its path and query; the body is left for later. */
-  private routed(
+  private async routed(
     req: IncomingMessage,
     log: Logger,
     upgrade: boolean,
-  ): { match: Match; request: DaemonRequest } {
+  ): Promise<{ match: Match; request: DaemonRequest }> {
     const url = req.url ?? "/";
     const path = url.split("?")[0];
     this.options.authorize(req, path, log);
@@ -133,12 +140,12 @@ export class HttpServer {
       headers: req.headers,
       raw: req,
       log,
-      params: schemas.params ? valid(schemas.params, match.params, "params") : match.params,
+      params: schemas.params ? await valid(schemas.params, match.params, "params") : match.params,
       query: undefined,
       body: undefined,
     };
     const query = queryOf(url);
-    request.query = schemas.query ? valid(schemas.query, query, "querystring") : query;
+    request.query = schemas.query ? await valid(schemas.query, query, "querystring") : query;
     return { match, request };
   }
 
@@ -176,8 +183,12 @@ export class HttpServer {
   }
 }
 
-function valid(schema: TSchema, value: unknown, part: "params" | "querystring" | "body"): unknown {
-  const result = checked(schema, value, part);
+async function valid(
+  schema: TSchema,
+  value: unknown,
+  part: "params" | "querystring" | "body",
+): Promise<unknown> {
+  const result = await checked(schema, value, part);
   if ("error" in result) throw result.error;
   return result.value;
 }

@@ -1,5 +1,4 @@
 import type { TSchema } from "typebox";
-import { Value } from "typebox/value";
 import type { ApiError } from "../../errors.ts";
 import { type SchemaFailure, validationError } from "../../http/validation-error.ts";
 
@@ -11,24 +10,32 @@ import { type SchemaFailure, validationError } from "../../http/validation-error
  * path (text on the wire) values converted to the schema's types; bodies
  * are not converted. A failure is the same ApiError the panel answers.
  */
-export function checked(
+export async function checked(
   schema: TSchema,
   value: unknown,
   part: "params" | "querystring" | "body",
-): { value: unknown } | { error: ApiError } {
+): Promise<{ value: unknown } | { error: ApiError }> {
+  const { Value } = await loadValue();
   let result = Value.Default(schema, Value.Clone(value));
   if (part !== "body") result = Value.Convert(schema, result);
   result = Value.Clean(schema, result);
   if (Value.Check(schema, result)) return { value: result };
+  const first = Value.Errors(schema, result).slice(0, 1);
   return {
     error: validationError(
-      Value.Errors(schema, result)
-        .slice(0, 1)
-        .map((e) => failureOf(schema, e)),
+      first.map((e) => failureOf(schema, e)),
       part,
     ),
   };
 }
+
+/**
+ * TypeBox's checker loads on the first request, not at start: with it
+ * comes every string format TypeBox knows (dozens of Unicode regular
+ * expressions built as it loads), which an idle node does not need.
+ */
+let valueModule: Promise<typeof import("typebox/value")> | undefined;
+const loadValue = () => (valueModule ??= import("typebox/value"));
 
 /** TypeBox's error in Ajv's shape: the missing field by name, and the failing value's own schema. */
 function failureOf(

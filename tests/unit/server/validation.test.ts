@@ -1,9 +1,17 @@
 import type { ValidateFunction } from "ajv";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../../server/errors.ts";
-import { findNul, validationError, validatorCompiler } from "../../../server/http/validation.ts";
+import {
+  findNul,
+  loadValidators,
+  validationError,
+  validatorCompiler,
+} from "../../../server/http/validation.ts";
 import { LoginBody, RegisterBody } from "../../../server/wire/auth.ts";
 import { SettingKeyParams, UserSettingBody, UserSettingKeyParams } from "../../../server/wire/settings.ts";
+
+// Ajv loads on first use (the first check answers a promise); these checks call the validator directly.
+beforeAll(() => loadValidators());
 
 /** Validates like a route does and answers the API error (or undefined when valid). */
 function check(schema: object, value: unknown, httpPart = "body") {
