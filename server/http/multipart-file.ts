@@ -28,7 +28,7 @@ let Busboy: FormParser | undefined;
  * undefined when the form (or the body) holds none. Fields before it are read
  * and dropped; parts after it are skipped. A form that does not parse (no
  * boundary) rejects; one cut short inside the file fails the file's stream
- * ("terminated early"), which the caller reads. The parser (@fastify/busboy)
+ * ("terminated early"): the caller checks `errored` and listens for "error". The parser (@fastify/busboy)
  * loads with the first form, not at start.
  */
 export function firstFile(
@@ -56,8 +56,11 @@ export function firstFile(
         return;
       }
       file = stream;
-      // Its failure is read by the caller from the stream's state or its own listener; never a crash.
-      stream.on("error", () => {});
+      // busboy emits a cut-short form's error on the stream without destroying it, then ends it:
+      // destroyed, the stream keeps that failure (`errored`) for a caller that comes after it.
+      stream.on("error", (error) => {
+        if (!stream.destroyed) stream.destroy(error);
+      });
       resolve({ field, stream });
     });
     form.on("finish", () => {
