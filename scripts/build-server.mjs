@@ -12,7 +12,7 @@
 //   shows its secret.
 import fs from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants as zlibConstants } from "node:zlib";
 import { build } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -92,14 +92,14 @@ const panelFiles = [...current].filter((f) => f.endsWith(".mjs"));
 
 // The daemon's packages that only a rarely used part loads, each by a dynamic
 // import() (a query, Docker, an archive or a backup, the first SFTP or
-// WebSocket connection). In the daemon bundle
-// they are packed apart: gzipped at the end of the file, on comment lines
+// WebSocket connection, the first request checked by TypeBox). In the daemon bundle
+// they are packed apart: compressed at the end of the file, on comment lines
 // the JavaScript parser skips, and unpacked into a function on first use.
 // Parsed with the rest, their 1.2 MB of code (gamedig alone brings 0.5 MB
 // of character-set tables) cost an idle node about 8 MiB: the parser's
 // working memory, which the C allocator then cannot give back, and the
 // code's own heap.
-const packedPackages = ["gamedig", "dockerode", "ssh2", "tar", "ws", "yazl", "yauzl"];
+const packedPackages = ["gamedig", "dockerode", "ssh2", "tar", "typebox/value", "ws", "yazl", "yauzl"];
 const packedMarker = "//outpost-packed ";
 const packedAside = {
   name: "packed-aside",
@@ -115,7 +115,7 @@ const packedAside = {
   },
 };
 
-/** One package as a CommonJS function body (what __outpostUnpack runs), gzipped, in base64. */
+/** One package as a CommonJS function body (what __outpostUnpack runs), compressed with brotli, in base64. */
 async function packed(name) {
   const result = await build({
     ...common,
@@ -126,7 +126,12 @@ async function packed(name) {
     plugins: [withoutDockerBuildKit],
     external: ["cpu-features", "*.node"],
   });
-  return gzipSync(result.outputFiles[0].contents, { level: 9 }).toString("base64");
+  const code = result.outputFiles[0].contents;
+  const params = {
+    [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+    [zlibConstants.BROTLI_PARAM_SIZE_HINT]: code.length,
+  };
+  return brotliCompressSync(code, { params }).toString("base64");
 }
 
 const daemon = path.join(root, "dist-daemon", "outpost-daemon.mjs");
@@ -152,7 +157,7 @@ await build({
   const text = require('node:fs').readFileSync(__filename, 'latin1');
   const marker = '\\n${packedMarker}' + name + ' ';
   const at = text.lastIndexOf(marker) + marker.length;
-  const code = require('node:zlib').gunzipSync(Buffer.from(text.slice(at, text.indexOf('\\n', at)), 'base64'));
+  const code = require('node:zlib').brotliDecompressSync(Buffer.from(text.slice(at, text.indexOf('\\n', at)), 'base64'));
   const run = require('node:vm').runInThisContext('(function (exports, require, module, __filename, __dirname) {' + code + '\\n})', { filename: __filename + '#' + name });
   const module = { exports: {} };
   run(module.exports, require, module, __filename, __dirname);
