@@ -31,6 +31,7 @@ import { CookieJar } from "./http/cookies.ts";
 import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
+import { lazyChildLogger } from "./http/lazy-logger.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { collectOpenApi } from "./http/openapi.ts";
@@ -59,6 +60,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" }),
+    childLoggerFactory: lazyChildLogger,
     schemaController: panelSchemaController,
   });
   installErrorHandler(app);
@@ -78,14 +80,15 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   collectOpenApi(app);
 
   // Callback-style, not async: it runs on every answer, and a promise per hook is a cost there.
+  // Header names in lower case, as Fastify keeps them: it then has no new string to make for each.
   app.addHook("onSend", (request, reply, payload, done) => {
     if (request.url.startsWith("/api/")) {
       // API answers are never cached, but for the few that say otherwise (the docs page's files).
-      if (!reply.hasHeader("Cache-Control")) reply.header("Cache-Control", "no-store");
-      reply.header("X-API-Version", apiVersion);
+      if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+      reply.header("x-api-version", apiVersion);
     }
-    reply.header("X-Content-Type-Options", "nosniff").header("Referrer-Policy", "same-origin");
-    reply.header("X-Frame-Options", "DENY");
+    reply.header("x-content-type-options", "nosniff").header("referrer-policy", "same-origin");
+    reply.header("x-frame-options", "DENY");
     done(null, payload);
   });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
 import { errors } from "../errors.ts";
 import { holdsScope, type Scope } from "../panel/scopes.ts";
 import type { CookieJar } from "./cookies.ts";
@@ -79,29 +79,18 @@ export function declaredRoutes(app: FastifyInstance): readonly DeclaredRoute[] {
 export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies: CookieJar): void {
   const table: DeclaredRoute[] = [];
   declared.set(app, table);
-  app.addHook("onRoute", (route) => {
-    const guarded = guardedPrefixes.some((p) => route.url === p || route.url.startsWith(`${p}/`));
-    if (!guarded) return;
-    const access = route.config?.access;
-    // HEAD routes Fastify adds beside GET ones carry the GET's config; only a declared one needs a rule.
-    if (access === undefined && route.method === "HEAD") return;
-    if (access === undefined) throw new Error(`route ${route.method} ${route.url} declares no access rule`);
-    for (const method of [route.method].flat()) {
-      table.push({ method, url: route.url, access, serverParam: route.config?.serverParam ?? "id" });
-    }
-  });
 
   /** Lets the principal through or throws; a promise only when a server's scopes must be read. */
   const admit = (
     request: FastifyRequest,
     access: Exclude<Access, "public">,
-    serverParam: string | undefined,
+    serverParam: string,
     principal: Principal | undefined,
   ): Promise<void> | undefined => {
     if (!principal) throw errors.notLoggedIn();
     request.principal = principal;
     if (access === "authenticated") return;
-    const serverId = (request.params as Record<string, string> | undefined)?.[serverParam ?? "id"];
+    const serverId = (request.params as Record<string, string> | undefined)?.[serverParam];
     if (access.startsWith("server.") && serverId) {
       return scopesOnServer(deps, principal, serverId).then((held) => {
         request.serverScopes = held;
@@ -110,19 +99,37 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
     }
     if (!holdsScope(principal.scopes, access)) throw errors.missingScope(access);
   };
-  // Callback-style, and without a promise when the session is kept in memory and no server's
-  // scopes are needed: this runs on every call. A throw here reaches the error handler as done(err).
-  app.addHook("onRequest", (request, _reply, done) => {
-    // routeOptions builds a new object on each read: read it once.
-    const config = request.routeOptions.config;
-    const access = config?.access;
-    if (access === undefined || access === "public") return done();
-    const found = authenticate(deps, cookies, request);
-    const admitted =
-      found instanceof Promise
-        ? found.then((principal) => admit(request, access, config.serverParam, principal))
-        : admit(request, access, config.serverParam, found);
-    if (admitted) admitted.then(() => done(), done);
-    else done();
+
+  /**
+   * The check of one route, made when the route is added with its rule built in: nothing is looked
+   * up per call (`request.routeOptions` builds a new object on every read). Callback-style, and
+   * without a promise when the session is kept in memory and no server's scopes are needed: this
+   * runs on every call. A throw here reaches the error handler as done(err).
+   */
+  const guardOf = (access: Exclude<Access, "public">, serverParam: string): onRequestHookHandler =>
+    function accessGuard(request, _reply, done) {
+      const found = authenticate(deps, cookies, request);
+      const admitted =
+        found instanceof Promise
+          ? found.then((principal) => admit(request, access, serverParam, principal))
+          : admit(request, access, serverParam, found);
+      if (admitted) admitted.then(() => done(), done);
+      else done();
+    };
+
+  app.addHook("onRoute", (route) => {
+    const guarded = guardedPrefixes.some((p) => route.url === p || route.url.startsWith(`${p}/`));
+    if (!guarded) return;
+    const access = route.config?.access;
+    // HEAD routes Fastify adds beside GET ones carry the GET's config; only a declared one needs a rule.
+    if (access === undefined && route.method === "HEAD") return;
+    if (access === undefined) throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    const serverParam = route.config?.serverParam ?? "id";
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, access, serverParam });
+    if (access === "public") return;
+    // The route's own onRequest hooks run after the app's (cookies, XSRF, NUL guard): the guard goes
+    // first among the route's, so it runs where the app-wide guard did.
+    const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [guardOf(access, serverParam), ...own];
   });
 }

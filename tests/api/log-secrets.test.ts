@@ -53,5 +53,27 @@ describe("the panel's log at debug level holds no secret", () => {
     expect(logs).not.toContain(password);
     expect(logs).not.toContain(session);
     expect(logs).not.toContain(again.cookies.get("outpost_auth"));
+
+    // Each request's lines carry its id: the same on its "incoming request" and "request completed"
+    // (the latter is written once the answer went out: waited for).
+    const selfCalls = () => {
+      const lines = panel()
+        .logs()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line));
+      return lines
+        .filter((l) => l.msg === "incoming request" && l.req?.url === "/api/self")
+        .map((l) => ({
+          id: l.reqId,
+          completed: lines.filter((c) => c.msg === "request completed" && c.reqId === l.reqId),
+        }));
+    };
+    await waitUntil(async () => selfCalls().every((call) => call.completed.length > 0), 10_000, 50);
+    expect(selfCalls().length).toBeGreaterThan(0);
+    for (const call of selfCalls()) {
+      expect(call.id).toMatch(/^req-/);
+      expect(call.completed).toHaveLength(1);
+    }
   });
 });

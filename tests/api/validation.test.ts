@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError } from "../support/expect-api.ts";
-import type { PanelClient as Client } from "../support/http-client.ts";
+import { type PanelClient as Client, PanelClient } from "../support/http-client.ts";
 import { storedSetting } from "../support/panel-db.ts";
 import { admin, adminClient, usePanel } from "../support/test-panel.ts";
 
@@ -170,5 +170,16 @@ describe("NUL characters", () => {
     const param = await api.get("/api/settings/panel.settings.companyName%00");
     expectError(param, 400, "ErrFieldMustBePrintable", { field: "key" });
     expect((await api.get("/api/userSettings")).body).toEqual([]);
+  });
+
+  it("are refused in a query's values and names, and in a path before the access check", async () => {
+    const api = await adminClient(panel());
+    const value = await api.get("/api/users?username=a%00b");
+    expectError(value, 400, "ErrFieldMustBePrintable", { field: "username" });
+    expectError(await api.get("/api/users?page=1&x%00=1"), 400, "ErrFieldMustBePrintable");
+    // Without a session: the NUL is refused before the guard would answer 401.
+    const stranger = new PanelClient(panel().url);
+    const param = await stranger.get("/api/servers/ab%00cd");
+    expectError(param, 400, "ErrFieldMustBePrintable", { field: "id" });
   });
 });
