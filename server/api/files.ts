@@ -1,5 +1,4 @@
 import { PassThrough, type Readable } from "node:stream";
-import fastifyMultipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { ApiError, errors } from "../errors.ts";
 import {
@@ -13,6 +12,7 @@ import {
   sendFileRead,
   tooLarge,
 } from "../http/file-http.ts";
+import { firstFile, isMultipart } from "../http/multipart-file.ts";
 import { refuseNulPaths, requestPath } from "../http/request-path.ts";
 import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/files.ts";
 import { ServerIdParams } from "../wire/servers.ts";
@@ -26,24 +26,27 @@ const fileUrls = ["/api/servers/:id/file", "/api/servers/:id/file/*"];
 /** The web client once sent `multipart/formdata` (reference §12.9): read it as the real thing. */
 const misspeltMultipart = /^multipart\/formdata\b/i;
 
+/** The size is bounded by limitedTo for both kinds of upload, with one error. */
+const formLimits = { files: 1, fields: 16, fieldSize: 64 * 1024 };
+
 /** The bytes of an upload: a multipart form's `file` field, or else the raw body. */
 async function uploadedBytes(request: FastifyRequest, maxUploadBytes: number): Promise<Readable> {
-  if (!request.isMultipart()) {
+  if (!isMultipart(request.headers["content-type"])) {
     const declared = Number(request.headers["content-length"]);
     if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
     return bodyStreamOf(request.body);
   }
-  const part = await request.file().catch((error) => {
+  const part = await firstFile(bodyStreamOf(request.body), request.headers, formLimits).catch((error) => {
     throw badMultipart(error);
   });
-  if (part?.fieldname !== "file") throw errors.fieldRequired("file");
+  if (part?.field !== "file") throw errors.fieldRequired("file");
   // The parser fails the part's stream when the form is cut short or malformed: that is the sender's fault.
   // When the whole body was already there, it may have failed it before this line: an error listener
   // added now would never hear of it, and the upload would wait forever (seen on PostgreSQL timing).
-  if (part.file.errored || part.file.destroyed) throw badMultipart(part.file.errored);
+  if (part.stream.errored || part.stream.destroyed) throw badMultipart(part.stream.errored);
   const bytes = new PassThrough();
-  part.file.once("error", (error) => bytes.destroy(badMultipart(error)));
-  part.file.pipe(bytes);
+  part.stream.once("error", (error) => bytes.destroy(badMultipart(error)));
+  part.stream.pipe(bytes);
   return bytes;
 }
 
@@ -134,10 +137,6 @@ export function fileRoutes(app: Api, { services }: RouteContext): void {
       if (type && misspeltMultipart.test(type)) {
         request.headers["content-type"] = type.replace(misspeltMultipart, "multipart/form-data");
       }
-    });
-    await scope.register(fastifyMultipart, {
-      // The size is bounded by limitedTo for both kinds of upload, with one error.
-      limits: { fileSize: Number.POSITIVE_INFINITY, files: 1, fields: 16, fieldSize: 64 * 1024 },
     });
     const api = typed(scope);
     for (const url of fileUrls) {

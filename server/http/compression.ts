@@ -110,17 +110,17 @@ const contentTypeOf = (reply: FastifyReply) => String(reply.getHeader("content-t
 
 function varyOnEncoding(reply: FastifyReply): void {
   const vary = reply.getHeader("vary");
-  if (vary === undefined) reply.header("Vary", "accept-encoding");
-  else if (!/accept-encoding|\*/i.test(String(vary))) reply.header("Vary", `${vary}, accept-encoding`);
+  if (vary === undefined) reply.header("vary", "accept-encoding");
+  else if (!/accept-encoding|\*/i.test(String(vary))) reply.header("vary", `${vary}, accept-encoding`);
 }
 
 function encoded(reply: FastifyReply, encoding: Encoding, body: Buffer): Buffer {
-  reply.header("Content-Encoding", encoding).header("Content-Length", String(body.length));
+  reply.header("content-encoding", encoding).header("content-length", String(body.length));
   return body;
 }
 
 function compressing(reply: FastifyReply, encoding: Encoding, source: Readable): Readable {
-  reply.header("Content-Encoding", encoding).removeHeader("content-length");
+  reply.header("content-encoding", encoding).removeHeader("content-length");
   const compressor = compressStream[encoding]();
   // Fastify destroys the compressor when the client goes away; the pipeline then ends the source.
   pipeline(source, compressor, (error) => {

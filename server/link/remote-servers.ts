@@ -1,4 +1,3 @@
-import WebSocket from "ws";
 import type { Template, VariableValue } from "../templates/index.ts";
 import type { NodeHttp } from "./node-http.ts";
 import type {
@@ -13,9 +12,19 @@ import type {
   StatsView,
 } from "./server-wire.ts";
 
+/** ws loads with the first remote node: a panel with its local node alone never needs it. */
+let ws: Promise<typeof import("ws")> | undefined;
+const loadWs = () => {
+  ws ??= import("ws");
+  return ws;
+};
+
 /** Servers of a remote node, through the daemon's routes under /daemon/server/{id}. */
 export class RemoteServers implements NodeServers {
-  constructor(private readonly http: NodeHttp) {}
+  constructor(private readonly http: NodeHttp) {
+    // Asked for now, so that the first socket to this node does not wait for the module.
+    loadWs();
+  }
 
   private path(id: string, rest = ""): string {
     return `/daemon/server/${encodeURIComponent(id)}${rest}`;
@@ -80,13 +89,14 @@ export class RemoteServers implements NodeServers {
     return this.http.call("GET", this.path(id, "/status"));
   }
 
-  subscribe(
+  async subscribe(
     id: string,
     channels: readonly SocketChannel[],
     onMessage: (message: SocketMessage) => void,
     onEnd: (code?: number) => void,
   ): Promise<() => void> {
     const url = `${this.http.address.baseUrl.replace(/^http/, "ws")}${this.path(id, "/socket")}?${channels.join("&")}`;
+    const { default: WebSocket } = await loadWs();
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, { headers: { authorization: `Bearer ${this.http.token()}` } });
       let opened = false;

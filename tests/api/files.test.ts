@@ -145,6 +145,23 @@ function fileManager(label: string, place: () => Place) {
         headers: { "content-type": encoded.headers.get("content-type") ?? "" },
       });
       expectEnvelope(res, 400, "ErrFieldRequired");
+      // A field before the file is read past; a file after the first is not written anywhere.
+      const both = new FormData();
+      both.append("note", "first a field");
+      both.append("file", new Blob(["the bytes"]), "a.txt");
+      both.append("file", new Blob(["a second file"]), "b.txt");
+      const mixed = new Response(both);
+      const written = await rawRequest(api, "PUT", `${base}/file/form/mixed.txt`, {
+        body: Buffer.from(await mixed.arrayBuffer()),
+        headers: { "content-type": mixed.headers.get("content-type") ?? "" },
+      });
+      expect(written.status, written.text).toBe(204);
+      expect((await get("form/mixed.txt")).text).toBe("the bytes");
+      const empty = await rawRequest(api, "PUT", `${base}/file/form/empty.bin`, {
+        body: "",
+        headers: { "content-type": "multipart/form-data; boundary=x" },
+      });
+      expectEnvelope(empty, 400, "ErrFieldRequired");
       expect((await upload(api, `${base}/file/form/folder/x.txt`, "x")).status).toBe(204);
       expectEnvelope(await upload(api, `${base}/file/form/folder`, "x"), 400, "ErrFileExists");
       expect((await get("form/folder/x.txt")).text).toBe("x");

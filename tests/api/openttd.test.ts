@@ -35,6 +35,9 @@ describe("a real OpenTTD server on a remote node, through the panel, in the hard
     });
     expect(created.status, created.text).toBe(200);
     const socket = await openServerSocket(api, id);
+    // The panel's stream from the node is live once the node's first status (sent on subscribing)
+    // has come through; an install begun before that could end before the stream is there.
+    await waitUntil(async () => socket.frames.some((f) => f.type === "status"), 10_000, 50);
 
     expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
     expect(socket.frames.some((f) => f.type === "status" && f.data.installing === true)).toBe(true);

@@ -112,13 +112,19 @@ export class HttpServer {
       return;
     }
     const { match, request } = routed;
-    this.sockets ??= import("ws").then(({ WebSocketServer }) => new WebSocketServer({ noServer: true }));
-    (await this.sockets).handleUpgrade(req, socket, head, (ws) => {
-      Promise.resolve(match.route.socket?.(ws, request)).catch((error) => {
-        log.error({ err: error }, "unhandled error");
-        ws.close(1011);
+    try {
+      this.sockets ??= import("ws").then(({ WebSocketServer }) => new WebSocketServer({ noServer: true }));
+      (await this.sockets).handleUpgrade(req, socket, head, (ws) => {
+        Promise.resolve(match.route.socket?.(ws, request)).catch((error) => {
+          log.error({ err: error }, "unhandled error");
+          ws.close(1011);
+        });
       });
-    });
+    } catch (error) {
+      // Nothing of it reaches the client; the process goes on.
+      log.error({ err: error }, "unhandled error");
+      socket.destroy();
+    }
   }
 
   /** Authorizes, finds the route and checks its path and query; the body is left for later. */
