@@ -17,6 +17,7 @@ export function newest(target) {
   // path.normalize's inner loop, which the daemon then also runs: its
   // optimizing compiler's code (about 3 MiB) stayed resident in a process that
   // then idles (a node's daemon is held to 50 MiB).
-  for (const entry of fs.readdirSync(target)) latest = Math.max(latest, newest(`${target}${path.sep}${entry}`));
+  for (const entry of fs.readdirSync(target))
+    latest = Math.max(latest, newest(`${target}${path.sep}${entry}`));
   return latest;
 }
