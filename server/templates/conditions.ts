@@ -23,14 +23,21 @@ export type ConditionScope = Record<string, VariableValue>;
 const cacheLimit = 500;
 
 export class ConditionEvaluator {
-  private readonly env: Environment;
+  private env: Environment | undefined;
   private readonly parsed = new Map<string, ParseResult>();
 
-  constructor(functions: ConditionFunctions = {}) {
+  constructor(private readonly functions: ConditionFunctions = {}) {}
+
+  /**
+   * Made with the first condition that is not empty: most templates have none, and the
+   * daemon bundle loads the CEL library only then (scripts/build-server.mjs).
+   */
+  private environment(): Environment {
+    if (this.env) return this.env;
     const host =
       <K extends keyof ConditionFunctions>(key: K, name: string) =>
       (argument: string): boolean => {
-        const fn = functions[key];
+        const fn = this.functions[key];
         if (!fn) throw new Error(`${name}() is not available here`);
         return fn(argument);
       };
@@ -39,6 +46,7 @@ export class ConditionEvaluator {
     this.env = new Environment({ unlistedVariablesAreDyn: true })
       .registerFunction("file_exists(string): bool", host("fileExists", "file_exists"))
       .registerFunction("in_path(string): bool", host("inPath", "in_path"));
+    return this.env;
   }
 
   /** True when the condition holds; an empty or missing condition always holds. */
@@ -72,7 +80,7 @@ export class ConditionEvaluator {
   private compile(condition: string): ParseResult {
     let program = this.parsed.get(condition);
     if (!program) {
-      program = this.env.parse(condition);
+      program = this.environment().parse(condition);
       if (this.parsed.size >= cacheLimit) this.parsed.clear();
       this.parsed.set(condition, program);
     }

@@ -95,8 +95,19 @@ describe("a node run from the daemon bundle alone, fetched from the panel", () =
     );
 
     const id = "b0d1e000";
+    // The run command is chosen by CEL conditions, whose library the bundle also keeps
+    // packed apart until the first one is evaluated.
+    const echo = echoDefinition();
     const created = await api.put(`/api/servers/${id}`, {
-      ...echoDefinition(),
+      ...echo,
+      run: {
+        ...echo.run,
+        command: [
+          { if: "motd == 'hello' && file_exists('no-such-file')", command: "sh -c 'echo wrong'" },
+          { if: "motd == 'hello' && port > 1000 && !file_exists('no-such-file')", command: echo.run.command },
+          { command: "sh -c 'echo fallback'" },
+        ],
+      },
       name: "bundled",
       node: node.body.id,
     });
