@@ -62,5 +62,8 @@ function sendAnswer(reply: FastifyReply, answer: Answer): void {
   const encoding = compressible ? preferredEncoding(headers["accept-encoding"]) : undefined;
   if (!compressible) reply.send(answer.body);
   else if (encoding === undefined) sendEncoded(reply, answer.body, undefined);
-  else sendEncoded(reply, (answer[encoding] ??= compressSync[encoding](answer.body)), encoding);
+  else {
+    answer[encoding] ??= compressSync[encoding](answer.body);
+    sendEncoded(reply, answer[encoding], encoding);
+  }
 }

@@ -63,7 +63,10 @@ export function sendEncoded(reply: FastifyReply, body: Buffer, encoding: Encodin
 type Done = (error: Error | null, payload?: unknown) => void;
 
 function compressAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Done): void {
-  if (negotiated.has(reply)) return done(null, payload);
+  if (negotiated.has(reply)) {
+    done(null, payload);
+    return;
+  }
   const size = sizeOf(reply, payload);
   const encoding = size === undefined ? undefined : chosenEncoding(request, reply, size);
   if (encoding === undefined) done(null, payload);
