@@ -8,7 +8,6 @@
 // lightest a node can be at idle.
 import fs from "node:fs";
 import path from "node:path";
-import v8 from "node:v8";
 import { newest } from "./newest-mtime.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -23,20 +22,9 @@ function builtAt(file) {
   }
 }
 
-/**
- * When a source was last changed. Its few hundred stat calls are enough for
- * V8 to compile them optimized, which brings about 3 MiB of its optimizing
- * compiler's code into memory for good, in a process that then idles (a
- * node's daemon is held to 50 MiB): the walk runs unoptimized, and
- * optimizing is back on for everything after it.
- */
+/** When a source was last changed. */
 function newestSource() {
-  v8.setFlagsFromString("--no-opt");
-  try {
-    return Math.max(newest(path.join(root, "server")), newest(path.join(root, "package.json")));
-  } finally {
-    v8.setFlagsFromString("--opt");
-  }
+  return Math.max(newest(path.join(root, "server")), newest(path.join(root, "package.json")));
 }
 
 let sources;
