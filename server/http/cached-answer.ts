@@ -2,7 +2,7 @@ import type { FastifyReply } from "fastify";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
 import { preferredEncoding } from "./accept-encoding.ts";
-import { compressSync, compressThreshold } from "./compression.ts";
+import { compressSync, compressThreshold, sendEncoded } from "./compression.ts";
 
 /**
  * A route's answers kept serialised, by what decides them (who asks, the
@@ -15,14 +15,17 @@ import { compressSync, compressThreshold } from "./compression.ts";
  * A browser asks with Accept-Encoding, so the br or gzip copy is kept next to
  * the answer too, made the first time it is asked for, with the settings
  * compression.ts uses for every answer: a repeated list costs no
- * compression either. compression.ts leaves an answer that already carries a
- * Content-Encoding as it is.
+ * compression either, and goes out past compression.ts's hook
+ * (sendEncoded), which would only make the same choice again.
  */
 const json = "application/json; charset=utf-8";
 
 interface Answer {
-  readonly body: string;
-  readonly size: number;
+  /**
+   * Bytes, not the serialised string: Fastify then neither measures a string for Content-Length
+   * nor Node encodes 4 KiB of text into the socket on every call.
+   */
+  readonly body: Buffer;
   br?: Buffer;
   gzip?: Buffer;
 }
@@ -45,8 +48,7 @@ export class CachedAnswers {
   private async fill(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> {
     const stamp = this.cache.begin();
     // The route's JSON serialiser answers a string.
-    const body = reply.serialize(await load()) as string;
-    const answer: Answer = { body, size: Buffer.byteLength(body) };
+    const answer: Answer = { body: Buffer.from(reply.serialize(await load()) as string) };
     this.cache.set(key, answer, stamp);
     sendAnswer(reply, answer);
   }
@@ -56,12 +58,12 @@ function sendAnswer(reply: FastifyReply, answer: Answer): void {
   reply.type(json);
   const headers = reply.request.headers;
   // As compression.ts: small answers and requests with x-no-compression go as they are.
-  const compressible = answer.size >= compressThreshold && headers["x-no-compression"] === undefined;
+  const compressible = answer.body.length >= compressThreshold && headers["x-no-compression"] === undefined;
   const encoding = compressible ? preferredEncoding(headers["accept-encoding"]) : undefined;
-  if (encoding === undefined) {
-    reply.send(answer.body);
-    return;
+  if (!compressible) reply.send(answer.body);
+  else if (encoding === undefined) sendEncoded(reply, answer.body, undefined);
+  else {
+    answer[encoding] ??= compressSync[encoding](answer.body);
+    sendEncoded(reply, answer[encoding], encoding);
   }
-  answer[encoding] ??= compressSync[encoding](answer.body);
-  reply.header("Vary", "accept-encoding").header("Content-Encoding", encoding).send(answer[encoding]);
 }

@@ -49,9 +49,24 @@ export function installCompression(app: FastifyInstance): void {
   app.addHook("onSend", compressAnswer);
 }
 
+/** Answers whose encoding their route chose already (cached-answer.ts): not looked at again. */
+const negotiated = new WeakSet<FastifyReply>();
+
+/** Sends `body` as `encoding` (undefined: as it is), with `Vary: accept-encoding`, past compressAnswer. */
+export function sendEncoded(reply: FastifyReply, body: Buffer, encoding: Encoding | undefined): void {
+  negotiated.add(reply);
+  reply.header("vary", "accept-encoding");
+  if (encoding !== undefined) reply.header("content-encoding", encoding);
+  reply.send(body);
+}
+
 type Done = (error: Error | null, payload?: unknown) => void;
 
 function compressAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Done): void {
+  if (negotiated.has(reply)) {
+    done(null, payload);
+    return;
+  }
   const size = sizeOf(reply, payload);
   const encoding = size === undefined ? undefined : chosenEncoding(request, reply, size);
   if (encoding === undefined) done(null, payload);

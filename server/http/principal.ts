@@ -40,7 +40,10 @@ interface SessionEntry {
 const sessionCaches = new WeakMap<object, ReadCache<SessionEntry>>();
 
 /**
- * Sessions resolved by earlier calls, by token hash. Every API call needs its
+ * Sessions resolved by earlier calls, by token. Keyed by the token itself, not
+ * its hash: hashing it on every call cost a few per cent of a cached list, and
+ * the process holds each call's token in memory anyway; only the database
+ * keeps hashes, so a copy of it signs no one in. Every API call needs its
  * session, user and scopes; kept in memory they cost no query. Any write to
  * the database drops them all (read-cache.ts), so a logout, a deleted user, a
  * changed password or scope, a deleted OAuth client is in force on the very
@@ -65,24 +68,22 @@ export function principalFromToken(
   token: string,
   via: Principal["via"],
 ): Principal | undefined | Promise<Principal | undefined> {
-  const hash = tokenHash(token);
   const cache = sessionCache(deps.db);
-  const entry = cache.get(hash);
+  const entry = cache.get(token);
   if (entry) return principalOf(entry, token, via);
-  return readSession(deps, cache, hash, token, via);
+  return readSession(deps, cache, token, via);
 }
 
 async function readSession(
   deps: PrincipalDeps,
   cache: ReadCache<SessionEntry>,
-  hash: string,
   token: string,
   via: Principal["via"],
 ): Promise<Principal | undefined> {
   const stamp = cache.begin();
-  const entry = await loadSession(deps, hash);
+  const entry = await loadSession(deps, tokenHash(token));
   if (!entry) return undefined;
-  cache.set(hash, entry, stamp);
+  cache.set(token, entry, stamp);
   return principalOf(entry, token, via);
 }
 

@@ -99,6 +99,9 @@ describe("answers kept in memory", () => {
     const path = "/api/users?limit=50";
     const plain = await raw(path);
     expect(plain.headers["content-encoding"]).toBeUndefined();
+    // It could have been compressed: a cache must not hand it to a client that asks for br.
+    expect(plain.headers.vary).toBe("accept-encoding");
+    expect(plain.headers["content-length"]).toBe(String(plain.body.length));
     expect(plain.body.length).toBeGreaterThan(1024);
     for (const [header, encoding] of [
       ["br, gzip", "br"],
