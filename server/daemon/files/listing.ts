@@ -4,10 +4,16 @@ import type { FileEntry } from "../../link/file-wire.ts";
 import type { Location, Sandbox } from "../sandbox/index.ts";
 import { isTempUpload } from "./temp-uploads.ts";
 
+/**
+ * Made with the first listing: a collator reads ICU's collation data (about 2 MiB of the
+ * node binary), which an idle node would otherwise hold resident from its start.
+ */
+let collator: Intl.Collator | undefined;
+
 /** Folders first, then files; each group by name, ignoring case, with numbers in numeric order. */
-const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
 function byKindThenName(a: FileEntry, b: FileEntry): number {
   if (a.isFile !== b.isFile) return a.isFile ? 1 : -1;
+  collator ??= new Intl.Collator("en", { numeric: true, sensitivity: "base" });
   return collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
