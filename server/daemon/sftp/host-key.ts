@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ensurePrivateFile } from "../../secrets/private-files.ts";
@@ -64,15 +64,34 @@ function sshString(value: Buffer | string): Buffer {
   return Buffer.concat([length, bytes]);
 }
 
+/** PKCS #8 of an Ed25519 private key up to its 32-byte seed (RFC 8410). */
+const pkcs8Ed25519Prefix = Buffer.from("302e020100300506032b657004220420", "hex");
+
+/**
+ * An Ed25519 key pair made from 32 random bytes. Not with generateKeyPairSync
+ * and a JWK export: on Node 20 that pair can deadlock the process for good (the
+ * export holds the key's lock while it allocates; a garbage collection then
+ * finalizes the generation job, which takes the same lock: it hung a test run).
+ */
+function newEd25519(): { seed: Buffer; pub: Buffer } {
+  const seed = randomBytes(32);
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([pkcs8Ed25519Prefix, seed]),
+    format: "der",
+    type: "pkcs8",
+  });
+  // The SubjectPublicKeyInfo form ends with the 32-byte public key.
+  const pub = createPublicKey(privateKey).export({ type: "spki", format: "der" }).subarray(-32);
+  return { seed, pub };
+}
+
 /**
  * A fresh Ed25519 key in OpenSSH's private key format (unencrypted), as
  * `ssh-keygen -t ed25519 -N ""` writes it. ssh2's own generator wrote about
  * one key in 250 with a 31-byte public key that its parser then refused.
  */
 function newHostKey(): string {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const seed = Buffer.from(privateKey.export({ format: "jwk" }).d as string, "base64url");
-  const pub = Buffer.from(publicKey.export({ format: "jwk" }).x as string, "base64url");
+  const { seed, pub } = newEd25519();
   const publicBlob = Buffer.concat([sshString(keyType), sshString(pub)]);
   const check = randomBytes(4);
   let secret = Buffer.concat([
