@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { signal } from "@preact/signals-react";
-import { useEffect } from "react";
+import { useLayoutEffect } from "react";
 import { tinykeys } from "tinykeys";
 import { CHORD_TIMEOUT_MS } from "./hotkeyTable";
 import { isTypingTarget } from "./typing";
@@ -26,7 +26,9 @@ export function bindKeys(map: Record<string, (e: KeyboardEvent) => void>): () =>
 }
 
 export function useContextHotkeys(list: readonly ContextHotkey[]): void {
-  useEffect(() => {
+  // Bound as the screen commits, not after the next paint: a key pressed right after a dialog
+  // closes (Escape, then Backspace) reaches the screen's hotkeys instead of falling between.
+  useLayoutEffect(() => {
     contextHotkeys.value = [...contextHotkeys.value, ...list];
     const unbind = bindKeys(Object.fromEntries(list.map((h) => [h.keys, h.run])));
     return () => {
