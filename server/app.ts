@@ -25,6 +25,7 @@ import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
 import type { PanelConfig } from "./config.ts";
+import { AnswerReplay, replayingServer } from "./http/answer-replay.ts";
 import { installAuthRequestRules } from "./http/auth-requests.ts";
 import { installCompression } from "./http/compression.ts";
 import { CookieJar } from "./http/cookies.ts";
@@ -35,6 +36,7 @@ import { lazyChildLogger } from "./http/lazy-logger.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { collectOpenApi } from "./http/openapi.ts";
+import { sessionIsLive } from "./http/principal.ts";
 import { installRequestDecoding } from "./http/request-encoding.ts";
 import { panelSchemaController } from "./http/schema-compilers.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
@@ -48,6 +50,8 @@ export const apiVersion = "3.0.0-outpost";
 
 /** The panel's HTTP server: API, auth, OAuth2 and the web app on one origin. */
 export async function buildApp(config: PanelConfig, services: PanelServices): Promise<FastifyInstance> {
+  const replay = new AnswerReplay(services.db, (token) => sessionIsLive(services.db, token));
+  const logRequests = config.logLevel === "debug";
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -59,7 +63,9 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     frameworkErrors,
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
-    logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" }),
+    logController: new LogController({ disableRequestLogging: !logRequests }),
+    // A replayed answer would go unlogged: with request logs on, every request goes through Fastify.
+    serverFactory: logRequests ? undefined : replayingServer(replay),
     childLoggerFactory: lazyChildLogger,
     schemaController: panelSchemaController,
   });
@@ -77,6 +83,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   installAuthRequestRules(app);
   installNulGuard(app);
   installGuard(app, services, cookies);
+  replay.install(app);
   collectOpenApi(app);
 
   // Callback-style, not async: it runs on every answer, and a promise per hook is a cost there.
@@ -92,7 +99,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     done(null, payload);
   });
 
-  const ctx: RouteContext = { services, cookies };
+  const ctx: RouteContext = { services, cookies, replay };
   for (const routes of [
     authRoutes,
     oauth2Routes,

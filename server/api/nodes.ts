@@ -11,17 +11,17 @@ import {
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** /api/nodes (reference §9.3); scopes per reference §2.5. */
-export function nodeRoutes(app: Api, { services }: RouteContext): void {
+export function nodeRoutes(app: Api, { services, replay }: RouteContext): void {
   const api = typed(app);
   const { nodes } = services;
   const byId = { params: NodeIdParams };
-  const lists = new CachedAnswers(services.db, 16);
+  // The same for every caller holding the scope; only whether each node answers changes without a write.
+  const lists = new CachedAnswers(services.db, replay, { max: 16, alsoOn: () => nodes.reachability() });
 
   api.get(
     "/api/nodes",
     { config: { access: "nodes.view" }, schema: { response: { 200: Type.Array(NodeView) } } },
-    // The same for every caller holding the scope; only whether each node answers changes without a write.
-    (_request, reply) => lists.send(reply, nodes.reachability(), () => nodes.list()),
+    (_request, reply) => lists.send(reply, "", () => nodes.list()),
   );
 
   api.get(

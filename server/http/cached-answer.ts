@@ -2,6 +2,7 @@ import type { FastifyReply } from "fastify";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
 import { preferredEncoding } from "./accept-encoding.ts";
+import type { AnswerReplay } from "./answer-replay.ts";
 import { compressSync, compressThreshold, sendEncoded } from "./compression.ts";
 
 /**
@@ -17,6 +18,10 @@ import { compressSync, compressThreshold, sendEncoded } from "./compression.ts";
  * compression.ts uses for every answer: a repeated list costs no
  * compression either, and goes out past compression.ts's hook
  * (sendEncoded), which would only make the same choice again.
+ *
+ * Each answer sent is offered to the replay (answer-replay.ts), which sends
+ * it again to the same request before Fastify sees it, as long as this cache
+ * still holds it.
  */
 const json = "application/json; charset=utf-8";
 
@@ -30,40 +35,59 @@ interface Answer {
   gzip?: Buffer;
 }
 
+export interface CachedAnswersOptions {
+  /** Bounds how many answers are kept (a list page is a few KiB). */
+  max?: number;
+  /** What else the answers depend on that changes without a write (a key of it, asked for on every call). */
+  alsoOn?: () => string;
+}
+
 export class CachedAnswers {
   private readonly cache: ReadCache<Answer>;
+  private readonly alsoOn: (() => string) | undefined;
 
-  /** `max` bounds how many answers are kept (a list page is a few KiB). */
-  constructor(db: object, max = 256) {
+  constructor(
+    db: object,
+    private readonly replay: AnswerReplay,
+    { max = 256, alsoOn }: CachedAnswersOptions = {},
+  ) {
     this.cache = new ReadCache(writeGeneration(db), max);
+    this.alsoOn = alsoOn;
   }
 
   /** Sends the kept answer for `key` at once, or serialises, keeps and sends `load`'s. */
   send(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> | undefined {
-    const answer = this.cache.get(key);
+    const answer = this.cache.get(this.fullKey(key));
     if (answer === undefined) return this.fill(reply, key, load);
-    sendAnswer(reply, answer);
+    this.sendAnswer(reply, key, answer, this.cache.begin());
   }
 
   private async fill(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> {
+    const fullKey = this.fullKey(key);
     const stamp = this.cache.begin();
     // The route's JSON serialiser answers a string.
     const answer: Answer = { body: Buffer.from(reply.serialize(await load()) as string) };
-    this.cache.set(key, answer, stamp);
-    sendAnswer(reply, answer);
+    this.cache.set(fullKey, answer, stamp);
+    this.sendAnswer(reply, key, answer, stamp);
   }
-}
 
-function sendAnswer(reply: FastifyReply, answer: Answer): void {
-  reply.type(json);
-  const headers = reply.request.headers;
-  // As compression.ts: small answers and requests with x-no-compression go as they are.
-  const compressible = answer.body.length >= compressThreshold && headers["x-no-compression"] === undefined;
-  const encoding = compressible ? preferredEncoding(headers["accept-encoding"]) : undefined;
-  if (!compressible) reply.send(answer.body);
-  else if (encoding === undefined) sendEncoded(reply, answer.body, undefined);
-  else {
-    answer[encoding] ??= compressSync[encoding](answer.body);
-    sendEncoded(reply, answer[encoding], encoding);
+  private fullKey(key: string): string {
+    return this.alsoOn === undefined ? key : `${key}\n${this.alsoOn()}`;
+  }
+
+  /** `stamp`: the write generation `answer` is known to be right at. */
+  private sendAnswer(reply: FastifyReply, key: string, answer: Answer, stamp: number): void {
+    reply.type(json);
+    const headers = reply.request.headers;
+    // As compression.ts: small answers and requests with x-no-compression go as they are.
+    const compressible = answer.body.length >= compressThreshold && headers["x-no-compression"] === undefined;
+    const encoding = compressible ? preferredEncoding(headers["accept-encoding"]) : undefined;
+    if (encoding !== undefined) answer[encoding] ??= compressSync[encoding](answer.body);
+    const body = encoding === undefined ? answer.body : (answer[encoding] as Buffer);
+    // The replay may send these bytes again for as long as this cache holds this very answer.
+    const stillCurrent = () => this.cache.get(this.fullKey(key)) === answer;
+    this.replay.offer(reply, { body, stamp, stillCurrent });
+    if (compressible) sendEncoded(reply, body, encoding);
+    else reply.send(body);
   }
 }
