@@ -83,7 +83,6 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   installAuthRequestRules(app);
   installNulGuard(app);
   installGuard(app, services, cookies);
-  replay.install(app);
   collectOpenApi(app);
 
   // Callback-style, not async: it runs on every answer, and a promise per hook is a cost there.

@@ -5,7 +5,7 @@ import {
   type ServerOptions,
   type ServerResponse,
 } from "node:http";
-import type { FastifyInstance, FastifyReply, FastifyServerFactory } from "fastify";
+import type { FastifyReply, FastifyServerFactory } from "fastify";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
 
@@ -16,7 +16,7 @@ import { writeGeneration } from "../db/write-generation.ts";
  * request pipeline — which was most of a cached list's cost (bench/RESULTS.md).
  *
  * What is replayed is exactly what the pipeline sent the last time, status,
- * headers and bytes, recorded once the answer went out (onResponse), and only
+ * headers and bytes, recorded once the answer went out ('finish'), and only
  * to a request that would get the same one:
  * - the same method (GET), URL, credentials (the whole Cookie and
  *   Authorization headers: another caller never gets someone else's answer)
@@ -52,7 +52,6 @@ const perResponse = new Set(["date", "connection", "keep-alive", "transfer-encod
 
 export class AnswerReplay {
   private readonly kept: ReadCache<Replay>;
-  private readonly recordings = new WeakMap<FastifyReply, Recording>();
 
   constructor(
     db: object,
@@ -73,28 +72,24 @@ export class AnswerReplay {
     return true;
   }
 
-  /** Marks the answer being sent as one to keep once it went out. */
+  /**
+   * Keeps the answer being sent once it went out whole ('finish'), if it is one to keep. Listened
+   * for on the offered answers only: the other requests pay nothing for the replay.
+   */
   offer(reply: FastifyReply, recording: Recording): void {
-    this.recordings.set(reply, recording);
-  }
-
-  /** Keeps offered answers once sent whole (onResponse). */
-  install(app: FastifyInstance): void {
-    app.addHook("onResponse", (request, reply, done) => {
-      const recording = this.recordings.get(reply);
+    const { request } = reply;
+    if (request.method !== "GET") return;
+    reply.raw.once("finish", () => {
       const principal = request.principal;
       if (
-        recording !== undefined &&
-        principal !== undefined &&
-        principal.readAt === recording.stamp &&
-        request.method === "GET" &&
-        reply.statusCode === 200 &&
-        !reply.hasHeader("set-cookie")
-      ) {
-        const replay = { token: principal.token, headers: headerList(reply), ...recording };
-        this.kept.set(keyOf(request.raw), replay, recording.stamp);
-      }
-      done();
+        principal === undefined ||
+        principal.readAt !== recording.stamp ||
+        reply.statusCode !== 200 ||
+        reply.hasHeader("set-cookie")
+      )
+        return;
+      const replay = { token: principal.token, headers: headerList(reply), ...recording };
+      this.kept.set(keyOf(request.raw), replay, recording.stamp);
     });
   }
 }

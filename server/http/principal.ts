@@ -95,8 +95,10 @@ async function readSession(
 /** Whether `token`'s session is kept in memory and not expired: a replayed answer's check (answer-replay.ts). */
 export function sessionIsLive(db: Db, token: string): boolean {
   const entry = sessionCache(db).get(token);
-  return entry !== undefined && entry.expiresAt > Date.now();
+  return entry !== undefined && !expired(entry);
 }
+
+const expired = (entry: SessionEntry) => entry.expiresAt <= Date.now();
 
 /** The call's principal from a session entry, unless it expired. */
 function principalOf(
@@ -105,7 +107,7 @@ function principalOf(
   via: Principal["via"],
   readAt: number,
 ): Principal | undefined {
-  if (entry.expiresAt <= Date.now()) return undefined;
+  if (expired(entry)) return undefined;
   // A copy per call: nothing a route does to its principal reaches the next call's.
   const { principal } = entry;
   const { user, bound } = principal;

@@ -47,7 +47,6 @@ beforeEach(async () => {
     if (token) request.principal = { token, readAt: writeGeneration(opened.db).current() } as Principal;
     done();
   });
-  replay.install(app);
   const lists = new CachedAnswers(opened.db, replay, { alsoOn: () => reachability });
   const list = () => items().selectFrom("items").selectAll().orderBy("id").execute();
   app.get("/list", async (request, reply) => {
