@@ -18,8 +18,8 @@ import {
   usePanel,
 } from "../support/test-panel.ts";
 
-const corpus = path.resolve(import.meta.dirname, "../../../shared/pufferpanel-templates");
-const legacyCorpus = path.resolve(import.meta.dirname, "../../../shared/pufferpanel-templates-v2.6");
+const corpus = path.resolve(import.meta.dirname, "../fixtures/pufferpanel-templates");
+const legacyCorpus = path.resolve(import.meta.dirname, "../fixtures/pufferpanel-templates-v2.6");
 
 /** A template repository on disk: two folders of the real corpus, with a README in one. */
 function makeRepoTree(dir: string): void {

@@ -7,8 +7,8 @@ import { serveFolder } from "../support/static-server.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap, unique } from "./helpers.ts";
 
-// The template corpus lies in the shared folder beside the repository.
-const corpus = path.resolve(import.meta.dirname, "../../../shared/pufferpanel-templates");
+// The community template corpus, vendored in tests/fixtures/.
+const corpus = path.resolve(import.meta.dirname, "../fixtures/pufferpanel-templates");
 
 /** A full-page picture from the top (the fixed top bar would otherwise be drawn mid-page). */
 async function snapTop(page: Page, name: string): Promise<void> {

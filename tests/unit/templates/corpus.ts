@@ -2,13 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 
 /**
- * The community template corpora copied beside the repo (templates.md §0).
+ * The community template corpora vendored in tests/fixtures/ (each folder's
+ * SOURCE.txt says where from, LICENSE is their licence).
  * Missing folders fail loudly: a corpus test that silently ran on nothing
  * would prove nothing.
  */
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
-export const v3Folder = path.resolve(repoRoot, "../shared/pufferpanel-templates");
-export const v26Folder = path.resolve(repoRoot, "../shared/pufferpanel-templates-v2.6");
+export const v3Folder = path.resolve(repoRoot, "tests/fixtures/pufferpanel-templates");
+export const v26Folder = path.resolve(repoRoot, "tests/fixtures/pufferpanel-templates-v2.6");
 
 export interface CorpusFile {
   /** Template name: the file name without .json (how the Go panel names it). */
@@ -27,7 +28,7 @@ export interface TesterCase {
 
 function requireFolder(folder: string): void {
   if (!fs.existsSync(folder)) {
-    throw new Error(`template corpus not found at ${folder}: the shared folder must sit beside the repo`);
+    throw new Error(`template corpus not found at ${folder}: it is vendored in tests/fixtures/`);
   }
 }
 
