@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Db } from "../../db/database.ts";
 import { ApiError, errors } from "../../errors.ts";
+import { checkedAddressOf } from "../../net/public-address.ts";
 import { repoRoot } from "../../repo-root.ts";
 import {
   environmentsOf,
@@ -46,6 +47,8 @@ export const refreshAfterMs = 5 * 60_000;
 export const retryFailedAfterMs = 2 * 60_000;
 
 const namePattern = /^[A-Za-z0-9._-]{1,100}$/;
+/** Why a non-administrator's repository could not be fetched, whatever the cause. */
+const unreachable = "it could not be reached";
 const invalidUrl = (why: string) =>
   new ApiError(400, "ErrFieldInvalid", `\${field} ${why}`, { field: "url" });
 
@@ -174,6 +177,16 @@ export class TemplateRepos {
       throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
     // Reading a folder on the panel's host is for administrators only: it reads the host's disk.
     const url = await this.checkedSource(input.url.trim(), opts.byAdmin);
+    // Anyone else's is fetched from public addresses only (repo-fetch.ts): one that is not is
+    // refused now, in the same words as one that does not resolve.
+    if (
+      !opts.byAdmin &&
+      !(await checkedAddressOf(new URL(url)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw invalidUrl("cannot be reached");
     const existing = await this.db
       .selectFrom("template_repos")
       .select("id")
@@ -320,9 +333,12 @@ export class TemplateRepos {
     try {
       // A host folder is read where it is, every time: what the administrator edits there shows at once.
       if (folder !== undefined) return await this.readFolder(folder);
-      await fetchRepo(row.url, row.branch, this.repoDir(repoId));
+      await fetchRepo(row.url, row.branch, this.repoDir(repoId), { publicOnly: row.by_admin !== 1 });
     } catch (err) {
-      const failure = { at: Date.now(), reason: (err as Error).message };
+      // A non-administrator's repository fails in one word: the reason would tell what answers
+      // (or not) at an address they chose.
+      const reason = row.by_admin === 1 ? (err as Error).message : unreachable;
+      const failure = { at: Date.now(), reason };
       this.failed.set(repoId, failure);
       // A copy fetched before still serves while the source is away.
       if (stale) return stale;
