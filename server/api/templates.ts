@@ -19,6 +19,12 @@ const onlyLocal = (repo: number) => {
     throw new ApiError(400, "ErrRepoReadOnly", "only the local repository (0) can be edited");
 };
 
+/**
+ * Whether an administrator calls: what an administrator writes or adds (a local template, a
+ * repository) is what non-administrators may create servers from (server/panel/servers.ts).
+ */
+const byAdmin = (request: FastifyRequest) => holdsScope(requirePrincipal(request).scopes, "admin");
+
 /** /api/templates: repositories and their templates (reference §12.15; add and delete repos work here). */
 export function templateRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
@@ -50,7 +56,7 @@ export function templateRoutes(app: Api, { services }: RouteContext): void {
     },
     async (request, reply) => {
       onlyLocal(request.params.repo);
-      await templates.putLocal(request.params.name, request.body);
+      await templates.putLocal(request.params.name, request.body, byAdmin(request));
       return reply.status(204).send();
     },
   );
@@ -70,18 +76,16 @@ export function templateRoutes(app: Api, { services }: RouteContext): void {
     config: { access: "templates.repo.create" as const },
     schema: { body: RepoCreateBody, response: { 200: RepoView } },
   };
-  // Reading a folder on the panel's host is for administrators only: it reads the host's disk.
-  const hostFolders = (request: FastifyRequest) => ({
-    mayReadHostFolders: holdsScope(requirePrincipal(request).scopes, "admin"),
-  });
-  api.post("/api/templates", addRepo, (request) => templates.addRepo(request.body, hostFolders(request)));
+  api.post("/api/templates", addRepo, (request) =>
+    templates.addRepo(request.body, { byAdmin: byAdmin(request) }),
+  );
   api.put(
     "/api/templates/:repo",
     {
       ...addRepo,
       schema: { ...addRepo.schema, params: Type.Object({ repo: Type.String({ maxLength: 20 }) }) },
     },
-    (request) => templates.addRepo(request.body, hostFolders(request)),
+    (request) => templates.addRepo(request.body, { byAdmin: byAdmin(request) }),
   );
 
   api.delete(

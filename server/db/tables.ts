@@ -107,6 +107,8 @@ export interface TemplateRow {
   /** The template's JSON. */
   body: string;
   updated_at: number;
+  /** 1 when an administrator wrote it: only such local templates are what others may create servers from. */
+  by_admin: Generated<number>;
 }
 
 export interface TemplateRepoTable {
@@ -115,6 +117,8 @@ export interface TemplateRepoTable {
   url: string;
   branch: string;
   created_at: number;
+  /** 1 when an administrator added it: only such repositories' templates are what others may create servers from. */
+  by_admin: Generated<number>;
 }
 
 /** A server's backup as the panel lists it; the node holds the file (`file_name`) and says when it is done. */

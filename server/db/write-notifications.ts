@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type Pg from "pg";
 import type { Database } from "./tables.ts";
@@ -19,9 +20,11 @@ import type { WriteGeneration } from "./write-generation.ts";
  *
  * The one window left: between another connection's commit and the arrival
  * of its notification here (typically well under a millisecond on one host,
- * a network round trip otherwise) this panel may still answer from memory
- * what that commit replaced. This panel's own writes bump the generation
- * synchronously (countingWrites), so they have no such window.
+ * a network round trip otherwise, and never more than `currentForMs`: see
+ * WriteListener) this panel may still answer a read from memory with what
+ * that commit replaced. This panel's own writes bump the generation
+ * synchronously (countingWrites), so they have no such window; and a write
+ * request is authorised against the database, not memory (principal.ts).
  */
 export const writesChannel = "outpost_writes";
 const notifyFunction = "outpost_notify_write";
@@ -94,9 +97,14 @@ export interface ListenerLog {
 /** Reconnection waits, doubling from the first to the last. */
 const firstRetryMs = 100;
 const lastRetryMs = 10_000;
-/** How often the connection is asked whether it still answers, and how long an answer may take. */
-const heartbeatMs = 5000;
+/**
+ * How often the listener proves it hears the database (a round trip of its own notification), how
+ * long an answer may take before the connection counts as lost, and how old the last proof may be
+ * before nothing is answered from memory.
+ */
+const beatMs = 250;
 const answerMs = 3000;
+export const currentForMs = 1000;
 
 /**
  * The panel's LISTEN connection (its own pg Client, not one of the pool's).
@@ -104,18 +112,33 @@ const answerMs = 3000;
  * loses its connection until it listens again: meanwhile every answer comes
  * from the database. Reconnects with a growing wait; `close` ends it.
  *
- * A connection that dies without a word (a network cut, a frozen server)
- * would leave this panel deaf while it keeps answering from memory: a
- * heartbeat finds it within heartbeatMs + answerMs (8 s), the second window
- * left besides the one described above.
+ * A connection that stalls without a word (a network cut, a frozen server)
+ * would leave this panel deaf while it keeps answering from memory. So every
+ * beatMs the listener sends a notification to a channel of its own and waits
+ * for it to come back: PostgreSQL queues all notifications in one commit
+ * order, so its return proves that every write committed before it was sent
+ * has been heard. When the last proof is older than currentForMs, the
+ * generation is disabled (answers come from the database, as while the
+ * connection is lost) until a round trip succeeds again; after answerMs
+ * without one the connection is dropped and made again. What remains is the
+ * window described above, now at most currentForMs on a stalled connection.
+ * Writes never rely on it: the guard reads their caller's session from the
+ * database (principal.ts).
  */
 export class WriteListener {
   private client: Pg.Client | undefined;
   private retry: NodeJS.Timeout | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
+  private nextBeat: NodeJS.Timeout | undefined;
+  private staleAt: NodeJS.Timeout | undefined;
   private waitMs = firstRetryMs;
   private closed = false;
   private wasListening = false;
+  private stale = false;
+  /** This listener's own channel for its round trips: other panels do not hear them. */
+  private readonly beatChannel = `outpost_beat_${randomBytes(8).toString("hex")}`;
+  private beatCount = 0;
+  /** The round trip under way: its number, when it was sent, and the timer that gives up on it. */
+  private beat: { n: number; sentAt: number; giveUp: NodeJS.Timeout } | undefined;
 
   constructor(
     private readonly pg: typeof Pg,
@@ -138,12 +161,15 @@ export class WriteListener {
       query_timeout: answerMs,
     });
     this.client = client;
-    client.on("notification", () => this.generation.bump());
+    client.on("notification", (message) => {
+      if (message.channel === this.beatChannel) this.heard(client, Number(message.payload));
+      else this.generation.bump();
+    });
     client.on("error", (err) => this.lost(client, err));
     client.on("end", () => this.lost(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${writesChannel}`);
+      await client.query(`LISTEN ${writesChannel}; LISTEN ${this.beatChannel}`);
     } catch (err) {
       this.lost(client, err as Error);
       return;
@@ -151,22 +177,74 @@ export class WriteListener {
     // Closed or lost while connecting: that path has dealt with it.
     if (this.client !== client) return;
     this.waitMs = firstRetryMs;
-    this.heartbeat = setInterval(() => {
-      client.query("SELECT 1").catch((err: Error) => this.lost(client, err));
-    }, heartbeatMs);
-    this.heartbeat.unref();
+    this.stale = false;
     // Listening from here on: what was kept before (nothing, or answers from before the loss) is dropped.
     this.generation.enable();
+    this.currentUntil(Date.now() + currentForMs);
+    this.send(client);
     this.log.info(
       `listening to the database's writes${this.wasListening ? " again" : ""}; answers are kept in memory`,
     );
     this.wasListening = true;
   }
 
+  /** Sends the next round trip; an error or no answer within answerMs loses the connection. */
+  private send(client: Pg.Client): void {
+    if (this.client !== client) return;
+    const n = ++this.beatCount;
+    const giveUp = setTimeout(() => this.lost(client, new Error("no answer to the heartbeat")), answerMs);
+    giveUp.unref();
+    this.beat = { n, sentAt: Date.now(), giveUp };
+    client
+      .query("SELECT pg_notify($1, $2)", [this.beatChannel, String(n)])
+      .catch((err: Error) => this.lost(client, err));
+  }
+
+  /** A round trip came back: writes committed before it was sent are all heard. */
+  private heard(client: Pg.Client, n: number): void {
+    const beat = this.beat;
+    if (this.client !== client || beat === undefined || beat.n !== n) return;
+    this.beat = undefined;
+    clearTimeout(beat.giveUp);
+    if (this.stale) {
+      this.stale = false;
+      // Enabling drops what was kept before: the notifications that arrived late bumped it anyway.
+      this.generation.enable();
+      this.log.info("the database's write notifications are current again; keeping answers in memory");
+    }
+    this.currentUntil(beat.sentAt + currentForMs);
+    this.nextBeat = setTimeout(() => this.send(client), beatMs);
+    this.nextBeat.unref();
+  }
+
+  /** Answers may come from memory until `until`, unless another round trip comes back before. */
+  private currentUntil(until: number): void {
+    clearTimeout(this.staleAt);
+    this.staleAt = setTimeout(() => this.lapsed(), Math.max(0, until - Date.now()));
+    this.staleAt.unref();
+  }
+
+  private lapsed(): void {
+    if (this.client === undefined || this.stale) return;
+    this.stale = true;
+    this.generation.disable();
+    this.log.warn(
+      `the database's write notifications are not confirmed for ${currentForMs} ms; ` +
+        "answering from the database until they are",
+    );
+  }
+
+  private stopBeating(): void {
+    clearTimeout(this.nextBeat);
+    clearTimeout(this.staleAt);
+    if (this.beat) clearTimeout(this.beat.giveUp);
+    this.beat = undefined;
+  }
+
   private lost(client: Pg.Client, err?: Error): void {
     if (this.client !== client) return;
     this.client = undefined;
-    clearInterval(this.heartbeat);
+    this.stopBeating();
     this.generation.disable();
     client.end().catch(() => {});
     if (this.closed) return;
@@ -182,7 +260,7 @@ export class WriteListener {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
-    clearInterval(this.heartbeat);
+    this.stopBeating();
     const client = this.client;
     this.client = undefined;
     this.generation.disable();

@@ -31,21 +31,23 @@ const bearerPattern = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 
 /**
  * Reads the token from the Authorization header, else from the session cookie. A malformed header
- * is a 401 (thrown). A session kept in memory answers without a promise.
+ * is a 401 (thrown). A session kept in memory answers a read without a promise.
  */
 export function authenticate(
   deps: PrincipalDeps,
   cookies: CookieJar,
   request: FastifyRequest,
 ): Principal | undefined | Promise<Principal | undefined> {
+  // A call that may write is authorised against the database, never a session kept in memory.
+  const forWrite = request.method !== "GET" && request.method !== "HEAD";
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = bearerPattern.exec(header);
     if (!match) throw errors.notLoggedIn();
-    return principalFromToken(deps, match[1], "bearer");
+    return principalFromToken(deps, match[1], "bearer", forWrite);
   }
   const token = request.cookies[cookies.auth];
-  return token ? principalFromToken(deps, token, "cookie") : undefined;
+  return token ? principalFromToken(deps, token, "cookie", forWrite) : undefined;
 }
 
 export function requirePrincipal(request: FastifyRequest): Principal {

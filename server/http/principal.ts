@@ -67,14 +67,20 @@ function sessionCache(db: Db): ReadCache<SessionEntry> {
 /**
  * Resolves a session token into a principal, or undefined when it is not a live session. A kept
  * session answers at once, without a promise: this runs on every API call.
+ *
+ * A call that may write (`forWrite`: any method but GET and HEAD) never gets a kept session: its
+ * session, user and scopes are read from the database for it. Memory may lag behind another
+ * panel's commits for a moment (write-notifications.ts); a revoked session or a removed scope must
+ * not get a write through in that moment. Reads accept that window; writes have none.
  */
 export function principalFromToken(
   deps: PrincipalDeps,
   token: string,
   via: Principal["via"],
+  forWrite: boolean,
 ): Principal | undefined | Promise<Principal | undefined> {
   const cache = sessionCache(deps.db);
-  const entry = cache.get(token);
+  const entry = forWrite ? undefined : cache.get(token);
   if (entry) return principalOf(entry, token, via, cache.begin());
   return readSession(deps, cache, token, via);
 }

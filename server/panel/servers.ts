@@ -6,15 +6,29 @@ import { ApiError, errors } from "../errors.ts";
 import type { Principal } from "../http/principal.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import type { NodeServers } from "../link/server-wire.ts";
-import type { Variable } from "../templates/index.ts";
+import type { Template, Variable } from "../templates/index.ts";
 import type { Nodes } from "./nodes.ts";
 import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
 import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
 import { ServerCreations } from "./server-creations.ts";
 import { defaultServerUserScopes } from "./server-scopes.ts";
+import { canonicalJson } from "./templates/template-repos.ts";
 
 const limitsAdminOnly = () =>
   new ApiError(403, "ErrLimitsAdminOnly", "only an administrator may set a server's limits");
+const templateRequired = () =>
+  new ApiError(
+    403,
+    "ErrTemplateRequired",
+    "only an administrator may create a server from a definition that is not a template as it is",
+  );
+const environmentAdminOnly = () =>
+  new ApiError(403, "ErrEnvironmentAdminOnly", "only an administrator may change a server's environment");
+
+/** Where a non-administrator's definition must come from (template-repos.ts). */
+export interface VouchedTemplates {
+  vouchedTemplateOf(definition: Record<string, unknown>): Promise<Template | undefined>;
+}
 
 /** An object's entries in key order, for comparing limits whatever order they were written in. */
 function sortedKeys(value: unknown): unknown {
@@ -60,14 +74,28 @@ export class Servers {
   constructor(
     private readonly db: Db,
     private readonly nodes: Nodes,
+    private readonly templates: VouchedTemplates,
   ) {
     this.creations = new ServerCreations(db, nodes);
   }
 
+  /**
+   * Who may create what (an Outpost rule; the reference stores any holder's definition): an
+   * administrator creates a server from any definition. Anyone else holding server.create creates
+   * it from a template as it is, one an administrator vouched for (template-repos.ts,
+   * vouchedTemplateOf): its run command, install steps, environment, requirements come from the
+   * template; the caller picks only the variables' values, one of the environments it offers, the
+   * name, the node and the users. So what only administrators may choose (limits, what runs and how
+   * it is confined, Docker options) is never the caller's.
+   */
   async create(id: string, body: Record<string, unknown>, principal?: Principal): Promise<void> {
-    const { name: rawName, node: rawNode, users: rawUsers, ...definition } = body;
-    if (principal && definition.limits !== undefined && !holdsScope(principal.scopes, "admin")) {
-      throw limitsAdminOnly();
+    const { name: rawName, node: rawNode, users: rawUsers, ...given } = body;
+    let definition: Record<string, unknown> = given;
+    if (principal && !holdsScope(principal.scopes, "admin")) {
+      if (given.limits !== undefined) throw limitsAdminOnly();
+      const template = await this.templates.vouchedTemplateOf(given);
+      if (!template) throw templateRequired();
+      definition = template as unknown as Record<string, unknown>;
     }
     const name = typeof rawName === "string" && rawName.trim() ? rawName.trim() : id;
     const nodeId = typeof rawNode === "number" ? rawNode : 0;
@@ -230,23 +258,27 @@ export class Servers {
   }
 
   /**
-   * A new definition for a server. Its limits are the administrators' (an
-   * Outpost rule; the reference has no limits): anyone else's definition keeps
-   * the server's current ones — left out they are kept, changed it is refused.
+   * A new definition for a server. Its limits and its environment are the
+   * administrators' (an Outpost rule; the reference has no limits): anyone
+   * else's definition keeps the server's current ones — left out they are
+   * kept, changed it is refused.
    */
   async replaceDefinition(principal: Principal, id: string, body: Record<string, unknown>): Promise<void> {
     const client = await this.clientOf(id);
     let definition = body;
     if (!holdsScope(principal.scopes, "admin")) {
-      const { limits: current } = await client.definition(id);
+      const { limits: current, environment } = await client.definition(id);
       if (
         body.limits !== undefined &&
         JSON.stringify(sortedKeys(body.limits)) !== JSON.stringify(sortedKeys(current))
       ) {
         throw limitsAdminOnly();
       }
-      const { limits: _ignored, ...rest } = body;
-      definition = current ? { ...rest, limits: current } : rest;
+      // The environment (host or Docker, and the container's image, network …) is theirs too.
+      if (body.environment !== undefined && canonicalJson(body.environment) !== canonicalJson(environment))
+        throw environmentAdminOnly();
+      const { limits: _ignored, environment: _kept, ...rest } = body;
+      definition = { ...rest, environment, ...(current ? { limits: current } : {}) };
     }
     await client.replaceDefinition(id, definition);
     await this.refreshRecord(id);

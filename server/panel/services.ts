@@ -78,7 +78,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const nodes = new Nodes(db, settings, localNode, secrets);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
-  const servers = new Servers(db, nodes);
+  const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
+  const servers = new Servers(db, nodes, templates);
   const live = new LiveConnections(
     config.connectionLimits,
     {
@@ -121,7 +122,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     mailer,
     nodes,
     servers,
-    templates: new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos")),
+    templates,
     sftpAuth: new SftpAuth(db, accounts, throttle, secrets),
     invites,
     serverUsers: new ServerUsers(db, accounts, invites, settings, mailer, (userId, serverId) =>

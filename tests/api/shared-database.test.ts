@@ -134,6 +134,75 @@ describe.runIf(onPostgres)("panels sharing one PostgreSQL database", () => {
     await until(() => keptOnB(403));
   });
 
+  /** Runs SQL that no trigger sees (replica role): B keeps in memory what it replaced. */
+  const unheard = async (statement: string, params: unknown[] = []) => {
+    await direct.query("set session_replication_role = replica");
+    try {
+      await direct.query(statement, params);
+    } finally {
+      await direct.query("set session_replication_role = origin");
+    }
+  };
+
+  it("authorises a write through B against the database, not what B keeps in memory", async () => {
+    const editor = ["login", "users.info.search", "users.info.edit"];
+    const out = await userWith("w-logout", editor);
+    const gone = await userWith("w-deleted", editor);
+    const demoted = await userWith("w-demoted", editor);
+    for (const { token } of [out, gone, demoted]) await throughB("/api/users", token);
+    const users = async () => Number((await direct.query("select count(*) as n from users")).rows[0].n);
+    const before = await users();
+    // Unheard: B's memory still holds all three sessions as they were.
+    await unheard("delete from sessions where user_id = $1", [out.id]);
+    await unheard("delete from users where id = $1", [gone.id]);
+    await unheard("update permissions set scopes = 'login' where user_id = $1 and server_id = ''", [
+      demoted.id,
+    ]);
+    const onB = new PanelClient(b.url);
+    const create = (token: string, tag: string) => onB.post("/api/users", newUser(tag), { bearer: token });
+    expect((await create(out.token, "w-by-out")).status).toBe(401);
+    expect((await create(gone.token, "w-by-gone")).status).toBe(401);
+    expect((await create(demoted.token, "w-by-demoted")).status).toBe(403);
+    expect(await users()).toBe(before - 1);
+  });
+
+  it("answers from the database once its listener stalls, before it gives the connection up", async () => {
+    const reader = await userWith("stall-logout", ["login", "users.info.search"]);
+    const editor = await userWith("stall-demoted", ["login", "users.info.search", "users.info.edit"]);
+    const readerOnB = await throughB("/api/users", reader.token);
+    await throughB("/api/users", editor.token);
+    const lost = logCount(b, "lost the connection that listens");
+    const lapsed = logCount(b, "write notifications are not confirmed");
+    const { rows } = await direct.query("select pid from pg_stat_activity where application_name = $1", [
+      listenerName(b),
+    ]);
+    expect(rows).toHaveLength(1);
+    // The listener's server process, frozen: its connection stays open but delivers nothing.
+    process.kill(rows[0].pid, "SIGSTOP");
+    try {
+      expect((await reader.client.post("/auth/logout")).status).toBe(204);
+      expect((await adminA.put(`/api/users/${editor.id}/perms`, { scopes: ["login"] })).status).toBe(204);
+      // A write is refused at once ...
+      const created = await new PanelClient(b.url).post("/api/users", newUser("stall-by-demoted"), {
+        bearer: editor.token,
+      });
+      expect(created.status).toBe(403);
+      // ... a read as soon as B's notifications are no longer known to be current, long before
+      // B gives the connection up.
+      await waitUntil(() => readerOnB(401), 20_000, arrival.everyMs);
+      expect(logCount(b, "write notifications are not confirmed")).toBeGreaterThan(lapsed);
+      expect(logCount(b, "lost the connection that listens")).toBe(lost);
+    } finally {
+      process.kill(rows[0].pid, "SIGCONT");
+    }
+    // Whatever happens to the connection next (kept or made again), B keeps answers again.
+    await until(async () => {
+      const total = await totalUsers(adminB);
+      await unheard(insertUser("after-stall"));
+      return (await totalUsers(adminB)) === total;
+    });
+  });
+
   it("lists on B a server created through A", async () => {
     const ids = async () =>
       ((await adminB.get("/api/servers")).body.servers as { id: string }[]).map((s) => s.id);

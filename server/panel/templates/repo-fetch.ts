@@ -1,9 +1,11 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type * as Tar from "tar";
+import { checkedAddressOf, checkedGet } from "../../net/public-address.ts";
 import { archiveLimits, isRepoFile } from "./repo-files.ts";
 import { extractZipRepo } from "./repo-zip.ts";
 
@@ -26,13 +28,22 @@ export function archiveKindOf(url: string): ArchiveKind | undefined {
 /** How long an unreachable host may keep us waiting for an answer, and a whole fetch. */
 export const fetchTimeouts = { connectMs: 10_000, totalMs: 60_000 };
 
-export async function fetchRepo(url: string, branch: string, into: string): Promise<void> {
+/**
+ * `publicOnly`: the repository was added by a non-administrator, so it is fetched from public
+ * addresses only (server/net/public-address.ts), redirects included.
+ */
+export async function fetchRepo(
+  url: string,
+  branch: string,
+  into: string,
+  opts: { publicOnly: boolean },
+): Promise<void> {
   const staging = `${into}.new-${process.pid}`;
   await fs.promises.rm(staging, { recursive: true, force: true });
   try {
     const kind = archiveKindOf(url);
-    if (kind) await fetchArchive(url, kind, staging);
-    else await cloneGit(url, branch, staging);
+    if (kind) await fetchArchive(url, kind, staging, opts.publicOnly);
+    else await cloneGit(url, branch, staging, opts.publicOnly);
     // Replace the old copy only once the new one is complete.
     await fs.promises.rm(into, { recursive: true, force: true });
     await fs.promises.rename(staging, into);
@@ -41,8 +52,31 @@ export async function fetchRepo(url: string, branch: string, into: string): Prom
   }
 }
 
-function cloneGit(url: string, branch: string, dir: string): Promise<void> {
+/**
+ * git connects by itself: for a public-only clone the host is resolved and checked here, and git
+ * is pinned to that address (curl's resolve list), follows no redirect, speaks only http(s) and
+ * uses no proxy.
+ */
+async function publicOnlyGitConfig(url: string): Promise<{ args: string[]; env: NodeJS.ProcessEnv }> {
+  const parsed = new URL(url);
+  const address = await checkedAddressOf(parsed);
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = parsed.port || (parsed.protocol === "https:" ? "443" : "80");
+  const pinned = net.isIPv6(address) ? `[${address}]` : address;
   const args = [
+    ...(net.isIP(host) ? [] : ["-c", `http.curloptResolve=${host}:${port}:${pinned}`]),
+    ...["-c", "http.followRedirects=false", "-c", "http.proxy=", "-c", "protocol.allow=never"],
+    ...["-c", "protocol.http.allow=always", "-c", "protocol.https.allow=always"],
+  ];
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(https?|all|no)_proxy$/i.test(name)) delete env[name];
+  return { args, env };
+}
+
+async function cloneGit(url: string, branch: string, dir: string, publicOnly: boolean): Promise<void> {
+  const guard = publicOnly ? await publicOnlyGitConfig(url) : { args: [], env: process.env };
+  const args = [
+    ...guard.args,
     // A host that answers but sends next to nothing is given up on, like one that never answers.
     "-c",
     "http.lowSpeedLimit=1000",
@@ -62,7 +96,7 @@ function cloneGit(url: string, branch: string, dir: string): Promise<void> {
       args,
       {
         timeout: fetchTimeouts.totalMs,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true" },
+        env: { ...guard.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true" },
       },
       (err, _stdout, stderr) => {
         if (!err) return resolve();
@@ -75,22 +109,35 @@ function cloneGit(url: string, branch: string, dir: string): Promise<void> {
   });
 }
 
-async function fetchArchive(url: string, kind: ArchiveKind, dir: string): Promise<void> {
+async function fetchArchive(url: string, kind: ArchiveKind, dir: string, publicOnly: boolean): Promise<void> {
   const whole = AbortSignal.timeout(fetchTimeouts.totalMs);
   const answered = new AbortController();
   const connect = setTimeout(
     () => answered.abort(new Error(`no answer within ${fetchTimeouts.connectMs / 1000} s`)),
     fetchTimeouts.connectMs,
   );
-  const res = await fetch(url, { signal: AbortSignal.any([whole, answered.signal]) })
-    .catch((err: Error) => {
-      const cause = answered.signal.aborted ? answered.signal.reason : err.cause;
-      throw new Error(`download failed: ${cause instanceof Error ? cause.message : err.message}`);
-    })
-    .finally(() => clearTimeout(connect));
-  if (!res.ok || !res.body) throw new Error(`download failed: HTTP ${res.status}`);
+  const signal = AbortSignal.any([whole, answered.signal]);
+  const failed = (err: Error) => {
+    const cause = answered.signal.aborted ? answered.signal.reason : err.cause;
+    return new Error(`download failed: ${cause instanceof Error ? cause.message : err.message}`);
+  };
+  let body: Readable;
+  if (publicOnly) {
+    body = await checkedGet(url, { signal })
+      .catch((err: Error) => {
+        throw failed(err);
+      })
+      .finally(() => clearTimeout(connect));
+  } else {
+    const res = await fetch(url, { signal })
+      .catch((err: Error) => {
+        throw failed(err);
+      })
+      .finally(() => clearTimeout(connect));
+    if (!res.ok || !res.body) throw new Error(`download failed: HTTP ${res.status}`);
+    body = Readable.fromWeb(res.body as never);
+  }
   await fs.promises.mkdir(dir, { recursive: true });
-  const body = Readable.fromWeb(res.body as never);
   if (kind === "zip") await extractZipRepo(body, dir, archiveLimits);
   else await extractTarRepo(body, dir);
   await liftSingleTopFolder(dir);

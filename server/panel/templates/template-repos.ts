@@ -3,8 +3,15 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Db } from "../../db/database.ts";
 import { ApiError, errors } from "../../errors.ts";
+import { checkedAddressOf } from "../../net/public-address.ts";
 import { repoRoot } from "../../repo-root.ts";
-import { importTemplate, type Template, templateErrors } from "../../templates/index.ts";
+import {
+  environmentsOf,
+  importTemplate,
+  type Template,
+  templateErrors,
+  type VariableValue,
+} from "../../templates/index.ts";
 import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
 
@@ -40,6 +47,8 @@ export const refreshAfterMs = 5 * 60_000;
 export const retryFailedAfterMs = 2 * 60_000;
 
 const namePattern = /^[A-Za-z0-9._-]{1,100}$/;
+/** Why a non-administrator's repository could not be fetched, whatever the cause. */
+const unreachable = "it could not be reached";
 const invalidUrl = (why: string) =>
   new ApiError(400, "ErrFieldInvalid", `\${field} ${why}`, { field: "url" });
 
@@ -121,8 +130,11 @@ export class TemplateRepos {
     return { ...found.template, name, ...(found.readme ? { readme: found.readme } : {}) };
   }
 
-  /** Saves a template in the local repository; old-format templates are converted. */
-  async putLocal(name: string, body: unknown): Promise<void> {
+  /**
+   * Saves a template in the local repository; old-format templates are converted. `byAdmin`: an
+   * administrator wrote it, so non-administrators may create servers from it (vouchedTemplateOf).
+   */
+  async putLocal(name: string, body: unknown, byAdmin: boolean): Promise<void> {
     if (!namePattern.test(name)) {
       throw new ApiError(400, "ErrFieldHasURICharacters", "${field} has characters that are not allowed", {
         field: "name",
@@ -131,10 +143,11 @@ export class TemplateRepos {
     const imported = importTemplate(stripPanelFields(body));
     if (!imported.ok) throw templateErrors.invalid(imported.problems);
     const json = JSON.stringify(imported.template);
+    const row = { body: json, updated_at: Date.now(), by_admin: byAdmin ? 1 : 0 };
     await this.db
       .insertInto("templates")
-      .values({ name, body: json, updated_at: Date.now() })
-      .onConflict((oc) => oc.column("name").doUpdateSet({ body: json, updated_at: Date.now() }))
+      .values({ name, ...row })
+      .onConflict((oc) => oc.column("name").doUpdateSet(row))
       .execute();
   }
 
@@ -146,11 +159,12 @@ export class TemplateRepos {
   /**
    * Adds a read-only repository: a git URL, a .tar.gz or .zip archive URL,
    * or (for administrators: it reads the panel host's disk) a folder on the
-   * panel's host, as `/path` or `file:///path`.
+   * panel's host, as `/path` or `file:///path`. `byAdmin`: an administrator adds it, so its
+   * templates are ones non-administrators may create servers from (vouchedTemplateOf).
    */
   async addRepo(
     input: { name: string; url: string; branch?: string },
-    opts: { mayReadHostFolders: boolean },
+    opts: { byAdmin: boolean },
   ): Promise<RepoView> {
     const name = input.name.trim();
     if (!name || name.length > 100)
@@ -161,7 +175,18 @@ export class TemplateRepos {
       });
     if (["local", "starter"].includes(name.toLowerCase()))
       throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
-    const url = await this.checkedSource(input.url.trim(), opts.mayReadHostFolders);
+    // Reading a folder on the panel's host is for administrators only: it reads the host's disk.
+    const url = await this.checkedSource(input.url.trim(), opts.byAdmin);
+    // Anyone else's is fetched from public addresses only (repo-fetch.ts): one that is not is
+    // refused now, in the same words as one that does not resolve.
+    if (
+      !opts.byAdmin &&
+      !(await checkedAddressOf(new URL(url)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw invalidUrl("cannot be reached");
     const existing = await this.db
       .selectFrom("template_repos")
       .select("id")
@@ -170,7 +195,13 @@ export class TemplateRepos {
     if (existing) throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
     const row = await this.db
       .insertInto("template_repos")
-      .values({ name, url, branch: input.branch?.trim() ?? "", created_at: Date.now() })
+      .values({
+        name,
+        url,
+        branch: input.branch?.trim() ?? "",
+        created_at: Date.now(),
+        by_admin: opts.byAdmin ? 1 : 0,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return { id: row.id, name: row.name, url: row.url, branch: row.branch, isLocal: false };
@@ -194,6 +225,54 @@ export class TemplateRepos {
     if (url.protocol !== "https:" && url.protocol !== "http:")
       throw invalidUrl("must be an http(s) URL or a folder on the panel's host");
     return url.toString();
+  }
+
+  /**
+   * The template a non-administrator's server definition was made from, rebuilt from the template
+   * as it is stored; undefined when it was made from none. Only templates an administrator vouched
+   * for count: the starter ones, those of a repository an administrator added, local ones an
+   * administrator wrote (a template is code: whoever may write one may not also run it on a node
+   * through it). The definition must be the template's in every part but those a creator picks:
+   * variable values (of the template's own variables) and the environment, one the template offers.
+   */
+  async vouchedTemplateOf(definition: Record<string, unknown>): Promise<Template | undefined> {
+    const { environment, data, ...code } = withoutPanelFields(definition);
+    const wanted = canonicalJson(code);
+    for await (const template of this.vouchedTemplates()) {
+      const { environment: _e, data: _d, ...templateCode } = withoutPanelFields(template);
+      if (canonicalJson(templateCode) !== wanted) continue;
+      const chosen =
+        environment === undefined
+          ? template.environment
+          : environmentsOf(template).find((offered) => canonicalJson(offered) === canonicalJson(environment));
+      const values = valuesOf(data, template);
+      if (chosen === undefined || values === undefined) continue;
+      const variables = Object.fromEntries(
+        Object.entries(template.data).map(([key, variable]) => [
+          key,
+          key in values ? { ...variable, value: values[key] } : variable,
+        ]),
+      );
+      return {
+        ...(templateCode as Omit<Template, "environment" | "data">),
+        environment: chosen,
+        data: variables,
+      };
+    }
+    return undefined;
+  }
+
+  /** Every template an administrator vouched for: starter, administrators' repositories, their local ones. */
+  private async *vouchedTemplates(): AsyncGenerator<Template> {
+    for (const { template } of await this.read(starterRepoId)) yield template;
+    const repos = await this.db.selectFrom("template_repos").select("id").where("by_admin", "=", 1).execute();
+    for (const { id } of repos) {
+      // A repository that cannot be read now offers nothing now.
+      const templates = await this.read(id).catch(() => []);
+      for (const { template } of templates) yield template;
+    }
+    const local = await this.db.selectFrom("templates").select("body").where("by_admin", "=", 1).execute();
+    for (const { body } of local) yield JSON.parse(body) as Template;
   }
 
   async deleteRepo(repoId: number): Promise<void> {
@@ -254,9 +333,12 @@ export class TemplateRepos {
     try {
       // A host folder is read where it is, every time: what the administrator edits there shows at once.
       if (folder !== undefined) return await this.readFolder(folder);
-      await fetchRepo(row.url, row.branch, this.repoDir(repoId));
+      await fetchRepo(row.url, row.branch, this.repoDir(repoId), { publicOnly: row.by_admin !== 1 });
     } catch (err) {
-      const failure = { at: Date.now(), reason: (err as Error).message };
+      // A non-administrator's repository fails in one word: the reason would tell what answers
+      // (or not) at an address they chose.
+      const reason = row.by_admin === 1 ? (err as Error).message : unreachable;
+      const failure = { at: Date.now(), reason };
       this.failed.set(repoId, failure);
       // A copy fetched before still serves while the source is away.
       if (stale) return stale;
@@ -298,4 +380,36 @@ function stripPanelFields(body: unknown): unknown {
   if (!body || typeof body !== "object") return body;
   const { name: _n, readme: _r, node: _no, users: _u, id: _i, ...rest } = body as Record<string, unknown>;
   return rest;
+}
+
+/** A definition or template without the panel's fields and the limits (administrators' alone, set apart). */
+function withoutPanelFields(body: object): Record<string, unknown> {
+  const { limits: _l, ...rest } = stripPanelFields(body) as Record<string, unknown>;
+  return rest;
+}
+
+/** JSON with every object's keys in order: two documents compare equal whatever order they were written in. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/**
+ * A definition's variable values (`{name: value}` or `{name: {value, …}}`, as either client sends
+ * them), all of them the template's own variables and plain values; undefined otherwise.
+ */
+function valuesOf(data: unknown, template: Template): Record<string, VariableValue> | undefined {
+  if (data === undefined) return {};
+  if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
+  const values: Record<string, VariableValue> = {};
+  for (const [key, given] of Object.entries(data)) {
+    if (!Object.hasOwn(template.data, key)) return undefined;
+    const value = given && typeof given === "object" && !Array.isArray(given) ? given.value : given;
+    if (value !== null && !["string", "number", "boolean"].includes(typeof value)) return undefined;
+    values[key] = value ?? "";
+  }
+  return values;
 }
