@@ -8,6 +8,7 @@ import {
   renderEnvironmentVars,
   renderRun,
   replaceTokens,
+  userValueNames,
   type ServerContext,
   type ServerLimits,
   type Template,
@@ -165,6 +166,7 @@ export class ManagedServer {
       arch: hostPlatform.arch,
       env: this.definition.environment.type,
       variables: variableValues(this.definition.data),
+      userValues: userValueNames(this.definition.data),
       exit,
       conditions: new ConditionEvaluator({
         fileExists: (p) => this.sandbox.existsSync(p),

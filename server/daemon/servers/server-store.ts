@@ -1,7 +1,13 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError, errorText } from "../../errors.ts";
-import { checkRequirements, type Template, tokenValues, variableValues } from "../../templates/index.ts";
+import {
+  checkRequirements,
+  type Template,
+  tokenValues,
+  userValueNames,
+  variableValues,
+} from "../../templates/index.ts";
 import { type DockerRunner, dockerNotSupported } from "../docker/docker-runner.ts";
 import { isTempUpload } from "../files/temp-uploads.ts";
 import { defaultInstanceOptions, type InstanceOptions } from "../runtime/instance.ts";
@@ -152,6 +158,7 @@ export class ServerStore {
         ...hostPlatform,
         env,
         variables: variableValues(definition.data),
+        userValues: userValueNames(definition.data),
       }),
       findBinary: (name) => findBinary(name),
     });
