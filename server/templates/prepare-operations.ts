@@ -29,10 +29,7 @@ export function substituteOperation<T extends Operation>(
         break;
       case "stringMap":
         copy[name] = Object.fromEntries(
-          Object.entries(value as Record<string, string>).map(([key, item]) => [
-            key,
-            replaceTokens(item),
-          ]),
+          Object.entries(value as Record<string, string>).map(([key, item]) => [key, replaceTokens(item)]),
         );
         break;
       case "console":

@@ -21,8 +21,8 @@ export type TokenRole = "text" | "line" | "path" | "url" | "command";
 export type UserValueNames = ReadonlySet<string>;
 
 const token = /\$\{([^}]*)\}/g;
-/** C0 controls and DEL: a newline would end a console line or a config file's line. */
-const controlCharacter = /[\u0000-\u001f\u007f]/;
+/** Control characters and line separators: a newline would end a console line or a config file's line. */
+export const controlCharacter = /[\p{Cc}\u2028\u2029]/u;
 const parentSegment = /(^|[/\\])\.\.($|[/\\])/;
 const number = /^[+-]?\d+(\.\d+)?$/;
 /** A URL whose host is already fixed by what precedes the value. */
@@ -171,7 +171,8 @@ function substituteCommandLine(line: string, values: TokenValues, userValues: Us
     const atWordStart = state.wordLength === 0;
     if (state.words === 0 && value !== "") {
       if (atWordStart) refuseValue(name, "may not name the program to run");
-      if (!/^[\w.-]*$/.test(value)) refuseValue(name, "may only add letters, digits, . _ - to the program's name");
+      if (!/^[\w.-]*$/.test(value))
+        refuseValue(name, "may only add letters, digits, . _ - to the program's name");
     }
     if (atWordStart && /^[-+]/.test(value) && !number.test(value)) {
       refuseValue(name, "may not start with - or + (it would become an option)");

@@ -1,5 +1,6 @@
 import { assignDefined, readBoolean, readList, readObject, readString } from "./fields.ts";
 import { childPath, isObject, jsonType, type Problems } from "./problems.ts";
+import { controlCharacter } from "./substitute.ts";
 import type { Variable, VariableOption, VariableType, VariableValue } from "./types.ts";
 
 export type Coerced = { ok: true; value: VariableValue } | { ok: false; problem: string };
@@ -124,9 +125,6 @@ export function parseVariable(raw: unknown, path: string, problems: Problems): V
   return variable;
 }
 
-/** Control characters, line breaks included: no variable type takes them. */
-const controlCharacter = /[\u0000-\u001f\u007f]/;
-
 /**
  * A value a user sets (server create or data edit) checked against its variable: its type,
  * its options when it has some (of any type), and no control characters, so a value that
@@ -158,7 +156,10 @@ export function userValueNames(data: Record<string, Variable>): Set<string> {
   return new Set(
     Object.entries(data)
       .filter(([, variable]) => variable.userEdit)
-      .filter(([, variable]) => !variable.options?.some((option) => String(option.value) === String(variable.value)))
+      .filter(
+        ([, variable]) =>
+          !variable.options?.some((option) => String(option.value) === String(variable.value)),
+      )
       .map(([name]) => name),
   );
 }

@@ -13,6 +13,7 @@ import { isTempUpload } from "../files/temp-uploads.ts";
 import { defaultInstanceOptions, type InstanceOptions } from "../runtime/instance.ts";
 import {
   checkedDefinition,
+  checkedValues,
   checkServerId,
   listDefinitionIds,
   loadDefinition,
@@ -95,7 +96,7 @@ export class ServerStore {
     checkServerId(id);
     if (this.servers.has(id))
       throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
-    const definition = checkedDefinition(raw);
+    const definition = checkedValues(checkedDefinition(raw));
     await this.checkCanRun(id, definition);
     const server = this.managed(id, definition);
     await fs.mkdir(server.root, { recursive: true });
@@ -130,7 +131,7 @@ export class ServerStore {
 
   async replaceDefinition(id: string, raw: unknown): Promise<void> {
     const server = this.get(id);
-    const definition = checkedDefinition(raw);
+    const definition = checkedValues(checkedDefinition(raw));
     await this.checkCanRun(id, definition);
     await server.replace(definition);
   }

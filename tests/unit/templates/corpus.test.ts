@@ -93,7 +93,18 @@ const oneValueArgv: Record<string, string[]> = Object.fromEntries(
   ]
     .map((visibility): [string[], string[]] => {
       const start = ["./valheim_server.x86_64", "-name"];
-      const rest = ["-port", "2456", "-world", "VHWorld", "-password", "valheim", ...visibility, ">", "/dev/null", "&"];
+      const rest = [
+        "-port",
+        "2456",
+        "-world",
+        "VHWorld",
+        "-password",
+        "valheim",
+        ...visibility,
+        ">",
+        "/dev/null",
+        "&",
+      ];
       return [
         [...start, "Valheim", "Server", ...rest],
         [...start, "Valheim Server", ...rest],
@@ -102,7 +113,8 @@ const oneValueArgv: Record<string, string[]> = Object.fromEntries(
     .concat([
       (() => {
         const program = "./ShooterGame/Binaries/Linux/ShooterGameServer";
-        const tail = "Server?ServerAdminPassword=password?MultiHome=0.0.0.0?Port=7777?QueryPort=27015?MaxPlayers=20";
+        const tail =
+          "Server?ServerAdminPassword=password?MultiHome=0.0.0.0?Port=7777?QueryPort=27015?MaxPlayers=20";
         return [
           [program, "TheIsland?listen?SessionName=My", "ARK", tail, "-server"],
           [program, `TheIsland?listen?SessionName=My ARK ${tail}`, "-server"],

@@ -129,7 +129,15 @@ export function serverContext(
   variables: Record<string, VariableValue> = {},
   userValues: ReadonlySet<string> = new Set(),
 ): ServerContext {
-  return { serverId: "abcd1234", rootDir: root, os: "linux", arch: "amd64", env: "host", variables, userValues };
+  return {
+    serverId: "abcd1234",
+    rootDir: root,
+    os: "linux",
+    arch: "amd64",
+    env: "host",
+    variables,
+    userValues,
+  };
 }
 
 /** Every path under a folder, relative, sorted. */
