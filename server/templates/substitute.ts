@@ -5,7 +5,7 @@ import type { TokenValues } from "./tokens.ts";
  * What a text that takes `${}` tokens is, and so what a user's value may do in it.
  * - `text`: plain text (a file's contents, an environment value, a password);
  * - `line`: one line written to the console (stop text, console step);
- * - `path`: a file path in the server folder (the sandbox keeps it there; a value adds no `..`);
+ * - `path`: a file path in the server folder (the sandbox keeps it there);
  * - `url`: a URL the node fetches (a value comes after the host, so it cannot choose the host);
  * - `command`: a command line that is split into words afterwards (splitCommandLine).
  */
@@ -32,12 +32,13 @@ function refuseValue(name: string, problem: string): never {
   throw templateErrors.variableInvalid(name, problem);
 }
 
-/** Checks that hold for a user's value wherever it goes. */
-function checkAnywhere(name: string, value: string, role: TokenRole): void {
+/**
+ * Checks that hold for a user's value wherever it goes. A `..` segment is refused in plain
+ * text too: a config file may make a path of it (Terraria's `world=${rootDir}/worlds/${worldname}.wld`).
+ */
+function checkAnywhere(name: string, value: string): void {
   if (controlCharacter.test(value)) refuseValue(name, "may not contain control characters or line breaks");
-  if ((role === "path" || role === "command") && parentSegment.test(value)) {
-    refuseValue(name, "may not contain a .. path segment");
-  }
+  if (parentSegment.test(value)) refuseValue(name, "may not contain a .. path segment");
 }
 
 /**
@@ -66,7 +67,7 @@ export function substituteTokens(
     }
     const value = String(values[name]);
     if (userValues.has(name)) {
-      checkAnywhere(name, value, role);
+      checkAnywhere(name, value);
       if (role === "url" && value !== "" && !urlWithHost.test(out)) {
         refuseValue(name, "may not choose the host a URL points to");
       }
@@ -166,7 +167,7 @@ function substituteCommandLine(line: string, values: TokenValues, userValues: Us
       text(value);
       continue;
     }
-    checkAnywhere(name, value, "command");
+    checkAnywhere(name, value);
     if (state.escaped) refuseValue(name, "follows a backslash in the command line");
     const atWordStart = state.wordLength === 0;
     if (state.words === 0 && value !== "") {

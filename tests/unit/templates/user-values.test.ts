@@ -167,6 +167,8 @@ describe("a user's value in a stop text, a step or a path", () => {
       { type: "mkdir", target: "worlds/${name}" },
       { type: "writefile", target: "${name}.txt", text: "x" },
       { type: "move", source: "a", target: "${name}" },
+      // a config file that makes a path of it (the Terraria starter's world file)
+      { type: "writefile", target: "serverconfig.txt", text: "world=${rootDir}/worlds/${name}.wld\n" },
     ] as Operation[]) {
       expect(problem(() => prepareOperation(step, user({ name: "../../etc" })))).toMatch(/\.\./);
       expect(prepareOperation(step, user({ name: "my world" }))).toBeDefined();
