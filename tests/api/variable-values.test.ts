@@ -169,6 +169,11 @@ describe("a server user's variable values stay values (every starter template)",
         field: "version",
       });
     }
+    // The world name becomes a path in the config file the server reads.
+    expect((await setData(id, { version: "1449", worldname: "../../../../tmp/w" })).status).toBe(204);
+    expectError(await user.post(`/api/servers/${id}/start?wait`), 400, "ErrVariableInvalid", {
+      field: "worldname",
+    });
   });
 
   it("Custom command: the command is not the user's to change, the stop text stays one line", async () => {
