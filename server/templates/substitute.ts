@@ -1,4 +1,5 @@
 import { templateErrors } from "./errors.ts";
+import { splitCommandLine } from "./shell-words.ts";
 import type { TokenValues } from "./tokens.ts";
 
 /**
@@ -143,12 +144,15 @@ class LineState {
  * arguments, an empty `${flag}` for none, as in the reference), a user's value is quoted into
  * the word it stands in. Such a value may not start a word with an option sign (`-`, `+`) unless
  * it is a number, nor start one with `/`, nor hold a `..` segment; in the program's own word it
- * may only add letters, digits, `.`, `_` and `-` after the template's text.
+ * may only add letters, digits, `.`, `_` and `-` after the template's text; and it may not be
+ * part of the script a shell runs (`sh -c '…'`), where it would be code again.
  */
 function substituteCommandLine(line: string, values: TokenValues, userValues: UserValueNames): string {
   const state = new LineState();
   let out = "";
   let last = 0;
+  /** Which word each user's value went into, for the shell check once the line is whole. */
+  const placed: { name: string; word: number }[] = [];
   const text = (part: string) => {
     state.feed(part);
     out += part;
@@ -180,8 +184,32 @@ function substituteCommandLine(line: string, values: TokenValues, userValues: Us
     }
     if (atWordStart && /^[/\\]/.test(value)) refuseValue(name, "may not be an absolute path");
     out += state.quoted(value);
+    placed.push({ name, word: state.words });
     state.took(value);
   }
   text(line.slice(last));
+  if (placed.length > 0) refuseShellScripts(splitCommandLine(out), placed);
   return out;
+}
+
+const shells = /^(sh|bash|dash|ash|ksh|mksh|zsh|busybox)$/;
+/** An option word that holds `c`: `-c`, `-ec`, `-lc`; the word after it is the script. */
+const scriptOption = /^-[a-zA-Z]*c[a-zA-Z]*$/;
+
+/**
+ * A value inside a shell's script would run as code, quoted or not. After the script it is
+ * a positional parameter, which is safe: `sh -c 'echo "$1"' sh ${name}`.
+ */
+function refuseShellScripts(argv: string[], placed: { name: string; word: number }[]): void {
+  const program = argv[0]?.split("/").pop() ?? "";
+  if (!shells.test(program)) return;
+  const option = argv.findIndex((word, index) => index > 0 && scriptOption.test(word));
+  if (option < 0) return;
+  const inScript = placed.find(({ word }) => word === option + 1);
+  if (inScript) {
+    refuseValue(
+      inScript.name,
+      "may not go into a shell script: the template should pass it after the script, as $1",
+    );
+  }
 }

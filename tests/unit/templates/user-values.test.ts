@@ -100,6 +100,23 @@ describe("a user's value in the run command", () => {
     expect(argv("java${javaversion} -jar a.jar", { javaversion: "17" })).toEqual(["java17", "-jar", "a.jar"]);
   });
 
+  it("is not part of a shell's script, where it would be code again; after it, it is $1", () => {
+    for (const command of [
+      `sh -c 'echo "\${name}"'`,
+      "/bin/bash -ec ${name}",
+      `busybox sh -c "x \${name}"`,
+    ]) {
+      expect(problem(() => argv(command, { name: "x; id" }))).toMatch(/shell script/);
+    }
+    expect(argv(`sh -c 'echo "$1"' sh "\${name}"`, { name: "x; $(id)" })).toEqual([
+      "sh",
+      "-c",
+      'echo "$1"',
+      "sh",
+      "x; $(id)",
+    ]);
+  });
+
   it("leaves the definition's own values as text of the line, as the reference does", () => {
     // jvmArgs is not user-editable: the template's author (or an administrator) wrote several arguments.
     expect(argv("java ${jvmArgs} -jar a.jar ${name}", { name: "a b" }, { jvmArgs: "-Xms1G -Xmx2G" })).toEqual(
