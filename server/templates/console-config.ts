@@ -1,6 +1,7 @@
 import { assignDefined, isAbsent, readObject, readString } from "./fields.ts";
 import { childPath, isObject, jsonType, type Problems } from "./problems.ts";
-import { replaceTokens, type TokenValues } from "./tokens.ts";
+import { substituteTokens, type UserValueNames } from "./substitute.ts";
+import type { TokenValues } from "./tokens.ts";
 import type { ConsoleConfig, OutputConfig } from "./types.ts";
 
 const inputTypes = ["stdin", "telnet", "rcon", "rconws"] as const;
@@ -67,10 +68,12 @@ function parseConnection<T extends string>(
 export function substituteConsoleConfig<T extends ConsoleConfig | OutputConfig>(
   config: T,
   tokens: TokenValues,
+  userValues: UserValueNames,
 ): T {
+  const replaceTokens = (text: string) => substituteTokens(text, tokens, "text", userValues);
   const copy = { ...config };
-  if (copy.ip !== undefined) copy.ip = replaceTokens(copy.ip, tokens);
-  if (typeof copy.port === "string") copy.port = replaceTokens(copy.port, tokens);
-  if (copy.password !== undefined) copy.password = replaceTokens(copy.password, tokens);
+  if (copy.ip !== undefined) copy.ip = replaceTokens(copy.ip);
+  if (typeof copy.port === "string") copy.port = replaceTokens(copy.port);
+  if (copy.password !== undefined) copy.password = replaceTokens(copy.password);
   return copy;
 }

@@ -1,4 +1,5 @@
 import { type ConditionEvaluator, type ConditionScope, defaultConditionEvaluator } from "./conditions.ts";
+import type { UserValueNames } from "./substitute.ts";
 import type { TokenValues } from "./tokens.ts";
 import type { VariableValue } from "./types.ts";
 
@@ -18,6 +19,8 @@ export interface ServerContext {
   env: string;
   /** Current variable values by name (the definition's data map). */
   variables: Readonly<Record<string, VariableValue>>;
+  /** The variables whose values a server's users set (userValueNames): each stays one value. */
+  userValues: UserValueNames;
   /** Set for run.post: how the process ended. */
   exit?: { success: boolean; exitCode: number };
   /** Evaluator with the host's file_exists / in_path; without one those functions fail. */

@@ -31,4 +31,7 @@ export const templateErrors = {
   condition: (condition: string, problem: string) =>
     new ApiError(400, "ErrGeneric", `condition \`${condition}\`: ${problem}`, { condition }),
   commandLine: (problem: string) => new ApiError(400, "ErrGeneric", `command line: ${problem}`),
+  /** A variable's value that its type, its options or the place it is used refuses. */
+  variableInvalid: (field: string, problem: string) =>
+    new ApiError(400, "ErrVariableInvalid", "variable ${field}: ${problem}", { field, problem }),
 };

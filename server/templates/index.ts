@@ -33,6 +33,14 @@ export type { Problem } from "./problems.ts";
 export { alternatives, checkRequirements, type RequirementsContext } from "./requirements.ts";
 export { type RenderedRun, renderEnvironmentVars, renderRun, selectRunCommand } from "./run-command.ts";
 export { splitCommandLine } from "./shell-words.ts";
+export { substituteTokens, type TokenRole, type UserValueNames } from "./substitute.ts";
 export { replaceTokens, type TokenValues, unknownTokens } from "./tokens.ts";
 export type * from "./types.ts";
-export { type Coerced, coerceVariableValue, variableTypeOf, variableValues } from "./variables.ts";
+export {
+  type Coerced,
+  checkVariableValue,
+  coerceVariableValue,
+  userValueNames,
+  variableTypeOf,
+  variableValues,
+} from "./variables.ts";

@@ -1,3 +1,4 @@
+import type { TokenRole } from "./substitute.ts";
 import type { ConsoleConfig } from "./types.ts";
 
 /**
@@ -13,39 +14,43 @@ export type FieldKind = "string" | "strings" | "boolean" | "stringMap" | "consol
 export interface FieldSpec {
   readonly kind: FieldKind;
   readonly required?: true;
+  /** What the text is, so that a user's value in it stays a value (substituteTokens); text when unset. */
+  readonly role?: TokenRole;
 }
 
-const required = <K extends FieldKind>(kind: K) => ({ kind, required: true }) as const;
-const optional = <K extends FieldKind>(kind: K) => ({ kind }) as const;
+const required = <K extends FieldKind, R extends TokenRole = "text">(kind: K, role?: R) =>
+  ({ kind, required: true, ...(role ? { role } : {}) }) as const;
+const optional = <K extends FieldKind, R extends TokenRole = "text">(kind: K, role?: R) =>
+  ({ kind, ...(role ? { role } : {}) }) as const;
 
 /** Forge-style downloaders and resolvers share these fields. */
 const forgeFields = {
   version: optional("string"),
   minecraftVersion: optional("string"),
-  target: optional("string"),
+  target: optional("string", "path"),
   outputVariable: optional("string"),
 } as const;
 
 export const operationFields = {
   alterfile: {
-    file: required("string"),
+    file: required("string", "path"),
     search: required("string"),
     replace: required("string"),
     regex: optional("boolean"),
   },
-  archive: { source: required("strings"), destination: required("string") },
-  command: { commands: required("strings"), stdin: optional("console") },
-  console: { message: required("string") },
+  archive: { source: required("strings", "path"), destination: required("string", "path") },
+  command: { commands: required("strings", "command"), stdin: optional("console") },
+  console: { message: required("string", "line") },
   curseforge: { projectId: required("string"), fileId: optional("string"), java: optional("string") },
   dockerpull: { imageName: required("string") },
-  download: { files: required("strings") },
-  extract: { source: required("string"), destination: required("string") },
+  download: { files: required("strings", "url") },
+  extract: { source: required("string", "path"), destination: required("string", "path") },
   fabricdl: {},
-  forgedl: { ...forgeFields, target: required("string") },
+  forgedl: { ...forgeFields, target: required("string", "path") },
   javadl: { version: required("string") },
-  mkdir: { target: required("string") },
-  mojangdl: { version: required("string"), target: required("string") },
-  move: { source: required("string"), target: required("string") },
+  mkdir: { target: required("string", "path") },
+  mojangdl: { version: required("string"), target: required("string", "path") },
+  move: { source: required("string", "path"), target: required("string", "path") },
   neoforgedl: forgeFields,
   resolveforgeversion: { ...forgeFields, outputVariable: required("string") },
   resolveneoforgeversion: { ...forgeFields, outputVariable: required("string") },
@@ -60,9 +65,9 @@ export const operationFields = {
     appId: required("string"),
     username: optional("string"),
     password: optional("string"),
-    extraArgs: optional("string"),
+    extraArgs: optional("string", "command"),
   },
-  writefile: { target: required("string"), text: required("string") },
+  writefile: { target: required("string", "path"), text: required("string") },
 } as const satisfies Record<string, Record<string, FieldSpec>>;
 
 export type OperationType = keyof typeof operationFields;

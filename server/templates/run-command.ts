@@ -2,6 +2,7 @@ import { substituteConsoleConfig } from "./console-config.ts";
 import { conditionHolds, type ServerContext, tokenValues } from "./context.ts";
 import { templateErrors } from "./errors.ts";
 import { splitCommandLine } from "./shell-words.ts";
+import { substituteTokens, type TokenRole } from "./substitute.ts";
 import { replaceTokens, type TokenValues } from "./tokens.ts";
 import type { ConsoleConfig, Execution, RunCommandEntry } from "./types.ts";
 
@@ -30,7 +31,7 @@ export function renderEnvironmentVars(run: Execution, tokens: TokenValues): Reco
 
 /** Everything needed to start and stop the server process, rendered for one server. */
 export interface RenderedRun {
-  /** The chosen command line after substitution. */
+  /** The chosen command line after substitution (a user's values quoted, so it splits into argv). */
   command: string;
   /** It split into program and arguments (no shell). */
   argv: string[];
@@ -50,10 +51,16 @@ export interface RenderedRun {
   autorestart: boolean;
 }
 
+/**
+ * The command is split into words before a user's value goes in (substituteTokens), so
+ * a value set through server.data.edit stays one argument; the definition's own values are
+ * text of the line, as in the reference.
+ */
 export function renderRun(run: Execution, ctx: ServerContext): RenderedRun {
   const tokens = tokenValues(ctx);
+  const render = (text: string, role: TokenRole) => substituteTokens(text, tokens, role, ctx.userValues);
   const entry = selectRunCommand(run.command, (condition) => conditionHolds(condition, ctx));
-  const command = replaceTokens(entry.command, tokens);
+  const command = render(entry.command, "command");
   const argv = splitCommandLine(command);
   if (argv.length === 0) throw templateErrors.noCommand();
   const stdin = entry.stdin ?? run.stdin ?? { type: "stdin" };
@@ -61,17 +68,18 @@ export function renderRun(run: Execution, ctx: ServerContext): RenderedRun {
     command,
     argv,
     environmentVars: renderEnvironmentVars(run, tokens),
-    stdin: substituteConsoleConfig(stdin, tokens),
+    stdin: substituteConsoleConfig(stdin, tokens, ctx.userValues),
     // The reference writes run.stop as it is; we replace its tokens like the command's, so a
     // template can let the user choose the stop command (the starter "Custom command" does).
     // A stop text without `${` (every template of the corpus) is unchanged.
-    stopText: replaceTokens(run.stop ?? "", tokens),
+    // A stop text is one console line: a user's value in it cannot add a second.
+    stopText: render(run.stop ?? "", "line"),
     stopSignal: run.stopCode ?? 0,
     expectedExitCode: run.expectedExitCode ?? 0,
     autostart: run.autostart ?? false,
     autorecover: run.autorecover ?? false,
     autorestart: run.autorestart ?? false,
   };
-  if (run.workingDirectory) rendered.workingDirectory = replaceTokens(run.workingDirectory, tokens);
+  if (run.workingDirectory) rendered.workingDirectory = render(run.workingDirectory, "path");
   return rendered;
 }

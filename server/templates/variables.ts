@@ -1,5 +1,6 @@
 import { assignDefined, readBoolean, readList, readObject, readString } from "./fields.ts";
 import { childPath, isObject, jsonType, type Problems } from "./problems.ts";
+import { controlCharacter } from "./substitute.ts";
 import type { Variable, VariableOption, VariableType, VariableValue } from "./types.ts";
 
 export type Coerced = { ok: true; value: VariableValue } | { ok: false; problem: string };
@@ -122,6 +123,45 @@ export function parseVariable(raw: unknown, path: string, problems: Problems): V
     options,
   });
   return variable;
+}
+
+/**
+ * A value a user sets (server create or data edit) checked against its variable: its type,
+ * its options when it has some (of any type), and no control characters, so a value that
+ * goes into a console line or a config file's line stays on that line.
+ */
+export function checkVariableValue(variable: Variable, raw: unknown): Coerced {
+  const coerced = coerceVariableValue(variable.type, raw, variable.options);
+  if (!coerced.ok) return coerced;
+  const value = coerced.value;
+  const options = variable.options ?? [];
+  if (options.length > 0 && !options.some((option) => String(option.value) === String(value))) {
+    const allowed = options.map((option) => JSON.stringify(option.value)).join(", ");
+    if (!(variable.type === "option" && value === "")) {
+      return { ok: false, problem: `${JSON.stringify(value)} is not one of the options (${allowed})` };
+    }
+  }
+  if (typeof value === "string" && controlCharacter.test(value)) {
+    return { ok: false, problem: "may not contain control characters or line breaks" };
+  }
+  return coerced;
+}
+
+/**
+ * The variables whose current value is a server user's (userEdit), for ServerContext.userValues.
+ * A value that is one of the variable's own options is the template's text, not the user's:
+ * `${secure}` may stand for `-secure` or for nothing, as its author wrote.
+ */
+export function userValueNames(data: Record<string, Variable>): Set<string> {
+  return new Set(
+    Object.entries(data)
+      .filter(([, variable]) => variable.userEdit)
+      .filter(
+        ([, variable]) =>
+          !variable.options?.some((option) => String(option.value) === String(variable.value)),
+      )
+      .map(([name]) => name),
+  );
 }
 
 /** The current value of every variable, by name (the data map of reference §6). */

@@ -22,7 +22,7 @@ function floodDefinition() {
     ...base,
     run: {
       ...base.run,
-      command: `sh -c 'echo "ready \${motd} on \${port}"; while read line; do [ "$line" = stop ] && { echo bye; exit 0; }; if [ "$line" = flood ]; then i=0; while [ $i -lt ${FLOOD_LINES} ]; do echo "flood line $i of the console that could not keep up"; i=$((i+1)); done; echo "flood done"; else echo "pong $line"; fi; done'`,
+      command: `sh -c 'echo "ready $1 on $2"; while read line; do [ "$line" = stop ] && { echo bye; exit 0; }; if [ "$line" = flood ]; then i=0; while [ $i -lt ${FLOOD_LINES} ]; do echo "flood line $i of the console that could not keep up"; i=$((i+1)); done; echo "flood done"; else echo "pong $line"; fi; done' echo "\${motd}" "\${port}"`,
     },
   };
 }

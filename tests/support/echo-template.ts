@@ -15,7 +15,8 @@ export function echoDefinition(over: Record<string, unknown> = {}) {
     groups: [{ display: "General", variables: ["motd", "port"], order: 0 }],
     install: [],
     run: {
-      command: `sh -c 'echo "ready \${motd} on \${port}"; while read line; do [ "$line" = stop ] && { echo bye; exit 0; }; echo "pong $line"; done'`,
+      // The values go after the script, as $1 and $2: a user's value inside a shell script is refused.
+      command: `sh -c 'echo "ready $1 on $2"; while read line; do [ "$line" = stop ] && { echo bye; exit 0; }; echo "pong $line"; done' echo "\${motd}" "\${port}"`,
       stop: "stop",
     },
     environment: { type: "host" },

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "../../errors.ts";
 import { ensurePrivateFile, privateFileMode } from "../../secrets/private-files.ts";
-import { parseTemplate, type Template, templateErrors } from "../../templates/index.ts";
+import { checkVariableValue, parseTemplate, type Template, templateErrors } from "../../templates/index.ts";
 
 /**
  * A server's definition lives next to its folder as `<id>.json`, written
@@ -29,6 +29,18 @@ export function checkedDefinition(raw: unknown): Template {
   const parsed = parseTemplate(raw);
   if (!parsed.ok) throw templateErrors.invalid(parsed.problems);
   return parsed.template;
+}
+
+/**
+ * A new or replaced definition's values checked as a user's are (checkVariableValue): of their
+ * type, one of their options, no control characters. Definitions already on disk load as they are.
+ */
+export function checkedValues(definition: Template): Template {
+  for (const [name, variable] of Object.entries(definition.data)) {
+    const checked = checkVariableValue(variable, variable.value);
+    if (!checked.ok) throw templateErrors.variableInvalid(name, checked.problem);
+  }
+  return definition;
 }
 
 export async function listDefinitionIds(serversDir: string): Promise<string[]> {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ApiError, errorText } from "../../errors.ts";
 import {
   ConditionEvaluator,
+  checkVariableValue,
   type DockerEnvironment,
   type Operation,
   renderEnvironmentVars,
@@ -11,7 +12,9 @@ import {
   type ServerContext,
   type ServerLimits,
   type Template,
+  templateErrors,
   tokenValues,
+  userValueNames,
   type VariableValue,
   variableValues,
 } from "../../templates/index.ts";
@@ -165,6 +168,7 @@ export class ManagedServer {
       arch: hostPlatform.arch,
       env: this.definition.environment.type,
       variables: variableValues(this.definition.data),
+      userValues: userValueNames(this.definition.data),
       exit,
       conditions: new ConditionEvaluator({
         fileExists: (p) => this.sandbox.existsSync(p),
@@ -403,7 +407,10 @@ export class ManagedServer {
           { field: name },
         );
       }
-      data[name] = { ...variable, value };
+      // Of the variable's type, one of its options, on one line (a user's value stays a value).
+      const checked = checkVariableValue(variable, value);
+      if (!checked.ok) throw templateErrors.variableInvalid(name, checked.problem);
+      data[name] = { ...variable, value: checked.value };
     }
     await this.replace({ ...this.definition, data });
   }

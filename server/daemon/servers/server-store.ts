@@ -1,12 +1,19 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError, errorText } from "../../errors.ts";
-import { checkRequirements, type Template, tokenValues, variableValues } from "../../templates/index.ts";
+import {
+  checkRequirements,
+  type Template,
+  tokenValues,
+  userValueNames,
+  variableValues,
+} from "../../templates/index.ts";
 import { type DockerRunner, dockerNotSupported } from "../docker/docker-runner.ts";
 import { isTempUpload } from "../files/temp-uploads.ts";
 import { defaultInstanceOptions, type InstanceOptions } from "../runtime/instance.ts";
 import {
   checkedDefinition,
+  checkedValues,
   checkServerId,
   listDefinitionIds,
   loadDefinition,
@@ -89,7 +96,7 @@ export class ServerStore {
     checkServerId(id);
     if (this.servers.has(id))
       throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
-    const definition = checkedDefinition(raw);
+    const definition = checkedValues(checkedDefinition(raw));
     await this.checkCanRun(id, definition);
     const server = this.managed(id, definition);
     await fs.mkdir(server.root, { recursive: true });
@@ -124,7 +131,7 @@ export class ServerStore {
 
   async replaceDefinition(id: string, raw: unknown): Promise<void> {
     const server = this.get(id);
-    const definition = checkedDefinition(raw);
+    const definition = checkedValues(checkedDefinition(raw));
     await this.checkCanRun(id, definition);
     await server.replace(definition);
   }
@@ -152,6 +159,7 @@ export class ServerStore {
         ...hostPlatform,
         env,
         variables: variableValues(definition.data),
+        userValues: userValueNames(definition.data),
       }),
       findBinary: (name) => findBinary(name),
     });

@@ -75,7 +75,8 @@ export function checkValues(
   const shown = new Set(names);
   for (const [name, variable] of Object.entries(data)) {
     const raw = values[name] ?? variable.value;
-    const coerced = kit.coerceVariableValue(variable.type, raw, variable.options);
+    // The node's own check: type, options, no line breaks.
+    const coerced = kit.checkVariableValue(variable, raw);
     if (!coerced.ok) {
       if (shown.has(name))
         errors[name] = variable.type === "integer" ? t`Enter a whole number` : coerced.problem;

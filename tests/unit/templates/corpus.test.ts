@@ -17,6 +17,7 @@ import {
   type Template,
   tokenValues,
   unknownTokens,
+  userValueNames,
   variableValues,
 } from "../../../server/templates/index.ts";
 import {
@@ -73,12 +74,63 @@ function contexts(template: Template, variables = variableValues(template.data))
         arch: "amd64",
         env: environment.type,
         variables,
+        userValues: userValueNames(template.data),
         exit: { success: true, exitCode: 0 },
         conditions: new ConditionEvaluator({ fileExists: () => exists, inPath: () => true }),
       })),
     ),
   );
 }
+
+/**
+ * Where the corpus's argv changes: a user-editable default with blanks, which the reference's
+ * text substitution split into several arguments, is now the one argument its author meant.
+ */
+const oneValueArgv: Record<string, string[]> = Object.fromEntries(
+  [
+    ["-public", "0"],
+    ["-public", "1"],
+  ]
+    .map((visibility): [string[], string[]] => {
+      const start = ["./valheim_server.x86_64", "-name"];
+      const rest = [
+        "-port",
+        "2456",
+        "-world",
+        "VHWorld",
+        "-password",
+        "valheim",
+        ...visibility,
+        ">",
+        "/dev/null",
+        "&",
+      ];
+      return [
+        [...start, "Valheim", "Server", ...rest],
+        [...start, "Valheim Server", ...rest],
+      ];
+    })
+    .concat([
+      (() => {
+        const program = "./ShooterGame/Binaries/Linux/ShooterGameServer";
+        const tail =
+          "Server?ServerAdminPassword=password?MultiHome=0.0.0.0?Port=7777?QueryPort=27015?MaxPlayers=20";
+        return [
+          [program, "TheIsland?listen?SessionName=My", "ARK", tail, "-server"],
+          [program, `TheIsland?listen?SessionName=My ARK ${tail}`, "-server"],
+        ];
+      })(),
+    ])
+    .map(([before, after]) => [JSON.stringify(before), after]),
+);
+
+/**
+ * Steps that refuse their default: FiveM's download URL is all one user-editable variable, and a
+ * server user may not choose the host the node fetches from (an administrator makes it
+ * userEdit false to keep it).
+ */
+const refusedStep = (operation: Operation) =>
+  operation.type === "download" && operation.files.includes("${artifacts}");
 
 /** Renders what a server of this template would run, and checks no token is left unresolved. */
 function renderAll(template: Template, ctx: ServerContext): void {
@@ -88,6 +140,19 @@ function renderAll(template: Template, ctx: ServerContext): void {
 
   const run = renderRun(template.run, ctx);
   expect(run.argv.length).toBeGreaterThan(0);
+  // A user's value goes in after splitting: with the defaults, the words are the ones the
+  // reference's text substitution gives, but where a default holds blanks (it stays one value).
+  const asText = renderRun(template.run, { ...ctx, userValues: new Set() });
+  expect(run.argv).toEqual(oneValueArgv[JSON.stringify(asText.argv)] ?? asText.argv);
+  expect(run.stopText).toBe(asText.stopText);
+  for (const operation of allOperations(template)) {
+    if (refusedStep(operation)) continue;
+    const words = (userValues: ReadonlySet<string>) => {
+      const step = substituteOperation(operation, tokens, userValues);
+      return step.type === "command" ? step.commands.map(splitCommandLine) : step;
+    };
+    expect(words(ctx.userValues)).toEqual(words(new Set()));
+  }
   expect(leftOver(run.command)).toEqual([]);
   const entries = typeof template.run.command === "string" ? [template.run.command] : template.run.command;
   for (const entry of entries) {
@@ -95,8 +160,13 @@ function renderAll(template: Template, ctx: ServerContext): void {
     expect(splitCommandLine(line).length).toBeGreaterThan(0);
   }
   for (const operation of allOperations(template)) {
-    expect(leftOver(JSON.stringify(substituteOperation(operation, tokens)))).toEqual([]);
+    if (refusedStep(operation)) {
+      expect(() => substituteOperation(operation, tokens, ctx.userValues)).toThrow(/variable/);
+      continue;
+    }
+    expect(leftOver(JSON.stringify(substituteOperation(operation, tokens, ctx.userValues)))).toEqual([]);
   }
+  if (template.install.some(refusedStep)) return;
   prepareOperations(template.install, ctx);
   prepareOperations(template.run.pre ?? [], ctx);
   prepareOperations(template.run.post ?? [], ctx);

@@ -9,6 +9,7 @@ export function serverContext(overrides: Partial<ServerContext> = {}): ServerCon
     arch: "amd64",
     env: "host",
     variables: {},
+    userValues: new Set(),
     ...overrides,
   };
 }

@@ -95,7 +95,7 @@ describe("prepareOperations", () => {
       commands: ["x"],
       stdin: { type: "rcon", port: "${port}", password: "${old}" },
     };
-    expect(substituteOperation(step, variables)).toEqual({
+    expect(substituteOperation(step, variables, new Set())).toEqual({
       type: "command",
       commands: ["x"],
       stdin: { type: "rcon", port: "25565", password: "x" },

@@ -76,6 +76,9 @@ describe("variable values", () => {
     expect(Object.keys(bad.errors).sort()).toEqual(["motd", "port"]);
     // a field that is not shown is not blamed
     expect(checkValues(kit, data, values({ motd: "" }), ["port"]).errors).toEqual({});
+    // what the node refuses, the form shows first: a line break, a value outside the options
+    const refused = checkValues(kit, data, values({ motd: "hi\nop me", mode: "expert" }), names);
+    expect(Object.keys(refused.errors).sort()).toEqual(["mode", "motd"]);
   });
 
   it("shows template help as plain text", () => {

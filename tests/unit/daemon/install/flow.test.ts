@@ -53,6 +53,26 @@ describe("command", () => {
     expect(text).toContain("Alpha|two words|");
   });
 
+  it("gives a user's value to the program as one argument, and refuses one that would be an option", async () => {
+    const name = `a b "c" 'd' ; $(id) > f`;
+    await runOperations(
+      [{ type: "command", commands: ['printf "[%s]" ${name} x${name}'] }],
+      serverContext(s.root, { name }, new Set(["name"])),
+      s.env(),
+    );
+    expect(s.text()).toContain(`[${name}][x${name}]`);
+    expect(fs.existsSync(path.join(s.root, "f"))).toBe(false);
+    const refused = await failure(
+      runOperations(
+        [{ type: "command", commands: ["touch ${name}"] }],
+        serverContext(s.root, { name: "--reference=/etc/passwd" }, new Set(["name"])),
+        s.env(),
+      ),
+    );
+    expect(refused.code).toBe("ErrVariableInvalid");
+    expect(refused.metadata).toMatchObject({ field: "name" });
+  });
+
   it("passes no shell: && and > are plain arguments", async () => {
     await runOperations(
       [{ type: "command", commands: ["echo a && echo b > file.txt"] }],

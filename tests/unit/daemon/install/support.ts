@@ -124,8 +124,20 @@ export function scratch(): Scratch {
   };
 }
 
-export function serverContext(root: string, variables: Record<string, VariableValue> = {}): ServerContext {
-  return { serverId: "abcd1234", rootDir: root, os: "linux", arch: "amd64", env: "host", variables };
+export function serverContext(
+  root: string,
+  variables: Record<string, VariableValue> = {},
+  userValues: ReadonlySet<string> = new Set(),
+): ServerContext {
+  return {
+    serverId: "abcd1234",
+    rootDir: root,
+    os: "linux",
+    arch: "amd64",
+    env: "host",
+    variables,
+    userValues,
+  };
 }
 
 /** Every path under a folder, relative, sorted. */
