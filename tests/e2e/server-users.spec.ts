@@ -76,6 +76,8 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   await expect(sftp).toHaveAccessibleDescription(
     "SFTP is read-only without “Change, upload and delete files”",
   );
+  await sftpNote.scrollIntoViewIfNeeded();
+  await snapAt(page, "server-users-sftp-read-only");
   await picker.getByLabel("Change, upload and delete files").check();
   await expect(sftpNote).toHaveCount(0);
   await picker.getByLabel("Browse and download files").uncheck();
