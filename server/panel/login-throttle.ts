@@ -69,7 +69,9 @@ export class LoginThrottle {
   /** Counts a failure; answers true when it is the one that starts holding this address back on the account. */
   recordFailure(account: string, address: string, now = Date.now()): boolean {
     const count = this.push(pairKey(account, address), this.limits.memoryMs, now);
-    this.push(`i:${address}`, this.limits.windowMs, now);
+    // Throttles without a per-address limit (registrations, codes under anyAddress) keep no such count.
+    if (this.limits.perAddress < Number.MAX_SAFE_INTEGER)
+      this.push(`i:${address}`, this.limits.windowMs, now);
     if (this.failures.size > 100_000) this.prune(now);
     return count === this.limits.freeAttempts;
   }
