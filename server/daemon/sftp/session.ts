@@ -90,43 +90,22 @@ export class SftpSession {
       this.write(id, handle, offset, data),
     );
     this.route("FSTAT", (id, handle: Buffer) => this.fstat(id, handle));
-    this.route(
-      "FSETSTAT",
-      this.writing((id, handle: Buffer, attrs: Attributes) => this.fsetstat(id, handle, attrs)),
-    );
+    this.routeChange("FSETSTAT", (id, handle: Buffer, attrs: Attributes) => this.fsetstat(id, handle, attrs));
     this.route("CLOSE", (id, handle: Buffer) => this.close(id, handle));
     this.route("OPENDIR", (id, folder: string) => this.opendir(id, folder));
     this.route("READDIR", (id, handle: Buffer) => this.readdir(id, handle));
     this.route("STAT", (id, p: string) => this.stat(id, p, true));
     this.route("LSTAT", (id, p: string) => this.stat(id, p, false));
-    this.route(
-      "SETSTAT",
-      this.writing((id, p: string, attrs: Attributes) => this.setstat(id, p, attrs)),
-    );
+    this.routeChange("SETSTAT", (id, p: string, attrs: Attributes) => this.setstat(id, p, attrs));
     this.route("REALPATH", (id, p: string) => this.realpath(id, p));
     this.route("READLINK", (id, p: string) => this.readlink(id, p));
-    this.route(
-      "REMOVE",
-      this.writing((id, p: string) => this.remove(id, p)),
-    );
-    this.route(
-      "RMDIR",
-      this.writing((id, p: string) => this.rmdir(id, p)),
-    );
-    this.route(
-      "MKDIR",
-      this.writing((id, p: string) => this.mkdir(id, p)),
-    );
-    this.route(
-      "RENAME",
-      this.writing((id, from: string, to: string) => this.rename(id, from, to)),
-    );
+    this.routeChange("REMOVE", (id, p: string) => this.remove(id, p));
+    this.routeChange("RMDIR", (id, p: string) => this.rmdir(id, p));
+    this.routeChange("MKDIR", (id, p: string) => this.mkdir(id, p));
+    this.routeChange("RENAME", (id, from: string, to: string) => this.rename(id, from, to));
     // ssh2 hands OpenSSH's swapped SYMLINK arguments over in the order of the
     // draft: the link's path first, then what it points to.
-    this.route(
-      "SYMLINK",
-      this.writing((id, link: string, target: string) => this.symlink(id, link, target)),
-    );
+    this.routeChange("SYMLINK", (id, link: string, target: string) => this.symlink(id, link, target));
     // EXTENDED requests (posix-rename, statvfs…) have no listener: ssh2 answers OP_UNSUPPORTED.
     // The client is done (EOF): close the channel, as OpenSSH's sftp-server exits.
     sftp.on("end", () => sftp.end());
@@ -145,13 +124,14 @@ export class SftpSession {
    * read-only one is answered permission denied, as OpenSSH's `sftp-server -R`
    * answers (WRITE needs a handle opened for writing, refused in open).
    */
-  private writing<A extends unknown[]>(
+  private routeChange<A extends unknown[]>(
+    event: string,
     run: (id: number, ...args: A) => Promise<void>,
-  ): (id: number, ...args: A) => Promise<void> {
-    return async (id, ...args) => {
+  ): void {
+    this.route(event, async (id: number, ...args: A) => {
       if (!this.mayWrite) throw readOnly();
       await run(id, ...args);
-    };
+    });
   }
 
   private fail(id: number, event: string, error: unknown): void {
