@@ -38,6 +38,7 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
         request.cookies[cookies.pending],
         request.body.token,
         request.ip,
+        request.log,
       );
       cookies.clearPending(request, reply);
       return started(request, reply, session);

@@ -85,7 +85,9 @@ function field(form: unknown, name: string, max: number): string | undefined {
  * proves itself with its secret as a bearer token; the user is
  * `<email>#<serverId>`, the password the panel password. Every refusal of
  * the user is the same 400 invalid_grant. The answer's scope is
- * `<serverId>:server.sftp`, the form the reference's nodes look for.
+ * `<serverId>:server.sftp`, the form the reference's nodes look for, and
+ * `<serverId>:server.files.edit` beside it when the session may change files
+ * (without it, this panel's nodes keep the session read-only).
  */
 async function passwordGrant(services: PanelServices, request: FastifyRequest, reply: FastifyReply) {
   const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "");
@@ -107,8 +109,8 @@ async function passwordGrant(services: PanelServices, request: FastifyRequest, r
   // counts per client and not every failure on the node against the node.
   const address = field(request.body, "remote_address", 64) || request.ip;
   const login = parseSftpUsername(username) ?? { email: username, serverId: "" };
-  const userId = await services.sftpAuth.allows({ ...login, password, address }, nodeId);
-  if (userId === undefined) {
+  const access = await services.sftpAuth.allows({ ...login, password, address }, nodeId);
+  if (access === undefined) {
     return reply.status(400).send({ error: "invalid_grant" });
   }
   // The node reads only the scope. The token is not stored and opens
@@ -117,9 +119,11 @@ async function passwordGrant(services: PanelServices, request: FastifyRequest, r
     access_token: newToken(),
     token_type: "Bearer",
     expires_in: 0,
-    scope: `${login.serverId}:server.sftp`,
+    scope: access.write
+      ? `${login.serverId}:server.sftp ${login.serverId}:server.files.edit`
+      : `${login.serverId}:server.sftp`,
     // Beyond the reference: the node tracks the session under this user, so the panel can end it.
-    user_id: userId,
+    user_id: access.userId,
   };
 }
 

@@ -89,9 +89,10 @@ async function ensureFirstAdmin(
  * and ends when the user signs out everywhere, changes password, is removed
  * from the server or deleted.
  */
-async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promise<boolean | SftpGrant> {
-  const userId = await services.sftpAuth.allows(login, localNodeId);
-  if (userId === undefined) return false;
+async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promise<false | SftpGrant> {
+  const access = await services.sftpAuth.allows(login, localNodeId);
+  if (access === undefined) return false;
+  const { userId } = access;
   let reservation: Reservation;
   try {
     reservation = services.live.reserve({
@@ -106,6 +107,7 @@ async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promi
     return false;
   }
   return {
+    write: access.write,
     watch(end) {
       reservation.attach(end);
       return () => reservation.release();

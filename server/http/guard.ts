@@ -10,6 +10,9 @@ import { type Principal, type PrincipalDeps, principalFromToken, scopesOnServer 
  * - "authenticated": any signed-in principal;
  * - a scope: a principal holding it (for server scopes, on the server named by
  *   the route param `config.serverParam`, default "id").
+ * Every rule but "public" also needs `login` on the account behind the call
+ * (a server-bound client's owner): taking `login` away bars a user from every
+ * route at once, the sessions they still hold included.
  * A route under /api, /auth or /oauth2 without a declaration fails at startup,
  * so no endpoint can forget its check.
  */
@@ -91,6 +94,8 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
   ): Promise<void> | undefined => {
     if (!principal) throw errors.notLoggedIn();
     request.principal = principal;
+    if (!holdsScope(principal.bound?.ownerScopes ?? principal.scopes, "login"))
+      throw errors.missingScope("login");
     if (access === "authenticated") return;
     const serverId = (request.params as Record<string, string> | undefined)?.[serverParam];
     if (access.startsWith("server.") && serverId) {

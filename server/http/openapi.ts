@@ -87,7 +87,10 @@ function responses(schema: Json): Json {
 
 function security(access: string): Json {
   if (access === "public") return { security: [] };
-  const scope = access === "authenticated" ? "any signed-in caller" : `scope \`${access}\``;
+  const scope =
+    access === "authenticated" || access === "login"
+      ? "a signed-in caller holding `login`"
+      : `scope \`${access}\` and \`login\``;
   return {
     security: [{ session: [] }, { bearer: [] }],
     "x-outpost-access": access,

@@ -14,7 +14,8 @@ export type AccountEvent =
   | "passwordChanged"
   | "emailChanged"
   | "oauthCreated"
-  | "oauthDeleted";
+  | "oauthDeleted"
+  | "codeGuessesHeld";
 
 const sentences: Record<AccountEvent, { subject: string; text: (username: string) => string }> = {
   otpEnabled: {
@@ -41,6 +42,12 @@ const sentences: Record<AccountEvent, { subject: string; text: (username: string
   oauthDeleted: {
     subject: "OAuth client deleted",
     text: (u) => `An OAuth client of your account ${u} was deleted; its tokens no longer work.`,
+  },
+  codeGuessesHeld: {
+    subject: "wrong two-factor codes",
+    text: (u) =>
+      `Several wrong two-factor codes were typed after the right password of your account ${u}, ` +
+      "so signing in to it is held back for a while. Whoever typed them knows your password.",
   },
   emailChanged: {
     subject: "e-mail address changed",

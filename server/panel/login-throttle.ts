@@ -12,9 +12,11 @@ import { ApiError } from "../errors.ts";
  * - One address on any accounts: too many failures in a window hold back that
  *   address for every account (spraying one password over many accounts).
  *
- * Guessing from many addresses at one account is slowed per address only;
- * passwords are hashed with a memory-hard hash, so each guess costs the
- * guesser's addresses more than it costs the panel.
+ * Guessing a password from many addresses at one account is slowed per
+ * address only; passwords are hashed with a memory-hard hash, so each guess
+ * costs the guesser's addresses more than it costs the panel. The one-time
+ * code of the second step is also counted per account (accountWideLimits):
+ * whoever reaches that step already holds the password.
  */
 export interface ThrottleLimits {
   /** Failures of one address on one account before it waits. */
@@ -64,10 +66,14 @@ export class LoginThrottle {
     }
   }
 
-  recordFailure(account: string, address: string, now = Date.now()): void {
-    this.push(pairKey(account, address), this.limits.memoryMs, now);
-    this.push(`i:${address}`, this.limits.windowMs, now);
+  /** Counts a failure; answers true when it is the one that starts holding this address back on the account. */
+  recordFailure(account: string, address: string, now = Date.now()): boolean {
+    const count = this.push(pairKey(account, address), this.limits.memoryMs, now);
+    // Throttles without a per-address limit (registrations, codes under anyAddress) keep no such count.
+    if (this.limits.perAddress < Number.MAX_SAFE_INTEGER)
+      this.push(`i:${address}`, this.limits.windowMs, now);
     if (this.failures.size > 100_000) this.prune(now);
+    return count === this.limits.freeAttempts;
   }
 
   /** A success forgets the failures of this address on this account (not the address's overall count). */
@@ -89,10 +95,12 @@ export class LoginThrottle {
     return list[list.length - this.limits.perAddress] + this.limits.windowMs - now;
   }
 
-  private push(key: string, keepMs: number, now: number): void {
+  /** Adds a failure under key; answers how many it now holds. */
+  private push(key: string, keepMs: number, now: number): number {
     const list = this.recent(key, keepMs, now);
     list.push(now);
     this.failures.set(key, list);
+    return list.length;
   }
 
   private recent(key: string, keepMs: number, now: number): number[] {
@@ -124,3 +132,24 @@ export function registrationLimits(freeAccounts: number): ThrottleLimits {
     windowMs: 60_000,
   };
 }
+
+/**
+ * One account from every address: the one-time codes of the second step,
+ * counted under `anyAddress`. A few wrong codes are free, then each further
+ * one waits longer, as at the password step; a right code forgets them.
+ * Holding back the account's code step locks out only someone who already
+ * has its password, and its owner is told (SignIn.completeOtp).
+ */
+export function accountWideLimits(): ThrottleLimits {
+  return {
+    freeAttempts: 10,
+    firstDelayMs: 30_000,
+    maxDelayMs: 15 * 60_000,
+    memoryMs: 24 * 60 * 60_000,
+    perAddress: Number.MAX_SAFE_INTEGER,
+    windowMs: 60_000,
+  };
+}
+
+/** The address under which a throttle with accountWideLimits counts every attempt. */
+export const anyAddress = "*";

@@ -6,7 +6,7 @@ import { SecretBox } from "../secrets/secret-box.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
 import { LiveConnections } from "./live-connections.ts";
-import { LoginThrottle, registrationLimits } from "./login-throttle.ts";
+import { accountWideLimits, LoginThrottle, registrationLimits } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
@@ -116,6 +116,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       twoFactor,
       invites,
       new LoginThrottle(registrationLimits(config.registrationsPerAddress)),
+      new LoginThrottle(accountWideLimits()),
+      mailer,
     ),
     twoFactor,
     ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),

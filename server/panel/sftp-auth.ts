@@ -14,6 +14,12 @@ export interface SftpLoginCheck {
   address: string;
 }
 
+/** An SFTP sign-in let in: who, and whether the session may change files. */
+export interface SftpAccess {
+  userId: number;
+  write: boolean;
+}
+
 /**
  * Who may use SFTP (reference §8): the panel account's password (no one-time
  * code: SFTP clients have no place to type one), then `server.sftp` on that
@@ -21,6 +27,11 @@ export interface SftpLoginCheck {
  * included — and the server must live on the node asking. Every refusal
  * looks the same and costs the same password check; failed passwords count
  * in the sign-in throttle the web login uses, per account and per address.
+ *
+ * Beyond the reference, SFTP sees what the web file manager sees: signing in
+ * also needs `server.files.view` (reading is all a session without it could
+ * do), and the session may change files only with `server.files.edit`;
+ * without it the node keeps the session read-only.
  */
 export class SftpAuth {
   constructor(
@@ -31,8 +42,8 @@ export class SftpAuth {
     private readonly box: SecretBox,
   ) {}
 
-  /** The user's id when the login may use SFTP there; undefined for every refusal. */
-  async allows(login: SftpLoginCheck, nodeId: number): Promise<number | undefined> {
+  /** Who signs in and what they may do when the login may use SFTP there; undefined for every refusal. */
+  async allows(login: SftpLoginCheck, nodeId: number): Promise<SftpAccess | undefined> {
     const account = normaliseEmail(login.email);
     if (this.throttle.retryAfter(account, login.address) > 0) return undefined;
     const user = await this.accounts.checkPassword(account, login.password);
@@ -56,9 +67,10 @@ export class SftpAuth {
       .where("user_id", "=", user.id)
       .where("server_id", "=", login.serverId)
       .executeTakeFirst();
-    if (!holdsScope([...global, ...parseScopes(row?.scopes ?? "")], "server.sftp")) return undefined;
+    const held = [...global, ...parseScopes(row?.scopes ?? "")];
+    if (!holdsScope(held, "server.sftp") || !holdsScope(held, "server.files.view")) return undefined;
     this.throttle.recordSuccess(account, login.address);
-    return user.id;
+    return { userId: user.id, write: holdsScope(held, "server.files.edit") };
   }
 
   /** The remote node holding this secret, compared in constant time; undefined for none. */

@@ -1,8 +1,10 @@
 import { ApiError, errors } from "../errors.ts";
+import { tellOwner } from "./account-mail.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
 import type { Accounts, User } from "./accounts.ts";
 import type { Invites } from "./invites.ts";
-import type { LoginThrottle } from "./login-throttle.ts";
+import { anyAddress, type LoginThrottle } from "./login-throttle.ts";
+import type { Mailer, MailLog } from "./mailer.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
 import { holdsScope, registeredUserScopes } from "./scopes.ts";
 import { otpPendingLifetimeMs, rotatedSessionGraceMs, type Sessions } from "./sessions.ts";
@@ -32,6 +34,9 @@ export class SignIn {
     private readonly invites: Invites,
     /** Counts accounts made by open registration per address (see registrationLimits). */
     private readonly registrations: LoginThrottle,
+    /** Counts wrong one-time codes per account from every address (see accountWideLimits). */
+    private readonly codeGuesses: LoginThrottle,
+    private readonly mailer: Mailer,
   ) {}
 
   async login(email: string, password: string, address: string): Promise<LoginResult> {
@@ -55,20 +60,32 @@ export class SignIn {
    * Completes a login that is waiting for its code (a TOTP code or a recovery
    * code, each good once); the pending state lives 5 minutes.
    */
-  async completeOtp(pendingToken: string | undefined, code: string, address: string): Promise<IssuedSession> {
+  async completeOtp(
+    pendingToken: string | undefined,
+    code: string,
+    address: string,
+    log: MailLog,
+  ): Promise<IssuedSession> {
     if (!pendingToken) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
     const pending = await this.sessions.find(pendingToken, "otp");
     if (!pending) throw new ApiError(400, "ErrSessionExpired", "the login has expired, sign in again");
     const user = await this.accounts.byId(pending.userId);
     if (!user) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
     this.throttle.refuseIfThrottled(user.email, address);
+    // Per address alone, one wrong code from each of many addresses was never refused.
+    this.codeGuesses.refuseIfThrottled(user.email, anyAddress);
     if (!(await this.twoFactor.spendCode(user.id, code))) {
       this.throttle.recordFailure(user.email, address);
+      if (this.codeGuesses.recordFailure(user.email, anyAddress)) {
+        // Once per hold: whoever guesses has the password, which the owner should change.
+        tellOwner(this.mailer, this.settings, user, "codeGuessesHeld", log);
+      }
       throw errors.invalidCredentials();
     }
     await this.sessions.revoke(pendingToken);
     const scopes = await this.requireLogin(user);
     this.throttle.recordSuccess(user.email, address);
+    this.codeGuesses.recordSuccess(user.email, anyAddress);
     return this.issue(user, scopes);
   }
 

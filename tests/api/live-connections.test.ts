@@ -51,7 +51,8 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     };
     const api = await registeredClient(panel(), user);
     const granted = await admin.put(`/api/servers/${serverId}/user/${user.email}`, {
-      scopes: ["server.view", "server.console", "server.sftp", "server.status"],
+      // SFTP signs in with server.files.view beside server.sftp (sftp-auth.ts).
+      scopes: ["server.view", "server.console", "server.sftp", "server.files.view", "server.status"],
     });
     expect(granted.status, granted.text).toBeLessThan(300);
     return { api, email: user.email, password: user.password };
@@ -152,11 +153,12 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     const id = (await api.get("/api/self")).body.id;
     const perms = (scopes: string[]) => admin.put(`/api/users/${id}/perms`, { scopes });
     // No row on the server: console and SFTP come from global scopes alone.
-    expect((await perms(["login", "server.view", "server.console", "server.sftp"])).status).toBe(204);
+    const sftpScopes = ["server.sftp", "server.files.view"];
+    expect((await perms(["login", "server.view", "server.console", ...sftpScopes])).status).toBe(204);
     const socket = await openServerSocket(api, serverId);
     const sftp = await openSftp(panel().sftpPort, `${user.email}#${serverId}`, user.password);
     expect(
-      (await perms(["login", "server.view", "server.console", "server.sftp", "server.status"])).status,
+      (await perms(["login", "server.view", "server.console", ...sftpScopes, "server.status"])).status,
     ).toBe(204);
     expect(await settledWithin(socket.closed, 300)).toBe(false);
     expect((await perms(["login"])).status).toBe(204);
@@ -252,7 +254,7 @@ describe("open connections follow the rights behind them (issue 13 #3, #4)", () 
     async function remoteMember() {
       const who = await member();
       const granted = await admin.put(`/api/servers/${remoteId}/user/${who.email}`, {
-        scopes: ["server.view", "server.sftp"],
+        scopes: ["server.view", "server.sftp", "server.files.view"],
       });
       expect(granted.status, granted.text).toBeLessThan(300);
       return { ...who, sftp: () => openSftp(sftpPort, `${who.email}#${remoteId}`, who.password) };

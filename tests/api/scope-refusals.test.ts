@@ -11,15 +11,15 @@ import { createServices } from "../../server/panel/services.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import type { PanelClient as Client } from "../support/http-client.ts";
-import { setServerScopes } from "../support/panel-db.ts";
-import { adminClient, registeredClient, usePanel } from "../support/test-panel.ts";
+import { setGlobalScopes, setServerScopes } from "../support/panel-db.ts";
+import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 /**
  * Every route that needs a server scope refuses a user who holds every other
  * server scope on that server but not that one — found from the app's own
  * route table, so a route added later is covered without touching this file.
  */
-async function serverScopedRoutes(): Promise<DeclaredRoute[]> {
+async function declaredApiRoutes(): Promise<readonly DeclaredRoute[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-routes-"));
   const config = readConfig({
     OUTPOST_DATA_DIR: dataDir,
@@ -31,9 +31,7 @@ async function serverScopedRoutes(): Promise<DeclaredRoute[]> {
   try {
     const app = await buildApp(config, createServices(config, opened.db));
     await app.ready();
-    const routes = declaredRoutes(app).filter(
-      (r) => typeof r.access === "string" && isServerScope(r.access) && r.url.includes(`:${r.serverParam}`),
-    );
+    const routes = declaredRoutes(app);
     await app.close();
     return routes;
   } finally {
@@ -50,7 +48,10 @@ function concrete(route: DeclaredRoute, serverId: string): string {
     .replace(/\*$/, "x");
 }
 
-const routes = await serverScopedRoutes();
+const allRoutes = await declaredApiRoutes();
+const routes = allRoutes.filter(
+  (r) => typeof r.access === "string" && isServerScope(r.access) && r.url.includes(`:${r.serverParam}`),
+);
 
 const bodyFor = (route: DeclaredRoute) => (["GET", "HEAD"].includes(route.method) ? {} : { json: {} });
 
@@ -92,5 +93,72 @@ describe("server routes refuse a missing scope", () => {
       const res = await stranger.call(route.method, concrete(route, serverId), bodyFor(route));
       expect(res.status, `${route.method} ${route.url}: ${res.text}`).toBe(403);
     }
+  });
+});
+
+describe("every route but the public ones needs login (issue 22, point 9)", () => {
+  const panel = usePanel();
+  const serverId = "6d1af0bb";
+
+  beforeAll(async () => {
+    const admin = await adminClient(panel());
+    const created = await admin.put(`/api/servers/${serverId}`, { ...echoDefinition(), node: 0 });
+    expect(created.status, created.text).toBe(200);
+  });
+
+  it("GET /api/servers refuses a signed-in user whose global scopes were all removed", async () => {
+    const user = newUser("stripped");
+    const client = await registeredClient(panel(), user);
+    expect((await client.get("/api/servers")).status).toBe(200);
+    await setGlobalScopes(panel(), user.email, []);
+    expectError(await client.get("/api/servers"), 403, "ErrMissingScope", { scope: "login" });
+  });
+
+  it("a user without login is refused every guarded route, even with every scope on the server", async () => {
+    const user = newUser("nologin");
+    const client = await registeredClient(panel(), user);
+    await setServerScopes(panel(), user.email, serverId, [...serverScopes]);
+    expect((await client.get(`/api/servers/${serverId}`)).status).toBe(200);
+    await setGlobalScopes(panel(), user.email, [
+      "self.edit",
+      "self.clients",
+      "server.create",
+      "templates.view",
+    ]);
+    const guarded = allRoutes.filter((r) => r.access !== "public");
+    expect(guarded.length).toBeGreaterThan(40);
+    for (const route of guarded) {
+      const res = await client.call(route.method, concrete(route, serverId), bodyFor(route));
+      if (route.method === "HEAD") expect(res.status, `HEAD ${route.url}`).toBe(403);
+      else expectError(res, 403, "ErrMissingScope", { scope: "login" });
+    }
+  });
+
+  it("a server-bound OAuth client lists its server while its owner holds login, and not after", async () => {
+    const owner = newUser("boundowner");
+    const ownerApi = await registeredClient(panel(), owner);
+    await setServerScopes(panel(), owner.email, serverId, ["server.view", "server.clients.create"]);
+    const made = await ownerApi.post(`/api/servers/${serverId}/oauth2`, {
+      name: "bot",
+      scopes: ["server.view"],
+    });
+    expect(made.status, made.text).toBe(200);
+    const token = await new PanelClient(panel().url).call("POST", "/oauth2/token", {
+      form: {
+        grant_type: "client_credentials",
+        client_id: made.body.client_id,
+        client_secret: made.body.client_secret,
+      },
+    });
+    expect(token.status, token.text).toBe(200);
+    const bearer = { bearer: token.body.access_token as string };
+    const listed = await ownerApi.get("/api/servers", bearer);
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.servers.map((s: { id: string }) => s.id)).toEqual([serverId]);
+    await setGlobalScopes(panel(), owner.email, ["self.edit"]);
+    expectError(await ownerApi.get("/api/servers", bearer), 403, "ErrMissingScope", { scope: "login" });
+    expectError(await ownerApi.get(`/api/servers/${serverId}`, bearer), 403, "ErrMissingScope", {
+      scope: "login",
+    });
   });
 });

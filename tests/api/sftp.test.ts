@@ -80,15 +80,73 @@ function connects(port: number): Promise<boolean> {
   });
 }
 
+/** What a user needs on a server for SFTP that reads and writes (a read-only session lacks files.edit). */
+const sftpScopes = ["server.view", "server.sftp", "server.files.view", "server.files.edit"];
+const readOnlyScopes = ["server.view", "server.sftp", "server.files.view"];
+
+/**
+ * Each change a read-only session asks, one sftp run each (so that each must be refused on its
+ * own): upload, overwrite, remove, mkdir, rmdir, rename, symlink, chmod, set times.
+ */
+const changes = [
+  "put new.txt uploaded.txt",
+  "put new.txt kept.txt",
+  "rm kept.txt",
+  "mkdir made",
+  "rmdir folder",
+  "rename kept.txt renamed.txt",
+  "symlink kept.txt link.txt",
+  "chmod 600 kept.txt",
+  "put -p new.txt kept.txt",
+];
+
+/** A server folder with a file and an empty folder in it, as the read-only tests expect. */
+function seedReadOnly(root: string): void {
+  fs.writeFileSync(path.join(root, "kept.txt"), "kept");
+  fs.mkdirSync(path.join(root, "folder"), { recursive: true });
+}
+
+/** The folder is just as seedReadOnly left it: the names it held, kept.txt as it was. */
+function expectUnchanged(root: string, names: string[]): void {
+  expect(fs.readdirSync(root).sort()).toEqual(names);
+  expect(fs.readFileSync(path.join(root, "kept.txt"), "utf8")).toBe("kept");
+  expect(fs.statSync(path.join(root, "kept.txt")).mode & 0o777).toBe(0o644);
+}
+
+/** Every change refused with SFTP's permission denied, and reading still works. */
+async function expectReadOnly(login: SshLogin, root: string): Promise<void> {
+  const dir = tempDir("readonly");
+  const names = fs.readdirSync(root).sort();
+  expect(names).toEqual(expect.arrayContaining(["folder", "kept.txt"]));
+  try {
+    fs.writeFileSync(path.join(dir, "new.txt"), "new");
+    for (const change of changes) {
+      const run = await runSftp(login, [change], { cwd: dir });
+      expect(run.code, `${change}: ${run.stdout}${run.stderr}`).not.toBe(0);
+      expect(run.stderr, change).toMatch(/Permission denied/);
+      expectUnchanged(root, names);
+    }
+    const read = await runSftp(login, ["ls -l", "get kept.txt got.txt", "ls folder"], { cwd: dir });
+    expect(read.code, read.stderr).toBe(0);
+    expect(answers(read)).toMatch(/kept\.txt/);
+    expect(fs.readFileSync(path.join(dir, "got.txt"), "utf8")).toBe("kept");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("SFTP", () => {
   const panel = usePanel();
   const localId = "sftp0local";
   const siblingId = "sftp0sibling";
+  const readOnlyId = "sftp0readonly";
   const remoteId = "sftp0remote";
   const sftpUser = newUser("sftp");
   const viewer = newUser("nosftp");
   const barred = newUser("barred");
   const locked = newUser("locked");
+  const reader = newUser("sftpreader");
+  const unseeing = newUser("sftpnoview");
   let api: Client;
   let work: string;
 
@@ -101,11 +159,20 @@ describe("SFTP", () => {
 
   beforeAll(async () => {
     api = await adminClient(panel());
-    for (const id of [localId, siblingId]) await createEchoServer(api, id, { name: id });
-    for (const user of [sftpUser, viewer, barred, locked]) await registeredClient(panel(), user);
-    await setServerScopes(panel(), sftpUser.email, localId, ["server.view", "server.sftp"]);
-    await setServerScopes(panel(), barred.email, localId, ["server.view", "server.sftp"]);
-    await setServerScopes(panel(), locked.email, localId, ["server.view", "server.sftp"]);
+    for (const id of [localId, siblingId, readOnlyId]) await createEchoServer(api, id, { name: id });
+    for (const user of [sftpUser, viewer, barred, locked, reader, unseeing])
+      await registeredClient(panel(), user);
+    await setServerScopes(panel(), sftpUser.email, localId, sftpScopes);
+    await setServerScopes(panel(), barred.email, localId, sftpScopes);
+    await setServerScopes(panel(), locked.email, localId, sftpScopes);
+    await setServerScopes(panel(), sftpUser.email, readOnlyId, sftpScopes);
+    await setServerScopes(panel(), reader.email, readOnlyId, readOnlyScopes);
+    // SFTP and the right to change files, but not to see them: the file manager shows nothing.
+    await setServerScopes(panel(), unseeing.email, readOnlyId, [
+      "server.view",
+      "server.sftp",
+      "server.files.edit",
+    ]);
     // Everything but SFTP on the server: the file manager's scopes do not open SFTP.
     await setServerScopes(panel(), viewer.email, localId, [
       "server.view",
@@ -186,7 +253,7 @@ describe("SFTP", () => {
         node: 0,
       });
       expect(res.status, res.text).toBe(200);
-      await setServerScopes(panel(), sftpUser.email, id, ["server.view", "server.sftp"]);
+      await setServerScopes(panel(), sftpUser.email, id, sftpScopes);
       const dir = tempDir("disk");
       try {
         randomFile(dir, "big.bin", 2);
@@ -259,6 +326,32 @@ describe("SFTP", () => {
       expect(web.status).toBe(429);
       expect(panel().logs()).not.toContain(locked.password);
       expect(panel().logs()).not.toContain("wrong-0");
+    });
+
+    it("without server.files.edit, the session is read-only: every change refused, reading works (issue 22, point 3)", async () => {
+      seedReadOnly(root(readOnlyId));
+      const names = fs.readdirSync(root(readOnlyId)).sort();
+      await expectReadOnly(local(reader, readOnlyId), root(readOnlyId));
+      // The same folder, by a user who holds files.edit: changes go through.
+      const dir = tempDir("writer");
+      try {
+        fs.writeFileSync(path.join(dir, "new.txt"), "new");
+        const run = await runSftp(
+          local(sftpUser, readOnlyId),
+          ["put new.txt uploaded.txt", "mkdir made", "rm uploaded.txt", "rmdir made"],
+          { cwd: dir },
+        );
+        expect(run.code, run.stderr).toBe(0);
+        expectUnchanged(root(readOnlyId), names);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("needs server.files.view to sign in at all, as the file manager needs it to show anything", async () => {
+      const names = fs.readdirSync(root(readOnlyId)).sort();
+      expectRefused(await runSftp(local(unseeing, readOnlyId), ["put /etc/hostname hostname"]));
+      expectUnchanged(root(readOnlyId), names);
     });
 
     it("offers no shell and runs no command", async () => {
@@ -421,7 +514,8 @@ describe("SFTP", () => {
     beforeAll(async () => {
       ({ nodeId, daemon } = await addRemoteNode(api, "sftp-remote"));
       await createEchoServer(api, remoteId, { name: remoteId, node: nodeId });
-      await setServerScopes(panel(), sftpUser.email, remoteId, ["server.view", "server.sftp"]);
+      await setServerScopes(panel(), sftpUser.email, remoteId, sftpScopes);
+      await setServerScopes(panel(), reader.email, remoteId, readOnlyScopes);
       await setServerScopes(panel(), viewer.email, remoteId, ["server.view", "server.files.view"]);
       secret = (await api.get(`/api/nodes/${nodeId}/deployment`)).body.clientSecret;
     });
@@ -471,11 +565,34 @@ describe("SFTP", () => {
       expect(daemon.logs()).not.toContain(sftpUser.password);
     });
 
+    it("keeps the session read-only without server.files.edit: the node enforces what the panel answered", async () => {
+      const onNode = path.join(daemon.config.dataDir, "servers", remoteId);
+      const dir = tempDir("remote-seed");
+      try {
+        // Seeded through SFTP by a user who may write: the node's folder belongs to the node.
+        fs.writeFileSync(path.join(dir, "kept.txt"), "kept");
+        const seeded = await runSftp(remote(sftpUser), ["mkdir folder", "put kept.txt kept.txt"], {
+          cwd: dir,
+        });
+        expect(seeded.code, seeded.stderr).toBe(0);
+        fs.chmodSync(path.join(onNode, "kept.txt"), 0o644);
+        await expectReadOnly(remote(reader), onNode);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     describe("the panel's password grant that the node asks", () => {
       it("answers <serverId>:server.sftp to the node holding the server, with a token that opens nothing", async () => {
         const res = await token(grant(sftpUser), secret);
         expect(res.status, res.text).toBe(200);
-        expect(res.body).toMatchObject({ token_type: "Bearer", scope: `${remoteId}:server.sftp` });
+        expect(res.body).toMatchObject({
+          token_type: "Bearer",
+          scope: `${remoteId}:server.sftp ${remoteId}:server.files.edit`,
+        });
+        // Without files.edit, only server.sftp: the node keeps that session read-only.
+        const readOnly = await token(grant(reader), secret);
+        expect(readOnly.body).toMatchObject({ scope: `${remoteId}:server.sftp` });
         expect(res.headers.get("cache-control")).toBe("no-store");
         const self = await new PanelClient(panel().url).get("/api/self", { bearer: res.body.access_token });
         expect(self.status).toBe(401);

@@ -68,6 +68,24 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   await expect(picker.getByLabel("See the server")).toBeDisabled();
   await expect(picker.getByLabel("Read the console")).toBeChecked();
   await picker.getByLabel("Browse and download files").check();
+  // What SFTP allows follows the file permissions chosen beside it (issue 22, point 3).
+  const sftp = picker.getByLabel("Connect with SFTP");
+  const sftpNote = picker.locator('[data-note-for="server.sftp"]');
+  await sftp.check();
+  await expect(sftpNote).toHaveText("SFTP is read-only without “Change, upload and delete files”");
+  await expect(sftp).toHaveAccessibleDescription(
+    "SFTP is read-only without “Change, upload and delete files”",
+  );
+  await sftpNote.scrollIntoViewIfNeeded();
+  await snapAt(page, "server-users-sftp-read-only");
+  await picker.getByLabel("Change, upload and delete files").check();
+  await expect(sftpNote).toHaveCount(0);
+  await picker.getByLabel("Browse and download files").uncheck();
+  await expect(sftpNote).toHaveText("SFTP needs “Browse and download files” to sign in");
+  await picker.getByLabel("Browse and download files").check();
+  await picker.getByLabel("Change, upload and delete files").uncheck();
+  await sftp.uncheck();
+  await expect(sftpNote).toHaveCount(0);
   await expect(picker.locator("fieldset")).toHaveCount(9);
   await snap(page, "server-users-add");
   await add.getByTestId("add-user-submit").click();

@@ -5,7 +5,9 @@ import type { SftpSessions } from "./sftp-sessions.ts";
  * A remote node's SFTP sign-in check: the node has no accounts, so it asks
  * its panel (reference §8) with `grant_type=password` at `/oauth2/token`,
  * authenticated by the node's secret. It lets the client in only when the
- * answer's scope lists `<serverId>:server.sftp`. The answer's `user_id`
+ * answer's scope lists `<serverId>:server.sftp`, read-only unless it also
+ * lists `<serverId>:server.files.edit` (a panel that does not say so gets a
+ * read-only session). The answer's `user_id`
  * (beyond the reference) names the panel user: the session is tracked under
  * it in `sessions`, so that the panel can end it when that user's rights go
  * (POST /daemon/sftp/end). `remote_address` (beyond the
@@ -50,6 +52,9 @@ export function panelAuthorizer(
       log.warn(`the panel at ${tokenUrl} did not say which user signed in: SFTP refused`);
       return false;
     }
-    return { watch: (end) => sessions.add(userId, login.serverId, end) };
+    return {
+      write: scopes.includes(`${login.serverId}:server.files.edit`),
+      watch: (end) => sessions.add(userId, login.serverId, end),
+    };
   };
 }

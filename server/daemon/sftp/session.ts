@@ -67,13 +67,19 @@ export class SftpSession {
   private readonly handles = new Map<number, Handle>();
   private nextHandle = 1;
 
+  /** The server's disk use and limit; none means no limit. */
+  private readonly disk?: DiskLedger;
+  /** Whether requests that change files are served (`server.files.edit`), else refused. */
+  private readonly mayWrite: boolean;
+
   constructor(
     private readonly sftp: SFTPWrapper,
     private readonly sandbox: Sandbox,
     private readonly log: (msg: string) => void,
-    /** The server's disk use and limit; none means no limit. */
-    private readonly disk?: DiskLedger,
+    options: { disk?: DiskLedger; write: boolean },
   ) {
+    this.disk = options.disk;
+    this.mayWrite = options.write;
     this.route("OPEN", (id, filename: string, flags: number, attrs: Attributes) =>
       this.open(id, filename, flags, attrs),
     );
@@ -84,22 +90,22 @@ export class SftpSession {
       this.write(id, handle, offset, data),
     );
     this.route("FSTAT", (id, handle: Buffer) => this.fstat(id, handle));
-    this.route("FSETSTAT", (id, handle: Buffer, attrs: Attributes) => this.fsetstat(id, handle, attrs));
+    this.routeChange("FSETSTAT", (id, handle: Buffer, attrs: Attributes) => this.fsetstat(id, handle, attrs));
     this.route("CLOSE", (id, handle: Buffer) => this.close(id, handle));
     this.route("OPENDIR", (id, folder: string) => this.opendir(id, folder));
     this.route("READDIR", (id, handle: Buffer) => this.readdir(id, handle));
     this.route("STAT", (id, p: string) => this.stat(id, p, true));
     this.route("LSTAT", (id, p: string) => this.stat(id, p, false));
-    this.route("SETSTAT", (id, p: string, attrs: Attributes) => this.setstat(id, p, attrs));
+    this.routeChange("SETSTAT", (id, p: string, attrs: Attributes) => this.setstat(id, p, attrs));
     this.route("REALPATH", (id, p: string) => this.realpath(id, p));
     this.route("READLINK", (id, p: string) => this.readlink(id, p));
-    this.route("REMOVE", (id, p: string) => this.remove(id, p));
-    this.route("RMDIR", (id, p: string) => this.rmdir(id, p));
-    this.route("MKDIR", (id, p: string) => this.mkdir(id, p));
-    this.route("RENAME", (id, from: string, to: string) => this.rename(id, from, to));
+    this.routeChange("REMOVE", (id, p: string) => this.remove(id, p));
+    this.routeChange("RMDIR", (id, p: string) => this.rmdir(id, p));
+    this.routeChange("MKDIR", (id, p: string) => this.mkdir(id, p));
+    this.routeChange("RENAME", (id, from: string, to: string) => this.rename(id, from, to));
     // ssh2 hands OpenSSH's swapped SYMLINK arguments over in the order of the
     // draft: the link's path first, then what it points to.
-    this.route("SYMLINK", (id, link: string, target: string) => this.symlink(id, link, target));
+    this.routeChange("SYMLINK", (id, link: string, target: string) => this.symlink(id, link, target));
     // EXTENDED requests (posix-rename, statvfs…) have no listener: ssh2 answers OP_UNSUPPORTED.
     // The client is done (EOF): close the channel, as OpenSSH's sftp-server exits.
     sftp.on("end", () => sftp.end());
@@ -110,6 +116,21 @@ export class SftpSession {
   private route<A extends unknown[]>(event: string, run: (id: number, ...args: A) => Promise<void>): void {
     (this.sftp as unknown as EventEmitter).on(event, (id: number, ...args: A) => {
       run(id, ...args).catch((error) => this.fail(id, event, error));
+    });
+  }
+
+  /**
+   * A request that changes files, served only when the session may write; a
+   * read-only one is answered permission denied, as OpenSSH's `sftp-server -R`
+   * answers (WRITE needs a handle opened for writing, refused in open).
+   */
+  private routeChange<A extends unknown[]>(
+    event: string,
+    run: (id: number, ...args: A) => Promise<void>,
+  ): void {
+    this.route(event, async (id: number, ...args: A) => {
+      if (!this.mayWrite) throw readOnly();
+      await run(id, ...args);
     });
   }
 
@@ -183,6 +204,7 @@ export class SftpSession {
     const reading = (flags & OPEN_MODE.READ) !== 0;
     const writing = (flags & OPEN_MODE.WRITE) !== 0 || append;
     if (!reading && !writing) throw new Refusal(STATUS_CODE.FAILURE, "open for neither reading nor writing");
+    if (writing && !this.mayWrite) throw readOnly();
     const file: OpenFile = { kind: "file", append, appending: Promise.resolve() };
     try {
       if (writing) {
@@ -424,6 +446,13 @@ export class SftpSession {
     await Promise.all(open.map((h) => (h.kind === "folder" ? h.reader.close() : closeFile(h))));
   }
 }
+
+/** The answer to a change asked of a read-only session. */
+const readOnly = () =>
+  new Refusal(
+    STATUS_CODE.PERMISSION_DENIED,
+    "read-only: changing files needs the server.files.edit permission",
+  );
 
 /** Mode of a created file: what the client asks (at least owner read/write), else 0644. */
 function creationMode(attrs: Attributes | undefined): number {

@@ -21,16 +21,18 @@ export interface SftpLogin {
  * Answers false for every refusal (throttled, unknown user, wrong password,
  * no `server.sftp`, a server elsewhere); it decides alone what to count.
  */
-export type SftpAuthorizer = (login: SftpLogin) => Promise<boolean | SftpGrant>;
+export type SftpAuthorizer = (login: SftpLogin) => Promise<false | SftpGrant>;
 
-/**
- * An accepted sign-in that wants to end the session itself when the rights
- * behind it go (the panel's own node: sign-out, removal from the server,
- * deletion of the user). `watch` is given the way to end it and returns what
- * to call once the session has ended.
- */
+/** An accepted sign-in: what the session may do, and how its end is followed. */
 export interface SftpGrant {
-  watch(end: () => void): () => void;
+  /** Whether the session may change files (`server.files.edit`); without it, it is read-only. */
+  write: boolean;
+  /**
+   * For a sign-in whose rights the panel may take back (sign-out, removal
+   * from the server, deletion of the user): given the way to end the session,
+   * answers what to call once it has ended.
+   */
+  watch?(end: () => void): () => void;
 }
 
 export interface SftpListenerOptions {
@@ -128,6 +130,7 @@ export class SftpListener {
     // A reset or malformed connection is that client's problem, never the process's.
     client.on("error", () => {});
     let serverId: string | undefined;
+    let write = false;
     let failures = 0;
 
     client.on("authentication", (ctx) => {
@@ -145,14 +148,15 @@ export class SftpListener {
           password: ctx.password,
           address,
         })
-        .catch((error) => {
+        .catch((error): false => {
           this.options.log.warn(`SFTP sign-in check failed: ${(error as Error).message}`);
           return false;
         })
         .then((allowed) => {
           if (allowed && login && this.options.sandboxOf(login.serverId)) {
             serverId = login.serverId;
-            if (typeof allowed === "object")
+            write = allowed.write === true;
+            if (allowed.watch)
               client.once(
                 "close",
                 allowed.watch(() => client.end()),
@@ -178,7 +182,7 @@ export class SftpListener {
             return;
           }
           const disk = this.options.diskOf?.(id);
-          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg), disk);
+          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg), { disk, write });
         });
         session.on("shell", (_accept, reject) => reject());
         session.on("exec", (_accept, reject) => reject());

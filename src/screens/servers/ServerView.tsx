@@ -422,11 +422,13 @@ export default function ServerView({ params }: ScreenProps) {
       label: t`Users`,
       render: (active: boolean) => <UsersSection server={server} can={can} active={active} />,
     },
-    can("server.sftp") && {
-      id: "sftp",
-      label: t`SFTP`,
-      render: (active: boolean) => <SftpSection server={server} can={can} active={active} />,
-    },
+    // SFTP signs in only with files.view too (server/panel/sftp-auth.ts).
+    can("server.sftp") &&
+      can("server.files.view") && {
+        id: "sftp",
+        label: t`SFTP`,
+        render: (active: boolean) => <SftpSection server={server} can={can} active={active} />,
+      },
     can("server.files.view") && {
       id: "files",
       label: t`Files`,

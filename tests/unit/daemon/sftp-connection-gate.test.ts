@@ -55,7 +55,7 @@ describe("the SFTP listener's connection gate", () => {
       host: "127.0.0.1",
       port: 0,
       dataDir: dir,
-      authorize: async () => true,
+      authorize: async () => ({ write: true }),
       sandboxOf: (id) => (id === "srv" ? sandbox : undefined),
       log: { info: () => {}, warn: () => {} },
       limits: { total: 6, perAddress: 3, signInGraceMs },

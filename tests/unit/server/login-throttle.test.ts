@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { defaultThrottleLimits, LoginThrottle } from "../../../server/panel/login-throttle.ts";
+import {
+  accountWideLimits,
+  anyAddress,
+  defaultThrottleLimits,
+  LoginThrottle,
+} from "../../../server/panel/login-throttle.ts";
 
 const second = 1000;
 const minute = 60_000;
@@ -33,6 +38,28 @@ describe("LoginThrottle", () => {
       throttle.recordFailure("a@x.io", "1.2.3.4", now);
     }
     expect(waits).toEqual([30, 60, 120, 240, 480, 900, 900]);
+  });
+
+  it("says which failure starts a hold, once until a success or time forgets the failures", () => {
+    const throttle = new LoginThrottle();
+    const starts = Array.from({ length: 8 }, (_, i) => throttle.recordFailure("a@x.io", "1.2.3.4", t0 + i));
+    expect(starts).toEqual([false, false, false, false, true, false, false, false]);
+    throttle.recordSuccess("a@x.io", "1.2.3.4");
+    const again = Array.from({ length: 5 }, (_, i) => throttle.recordFailure("a@x.io", "1.2.3.4", t0 + i));
+    expect(again.at(-1)).toBe(true);
+  });
+
+  it("counted per account from every address (one-time codes): 10 free, then the same back-off, other accounts untouched", () => {
+    const throttle = new LoginThrottle(accountWideLimits());
+    for (let i = 0; i < 10; i++) {
+      expect(throttle.retryAfter("a@x.io", anyAddress, t0)).toBe(0);
+      throttle.recordFailure("a@x.io", anyAddress, t0);
+    }
+    expect(throttle.retryAfter("a@x.io", anyAddress, t0)).toBe(30);
+    expect(throttle.retryAfter("b@x.io", anyAddress, t0)).toBe(0);
+    // Thousands of accounts failing do not add up to a hold on an account of their own.
+    for (let i = 0; i < 5000; i++) throttle.recordFailure(`u${i}@x.io`, anyAddress, t0);
+    expect(throttle.retryAfter("b@x.io", anyAddress, t0)).toBe(0);
   });
 
   it("holds back only the guessing address: the account's owner signs in from another (issue 13 #12)", () => {

@@ -21,6 +21,21 @@ describe("scope labels", () => {
   });
 });
 
+describe("the SFTP permission's note (issue 22, point 3)", () => {
+  const note = scopeGroups.flatMap((g) => g.scopes).find((s) => s.scope === "server.sftp")?.note;
+  const noteWith = (...held: string[]) => note?.((scope) => held.includes(scope))?.message;
+
+  it("says what SFTP allows with the file permissions chosen beside it", () => {
+    expect(noteWith("server.sftp")).toMatch(/needs .Browse and download files. to sign in/);
+    expect(noteWith("server.sftp", "server.files.edit")).toMatch(/needs .Browse and download files./);
+    expect(noteWith("server.sftp", "server.files.view")).toMatch(
+      /read-only without .Change, upload and delete files./,
+    );
+    expect(noteWith("server.sftp", "server.files.view", "server.files.edit")).toBeUndefined();
+    expect(noteWith("server.files.view")).toBeUndefined();
+  });
+});
+
 describe("global scope labels", () => {
   it("list every global scope a route checks exactly once, each with a label", () => {
     const listed = globalScopeGroups.flatMap((g) => g.scopes.map((s) => s.scope));

@@ -36,6 +36,8 @@ export function ScopePicker({
   const id = useId();
   const chosen = new Set(value);
   if (alwaysOn) chosen.add(alwaysOn);
+  // What the chosen scopes grant, server.admin holding every server scope (scopes.ts).
+  const holds = (scope: string) => chosen.has(scope) || chosen.has("server.admin");
 
   const set = (scopes: string[], on: boolean) => {
     const next = new Set(chosen);
@@ -73,9 +75,10 @@ export function ScopePicker({
               )}
             </legend>
             <ul className="scope-list">
-              {group.scopes.map(({ scope, label: scopeText }) => {
+              {group.scopes.map(({ scope, label: scopeText, note }) => {
                 const inputId = `${id}-${scope}`;
                 const locked = scope === alwaysOn || !editable(scope);
+                const noted = note?.(holds);
                 return (
                   <li key={scope}>
                     <label
@@ -90,9 +93,15 @@ export function ScopePicker({
                         disabled={locked}
                         onChange={(e) => set([scope], e.currentTarget.checked)}
                         data-scope={scope}
+                        aria-describedby={noted ? `${inputId}-note` : undefined}
                       />
                       <span>{i18n._(scopeText)}</span>
                     </label>
+                    {noted && (
+                      <p id={`${inputId}-note`} className="scope-note muted small" data-note-for={scope}>
+                        {i18n._(noted)}
+                      </p>
+                    )}
                   </li>
                 );
               })}

@@ -8,7 +8,23 @@ import { msg } from "@lingui/core/macro";
 export interface ScopeGroup {
   id: string;
   label: MessageDescriptor;
-  scopes: { scope: string; label: MessageDescriptor }[];
+  scopes: {
+    scope: string;
+    label: MessageDescriptor;
+    /** What the scope allows with the others chosen, when that is less than its label says. */
+    note?: (holds: (scope: string) => boolean) => MessageDescriptor | undefined;
+  }[];
+}
+
+/**
+ * SFTP shows what the file manager shows (server/panel/sftp-auth.ts): signing in needs
+ * "Browse and download files", changing anything "Change, upload and delete files".
+ */
+function sftpNote(holds: (scope: string) => boolean): MessageDescriptor | undefined {
+  if (!holds("server.sftp")) return undefined;
+  if (!holds("server.files.view")) return msg`SFTP needs “Browse and download files” to sign in`;
+  if (!holds("server.files.edit")) return msg`SFTP is read-only without “Change, upload and delete files”`;
+  return undefined;
 }
 
 export const scopeGroups: ScopeGroup[] = [
@@ -43,7 +59,7 @@ export const scopeGroups: ScopeGroup[] = [
     scopes: [
       { scope: "server.files.view", label: msg`Browse and download files` },
       { scope: "server.files.edit", label: msg`Change, upload and delete files` },
-      { scope: "server.sftp", label: msg`Connect with SFTP` },
+      { scope: "server.sftp", label: msg`Connect with SFTP`, note: sftpNote },
     ],
   },
   {
