@@ -88,15 +88,6 @@ describe.runIf(process.getuid?.() === 0)("a node without a sandbox", () => {
   });
 
   it("runs host servers unconfined when the administrator allows it, as the server's own uid, never root", async () => {
-    const line = allowing.daemon
-      .logs()
-      .split("\n")
-      .find((l) => l.includes("host servers run WITHOUT a sandbox"));
-    expect(line).toContain("OUTPOST_UNSANDBOXED=allow");
-    const features = await api.get(`/api/nodes/${allowing.nodeId}/features`);
-    expect(features.body.features).toContain("unsandboxed");
-    expect(features.body.features).not.toContain("sandbox");
-
     const id = "6a000002";
     const database = path.join(panel().dataDir, "outpost.db");
     const created = await api.put(`/api/servers/${id}`, {
@@ -121,5 +112,14 @@ describe.runIf(process.getuid?.() === 0)("a node without a sandbox", () => {
     expect(fs.readFileSync(path.join(folder, "installed-by"), "utf8").trim()).toBe(String(owner));
     expect(fs.statSync(path.join(folder, "installed-by")).uid).toBe(owner);
     expect(text).toContain("refused-database");
+
+    const line = allowing.daemon
+      .logs()
+      .split("\n")
+      .find((l) => l.includes("host servers run WITHOUT a sandbox"));
+    expect(line).toContain("OUTPOST_UNSANDBOXED=allow");
+    const features = await api.get(`/api/nodes/${allowing.nodeId}/features`);
+    expect(features.body.features).toContain("unsandboxed");
+    expect(features.body.features).not.toContain("sandbox");
   });
 });
