@@ -106,7 +106,11 @@ export class DaemonEngine {
     this.servers.host.binariesDir = path.join(options.dataDir, "binaries");
     this.sandbox = probeSandbox(serversDir, this.uidBlock?.first);
     this.servers.host.confinement = this.sandbox.available
-      ? { mode: "sandbox", readOnly: [path.join(options.dataDir, "binaries")] }
+      ? {
+          mode: "sandbox",
+          readOnly: [path.join(options.dataDir, "binaries")],
+          allowNestedUserns: this.sandbox.allowNestedUserns,
+        }
       : options.allowUnsandboxed
         ? { mode: "unconfined" }
         : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
@@ -152,7 +156,10 @@ export class DaemonEngine {
     const cgroups = this.servers.host.cgroups;
     const limits = cgroups ? `cgroup v${cgroups.driver.version}` : "no resource limits";
     if (confinement?.mode === "sandbox") {
-      return `host servers run sandboxed: ${this.sandbox.version}, ${uids}, ${limits}`;
+      const userns = this.sandbox.allowNestedUserns
+        ? ", nested user namespaces NOT blocked (bubblewrap 0.8.0 or later blocks them)"
+        : "";
+      return `host servers run sandboxed: ${this.sandbox.version}${userns}, ${uids}, ${limits}`;
     }
     if (confinement?.mode === "unconfined") {
       return `host servers run WITHOUT a sandbox (OUTPOST_UNSANDBOXED=allow; ${this.sandbox.reason}), as ${uids}, ${limits}`;

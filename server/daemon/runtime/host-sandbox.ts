@@ -21,6 +21,8 @@ export interface Isolation {
   /** Who the process runs as; absent: the daemon's own uid (a daemon that is not root). */
   uid?: number;
   gid?: number;
+  /** Only where bubblewrap is older than 0.8.0 (no --disable-userns): said in the node's log. */
+  allowNestedUserns?: boolean;
 }
 
 /** Parts of /etc programs need (name lookup, TLS roots, time zone, Java's configuration); the rest stays hidden. */
@@ -109,9 +111,8 @@ export function sandboxArgv(
   args.push("--bind", from(0), isolation.root, "--chdir", cwd);
   args.push("--clearenv");
   for (const [key, value] of Object.entries(env)) args.push("--setenv", key, value);
+  if (!isolation.allowNestedUserns) args.push("--unshare-user", "--disable-userns");
   args.push(
-    "--unshare-user",
-    "--disable-userns",
     "--unshare-pid",
     "--unshare-ipc",
     "--unshare-uts",
@@ -154,6 +155,8 @@ export interface SandboxSupport {
   available: boolean;
   /** bwrap's own words for its version ("bubblewrap 0.8.0"), when it runs. */
   version?: string;
+  /** bubblewrap older than 0.8.0: sandboxed, but a server can make user namespaces of its own. */
+  allowNestedUserns?: boolean;
   /** Why not, for the node's log and the administrator. */
   reason?: string;
 }
@@ -174,8 +177,9 @@ const systemPath = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" };
  * for a root daemon, unshare and setpriv) are installed and user namespaces
  * work for an unprivileged uid. Runs the real thing once with `true`.
  */
-export function probeSandbox(serversDir: string, uid?: number): SandboxSupport {
-  const argv = sandboxArgv({ root: serversDir, readOnly: [], uid, gid: uid }, ["/bin/true"], "/", {}, 1);
+export function probeSandbox(serversDir: string, uid?: number, allowNestedUserns = false): SandboxSupport {
+  const isolation = { root: serversDir, readOnly: [], uid, gid: uid, allowNestedUserns };
+  const argv = sandboxArgv(isolation, ["/bin/true"], "/", {}, 1);
   const result = spawnSync(argv[0], argv.slice(1), {
     cwd: "/",
     stdio: ["ignore", "ignore", "pipe"],
@@ -188,14 +192,15 @@ export function probeSandbox(serversDir: string, uid?: number): SandboxSupport {
   }
   if (result.status === 0) {
     const version = spawnSync("bwrap", ["--version"], { env: systemPath }).stdout?.toString().trim();
-    return { available: true, version: version || "bubblewrap" };
+    return { available: true, version: version || "bubblewrap", allowNestedUserns };
   }
   const stderr = result.stderr.toString().trim();
   if (/bwrap: (not found|No such file|Permission denied)/.test(stderr) || /exec.*bwrap/.test(stderr)) {
     return { available: false, reason: "bubblewrap (bwrap) is not installed" };
   }
-  if (/Unknown option --disable-userns/.test(stderr)) {
-    return { available: false, reason: "bubblewrap is too old (0.8.0 or later is needed)" };
+  // An older bubblewrap still sandboxes; far better than none (the log says what is missing).
+  if (/Unknown option --disable-userns/.test(stderr) && !allowNestedUserns) {
+    return probeSandbox(serversDir, uid, true);
   }
   return {
     available: false,

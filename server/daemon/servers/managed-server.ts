@@ -64,7 +64,7 @@ export type StepRunner = (
  * (OUTPOST_UNSANDBOXED=allow), or not at all, and why.
  */
 export type Confinement =
-  | { mode: "sandbox"; readOnly: string[] }
+  | { mode: "sandbox"; readOnly: string[]; allowNestedUserns?: boolean }
   | { mode: "unconfined" }
   | { mode: "refused"; reason: string };
 
@@ -232,7 +232,8 @@ export class ManagedServer {
   isolation(): Isolation | undefined {
     const confinement = this.host.confinement;
     if (confinement?.mode !== "sandbox") return undefined;
-    return { root: this.root, readOnly: confinement.readOnly, uid: this.owner?.uid, gid: this.owner?.gid };
+    const { readOnly, allowNestedUserns } = confinement;
+    return { root: this.root, readOnly, allowNestedUserns, uid: this.owner?.uid, gid: this.owner?.gid };
   }
 
   /** Unconfined by choice on a root node: the server's own uid all the same. */
