@@ -130,7 +130,7 @@ describe("the hardened host environment", () => {
     expect(local).toBeGreaterThanOrEqual(600_000);
     expect(remote).toBeGreaterThanOrEqual(600_000);
     expect(block(local)).not.toBe(block(remote));
-    const registry = JSON.parse(fs.readFileSync("/var/lib/outpost/uid-blocks.json", "utf8"));
+    const registry = JSON.parse(fs.readFileSync("/var/lib/outpost-uids/blocks.json", "utf8"));
     expect(registry[fs.realpathSync(path.join(panel().dataDir, "node", "servers"))]).toBe(block(local));
     expect(registry[fs.realpathSync(path.join(daemon.config.dataDir, "servers"))]).toBe(block(remote));
   });

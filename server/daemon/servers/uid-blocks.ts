@@ -32,8 +32,8 @@ export const blockOf = (index: number): UidBlock => ({
   count: uidsPerBlock,
 });
 
-/** Where the host keeps the registry (root only): the same for every node and panel on the machine. */
-export const defaultRegistry = "/var/lib/outpost/uid-blocks.json";
+/** Where the host keeps the registry (root only): the same for every node and panel on the machine, apart from any data folder. */
+export const defaultRegistry = "/var/lib/outpost-uids/blocks.json";
 
 type Registry = Record<string, number>;
 
