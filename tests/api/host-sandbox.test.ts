@@ -42,6 +42,10 @@ describe("the hardened host environment", () => {
       expect(features.status).toBe(200);
       expect(features.body.features).toContain("sandbox");
     }
+    // And both say so at start-up, in one line, with what.
+    for (const log of [panel().logs(), daemon.logs()]) {
+      expect(log).toMatch(/host servers run sandboxed: bubblewrap \d+\.\d+/);
+    }
   });
 
   for (const [label, nodeOf, serversOf, keysOf] of [
