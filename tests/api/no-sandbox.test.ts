@@ -15,7 +15,7 @@ const probeDefinition = (database: string) =>
   echoDefinition({
     install: [{ type: "command", commands: ["sh -c 'id -u > installed-by'"] }],
     run: {
-      command: `sh -c 'echo "uid=$(id -u)"; cat ${database} >/dev/null && echo LEAK-database || echo refused-database'`,
+      command: `sh -c 'echo "uid=$(id -u)"; cat ${database} >/dev/null && echo LEAK-database || echo refused-database; env | grep -q "^OUTPOST_" && echo LEAK-environment || echo clean-environment'`,
       stop: "stop",
     },
   });
@@ -98,7 +98,7 @@ describe.runIf(process.getuid?.() === 0)("a node without a sandbox", () => {
     expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
     expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
     await waitUntil(
-      async () => /refused-database|LEAK-database/.test(await consoleText(api, id)),
+      async () => /clean-environment|LEAK-environment/.test(await consoleText(api, id)),
       20_000,
       100,
     );
@@ -112,6 +112,8 @@ describe.runIf(process.getuid?.() === 0)("a node without a sandbox", () => {
     expect(fs.readFileSync(path.join(folder, "installed-by"), "utf8").trim()).toBe(String(owner));
     expect(fs.statSync(path.join(folder, "installed-by")).uid).toBe(owner);
     expect(text).toContain("refused-database");
+    // Not the daemon's environment (it holds OUTPOST_UNSANDBOXED itself).
+    expect(text).toContain("clean-environment");
 
     const line = allowing.daemon
       .logs()
