@@ -99,13 +99,11 @@ export async function startDaemon(
 
 /**
  * Runs the daemon on this host as it is, but in a private mount namespace
- * where bubblewrap's program is an empty, non-executable file: a host without
+ * where bubblewrap's program is /dev/null (not executable): a host without
  * bubblewrap, as far as the daemon (and anything it starts) can tell.
  * Root only (it mounts).
  */
 export function hideBubblewrap(): string[] {
-  const empty = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "outpost-no-bwrap-")), "bwrap");
-  fs.writeFileSync(empty, "", { mode: 0o644 });
   return [
     "unshare",
     "--mount",
@@ -114,7 +112,7 @@ export function hideBubblewrap(): string[] {
     "--",
     "/bin/sh",
     "-c",
-    'for b in /usr/bin/bwrap /bin/bwrap /usr/local/bin/bwrap; do [ ! -e "$b" ] || mount --bind "$0" "$b" || exit 1; done; exec "$@"',
-    empty,
+    'for b in /usr/bin/bwrap /bin/bwrap /usr/local/bin/bwrap; do [ ! -e "$b" ] || mount --bind /dev/null "$b" || exit 1; done; exec "$@"',
+    "sh",
   ];
 }
