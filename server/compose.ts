@@ -24,6 +24,7 @@ export function composePanel(config: PanelConfig, db: Db): ComposedPanel {
         dataDir: path.join(config.dataDir, "node"),
         version: productVersion,
         dockerSocket: config.dockerSocket,
+        allowUnsandboxed: config.allowUnsandboxed,
       })
     : undefined;
   const localNode = localEngine && { client: new LocalNode(localEngine), sftpPort: config.sftpPort };

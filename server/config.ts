@@ -1,4 +1,5 @@
 import path from "node:path";
+import { unsandboxedAllowed } from "./daemon/config.ts";
 import { repoRoot } from "./repo-root.ts";
 
 /** Panel configuration, read from the environment (names are part of the README's contract). */
@@ -33,6 +34,8 @@ export interface PanelConfig {
   connectionLimits: { perUser: number; perSession: number; perAddress: number };
   /** Open registrations one address may make before it waits (OUTPOST_REGISTRATIONS_PER_ADDRESS). */
   registrationsPerAddress: number;
+  /** OUTPOST_UNSANDBOXED=allow: the local node runs host servers unconfined where no sandbox works (unsafe). */
+  allowUnsandboxed: boolean;
 }
 
 function port(value: string | undefined, fallback: number): number {
@@ -73,6 +76,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
     dockerSocket: env.OUTPOST_DOCKER_SOCKET || undefined,
     registrationsPerAddress: positiveNumber(env.OUTPOST_REGISTRATIONS_PER_ADDRESS, 5),
+    allowUnsandboxed: unsandboxedAllowed(env.OUTPOST_UNSANDBOXED),
     connectionLimits: {
       perUser: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_USER, 100),
       perSession: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_SESSION, 50),

@@ -1,4 +1,4 @@
-import { readDaemonConfig } from "../daemon/config.ts";
+import { readDaemonConfig, unsandboxedAllowed } from "../daemon/config.ts";
 import { DaemonEngine } from "../daemon/engine.ts";
 import { createLogger } from "../daemon/http/logger.ts";
 import { buildDaemonServer } from "../daemon/http-api.ts";
@@ -14,6 +14,7 @@ export async function daemon(configFile: string): Promise<void> {
     dataDir: config.dataDir,
     version: productVersion,
     dockerSocket: config.dockerSocket,
+    allowUnsandboxed: config.unsandboxed === "allow" || unsandboxedAllowed(process.env.OUTPOST_UNSANDBOXED),
   });
   const http = buildDaemonServer(engine, config, log);
   let sftp: SftpListener | undefined;

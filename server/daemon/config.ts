@@ -17,6 +17,18 @@ export interface DaemonConfig {
   dataDir: string;
   /** The Docker engine's socket; by default a unix:// DOCKER_HOST or the engine's usual socket. */
   dockerSocket?: string;
+  /**
+   * "allow": run host servers unconfined where no sandbox works (unsafe on a
+   * shared panel); OUTPOST_UNSANDBOXED=allow in the daemon's environment does the same.
+   */
+  unsandboxed?: "allow";
+}
+
+/** OUTPOST_UNSANDBOXED takes one value, spelled out, so a typo never turns the sandbox's absence into consent. */
+export function unsandboxedAllowed(value: string | undefined): boolean {
+  if (value === undefined || value === "") return false;
+  if (value === "allow") return true;
+  throw new Error(`OUTPOST_UNSANDBOXED must be "allow" or unset, got "${value}"`);
 }
 
 function fail(problem: string): never {
@@ -50,5 +62,7 @@ export function readDaemonConfig(file: string): DaemonConfig {
   if (typeof raw.dataDir !== "string" || !raw.dataDir) fail("dataDir is missing");
   if (raw.dockerSocket !== undefined && (typeof raw.dockerSocket !== "string" || !raw.dockerSocket))
     fail("dockerSocket must be a socket path");
+  if (raw.unsandboxed !== undefined && raw.unsandboxed !== "allow")
+    fail('unsandboxed must be "allow" or absent');
   return { ...(raw as DaemonConfig), dataDir: path.resolve(path.dirname(file), raw.dataDir) };
 }

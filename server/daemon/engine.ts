@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { errorText } from "../errors.ts";
 import { ensurePrivateDir } from "../secrets/private-files.ts";
 import type { ServerLimits } from "../templates/index.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
@@ -11,14 +12,15 @@ import { dockerSocketPath } from "./docker/socket.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import { detectCgroups } from "./runtime/cgroups.ts";
-import { probeSandbox, type SandboxSupport } from "./runtime/host-sandbox.ts";
+import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
 import { listDefinitionIds } from "./servers/definition-file.ts";
 import { DiskWatcher } from "./servers/disk-watcher.ts";
 import type { StepRunner } from "./servers/managed-server.ts";
-import { firstServerUid, runsAsRoot } from "./servers/server-owner.ts";
+import { runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
+import { nodeUidBlock, type UidBlock } from "./servers/uid-blocks.ts";
 import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
 
@@ -29,6 +31,8 @@ export interface NodeFeatures {
   os: string;
   arch: string;
   version: string;
+  /** Why host servers have no sandbox here (then `sandbox` is missing from features). */
+  sandboxReason?: string;
 }
 
 export interface EngineOptions {
@@ -44,6 +48,14 @@ export interface EngineOptions {
   defaultLimits?: ServerLimits;
   /** Milliseconds between disk checks of a running server (default: OUTPOST_DISK_CHECK_SECONDS, else 30 s). */
   diskCheckMs?: number;
+  /**
+   * OUTPOST_UNSANDBOXED=allow: the administrator accepts running host servers
+   * unconfined where no sandbox works (still as each server's own uid on a
+   * root node). Otherwise such a node refuses to start or install them.
+   */
+  allowUnsandboxed?: boolean;
+  /** The host-wide registry of server uid blocks (uid-blocks.ts); tests may use their own. */
+  uidRegistry?: string;
 }
 
 /** A node's defaults: no cap on memory or CPU, but a process count that keeps a fork bomb small. */
@@ -67,6 +79,8 @@ export class DaemonEngine {
   private diskWatcher?: DiskWatcher;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
   readonly sandbox: SandboxSupport;
+  /** This node's server uids, on a root node. */
+  readonly uidBlock?: UidBlock;
   readonly docker: DockerRunner;
   /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
   readonly sftpSessions = new SftpSessions();
@@ -87,10 +101,19 @@ export class DaemonEngine {
       });
     const serversDir = path.join(options.dataDir, "servers");
     this.servers = new ServerStore(serversDir, runSteps, options.instance, this.docker);
-    this.sandbox = probeSandbox(serversDir, runsAsRoot() ? firstServerUid : undefined);
-    if (this.sandbox.available) {
-      this.servers.host.sandboxing = { readOnly: [path.join(options.dataDir, "binaries")] };
-    }
+    this.uidBlock = runsAsRoot() ? nodeUidBlock(serversDir, options.uidRegistry) : undefined;
+    this.servers.host.uidBlock = this.uidBlock;
+    this.servers.host.binariesDir = path.join(options.dataDir, "binaries");
+    this.sandbox = probeSandbox(serversDir, this.uidBlock?.first);
+    this.servers.host.confinement = this.sandbox.available
+      ? {
+          mode: "sandbox",
+          readOnly: [path.join(options.dataDir, "binaries")],
+          allowNestedUserns: this.sandbox.allowNestedUserns,
+        }
+      : options.allowUnsandboxed
+        ? { mode: "unconfined" }
+        : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
     this.servers.host.defaultLimits = options.defaultLimits ?? defaultLimits;
     this.serverOps = new ServerOps(this.servers);
     this.fileOps = new FileOps(this.servers);
@@ -100,7 +123,6 @@ export class DaemonEngine {
 
   /** Loads the node's servers and starts those marked autostart. */
   async start(log?: (msg: string) => void): Promise<void> {
-    if (!this.sandbox.available) log?.(`servers run WITHOUT a sandbox: ${this.sandbox.reason}`);
     const cgroups = await detectCgroups();
     if (cgroups.driver) {
       // Named after this node's folder, so two nodes on one host (or parallel tests) never share a group.
@@ -115,6 +137,7 @@ export class DaemonEngine {
     } else {
       log?.(`servers run WITHOUT resource limits: ${cgroups.reason}`);
     }
+    log?.(this.confinementLine());
     for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
       log?.(line);
     }
@@ -124,11 +147,33 @@ export class DaemonEngine {
     this.diskWatcher.start();
   }
 
+  /** One line for the start-up log: whether servers run sandboxed, and with what. */
+  confinementLine(): string {
+    const uids = this.uidBlock
+      ? `uids ${this.uidBlock.first}-${this.uidBlock.first + this.uidBlock.count - 1}`
+      : `the node's own uid ${process.getuid?.()}`;
+    const confinement = this.servers.host.confinement;
+    const cgroups = this.servers.host.cgroups;
+    const limits = cgroups ? `cgroup v${cgroups.driver.version}` : "no resource limits";
+    if (confinement?.mode === "sandbox") {
+      const userns = this.sandbox.allowNestedUserns
+        ? ", nested user namespaces NOT blocked (bubblewrap 0.8.0 or later blocks them)"
+        : "";
+      return `host servers run sandboxed: ${this.sandbox.version}${userns}, ${uids}, ${limits}`;
+    }
+    if (confinement?.mode === "unconfined") {
+      return `host servers run WITHOUT a sandbox (OUTPOST_UNSANDBOXED=allow; ${this.sandbox.reason}), as ${uids}, ${limits}`;
+    }
+    return `host servers refused: ${errorText(sandboxUnavailable(this.sandbox.reason ?? "unknown"))}`;
+  }
+
   async features(): Promise<NodeFeatures> {
     const docker = await this.docker.available();
     return {
       features: [
         ...(this.sandbox.available ? ["sandbox"] : []),
+        // Host servers run unconfined by the administrator's choice; without it or sandbox they are refused.
+        ...(this.servers.host.confinement?.mode === "unconfined" ? ["unsandboxed"] : []),
         ...(this.servers.host.cgroups ? ["limits"] : []),
         ...(docker ? ["docker"] : []),
       ],
@@ -136,6 +181,7 @@ export class DaemonEngine {
       os: goOs[process.platform] ?? process.platform,
       arch: goArch[os.arch()] ?? os.arch(),
       version: this.options.version,
+      ...(this.sandbox.available ? {} : { sandboxReason: this.sandbox.reason }),
     };
   }
 

@@ -90,6 +90,8 @@ export class ServerOps implements NodeServers {
     if (action === "start") return server.start();
     if (action === "kill") return server.instance.kill();
     if (action === "stop") return server.instance.stop(wait);
+    // Refused here, not only in the background: the caller gets the answer.
+    server.assertCanRun();
     const installing = server.install();
     if (wait) return installing;
     installing.catch(() => {}); // reported on the console

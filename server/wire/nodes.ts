@@ -37,6 +37,8 @@ export const NodeFeaturesAnswer = Type.Object({
   os: Type.String(),
   arch: Type.String(),
   version: Type.String(),
+  /** Why the node cannot sandbox its host servers (they are refused, or run unconfined with `unsandboxed`). */
+  sandboxReason: Type.Optional(Type.String()),
 });
 
 export const DaemonConfigView = Type.Object({

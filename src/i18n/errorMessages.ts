@@ -45,6 +45,11 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrNotImplemented", message: "Not implemented" }),
   msg({ id: "errors.ErrDockerNotSupported", message: "Docker is not supported on this node" }),
   msg({
+    id: "errors.ErrSandboxUnavailable",
+    message:
+      "Servers cannot run on this node: it has no sandbox ({reason}). Install bubblewrap (apt-get install bubblewrap) and allow user namespaces, then restart the node; or set OUTPOST_UNSANDBOXED=allow to run servers unconfined (unsafe on a shared panel).",
+  }),
+  msg({
     id: "errors.ErrDockerImageUnavailable",
     message: "Image {image} is not on this node and could not be pulled: {reason}",
   }),

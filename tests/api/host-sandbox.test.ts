@@ -42,6 +42,10 @@ describe("the hardened host environment", () => {
       expect(features.status).toBe(200);
       expect(features.body.features).toContain("sandbox");
     }
+    // And both say so at start-up, in one line, with what.
+    for (const log of [panel().logs(), daemon.logs()]) {
+      expect(log).toMatch(/host servers run sandboxed: bubblewrap \d+\.\d+/);
+    }
   });
 
   for (const [label, nodeOf, serversOf, keysOf] of [
@@ -85,6 +89,9 @@ describe("the hardened host environment", () => {
           `cat ${keysOf()} >/dev/null && echo LEAK-keys || echo refused-keys`,
           "id -u",
           "echo written > own-file && echo own-folder-writable",
+          // No user namespace of its own inside (a root there is a kernel attack surface).
+          "unshare -r true && echo LEAK-nested-userns || echo refused-nested-userns",
+          'echo "path=$PATH"',
         ].join("; "),
       );
       expect(text).not.toContain("LEAK");
@@ -99,9 +106,15 @@ describe("the hardened host environment", () => {
         "refused-panel-process",
         "refused-keys",
         "own-folder-writable",
+        "refused-nested-userns",
       ]) {
         expect(text).toContain(mark);
       }
+      // The system's folders and the node's shared binaries, not the panel's PATH (node_modules/.bin, home folders).
+      const binaries = path.join(path.dirname(servers), "binaries");
+      expect(/^path=(.*)$/m.exec(text)?.[1]).toBe(
+        `${binaries}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/games:/usr/games`,
+      );
       // The failures themselves are on the console (cat's and ls's own messages).
       expect(text).toMatch(/No such file or directory/);
       if (process.getuid?.() === 0) {
@@ -112,6 +125,19 @@ describe("the hardened host environment", () => {
       }
     });
   }
+
+  it.runIf(process.getuid?.() === 0)("gives each node on the host its own block of server uids", () => {
+    // The servers the test above ran, one on each node: before blocks, both nodes counted from 600000.
+    const local = fs.statSync(path.join(panel().dataDir, "node", "servers", "5a000002")).uid;
+    const remote = fs.statSync(path.join(daemon.config.dataDir, "servers", "5b000002")).uid;
+    const block = (uid: number) => Math.floor((uid - 600_000) / 100_000);
+    expect(local).toBeGreaterThanOrEqual(600_000);
+    expect(remote).toBeGreaterThanOrEqual(600_000);
+    expect(block(local)).not.toBe(block(remote));
+    const registry = JSON.parse(fs.readFileSync("/var/lib/outpost-uids/blocks.json", "utf8"));
+    expect(registry[fs.realpathSync(path.join(panel().dataDir, "node", "servers"))]).toBe(block(local));
+    expect(registry[fs.realpathSync(path.join(daemon.config.dataDir, "servers"))]).toBe(block(remote));
+  });
 
   it("keeps files manageable both ways: the panel edits what the server wrote and the server writes what the panel put", async () => {
     const id = "5c000001";

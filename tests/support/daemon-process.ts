@@ -33,6 +33,8 @@ export async function startDaemon(
   config: DaemonConfig,
   /** Environment variables for the daemon besides the test's own. */
   env: Record<string, string> = {},
+  /** A command that runs the daemon's command line given as its last arguments (e.g. hideBubblewrap). */
+  launcher: string[] = [],
 ): Promise<DaemonProcess> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-daemon-"));
   const local: DaemonConfig = {
@@ -48,7 +50,15 @@ export async function startDaemon(
 
   const start = async () => {
     const started = output.length;
-    child = spawn(process.execPath, [path.join(repoRoot, "bin/outpost.mjs"), "daemon", "--config", file], {
+    const [command, ...args] = [
+      ...launcher,
+      process.execPath,
+      path.join(repoRoot, "bin/outpost.mjs"),
+      "daemon",
+      "--config",
+      file,
+    ];
+    child = spawn(command, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, OUTPOST_LOG_LEVEL: "info", ...env },
     });
@@ -85,4 +95,24 @@ export async function startDaemon(
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs the daemon on this host as it is, but in a private mount namespace
+ * where bubblewrap's program is /dev/null (not executable): a host without
+ * bubblewrap, as far as the daemon (and anything it starts) can tell.
+ * Root only (it mounts).
+ */
+export function hideBubblewrap(): string[] {
+  return [
+    "unshare",
+    "--mount",
+    "--propagation",
+    "private",
+    "--",
+    "/bin/sh",
+    "-c",
+    'for b in /usr/bin/bwrap /bin/bwrap /usr/local/bin/bwrap; do [ ! -e "$b" ] || mount --bind /dev/null "$b" || exit 1; done; exec "$@"',
+    "sh",
+  ];
 }

@@ -9,6 +9,8 @@ export async function addRemoteNode(
   name: string,
   /** Environment variables for the daemon besides the test's own. */
   env: Record<string, string> = {},
+  /** What runs the daemon's command line (startDaemon's launcher). */
+  launcher: string[] = [],
 ): Promise<{ nodeId: number; daemon: DaemonProcess }> {
   const node = await api.post("/api/nodes", {
     name,
@@ -21,5 +23,5 @@ export async function addRemoteNode(
   expect(node.status, node.text).toBe(200);
   const deployment = await api.get(`/api/nodes/${node.body.id}/deployment`);
   expect(deployment.status).toBe(200);
-  return { nodeId: node.body.id, daemon: await startDaemon(deployment.body.config, env) };
+  return { nodeId: node.body.id, daemon: await startDaemon(deployment.body.config, env, launcher) };
 }

@@ -1,6 +1,6 @@
 import { setTimeout } from "node:timers/promises";
 import type { Isolation } from "../runtime/host-sandbox.ts";
-import { ProcessGroup } from "../runtime/process-group.ts";
+import { ProcessGroup, type SpawnSpec } from "../runtime/process-group.ts";
 
 export interface CommandSpec {
   argv: string[];
@@ -11,6 +11,8 @@ export interface CommandSpec {
   signal: AbortSignal;
   /** The server's sandbox, when the node has one. */
   isolation?: Isolation;
+  /** Who runs it on a root node without a sandbox (the administrator's choice). */
+  runAs?: SpawnSpec["runAs"];
 }
 
 export interface CommandExit {
@@ -29,7 +31,7 @@ export type CommandRunner = (spec: CommandSpec) => Promise<CommandExit>;
  */
 export const processGroupRunner: CommandRunner = async (spec) => {
   const group = new ProcessGroup(
-    { argv: spec.argv, cwd: spec.cwd, env: spec.env, isolation: spec.isolation },
+    { argv: spec.argv, cwd: spec.cwd, env: spec.env, isolation: spec.isolation, runAs: spec.runAs },
     spec.onOutput,
   );
   group.closeInput();

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { ServerCgroup } from "./cgroups.ts";
-import { type Isolation, sandboxArgv } from "./host-sandbox.ts";
+import { type Isolation, sandboxArgv, unconfinedArgv } from "./host-sandbox.ts";
 
 export interface SpawnSpec {
   argv: string[];
@@ -8,6 +8,8 @@ export interface SpawnSpec {
   env: Record<string, string>;
   /** Run inside the node's sandbox (host-sandbox.ts); absent: a plain process (a host that cannot sandbox). */
   isolation?: Isolation;
+  /** Without a sandbox (the administrator's choice) on a root node: run as the server's own uid, never root. */
+  runAs?: { root: string; uid: number; gid: number };
   /** The cgroup holding the limits: the process is put in it before the program starts. */
   cgroup?: ServerCgroup;
 }
@@ -41,10 +43,15 @@ export class ProcessGroup {
 
   constructor(spec: SpawnSpec, onOutput: (data: Buffer) => void) {
     const isolation = spec.isolation;
-    const inner = isolation ? sandboxArgv(isolation, spec.argv, spec.cwd, spec.env, statusFd) : spec.argv;
+    const runAs = spec.runAs;
+    const inner = isolation
+      ? sandboxArgv(isolation, spec.argv, spec.cwd, spec.env, statusFd)
+      : runAs
+        ? unconfinedArgv(runAs.root, runAs.uid, runAs.gid, spec.argv, spec.cwd)
+        : spec.argv;
     const [command, ...args] = spec.cgroup ? [...gate, ...inner] : inner;
     this.child = spawn(command, args, {
-      cwd: isolation ? "/" : spec.cwd,
+      cwd: isolation || runAs ? "/" : spec.cwd,
       // The sandbox is started as the daemon (it drops to the server's uid itself) and gets exactly spec.env inside.
       env: isolation ? { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } : spec.env,
       detached: true,

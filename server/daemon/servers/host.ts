@@ -19,14 +19,23 @@ function isExecutable(file: string): boolean {
   }
 }
 
+/** The system's folders only: the daemon's own PATH names its node_modules/.bin and home folders. */
+export const serverPath =
+  "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/games:/usr/games";
+
 /**
  * The environment a server process gets (reference §5.1): nothing of the
  * daemon's own (its settings and secrets: database address, mail password,
- * keys), only PATH, HOME, LANG and TERM, plus what the definition sets.
+ * keys, its PATH), only PATH, HOME, LANG and TERM, plus what the definition
+ * sets. The node's shared binaries folder (javadl's java21, …) leads the PATH.
  */
-export function processEnvironment(root: string, extra: Record<string, string>): Record<string, string> {
+export function processEnvironment(
+  root: string,
+  extra: Record<string, string>,
+  binariesDir?: string,
+): Record<string, string> {
   return {
-    PATH: process.env.PATH || "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games",
+    PATH: binariesDir ? `${binariesDir}${path.delimiter}${serverPath}` : serverPath,
     HOME: root,
     LANG: process.env.LANG || "C.UTF-8",
     TERM: "xterm-256color",

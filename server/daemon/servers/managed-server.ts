@@ -24,19 +24,21 @@ import { type CommandRunner, processGroupRunner } from "../install/command-runne
 import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups.ts";
 import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
-import type { Isolation } from "../runtime/host-sandbox.ts";
+import { type Isolation, sandboxUnavailable } from "../runtime/host-sandbox.ts";
 import {
   type InstanceOptions,
   type RunPlan,
   ServerInstance,
   type ServerStatus,
 } from "../runtime/instance.ts";
+import type { SpawnSpec } from "../runtime/process-group.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { DiskLedger } from "./disk-ledger.ts";
 import { diskLimitReached } from "./disk-quota.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 import { InstallMarker } from "./install-marker.ts";
-import type { Owner } from "./server-owner.ts";
+import { type Owner, runsAsRoot } from "./server-owner.ts";
+import type { UidBlock } from "./uid-blocks.ts";
 
 /** What a runner of install / pre / post steps gets besides the steps. */
 export interface StepIo {
@@ -59,10 +61,24 @@ export type StepRunner = (
   io: StepIo,
 ) => Promise<Record<string, VariableValue> | undefined>;
 
+/**
+ * How a host server's processes run: in the sandbox (with the folders shared
+ * read-only with every server), unconfined because the administrator chose it
+ * (OUTPOST_UNSANDBOXED=allow), or not at all, and why.
+ */
+export type Confinement =
+  | { mode: "sandbox"; readOnly: string[]; allowNestedUserns?: boolean }
+  | { mode: "unconfined" }
+  | { mode: "refused"; reason: string };
+
 /** What a node offers every server: set once by the engine from what the host can do. */
 export interface NodeHost {
-  /** Present when processes run sandboxed; folders shared read-only with every server. */
-  sandboxing?: { readOnly: string[] };
+  /** Absent until the engine has probed the host: nothing runs then. */
+  confinement?: Confinement;
+  /** This node's own server uids on a root node (uid-blocks.ts). */
+  uidBlock?: UidBlock;
+  /** The node's shared programs (javadl's JDKs), first on a server's PATH. */
+  binariesDir?: string;
   /** Present when limits are enforced; groups are named `<prefix>-<server id>`. */
   cgroups?: { driver: CgroupDriver; prefix: string };
   /** Limits a server gets where its definition sets none. */
@@ -178,6 +194,7 @@ export class ManagedServer {
   }
 
   private async plan(): Promise<RunPlan> {
+    this.assertCanRun();
     const ctx = this.context();
     const run = renderRun(this.definition.run, ctx);
     if (this.definition.environment.type === "docker") {
@@ -202,8 +219,9 @@ export class ManagedServer {
     return {
       argv,
       cwd,
-      env: processEnvironment(this.root, run.environmentVars),
+      env: processEnvironment(this.root, run.environmentVars, this.host.binariesDir),
       isolation: this.isolation(),
+      runAs: this.runAs(),
       cgroup: await this.cgroup(),
       memoryLimitMiB: this.limits().memoryMiB,
       stopText: run.stopText,
@@ -216,9 +234,29 @@ export class ManagedServer {
 
   /** How this server's processes are confined; undefined on a node that cannot sandbox. */
   isolation(): Isolation | undefined {
-    const sandboxing = this.host.sandboxing;
-    if (!sandboxing) return undefined;
-    return { root: this.root, readOnly: sandboxing.readOnly, uid: this.owner?.uid, gid: this.owner?.gid };
+    const confinement = this.host.confinement;
+    if (confinement?.mode !== "sandbox") return undefined;
+    const { readOnly, allowNestedUserns } = confinement;
+    return { root: this.root, readOnly, allowNestedUserns, uid: this.owner?.uid, gid: this.owner?.gid };
+  }
+
+  /** Unconfined by choice on a root node: the server's own uid all the same. */
+  private runAs(): SpawnSpec["runAs"] {
+    if (this.host.confinement?.mode !== "unconfined" || !this.owner) return undefined;
+    return { root: this.root, uid: this.owner.uid, gid: this.owner.gid };
+  }
+
+  /**
+   * A host server's processes (its run and its install, pre and post steps)
+   * run only in the sandbox, or where the administrator allowed running them
+   * unconfined, and then never as root. A docker server has its container.
+   */
+  assertCanRun(): void {
+    if (this.definition.environment.type === "docker") return;
+    const confinement = this.host.confinement;
+    if (!confinement) throw sandboxUnavailable("the node has not checked for one yet");
+    if (confinement.mode === "refused") throw sandboxUnavailable(confinement.reason);
+    if (runsAsRoot() && !this.owner) throw sandboxUnavailable("the server has no uid of its own");
   }
 
   /** The limits in force: the definition's, each missing one from the node's defaults. */
@@ -270,13 +308,14 @@ export class ManagedServer {
    */
   private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
     if (ops.length === 0) return;
+    this.assertCanRun();
     const ctx = this.context(exit);
     // A docker server's commands run in its image, as the reference runs them (templates.md §6).
     // A host server's run in its sandbox, as the server itself.
     const runCommand: CommandRunner =
       this.definition.environment.type === "docker"
         ? (spec) => this.dockerRunner().runCommand(this.containerInput(ctx), spec)
-        : (spec) => processGroupRunner({ ...spec, isolation: this.isolation() });
+        : (spec) => processGroupRunner({ ...spec, isolation: this.isolation(), runAs: this.runAs() });
     const run = new AbortController();
     this.stepRuns.add(run);
     try {
@@ -308,6 +347,7 @@ export class ManagedServer {
   }
 
   async install(): Promise<void> {
+    this.refuseIfCannotRun();
     await fs.mkdir(this.root, { recursive: true });
     await this.instance.install(async () => {
       // Installing over the limit would let each try add to it before the watcher cancels it.
@@ -321,8 +361,19 @@ export class ManagedServer {
 
   /** Starts the server; one never installed is refused with a clear error instead of failing to run. */
   async start(): Promise<void> {
+    this.refuseIfCannotRun();
     if (!this.installed) throw notInstalled();
     await this.instance.start();
+  }
+
+  /** assertCanRun, the refusal also said on the server's console. */
+  refuseIfCannotRun(): void {
+    try {
+      this.assertCanRun();
+    } catch (error) {
+      this.instance.notice(errorText(error));
+      throw error;
+    }
   }
 
   /** A server whose folders hold more than its disk limit neither starts nor installs (until files are deleted). */

@@ -1,19 +1,16 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { isServerUid, type UidBlock } from "./uid-blocks.ts";
 
 /**
  * Each server's own unprivileged uid/gid (when the daemon runs as root): the
  * owner of its folder says which one it is, so nothing else needs storing.
  * The daemon (root) manages those files all the same, and the sandbox module
  * hands what the daemon creates there (uploads, extraction, downloads) to the
- * folder's owner, so the server can write it too.
+ * folder's owner, so the server can write it too. New uids come from the
+ * node's own block (uid-blocks.ts), so two nodes on one host never share one.
  */
-export const firstServerUid = 600_000;
-const uidCount = 1_000_000;
-
 export const runsAsRoot = (): boolean => process.getuid?.() === 0;
-
-const isServerUid = (uid: number) => uid >= firstServerUid && uid < firstServerUid + uidCount;
 
 export interface Owner {
   uid: number;
@@ -49,15 +46,21 @@ async function uidsTakenIn(serversDir: string): Promise<Set<number>> {
  * (a new server, or one made before servers had their own). Undefined when the
  * daemon is not root: the server then runs as the daemon's own uid.
  */
-export function ensureServerOwner(serversDir: string, root: string): Promise<Owner | undefined> {
+export function ensureServerOwner(
+  serversDir: string,
+  root: string,
+  block: UidBlock | undefined,
+): Promise<Owner | undefined> {
   if (!runsAsRoot()) return Promise.resolve(undefined);
+  if (!block) return Promise.reject(new Error("the node has no block of server uids"));
   // One at a time, so two new servers never pick the same free uid.
   const next = queue.then(async () => {
     const stats = await fs.stat(root);
     if (isServerUid(stats.uid)) return { uid: stats.uid, gid: stats.gid };
     const used = await uidsTakenIn(serversDir);
-    let uid = firstServerUid;
+    let uid = block.first;
     while (used.has(uid)) uid++;
+    if (uid >= block.first + block.count) throw new Error("the node's block of server uids is full");
     used.add(uid);
     await chownTree(root, uid, uid);
     // Only the server (and root) may look inside.

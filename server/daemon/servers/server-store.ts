@@ -56,7 +56,7 @@ export class ServerStore {
         const server = this.managed(id, await loadDefinition(this.dir, id));
         server.installed = !(await server.installMarker.isSet());
         await fs.mkdir(server.root, { recursive: true });
-        server.owner = await ensureServerOwner(this.dir, server.root);
+        server.owner = await ensureServerOwner(this.dir, server.root, this.host.uidBlock);
         this.servers.set(id, server);
       } catch (err) {
         log(`server ${id} not loaded: ${(err as Error).message}`);
@@ -100,7 +100,7 @@ export class ServerStore {
     await this.checkCanRun(id, definition);
     const server = this.managed(id, definition);
     await fs.mkdir(server.root, { recursive: true });
-    server.owner = await ensureServerOwner(this.dir, server.root);
+    server.owner = await ensureServerOwner(this.dir, server.root, this.host.uidBlock);
     // Marked before the definition is written: a crash in between leaves no server that looks installed.
     if ((definition.install ?? []).length > 0) {
       await server.installMarker.set();

@@ -1,9 +1,11 @@
+import { i18n, type MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
 import { type NodeFeatures as Features, getFeatures } from "../../api/nodes";
 import { Panel } from "../../components/Panel";
 import { ScreenIcon } from "../../components/screenIcons";
+import { errorMessage } from "../../i18n/errorMessages";
 import { usableEnvironments } from "./environments";
 import { ReachableBadge } from "./ReachableBadge";
 
@@ -83,11 +85,15 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
       </dl>
       {features && !features.features.includes("sandbox") && (
         <p className="client-warning" role="alert" data-testid="sandbox-warning">
-          <Trans>
-            This node cannot sandbox its servers (bubblewrap or user namespaces are missing): their programs
-            run unconfined and can read what the node's own user can, including the panel's data. Install
-            bubblewrap on the node and restart it.
-          </Trans>
+          {features.features.includes("unsandboxed") ? (
+            <Trans>
+              This node runs servers without a sandbox (OUTPOST_UNSANDBOXED=allow): each runs as a user of its
+              own, but can read whatever that user may read on the host. Unsafe on a shared panel.
+            </Trans>
+          ) : (
+            // The same words as the node's log and a refused start.
+            i18n._(sandboxRefusal(features.sandboxReason))
+          )}
         </p>
       )}
       {features === null && (
@@ -106,6 +112,11 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
       )}
     </Panel>
   );
+}
+
+function sandboxRefusal(reason: string | undefined): MessageDescriptor {
+  const text = errorMessage("ErrSandboxUnavailable") as MessageDescriptor;
+  return { ...text, values: { reason: reason ?? "?" } };
 }
 
 /** One optional capability of the node: what it gives when the node has it, else "Not available". */
