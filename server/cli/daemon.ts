@@ -30,7 +30,10 @@ export async function daemon(configFile: string): Promise<void> {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
-  await engine.start((msg) => log.warn(msg));
+  await engine.start(
+    (msg) => log.warn(msg),
+    (msg) => log.info(msg),
+  );
   // SFTP sign-ins are the panel's to check: this node asks it (reference §8).
   sftp = await startSftp(engine, {
     host: config.sftp.host,

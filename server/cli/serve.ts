@@ -26,7 +26,10 @@ export async function serve(
     );
   }
   await services.nodes.start();
-  await localEngine?.start((msg) => app.log.warn(msg));
+  await localEngine?.start(
+    (msg) => app.log.warn(msg),
+    (msg) => app.log.info(msg),
+  );
   // The local node's SFTP, on the panel's host: its sign-ins are checked in-process.
   const sftp =
     localEngine &&

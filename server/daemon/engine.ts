@@ -121,8 +121,12 @@ export class DaemonEngine {
     this.queryOps = new QueryOps(this.servers);
   }
 
-  /** Loads the node's servers and starts those marked autostart. */
-  async start(log?: (msg: string) => void): Promise<void> {
+  /**
+   * Loads the node's servers and starts those marked autostart. `log` takes
+   * what needs the operator's attention; `info`, the one line that says how
+   * servers are confined when all is well.
+   */
+  async start(log?: (msg: string) => void, info: (msg: string) => void = log ?? (() => {})): Promise<void> {
     const cgroups = await detectCgroups();
     if (cgroups.driver) {
       // Named after this node's folder, so two nodes on one host (or parallel tests) never share a group.
@@ -137,7 +141,10 @@ export class DaemonEngine {
     } else {
       log?.(`servers run WITHOUT resource limits: ${cgroups.reason}`);
     }
-    log?.(this.confinementLine());
+    const confinement = this.confinementLine();
+    if (this.servers.host.confinement?.mode === "sandbox" && !this.sandbox.allowNestedUserns)
+      info(confinement);
+    else log?.(confinement);
     for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
       log?.(line);
     }
