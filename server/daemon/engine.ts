@@ -21,6 +21,8 @@ import { firstServerUid, runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
 import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
+import type { TaskRunOptions } from "./tasks/server-tasks.ts";
+import { TaskOps } from "./tasks/task-ops.ts";
 
 /** What a node can do, in the reference's shape (§9.3). */
 export interface NodeFeatures {
@@ -44,6 +46,8 @@ export interface EngineOptions {
   defaultLimits?: ServerLimits;
   /** Milliseconds between disk checks of a running server (default: OUTPOST_DISK_CHECK_SECONDS, else 30 s). */
   diskCheckMs?: number;
+  /** How long a task's run may take (default one hour). */
+  tasks?: TaskRunOptions;
 }
 
 /** A node's defaults: no cap on memory or CPU, but a process count that keeps a fork bomb small. */
@@ -63,6 +67,7 @@ export class DaemonEngine {
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
+  readonly taskOps: TaskOps;
   /** Stops a running server whose files pass its disk limit (what the game writes is held to it here). */
   private diskWatcher?: DiskWatcher;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
@@ -96,6 +101,7 @@ export class DaemonEngine {
     this.fileOps = new FileOps(this.servers);
     this.backupOps = new BackupOps(this.servers, path.join(options.dataDir, "backups"));
     this.queryOps = new QueryOps(this.servers);
+    this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, options.tasks);
   }
 
   /** Loads the node's servers and starts those marked autostart. */
@@ -120,6 +126,7 @@ export class DaemonEngine {
     }
     await this.docker.removeLeftovers(await listDefinitionIds(path.join(this.options.dataDir, "servers")));
     await this.servers.load(log);
+    await this.taskOps.start(log);
     this.diskWatcher = new DiskWatcher(() => this.servers.list(), this.options.diskCheckMs, log);
     this.diskWatcher.start();
   }
@@ -142,6 +149,8 @@ export class DaemonEngine {
   /** Stops every server gracefully (each is killed after its grace period). */
   async close(): Promise<void> {
     await this.diskWatcher?.close();
+    // Runs under way are recorded as stopped before their servers stop.
+    await this.taskOps.close();
     await this.servers.close();
   }
 }

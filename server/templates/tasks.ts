@@ -103,7 +103,10 @@ function parseTaskOperation(raw: unknown, path: string, problems: Problems): Tas
   if (type === "backup") {
     const keep = readInteger(object.keep, childPath(path, "keep"), problems);
     if (keep !== undefined && (keep < 1 || keep > taskLimits.maxKeep)) {
-      problems.push({ path: childPath(path, "keep"), problem: `must be between 1 and ${taskLimits.maxKeep}` });
+      problems.push({
+        path: childPath(path, "keep"),
+        problem: `must be between 1 and ${taskLimits.maxKeep}`,
+      });
       return undefined;
     }
     return keep === undefined ? { type } : { type, keep };
@@ -175,7 +178,10 @@ export function parseTask(raw: unknown, timeZone: string): { task?: Task; proble
   if (isAbsent(object.operations)) problems.push({ path: "operations", problem: "is required" });
   const list = readList(object.operations, "operations", problems) ?? [];
   if (list.length > taskLimits.operationsPerTask) {
-    problems.push({ path: "operations", problem: `has more than ${taskLimits.operationsPerTask} operations` });
+    problems.push({
+      path: "operations",
+      problem: `has more than ${taskLimits.operationsPerTask} operations`,
+    });
   }
   list.forEach((item, index) => {
     const op = parseTaskOperation(item, childPath("operations", index), problems);
@@ -214,7 +220,8 @@ export function parseTaskSettings(raw: unknown): { settings?: TaskSettings; prob
   }
   const limit = readInteger(object.concurrentLimit, "concurrentLimit", problems);
   if (limit !== undefined) {
-    if (limit < 1 || limit > 100) problems.push({ path: "concurrentLimit", problem: "must be between 1 and 100" });
+    if (limit < 1 || limit > 100)
+      problems.push({ path: "concurrentLimit", problem: "must be between 1 and 100" });
     else settings.concurrentLimit = limit;
   }
   const mode = readString(object.limitMode, "limitMode", problems);

@@ -79,6 +79,14 @@ export class BackupOps implements NodeBackups {
   }
 
   async create(serverId: string, fileName: string): Promise<void> {
+    await this.begin(serverId, fileName);
+  }
+
+  /**
+   * Starts a backup as create does; the answer holds its outcome (a task's
+   * backup waits for it, then prunes older ones), rejected when it failed.
+   */
+  async begin(serverId: string, fileName: string): Promise<{ done: Promise<void> }> {
     const name = checkFileName(fileName);
     const server = this.store.get(serverId);
     refuseUnlessIdle(server.instance);
@@ -125,7 +133,7 @@ export class BackupOps implements NodeBackups {
         budget?.end(kept);
       }
     });
-    void work
+    const done = work
       .then(
         () => instance.notice("Backup complete"),
         async (error: unknown) => {
@@ -135,10 +143,14 @@ export class BackupOps implements NodeBackups {
           });
           instance.notice(`Backup failed: ${reason}`);
           await fs.writeFile(target + failedSuffix, reason).catch(() => {});
+          server.announce("backupFailed");
+          throw new ApiError(500, "ErrBackupFailed", "backup failed: ${reason}", { reason });
         },
       )
       // Only once the outcome is on disk, so a status answer never finds neither.
       .finally(() => this.writing.delete(key));
+    done.catch(() => {});
+    return { done };
   }
 
   async list(serverId: string): Promise<NodeBackupView[]> {

@@ -43,9 +43,9 @@ describe("tasks", () => {
       ],
     });
     expect(checkedTask({ name: "On crash", event: "crashed", operations: [] }, "UTC").event).toBe("crashed");
-    expect(checkedTask({ name: "Hi", consoleMatch: "joined the game$", operations: [] }, "UTC").consoleMatch).toBe(
-      "joined the game$",
-    );
+    expect(
+      checkedTask({ name: "Hi", consoleMatch: "joined the game$", operations: [] }, "UTC").consoleMatch,
+    ).toBe("joined the game$");
   });
 
   it("refuses bad input naming the field", () => {
@@ -64,9 +64,11 @@ describe("tasks", () => {
       field: "consoleMatch",
     });
     expect(refusal({ name: "a", event: "exploded", operations: [] })).toMatchObject({ field: "event" });
-    expect(refusal({ name: "a", event: "crashed", cronSchedule: "* * * * *", operations: [] })).toMatchObject({
-      field: "event",
-    });
+    expect(refusal({ name: "a", event: "crashed", cronSchedule: "* * * * *", operations: [] })).toMatchObject(
+      {
+        field: "event",
+      },
+    );
     expect(refusal({ name: "a", operations: [{ type: "backup", keep: 0 }] })).toMatchObject({
       field: "operations[0].keep",
     });
@@ -79,7 +81,9 @@ describe("tasks", () => {
   });
 
   it("reads the server's task settings", () => {
-    expect(parseTaskSettings({ timezone: "Europe/Paris", limitMode: "skip", concurrentLimit: 2 }).settings).toEqual({
+    expect(
+      parseTaskSettings({ timezone: "Europe/Paris", limitMode: "skip", concurrentLimit: 2 }).settings,
+    ).toEqual({
       timezone: "Europe/Paris",
       limitMode: "skip",
       concurrentLimit: 2,
