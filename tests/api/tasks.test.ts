@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
@@ -61,8 +63,22 @@ describe("tasks", () => {
     expect(res.status, res.text).toBe(200);
   };
 
+  // On PostgreSQL the database is this file's, so the restarted panel finds it (a panel drops one it made).
+  let databaseUrl: string | undefined;
+  const database = `t_${randomBytes(6).toString("hex")}`;
+  const onServer = async (sql: string) => {
+    const client = new pg.Client({ connectionString: inject("postgresUrl") });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+
   beforeAll(async () => {
-    panel = await startPanel({ dataDir, postgresUrl: onSqlite ? undefined : inject("postgresUrl") });
+    if (!onSqlite) {
+      await onServer(`CREATE DATABASE ${database}`);
+      databaseUrl = inject("postgresUrl").replace(/\/[^/]*$/, `/${database}`);
+    }
+    panel = await startPanel({ dataDir, databaseUrl });
     admin = await adminClient(panel);
     const made = await admin.post("/api/users", { ...user });
     expect(made.status, made.text).toBe(200);
@@ -97,6 +113,7 @@ describe("tasks", () => {
     await panel?.stop();
     await daemon?.destroy();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!onSqlite) await onServer(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   });
 
   for (const where of ["local", "remote"] as const) {
@@ -202,7 +219,7 @@ describe("tasks", () => {
       });
 
       it("runs a crash task when a server exits with an error", async () => {
-        const crashing = `${id.slice(0, 6)}cc`;
+        const crashing = `${id.slice(0, 4)}c${id.slice(5)}`;
         const created = await admin.put(`/api/servers/${crashing}`, {
           ...echoDefinition({ run: { command: "sh -c 'sleep 0.5; exit 7'" } }),
           node: where === "local" ? 0 : (await admin.get(`/api/servers/${id}`)).body.server.node.id,
@@ -228,13 +245,51 @@ describe("tasks", () => {
         expect(file.text).toBe("seen");
         expect((await admin.delete(`/api/servers/${crashing}`)).status).toBe(204);
       });
+
+      it("backs up with keep 2: three runs leave the task's newest two in the backup list, and others alone", async () => {
+        const quiet = `${id.slice(0, 4)}b${id.slice(5)}`;
+        const created = await admin.put(`/api/servers/${quiet}`, {
+          ...echoDefinition(),
+          node: where === "local" ? 0 : (await admin.get(`/api/servers/${id}`)).body.server.node.id,
+        });
+        expect(created.status, created.text).toBe(200);
+        expect((await admin.post(`/api/servers/${quiet}/backup/create?name=by-hand`)).status).toBe(204);
+        await waitUntil(
+          async () => (await admin.get(`/api/servers/${quiet}/backup`)).body[0]?.state === "ready",
+          20_000,
+          100,
+        );
+        const made = await admin.post(`/api/servers/${quiet}/tasks`, {
+          name: "Keep two",
+          operations: [{ type: "backup", keep: 2 }],
+        });
+        expect(made.status, made.text).toBe(200);
+        const fileNames: string[] = [];
+        for (let n = 1; n <= 3; n++) {
+          expect((await admin.post(`/api/servers/${quiet}/tasks/${made.body.id}/run`)).status).toBe(202);
+          await waitUntil(async () => (await finished(admin, quiet, made.body.id)).length === n, 20_000, 100);
+          const [run] = await finished(admin, quiet, made.body.id);
+          expect(run.success, run.message).toBe(true);
+          fileNames.push(/backup (\S+\.tar\.gz) made/.exec(run.output)?.[1] ?? "");
+        }
+        const list = await admin.get(`/api/servers/${quiet}/backup`);
+        expect(list.status, list.text).toBe(200);
+        const byTask = list.body.filter((b: { name: string }) => b.name === "Keep two");
+        expect(byTask.map((b: { fileName: string }) => b.fileName).sort()).toEqual(fileNames.slice(1).sort());
+        expect(byTask.every((b: { state: string; size: number }) => b.state === "ready" && b.size > 0)).toBe(
+          true,
+        );
+        expect(list.body.map((b: { name: string }) => b.name)).toContain("by-hand");
+        expect(list.body).toHaveLength(3);
+        expect((await admin.delete(`/api/servers/${quiet}`)).status).toBe(204);
+      });
     });
   }
 
   it("keeps firing every minute across a panel restart and a node restart", async () => {
     // The panel goes and comes back: the tasks were never its to keep.
     await panel.stop();
-    panel = await startPanel({ dataDir, env: { DATABASE_URL: panel.databaseUrl ?? "" } });
+    panel = await startPanel({ dataDir, databaseUrl });
     await signIn();
     // The node goes and comes back: it reads its task files again.
     await daemon.stop();

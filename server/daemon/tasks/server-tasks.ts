@@ -21,8 +21,8 @@ export interface TaskRunOptions {
 
 export const defaultTaskRunOptions: TaskRunOptions = { runLimitMs: 60 * 60 * 1000 };
 
-/** What a task's `backup` operation needs of the node: a finished backup's file name. */
-export type TaskBackup = (server: ManagedServer) => Promise<string>;
+/** What a task's `backup` operation needs of the node: a finished backup (labelled with the task's name), its file name. */
+export type TaskBackup = (server: ManagedServer, taskName: string) => Promise<string>;
 export type DeleteBackup = (server: ManagedServer, fileName: string) => Promise<void>;
 
 /** The newest bytes a run wrote. */
@@ -341,7 +341,7 @@ export class ServerTasks {
 
   /** A backup, then the oldest of those this task made beyond `keep` removed (others' backups are not touched). */
   private async backupOperation(id: string, keep: number | undefined, output: RunOutput): Promise<void> {
-    const fileName = await this.backup(this.server);
+    const fileName = await this.backup(this.server, this.file.tasks[id]?.name ?? id);
     output.notice(`backup ${fileName} made`);
     const made = [...(this.history.backups[id] ?? []), fileName];
     while (keep !== undefined && made.length > keep) {

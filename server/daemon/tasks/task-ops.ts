@@ -113,9 +113,9 @@ export class TaskOps implements NodeTasks {
           file,
           runs,
           new TaskFileWriter(this.dir, serverId),
-          async (target) => {
+          async (target, taskName) => {
             const fileName = `${randomUUID()}.tar.gz`;
-            const { done } = await this.backups.begin(target.id, fileName);
+            const { done } = await this.backups.begin(target.id, fileName, taskName);
             await done;
             return fileName;
           },
