@@ -274,6 +274,7 @@ export class ServerTasks {
     const signal = AbortSignal.any([limit, this.closing.signal]);
     try {
       for (const [index, op] of task.operations.entries()) {
+        output.notice(`operation ${index + 1}: ${op.type}`);
         try {
           await abortable(this.operation(id, op, output, signal), signal);
         } catch (error) {
