@@ -1,3 +1,5 @@
+import { requirePrincipal } from "../http/guard.ts";
+import { scopesOnServer } from "../http/principal.ts";
 import { Tasks } from "../panel/tasks.ts";
 import { ServerIdParams } from "../wire/servers.ts";
 import {
@@ -22,6 +24,9 @@ const byTask = { params: TaskParams };
 export function taskRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const tasks = new Tasks(services.servers);
+  // A task may do only what its author may do by hand: the service checks its operations against these.
+  const held = (request: Parameters<typeof requirePrincipal>[0], id: string) =>
+    scopesOnServer(services, requirePrincipal(request), id);
 
   api.get(
     "/api/servers/:id/tasks",
@@ -35,7 +40,7 @@ export function taskRoutes(app: Api, { services }: RouteContext): void {
       config: { access: "server.tasks.create" },
       schema: { ...byServer, body: TaskBody, response: { 200: TaskView } },
     },
-    (request) => tasks.create(request.params.id, request.body),
+    async (request) => tasks.create(request.params.id, request.body, await held(request, request.params.id)),
   );
 
   api.put(
@@ -59,7 +64,13 @@ export function taskRoutes(app: Api, { services }: RouteContext): void {
       config: { access: "server.tasks.edit" },
       schema: { ...byTask, body: TaskBody, response: { 200: TaskView } },
     },
-    (request) => tasks.update(request.params.id, request.params.taskId, request.body),
+    async (request) =>
+      tasks.update(
+        request.params.id,
+        request.params.taskId,
+        request.body,
+        await held(request, request.params.id),
+      ),
   );
 
   api.delete(

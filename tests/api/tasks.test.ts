@@ -15,6 +15,16 @@ import { addRemoteNode } from "../support/remote-node.ts";
 import { adminClient, type PanelClient as Client } from "../support/test-panel.ts";
 
 const onSqlite = process.env.OUTPOST_TEST_DB !== "postgres";
+/** What the tasks in this file do by hand: a task may do only what its author may. */
+const handScopes = [
+  "server.view",
+  "server.console",
+  "server.console.send",
+  "server.start",
+  "server.stop",
+  "server.backup.create",
+  "server.backup.delete",
+];
 const taskScopes = [
   "server.tasks.view",
   "server.tasks.create",
@@ -93,7 +103,7 @@ describe("tasks", () => {
         node: where === "local" ? 0 : nodeId,
       });
       expect(created.status, created.text).toBe(200);
-      await setServerScopes(panel, user.email, id, ["server.view", "server.console", ...taskScopes]);
+      await setServerScopes(panel, user.email, id, [...handScopes, ...taskScopes]);
       expect((await admin.post(`/api/servers/${id}/start?wait=false`)).status).toBe(204);
     }
     await signIn();
@@ -186,8 +196,57 @@ describe("tasks", () => {
           const res = await call();
           expectError(res as never, 403, "ErrMissingScope", { scope });
         }
-        await setServerScopes(panel, user.email, id, ["server.view", "server.console", ...taskScopes]);
+        await setServerScopes(panel, user.email, id, [...handScopes, ...taskScopes]);
         expect((await tasker.delete(`/api/servers/${id}/tasks/${taskId}`)).status).toBe(204);
+      });
+
+      it("refuses a task holding an operation its author may not do by hand", async () => {
+        const made = await tasker.post(`/api/servers/${id}/tasks`, { name: "Harmless", operations: [] });
+        expect(made.status, made.text).toBe(200);
+        const refused: [Record<string, unknown>, string][] = [
+          [{ type: "command", commands: ["sh -c 'id > who.txt'"] }, "server.definition.edit"],
+          [{ type: "kill" }, "server.kill"],
+          [{ type: "writefile", target: "a.txt", text: "x" }, "server.files.edit"],
+        ];
+        for (const [op, scope] of refused) {
+          const body = { name: "Sneaky", operations: [op] };
+          expectError(await tasker.post(`/api/servers/${id}/tasks`, body), 403, "ErrMissingScope", { scope });
+          expectError(
+            await tasker.put(`/api/servers/${id}/tasks/${made.body.id}`, body),
+            403,
+            "ErrMissingScope",
+            {
+              scope,
+            },
+          );
+        }
+        await setServerScopes(panel, user.email, id, [
+          ...taskScopes,
+          ...handScopes.filter((s) => s !== "server.console.send"),
+        ]);
+        expectError(
+          await tasker.post(`/api/servers/${id}/tasks`, {
+            name: "Say",
+            operations: [{ type: "console", message: "hi" }],
+          }),
+          403,
+          "ErrMissingScope",
+          { scope: "server.console.send" },
+        );
+        await setServerScopes(panel, user.email, id, [...handScopes, ...taskScopes]);
+        // What an administrator saves, a task user may still run.
+        const command = await admin.post(`/api/servers/${id}/tasks`, {
+          name: "By the admin",
+          operations: [{ type: "command", commands: ["sh -c 'echo ran > by-admin.txt'"] }],
+        });
+        expect(command.status, command.text).toBe(200);
+        expect((await tasker.post(`/api/servers/${id}/tasks/${command.body.id}/run`)).status).toBe(202);
+        await waitUntil(async () => (await finished(tasker, id, command.body.id)).length === 1, 10_000, 100);
+        expect((await finished(tasker, id, command.body.id))[0]).toMatchObject({ success: true });
+        expect((await admin.get(`/api/servers/${id}/file/by-admin.txt`)).text).toBe("ran\n");
+        for (const taskId of [made.body.id, command.body.id]) {
+          expect((await tasker.delete(`/api/servers/${id}/tasks/${taskId}`)).status).toBe(204);
+        }
       });
 
       it("runs a task now: its line reaches the running server's console, and the run is kept", async () => {
