@@ -97,6 +97,39 @@ describe("task runs on a node", () => {
     expect(runs[0].id).toBeGreaterThan(runs[19].id);
   });
 
+  it("runs an installed task once the install steps succeed, and a stopped task when the server stops", async () => {
+    const other = "7a5cf002";
+    await engine.servers.create(
+      other,
+      echoDefinition({ install: [{ type: "writefile", target: "state.txt", text: "installed" }] }),
+    );
+    const installed = await engine.taskOps.create(other, {
+      name: "After install",
+      event: "installed",
+      operations: [{ type: "writefile", target: "after.txt", text: "after install" }],
+    });
+    const stopped = await engine.taskOps.create(other, {
+      name: "After stop",
+      event: "stopped",
+      operations: [],
+    });
+    await engine.serverOps.action(other, "install", true);
+    await waitUntil(
+      async () => (await engine.taskOps.runs(other, installed.id))[0]?.success === true,
+      5000,
+      20,
+    );
+    expect(fs.readFileSync(path.join(dir, "servers", other, "after.txt"), "utf8")).toBe("after install");
+    expect(await engine.taskOps.runs(other, stopped.id)).toHaveLength(0);
+    await engine.serverOps.action(other, "start", true);
+    await engine.serverOps.action(other, "stop", true);
+    await waitUntil(
+      async () => (await engine.taskOps.runs(other, stopped.id))[0]?.success === true,
+      5000,
+      20,
+    );
+  });
+
   it("refuses a 101st task naming the field", async () => {
     const { tasks } = await engine.taskOps.list(id);
     for (let n = tasks.length; n < 100; n++)
