@@ -19,6 +19,7 @@ import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
 import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
+import { taskRoutes } from "./api/tasks.ts";
 import { templateRoutes } from "./api/templates.ts";
 import { themeRoutes } from "./api/themes.ts";
 import type { RouteContext } from "./api/types.ts";
@@ -113,6 +114,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     fileRoutes,
     backupRoutes,
     queryRoutes,
+    taskRoutes,
     serverUserRoutes,
     serverClientRoutes,
     templateRoutes,

@@ -23,6 +23,8 @@ import { ServerStore } from "./servers/server-store.ts";
 import { nodeUidBlock, type UidBlock } from "./servers/uid-blocks.ts";
 import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
+import type { TaskRunOptions } from "./tasks/server-tasks.ts";
+import { TaskOps } from "./tasks/task-ops.ts";
 
 /** What a node can do, in the reference's shape (§9.3). */
 export interface NodeFeatures {
@@ -56,6 +58,8 @@ export interface EngineOptions {
   allowUnsandboxed?: boolean;
   /** The host-wide registry of server uid blocks (uid-blocks.ts); tests may use their own. */
   uidRegistry?: string;
+  /** How long a task's run may take (default one hour). */
+  tasks?: TaskRunOptions;
 }
 
 /** A node's defaults: no cap on memory or CPU, but a process count that keeps a fork bomb small. */
@@ -75,6 +79,7 @@ export class DaemonEngine {
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
+  readonly taskOps: TaskOps;
   /** Stops a running server whose files pass its disk limit (what the game writes is held to it here). */
   private diskWatcher?: DiskWatcher;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
@@ -119,6 +124,7 @@ export class DaemonEngine {
     this.fileOps = new FileOps(this.servers);
     this.backupOps = new BackupOps(this.servers, path.join(options.dataDir, "backups"));
     this.queryOps = new QueryOps(this.servers);
+    this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, options.tasks);
   }
 
   /**
@@ -150,6 +156,7 @@ export class DaemonEngine {
     }
     await this.docker.removeLeftovers(await listDefinitionIds(path.join(this.options.dataDir, "servers")));
     await this.servers.load(log);
+    await this.taskOps.start(log);
     this.diskWatcher = new DiskWatcher(() => this.servers.list(), this.options.diskCheckMs, log);
     this.diskWatcher.start();
   }
@@ -195,6 +202,8 @@ export class DaemonEngine {
   /** Stops every server gracefully (each is killed after its grace period). */
   async close(): Promise<void> {
     await this.diskWatcher?.close();
+    // Runs under way are recorded as stopped before their servers stop.
+    await this.taskOps.close();
     await this.servers.close();
   }
 }

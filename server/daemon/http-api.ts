@@ -11,6 +11,7 @@ import { Router } from "./http/router.ts";
 import { daemonQueryRoutes } from "./query/query-routes.ts";
 import { daemonServerRoutes } from "./server-routes.ts";
 import { daemonSftpRoutes } from "./sftp/sftp-routes.ts";
+import { daemonTaskRoutes } from "./tasks/task-routes.ts";
 
 /**
  * The daemon's own HTTP API under /daemon, spoken by the panel's RemoteNode.
@@ -28,6 +29,7 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
   daemonBackupRoutes(router, engine.backupOps);
   daemonQueryRoutes(router, engine.queryOps);
   daemonSftpRoutes(router, engine.sftpSessions);
+  daemonTaskRoutes(router, engine.taskOps);
 
   const authorize = (request: IncomingMessage, path: string, requestLog: Logger) => {
     if (path === "/daemon" || path === "/daemon/") return;

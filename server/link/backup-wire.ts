@@ -17,6 +17,10 @@ export interface NodeBackupView {
   size: number;
   /** Why it failed. */
   error?: string;
+  /** The name of the task that made it: the panel lists such backups, which it did not ask for. */
+  task?: string;
+  /** When it was finished (ms since the epoch), for a task's backup. */
+  createdAt?: number;
 }
 
 /** A finished backup being read: the caller consumes or destroys the stream. */

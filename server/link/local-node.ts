@@ -5,6 +5,7 @@ import type { NodeClient, NodeFeatures } from "./node-client.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 import type { NodeSftp } from "./sftp-wire.ts";
+import type { NodeTasks } from "./task-wire.ts";
 
 /** The node inside the panel process: calls go straight to its engine. */
 export class LocalNode implements NodeClient {
@@ -14,6 +15,7 @@ export class LocalNode implements NodeClient {
   readonly files: NodeFiles;
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
+  readonly tasks: NodeTasks;
   /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
   readonly sftp: NodeSftp;
 
@@ -22,6 +24,7 @@ export class LocalNode implements NodeClient {
     this.files = engine.fileOps;
     this.backups = engine.backupOps;
     this.query = engine.queryOps;
+    this.tasks = engine.taskOps;
     this.sftp = engine.sftpSessions;
   }
 

@@ -4,6 +4,7 @@ import type { NodeFiles } from "./file-wire.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 import type { NodeSftp } from "./sftp-wire.ts";
+import type { NodeTasks } from "./task-wire.ts";
 
 export type { NodeFeatures };
 
@@ -24,4 +25,5 @@ export interface NodeClient {
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
   readonly sftp: NodeSftp;
+  readonly tasks: NodeTasks;
 }

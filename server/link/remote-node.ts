@@ -5,6 +5,7 @@ import { RemoteFiles } from "./remote-files.ts";
 import { RemoteQuery } from "./remote-query.ts";
 import { RemoteServers } from "./remote-servers.ts";
 import { RemoteSftp } from "./remote-sftp.ts";
+import { RemoteTasks } from "./remote-tasks.ts";
 
 export type { RemoteNodeAddress };
 
@@ -16,6 +17,7 @@ export class RemoteNode implements NodeClient {
   readonly backups: RemoteBackups;
   readonly query: RemoteQuery;
   readonly sftp: RemoteSftp;
+  readonly tasks: RemoteTasks;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
@@ -26,6 +28,7 @@ export class RemoteNode implements NodeClient {
     this.backups = new RemoteBackups(this.http);
     this.query = new RemoteQuery(this.http);
     this.sftp = new RemoteSftp(this.http);
+    this.tasks = new RemoteTasks(this.http);
   }
 
   get reachable(): boolean {

@@ -51,7 +51,59 @@ export class Backups {
       .orderBy("id", "desc")
       .execute();
     await assertServerExists(this.db, serverId);
-    return this.withProgress(serverId, rows);
+    let known: Map<string, NodeBackupView> | undefined;
+    try {
+      const node = await this.servers.nodeOf(serverId);
+      known = new Map((await node.backups.list(serverId)).map((b) => [b.fileName, b]));
+    } catch {
+      // A node that cannot be reached: the list answers with what the panel knows.
+      return rows.map((r) => this.view(r));
+    }
+    return this.withProgress(serverId, await this.reconcile(serverId, rows, known), known);
+  }
+
+  /**
+   * A server's tasks make and remove backups on the node, without the panel
+   * (they run while it is down): a backup a task made is recorded here when
+   * first seen, and a finished backup whose file the node no longer has (a
+   * task's `keep` removed it) leaves the list. Newest first, as list sorts.
+   */
+  private async reconcile(serverId: string, rows: Row[], known: Map<string, NodeBackupView>): Promise<Row[]> {
+    const recorded = new Set(rows.map((r) => r.file_name));
+    const gone = rows.filter((r) => r.state === "ready" && !known.has(r.file_name));
+    if (gone.length > 0) {
+      await this.db
+        .deleteFrom("backups")
+        .where(
+          "id",
+          "in",
+          gone.map((r) => r.id),
+        )
+        .where("state", "=", "ready")
+        .execute();
+    }
+    const kept = rows.filter((r) => !gone.includes(r));
+    const adopted: Row[] = [];
+    for (const found of known.values()) {
+      if (found.task === undefined || recorded.has(found.fileName) || found.state !== "ready") continue;
+      const fields: Omit<Row, "id"> = {
+        server_id: serverId,
+        name: found.task.slice(0, backupNameMax),
+        file_name: found.fileName,
+        state: "ready",
+        size: found.size,
+        error: "",
+        created_at: found.createdAt ?? Date.now(),
+      };
+      const { id } = await this.db
+        .insertInto("backups")
+        .values(fields)
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      adopted.push({ id, ...fields });
+    }
+    if (adopted.length === 0) return kept;
+    return [...kept, ...adopted].sort((a, b) => b.created_at - a.created_at || b.id - a.id);
   }
 
   async get(serverId: string, backupId: number): Promise<BackupView> {
@@ -125,13 +177,17 @@ export class Backups {
    * node that cannot be reached leaves them as they were: the list still
    * answers with what the panel knows.
    */
-  private async withProgress(serverId: string, rows: Row[]): Promise<BackupView[]> {
+  private async withProgress(
+    serverId: string,
+    rows: Row[],
+    listed?: Map<string, NodeBackupView>,
+  ): Promise<BackupView[]> {
     const pending = rows.filter((r) => r.state === "creating");
     if (pending.length === 0) return rows.map((r) => this.view(r));
     let known: Map<string, NodeBackupView>;
     try {
       const node = await this.servers.nodeOf(serverId);
-      known = new Map((await node.backups.list(serverId)).map((b) => [b.fileName, b]));
+      known = listed ?? new Map((await node.backups.list(serverId)).map((b) => [b.fileName, b]));
     } catch {
       return rows.map((r) => this.view(r));
     }

@@ -15,6 +15,8 @@ import { failureReason } from "./failure-reason.ts";
 
 const partSuffix = ".part";
 const failedSuffix = ".failed";
+/** Beside a backup a task made: the task's name. */
+const taskSuffix = ".task";
 
 const badName = () =>
   new ApiError(400, "ErrBackupNameInvalid", "a backup file name is a UUID followed by .tar.gz");
@@ -79,6 +81,14 @@ export class BackupOps implements NodeBackups {
   }
 
   async create(serverId: string, fileName: string): Promise<void> {
+    await this.begin(serverId, fileName);
+  }
+
+  /**
+   * Starts a backup as create does; the answer holds its outcome (a task's
+   * backup waits for it, then prunes older ones), rejected when it failed.
+   */
+  async begin(serverId: string, fileName: string, task?: string): Promise<{ done: Promise<void> }> {
     const name = checkFileName(fileName);
     const server = this.store.get(serverId);
     refuseUnlessIdle(server.instance);
@@ -90,6 +100,7 @@ export class BackupOps implements NodeBackups {
     await fs.mkdir(this.folder(serverId), { recursive: true });
     await fs.rm(target + failedSuffix, { force: true });
     await fs.rm(target + partSuffix, { force: true });
+    if (task !== undefined) await fs.writeFile(target + taskSuffix, task);
     // A server at its disk limit is refused up front; one that reaches it while writing fails then.
     // The budget shares the server's room with its other writes in flight, and ends with the backup.
     const budget = await server.disk.budget();
@@ -125,7 +136,7 @@ export class BackupOps implements NodeBackups {
         budget?.end(kept);
       }
     });
-    void work
+    const done = work
       .then(
         () => instance.notice("Backup complete"),
         async (error: unknown) => {
@@ -135,10 +146,16 @@ export class BackupOps implements NodeBackups {
           });
           instance.notice(`Backup failed: ${reason}`);
           await fs.writeFile(target + failedSuffix, reason).catch(() => {});
+          // A task's failed backup is in the task's run; the panel lists only those that exist.
+          await fs.rm(target + taskSuffix, { force: true });
+          server.announce("backupFailed");
+          throw new ApiError(500, "ErrBackupFailed", "backup failed: ${reason}", { reason });
         },
       )
       // Only once the outcome is on disk, so a status answer never finds neither.
       .finally(() => this.writing.delete(key));
+    done.catch(() => {});
+    return { done };
   }
 
   async list(serverId: string): Promise<NodeBackupView[]> {
@@ -156,11 +173,24 @@ export class BackupOps implements NodeBackups {
     });
     const ready = new Map<string, NodeBackupView>();
     const failed = new Map<string, NodeBackupView>();
+    const labels = new Set(names.filter((n) => n.endsWith(taskSuffix)));
+    const taskOf = async (fileName: string) =>
+      labels.has(fileName + taskSuffix)
+        ? await fs.readFile(path.join(folder, fileName + taskSuffix), "utf8").catch(() => undefined)
+        : undefined;
     for (const entry of names) {
       const file = path.join(folder, entry);
       if (backupFileNamePattern.test(entry)) {
         const stats = await fs.stat(file).catch(() => undefined);
-        if (stats) ready.set(entry, { fileName: entry, state: "ready", size: stats.size });
+        const task = await taskOf(entry);
+        if (stats) {
+          ready.set(entry, {
+            fileName: entry,
+            state: "ready",
+            size: stats.size,
+            ...(task !== undefined ? { task, createdAt: Math.round(stats.mtimeMs) } : {}),
+          });
+        }
       } else if (
         entry.endsWith(failedSuffix) &&
         backupFileNamePattern.test(entry.slice(0, -failedSuffix.length))
@@ -226,6 +256,7 @@ export class BackupOps implements NodeBackups {
     const target = path.join(this.folder(serverId), name);
     await fs.rm(target, { force: true });
     await fs.rm(target + failedSuffix, { force: true });
+    await fs.rm(target + taskSuffix, { force: true });
     // Backups count toward the disk limit: the room they leave is seen at once.
     this.store.get(serverId).disk.forget();
   }

@@ -51,6 +51,8 @@ export interface InstanceHooks {
   pre(): Promise<void>;
   post(result: { success: boolean; exitCode: number }): Promise<void>;
   onStatus?(status: ServerStatus): void;
+  /** The process ended; `requested` when a stop or kill asked for it (tasks tell a crash from a stop). */
+  onExit?(exit: { success: boolean; requested: boolean }): void;
 }
 
 export interface InstanceOptions {
@@ -240,6 +242,7 @@ export class ServerInstance {
       );
     }
     this.emit();
+    this.hooks.onExit?.({ success, requested: this.stopRequested });
     await this.hooks
       .post({ success, exitCode })
       .catch((err) => this.notice(`Post steps failed: ${errorText(err)}`));

@@ -88,9 +88,19 @@ export interface NodeHost {
 /** The instance's status plus whether the install steps have run once (false: Start is refused). */
 export type ManagedStatus = ServerStatus & { installed: boolean };
 
+/** What tasks may be triggered by (their `event` field). */
+export type LifecycleEvent = "started" | "stopped" | "crashed" | "installed" | "backupFailed";
+
 export type ServerEvent =
   | { type: "console"; chunk: ConsoleChunk }
-  | { type: "status"; status: ManagedStatus };
+  | { type: "status"; status: ManagedStatus }
+  | { type: "lifecycle"; event: LifecycleEvent };
+
+/** Where a run of steps writes: the server's console, or a task run's own output. */
+export interface StepOutput {
+  write(text: string | Buffer): void;
+  notice(text: string): void;
+}
 
 const notInstalled = () =>
   new ApiError(
@@ -128,6 +138,7 @@ export class ManagedServer {
   private stoppingForDisk = false;
   /** One per run of steps under way (install, pre, post): the disk watcher aborts them past the limit. */
   private readonly stepRuns = new Set<AbortController>();
+  private wasRunning = false;
 
   constructor(
     readonly id: string,
@@ -169,6 +180,12 @@ export class ManagedServer {
           // What the process wrote is known only from here, and a container's own layer went with it.
           if (!status.running) this.disk.forget();
           this.emit({ type: "status", status: { ...status, installed: this.installed } });
+          if (status.running && !this.wasRunning) this.announce("started");
+          this.wasRunning = status.running;
+        },
+        onExit: ({ success, requested }) => {
+          this.announce("stopped");
+          if (!success && !requested) this.announce("crashed");
         },
       },
       options,
@@ -306,7 +323,12 @@ export class ManagedServer {
    * output are kept in the server's data. Each run can be aborted on its own
    * (the disk watcher does, past the limit), and all of them at close.
    */
-  private async steps(ops: Operation[], exit?: ServerContext["exit"]): Promise<void> {
+  private async steps(
+    ops: Operation[],
+    exit?: ServerContext["exit"],
+    output?: StepOutput,
+    signal?: AbortSignal,
+  ): Promise<void> {
     if (ops.length === 0) return;
     this.assertCanRun();
     const ctx = this.context(exit);
@@ -323,10 +345,10 @@ export class ManagedServer {
         runCommand,
         root: this.root,
         env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
-        write: (text) => this.instance.console.write(text),
-        notice: (text) => this.instance.notice(text),
+        write: output ? (text) => output.write(text) : (text) => this.instance.console.write(text),
+        notice: output ? (text) => output.notice(text) : (text) => this.instance.notice(text),
         sendConsole: (line) => this.instance.sendCommand(line),
-        signal: AbortSignal.any([this.abort.signal, run.signal]),
+        signal: AbortSignal.any([this.abort.signal, run.signal, ...(signal ? [signal] : [])]),
       });
       if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
     } catch (error) {
@@ -335,6 +357,11 @@ export class ManagedServer {
     } finally {
       this.stepRuns.delete(run);
     }
+  }
+
+  /** A task's template operations: run as install steps are, their output to the task's run. */
+  runTaskSteps(ops: Operation[], output: StepOutput, signal: AbortSignal): Promise<void> {
+    return this.steps(ops, undefined, output, signal);
   }
 
   /** A step's outputVariable (e.g. a resolved Forge version) becomes a variable later steps and the run command see. */
@@ -357,6 +384,7 @@ export class ManagedServer {
       await this.installMarker.clear();
       this.installed = true;
     });
+    this.announce("installed");
   }
 
   /** Starts the server; one never installed is refused with a clear error instead of failing to run. */
@@ -484,6 +512,11 @@ export class ManagedServer {
     this.abort.abort();
     await this.instance.close();
     this.consoleBatch.flush();
+  }
+
+  /** Tells watchers (the task scheduler) what happened to the server. */
+  announce(event: LifecycleEvent): void {
+    this.emit({ type: "lifecycle", event });
   }
 
   private emit(event: ServerEvent): void {

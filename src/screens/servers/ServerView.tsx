@@ -32,6 +32,7 @@ const UsersSection = lazy(() => import("./users/UsersSection"));
 const SftpSection = lazy(() => import("./sftp/SftpSection"));
 const FilesSection = lazy(() => import("./files/FilesSection"));
 const BackupsSection = lazy(() => import("./backups/BackupsSection"));
+const TasksSection = lazy(() => import("./tasks/TasksSection"));
 const ClientsSection = lazy(() => import("./clients/ClientsSection"));
 const QuerySection = lazy(() => import("./query/QuerySection"));
 
@@ -438,6 +439,11 @@ export default function ServerView({ params }: ScreenProps) {
       id: "backups",
       label: t`Backups`,
       render: (active: boolean) => <BackupsSection server={server} can={can} active={active} />,
+    },
+    can("server.tasks.view") && {
+      id: "tasks",
+      label: t`Tasks`,
+      render: (active: boolean) => <TasksSection server={server} can={can} active={active} />,
     },
     can("server.clients.view") && {
       id: "clients",

@@ -1,0 +1,97 @@
+import { requirePrincipal } from "../http/guard.ts";
+import { scopesOnServer } from "../http/principal.ts";
+import { Tasks } from "../panel/tasks.ts";
+import { ServerIdParams } from "../wire/servers.ts";
+import {
+  TaskBody,
+  TaskList,
+  TaskParams,
+  TaskRunList,
+  TaskRunView,
+  TaskSettings,
+  TaskView,
+} from "../wire/tasks.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
+
+const byServer = { params: ServerIdParams };
+const byTask = { params: TaskParams };
+
+/**
+ * tasks under /api/servers/{id}/tasks (reference §2.5 scopes; the reference
+ * proxies these to the node, as we do). Beyond it: GET of one task, its runs,
+ * and PUT on the list for the server's task settings (edit scope).
+ */
+export function taskRoutes(app: Api, { services }: RouteContext): void {
+  const api = typed(app);
+  const tasks = new Tasks(services.servers);
+  // A task may do only what its author may do by hand: the service checks its operations against these.
+  const held = (request: Parameters<typeof requirePrincipal>[0], id: string) =>
+    scopesOnServer(services, requirePrincipal(request), id);
+
+  api.get(
+    "/api/servers/:id/tasks",
+    { config: { access: "server.tasks.view" }, schema: { ...byServer, response: { 200: TaskList } } },
+    (request) => tasks.list(request.params.id),
+  );
+
+  api.post(
+    "/api/servers/:id/tasks",
+    {
+      config: { access: "server.tasks.create" },
+      schema: { ...byServer, body: TaskBody, response: { 200: TaskView } },
+    },
+    async (request) => tasks.create(request.params.id, request.body, await held(request, request.params.id)),
+  );
+
+  api.put(
+    "/api/servers/:id/tasks",
+    {
+      config: { access: "server.tasks.edit" },
+      schema: { ...byServer, body: TaskBody, response: { 200: TaskSettings } },
+    },
+    (request) => tasks.setSettings(request.params.id, request.body),
+  );
+
+  api.get(
+    "/api/servers/:id/tasks/:taskId",
+    { config: { access: "server.tasks.view" }, schema: { ...byTask, response: { 200: TaskView } } },
+    (request) => tasks.get(request.params.id, request.params.taskId),
+  );
+
+  api.put(
+    "/api/servers/:id/tasks/:taskId",
+    {
+      config: { access: "server.tasks.edit" },
+      schema: { ...byTask, body: TaskBody, response: { 200: TaskView } },
+    },
+    async (request) =>
+      tasks.update(
+        request.params.id,
+        request.params.taskId,
+        request.body,
+        await held(request, request.params.id),
+      ),
+  );
+
+  api.delete(
+    "/api/servers/:id/tasks/:taskId",
+    { config: { access: "server.tasks.delete" }, schema: byTask },
+    async (request, reply) => {
+      await tasks.delete(request.params.id, request.params.taskId);
+      return reply.status(204).send();
+    },
+  );
+
+  api.post(
+    "/api/servers/:id/tasks/:taskId/run",
+    { config: { access: "server.tasks.run" }, schema: { ...byTask, response: { 202: TaskRunView } } },
+    async (request, reply) =>
+      reply.status(202).send(await tasks.run(request.params.id, request.params.taskId)),
+  );
+
+  api.get(
+    "/api/servers/:id/tasks/:taskId/runs",
+    { config: { access: "server.tasks.view" }, schema: { ...byTask, response: { 200: TaskRunList } } },
+    (request) => tasks.runs(request.params.id, request.params.taskId),
+  );
+}

@@ -1,0 +1,34 @@
+import { Type } from "typebox";
+import type { Router } from "../http/router.ts";
+import type { TaskOps } from "./task-ops.ts";
+
+const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const ByTask = Type.Object({ id: Id.properties.id, taskId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/**
+ * The daemon's task routes under /daemon/server/{id}/tasks (the reference's
+ * paths, §9.4), spoken by the panel's RemoteTasks; they call the same TaskOps
+ * the local node uses, which checks each task.
+ */
+export function daemonTaskRoutes(api: Router, ops: TaskOps): void {
+  const base = "/daemon/server/:id/tasks";
+  api.get(base, { params: Id }, (request) => ops.list(request.params.id));
+  api.post(base, { params: Id }, (request) => ops.create(request.params.id, request.body));
+  api.put(`${base}-settings`, { params: Id }, (request) => ops.setSettings(request.params.id, request.body));
+  api.get(`${base}/:taskId`, { params: ByTask }, (request) =>
+    ops.get(request.params.id, request.params.taskId),
+  );
+  api.put(`${base}/:taskId`, { params: ByTask }, (request) =>
+    ops.update(request.params.id, request.params.taskId, request.body),
+  );
+  api.delete(`${base}/:taskId`, { params: ByTask }, async (request, reply) => {
+    await ops.delete(request.params.id, request.params.taskId);
+    return reply.status(204).send();
+  });
+  api.post(`${base}/:taskId/run`, { params: ByTask }, (request) =>
+    ops.run(request.params.id, request.params.taskId),
+  );
+  api.get(`${base}/:taskId/runs`, { params: ByTask }, (request) =>
+    ops.runs(request.params.id, request.params.taskId),
+  );
+}

@@ -1,0 +1,143 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DaemonEngine } from "../../../server/daemon/engine.ts";
+import { ConsoleMatcher } from "../../../server/daemon/tasks/console-match.ts";
+import type { TaskRunView } from "../../../server/link/task-wire.ts";
+import { productVersion } from "../../../server/version.ts";
+import { echoDefinition } from "../../support/echo-template.ts";
+import { waitUntil } from "../../support/poll.ts";
+
+describe("console match", () => {
+  it("finds a matching line of a chunk", () => {
+    const matcher = new ConsoleMatcher("joined the game$");
+    expect(matcher.test("a\r\nSteve joined the game\nb")).toBe(true);
+    expect(matcher.test("Steve left the game\n")).toBe(false);
+  });
+
+  it("cuts off a pattern that backtracks without end, and pauses it", () => {
+    let now = 1_000_000;
+    const matcher = new ConsoleMatcher("^(a+)+$", () => now);
+    const started = Date.now();
+    expect(matcher.test(`${"a".repeat(40)}!`)).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(2000);
+    // Paused: not even tried for a minute.
+    expect(matcher.test("aaa")).toBe(false);
+    now += 61_000;
+    expect(matcher.test("aaa")).toBe(true);
+  });
+});
+
+describe("task runs on a node", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-task-runs-"));
+  let engine: DaemonEngine;
+  const id = "7a5cf001";
+  const finished = async (taskId: string): Promise<TaskRunView[]> =>
+    (await engine.taskOps.runs(id, taskId)).filter((r) => r.finished !== null);
+
+  beforeAll(async () => {
+    engine = new DaemonEngine({ dataDir: dir, version: productVersion, tasks: { runLimitMs: 500 } });
+    await engine.servers.create(id, echoDefinition());
+  });
+  afterAll(async () => {
+    await engine.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("stops a run that passes the time limit", async () => {
+    const task = await engine.taskOps.create(id, {
+      name: "Slow",
+      operations: [{ type: "sleep", duration: "10s" }],
+    });
+    const started = Date.now();
+    await engine.taskOps.run(id, task.id);
+    await waitUntil(async () => (await finished(task.id)).length === 1, 5000, 20);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await finished(task.id))[0]).toMatchObject({
+      success: false,
+      message: "operation 1 (sleep): took longer than 1 s",
+    });
+    await engine.taskOps.delete(id, task.id);
+  });
+
+  it("skips a run past the server's limit in skip mode, and waits for a slot in wait mode", async () => {
+    const slow = await engine.taskOps.create(id, {
+      name: "Slow",
+      operations: [{ type: "sleep", duration: "300ms" }],
+    });
+    const quick = await engine.taskOps.create(id, { name: "Quick", operations: [] });
+    await engine.taskOps.setSettings(id, { concurrentLimit: 1, limitMode: "skip", timezone: "UTC" });
+    await engine.taskOps.run(id, slow.id);
+    const skipped = await engine.taskOps.run(id, quick.id);
+    expect(skipped).toMatchObject({ success: false, message: expect.stringMatching(/^skipped/) });
+
+    await waitUntil(async () => (await finished(slow.id)).length === 1, 5000, 20);
+    await engine.taskOps.setSettings(id, { concurrentLimit: 1, limitMode: "wait", timezone: "UTC" });
+    await engine.taskOps.run(id, slow.id);
+    const waiting = await engine.taskOps.run(id, quick.id);
+    expect(waiting.finished).toBeNull();
+    await waitUntil(async () => (await finished(quick.id)).length === 2, 5000, 20);
+    const [slowRun] = await finished(slow.id);
+    const [quickRun] = await finished(quick.id);
+    expect(quickRun.success).toBe(true);
+    // It started only once the slow one had ended.
+    expect(Date.parse(quickRun.started)).toBeGreaterThanOrEqual(Date.parse(slowRun.finished ?? ""));
+  });
+
+  it("keeps the last 20 runs of a task", async () => {
+    const task = await engine.taskOps.create(id, { name: "Many", operations: [] });
+    await engine.taskOps.setSettings(id, { concurrentLimit: 5 });
+    for (let n = 0; n < 25; n++) {
+      await engine.taskOps.run(id, task.id);
+      await waitUntil(async () => (await engine.taskOps.runs(id, task.id))[0].finished !== null, 2000, 5);
+    }
+    const runs = await engine.taskOps.runs(id, task.id);
+    expect(runs).toHaveLength(20);
+    expect(runs[0].id).toBeGreaterThan(runs[19].id);
+  });
+
+  it("runs an installed task once the install steps succeed, and a stopped task when the server stops", async () => {
+    const other = "7a5cf002";
+    await engine.servers.create(
+      other,
+      echoDefinition({ install: [{ type: "writefile", target: "state.txt", text: "installed" }] }),
+    );
+    const installed = await engine.taskOps.create(other, {
+      name: "After install",
+      event: "installed",
+      operations: [{ type: "writefile", target: "after.txt", text: "after install" }],
+    });
+    const stopped = await engine.taskOps.create(other, {
+      name: "After stop",
+      event: "stopped",
+      operations: [],
+    });
+    await engine.serverOps.action(other, "install", true);
+    await waitUntil(
+      async () => (await engine.taskOps.runs(other, installed.id))[0]?.success === true,
+      5000,
+      20,
+    );
+    expect(fs.readFileSync(path.join(dir, "servers", other, "after.txt"), "utf8")).toBe("after install");
+    expect(await engine.taskOps.runs(other, stopped.id)).toHaveLength(0);
+    await engine.serverOps.action(other, "start", true);
+    await engine.serverOps.action(other, "stop", true);
+    await waitUntil(
+      async () => (await engine.taskOps.runs(other, stopped.id))[0]?.success === true,
+      5000,
+      20,
+    );
+  });
+
+  it("refuses a 101st task naming the field", async () => {
+    const { tasks } = await engine.taskOps.list(id);
+    for (let n = tasks.length; n < 100; n++)
+      await engine.taskOps.create(id, { name: `t${n}`, operations: [] });
+    await expect(engine.taskOps.create(id, { name: "one too many", operations: [] })).rejects.toMatchObject({
+      status: 400,
+      code: "ErrTooManyTasks",
+      metadata: { field: "tasks" },
+    });
+  });
+});
