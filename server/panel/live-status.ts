@@ -1,4 +1,5 @@
 import type { NodeServers, ServerStatusView, StatsView } from "../link/server-wire.ts";
+import type { ServerLimits } from "../templates/index.ts";
 
 /** What one `/api/live` socket wants of one server, as its caller's scopes allow. */
 export interface LiveWatcher {
@@ -16,6 +17,9 @@ interface Feed {
   statusFrame?: Buffer;
   end?: () => void;
   retry?: NodeJS.Timeout;
+  /** The limits in force, read from the node each time the server starts (stats frames carry them). */
+  limits?: ServerLimits;
+  servers?: NodeServers;
   /** Said once per feed, not at every retry. */
   warned?: boolean;
 }
@@ -75,6 +79,7 @@ export class LiveStatus {
     try {
       const servers = await this.serversOf(id);
       if (!current()) return;
+      feed.servers = servers;
       const end = await servers.subscribe(
         id,
         ["status", "stats"],
@@ -108,6 +113,7 @@ export class LiveStatus {
 
   private status(id: string, feed: Feed, status: ServerStatusView): void {
     if (sameStatus(feed.status, status)) return;
+    if (status.running && !feed.status?.running) this.readLimits(id, feed);
     feed.status = status;
     feed.statusFrame = Buffer.from(
       JSON.stringify({
@@ -121,9 +127,22 @@ export class LiveStatus {
     for (const watcher of feed.watchers) if (watcher.status) watcher.send(feed.statusFrame);
   }
 
+  /** The node's stream carries figures only; the limits they are shown against come once per start. */
+  private readLimits(id: string, feed: Feed): void {
+    feed.servers
+      ?.stats(id)
+      .then(({ limits }) => {
+        feed.limits = limits;
+      })
+      .catch(() => {});
+  }
+
   private stats(id: string, feed: Feed, stats: StatsView): void {
     if (!feed.status?.running) return;
-    const frame = Buffer.from(JSON.stringify({ type: "stats", id, cpu: stats.cpu, memory: stats.memory }));
+    const { limits } = feed;
+    const frame = Buffer.from(
+      JSON.stringify({ type: "stats", id, cpu: stats.cpu, memory: stats.memory, limits }),
+    );
     for (const watcher of feed.watchers) if (watcher.stats) watcher.send(frame);
   }
 }

@@ -116,7 +116,14 @@ describe("the live status socket", () => {
         watchers.map((live) => live.next((f) => f.type === "stats" && f.id === id)),
       );
       for (const frame of stats) {
-        expect(frame).toEqual({ type: "stats", id, cpu: expect.any(Number), memory: expect.any(Number) });
+        // The limits it runs under ride along, read from the node once per start.
+        expect(frame).toEqual({
+          type: "stats",
+          id,
+          cpu: expect.any(Number),
+          memory: expect.any(Number),
+          limits: expect.any(Object),
+        });
         expect(frame.memory).toBeGreaterThan(0);
       }
       // One sample on the node, fanned out: every watcher got the very same figures.
