@@ -149,8 +149,10 @@ async function main() {
     const delays: number[] = [];
     const target = ids[0];
     let missed = 0;
-    for (const running of [false, true, false, true, false, true]) {
+    const changes: string[] = [];
+    for (const running of [false, true, false, true, false, true, false, true, false, true]) {
       const sent = Date.now();
+      const mark = delays.length;
       const arrived = Promise.all(
         sockets.map(
           (_, n) =>
@@ -172,11 +174,14 @@ async function main() {
       const answer = await api.post(`/api/servers/${target}/${running ? "start" : "kill"}`);
       if (answer.status !== 204) throw new Error(answer.text);
       await arrived;
-      await sleep(500);
+      // From the call: the action itself (a spawn, a kill) and the fan-out; first to last: the fan-out alone.
+      const these = delays.slice(mark);
+      changes.push(`${running ? "start" : "kill"} ${Math.min(...these)}–${Math.max(...these)}`);
+      await sleep(1000);
     }
     delays.sort((a, b) => a - b);
     console.log(
-      `status change to every viewer (6 changes × ${viewers}): p50 ${quantile(delays, 0.5)} ms, p99 ${quantile(delays, 0.99)} ms, ` +
+      `status change to every viewer (10 changes × ${viewers}, ms from the call, first–last viewer: ${changes.join(", ")}): p50 ${quantile(delays, 0.5)} ms, p99 ${quantile(delays, 0.99)} ms, ` +
         `max ${delays.at(-1)} ms, missed ${missed}`,
     );
     for (const socket of sockets) socket.close();
