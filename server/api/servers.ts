@@ -3,7 +3,7 @@ import { ApiError } from "../errors.ts";
 import { CachedAnswers } from "../http/cached-answer.ts";
 import { requirePrincipal } from "../http/guard.ts";
 import { type Principal, scopesOnServer } from "../http/principal.ts";
-import { type ServerAction, serverActions } from "../link/server-wire.ts";
+import { type ServerAction, serverActions } from "../node-wire/server-wire.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import type { VariableValue } from "../templates/index.ts";
 import {

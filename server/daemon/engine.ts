@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { NodeFeatures } from "../node-wire/features.ts";
 import { ensurePrivateDir } from "../secrets/private-files.ts";
 import type { ServerLimits } from "../templates/index.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
@@ -21,15 +22,6 @@ import { firstServerUid, runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
 import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
-
-/** What a node can do, in the reference's shape (§9.3). */
-export interface NodeFeatures {
-  features: string[];
-  environments: string[];
-  os: string;
-  arch: string;
-  version: string;
-}
 
 export interface EngineOptions {
   /** Where this node keeps server files, backups and its keys. */

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { ApiError, type ErrorMetadata } from "../errors.ts";
-import { signNodeToken } from "./node-token.ts";
+import { signNodeToken } from "../node-wire/node-token.ts";
 
 export interface RemoteNodeAddress {
   nodeId: number;

@@ -10,7 +10,7 @@ import type {
   SocketChannel,
   SocketMessage,
   StatsView,
-} from "./server-wire.ts";
+} from "../node-wire/server-wire.ts";
 
 /** ws loads with the first remote node: a panel with its local node alone never needs it. */
 let ws: Promise<typeof import("ws")> | undefined;

@@ -1,6 +1,6 @@
 import { ApiError } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { SftpSessionFilter } from "../link/sftp-wire.ts";
+import type { SftpSessionFilter } from "../node-wire/sftp-wire.ts";
 import { RemoteSftpEnds } from "./remote-sftp-ends.ts";
 import { rotatedSessionGraceMs } from "./sessions.ts";
 

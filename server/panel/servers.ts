@@ -5,7 +5,7 @@ import type { ServerTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { Principal } from "../http/principal.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { NodeServers } from "../link/server-wire.ts";
+import type { NodeServers } from "../node-wire/server-wire.ts";
 import type { Template, Variable } from "../templates/index.ts";
 import type { Nodes } from "./nodes.ts";
 import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
