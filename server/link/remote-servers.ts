@@ -1,5 +1,3 @@
-import type { Template, VariableValue } from "../templates/index.ts";
-import type { NodeHttp } from "./node-http.ts";
 import type {
   ConsoleView,
   FlagsView,
@@ -11,6 +9,8 @@ import type {
   SocketMessage,
   StatsView,
 } from "../node-wire/server-wire.ts";
+import type { Template, VariableValue } from "../templates/index.ts";
+import type { NodeHttp } from "./node-http.ts";
 
 /** ws loads with the first remote node: a panel with its local node alone never needs it. */
 let ws: Promise<typeof import("ws")> | undefined;
