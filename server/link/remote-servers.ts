@@ -111,8 +111,8 @@ export class RemoteServers implements NodeServers {
           // A frame that is not JSON is not ours to relay.
         }
       });
-      socket.on("error", () => {
-        if (!opened) reject(this.http.unreachable());
+      socket.on("error", (error) => {
+        if (!opened) reject(this.http.unreachable(error));
       });
       socket.on("close", (code) => {
         if (opened) onEnd(code);
