@@ -1,11 +1,11 @@
 import type { WebSocket } from "ws";
 import { ApiError } from "../errors.ts";
 import { requirePrincipal } from "../http/guard.ts";
-import { scopesOnServer } from "../http/principal.ts";
 import { isSameOrigin } from "../http/same-origin.ts";
 import { boundedSend } from "../http/socket-send.ts";
 import { webSocketHandler } from "../http/websocket.ts";
 import type { Reservation } from "../panel/live-connections.ts";
+import { scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import type { Api, RouteContext } from "./types.ts";
 

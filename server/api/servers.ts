@@ -2,8 +2,8 @@ import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
 import { CachedAnswers } from "../http/cached-answer.ts";
 import { requirePrincipal } from "../http/guard.ts";
-import { type Principal, scopesOnServer } from "../http/principal.ts";
 import { type ServerAction, serverActions } from "../node-wire/server-wire.ts";
+import { type Principal, scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import type { VariableValue } from "../templates/index.ts";
 import {

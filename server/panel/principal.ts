@@ -2,11 +2,11 @@ import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
-import { type Accounts, toUser, type User } from "../panel/accounts.ts";
-import type { OAuthClients } from "../panel/oauth-clients.ts";
-import { holdsScope, parseScopes } from "../panel/scopes.ts";
-import type { Sessions } from "../panel/sessions.ts";
-import { tokenHash } from "../panel/tokens.ts";
+import { type Accounts, toUser, type User } from "./accounts.ts";
+import type { OAuthClients } from "./oauth-clients.ts";
+import { holdsScope, parseScopes } from "./scopes.ts";
+import type { Sessions } from "./sessions.ts";
+import { tokenHash } from "./tokens.ts";
 
 /** Who is calling: a signed-in user, or an OAuth2 client acting for its owner. */
 export interface Principal {
