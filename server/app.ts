@@ -7,6 +7,7 @@ import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
 import { daemonBundleRoutes } from "./api/daemon-bundle.ts";
 import { fileRoutes } from "./api/files.ts";
+import { liveRoutes } from "./api/live.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
 import { openApiRoutes } from "./api/openapi.ts";
@@ -26,7 +27,6 @@ import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
 import type { PanelConfig } from "./config.ts";
-import { AnswerReplay, replayingServer } from "./http/answer-replay.ts";
 import { installAuthRequestRules } from "./http/auth-requests.ts";
 import { installCompression } from "./http/compression.ts";
 import { CookieJar } from "./http/cookies.ts";
@@ -37,7 +37,6 @@ import { lazyChildLogger } from "./http/lazy-logger.ts";
 import { logFormat, logStream } from "./http/log-output.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { collectOpenApi } from "./http/openapi.ts";
-import { sessionIsLive } from "./http/principal.ts";
 import { installRequestDecoding } from "./http/request-encoding.ts";
 import { panelSchemaController } from "./http/schema-compilers.ts";
 import { trustProxySetting } from "./http/trust-proxy.ts";
@@ -51,7 +50,6 @@ export const apiVersion = "3.0.0-outpost";
 
 /** The panel's HTTP server: API, auth, OAuth2 and the web app on one origin. */
 export async function buildApp(config: PanelConfig, services: PanelServices): Promise<FastifyInstance> {
-  const replay = new AnswerReplay(services.db, (token) => sessionIsLive(services.db, token));
   const logRequests = config.logLevel === "debug";
   const app = Fastify({
     logger: {
@@ -65,8 +63,6 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
     logController: new LogController({ disableRequestLogging: !logRequests }),
-    // A replayed answer would go unlogged: with request logs on, every request goes through Fastify.
-    serverFactory: logRequests ? undefined : replayingServer(replay),
     childLoggerFactory: lazyChildLogger,
     schemaController: panelSchemaController,
   });
@@ -99,7 +95,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     done(null, payload);
   });
 
-  const ctx: RouteContext = { services, cookies, replay };
+  const ctx: RouteContext = { services, cookies };
   for (const routes of [
     authRoutes,
     oauth2Routes,
@@ -111,6 +107,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     nodeRoutes,
     serverRoutes,
     serverSocketRoutes,
+    liveRoutes,
     fileRoutes,
     backupRoutes,
     queryRoutes,

@@ -6,13 +6,15 @@
 export type ErrorMetadata = Record<string, string | number | boolean>;
 
 export class ApiError extends Error {
+  /** `options.cause`: the error this one stands for, kept so that a log shows the chain. */
   constructor(
     readonly status: number,
     readonly code: string,
     msg?: string,
     readonly metadata?: ErrorMetadata,
+    options?: ErrorOptions,
   ) {
-    super(msg ?? code);
+    super(msg ?? code, options);
   }
 
   toBody(): { error: { code: string; msg?: string; metadata?: ErrorMetadata } } {

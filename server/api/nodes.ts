@@ -11,12 +11,12 @@ import {
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** /api/nodes (reference §9.3); scopes per reference §2.5. */
-export function nodeRoutes(app: Api, { services, replay }: RouteContext): void {
+export function nodeRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { nodes } = services;
   const byId = { params: NodeIdParams };
   // The same for every caller holding the scope; only whether each node answers changes without a write.
-  const lists = new CachedAnswers(services.db, replay, { max: 16, alsoOn: () => nodes.reachability() });
+  const lists = new CachedAnswers(services.db, { max: 16, alsoOn: () => nodes.reachability() });
 
   api.get(
     "/api/nodes",

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.ts";
 import { toApiError } from "../http/error-handler.ts";
-import { parseSftpUsername } from "../link/sftp-username.ts";
+import { parseSftpUsername } from "../node-wire/sftp-username.ts";
 import type { PanelServices } from "../panel/services.ts";
 import { sessionLifetimeMs } from "../panel/sessions.ts";
 import { newToken } from "../panel/tokens.ts";

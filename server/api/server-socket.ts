@@ -1,11 +1,11 @@
 import { requirePrincipal } from "../http/guard.ts";
-import { scopesOnServer } from "../http/principal.ts";
 import { isSameOrigin } from "../http/same-origin.ts";
 import { boundedSend, tooSlowClose } from "../http/socket-send.ts";
 import { webSocketHandler } from "../http/websocket.ts";
-import { frameBytes } from "../link/frame-text.ts";
-import type { SocketChannel } from "../link/server-wire.ts";
+import { frameBytes } from "../node-wire/frame-text.ts";
+import type { SocketChannel } from "../node-wire/server-wire.ts";
 import type { Reservation } from "../panel/live-connections.ts";
+import { scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import { ServerIdParams } from "../wire/servers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";

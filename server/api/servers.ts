@@ -2,8 +2,8 @@ import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
 import { CachedAnswers } from "../http/cached-answer.ts";
 import { requirePrincipal } from "../http/guard.ts";
-import { type Principal, scopesOnServer } from "../http/principal.ts";
-import { type ServerAction, serverActions } from "../link/server-wire.ts";
+import { type ServerAction, serverActions } from "../node-wire/server-wire.ts";
+import { type Principal, scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import type { VariableValue } from "../templates/index.ts";
 import {
@@ -39,10 +39,10 @@ function dataValues(body: Record<string, unknown>): Record<string, VariableValue
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** /api/servers (reference §2.5 scopes, §12 behaviour). */
-export function serverRoutes(app: Api, { services, replay }: RouteContext): void {
+export function serverRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { servers } = services;
-  const lists = new CachedAnswers(services.db, replay);
+  const lists = new CachedAnswers(services.db);
   // ?perms answers the server row's scopes (reference §12.6); a server-bound client's are its own.
   const permsOf = (principal: Principal, id: string) =>
     principal.onlyServer === undefined

@@ -1,5 +1,5 @@
 import { requirePrincipal } from "../http/guard.ts";
-import { scopesOnServer } from "../http/principal.ts";
+import { scopesOnServer } from "../panel/principal.ts";
 import { Tasks } from "../panel/tasks.ts";
 import { ServerIdParams } from "../wire/servers.ts";
 import {

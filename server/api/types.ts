@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
-import type { AnswerReplay } from "../http/answer-replay.ts";
 import type { CookieJar } from "../http/cookies.ts";
 import type { PanelServices } from "../panel/services.ts";
 
@@ -8,8 +7,6 @@ import type { PanelServices } from "../panel/services.ts";
 export interface RouteContext {
   services: PanelServices;
   cookies: CookieJar;
-  /** Where routes that keep their answers offer them to be sent again (cached-answer.ts). */
-  replay: AnswerReplay;
 }
 
 export type Api = FastifyInstance;

@@ -20,11 +20,11 @@ const editorOf = (request: FastifyRequest): Editor => {
 };
 
 /** /api/users (reference §12.18); scopes per reference §2.5, rules in panel/user-admin. */
-export function userRoutes(app: Api, { services, replay }: RouteContext): void {
+export function userRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { userAdmin } = services;
   const byId = { params: UserIdParams };
-  const lists = new CachedAnswers(services.db, replay);
+  const lists = new CachedAnswers(services.db);
 
   api.get(
     "/api/users",

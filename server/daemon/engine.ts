@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { errorText } from "../errors.ts";
+import type { NodeFeatures } from "../node-wire/features.ts";
 import { ensurePrivateDir } from "../secrets/private-files.ts";
 import type { ServerLimits } from "../templates/index.ts";
 import { BackupOps } from "./backups/backup-ops.ts";
@@ -25,17 +26,6 @@ import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
 import type { TaskRunOptions } from "./tasks/server-tasks.ts";
 import { TaskOps } from "./tasks/task-ops.ts";
-
-/** What a node can do, in the reference's shape (§9.3). */
-export interface NodeFeatures {
-  features: string[];
-  environments: string[];
-  os: string;
-  arch: string;
-  version: string;
-  /** Why host servers have no sandbox here (then `sandbox` is missing from features). */
-  sandboxReason?: string;
-}
 
 export interface EngineOptions {
   /** Where this node keeps server files, backups and its keys. */

@@ -8,7 +8,7 @@ import type {
   SocketChannel,
   SocketMessage,
   StatsView,
-} from "../link/server-wire.ts";
+} from "../node-wire/server-wire.ts";
 import type { Template, VariableValue } from "../templates/index.ts";
 import type { ConsoleChunk } from "./runtime/console-buffer.ts";
 import type { ManagedServer } from "./servers/managed-server.ts";

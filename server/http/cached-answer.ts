@@ -2,7 +2,6 @@ import type { FastifyReply } from "fastify";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
 import { preferredEncoding } from "./accept-encoding.ts";
-import type { AnswerReplay } from "./answer-replay.ts";
 import { compressSync, compressThreshold, sendEncoded } from "./compression.ts";
 
 /**
@@ -19,9 +18,8 @@ import { compressSync, compressThreshold, sendEncoded } from "./compression.ts";
  * compression either, and goes out past compression.ts's hook
  * (sendEncoded), which would only make the same choice again.
  *
- * Each answer sent is offered to the replay (answer-replay.ts), which sends
- * it again to the same request before Fastify sees it, as long as this cache
- * still holds it.
+ * It runs in the route's handler, inside Fastify's whole lifecycle: every
+ * hook (the guard, and any rule added later) applies to a kept answer too.
  */
 const json = "application/json; charset=utf-8";
 
@@ -46,11 +44,7 @@ export class CachedAnswers {
   private readonly cache: ReadCache<Answer>;
   private readonly alsoOn: (() => string) | undefined;
 
-  constructor(
-    db: object,
-    private readonly replay: AnswerReplay,
-    { max = 256, alsoOn }: CachedAnswersOptions = {},
-  ) {
+  constructor(db: object, { max = 256, alsoOn }: CachedAnswersOptions = {}) {
     this.cache = new ReadCache(writeGeneration(db), max);
     this.alsoOn = alsoOn;
   }
@@ -59,7 +53,7 @@ export class CachedAnswers {
   send(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> | undefined {
     const answer = this.cache.get(this.fullKey(key));
     if (answer === undefined) return this.fill(reply, key, load);
-    this.sendAnswer(reply, key, answer, this.cache.begin());
+    this.sendAnswer(reply, answer);
   }
 
   private async fill(reply: FastifyReply, key: string, load: () => Promise<unknown>): Promise<void> {
@@ -68,15 +62,14 @@ export class CachedAnswers {
     // The route's JSON serialiser answers a string.
     const answer: Answer = { body: Buffer.from(reply.serialize(await load()) as string) };
     this.cache.set(fullKey, answer, stamp);
-    this.sendAnswer(reply, key, answer, stamp);
+    this.sendAnswer(reply, answer);
   }
 
   private fullKey(key: string): string {
     return this.alsoOn === undefined ? key : `${key}\n${this.alsoOn()}`;
   }
 
-  /** `stamp`: the write generation `answer` is known to be right at. */
-  private sendAnswer(reply: FastifyReply, key: string, answer: Answer, stamp: number): void {
+  private sendAnswer(reply: FastifyReply, answer: Answer): void {
     reply.type(json);
     const headers = reply.request.headers;
     // As compression.ts: small answers and requests with x-no-compression go as they are.
@@ -84,9 +77,6 @@ export class CachedAnswers {
     const encoding = compressible ? preferredEncoding(headers["accept-encoding"]) : undefined;
     if (encoding !== undefined) answer[encoding] ??= compressSync[encoding](answer.body);
     const body = encoding === undefined ? answer.body : (answer[encoding] as Buffer);
-    // The replay may send these bytes again for as long as this cache holds this very answer.
-    const stillCurrent = () => this.cache.get(this.fullKey(key)) === answer;
-    this.replay.offer(reply, { body, stamp, stillCurrent });
     if (compressible) sendEncoded(reply, body, encoding);
     else reply.send(body);
   }

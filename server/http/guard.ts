@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
 import { errors } from "../errors.ts";
+import {
+  type Principal,
+  type PrincipalDeps,
+  principalFromToken,
+  scopesOnServer,
+} from "../panel/principal.ts";
 import { holdsScope, type Scope } from "../panel/scopes.ts";
 import type { CookieJar } from "./cookies.ts";
-import { type Principal, type PrincipalDeps, principalFromToken, scopesOnServer } from "./principal.ts";
 
 /**
  * Every API route declares who may call it in `config.access`:

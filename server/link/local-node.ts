@@ -1,11 +1,11 @@
 import type { DaemonEngine } from "../daemon/engine.ts";
-import type { NodeBackups } from "./backup-wire.ts";
-import type { NodeFiles } from "./file-wire.ts";
+import type { NodeBackups } from "../node-wire/backup-wire.ts";
+import type { NodeFiles } from "../node-wire/file-wire.ts";
+import type { NodeQuery } from "../node-wire/query-wire.ts";
+import type { NodeServers } from "../node-wire/server-wire.ts";
+import type { NodeSftp } from "../node-wire/sftp-wire.ts";
+import type { NodeTasks } from "../node-wire/task-wire.ts";
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
-import type { NodeQuery } from "./query-wire.ts";
-import type { NodeServers } from "./server-wire.ts";
-import type { NodeSftp } from "./sftp-wire.ts";
-import type { NodeTasks } from "./task-wire.ts";
 
 /** The node inside the panel process: calls go straight to its engine. */
 export class LocalNode implements NodeClient {

@@ -1,10 +1,10 @@
-import type { NodeFeatures } from "../daemon/engine.ts";
-import type { NodeBackups } from "./backup-wire.ts";
-import type { NodeFiles } from "./file-wire.ts";
-import type { NodeQuery } from "./query-wire.ts";
-import type { NodeServers } from "./server-wire.ts";
-import type { NodeSftp } from "./sftp-wire.ts";
-import type { NodeTasks } from "./task-wire.ts";
+import type { NodeBackups } from "../node-wire/backup-wire.ts";
+import type { NodeFeatures } from "../node-wire/features.ts";
+import type { NodeFiles } from "../node-wire/file-wire.ts";
+import type { NodeQuery } from "../node-wire/query-wire.ts";
+import type { NodeServers } from "../node-wire/server-wire.ts";
+import type { NodeSftp } from "../node-wire/sftp-wire.ts";
+import type { NodeTasks } from "../node-wire/task-wire.ts";
 
 export type { NodeFeatures };
 

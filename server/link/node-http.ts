@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { ApiError, type ErrorMetadata } from "../errors.ts";
-import { signNodeToken } from "./node-token.ts";
+import { signNodeToken } from "../node-wire/node-token.ts";
 
 export interface RemoteNodeAddress {
   nodeId: number;
@@ -47,10 +47,15 @@ export class NodeHttp {
     return signNodeToken(this.address.nodeId, this.address.secret);
   }
 
-  unreachable(): ApiError {
-    return new ApiError(502, "ErrNodeUnreachable", "node ${node} cannot be reached", {
-      node: this.address.nodeId,
-    });
+  /** `cause`: what the attempt failed with (a refused connection, a timeout), for the log. */
+  unreachable(cause?: unknown): ApiError {
+    return new ApiError(
+      502,
+      "ErrNodeUnreachable",
+      "node ${node} cannot be reached",
+      { node: this.address.nodeId },
+      cause === undefined ? undefined : { cause },
+    );
   }
 
   async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
@@ -115,11 +120,11 @@ export class NodeHttp {
         ...(streamed ? { duplex: "half" } : {}),
         signal: signalOf(opts, this.timeoutMs),
       } as RequestInit);
-    } catch {
+    } catch (error) {
       if (bodyError !== undefined) throw bodyError;
       if (opts.signal?.aborted) throw opts.signal.reason;
       this.state = "down";
-      throw this.unreachable();
+      throw this.unreachable(error);
     }
     this.state = "up";
     return res;

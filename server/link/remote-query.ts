@@ -1,6 +1,6 @@
 import { ApiError } from "../errors.ts";
+import { type NodeQuery, type QueryView, queryTypeHeader } from "../node-wire/query-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
-import { type NodeQuery, type QueryView, queryTypeHeader } from "./query-wire.ts";
 
 /** The daemon bounds a query to 3 s; this leaves room for the way there and back. */
 const queryCallMs = 6000;

@@ -1,5 +1,3 @@
-import type { Template, VariableValue } from "../templates/index.ts";
-import type { NodeHttp } from "./node-http.ts";
 import type {
   ConsoleView,
   FlagsView,
@@ -10,7 +8,9 @@ import type {
   SocketChannel,
   SocketMessage,
   StatsView,
-} from "./server-wire.ts";
+} from "../node-wire/server-wire.ts";
+import type { Template, VariableValue } from "../templates/index.ts";
+import type { NodeHttp } from "./node-http.ts";
 
 /** ws loads with the first remote node: a panel with its local node alone never needs it. */
 let ws: Promise<typeof import("ws")> | undefined;
@@ -111,8 +111,8 @@ export class RemoteServers implements NodeServers {
           // A frame that is not JSON is not ours to relay.
         }
       });
-      socket.on("error", () => {
-        if (!opened) reject(this.http.unreachable());
+      socket.on("error", (error) => {
+        if (!opened) reject(this.http.unreachable(error));
       });
       socket.on("close", (code) => {
         if (opened) onEnd(code);

@@ -1,5 +1,5 @@
+import type { NodeSftp, SftpSessionFilter } from "../node-wire/sftp-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
-import type { NodeSftp, SftpSessionFilter } from "./sftp-wire.ts";
 
 /** A remote node's SFTP sessions, through the daemon's POST /daemon/sftp/end. */
 export class RemoteSftp implements NodeSftp {

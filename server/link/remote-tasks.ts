@@ -1,6 +1,6 @@
+import type { NodeTasks, TaskListView, TaskRunView, TaskView } from "../node-wire/task-wire.ts";
 import type { TaskSettings } from "../templates/tasks.ts";
 import type { NodeHttp } from "./node-http.ts";
-import type { NodeTasks, TaskListView, TaskRunView, TaskView } from "./task-wire.ts";
 
 /** A remote node's tasks, through the daemon's routes under /daemon/server/{id}/tasks. */
 export class RemoteTasks implements NodeTasks {

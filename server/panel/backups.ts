@@ -4,7 +4,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { BackupTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
-import type { BackupState, NodeBackupView } from "../link/backup-wire.ts";
+import type { BackupState, NodeBackupView } from "../node-wire/backup-wire.ts";
 import { type BackupView, backupNameMax } from "../wire/backups.ts";
 import { assertServerExists } from "./server-exists.ts";
 import type { Servers } from "./servers.ts";

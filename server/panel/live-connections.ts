@@ -1,15 +1,16 @@
 import { ApiError } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { SftpSessionFilter } from "../link/sftp-wire.ts";
+import type { SftpSessionFilter } from "../node-wire/sftp-wire.ts";
 import { RemoteSftpEnds } from "./remote-sftp-ends.ts";
 import { rotatedSessionGraceMs } from "./sessions.ts";
 
-/** One open connection that acts for a user: a console socket or an SFTP session. */
+/** One open connection that acts for a user: a console socket, a live status socket or an SFTP session. */
 export interface LiveConnection {
-  kind: "console" | "sftp";
+  kind: "console" | "live" | "sftp";
   userId: number;
   /** The session (cookie or bearer token) it was opened with; SFTP sign-ins have one of their own. */
   sessionHash: string;
+  /** The server it is about; empty for a live status socket, which watches many. */
   serverId: string;
   /** The client's address, for the per-address cap. */
   address: string;
@@ -129,10 +130,13 @@ export class LiveConnections {
     setTimeout(() => this.renamed.delete(from), rotatedSessionGraceMs).unref();
   }
 
-  /** The user's rights on that server changed: their connections there reopen with the rights they now have. */
+  /**
+   * The user's rights on that server changed: their connections there reopen with the rights they
+   * now have. Their live status sockets too, which may watch it: the browser opens them again.
+   */
   closeForUserOnServer(userId: number, serverId: string): void {
     this.closeWhere(
-      (c) => c.userId === userId && c.serverId === serverId,
+      (c) => c.userId === userId && (c.serverId === serverId || c.kind === "live"),
       "your permissions on this server changed",
     );
     void this.endRemoteSftpOn(serverId, { userId, serverId });

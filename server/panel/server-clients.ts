@@ -7,7 +7,7 @@ import { checkServerScopes, type ServerEditor } from "./server-users.ts";
 
 /**
  * OAuth2 clients bound to one server. Their tokens act on that server only,
- * with the scopes given here (see `scopesOnServer` in http/principal.ts).
+ * with the scopes given here (see `scopesOnServer` in principal.ts).
  */
 export class ServerClients {
   constructor(

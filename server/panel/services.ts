@@ -6,6 +6,7 @@ import { SecretBox } from "../secrets/secret-box.ts";
 import { Accounts } from "./accounts.ts";
 import { Invites } from "./invites.ts";
 import { LiveConnections } from "./live-connections.ts";
+import { LiveStatus } from "./live-status.ts";
 import { accountWideLimits, LoginThrottle, registrationLimits } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
@@ -47,6 +48,8 @@ export interface PanelServices {
   userAdmin: UserAdmin;
   /** Open console sockets and SFTP sessions, capped and closed when the rights behind them go. */
   live: LiveConnections;
+  /** Status and stats pushed to /api/live sockets: one node stream per watched server. */
+  liveStatus: LiveStatus;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
   /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
@@ -133,6 +136,10 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     serverClients: new ServerClients(db, clients),
     userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => live.closeForUser(userId, reason)),
     live,
+    liveStatus: new LiveStatus(
+      (id) => servers.clientOf(id),
+      (msg) => process.emitWarning(msg),
+    ),
     secrets,
     themes: new ThemeArchives({
       shipped: path.join(config.webDir, "theme"),

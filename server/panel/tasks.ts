@@ -1,5 +1,5 @@
 import { errors } from "../errors.ts";
-import type { TaskListView, TaskRunView, TaskView } from "../link/task-wire.ts";
+import type { TaskListView, TaskRunView, TaskView } from "../node-wire/task-wire.ts";
 import { type TaskSettings, taskOperationTypes } from "../templates/tasks.ts";
 import { holdsScope } from "./scopes.ts";
 import type { Servers } from "./servers.ts";

@@ -5,7 +5,7 @@ import type {
   ServerDataView,
   ServerStatusView,
   StatsView,
-} from "../../server/link/server-wire";
+} from "../../server/node-wire/server-wire";
 import type { Template, VariableValue } from "../../server/templates/index.ts";
 import type { ServerList, ServerView } from "../../server/wire/servers";
 import { type CallOptions, del, get, post, put } from "./client";

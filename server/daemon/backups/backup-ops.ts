@@ -6,7 +6,7 @@ import {
   backupFileNamePattern,
   type NodeBackups,
   type NodeBackupView,
-} from "../../link/backup-wire.ts";
+} from "../../node-wire/backup-wire.ts";
 import type { ServerInstance } from "../runtime/instance.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { type BackupProgress, writeBackupArchive } from "./backup-archive.ts";

@@ -47,6 +47,7 @@ export async function restoreBackup(root: string, archive: string, signal?: Abor
         "ErrBackupRestoreFailed",
         "the backup could not be restored (${reason}); the server's files were not changed",
         { reason: failureReason(error, { [staging]: "the new folder", [path.dirname(archive)]: "backups" }) },
+        { cause: error },
       );
     }
   } finally {

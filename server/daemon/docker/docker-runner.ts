@@ -135,7 +135,13 @@ export class DockerRunner {
     } catch (err) {
       const reason = (err as { json?: { message?: string } }).json?.message ?? (err as Error).message;
       say(`Could not start the container: ${reason}`);
-      throw new ApiError(500, "ErrContainerStart", "the container did not start: ${reason}", { reason });
+      throw new ApiError(
+        500,
+        "ErrContainerStart",
+        "the container did not start: ${reason}",
+        { reason },
+        { cause: err },
+      );
     }
   }
 }

@@ -71,6 +71,7 @@ export async function pullImage(
       "ErrDockerImageUnavailable",
       "image ${image} is not on this node and could not be pulled: ${reason}",
       { image: ref, reason },
+      { cause: err },
     );
   }
   write(`Pulled image ${ref}`);

@@ -1,5 +1,5 @@
 import { ApiError } from "../../errors.ts";
-import type { ByteRange } from "../../link/file-wire.ts";
+import type { ByteRange } from "../../node-wire/file-wire.ts";
 
 /**
  * The one range of a `Range: bytes=…` header (RFC 9110 §14) a file of

@@ -3,7 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ApiError, errors } from "../../errors.ts";
 import { uploadFailure } from "../../http/file-http.ts";
-import type { FileRead, NodeFiles } from "../../link/file-wire.ts";
+import type { FileRead, NodeFiles } from "../../node-wire/file-wire.ts";
 import { createArchive, extractArchive } from "../archive/index.ts";
 import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
 import { newFolderBytes } from "../servers/disk-ledger.ts";

@@ -1,6 +1,6 @@
 import type { AddressInfo, Socket } from "node:net";
 import type { Connection, Server } from "ssh2";
-import { parseSftpUsername } from "../../link/sftp-username.ts";
+import { parseSftpUsername } from "../../node-wire/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { DiskLedger } from "../servers/disk-ledger.ts";
 import { ConnectionGate, defaultGateLimits, type GateLimits } from "./connection-gate.ts";

@@ -1,4 +1,4 @@
-import type { NodeSftp, SftpSessionFilter } from "../../link/sftp-wire.ts";
+import type { NodeSftp, SftpSessionFilter } from "../../node-wire/sftp-wire.ts";
 
 interface OpenSession {
   userId: number;

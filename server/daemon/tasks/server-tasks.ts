@@ -1,5 +1,5 @@
 import { errorText } from "../../errors.ts";
-import type { TaskListView, TaskRunView, TaskTrigger, TaskView } from "../../link/task-wire.ts";
+import type { TaskListView, TaskRunView, TaskTrigger, TaskView } from "../../node-wire/task-wire.ts";
 import { nextRun, parseCron } from "../../templates/cron.ts";
 import type { Operation } from "../../templates/index.ts";
 import type { Task, TaskOperation, TaskSettings } from "../../templates/tasks.ts";

@@ -13,6 +13,7 @@ import { LastKnownNote } from "../../offline/LastKnownNote";
 import { OnlineLink, offlineReason } from "../../offline/NeedsNetwork";
 import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
+import { liveStats } from "../../state/liveStatus";
 import { hasScope } from "../../state/scopes";
 import { serverStatus } from "../../state/serverLive";
 import { useListHotkeys } from "../useListHotkeys";
@@ -70,6 +71,8 @@ function ServerEntry({
 }) {
   const [pending, setPending] = useState(false);
   const live = serverStatus(server.id).value;
+  // Pushed by the live socket; the prop holds what polling read while the socket was away.
+  const shownUsage = liveStats(server.id).value ?? usage;
   // An old copy (offline) does not know the status; its actions wait for the network.
   const status: ShownStatus | undefined = !server.canGetStatus
     ? undefined
@@ -108,7 +111,7 @@ function ServerEntry({
               </span>
             )}
           </span>
-          {usage && !old && status === "online" && <ServerUsage stats={usage} />}
+          {shownUsage && !old && status === "online" && <ServerUsage stats={shownUsage} />}
         </span>
       </Link>
       <div className="server-entry-side">

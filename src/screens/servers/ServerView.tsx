@@ -15,6 +15,7 @@ import { type Known, type KnownServerPage, lastKnownServerPage } from "../../off
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { NotKeptOffline } from "../../offline/NotKeptOffline";
 import { backOnline, online } from "../../offline/network";
+import { liveChannel, liveStats } from "../../state/liveStatus";
 import { ServerLive } from "../../state/serverLive";
 import { AdminSection } from "./AdminSection";
 import { ServerConsole } from "./console/ServerConsole";
@@ -252,7 +253,7 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
 
 function Stats({ live }: { live: ServerLive }) {
   const percent = useNumber(1);
-  const stats = live.stats.value;
+  const stats = liveStats(live.id).value ?? live.stats.value;
   return (
     <dl className="server-stats" data-testid="server-stats">
       <div>
@@ -340,6 +341,9 @@ export default function ServerView({ params }: ScreenProps) {
       setLive(undefined);
     };
   }, [id, channelKey, !!server]);
+  // The header's status and the figures come over the page's live socket too (shared with the list).
+  const watchLive = !!(channels?.status || channels?.stats);
+  useEffect(() => (watchLive ? liveChannel().watch([id]) : undefined), [id, watchLive]);
   // Subscribes to the console before start() below, so it sees the backlog too.
   useKeepServerPage(server, scopes, live, !!channels?.console);
   // Started after the console (a child) subscribed, so the backlog reaches it.

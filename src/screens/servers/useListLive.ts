@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getServer, getStats, getStatus, type Server, type ServerStats } from "../../api/servers";
 import { quiet, reportSessionEnd } from "../../app/background";
 import { usePolling } from "../../app/usePolling";
+import { liveChannel } from "../../state/liveStatus";
 import { hasScope } from "../../state/scopes";
 import { POLL_MS, setServerStatus } from "../../state/serverLive";
 import { holdsOnServer } from "./serverScopes";
@@ -9,10 +10,11 @@ import { holdsOnServer } from "./serverScopes";
 const ACTION_SCOPES = ["server.start", "server.stop", "server.kill"] as const;
 
 /**
- * Live bits of the server list, kept cheap: the status of the servers on screen only (one GET
- * …/status each, every 5 s while the page is visible; no socket per item; and …/stats of those
- * running, for usage against their limits), and a server's own
- * scopes only when the global ones do not already grant every list action.
+ * Live bits of the server list, kept cheap: status and usage come pushed over the page's one
+ * /api/live socket for the servers listed; only while that socket cannot be had, the servers on
+ * screen are polled instead (one GET …/status each, every 5 s while the page is visible, and
+ * …/stats of those running, for usage against their limits). A server's own scopes are read only
+ * when the global ones do not already grant every list action.
  */
 export function useListLive(servers: readonly Server[] | undefined) {
   const visible = useRef(new Set<string>());
@@ -26,6 +28,16 @@ export function useListLive(servers: readonly Server[] | undefined) {
   scopesNow.current = serverScopes;
   byId.current = new Map((servers ?? []).map((s) => [s.id, s]));
   const globalActions = ACTION_SCOPES.every((s) => hasScope(s)) || hasScope("server.admin");
+  const channel = liveChannel();
+  const pushed = channel.state.value !== "closed";
+  const polling = useRef(!pushed);
+  polling.current = !pushed;
+
+  const watched = (servers ?? [])
+    .filter((s) => s.canGetStatus)
+    .map((s) => s.id)
+    .join(",");
+  useEffect(() => (watched ? channel.watch(watched.split(",")) : undefined), [channel, watched]);
 
   const readStatuses = useCallback(async (ids: string[]) => {
     await Promise.all(
@@ -68,7 +80,8 @@ export function useListLive(servers: readonly Server[] | undefined) {
   const seen = useCallback(
     (ids: string[]) => {
       const now = Date.now();
-      void readStatuses(ids.filter((id) => now - (readAt.current.get(id) ?? 0) >= POLL_MS));
+      if (polling.current)
+        void readStatuses(ids.filter((id) => now - (readAt.current.get(id) ?? 0) >= POLL_MS));
       askScopes(ids);
     },
     [readStatuses, askScopes],
@@ -106,7 +119,17 @@ export function useListLive(servers: readonly Server[] | undefined) {
     [observer],
   );
 
-  usePolling(() => readStatuses([...visible.current].filter((id) => byId.current.has(id))), POLL_MS);
+  const readVisible = useCallback(
+    () => readStatuses([...visible.current].filter((id) => byId.current.has(id))),
+    [readStatuses],
+  );
+  // The socket went away: poll from now on, starting at once, until it is back.
+  useEffect(() => {
+    if (!pushed) void readVisible();
+  }, [pushed, readVisible]);
+  usePolling(async () => {
+    if (polling.current) await readVisible();
+  }, POLL_MS);
 
   /** Re-read one server's status now (after an action). */
   const refresh = useCallback((id: string) => readStatuses([id]), [readStatuses]);

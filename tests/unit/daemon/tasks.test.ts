@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DaemonEngine } from "../../../server/daemon/engine.ts";
 import { ConsoleMatcher } from "../../../server/daemon/tasks/console-match.ts";
-import type { TaskRunView } from "../../../server/link/task-wire.ts";
+import type { TaskRunView } from "../../../server/node-wire/task-wire.ts";
 import { productVersion } from "../../../server/version.ts";
 import { echoDefinition } from "../../support/echo-template.ts";
 import { waitUntil } from "../../support/poll.ts";

@@ -4,41 +4,74 @@ import { describe, expect, it } from "vitest";
 
 const serverDir = path.resolve(import.meta.dirname, "../../../server");
 
-/** Every relative import of every .ts file below `dir`, with the file that makes it. */
-function importsBelow(dir: string): { file: string; target: string }[] {
-  const found: { file: string; target: string }[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+/** Every .ts file below server/ → the files it imports (relative imports, `import type` too). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const entry of fs.readdirSync(serverDir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
     const file = path.join(entry.parentPath, entry.name);
     const source = fs.readFileSync(file, "utf8");
-    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) {
-      found.push({
-        file: path.relative(serverDir, file),
-        target: path.resolve(path.dirname(file), match[1]),
-      });
+    const targets = [...source.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((m) =>
+      path.resolve(path.dirname(file), m[1]),
+    );
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+const graph = importGraph();
+const inside = (file: string, dir: string) => file.startsWith(path.join(serverDir, dir) + path.sep);
+const name = (file: string) => path.relative(serverDir, file);
+
+/**
+ * Every import chain from a file in `from` that reaches a file in one of `into`, followed through
+ * any module on the way (a neutral module that imports the daemon is a door through the wall).
+ * `through` lists files a chain may not pass (the one sanctioned door, checked on its own).
+ */
+function crossing(from: string, into: string[], through: string[] = []): string[] {
+  const found: string[] = [];
+  const stop = new Set(through.map((f) => path.join(serverDir, f)));
+  for (const start of graph.keys()) {
+    if (!inside(start, from) || stop.has(start)) continue;
+    const seen = new Set([start]);
+    const queue: string[][] = [[start]];
+    while (queue.length) {
+      const chain = queue.shift() as string[];
+      for (const next of graph.get(chain.at(-1) as string) ?? []) {
+        if (seen.has(next) || stop.has(next)) continue;
+        seen.add(next);
+        if (into.some((wall) => inside(next, wall))) {
+          found.push([...chain, next].map(name).join(" → "));
+          continue;
+        }
+        queue.push([...chain, next]);
+      }
     }
   }
   return found;
 }
 
-function crossing(from: string, into: string[]): string[] {
-  return importsBelow(path.join(serverDir, from))
-    .filter(({ target }) => into.some((wall) => target.startsWith(path.join(serverDir, wall) + path.sep)))
-    .map(({ file, target }) => `${file} → ${path.relative(serverDir, target)}`);
-}
-
-// DESIGN.md: the panel reaches a node only through server/link; the engine is
-// built in the composition root (server/compose.ts), never by a service.
+// DESIGN.md: the panel reaches a node only through server/link; the engine is built in the
+// composition root (server/compose.ts), never by a service. Imports are followed transitively.
 describe("layer walls", () => {
-  it("server/api imports nothing from server/daemon", () => {
-    expect(crossing("api", ["daemon"])).toEqual([]);
+  it("server/api imports nothing from server/daemon, directly or through another module", () => {
+    expect(crossing("api", ["daemon"], ["link/local-node.ts"])).toEqual([]);
   });
 
-  it("server/panel imports nothing from server/daemon", () => {
-    expect(crossing("panel", ["daemon"])).toEqual([]);
+  it("server/panel imports nothing from server/daemon, directly or through another module", () => {
+    expect(crossing("panel", ["daemon"], ["link/local-node.ts"])).toEqual([]);
   });
 
-  it("server/daemon imports nothing from server/panel, server/db or server/api", () => {
-    expect(crossing("daemon", ["panel", "db", "api"])).toEqual([]);
+  it("server/daemon imports nothing from server/panel, server/db, server/api or server/link", () => {
+    expect(crossing("daemon", ["panel", "db", "api", "link"])).toEqual([]);
+  });
+
+  it("server/link reaches the daemon only through LocalNode, the in-process node", () => {
+    expect(crossing("link", ["daemon"], ["link/local-node.ts"])).toEqual([]);
+    // LocalNode itself imports the engine's type only: the engine is built in the composition root.
+    const localNode = fs.readFileSync(path.join(serverDir, "link/local-node.ts"), "utf8");
+    expect(localNode.match(/^import .*daemon\/.*$/gm)?.every((line) => line.startsWith("import type"))).toBe(
+      true,
+    );
   });
 });

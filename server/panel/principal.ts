@@ -2,11 +2,11 @@ import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
-import { type Accounts, toUser, type User } from "../panel/accounts.ts";
-import type { OAuthClients } from "../panel/oauth-clients.ts";
-import { holdsScope, parseScopes } from "../panel/scopes.ts";
-import type { Sessions } from "../panel/sessions.ts";
-import { tokenHash } from "../panel/tokens.ts";
+import { type Accounts, toUser, type User } from "./accounts.ts";
+import type { OAuthClients } from "./oauth-clients.ts";
+import { holdsScope, parseScopes } from "./scopes.ts";
+import type { Sessions } from "./sessions.ts";
+import { tokenHash } from "./tokens.ts";
 
 /** Who is calling: a signed-in user, or an OAuth2 client acting for its owner. */
 export interface Principal {
@@ -22,11 +22,6 @@ export interface Principal {
   onlyServer?: string;
   /** For such a client: the scopes it was given, and its owner's global scopes (read once per call). */
   bound?: { clientScopes: string[]; ownerScopes: string[] };
-  /**
-   * The write generation it is known right at (read-cache.ts): an answer checked against it may be
-   * sent again (answer-replay.ts) only when it was read at the same one.
-   */
-  readAt: number;
 }
 
 export interface PrincipalDeps {
@@ -38,7 +33,7 @@ export interface PrincipalDeps {
 
 /** What a live session resolves to, as kept in memory between calls. */
 interface SessionEntry {
-  principal: Omit<Principal, "via" | "token" | "readAt">;
+  principal: Omit<Principal, "via" | "token">;
   expiresAt: number;
 }
 
@@ -81,7 +76,7 @@ export function principalFromToken(
 ): Principal | undefined | Promise<Principal | undefined> {
   const cache = sessionCache(deps.db);
   const entry = forWrite ? undefined : cache.get(token);
-  if (entry) return principalOf(entry, token, via, cache.begin());
+  if (entry) return principalOf(entry, token, via);
   return readSession(deps, cache, token, via);
 }
 
@@ -95,24 +90,13 @@ async function readSession(
   const entry = await loadSession(deps, tokenHash(token));
   if (!entry) return undefined;
   cache.set(token, entry, stamp);
-  return principalOf(entry, token, via, stamp);
-}
-
-/** Whether `token`'s session is kept in memory and not expired: a replayed answer's check (answer-replay.ts). */
-export function sessionIsLive(db: Db, token: string): boolean {
-  const entry = sessionCache(db).get(token);
-  return entry !== undefined && !expired(entry);
+  return principalOf(entry, token, via);
 }
 
 const expired = (entry: SessionEntry) => entry.expiresAt <= Date.now();
 
 /** The call's principal from a session entry, unless it expired. */
-function principalOf(
-  entry: SessionEntry,
-  token: string,
-  via: Principal["via"],
-  readAt: number,
-): Principal | undefined {
+function principalOf(entry: SessionEntry, token: string, via: Principal["via"]): Principal | undefined {
   if (expired(entry)) return undefined;
   // A copy per call: nothing a route does to its principal reaches the next call's.
   const { principal } = entry;
@@ -124,7 +108,6 @@ function principalOf(
     sessionHash: principal.sessionHash,
     clientId: principal.clientId,
     scopes: principal.scopes.slice(),
-    readAt,
   };
   if (principal.onlyServer !== undefined) copy.onlyServer = principal.onlyServer;
   if (bound)
