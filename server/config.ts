@@ -1,6 +1,6 @@
 import path from "node:path";
-import { unsandboxedAllowed } from "./daemon/config.ts";
 import { repoRoot } from "./repo-root.ts";
+import { unsandboxedAllowed } from "./unsandboxed-opt-in.ts";
 
 /** Panel configuration, read from the environment (names are part of the README's contract). */
 export interface PanelConfig {

@@ -1,9 +1,10 @@
-import { readDaemonConfig, unsandboxedAllowed } from "../daemon/config.ts";
+import { readDaemonConfig } from "../daemon/config.ts";
 import { DaemonEngine } from "../daemon/engine.ts";
 import { createLogger } from "../daemon/http/logger.ts";
 import { buildDaemonServer } from "../daemon/http-api.ts";
 import { panelAuthorizer, type SftpListener, startSftp } from "../daemon/sftp/index.ts";
 import { logFormat } from "../http/log-output.ts";
+import { unsandboxedAllowed } from "../unsandboxed-opt-in.ts";
 import { productVersion } from "../version.ts";
 
 /** `outpost daemon --config FILE`: a node on its own, reached by its panel. */

@@ -24,13 +24,6 @@ export interface DaemonConfig {
   unsandboxed?: "allow";
 }
 
-/** OUTPOST_UNSANDBOXED takes one value, spelled out, so a typo never turns the sandbox's absence into consent. */
-export function unsandboxedAllowed(value: string | undefined): boolean {
-  if (value === undefined || value === "") return false;
-  if (value === "allow") return true;
-  throw new Error(`OUTPOST_UNSANDBOXED must be "allow" or unset, got "${value}"`);
-}
-
 function fail(problem: string): never {
   throw new Error(`daemon config: ${problem}`);
 }
