@@ -15,6 +15,7 @@ export { conditionHolds, conditionScope, type ServerContext, tokenValues } from 
 export { parseDocumentText } from "./document-text.ts";
 export { parseGoDuration } from "./duration.ts";
 export { convertEgg, type EggConversion, eggContainerRoot, isEgg } from "./egg.ts";
+export { editConfigText } from "./egg-config-edit.ts";
 export { eggRuleProblem } from "./egg-rules.ts";
 export { environmentsOf, environmentTypeOf } from "./environments.ts";
 export { templateErrors } from "./errors.ts";

@@ -34,6 +34,7 @@ import {
 import { Sandbox } from "../sandbox/index.ts";
 import { DiskLedger } from "./disk-ledger.ts";
 import { diskLimitReached } from "./disk-quota.ts";
+import { applyEggConfigFiles, runEggInstall } from "./egg-runtime.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 import { InstallMarker } from "./install-marker.ts";
 import type { Owner } from "./server-owner.ts";
@@ -145,6 +146,9 @@ export class ManagedServer {
         pre: async () => {
           await this.refuseOverDiskLimit("starting");
           await this.steps(this.definition.run.pre ?? []);
+          await applyEggConfigFiles(this.definition, this.sandbox, this.context(), (t) =>
+            this.instance.notice(t),
+          );
         },
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
         onStatus: (status) => {
@@ -313,10 +317,26 @@ export class ManagedServer {
       // Installing over the limit would let each try add to it before the watcher cancels it.
       await this.refuseOverDiskLimit("installing");
       await this.steps(this.definition.install ?? []);
+      if (this.definition.egg?.install) await this.eggInstall();
       // Inside the install, so the status that ends it already says installed.
       await this.installMarker.clear();
       this.installed = true;
     });
+  }
+
+  /** An egg's install script, in a container of its own image (egg-runtime.ts). */
+  private async eggInstall(): Promise<void> {
+    const run = new AbortController();
+    this.stepRuns.add(run);
+    try {
+      await runEggInstall(this.definition, this.dockerRunner(), this.containerInput(this.context()), {
+        write: (data) => this.instance.console.write(data),
+        notice: (text) => this.instance.notice(text),
+        signal: AbortSignal.any([this.abort.signal, run.signal]),
+      });
+    } finally {
+      this.stepRuns.delete(run);
+    }
   }
 
   /** Starts the server; one never installed is refused with a clear error instead of failing to run. */
