@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importTemplate, type Template } from "../../server/templates/index.ts";
 import { type DockerEngine, startDockerEngine, testImage } from "../support/docker-engine.ts";
@@ -10,7 +11,7 @@ import { waitUntil } from "../support/poll.ts";
  * An egg written for the tests around the image built offline (no registry here), on both
  * NodeClient implementations and a real Docker engine: its install script runs in a container
  * of its install image with the folder at /mnt/server, its config parser edits the file before
- * the start, and `^C` stops it with SIGINT.
+ * the start, the server counts as starting until its done line shows, and `^C` stops it with SIGINT.
  */
 let engine: DockerEngine;
 beforeAll(async () => {
@@ -25,7 +26,7 @@ const testEgg = {
   name: "Busybox egg",
   docker_images: { Busybox: testImage },
   startup:
-    'cat server.properties; echo "Server ready on {{SERVER_PORT}}"; trap "echo stopping on SIGINT; exit 0" INT; while true; do sleep 1; done',
+    'cat server.properties; sleep 2; echo "Server ready on {{SERVER_PORT}}"; trap "echo stopping on SIGINT; exit 0" INT; while true; do sleep 1; done',
   config: {
     files: JSON.stringify({
       "server.properties": {
@@ -45,6 +46,7 @@ const testEgg = {
         "printf 'server-port=1\\nmotd=old\\nlevel=world\\n' > server.properties\necho \"$MOTD\" > /mnt/server/motd.txt\npwd > where.txt",
     },
   },
+  file_denylist: ["server.properties", "*.jar"],
   variables: [
     {
       name: "Message of the day",
@@ -90,7 +92,15 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       );
 
       await subject.client.servers.action(id, "start", true);
+      // Starting until the done line shows, then running.
+      expect(await subject.client.servers.status(id)).toMatchObject({ running: true, starting: true });
       await waitUntil(async () => (await output()).includes("Server ready on 25565"), 30_000, 100);
+      await waitUntil(async () => !(await subject.client.servers.status(id)).starting, 5_000, 50);
+      expect(await subject.client.servers.status(id)).toEqual({
+        running: true,
+        installing: false,
+        installed: true,
+      });
       expect(fs.readFileSync(path.join(folder, "server.properties"), "utf8")).toBe(
         "server-port=25565\nmotd=Hello egg\nlevel=world\n",
       );
@@ -100,6 +110,19 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       await waitUntil(async () => !(await subject.client.servers.status(id)).running, 20_000, 100);
       expect(await output()).toContain("stopping on SIGINT");
       expect(await output()).toContain("Server exited with code 0");
+    });
+
+    it("refuses to let the file manager change what the egg's file_denylist names", async () => {
+      const files = subject.client.files;
+      const denied = { status: 403, code: "ErrFileDenied" };
+      await expect(files.write(id, "server.properties", Readable.from(["x"]))).rejects.toMatchObject(denied);
+      await expect(files.remove(id, "/server.properties")).rejects.toMatchObject(denied);
+      await expect(files.move(id, "motd.txt", "plugins/motd.jar")).rejects.toMatchObject(denied);
+      await expect(files.makeFolder(id, "old.jar")).rejects.toMatchObject(denied);
+      await files.write(id, "notes.txt", Readable.from(["fine"]));
+      const folder = path.join(subject.dataDir, "servers", id);
+      expect(fs.readFileSync(path.join(folder, "notes.txt"), "utf8")).toBe("fine");
+      expect(fs.readFileSync(path.join(folder, "server.properties"), "utf8")).toMatch(/^server-port=25565/);
     });
   });
 }

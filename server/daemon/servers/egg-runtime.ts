@@ -104,3 +104,42 @@ export async function applyEggConfigFiles(
     }
   }
 }
+
+/**
+ * An egg's `config.startup.done`: from the process's start until one of these
+ * texts appears in its console, the server is starting, not yet running. Output
+ * arrives in chunks, so the end of the last one is kept to match across them.
+ */
+export class DoneLineWatcher {
+  private waiting = false;
+  private tail = "";
+
+  constructor(
+    private readonly lines: () => string[],
+    private readonly changed: () => void,
+  ) {}
+
+  get starting(): boolean {
+    return this.waiting;
+  }
+
+  /** The process runs (true) or ended (false). */
+  running(running: boolean): void {
+    this.waiting = running && this.lines().length > 0;
+    this.tail = "";
+  }
+
+  output(chunk: string | Buffer): void {
+    if (!this.waiting) return;
+    const lines = this.lines();
+    const text = this.tail + chunk.toString();
+    if (lines.some((line) => text.includes(line))) {
+      this.waiting = false;
+      this.tail = "";
+      this.changed();
+      return;
+    }
+    const keep = Math.max(...lines.map((line) => line.length));
+    this.tail = text.slice(-keep);
+  }
+}

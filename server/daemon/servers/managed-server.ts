@@ -31,10 +31,10 @@ import {
   ServerInstance,
   type ServerStatus,
 } from "../runtime/instance.ts";
-import { Sandbox } from "../sandbox/index.ts";
+import { denylistMatcher, ProtectedSandbox, Sandbox } from "../sandbox/index.ts";
 import { DiskLedger } from "./disk-ledger.ts";
 import { diskLimitReached } from "./disk-quota.ts";
-import { applyEggConfigFiles, runEggInstall } from "./egg-runtime.ts";
+import { applyEggConfigFiles, DoneLineWatcher, runEggInstall } from "./egg-runtime.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 import { InstallMarker } from "./install-marker.ts";
 import type { Owner } from "./server-owner.ts";
@@ -71,7 +71,7 @@ export interface NodeHost {
 }
 
 /** The instance's status plus whether the install steps have run once (false: Start is refused). */
-export type ManagedStatus = ServerStatus & { installed: boolean };
+export type ManagedStatus = ServerStatus & { installed: boolean; starting?: boolean };
 
 export type ServerEvent =
   | { type: "console"; chunk: ConsoleChunk }
@@ -156,12 +156,43 @@ export class ManagedServer {
           this.consoleBatch.flush();
           // What the process wrote is known only from here, and a container's own layer went with it.
           if (!status.running) this.disk.forget();
-          this.emit({ type: "status", status: { ...status, installed: this.installed } });
+          this.doneLine.running(status.running);
+          this.emit({ type: "status", status: this.status() });
         },
       },
       options,
     );
-    this.instance.console.subscribe((chunk) => this.consoleBatch.push(chunk));
+    this.instance.console.subscribe((chunk) => {
+      this.consoleBatch.push(chunk);
+      this.doneLine.output(chunk.data);
+    });
+  }
+
+  private protectedFiles?: { denylist: string; sandbox: Sandbox };
+  /** An egg's done line: the server counts as starting until its console shows it. */
+  private readonly doneLine = new DoneLineWatcher(
+    () => this.definition.egg?.done ?? [],
+    () => {
+      this.consoleBatch.flush();
+      this.emit({ type: "status", status: this.status() });
+    },
+  );
+
+  /**
+   * The folder as the server's users reach it (file manager, SFTP): an egg's file_denylist
+   * makes those files refused there; the node's own steps write through `sandbox`.
+   */
+  get userFiles(): Sandbox {
+    const denylist = this.definition.egg?.denylist ?? [];
+    if (denylist.length === 0) return this.sandbox;
+    const key = denylist.join("\n");
+    if (this.protectedFiles?.denylist !== key) {
+      this.protectedFiles = {
+        denylist: key,
+        sandbox: new ProtectedSandbox(this.root, denylistMatcher(denylist)),
+      };
+    }
+    return this.protectedFiles.sandbox;
   }
 
   context(exit?: ServerContext["exit"]): ServerContext {
@@ -428,7 +459,7 @@ export class ManagedServer {
         );
       }
       // Of the variable's type, one of its options, on one line (a user's value stays a value).
-      const checked = checkVariableValue(variable, value);
+      const checked = checkVariableValue(variable, value, this.definition.egg?.rules?.[name]);
       if (!checked.ok) throw templateErrors.variableInvalid(name, checked.problem);
       data[name] = { ...variable, value: checked.value };
     }
@@ -446,7 +477,9 @@ export class ManagedServer {
   }
 
   status(): ManagedStatus {
-    return { ...this.instance.status(), installed: this.installed };
+    const status: ManagedStatus = { ...this.instance.status(), installed: this.installed };
+    if (this.doneLine.starting && status.running) status.starting = true;
+    return status;
   }
 
   async close(): Promise<void> {

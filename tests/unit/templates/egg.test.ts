@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  checkVariableValue,
   convertEgg,
   eggRuleProblem,
   importTemplate,
@@ -176,6 +177,10 @@ describe("egg conversion", () => {
     expect(eggRuleProblem(rule, "a b")).toMatch(/must match/);
     expect(eggRuleProblem(rule, "abcdef")).toMatch(/at most 5 characters/);
     expect(eggRuleProblem({ minValue: 1, maxValue: 10 }, 11)).toMatch(/at most 10/);
+    // The node checks a user's value with the variable's rule too.
+    const template = data("nullable|alpha_dash|max:5");
+    expect(checkVariableValue(template.data.V, "a b", template.egg?.rules?.V)).toMatchObject({ ok: false });
+    expect(checkVariableValue(template.data.V, "a_b", template.egg?.rules?.V)).toMatchObject({ ok: true });
   });
 
   it("names each field it cannot convert", () => {
