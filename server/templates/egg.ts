@@ -77,6 +77,21 @@ export function convertEgg(input: unknown): EggConversion {
   const install = installScript(egg.scripts, fail);
   if (install) extras.install = install;
   const configFiles = readConfigFiles(config.files, known, fail, changes);
+  const features = stringList(egg.features, "features", fail);
+  if (features.includes("eula") && !known.has("EULA")) {
+    // Pterodactyl asks when the console says so; here the wizard asks (a user's checkbox), and
+    // eula.txt is written from the answer before each start.
+    data.EULA = {
+      type: "boolean",
+      value: false,
+      display: "Accept the Minecraft EULA",
+      desc: 'The server runs only once you accept the <a href="https://aka.ms/MinecraftEULA">Minecraft EULA</a>.',
+      required: true,
+      userEdit: true,
+    };
+    configFiles.push({ file: "eula.txt", parser: "properties", find: { eula: "${EULA}" } });
+    changes.push("features: eula → the variable EULA, written to eula.txt before each start");
+  }
   if (configFiles.length) extras.configFiles = configFiles;
   const done = readDone(config.startup, fail);
   if (done.length) extras.done = done;
@@ -86,7 +101,6 @@ export function convertEgg(input: unknown): EggConversion {
     fail("config.extends", "eggs that extend another egg's configuration cannot be imported alone");
   const denylist = stringList(egg.file_denylist, "file_denylist", fail);
   if (denylist.length) extras.denylist = denylist;
-  const features = stringList(egg.features, "features", fail);
   if (features.length) extras.features = features;
   if (Object.keys(rules).length) extras.rules = rules;
   if (hidden.length) extras.hidden = hidden;

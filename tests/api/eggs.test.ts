@@ -74,6 +74,7 @@ describe("egg import", () => {
         DL_PATH: { type: "string", value: "", userEdit: false },
         memory: { type: "integer", value: 1024 },
         port: { type: "integer", value: 25565 },
+        EULA: { type: "boolean", value: false, userEdit: true },
       },
       egg: {
         format: "PTDL_v2",
@@ -84,6 +85,7 @@ describe("egg import", () => {
             parser: "properties",
             find: { "server-ip": "0.0.0.0", "server-port": "${port}", "query.port": "${port}" },
           },
+          { file: "eula.txt", parser: "properties", find: { eula: "${EULA}" } },
         ],
         done: [")! For help, type "],
         features: ["eula", "java_version", "pid_limit"],

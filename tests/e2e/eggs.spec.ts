@@ -106,6 +106,8 @@ test("an admin imports an egg from a file on the Templates page and creates a se
   const settings = page.getByTestId("wizard-settings");
   await settings.getByTestId("server-name").fill(server);
   await expect(settings.getByLabel("Greeting")).toHaveValue("hello");
+  // The egg's eula feature: the wizard asks.
+  await settings.getByLabel("Accept the Minecraft EULA").check();
   await top(page, "server-wizard-egg-desktop");
   await page.getByTestId("wizard-create").click();
   await expect(page).toHaveURL(/\/servers\/view\/[0-9a-f]{8}$/);
@@ -114,7 +116,7 @@ test("an admin imports an egg from a file on the Templates page and creates a se
   expect(definition).toMatchObject({
     environment: { type: "docker", image: testImage, containerRoot: "/home/container" },
     egg: { install: { image: testImage, entrypoint: "sh" } },
-    data: { GREETING: { value: "hello", userEdit: true } },
+    data: { GREETING: { value: "hello", userEdit: true }, EULA: { value: true } },
   });
   // The wizard installs it: the egg's script ran in its install container, the folder at /mnt/server.
   await expect

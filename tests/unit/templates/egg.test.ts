@@ -98,6 +98,7 @@ describe("egg conversion", () => {
       MOTD: "${MOTD}",
     });
     expect(template.data.SERVER_JARFILE).toMatchObject({ type: "string", required: true, userEdit: true });
+    expect(template.data.EULA).toMatchObject({ type: "boolean", value: false, userEdit: true });
     expect(template.egg).toMatchObject({
       format: "PTDL_v2",
       install: { image: "alpine:3", entrypoint: "ash", script: "echo hi > /mnt/server/hi.txt" },
@@ -107,6 +108,8 @@ describe("egg conversion", () => {
           parser: "properties",
           find: { "server-port": "${port}", motd: "${MOTD}" },
         },
+        // features: eula → a checkbox the wizard shows, written to eula.txt before each start.
+        { file: "eula.txt", parser: "properties", find: { eula: "${EULA}" } },
       ],
       done: [")! For help, type "],
       denylist: ["*.jar"],
