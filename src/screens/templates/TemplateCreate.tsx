@@ -27,6 +27,7 @@ export default function TemplateCreate() {
   const [busy, setBusy] = useState(false);
   const [, navigate] = useLocation();
   const nameInput = useRef<HTMLDivElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   useLeaveGuard(draft.dirty && !busy);
 
   if (!hasScope("templates.local.edit")) return <NotPermitted />;
@@ -105,17 +106,23 @@ export default function TemplateCreate() {
             autoComplete="off"
             spellCheck={false}
           />
-          <label className="btn btn-outline create-submit">
+          <button
+            type="button"
+            className="btn btn-outline create-submit"
+            onClick={() => fileInput.current?.click()}
+          >
             <ScreenIcon name="upload" size={18} />
             <Trans>Import a file</Trans>
-            <input
-              type="file"
-              accept=".json,.yaml,.yml,application/json"
-              hidden
-              data-testid="template-import-file"
-              onChange={importFile}
-            />
-          </label>
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".json,.yaml,.yml,application/json"
+            hidden
+            tabIndex={-1}
+            data-testid="template-import-file"
+            onChange={importFile}
+          />
           <button type="submit" className="btn create-submit" disabled={busy || !draft.savable}>
             <ScreenIcon name="save" size={18} />
             <Trans>Create template</Trans>
