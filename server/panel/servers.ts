@@ -267,7 +267,7 @@ export class Servers {
     const client = await this.clientOf(id);
     let definition = body;
     if (!holdsScope(principal.scopes, "admin")) {
-      const { limits: current, environment } = await client.definition(id);
+      const { limits: current, environment, egg } = await client.definition(id);
       if (
         body.limits !== undefined &&
         JSON.stringify(sortedKeys(body.limits)) !== JSON.stringify(sortedKeys(current))
@@ -277,8 +277,18 @@ export class Servers {
       // The environment (host or Docker, and the container's image, network …) is theirs too.
       if (body.environment !== undefined && canonicalJson(body.environment) !== canonicalJson(environment))
         throw environmentAdminOnly();
+      // An egg's install script runs in a container of the image it names: that image is the
+      // administrators' as the environment's is. Left out, the egg part is kept.
+      const givenEgg = body.egg as { install?: { image?: unknown } } | undefined;
+      if (givenEgg !== undefined && (givenEgg?.install?.image ?? null) !== (egg?.install?.image ?? null))
+        throw environmentAdminOnly();
       const { limits: _ignored, environment: _kept, ...rest } = body;
-      definition = { ...rest, environment, ...(current ? { limits: current } : {}) };
+      definition = {
+        ...rest,
+        environment,
+        ...(current ? { limits: current } : {}),
+        ...(givenEgg === undefined && egg ? { egg } : {}),
+      };
     }
     await client.replaceDefinition(id, definition);
     await this.refreshRecord(id);

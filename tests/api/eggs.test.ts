@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDocumentText } from "../../server/templates/index.ts";
-import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
+import { setGlobalScopes, setServerScopes, withPanelDb } from "../support/panel-db.ts";
 import {
   adminClient,
   type PanelClient as Client,
@@ -177,6 +177,41 @@ describe("egg import", () => {
       muse: 1,
       "muse-by-user": 0,
     });
+  });
+
+  it("keeps an egg's install image against a non-administrator's definition", async () => {
+    const template = (await admin.get("/api/templates/0/paper")).body;
+    const { name: _n, supportedEnvironments: _s, ...definition } = template;
+    const id = "e99a0001";
+    // Created by an administrator on the host environment (no Docker engine needed to hold it).
+    const created = await admin.put(`/api/servers/${id}`, {
+      ...definition,
+      environment: { type: "host" },
+      node: 0,
+    });
+    expect(created.status, created.text).toBe(200);
+    await setServerScopes(panel(), "egg@example.com", id, [
+      "server.view",
+      "server.definition.view",
+      "server.definition.edit",
+    ]);
+    const stored = (await editor.get(`/api/servers/${id}/definition`)).body;
+    const install = { ...stored.egg.install, image: "attacker/any-image:latest" };
+    const changed = await editor.put(`/api/servers/${id}/definition`, {
+      ...stored,
+      egg: { ...stored.egg, install },
+    });
+    expect(changed.status).toBe(403);
+    expect(changed.body.error.code).toBe("ErrEnvironmentAdminOnly");
+    // Left out, the egg part is kept; its own image stays allowed.
+    const { egg: _e, ...rest } = stored;
+    expect((await editor.put(`/api/servers/${id}/definition`, { ...rest, display: "Kept" })).status).toBe(
+      204,
+    );
+    const kept = (await admin.get(`/api/servers/${id}/definition`)).body;
+    expect(kept.display).toBe("Kept");
+    expect(kept.egg.install.image).toBe("ghcr.io/parkervcp/installers:alpine");
+    expect((await editor.put(`/api/servers/${id}/definition`, kept)).status).toBe(204);
   });
 
   it("lists a repository of eggs in nested folders, JSON and YAML", async () => {
