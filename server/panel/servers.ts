@@ -277,10 +277,12 @@ export class Servers {
       // The environment (host or Docker, and the container's image, network …) is theirs too.
       if (body.environment !== undefined && canonicalJson(body.environment) !== canonicalJson(environment))
         throw environmentAdminOnly();
-      // An egg's install script runs in a container of the image it names: that image is the
-      // administrators' as the environment's is. Left out, the egg part is kept.
-      const givenEgg = body.egg as { install?: { image?: unknown } } | undefined;
-      if (givenEgg !== undefined && (givenEgg?.install?.image ?? null) !== (egg?.install?.image ?? null))
+      // An imported egg's part (egg.ts: its install image and script, its file_denylist, its
+      // rules) is the administrators' as the environment is, as eggs are in Pterodactyl: the
+      // install runs in a container of the image it names, and the denylist protects files from
+      // the server's users. Left out, it is kept.
+      const givenEgg = body.egg;
+      if (givenEgg !== undefined && canonicalJson(givenEgg) !== canonicalJson(egg ?? null))
         throw environmentAdminOnly();
       const { limits: _ignored, environment: _kept, ...rest } = body;
       definition = {

@@ -179,7 +179,7 @@ describe("egg import", () => {
     });
   });
 
-  it("keeps an egg's install image against a non-administrator's definition", async () => {
+  it("keeps an egg's part (install image, denylist) against a non-administrator's definition", async () => {
     const template = (await admin.get("/api/templates/0/paper")).body;
     const { name: _n, supportedEnvironments: _s, ...definition } = template;
     const id = "e99a0001";
@@ -203,6 +203,12 @@ describe("egg import", () => {
     });
     expect(changed.status).toBe(403);
     expect(changed.body.error.code).toBe("ErrEnvironmentAdminOnly");
+    // So is the rest of the egg's part: its denylist protects files from these very users.
+    const unprotected = await editor.put(`/api/servers/${id}/definition`, {
+      ...stored,
+      egg: { ...stored.egg, denylist: [] },
+    });
+    expect(unprotected.status).toBe(403);
     // Left out, the egg part is kept; its own image stays allowed.
     const { egg: _e, ...rest } = stored;
     expect((await editor.put(`/api/servers/${id}/definition`, { ...rest, display: "Kept" })).status).toBe(
