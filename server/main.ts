@@ -6,6 +6,7 @@ const usage = `usage: outpost <command>
   user add --email E --username U [--password P] [--admin]
   user passwd --email E [--password P]
   migrate                                 apply database migrations and exit
+  template check FILE|FOLDER…             convert and validate templates and eggs without saving
 
 Configuration comes from the environment: OUTPOST_PORT (8080), OUTPOST_HOST (0.0.0.0),
 OUTPOST_DATA_DIR (./data), OUTPOST_PUBLIC_URL, DATABASE_URL (postgres://… or SQLite by default).`;
@@ -23,6 +24,11 @@ async function main(argv: string[]): Promise<void> {
     if (!values.config) throw new Error(`daemon needs --config FILE\n${usage}`);
     const { daemon } = await import("./cli/daemon.ts");
     return daemon(values.config);
+  }
+  if (command === "template" && rest[0] === "check") {
+    const { templateCheck } = await import("./cli/template-check.ts");
+    if (!templateCheck(rest.slice(1))) process.exitCode = 1;
+    return;
   }
   if (!["serve", "user", "migrate"].includes(command))
     throw new Error(`unknown command "${command}"\n${usage}`);

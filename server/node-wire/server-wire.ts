@@ -6,6 +6,8 @@ export interface ServerStatusView {
   installing: boolean;
   /** Ours, beside the reference's two: false until the install steps have run once (Start refused). */
   installed?: boolean;
+  /** Ours: running, but an imported egg's done line has not appeared in its console yet. */
+  starting?: boolean;
 }
 
 export interface StatsView {

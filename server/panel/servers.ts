@@ -267,7 +267,7 @@ export class Servers {
     const client = await this.clientOf(id);
     let definition = body;
     if (!holdsScope(principal.scopes, "admin")) {
-      const { limits: current, environment } = await client.definition(id);
+      const { limits: current, environment, egg } = await client.definition(id);
       if (
         body.limits !== undefined &&
         JSON.stringify(sortedKeys(body.limits)) !== JSON.stringify(sortedKeys(current))
@@ -277,8 +277,20 @@ export class Servers {
       // The environment (host or Docker, and the container's image, network …) is theirs too.
       if (body.environment !== undefined && canonicalJson(body.environment) !== canonicalJson(environment))
         throw environmentAdminOnly();
+      // An imported egg's part (egg.ts: its install image and script, its file_denylist, its
+      // rules) is the administrators' as the environment is, as eggs are in Pterodactyl: the
+      // install runs in a container of the image it names, and the denylist protects files from
+      // the server's users. Left out, it is kept.
+      const givenEgg = body.egg;
+      if (givenEgg !== undefined && canonicalJson(givenEgg) !== canonicalJson(egg ?? null))
+        throw environmentAdminOnly();
       const { limits: _ignored, environment: _kept, ...rest } = body;
-      definition = { ...rest, environment, ...(current ? { limits: current } : {}) };
+      definition = {
+        ...rest,
+        environment,
+        ...(current ? { limits: current } : {}),
+        ...(givenEgg === undefined && egg ? { egg } : {}),
+      };
     }
     await client.replaceDefinition(id, definition);
     await this.refreshRecord(id);

@@ -12,7 +12,11 @@ export {
 } from "./conditions.ts";
 export { parseConsoleConfig, substituteConsoleConfig } from "./console-config.ts";
 export { conditionHolds, conditionScope, type ServerContext, tokenValues } from "./context.ts";
+export { parseDocumentText } from "./document-text.ts";
 export { parseGoDuration } from "./duration.ts";
+export { convertEgg, type EggConversion, eggContainerRoot, isEgg } from "./egg.ts";
+export { editConfigText } from "./egg-config-edit.ts";
+export { eggRuleProblem } from "./egg-rules.ts";
 export { environmentsOf, environmentTypeOf } from "./environments.ts";
 export { templateErrors } from "./errors.ts";
 export { visibleGroups } from "./groups.ts";

@@ -1,4 +1,5 @@
 import { readCondition } from "./conditions.ts";
+import { parseEggExtras } from "./egg-extras.ts";
 import { parseEnvironment } from "./environments.ts";
 import {
   assignDefined,
@@ -52,6 +53,7 @@ export function parseTemplate(input: unknown): ParseResult {
       stats: parseKind(input.stats, "stats", ["", "jcmd"] as const, problems),
       query: parseQuery(input.query, problems),
       limits: parseLimits(input.limits, "limits", problems),
+      egg: parseEggExtras(input.egg, "egg", problems),
     },
   );
   return problems.length ? { ok: false, problems } : { ok: true, template };

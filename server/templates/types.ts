@@ -131,6 +131,50 @@ export interface Template {
   query?: { type: string };
   /** Resources the server may use; an Outpost addition, set by administrators only. */
   limits?: ServerLimits;
+  /** What an imported Pterodactyl / Pelican egg needs beyond v3; an Outpost addition (egg.ts). */
+  egg?: EggExtras;
+}
+
+export type EggConfigParser = "properties" | "yaml" | "json" | "ini" | "xml" | "file";
+
+/** One `config.files` entry: keys to set in a file before each start, values with `${}` tokens. */
+export interface EggConfigFile {
+  file: string;
+  parser: EggConfigParser;
+  find: Record<string, unknown>;
+}
+
+/** A variable's checks from the egg's Laravel rules that no v3 field holds; empty values skip them. */
+export interface EggRule {
+  minValue?: number;
+  maxValue?: number;
+  minLength?: number;
+  maxLength?: number;
+  /** A number, possibly with decimals (`numeric`). */
+  numeric?: boolean;
+  /** Regular expressions (JavaScript syntax) the value must match, each with its flags. */
+  patterns?: { source: string; flags: string }[];
+  notIn?: string[];
+}
+
+export interface EggExtras {
+  /** The egg format it came from: PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2 or PLCN_v3. */
+  format: string;
+  description?: string;
+  /** The install script, run in a one-off container of `image` with `entrypoint`, the server folder at /mnt/server. */
+  install?: { image: string; entrypoint: string; script: string };
+  /** File edits applied before each start (`config.files`). */
+  configFiles?: EggConfigFile[];
+  /** Console text that marks the server as running (`config.startup.done`). */
+  done?: string[];
+  /** Files the file manager and SFTP refuse to change (`file_denylist`, as the egg wrote them). */
+  denylist?: string[];
+  /** `features`: eula, java_version, pid_limit, steam_disk_space, … */
+  features?: string[];
+  /** Checks per variable from the egg's rules. */
+  rules?: Record<string, EggRule>;
+  /** Variables the egg hides from the server's users (`user_viewable: false`). */
+  hidden?: string[];
 }
 
 /** Per-server resource limits; each absent value means the node's default. */

@@ -1,7 +1,8 @@
+import { eggRuleProblem } from "./egg-rules.ts";
 import { assignDefined, readBoolean, readList, readObject, readString } from "./fields.ts";
 import { childPath, isObject, jsonType, type Problems } from "./problems.ts";
 import { controlCharacter } from "./substitute.ts";
-import type { Variable, VariableOption, VariableType, VariableValue } from "./types.ts";
+import type { EggRule, Variable, VariableOption, VariableType, VariableValue } from "./types.ts";
 
 export type Coerced = { ok: true; value: VariableValue } | { ok: false; problem: string };
 
@@ -128,9 +129,10 @@ export function parseVariable(raw: unknown, path: string, problems: Problems): V
 /**
  * A value a user sets (server create or data edit) checked against its variable: its type,
  * its options when it has some (of any type), and no control characters, so a value that
- * goes into a console line or a config file's line stays on that line.
+ * goes into a console line or a config file's line stays on that line; for a variable of an
+ * imported egg, also the checks of its rules (`egg.rules`).
  */
-export function checkVariableValue(variable: Variable, raw: unknown): Coerced {
+export function checkVariableValue(variable: Variable, raw: unknown, rule?: EggRule): Coerced {
   const coerced = coerceVariableValue(variable.type, raw, variable.options);
   if (!coerced.ok) return coerced;
   const value = coerced.value;
@@ -144,6 +146,8 @@ export function checkVariableValue(variable: Variable, raw: unknown): Coerced {
   if (typeof value === "string" && controlCharacter.test(value)) {
     return { ok: false, problem: "may not contain control characters or line breaks" };
   }
+  const broken = rule && eggRuleProblem(rule, value);
+  if (broken) return { ok: false, problem: broken };
   return coerced;
 }
 

@@ -19,6 +19,7 @@ const paths = {
   home: "M3 11l9-8 9 8M5 9.5V20h5v-6h4v6h5V9.5",
   terminal: `${box(2, 4, 20, 16, 2)}M6 9l3 3-3 3M12 15h5`,
   back: "M19 12H5M11 18l-6-6 6-6",
+  upload: "M12 15V3M7 8l5-5 5 5M4 21h16",
 } as const;
 
 export type ScreenIconName = keyof typeof paths;

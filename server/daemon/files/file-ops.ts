@@ -94,7 +94,7 @@ export class FileOps implements NodeFiles {
   constructor(readonly store: ServerStore) {}
 
   private sandboxOf(id: string): Sandbox {
-    return this.store.get(id).sandbox;
+    return this.store.get(id).userFiles;
   }
 
   read(id: string, requested: string, range?: string): Promise<FileRead> {
@@ -125,7 +125,7 @@ export class FileOps implements NodeFiles {
     const userPath = fromRoot(requested);
     try {
       const server = this.store.get(id);
-      const files = server.sandbox;
+      const files = server.userFiles;
       const relative = files.relative(userPath);
       if (relative === "") throw sandboxErrors.illegal(userPath, "is the server folder itself");
       // Shares the server's room with its other writes in flight; a failed upload gives its bytes back.
@@ -178,7 +178,7 @@ export class FileOps implements NodeFiles {
       const server = this.store.get(id);
       // Each folder it may make takes room (held to the limit like a file; one per level at most).
       const levels = userPath.split("/").filter(Boolean).length;
-      await server.disk.reserve(levels * newFolderBytes, () => server.sandbox.mkdirp(userPath, signal));
+      await server.disk.reserve(levels * newFolderBytes, () => server.userFiles.mkdirp(userPath, signal));
     });
   }
 
@@ -189,7 +189,7 @@ export class FileOps implements NodeFiles {
     return acting(userPath, async () => {
       const server = this.store.get(id);
       try {
-        await server.sandbox.remove(userPath, { recursive: true });
+        await server.userFiles.remove(userPath, { recursive: true });
       } finally {
         // Room made: a server stopped at its limit may start again right away.
         server.disk.forget();

@@ -2,6 +2,7 @@
  * The sandbox: every path a user, a request or a template names is turned
  * into a place inside one server's folder here, and nowhere else.
  */
+export { denylistMatcher, ProtectedSandbox } from "./denylist.ts";
 export { sandboxErrors } from "./errors.ts";
 export type { AbsolutePolicy } from "./lexical.ts";
 export type { OpenedFolder, WriteOptions } from "./open.ts";

@@ -37,7 +37,7 @@ export function checkedDefinition(raw: unknown): Template {
  */
 export function checkedValues(definition: Template): Template {
   for (const [name, variable] of Object.entries(definition.data)) {
-    const checked = checkVariableValue(variable, variable.value);
+    const checked = checkVariableValue(variable, variable.value, definition.egg?.rules?.[name]);
     if (!checked.ok) throw templateErrors.variableInvalid(name, checked.problem);
   }
   return definition;

@@ -32,9 +32,10 @@ import {
   type ServerStatus,
 } from "../runtime/instance.ts";
 import type { SpawnSpec } from "../runtime/process-group.ts";
-import { Sandbox } from "../sandbox/index.ts";
+import { denylistMatcher, ProtectedSandbox, Sandbox } from "../sandbox/index.ts";
 import { DiskLedger } from "./disk-ledger.ts";
 import { diskLimitReached } from "./disk-quota.ts";
+import { applyEggConfigFiles, DoneLineWatcher, runEggInstall } from "./egg-runtime.ts";
 import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 import { InstallMarker } from "./install-marker.ts";
 import { type Owner, runsAsRoot } from "./server-owner.ts";
@@ -86,7 +87,7 @@ export interface NodeHost {
 }
 
 /** The instance's status plus whether the install steps have run once (false: Start is refused). */
-export type ManagedStatus = ServerStatus & { installed: boolean };
+export type ManagedStatus = ServerStatus & { installed: boolean; starting?: boolean };
 
 /** What tasks may be triggered by (their `event` field). */
 export type LifecycleEvent = "started" | "stopped" | "crashed" | "installed" | "backupFailed";
@@ -172,6 +173,9 @@ export class ManagedServer {
         pre: async () => {
           await this.refuseOverDiskLimit("starting");
           await this.steps(this.definition.run.pre ?? []);
+          await applyEggConfigFiles(this.definition, this.sandbox, this.context(), (t) =>
+            this.instance.notice(t),
+          );
         },
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
         onStatus: (status) => {
@@ -179,7 +183,8 @@ export class ManagedServer {
           this.consoleBatch.flush();
           // What the process wrote is known only from here, and a container's own layer went with it.
           if (!status.running) this.disk.forget();
-          this.emit({ type: "status", status: { ...status, installed: this.installed } });
+          this.doneLine.running(status.running);
+          this.emit({ type: "status", status: this.status() });
           if (status.running && !this.wasRunning) this.announce("started");
           this.wasRunning = status.running;
         },
@@ -190,7 +195,37 @@ export class ManagedServer {
       },
       options,
     );
-    this.instance.console.subscribe((chunk) => this.consoleBatch.push(chunk));
+    this.instance.console.subscribe((chunk) => {
+      this.consoleBatch.push(chunk);
+      this.doneLine.output(chunk.data);
+    });
+  }
+
+  private protectedFiles?: { denylist: string; sandbox: Sandbox };
+  /** An egg's done line: the server counts as starting until its console shows it. */
+  private readonly doneLine = new DoneLineWatcher(
+    () => this.definition.egg?.done ?? [],
+    () => {
+      this.consoleBatch.flush();
+      this.emit({ type: "status", status: this.status() });
+    },
+  );
+
+  /**
+   * The folder as the server's users reach it (file manager, SFTP): an egg's file_denylist
+   * makes those files refused there; the node's own steps write through `sandbox`.
+   */
+  get userFiles(): Sandbox {
+    const denylist = this.definition.egg?.denylist ?? [];
+    if (denylist.length === 0) return this.sandbox;
+    const key = denylist.join("\n");
+    if (this.protectedFiles?.denylist !== key) {
+      this.protectedFiles = {
+        denylist: key,
+        sandbox: new ProtectedSandbox(this.root, denylistMatcher(denylist)),
+      };
+    }
+    return this.protectedFiles.sandbox;
   }
 
   context(exit?: ServerContext["exit"]): ServerContext {
@@ -380,11 +415,27 @@ export class ManagedServer {
       // Installing over the limit would let each try add to it before the watcher cancels it.
       await this.refuseOverDiskLimit("installing");
       await this.steps(this.definition.install ?? []);
+      if (this.definition.egg?.install) await this.eggInstall();
       // Inside the install, so the status that ends it already says installed.
       await this.installMarker.clear();
       this.installed = true;
     });
     this.announce("installed");
+  }
+
+  /** An egg's install script, in a container of its own image (egg-runtime.ts). */
+  private async eggInstall(): Promise<void> {
+    const run = new AbortController();
+    this.stepRuns.add(run);
+    try {
+      await runEggInstall(this.definition, this.dockerRunner(), this.containerInput(this.context()), {
+        write: (data) => this.instance.console.write(data),
+        notice: (text) => this.instance.notice(text),
+        signal: AbortSignal.any([this.abort.signal, run.signal]),
+      });
+    } finally {
+      this.stepRuns.delete(run);
+    }
   }
 
   /** Starts the server; one never installed is refused with a clear error instead of failing to run. */
@@ -487,7 +538,7 @@ export class ManagedServer {
         );
       }
       // Of the variable's type, one of its options, on one line (a user's value stays a value).
-      const checked = checkVariableValue(variable, value);
+      const checked = checkVariableValue(variable, value, this.definition.egg?.rules?.[name]);
       if (!checked.ok) throw templateErrors.variableInvalid(name, checked.problem);
       data[name] = { ...variable, value: checked.value };
     }
@@ -505,7 +556,9 @@ export class ManagedServer {
   }
 
   status(): ManagedStatus {
-    return { ...this.instance.status(), installed: this.installed };
+    const status: ManagedStatus = { ...this.instance.status(), installed: this.installed };
+    if (this.doneLine.starting && status.running) status.starting = true;
+    return status;
   }
 
   async close(): Promise<void> {

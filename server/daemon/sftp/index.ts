@@ -24,7 +24,7 @@ export async function startSftp(
     dataDir: engine.options.dataDir,
     authorize: options.authorize,
     sandboxOf: (serverId) =>
-      engine.servers.ids().includes(serverId) ? engine.servers.get(serverId).sandbox : undefined,
+      engine.servers.ids().includes(serverId) ? engine.servers.get(serverId).userFiles : undefined,
     diskOf: (serverId) =>
       engine.servers.ids().includes(serverId) ? engine.servers.get(serverId).disk : undefined,
     log: options.log,

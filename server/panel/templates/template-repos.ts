@@ -8,6 +8,7 @@ import { repoRoot } from "../../repo-root.ts";
 import {
   environmentsOf,
   importTemplate,
+  isEgg,
   type Template,
   templateErrors,
   type VariableValue,
@@ -140,7 +141,8 @@ export class TemplateRepos {
         field: "name",
       });
     }
-    const imported = importTemplate(stripPanelFields(body));
+    // An egg's `name` is its display name, not the panel's field.
+    const imported = importTemplate(isEgg(body) ? body : stripPanelFields(body));
     if (!imported.ok) throw templateErrors.invalid(imported.problems);
     const json = JSON.stringify(imported.template);
     const row = { body: json, updated_at: Date.now(), by_admin: byAdmin ? 1 : 0 };

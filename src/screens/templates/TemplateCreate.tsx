@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useRef, useState } from "react";
+import { type ChangeEvent, type FormEvent, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { NotPermitted } from "../../components/NotPermitted";
 import { ScreenIcon } from "../../components/screenIcons";
@@ -11,6 +11,7 @@ import { minimalTemplate, printDoc } from "./draft";
 import { saveDraft } from "./saveDraft";
 import { TemplateEditor } from "./TemplateEditor";
 import { templateHref } from "./TemplateEntry";
+import { loadTemplateModule } from "./templateModule";
 import { newNameProblem } from "./templateName";
 import { useLeaveGuard } from "./useLeaveGuard";
 import { useTemplateDraft } from "./useTemplateDraft";
@@ -26,9 +27,35 @@ export default function TemplateCreate() {
   const [busy, setBusy] = useState(false);
   const [, navigate] = useLocation();
   const nameInput = useRef<HTMLDivElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   useLeaveGuard(draft.dirty && !busy);
 
   if (!hasScope("templates.local.edit")) return <NotPermitted />;
+
+  // A template or a Pterodactyl / Pelican egg (JSON or YAML) from a file: an egg is converted here,
+  // so the editor shows the template it becomes, or the fields that cannot be converted.
+  const importFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = "";
+    if (!file) return;
+    const text = await file.text();
+    const mod = await loadTemplateModule();
+    const read = mod.parseDocumentText(text);
+    if (!read.ok) {
+      draft.setText(text);
+      return;
+    }
+    const egg = mod.isEgg(read.document) ? mod.convertEgg(read.document) : undefined;
+    draft.setText(printDoc(egg?.ok ? egg.document : read.document));
+    if (!name.trim()) {
+      setName(
+        file.name
+          .replace(/\.(json|ya?ml)$/i, "")
+          .replace(/[^A-Za-z0-9._-]+/g, "-")
+          .slice(0, 100),
+      );
+    }
+  };
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
@@ -78,6 +105,23 @@ export default function TemplateCreate() {
             required
             autoComplete="off"
             spellCheck={false}
+          />
+          <button
+            type="button"
+            className="btn btn-outline create-submit"
+            onClick={() => fileInput.current?.click()}
+          >
+            <ScreenIcon name="upload" size={18} />
+            <Trans>Import a file</Trans>
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".json,.yaml,.yml,application/json"
+            hidden
+            tabIndex={-1}
+            data-testid="template-import-file"
+            onChange={importFile}
           />
           <button type="submit" className="btn create-submit" disabled={busy || !draft.savable}>
             <ScreenIcon name="save" size={18} />

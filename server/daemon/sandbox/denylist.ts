@@ -1,0 +1,106 @@
+import type { FileHandle } from "node:fs/promises";
+import { ApiError } from "../../errors.ts";
+import type { WriteOptions } from "./open.ts";
+import { Sandbox } from "./sandbox.ts";
+import type { Location } from "./walk.ts";
+
+/** A denylist pattern's glob as a regular expression over one path or name. */
+function globSource(glob: string): string {
+  let out = "";
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i];
+    if (char === "*" && glob[i + 1] === "*") {
+      out += ".*";
+      i++;
+    } else if (char === "*") out += "[^/]*";
+    else if (char === "?") out += "[^/]";
+    else out += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return out;
+}
+
+/**
+ * An egg's `file_denylist` (gitignore-style, as Wings reads it): a pattern
+ * with a slash names a path from the server folder, one without names a file
+ * or folder at any depth; `!pattern` allows again what an earlier pattern
+ * denied. A path is denied when it or a folder above it matches.
+ */
+export function denylistMatcher(patterns: string[]): (relative: string) => boolean {
+  const rules = patterns
+    .map((pattern) => pattern.trim())
+    .filter((pattern) => pattern && !pattern.startsWith("#"))
+    .map((pattern) => {
+      const allow = pattern.startsWith("!");
+      const body = (allow ? pattern.slice(1) : pattern).replace(/\/+$/, "");
+      const anchored = body.includes("/");
+      const source = globSource(body.replace(/^\/+/, ""));
+      return { allow, regex: new RegExp(anchored ? `^${source}$` : `(^|/)${source}$`) };
+    });
+  return (relative) => {
+    const parts = relative.split("/").filter(Boolean);
+    let denied = false;
+    for (let end = 1; end <= parts.length; end++) {
+      const prefix = parts.slice(0, end).join("/");
+      for (const rule of rules) if (rule.regex.test(prefix)) denied = !rule.allow;
+    }
+    return denied;
+  };
+}
+
+const deniedFile = (shown: string) =>
+  new ApiError(403, "ErrFileDenied", "${path} may not be changed: the server's template protects it", {
+    path: shown,
+  });
+
+/**
+ * The sandbox a server's users reach (file manager, SFTP) when its template
+ * protects files: the same sandbox, refusing to write, create, rename,
+ * remove or link a protected path. The node's own steps use the plain one.
+ */
+export class ProtectedSandbox extends Sandbox {
+  constructor(
+    root: string,
+    private readonly denied: (relative: string) => boolean,
+  ) {
+    super(root);
+  }
+
+  private check(userPath: string): void {
+    if (this.denied(this.relative(userPath))) throw deniedFile(userPath);
+  }
+
+  override async openResolvedWrite(
+    location: Location,
+    shown = location.relative,
+    options: WriteOptions = {},
+  ): Promise<FileHandle> {
+    if (this.denied(location.relative)) throw deniedFile(shown);
+    return super.openResolvedWrite(location, shown, options);
+  }
+
+  override async mkdirp(userPath: string, signal?: AbortSignal): Promise<Location> {
+    this.check(userPath);
+    return super.mkdirp(userPath, signal);
+  }
+
+  override async rename(from: string, to: string): Promise<void> {
+    this.check(from);
+    this.check(to);
+    return super.rename(from, to);
+  }
+
+  override async remove(userPath: string, options: { recursive?: boolean } = {}): Promise<void> {
+    this.check(userPath);
+    return super.remove(userPath, options);
+  }
+
+  override async symlink(target: string, linkPath: string): Promise<void> {
+    this.check(linkPath);
+    return super.symlink(target, linkPath);
+  }
+
+  override async hardlink(existing: string, linkPath: string): Promise<void> {
+    this.check(linkPath);
+    return super.hardlink(existing, linkPath);
+  }
+}

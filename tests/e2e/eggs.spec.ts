@@ -1,0 +1,132 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { type DockerEngine, startDockerEngine, testImage } from "../support/docker-engine.ts";
+import { type PanelProcess, startPanel } from "../support/panel-process.ts";
+import { expect, test } from "./fixtures.ts";
+import { adminApi, login, snap, unique } from "./helpers.ts";
+
+// Issue 28: a Pelican egg (YAML, PLCN_v3) imported from a file on the Templates page, then a
+// server created from it in the wizard. Eggs run in the docker environment, so this test has a
+// panel of its own whose node reaches a Docker engine (started here if the machine runs none),
+// and the egg names the test image built offline.
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+let engine: DockerEngine;
+let panel: PanelProcess;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  engine = await startDockerEngine();
+  panel = await startPanel({
+    webDir: path.join(repoRoot, process.env.E2E_DIST || "dist"),
+    env: { OUTPOST_DOCKER_SOCKET: engine.socket },
+  });
+});
+
+test.afterAll(async () => {
+  await panel?.stop();
+  await engine?.close();
+});
+
+async function top(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await snap(page, name);
+}
+
+const eggYaml = (name: string) => `meta:
+  version: PLCN_v3
+name: ${name}
+description: An egg written for the end-to-end tests.
+docker_images:
+  Busybox: '${testImage}'
+startup_commands:
+  Default: 'echo ready on {{SERVER_PORT}}'
+config:
+  files: {}
+  startup:
+    done: ready on
+  stop: ^C
+scripts:
+  installation:
+    script: echo installed > /mnt/server/installed.txt
+    container: '${testImage}'
+    entrypoint: sh
+variables:
+  - name: Greeting
+    description: What the server says.
+    env_variable: GREETING
+    default_value: hello
+    user_viewable: true
+    user_editable: true
+    rules: [required, string, 'max:20']
+file_denylist: []
+features: [eula]
+`;
+
+test("an admin imports an egg from a file on the Templates page and creates a server from it", async ({
+  page,
+}) => {
+  const api = await adminApi(panel.url);
+  const display = unique("E2E egg ");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-e2e-egg-"));
+  const fileName = `${unique("egg-e2e-")}.yaml`;
+  const file = path.join(dir, fileName);
+  fs.writeFileSync(file, eggYaml(display));
+  const name = fileName.replace(/\.yaml$/, "");
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${panel.url}/templates/new`);
+  await login(page);
+  await expect(page.getByTestId("template-status")).toHaveText("Valid template");
+  await page.getByTestId("template-import-file").setInputFiles(file);
+  // The egg is converted in the page: the editor holds the template it becomes.
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
+  await expect(page.getByTestId("template-status")).toHaveText("Valid template");
+  const converted = JSON.parse(await page.getByTestId("template-json").inputValue());
+  expect(converted).toMatchObject({
+    display,
+    run: { command: "echo ready on ${port}", stopCode: 2 },
+    environment: { type: "docker", image: testImage },
+    egg: { format: "PLCN_v3", done: ["ready on"], features: ["eula"] },
+  });
+  await expect(page.getByLabel("Display name")).toHaveValue(display);
+  await top(page, "template-import-egg-desktop");
+  await page.getByRole("button", { name: "Create template" }).click();
+  await expect(page).toHaveURL(new RegExp(`/templates/view/0/${name}$`));
+
+  const server = unique("egg-server-");
+  await page.goto(`${panel.url}/servers/new`);
+  await page.getByTestId("template-search").fill(name);
+  await page.getByTestId("template-item").filter({ hasText: display }).click();
+  await page.getByTestId("wizard-next").click();
+  await page.getByTestId("wizard-next").click();
+  await page.getByTestId("wizard-next").click();
+  const settings = page.getByTestId("wizard-settings");
+  await settings.getByTestId("server-name").fill(server);
+  await expect(settings.getByLabel("Greeting")).toHaveValue("hello");
+  // The egg's eula feature: the wizard asks.
+  await settings.getByLabel("Accept the Minecraft EULA").check();
+  await top(page, "server-wizard-egg-desktop");
+  await page.getByTestId("wizard-create").click();
+  await expect(page).toHaveURL(/\/servers\/view\/[0-9a-f]{8}$/);
+  const id = page.url().split("/").pop() as string;
+  const definition = (await api.get(`/api/servers/${id}/definition`)).body;
+  expect(definition).toMatchObject({
+    environment: { type: "docker", image: testImage, containerRoot: "/home/container" },
+    egg: { install: { image: testImage, entrypoint: "sh" } },
+    data: { GREETING: { value: "hello", userEdit: true }, EULA: { value: true } },
+  });
+  // The wizard installs it: the egg's script ran in its install container, the folder at /mnt/server.
+  await expect
+    .poll(async () => (await api.get(`/api/servers/${id}/status`)).body, { timeout: 30_000 })
+    .toMatchObject({ installing: false, installed: true });
+  expect(fs.readFileSync(path.join(panel.dataDir, "node", "servers", id, "installed.txt"), "utf8")).toBe(
+    "installed\n",
+  );
+  await page.reload();
+  await top(page, "server-from-egg-desktop");
+  expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
