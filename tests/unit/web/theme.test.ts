@@ -7,6 +7,7 @@ import {
   DEFAULT_THEME_SETTINGS,
   parseThemeSettings,
   rootLook,
+  storedForm,
 } from "../../../src/state/theme";
 
 describe("theme settings (spec §3, §4, §9)", () => {
@@ -28,6 +29,27 @@ describe("theme settings (spec §3, §4, §9)", () => {
       JSON.stringify({ mode: "neon", color: "red; x", fontSize: 3, serverTypeDisplay: "big" }),
     );
     expect(bad).toEqual(DEFAULT_THEME_SETTINGS);
+  });
+
+  it("reads and writes mode and server type display as the classes PufferPanel's client stores (reference §10.5)", () => {
+    const theirs = JSON.stringify({
+      mode: "mode-dark",
+      serverTypeDisplay: "server-type-none",
+      color: "#123456",
+    });
+    expect(parseThemeSettings(theirs)).toEqual({
+      ...DEFAULT_THEME_SETTINGS,
+      mode: "dark",
+      serverTypeDisplay: "none",
+      color: "#123456",
+    });
+    expect(parseThemeSettings(JSON.stringify({ mode: "mode-dark-hc" })).mode).toBe("dark-hc");
+    expect(parseThemeSettings(JSON.stringify({ mode: "mode-neon" })).mode).toBe("auto");
+    expect(storedForm({ mode: "light", serverTypeDisplay: "icon", fontSize: 2 })).toEqual({
+      mode: "mode-light",
+      serverTypeDisplay: "server-type-icon",
+      fontSize: 2,
+    });
   });
 
   it("turns settings into classes and variables of <html>", () => {
