@@ -206,3 +206,35 @@ test("in Arabic the sidebar's collapse chevron points the mirrored way", async (
   );
   await context.close();
 });
+
+test("until the master URL is saved, administrators see that shown addresses say 127.0.0.1; users never do", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const user = await registerUser(baseURL!, "notice");
+  const theirs = await browser.newContext({ baseURL });
+  const userPage = await theirs.newPage();
+  await userPage.goto("/servers");
+  await login(userPage, user.email, user.password);
+  await expect(userPage).toHaveURL(/\/servers$/);
+
+  await page.goto("/servers");
+  await login(page);
+  const notice = page.getByTestId("master-url-notice");
+  await expect(notice).toContainText("say 127.0.0.1 until the panel's address is saved");
+  await snap(page, "master-url-notice");
+  await notice.getByRole("link", { name: "Set the panel address" }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByLabel("Panel address (master URL)")).toBeVisible();
+  await expect(userPage.getByTestId("server-list").or(userPage.locator("main"))).toBeVisible();
+  await expect(userPage.getByTestId("master-url-notice")).toHaveCount(0);
+
+  // Saved (here the address the tests use anyway): the notice is gone from the next screen on.
+  const api = await adminApi(baseURL!);
+  expect((await api.put("/api/settings/panel.settings.masterUrl", { value: baseURL })).status).toBe(204);
+  await page.getByRole("link", { name: "Servers" }).first().click();
+  await expect(page).toHaveURL(/\/servers$/);
+  await expect(notice).toHaveCount(0);
+  await theirs.close();
+});
