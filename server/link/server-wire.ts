@@ -6,6 +6,8 @@ export interface ServerStatusView {
   installing: boolean;
   /** Ours, beside the reference's two: false until the install steps have run once (Start refused). */
   installed?: boolean;
+  /** Ours: while not installed, why the last install failed (absent when none was tried). */
+  installFailure?: string;
 }
 
 export interface StatsView {

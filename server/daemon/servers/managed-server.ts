@@ -85,8 +85,11 @@ export interface NodeHost {
   defaultLimits?: ServerLimits;
 }
 
-/** The instance's status plus whether the install steps have run once (false: Start is refused). */
-export type ManagedStatus = ServerStatus & { installed: boolean };
+/**
+ * The instance's status plus whether the install steps have run once (false: Start is refused)
+ * and, while not, why the last try failed.
+ */
+export type ManagedStatus = ServerStatus & { installed: boolean; installFailure?: string };
 
 export type ServerEvent =
   | { type: "console"; chunk: ConsoleChunk }
@@ -121,6 +124,8 @@ export class ManagedServer {
   host: NodeHost = {};
   /** False from creation until the install steps first succeed (kept on disk by the marker). */
   installed = true;
+  /** Why the last install failed, while the server is not installed (kept in the marker). */
+  installFailure?: string;
   readonly installMarker: InstallMarker;
   /** Its disk use and the limit's shared room (the server's folder and `diskFolders`, its backups). */
   readonly disk: DiskLedger;
@@ -168,7 +173,7 @@ export class ManagedServer {
           this.consoleBatch.flush();
           // What the process wrote is known only from here, and a container's own layer went with it.
           if (!status.running) this.disk.forget();
-          this.emit({ type: "status", status: { ...status, installed: this.installed } });
+          this.emit({ type: "status", status: this.withInstall(status) });
         },
       },
       options,
@@ -349,14 +354,26 @@ export class ManagedServer {
   async install(): Promise<void> {
     this.refuseIfCannotRun();
     await fs.mkdir(this.root, { recursive: true });
-    await this.instance.install(async () => {
-      // Installing over the limit would let each try add to it before the watcher cancels it.
-      await this.refuseOverDiskLimit("installing");
-      await this.steps(this.definition.install ?? []);
-      // Inside the install, so the status that ends it already says installed.
-      await this.installMarker.clear();
-      this.installed = true;
-    });
+    try {
+      await this.instance.install(async () => {
+        // Installing over the limit would let each try add to it before the watcher cancels it.
+        await this.refuseOverDiskLimit("installing");
+        await this.steps(this.definition.install ?? []);
+        // Inside the install, so the status that ends it already says installed.
+        await this.installMarker.clear();
+        this.installed = true;
+        this.installFailure = undefined;
+      });
+    } catch (err) {
+      // Never installed and this try failed: the panel says "Install failed" with why, not
+      // "not installed yet" (a server installed before keeps running its old files).
+      if (!this.installed) {
+        this.installFailure = errorText(err).slice(0, 500);
+        await this.installMarker.set(this.installFailure).catch(() => undefined);
+        this.emit({ type: "status", status: this.status() });
+      }
+      throw err;
+    }
   }
 
   /** Starts the server; one never installed is refused with a clear error instead of failing to run. */
@@ -477,7 +494,12 @@ export class ManagedServer {
   }
 
   status(): ManagedStatus {
-    return { ...this.instance.status(), installed: this.installed };
+    return this.withInstall(this.instance.status());
+  }
+
+  private withInstall(status: ServerStatus): ManagedStatus {
+    const failure = !this.installed && this.installFailure ? { installFailure: this.installFailure } : {};
+    return { ...status, installed: this.installed, ...failure };
   }
 
   async close(): Promise<void> {

@@ -140,6 +140,7 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
         : undefined;
   // Never installed (the node says so): Start would only fail, Install is the way forward.
   const notInstalled = status === "offline" && live.installed.value === false;
+  const failure = notInstalled ? live.installFailure.value : undefined;
   const actions = viewActions(reachable ? status : undefined).filter(
     (a) => can(`server.${a}`) && !(notInstalled && a === "start"),
   );
@@ -223,9 +224,17 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
 
   return (
     <div className={reachable ? "lifecycle" : "lifecycle is-old"}>
-      {notInstalled && (
+      {notInstalled && !failure && (
         <p className="not-installed" role="status" data-testid="not-installed">
           <Trans>Not installed yet: install it before its first start.</Trans>
+        </p>
+      )}
+      {notInstalled && failure && (
+        <p className="not-installed" role="status" data-testid="install-failed">
+          {/* The node's own words, quoted: they are not translated. */}
+          <Trans>
+            Install failed: <q dir="auto">{failure}</q>
+          </Trans>
         </p>
       )}
       {status && <StatusBadge status={status} />}
