@@ -82,6 +82,9 @@ for (const locale of ["de-DE", "ru-RU", "ar-SA"]) {
         expect(t.x + t.width, name!).toBeLessThanOrEqual(box.x + box.width + 1);
       }
       await noSidewaysScroll(page, size.width);
+      // Numbers in one script: Arabic pages write CPU and memory in the digits of the address beside them.
+      await expect(page.locator(".server-stats dd").first()).not.toBeEmpty();
+      expect(await page.locator("main").textContent()).not.toMatch(/[\u0660-\u0669]/);
       await snap(page, `tabs-${locale}-${size.width}`);
 
       await page.locator("#tab-users").click();

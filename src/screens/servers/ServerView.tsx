@@ -10,7 +10,7 @@ import type { ScreenProps } from "../../app/routes";
 import { confirmAsync } from "../../components/confirmStore";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
-import { toBcp47 } from "../../i18n/locales";
+import { intlLocale } from "../../i18n/locales";
 import { type Known, type KnownServerPage, lastKnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { NotKeptOffline } from "../../offline/NotKeptOffline";
@@ -38,7 +38,7 @@ const QuerySection = lazy(() => import("./query/QuerySection"));
 const MIB = 1024 * 1024;
 
 function useNumber(digits: number) {
-  const locale = toBcp47(i18n.locale || "en_US");
+  const locale = intlLocale(i18n.locale);
   return useMemo(
     () => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
     [locale, digits],
