@@ -1,6 +1,6 @@
 import { lingui } from "@lingui/vite-plugin";
 import type { ChunkingContext } from "rolldown";
-import { defineConfig } from "vite";
+import { defineConfig, type LogLevel, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { babelMacros } from "./scripts/vite-babel-macros.ts";
 import { foldRuntimeInto } from "./scripts/vite-fold-runtime.ts";
@@ -55,13 +55,38 @@ const devTarget = process.env.OUTPOST_DEV_API ?? "http://127.0.0.1:8080";
 const bypassPages = (req: { method?: string; headers: Record<string, unknown> }) =>
   req.method === "GET" && String(req.headers.accept ?? "").includes("text/html") ? "/index.html" : undefined;
 
+/** Warnings and errors only; the build's progress and file list are not news on every start. */
+function quietBuild(): Plugin {
+  return { name: "outpost-quiet-build", config: () => ({ logLevel: "warn" }) };
+}
+
+/** One line when a build is done: where it went and how long it took. */
+function oneLineReport(outDir: string): Plugin {
+  let started = 0;
+  return {
+    name: "outpost-one-line-report",
+    apply: "build",
+    buildStart() {
+      started = performance.now();
+    },
+    closeBundle() {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(`web app built in ${seconds} s (${outDir}/)`);
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const realReact = mode === "react";
   const inTests = Boolean(process.env.VITEST);
+  const outDir = realReact ? "dist-react" : "dist";
   return {
+    // OUTPOST_BUILD_LOG=info shows the bundler's full report again.
+    logLevel: (process.env.OUTPOST_BUILD_LOG as LogLevel | undefined) ?? "warn",
     resolve: { alias: realReact || inTests ? {} : preactAlias },
     plugins: [
       babelMacros(realReact),
+      oneLineReport(outDir),
       lingui(),
       themeArchives("src/theme/archives"),
       // Rolldown's runtime helpers into the first-load chunk: one file fewer on every first load.
@@ -80,11 +105,16 @@ export default defineConfig(({ mode }) => {
           manifest: false,
           injectManifest: {
             globPatterns: ["**/*.{js,css,html,svg,png}"],
+            // A classic script (it is registered without type: module) built as one file: the
+            // "es" format asked the bundler for the deprecated inlineDynamicImports.
+            rollupFormat: "iife",
+            // The worker's own build says only what needs attention, as the app's does.
+            buildPlugins: { vite: [quietBuild()] },
           },
         }),
     ],
     build: {
-      outDir: realReact ? "dist-react" : "dist",
+      outDir,
       manifest: true,
       modulePreload: { polyfill: false },
       target: "es2022",
@@ -96,8 +126,10 @@ export default defineConfig(({ mode }) => {
           // table, but the page most first visits land on) joins it. Screens and the per-locale
           // catalogs stay split, so only the active locale's strings are fetched. (Preact, its JSX
           // runtime and signals, which every page needs, are part of that first-load chunk.)
-          codeSplitting: { groups: [{ name: firstLoadChunk() }] },
+          codeSplitting: { groups: [{ name: firstLoadChunk(), debugName: "first-load" }] },
         },
+        // The timing report is for working on the build itself, not news on every `npm start`.
+        checks: { bundlerTimings: false },
         // Lingui's React bindings start with "use client", a marker for server-rendering
         // frameworks; this app renders only in the browser, so dropping it changes nothing.
         onwarn(warning, warn) {

@@ -13,6 +13,7 @@ import { findRoute } from "./app/routeMatch";
 import { routes } from "./app/routes";
 import { watchWindowWidth } from "./app/sidebarState";
 import { activateLocale, startupLocale } from "./i18n/activate";
+import { LocaleKeyed } from "./i18n/LocaleKeyed";
 import { watchNetwork } from "./offline/network";
 import { config } from "./state/config";
 import { loggedIn, resumeSession, resumeWhenBackOnline } from "./state/session";
@@ -65,7 +66,9 @@ async function boot(): Promise<void> {
   createRoot(root).render(
     <I18nProvider i18n={i18n}>
       <Router>
-        <App />
+        <LocaleKeyed>
+          <App />
+        </LocaleKeyed>
       </Router>
     </I18nProvider>,
   );

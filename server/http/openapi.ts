@@ -29,8 +29,8 @@ export function collectOpenApi(app: FastifyInstance): void {
   app.addHook("onRoute", (route: RouteOptions) => {
     if (!describedPrefixes.some((p) => route.url.startsWith(p))) return;
     const access = (route.config as { access?: string } | undefined)?.access;
-    // Fastify adds HEAD beside each GET; it is the GET without a body, not an operation of its own.
-    if (access === undefined && route.method === "HEAD") return;
+    // Fastify adds HEAD beside each GET (with the GET's config); it is the GET without a body, not
+    // an operation of its own: left out of the document below, where every GET is known.
     for (const method of [route.method].flat()) {
       operations.push({
         method: method.toLowerCase(),
@@ -100,7 +100,10 @@ function security(access: string): Json {
 
 export function openApiDocument(app: FastifyInstance, sessionCookie: string): Json {
   const paths: Record<string, Json> = {};
-  for (const op of documented.get(app) ?? []) {
+  const operations = documented.get(app) ?? [];
+  const gets = new Set(operations.filter((op) => op.method === "get").map((op) => op.url));
+  for (const op of operations) {
+    if (op.method === "head" && gets.has(op.url)) continue;
     const key = openApiPath(op.url);
     paths[key] ??= {};
     const entry = paths[key];

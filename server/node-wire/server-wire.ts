@@ -8,6 +8,8 @@ export interface ServerStatusView {
   installed?: boolean;
   /** Ours: running, but an imported egg's done line has not appeared in its console yet. */
   starting?: boolean;
+  /** Ours: while not installed, why the last install failed (absent when none was tried). */
+  installFailure?: string;
 }
 
 export interface StatsView {

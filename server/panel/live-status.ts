@@ -25,7 +25,12 @@ interface Feed {
 }
 
 const sameStatus = (a: ServerStatusView | undefined, b: ServerStatusView) =>
-  a !== undefined && a.running === b.running && a.installing === b.installing && a.installed === b.installed;
+  a !== undefined &&
+  a.running === b.running &&
+  a.installing === b.installing &&
+  a.installed === b.installed &&
+  a.starting === b.starting &&
+  a.installFailure === b.installFailure;
 
 /**
  * Live status for every `/api/live` socket of this panel (issue 25). The
@@ -122,6 +127,9 @@ export class LiveStatus {
         running: status.running,
         installing: status.installing,
         installed: status.installed,
+        // Ours: an egg's done line not seen yet; why a never-installed server's install failed.
+        ...(status.starting ? { starting: true } : {}),
+        ...(status.installFailure ? { installFailure: status.installFailure } : {}),
       }),
     );
     for (const watcher of feed.watchers) if (watcher.status) watcher.send(feed.statusFrame);

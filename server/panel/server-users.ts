@@ -8,6 +8,7 @@ import { type Invites, pendingPasswordHash } from "./invites.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
 import { holdsScope, isServerScope, joinScopes, parseScopes, serverScopes } from "./scopes.ts";
 import { assertServerExists } from "./server-exists.ts";
+import { defaultServerUserScopes } from "./server-scopes.ts";
 import type { Settings } from "./settings.ts";
 
 export interface ServerUser {
@@ -120,12 +121,13 @@ export class ServerUsers {
   async grant(
     serverId: string,
     emailInput: string,
-    requested: string[],
+    requested: string[] | undefined,
     editor: ServerEditor,
     log: MailLog,
   ): Promise<{ invite?: GrantInvite }> {
     await assertServerExists(this.db, serverId);
-    const scopes = checkServerScopes(requested);
+    // No list asked for: what a user named at server creation gets (one default for both ways in).
+    const scopes = checkServerScopes(requested ?? defaultServerUserScopes);
     const email = checkEmail(emailInput);
     let user = await this.accounts.byEmail(email);
     const current = user ? await this.rowScopes(user.id, serverId) : undefined;

@@ -13,6 +13,8 @@ interface SettingRule {
   kind: "string" | "boolean";
   /** Stored sealed, and never answered by the API (see `read`). */
   secret?: boolean;
+  /** Its fallback is only a guess: the API answers isSet, whether one was saved (see `read`). */
+  guessed?: boolean;
   fallback: (ctx: SettingsContext) => SettingValue;
   check?: (value: SettingValue) => string | undefined;
 }
@@ -50,6 +52,8 @@ const rules: Record<string, SettingRule> = {
   },
   "panel.settings.masterUrl": {
     kind: "string",
+    // The listen address says nothing of the address people use (0.0.0.0 shows as 127.0.0.1).
+    guessed: true,
     fallback: (ctx) => ctx.defaultPublicUrl,
     check: (v) => {
       try {
@@ -154,8 +158,14 @@ export class Settings {
    * secret can be replaced or cleared but never read back.
    */
   async read(key: string): Promise<SettingView> {
+    if (rules[key]?.guessed) return { value: await this.get(key), isSet: await this.isStored(key) };
     if (!rules[key]?.secret) return { value: await this.get(key) };
     return { value: "", isSet: (await this.get(key)) !== "" };
+  }
+
+  private async isStored(key: string): Promise<boolean> {
+    const row = await this.db.selectFrom("settings").select("key").where("key", "=", key).executeTakeFirst();
+    return row !== undefined;
   }
 
   async getMany<K extends string>(keys: readonly K[]): Promise<Record<K, SettingValue>> {

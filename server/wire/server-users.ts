@@ -20,7 +20,8 @@ export const ServerUserList = Type.Array(ServerUser);
 
 export const ScopeList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 });
 
-export const ServerUserGrantBody = Type.Object({ scopes: ScopeList });
+/** Without `scopes` (PufferPanel's client sends none) the user gets the default server-user scopes. */
+export const ServerUserGrantBody = Type.Object({ scopes: Type.Optional(ScopeList) });
 export type ServerUserGrantBody = Static<typeof ServerUserGrantBody>;
 
 /**

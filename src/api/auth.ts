@@ -14,7 +14,8 @@ const noSessionFlow: CallOptions = { exempt: [401] };
 
 export const login = (email: string, password: string) =>
   post<LoginAnswer>("/auth/login", { email, password }, noSessionFlow);
-export const otp = (token: string) => post<ScopesAnswer>("/auth/otp", { token }, noSessionFlow);
+export const otp = (token: string) =>
+  post<ScopesAnswer>("/auth/otp", { token }, { ...noSessionFlow, sendsCode: true });
 export const register = (username: string, email: string, password: string) =>
   post<ScopesAnswer>("/auth/register", { username, email, password }, noSessionFlow);
 export const reauth = () => post<ScopesAnswer>("/auth/reauth", undefined, { rotatesSession: true });

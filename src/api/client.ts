@@ -3,7 +3,7 @@ import { requestAnswered, requestUnanswered } from "../offline/network";
 import { LAST_KNOWN_AT_HEADER } from "../offline/storage";
 import { readCookie, XSRF_COOKIE } from "../state/cookies";
 import { getToken } from "../state/token";
-import { type ApiError, toApiError } from "./errors";
+import { type ApiError, toApiError, WRONG_CODE } from "./errors";
 
 // The one place that talks HTTP (spec §7–§8): same origin, cookies, bearer token when stored,
 // XSRF header on unsafe methods, no timeout, no retries; failures go to the registered handler
@@ -20,6 +20,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** This call replaces the session cookie (POST /auth/reauth): other calls wait for its answer. */
   rotatesSession?: boolean;
+  /**
+   * The call sends a one-time or recovery code. The panel answers a wrong one with the reference's
+   * ErrInvalidCredentials; here it becomes ErrWrongCode, so the user reads that the code is wrong.
+   */
+  sendsCode?: boolean;
 }
 
 type Handler = (err: ApiError) => void;
@@ -138,6 +143,7 @@ async function send<T>(method: Method, url: string, opts: CallOptions, statusOnl
       fe?.data,
       e,
     );
+    if (opts.sendsCode && err.code === "ErrInvalidCredentials") err.code = WRONG_CODE;
     if (!isExempt(opts.exempt, err.status) && !opts.signal?.aborted) handler(err);
     throw err;
   }

@@ -17,6 +17,8 @@ export interface ApiError extends Error {
 }
 
 export const UNKNOWN = "ErrUnknownError";
+/** Ours, client-side only: a wrong one-time or recovery code (see CallOptions.sendsCode). */
+export const WRONG_CODE = "ErrWrongCode";
 
 /** Build the error from whatever came back: envelope `{error:{code,msg,metadata}}` or nothing. */
 export function toApiError(

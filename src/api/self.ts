@@ -34,10 +34,12 @@ export interface RecoveryCodes {
 
 export const getOtp = () => get<OtpStatus>("/api/self/otp");
 export const startOtp = () => post<OtpEnrolment>("/api/self/otp");
-export const confirmOtp = (token: string) => put<RecoveryCodes>("/api/self/otp", { token });
-export const disableOtp = (token: string) => del<void>(`/api/self/otp/${encodeURIComponent(token)}`);
+export const confirmOtp = (token: string) =>
+  put<RecoveryCodes>("/api/self/otp", { token }, { sendsCode: true });
+export const disableOtp = (token: string) =>
+  del<void>(`/api/self/otp/${encodeURIComponent(token)}`, { sendsCode: true });
 export const regenerateRecoveryCodes = (token: string) =>
-  post<RecoveryCodes>("/api/self/otp/recovery", { token });
+  post<RecoveryCodes>("/api/self/otp/recovery", { token }, { sendsCode: true });
 
 export type { SelfClient };
 export const listSelfClients = () => get<SelfClient[]>("/api/self/oauth2");

@@ -6,8 +6,8 @@ export interface SettingAnswer<T> {
   value: T;
   isSet?: boolean;
 }
-export const getSettingAnswer = <T = unknown>(key: string) =>
-  get<SettingAnswer<T> | undefined>(`/api/settings/${encodeURIComponent(key)}`);
+export const getSettingAnswer = <T = unknown>(key: string, opts?: CallOptions) =>
+  get<SettingAnswer<T> | undefined>(`/api/settings/${encodeURIComponent(key)}`, opts);
 export const getSetting = async <T = unknown>(key: string) => (await getSettingAnswer<T>(key))?.value;
 export const putSetting = (key: string, value: unknown) =>
   put<void>(`/api/settings/${encodeURIComponent(key)}`, { value });

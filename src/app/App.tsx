@@ -18,6 +18,7 @@ import { TopBarFrame } from "./TopBarFrame";
 // Loaded when first needed, so the login page's first load stays small: the signed-in shell
 // (top bar, sidebar, hotkeys) with the first signed-in screen, the dialogs when one opens.
 const SignedInShell = lazy(() => import("./SignedInShell"));
+const MasterUrlNotice = lazy(() => import("./MasterUrlNotice"));
 const HotkeyHelp = lazy(() => import("./HotkeyHelp").then((m) => ({ default: m.HotkeyHelp })));
 const ConfirmDialog = lazy(() =>
   import("../components/ConfirmDialog").then((m) => ({ default: m.ConfirmDialog })),
@@ -67,6 +68,11 @@ export function App() {
       )}
       <main id="main" className={route?.access === "noAuth" ? "main main-auth" : "main"}>
         <OfflineBanner />
+        {signedIn && (
+          <Suspense fallback={null}>
+            <MasterUrlNotice />
+          </Suspense>
+        )}
         <RouteView />
       </main>
       <Toasts />

@@ -1,4 +1,5 @@
 import { navigate } from "wouter/use-browser-location";
+import { dismissErrors } from "../components/toastStore";
 import { beginSession } from "../state/session";
 import { HOME_WHEN_IN } from "./access";
 import { takeReturnTo } from "./returnTo";
@@ -12,6 +13,8 @@ export function finishSignIn(scopes: string[] | undefined): void {
   } catch {
     // storage blocked
   }
+  // What went wrong on the way in (a mistyped code) is over now.
+  dismissErrors();
   beginSession(scopes);
   navigate(target ?? HOME_WHEN_IN, { replace: true });
 }

@@ -29,6 +29,11 @@ export function dismissToast(id: number): void {
   }, FADE_MS);
 }
 
+/** Dismisses every error toast (a wrong code's, once the right one has signed in). */
+export function dismissErrors(): void {
+  for (const t of toasts.value) if (t.kind === "error") dismissToast(t.id);
+}
+
 /** `persist`: stays until its action or its close button is used (an update waiting, say). */
 export function showToast(
   kind: Toast["kind"],

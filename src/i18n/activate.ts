@@ -1,7 +1,7 @@
 import { i18n, type Messages } from "@lingui/core";
 import { readLocal, registerPreference, savePreference } from "../state/preferences";
 import { rememberPaint } from "../theme/paintCache";
-import { DEFAULT_LOCALE, isRtl, LOCALE_STORAGE_KEY, pickLocale, toBcp47 } from "./locales";
+import { DEFAULT_LOCALE, intlLocale, isRtl, LOCALE_STORAGE_KEY, pickLocale, toBcp47 } from "./locales";
 
 // One lazy chunk per catalog and locale: only the active locale is downloaded (@lingui/vite-plugin
 // compiles the .po on import). Each locale has two catalogs (lingui.config.ts): the shell's,
@@ -65,7 +65,7 @@ export async function activateLocale(locale: string): Promise<void> {
     screensWanted ? loadScreens(chosen) : undefined,
   ]);
   i18n.load(chosen, messages);
-  i18n.activate(chosen, [toBcp47(chosen)]);
+  i18n.activate(chosen, [intlLocale(chosen)]);
   const html = document.documentElement;
   html.lang = toBcp47(chosen);
   html.dir = isRtl(chosen) ? "rtl" : "ltr";

@@ -8,6 +8,7 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrGeneric", message: "Something went wrong" }),
   msg({ id: "errors.ErrSessionTimedOut", message: "Your session has timed out, please log in again" }),
   msg({ id: "errors.ErrInvalidCredentials", message: "Invalid credentials" }),
+  msg({ id: "errors.ErrWrongCode", message: "That code is wrong" }),
   msg({ id: "errors.ErrServiceNotAvailable", message: "Service not available" }),
   msg({ id: "errors.ErrEmailNotConfigured", message: "Email is not set up: {reason}" }),
   msg({ id: "errors.ErrEmailFailed", message: "The email was not sent: {reason}" }),

@@ -1,7 +1,8 @@
 import { toBcp47 } from "./locales";
 
-// The language picker names each locale in its own language, with its region's flag
-// (spec §2.3; Serbian with region RS, which toBcp47 gives).
+// The language picker names each locale in its own language, region included (spec §2.3;
+// Serbian with region RS, which toBcp47 gives). No flags: flag emoji showed as boxes on Debian
+// and as two letters on Windows, and a <select>'s options cannot hold images.
 
 /** A locale by its own name, e.g. de_DE → "Deutsch (Deutschland)". */
 export function ownName(locale: string): string {
@@ -16,15 +17,6 @@ export function ownName(locale: string): string {
   }
 }
 
-/** The flag emoji of a locale's region (two regional indicator letters); 419 is a globe. */
-export function flagOf(locale: string): string {
-  const region = toBcp47(locale).split("-")[1] ?? "";
-  if (region === "419") return "🌎";
-  if (!/^[A-Z]{2}$/.test(region)) return "";
-  return String.fromCodePoint(...[...region].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}
-
 export function localeLabel(locale: string): string {
-  const flag = flagOf(locale);
-  return flag ? `${flag} ${ownName(locale)}` : ownName(locale);
+  return ownName(locale);
 }

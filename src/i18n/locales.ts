@@ -48,6 +48,16 @@ export function toBcp47(locale: string): string {
   return locale.replace("_", "-");
 }
 
+/**
+ * The tag Intl formats dates, times, sizes and numbers with in a locale: its BCP 47 tag, with
+ * Western digits for Arabic — the digits its addresses, ports and ids are written in on the same
+ * page (Arabic-Indic ones beside them read as a mix).
+ */
+export function intlLocale(locale: string): string {
+  const tag = toBcp47(locale || DEFAULT_LOCALE);
+  return tag.startsWith("ar") ? `${tag}-u-nu-latn` : tag;
+}
+
 export function isRtl(locale: string): boolean {
   return RTL.has(locale);
 }

@@ -62,9 +62,24 @@ export function serverInstalled(id: string): Signal<boolean | undefined> {
   return s;
 }
 
+const installFailures = new Map<string, Signal<string | undefined>>();
+
+/** While a server is not installed: why its last install failed (undefined: none failed). */
+export function serverInstallFailure(id: string): Signal<string | undefined> {
+  let s = installFailures.get(id);
+  if (!s) {
+    s = signal<string | undefined>(undefined);
+    installFailures.set(id, s);
+  }
+  return s;
+}
+
 export function setServerStatus(id: string, answer: Partial<ServerStatusAnswer>): void {
   serverStatus(id).value = statusOf(answer);
-  if (typeof answer.installed === "boolean") serverInstalled(id).value = answer.installed;
+  if (typeof answer.installed === "boolean") {
+    serverInstalled(id).value = answer.installed;
+    serverInstallFailure(id).value = answer.installed ? undefined : answer.installFailure;
+  }
 }
 
 /** What the server lets this user read (server.console / server.status / server.stats). */
@@ -203,6 +218,8 @@ export class ServerLive {
   readonly socket = signal<SocketState>("connecting");
   readonly status: Signal<ServerStatus>;
   readonly installed: Signal<boolean | undefined>;
+  /** Why the last install failed, while not installed. */
+  readonly installFailure: Signal<string | undefined>;
   readonly stats = signal<ServerStats | undefined>(undefined);
   /** True after the failure limit: no more automatic reconnects (reconnect() starts over). */
   readonly gaveUp = signal(false);
@@ -246,6 +263,7 @@ export class ServerLive {
   ) {
     this.status = serverStatus(id);
     this.installed = serverInstalled(id);
+    this.installFailure = serverInstallFailure(id);
     this.source = options.source ?? apiSource;
     this.url = options.url ?? socketUrl(id);
   }

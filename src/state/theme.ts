@@ -37,6 +37,20 @@ export const THEME_SETTINGS_KEY = "themeSettings" as const;
 const oneOf = <T>(list: readonly T[], value: unknown, fallback: T): T =>
   list.includes(value as T) ? (value as T) : fallback;
 
+// PufferPanel's client stores a class setting as the class itself ("mode-dark", reference §10.5)
+// and puts it on the page as is: both forms are read, and the class is what is written, so one
+// account's choices read the same in both clients.
+const unprefixed = (value: unknown, prefix: string): unknown =>
+  typeof value === "string" && value.startsWith(prefix) ? value.slice(prefix.length) : value;
+
+/** How a change is stored: mode and server type display as the class PufferPanel's client sets. */
+export function storedForm(change: Partial<ThemeSettings>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...change };
+  if (change.mode) out.mode = `mode-${change.mode}`;
+  if (change.serverTypeDisplay) out.serverTypeDisplay = `server-type-${change.serverTypeDisplay}`;
+  return out;
+}
+
 /** Settings from stored JSON; anything unknown or invalid takes its default (spec §4). */
 export function parseThemeSettings(
   json: string | null | undefined,
@@ -51,11 +65,15 @@ export function parseThemeSettings(
   }
   const d = defaults;
   return {
-    mode: oneOf(THEME_MODES, raw.mode, d.mode),
+    mode: oneOf(THEME_MODES, unprefixed(raw.mode, "mode-"), d.mode),
     color: typeof raw.color === "string" && isValidColor(raw.color) ? raw.color : d.color,
     fontFace: oneOf(FONT_FACES, raw.fontFace, d.fontFace),
     fontSize: oneOf(FONT_SIZES, raw.fontSize, d.fontSize),
-    serverTypeDisplay: oneOf(SERVER_TYPE_DISPLAYS, raw.serverTypeDisplay, d.serverTypeDisplay),
+    serverTypeDisplay: oneOf(
+      SERVER_TYPE_DISPLAYS,
+      unprefixed(raw.serverTypeDisplay, "server-type-"),
+      d.serverTypeDisplay,
+    ),
   };
 }
 
@@ -85,7 +103,7 @@ export function updateThemeSettings(change: Partial<ThemeSettings>): void {
   } catch {
     // start afresh
   }
-  const next = JSON.stringify({ ...stored, ...change });
+  const next = JSON.stringify({ ...stored, ...storedForm(change) });
   storedSettings.value = next;
   savePreference(THEME_SETTINGS_KEY, next);
 }

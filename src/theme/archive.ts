@@ -3,10 +3,16 @@ import { type ParsedTarFileItem, parseTar } from "nanotar";
 // Reading a theme archive (reference §10.5): a tar holding manifest.json, optionally theme.css,
 // and the files the CSS names with url('name'). Pure: no DOM, no network.
 
-/** One entry of the manifest's settings: a class to put on the page or a colour. */
+/**
+ * One entry of the manifest's settings: a class to put on the page or a colour. Read as
+ * PufferPanel's client reads it (reference §10.5): class options are `{value, default?}`, the
+ * default is the option marked `default: true`, else the first. (Plain strings and a `default`
+ * beside the options, our earlier form, are read too.)
+ */
 export interface ThemeSettingSpec {
   type: "class" | "color";
   default?: string;
+  /** The options' values, e.g. "mode-dark". */
   options?: string[];
 }
 
@@ -31,6 +37,13 @@ export class ThemeArchiveError extends Error {
   }
 }
 
+/** An option's value: `{value: "mode-dark"}` (PufferPanel's form) or a plain string. */
+function optionValue(option: unknown): string | undefined {
+  if (typeof option === "string") return option;
+  const value = option && typeof option === "object" ? (option as { value?: unknown }).value : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
 function parseManifest(text: string): ThemeManifest {
   let raw: unknown;
   try {
@@ -44,10 +57,18 @@ function parseManifest(text: string): ThemeManifest {
   if (m.settings && typeof m.settings === "object") {
     for (const [key, spec] of Object.entries(m.settings as Record<string, Record<string, unknown>>)) {
       if (!spec || (spec.type !== "class" && spec.type !== "color")) continue;
+      const options = Array.isArray(spec.options) ? spec.options.map(optionValue) : undefined;
+      const marked = Array.isArray(spec.options)
+        ? spec.options.find(
+            (o) => o && typeof o === "object" && (o as { default?: unknown }).default === true,
+          )
+        : undefined;
+      const fallback =
+        typeof spec.default === "string" ? spec.default : options?.find((o) => o !== undefined);
       settings[key] = {
         type: spec.type,
-        default: typeof spec.default === "string" ? spec.default : undefined,
-        options: Array.isArray(spec.options) ? spec.options.filter((o) => typeof o === "string") : undefined,
+        default: (marked ? optionValue(marked) : undefined) ?? fallback,
+        options: options?.filter((o): o is string => o !== undefined),
       };
     }
   }

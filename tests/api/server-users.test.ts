@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { defaultServerUserScopes } from "../../server/panel/server-scopes.ts";
 import { createEchoServer } from "../support/echo-server.ts";
 import { cookieValue, expectError, setCookie } from "../support/expect-api.ts";
 import { setServerScopes, withPanelDb } from "../support/panel-db.ts";
@@ -111,9 +112,6 @@ describe("server users", () => {
       const res = await admin.put(user(serverA, friend.email), { scopes: ["server.console", scope] });
       expectError(res, 400, "ErrFieldInvalid", { field: "scopes", scope });
     }
-    expectError(await admin.put(user(serverA, friend.email), {}), 400, "ErrFieldRequired", {
-      field: "scopes",
-    });
     expectError(
       await admin.put(user(serverA, friend.email), { scopes: "server.console" }),
       400,
@@ -124,6 +122,22 @@ describe("server users", () => {
     expect((await admin.get(users(serverA))).body.map((u: { email: string }) => u.email)).not.toContain(
       "not-an-address",
     );
+  });
+
+  it("a grant without scopes (PufferPanel's client sends none) gives the default server-user scopes", async () => {
+    const newcomer = {
+      username: "sharer-newcomer",
+      email: "newcomer@example.com",
+      password: "newcomer-pass-1",
+    };
+    await registeredClient(panel(), newcomer);
+    // PufferPanel's client sends the user row it shows, which has no scopes.
+    const put = await admin.put(user(serverB, newcomer.email), { email: newcomer.email });
+    expect(put.status, put.text).toBe(204);
+    // The same scopes as a user named when the server was created (the owner, on serverB).
+    const expected = await scopesOf(admin, serverB, owner.email);
+    expect(expected).toEqual([...defaultServerUserScopes].sort());
+    expect(await scopesOf(admin, serverB, newcomer.email)).toEqual(expected);
   });
 
   it("a non-admin editor toggles only the scopes they hold; the target's others stay as they were", async () => {

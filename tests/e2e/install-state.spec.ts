@@ -33,3 +33,37 @@ test("a server never installed says so and offers Install instead of a Start tha
   await expect(actions.getByTestId("action-start")).toBeVisible();
   expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
 });
+
+test("a server whose install failed says so with the reason, and the list offers Install, never Start", async ({
+  page,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  const id = "1e57fa11";
+  const name = "Install goes wrong";
+  const created = await api.put(`/api/servers/${id}`, {
+    ...echoDefinition({ install: [{ type: "writefile", target: "../escape.txt", text: "x" }] }),
+    name,
+    node: 0,
+  });
+  expect(created.status, created.text).toBe(200);
+  expect((await api.post(`/api/servers/${id}/install?wait=true`)).status).not.toBe(204);
+
+  await page.goto(`/servers/view/${id}`);
+  await login(page);
+  const failed = page.getByTestId("install-failed");
+  await expect(failed).toContainText("Install failed:");
+  await expect(failed.locator("q")).toContainText("writefile: illegal file access");
+  await expect(page.getByTestId("not-installed")).toHaveCount(0);
+  const actions = page.getByTestId("server-actions");
+  await expect(actions.getByTestId("action-install")).toBeVisible();
+  await expect(actions.getByTestId("action-start")).toHaveCount(0);
+  await snap(page, "server-install-failed");
+
+  await page.goto("/servers");
+  const entry = page.getByTestId("server-entry").filter({ hasText: name });
+  await expect(entry.getByRole("button", { name: `Install ${name}` })).toBeVisible();
+  await expect(entry.getByRole("button", { name: `Start ${name}` })).toHaveCount(0);
+  await snap(page, "server-list-install-failed");
+  expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+});

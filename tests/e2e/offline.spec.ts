@@ -249,6 +249,13 @@ test("offline: a server's page shows what it last showed (name, console lines), 
   await expect(page.getByTestId("server-title")).toHaveText(name);
   await expect(page.getByTestId("kept-console")).toContainText("ready hello on 25565");
   await expect(page.getByTestId("kept-console")).toContainText("pong seen before going offline");
+  // The node's lines carry the live console's tag, not the raw prefix; it opens at the last lines.
+  const kept = page.getByTestId("kept-console");
+  await expect(kept).not.toContainText("[DAEMON]");
+  await expect(kept.locator(".console-daemon").first()).toHaveText("Node");
+  expect(await kept.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop)).toBeLessThanOrEqual(
+    2,
+  );
   await expect(page.getByTestId("last-known")).toContainText("Last known at");
   await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "unknown");
   for (const action of ["start", "stop", "kill"]) {

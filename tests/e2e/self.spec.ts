@@ -89,8 +89,17 @@ test("a user enrols two-factor from the key shown, signs in with a code and late
   await page.getByTestId("use-recovery").click();
   await page.getByTestId("login-recovery").fill(recovery[0]);
   await page.getByTestId("otp-submit").click();
-  await expect(page.getByText("Invalid credentials").first()).toBeVisible();
+  // A used code: the user reads that the code is wrong, not that the credentials are (issue 27).
+  const wrong = page.getByText("That code is wrong");
+  await expect(wrong.first()).toBeVisible();
+  await expect(page.getByText("Invalid credentials")).toHaveCount(0);
   await expect(page).toHaveURL(/\/auth\/login$/);
+  await snap(page, "login-wrong-code");
+  // The right one signs in, and the wrong code's toast goes with the login page (not 5 s later).
+  await page.getByTestId("login-recovery").fill(recovery[1]);
+  await page.getByTestId("otp-submit").click();
+  await expect(page).toHaveURL(/\/(servers|self)$/);
+  await expect(wrong).toHaveCount(0, { timeout: 1000 });
 });
 
 test("new recovery codes and turning two-factor off each ask for a code", async ({ page, baseURL }) => {
@@ -114,7 +123,7 @@ test("new recovery codes and turning two-factor off each ask for a code", async 
   await page.getByTestId("otp-disable").click();
   await prompt.getByTestId("otp-code-input").fill(first[0]);
   await prompt.getByTestId("otp-code-submit").click();
-  await expect(page.getByText("Invalid credentials").first()).toBeVisible();
+  await expect(page.getByText("That code is wrong").first()).toBeVisible();
   await prompt.getByTestId("otp-code-input").fill(fresh[0]);
   await prompt.getByTestId("otp-code-submit").click();
   await expect(page.getByTestId("otp-off")).toBeVisible();

@@ -100,6 +100,20 @@ test("the admin creates a server from a local template, starts it, talks to it a
   await expect(page).toHaveURL(/\/servers\/view\/[0-9a-f]{8}$/);
   await expect(page.getByTestId("server-title")).toHaveText(name);
   await expect(page.getByTestId("socket-state")).toHaveAttribute("data-state", "open");
+  // "Server … created" leaves the console's command box free (issue 27).
+  const toast = page.locator(".toast").filter({ hasText: `Server ${name} created` });
+  await expect(toast).toBeVisible();
+  const [toastBox, inputBox] = await Promise.all([
+    toast.boundingBox(),
+    page.getByTestId("console-input").boundingBox(),
+  ]);
+  const overlaps =
+    toastBox!.x < inputBox!.x + inputBox!.width &&
+    inputBox!.x < toastBox!.x + toastBox!.width &&
+    toastBox!.y < inputBox!.y + inputBox!.height &&
+    inputBox!.y < toastBox!.y + toastBox!.height;
+  expect(overlaps).toBe(false);
+  await snap(page, "server-created-toast");
   const status = page.locator(".lifecycle .status");
   const output = page.getByTestId("console-output");
   // The wizard installed it (Install now is on by default); it starts once that is done.
@@ -110,9 +124,10 @@ test("the admin creates a server from a local template, starts it, talks to it a
   await page.getByTestId("action-start").click();
   await expect(status).toHaveAttribute("data-status", "online");
   await expect(page.getByTestId("action-start")).toHaveCount(0);
-  // Output of the process, over the socket; the daemon's notices carry the panel's name.
+  // Output of the process, over the socket; the node's notices carry a short fixed tag, whatever
+  // the company is called (issue 27).
   await expect(output).toContainText("ready from the wizard on 25570");
-  await expect(output.locator(".console-daemon").first()).toHaveText("Outpost");
+  await expect(output.locator(".console-daemon").first()).toHaveText("Node");
   await expect(output).not.toContainText("[DAEMON]");
 
   const input = page.getByTestId("console-input");

@@ -13,8 +13,15 @@ export class InstallMarker {
     this.file = path.join(serversDir, `${id}.not-installed`);
   }
 
-  async set(): Promise<void> {
-    await fs.writeFile(this.file, "", { mode: 0o600 });
+  /** Marks the server not installed; `failure` says why its last install failed (kept for the panel). */
+  async set(failure = ""): Promise<void> {
+    await fs.writeFile(this.file, failure, { mode: 0o600 });
+  }
+
+  /** Why the last install failed, while the server is still not installed and one did. */
+  async failure(): Promise<string | undefined> {
+    const text = await fs.readFile(this.file, "utf8").catch(() => "");
+    return text.trim() || undefined;
   }
 
   async clear(): Promise<void> {

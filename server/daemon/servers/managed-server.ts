@@ -86,8 +86,15 @@ export interface NodeHost {
   defaultLimits?: ServerLimits;
 }
 
-/** The instance's status plus whether the install steps have run once (false: Start is refused). */
-export type ManagedStatus = ServerStatus & { installed: boolean; starting?: boolean };
+/**
+ * The instance's status plus whether the install steps have run once (false: Start is refused)
+ * and, while not, why the last try failed.
+ */
+export type ManagedStatus = ServerStatus & {
+  installed: boolean;
+  starting?: boolean;
+  installFailure?: string;
+};
 
 /** What tasks may be triggered by (their `event` field). */
 export type LifecycleEvent = "started" | "stopped" | "crashed" | "installed" | "backupFailed";
@@ -132,6 +139,8 @@ export class ManagedServer {
   host: NodeHost = {};
   /** False from creation until the install steps first succeed (kept on disk by the marker). */
   installed = true;
+  /** Why the last install failed, while the server is not installed (kept in the marker). */
+  installFailure?: string;
   readonly installMarker: InstallMarker;
   /** Its disk use and the limit's shared room (the server's folder and `diskFolders`, its backups). */
   readonly disk: DiskLedger;
@@ -411,15 +420,27 @@ export class ManagedServer {
   async install(): Promise<void> {
     this.refuseIfCannotRun();
     await fs.mkdir(this.root, { recursive: true });
-    await this.instance.install(async () => {
-      // Installing over the limit would let each try add to it before the watcher cancels it.
-      await this.refuseOverDiskLimit("installing");
-      await this.steps(this.definition.install ?? []);
-      if (this.definition.egg?.install) await this.eggInstall();
-      // Inside the install, so the status that ends it already says installed.
-      await this.installMarker.clear();
-      this.installed = true;
-    });
+    try {
+      await this.instance.install(async () => {
+        // Installing over the limit would let each try add to it before the watcher cancels it.
+        await this.refuseOverDiskLimit("installing");
+        await this.steps(this.definition.install ?? []);
+        if (this.definition.egg?.install) await this.eggInstall();
+        // Inside the install, so the status that ends it already says installed.
+        await this.installMarker.clear();
+        this.installed = true;
+        this.installFailure = undefined;
+      });
+    } catch (err) {
+      // Never installed and this try failed: the panel says "Install failed" with why, not
+      // "not installed yet" (a server installed before keeps running its old files).
+      if (!this.installed) {
+        this.installFailure = errorText(err).slice(0, 500);
+        await this.installMarker.set(this.installFailure).catch(() => undefined);
+        this.emit({ type: "status", status: this.status() });
+      }
+      throw err;
+    }
     this.announce("installed");
   }
 
@@ -558,6 +579,7 @@ export class ManagedServer {
   status(): ManagedStatus {
     const status: ManagedStatus = { ...this.instance.status(), installed: this.installed };
     if (this.doneLine.starting && status.running) status.starting = true;
+    if (!this.installed && this.installFailure) status.installFailure = this.installFailure;
     return status;
   }
 

@@ -55,6 +55,7 @@ export class ServerStore {
       try {
         const server = this.managed(id, await loadDefinition(this.dir, id));
         server.installed = !(await server.installMarker.isSet());
+        if (!server.installed) server.installFailure = await server.installMarker.failure();
         await fs.mkdir(server.root, { recursive: true });
         server.owner = await ensureServerOwner(this.dir, server.root, this.host.uidBlock);
         this.servers.set(id, server);

@@ -3,6 +3,7 @@ import type { ServerAction } from "../../api/servers";
 import { LastKnownNote } from "../../offline/LastKnownNote";
 import type { Known, KnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
+import { DAEMON_PREFIX, daemonTag } from "./console/ConsoleWriter";
 import { BackToServers, ServerHeadId } from "./ServerHeadId";
 import { ActionIcon, type ActionIconName, StatusBadge } from "./serverIcons";
 import { serverCan } from "./serverScopes";
@@ -10,6 +11,11 @@ import "./console/console.css";
 import "./servers.css";
 
 const ACTIONS: readonly ServerAction[] = ["start", "stop", "kill"];
+
+/** Opens at the last lines, as the live console does. */
+const toLatest = (el: HTMLDivElement | null) => {
+  if (el) el.scrollTop = el.scrollHeight;
+};
 
 /**
  * A server's page offline (issue 11): what it last showed — name, node, the console's last lines —
@@ -53,13 +59,21 @@ export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
                 role="log"
                 aria-label={t`Console output`}
                 data-testid="kept-console"
+                ref={toLatest}
               >
-                {console.map((line, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
-                  <div key={i} className="console-line">
-                    {line}
-                  </div>
-                ))}
+                {console.map((line, i) =>
+                  line.startsWith(DAEMON_PREFIX) ? (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
+                    <div key={i} className="console-line console-line-daemon">
+                      <span className="console-daemon">{daemonTag()}</span> {line.slice(DAEMON_PREFIX.length)}
+                    </div>
+                  ) : (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
+                    <div key={i} className="console-line">
+                      {line}
+                    </div>
+                  ),
+                )}
               </div>
             </div>
           </div>

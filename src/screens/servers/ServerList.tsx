@@ -15,7 +15,7 @@ import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { liveStats } from "../../state/liveStatus";
 import { hasScope } from "../../state/scopes";
-import { serverStatus } from "../../state/serverLive";
+import { serverInstalled, serverStatus } from "../../state/serverLive";
 import { useListHotkeys } from "../useListHotkeys";
 import { ServerUsage } from "./ServerUsage";
 import { ActionIcon, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
@@ -27,11 +27,14 @@ import "./servers.css";
 
 const SEARCH_PAUSE_MS = 300;
 
-/** Which of start / stop / kill to offer: start hidden while online, stop and kill while offline. */
-export function listActions(status: ShownStatus | undefined): ServerAction[] {
+/**
+ * Which of start / stop / kill to offer: start hidden while online, stop and kill while offline.
+ * A server never installed (or whose install failed) offers Install, never a Start that would fail.
+ */
+export function listActions(status: ShownStatus | undefined, installed?: boolean): ServerAction[] {
   switch (status) {
     case "offline":
-      return ["start"];
+      return installed === false ? ["install"] : ["start"];
     case "online":
       return ["stop", "kill"];
     case undefined:
@@ -49,6 +52,8 @@ function actionLabel(action: ServerAction, name: string): string {
       return t`Start ${name}`;
     case "stop":
       return t`Stop ${name}`;
+    case "install":
+      return t`Install ${name}`;
     default:
       return t`Kill ${name}`;
   }
@@ -82,7 +87,10 @@ function ServerEntry({
         ? "loading"
         : live;
   const address = serverAddress(server);
-  const actions = listActions(old ? undefined : status).filter((a) => holdsOnServer(scopes, `server.${a}`));
+  const installed = serverInstalled(server.id).value;
+  const actions = listActions(old ? undefined : status, installed).filter((a) =>
+    holdsOnServer(scopes, `server.${a}`),
+  );
   const run = async (action: ServerAction) => {
     setPending(true);
     try {

@@ -2,13 +2,13 @@ import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { useMemo } from "react";
 import type { ServerStats } from "../../api/servers";
-import { toBcp47 } from "../../i18n/locales";
+import { intlLocale } from "../../i18n/locales";
 
 const MIB = 1024 * 1024;
 
 /** One figure against its limit: "12 / 50 %", with a meter when there is a limit. */
 function Figure({ label, used, limit, unit }: { label: string; used: number; limit?: number; unit: string }) {
-  const locale = toBcp47(i18n.locale || "en_US");
+  const locale = intlLocale(i18n.locale);
   const number = useMemo(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }), [locale]);
   const text = limit
     ? `${number.format(used)} / ${number.format(limit)} ${unit}`

@@ -10,7 +10,7 @@ import type { ScreenProps } from "../../app/routes";
 import { confirmAsync } from "../../components/confirmStore";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
-import { toBcp47 } from "../../i18n/locales";
+import { intlLocale } from "../../i18n/locales";
 import { type Known, type KnownServerPage, lastKnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { NotKeptOffline } from "../../offline/NotKeptOffline";
@@ -40,7 +40,7 @@ const QuerySection = lazy(() => import("./query/QuerySection"));
 const MIB = 1024 * 1024;
 
 function useNumber(digits: number) {
-  const locale = toBcp47(i18n.locale || "en_US");
+  const locale = intlLocale(i18n.locale);
   return useMemo(
     () => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
     [locale, digits],
@@ -142,6 +142,7 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
         : undefined;
   // Never installed (the node says so): Start would only fail, Install is the way forward.
   const notInstalled = status === "offline" && live.installed.value === false;
+  const failure = notInstalled ? live.installFailure.value : undefined;
   const actions = viewActions(reachable ? status : undefined).filter(
     (a) => can(`server.${a}`) && !(notInstalled && a === "start"),
   );
@@ -225,9 +226,17 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
 
   return (
     <div className={reachable ? "lifecycle" : "lifecycle is-old"}>
-      {notInstalled && (
+      {notInstalled && !failure && (
         <p className="not-installed" role="status" data-testid="not-installed">
           <Trans>Not installed yet: install it before its first start.</Trans>
+        </p>
+      )}
+      {notInstalled && failure && (
+        <p className="not-installed" role="status" data-testid="install-failed">
+          {/* The node's own words, quoted: they are not translated. */}
+          <Trans>
+            Install failed: <q dir="auto">{failure}</q>
+          </Trans>
         </p>
       )}
       {status && <StatusBadge status={status} />}

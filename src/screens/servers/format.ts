@@ -3,11 +3,8 @@
 
 const UNITS = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
 
-/**
- * A size: "1.5 MB". Below a kilobyte the unit is short ("512 byte") unless `bytesInFull` asks for
- * the long name ("512 bytes").
- */
-export function formatBytes(bytes: number, locale: string, bytesInFull = false): string {
+/** A size: "1.5 MB"; below a kilobyte always with the unit in full ("146 bytes"), wherever shown. */
+export function formatBytes(bytes: number, locale: string): string {
   let value = Math.max(0, bytes);
   let unit = 0;
   while (value >= 1000 && unit < UNITS.length - 1) {
@@ -17,7 +14,7 @@ export function formatBytes(bytes: number, locale: string, bytesInFull = false):
   return new Intl.NumberFormat(locale, {
     style: "unit",
     unit: UNITS[unit],
-    unitDisplay: unit === 0 && bytesInFull ? "long" : "short",
+    unitDisplay: unit === 0 ? "long" : "short",
     maximumFractionDigits: unit === 0 || value >= 100 ? 0 : 1,
   }).format(value);
 }

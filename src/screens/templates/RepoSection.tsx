@@ -1,3 +1,4 @@
+import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { Link } from "wouter";
@@ -135,5 +136,6 @@ export function RepoSection({
 function triedAt(repo: RepoState): string | undefined {
   const at = repo.error?.metadata?.triedAt;
   if (typeof at !== "string" || Number.isNaN(Date.parse(at))) return undefined;
-  return new Date(at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  // In the page's language, not the browser's ("Zuletzt versucht 03:38 AM" on a German page).
+  return i18n.date(new Date(at), { timeStyle: "short" });
 }

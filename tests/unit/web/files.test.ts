@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeFilePath, fileUrl, steppedProgress, UPLOAD_STEP } from "../../../src/api/files";
+import { intlLocale } from "../../../src/i18n/locales";
 import {
   archiveKind,
   EDIT_LIMIT,
@@ -236,14 +237,22 @@ describe("upload progress (spec §9: 64 KB chunks)", () => {
 
 describe("sizes and percentages in the active locale", () => {
   it("uses decimal units and the locale's digits", () => {
-    expect(formatBytes(512, "en-US")).toBe("512 byte");
     expect(formatBytes(1500, "en-US")).toBe("1.5 kB");
     expect(formatBytes(3_200_000, "en-US")).toBe("3.2 MB");
     expect(formatBytes(1500, "de-DE")).toBe("1,5 kB");
   });
-  it("names bytes in full when asked (the backups list), and only bytes", () => {
-    expect(formatBytes(512, "en-US", true)).toBe("512 bytes");
-    expect(formatBytes(1500, "en-US", true)).toBe("1.5 kB");
+  it('names bytes in full everywhere, and only bytes (not "146 byte" here and "839 bytes" there)', () => {
+    expect(formatBytes(146, "en-US")).toBe("146 bytes");
+    expect(formatBytes(1, "en-US")).toBe("1 byte");
+    expect(formatBytes(1500, "en-US")).toBe("1.5 kB");
+  });
+  it("writes Arabic numbers in the digits of the addresses beside them", () => {
+    const ar = intlLocale("ar_SA");
+    expect(formatBytes(1500, ar)).toMatch(/^1[.,٫]5 /);
+    expect(formatPercent(1, 2, ar)).toMatch(/50/);
+    expect(new Intl.DateTimeFormat(ar, { year: "numeric" }).format(new Date(2026, 1, 1))).toMatch(/2026/);
+    expect(intlLocale("de_DE")).toBe("de-DE");
+    expect(intlLocale("no_NO")).toBe("nb-NO");
   });
   it("says 100 % only once everything is there", () => {
     expect(formatPercent(999, 1000, "en-US")).toBe("99%");

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { createTar } from "nanotar";
 import { describe, expect, it } from "vitest";
 import { linkAssets, readThemeArchive, ThemeArchiveError } from "../../../src/theme/archive";
@@ -36,6 +38,65 @@ describe("theme archives (reference §10.5)", () => {
     expect(theme.manifest.keepDefaultCss).toBe(true);
     expect(Object.keys(theme.manifest.settings)).toEqual(["c"]);
     expect(theme.css).toBe("");
+  });
+
+  it("reads PufferPanel's form: options as {value}, the default the one marked default, else the first", () => {
+    const tar = createTar([
+      {
+        name: "manifest.json",
+        data: JSON.stringify({
+          settings: {
+            mode: {
+              type: "class",
+              options: [{ value: "mode-light" }, { value: "mode-dark", default: true }],
+            },
+            list: { type: "class", options: [{ value: "list-type-grid" }, { value: "list-type-list" }] },
+            color: { type: "color", var: "--primary", default: "#07a7e3" },
+          },
+        }),
+      },
+    ]);
+    expect(readThemeArchive(tar).manifest.settings).toEqual({
+      mode: { type: "class", default: "mode-dark", options: ["mode-light", "mode-dark"] },
+      list: { type: "class", default: "list-type-grid", options: ["list-type-grid", "list-type-list"] },
+      color: { type: "color", default: "#07a7e3", options: undefined },
+    });
+  });
+
+  it("ships manifests PufferPanel's client reads too: class options with one default, colours with a variable", () => {
+    const dir = path.resolve(import.meta.dirname, "../../../src/theme/archives");
+    const names = fs.readdirSync(dir);
+    expect(names).toEqual(expect.arrayContaining(["Outpost", "HighContrast"]));
+    for (const name of names) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, name, "manifest.json"), "utf8"));
+      for (const [key, spec] of Object.entries<any>(manifest.settings)) {
+        const where = `${name}: ${key}`;
+        if (spec.type === "class") {
+          expect(spec.options.length, where).toBeGreaterThan(0);
+          for (const option of spec.options) {
+            expect(option, where).toEqual(expect.objectContaining({ value: expect.any(String) }));
+            expect(option.tkey, where).toMatch(/^common\.theme\./);
+          }
+          expect(
+            spec.options.filter((o: { default?: boolean }) => o.default === true),
+            where,
+          ).toHaveLength(1);
+        } else {
+          expect(spec, where).toMatchObject({ type: "color", var: "--primary", default: expect.any(String) });
+          expect(
+            spec.derive.map((d: { var: string }) => d.var),
+            where,
+          ).toEqual(expect.arrayContaining(["--text-primary", "--primary-hover"]));
+        }
+      }
+      expect(
+        manifest.settings.mode.options.map((o: { value: string }) => o.value),
+        name,
+      ).toContain(manifest.settings.mode.options.find((o: { default?: boolean }) => o.default).value);
+      // Our client reads the same file to the same defaults.
+      const ours = readThemeArchive(createTar([{ name: "manifest.json", data: JSON.stringify(manifest) }]));
+      expect(ours.manifest.settings.mode.default, name).toMatch(/^mode-/);
+    }
   });
 
   it("refuses an archive without a manifest", () => {

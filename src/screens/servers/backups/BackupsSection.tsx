@@ -15,7 +15,7 @@ import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";
-import { toBcp47 } from "../../../i18n/locales";
+import { intlLocale } from "../../../i18n/locales";
 import { formatBytes, formatDateTime } from "../format";
 import type { SectionProps } from "../sectionProps";
 import { defaultBackupName } from "./backupName";
@@ -93,7 +93,7 @@ function CreateForm({ serverId, onCreated }: { serverId: string; onCreated: () =
 export default function BackupsSection({ server, can, active }: SectionProps) {
   const [backups, setBackups] = useState<Backup[]>();
   const [working, setWorking] = useState<{ id: number; action: "restore" | "delete" }>();
-  const locale = toBcp47(i18n.locale || "en_US");
+  const locale = intlLocale(i18n.locale);
   const id = server.id;
 
   const load = useCallback(async () => {
@@ -167,7 +167,7 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
                   </div>
                   <p className="muted small bk-meta">
                     <time dateTime={backup.createdAt}>{formatDateTime(backup.createdAt, locale)}</time>
-                    {ready && <span>{formatBytes(backup.size, locale, true)}</span>}
+                    {ready && <span>{formatBytes(backup.size, locale)}</span>}
                   </p>
                   {backup.state === "creating" && (
                     <div className="bk-progress-row">
@@ -175,10 +175,10 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
                         className="bk-progress"
                         role="progressbar"
                         aria-label={t`Writing the backup`}
-                        aria-valuetext={t`${formatBytes(backup.bytesWritten ?? 0, locale, true)} written`}
+                        aria-valuetext={t`${formatBytes(backup.bytesWritten ?? 0, locale)} written`}
                       />
                       <span className="small" data-testid="backup-written">
-                        <Trans>{formatBytes(backup.bytesWritten ?? 0, locale, true)} written</Trans>
+                        <Trans>{formatBytes(backup.bytesWritten ?? 0, locale)} written</Trans>
                       </span>
                     </div>
                   )}

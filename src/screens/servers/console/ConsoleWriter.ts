@@ -1,12 +1,19 @@
+import { t } from "@lingui/core/macro";
 import { type Piece, type Style, styleClasses, styleColors } from "./ansi";
 
 export const DAEMON_PREFIX = "[DAEMON] ";
 
+/**
+ * What stands for `[DAEMON]` before the node's own lines: one short fixed word, not the company
+ * name (a long one pushed every such line's text far to the right).
+ */
+export const daemonTag = (): string => t`Node`;
+
 export interface ConsoleWriterOptions {
   /** Lines kept on screen; the oldest go first. */
   maxLines: number;
-  /** Shown in place of the daemon's `[DAEMON]` prefix (the panel's brand name). */
-  brand: () => string;
+  /** Shown in place of the daemon's `[DAEMON]` prefix. */
+  tag: () => string;
 }
 
 /**
@@ -77,7 +84,7 @@ export class ConsoleWriter {
     if (this.lineEmpty && rest.startsWith(DAEMON_PREFIX)) {
       const tag = document.createElement("span");
       tag.className = "console-daemon";
-      tag.textContent = this.options.brand();
+      tag.textContent = this.options.tag();
       line.classList.add("console-line-daemon");
       line.append(tag, " ");
       rest = rest.slice(DAEMON_PREFIX.length);

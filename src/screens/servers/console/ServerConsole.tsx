@@ -2,11 +2,10 @@ import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { sendCommand } from "../../../api/servers";
-import { config } from "../../../state/config";
 import type { ServerLive } from "../../../state/serverLive";
 import { ActionIcon } from "../serverIcons";
 import { AnsiParser } from "./ansi";
-import { ConsoleWriter } from "./ConsoleWriter";
+import { ConsoleWriter, daemonTag } from "./ConsoleWriter";
 import { consoleTextStream } from "./textStream";
 import "./console.css";
 
@@ -116,7 +115,7 @@ export function ServerConsole({
   useEffect(() => {
     const el = out.current;
     if (!el) return;
-    const w = new ConsoleWriter(el, { maxLines: CONSOLE_MAX_LINES, brand: () => config.value.branding.name });
+    const w = new ConsoleWriter(el, { maxLines: CONSOLE_MAX_LINES, tag: daemonTag });
     writer.current = w;
     let parser = new AnsiParser();
     let decode = consoleTextStream();

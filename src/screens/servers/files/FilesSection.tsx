@@ -27,7 +27,7 @@ import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { showToast, toastError, toastSuccess } from "../../../components/toastStore";
 import { errorMessage } from "../../../i18n/errorMessages";
-import { toBcp47 } from "../../../i18n/locales";
+import { intlLocale } from "../../../i18n/locales";
 import type { SectionProps } from "../sectionProps";
 import { ArchiveDialog, ExtractDialog, MoveDialog, NewEntryDialog } from "./FileDialogs";
 import { FileTable, type RowAction } from "./FileTable";
@@ -135,7 +135,7 @@ const NO_HOTKEYS: ContextHotkey[] = [];
 export default function FilesSection({ server, can, active }: SectionProps) {
   const serverId = server.id;
   const canEdit = can("server.files.edit");
-  const locale = toBcp47(i18n.locale || "en_US");
+  const locale = intlLocale(i18n.locale);
   const [dir, setDir] = useState(() => dirFromSearch(location.search));
   const [sort, setSort] = useState<SortOrder>({ key: "name", descending: false });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());

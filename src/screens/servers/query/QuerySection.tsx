@@ -4,14 +4,14 @@ import { Plural, Trans } from "@lingui/react/macro";
 import { useMemo } from "react";
 import { onlyAnswer, type QueryAnswer } from "../../../api/query";
 import { Spinner } from "../../../components/Spinner";
-import { toBcp47 } from "../../../i18n/locales";
+import { intlLocale } from "../../../i18n/locales";
 import { serverStatus } from "../../../state/serverLive";
 import type { SectionProps } from "../sectionProps";
 import { type QueryResult, useServerQuery } from "./useServerQuery";
 import "./query.css";
 
 function useTimeFormat() {
-  const locale = toBcp47(i18n.locale || "en_US");
+  const locale = intlLocale(i18n.locale);
   return useMemo(() => new Intl.DateTimeFormat(locale, { timeStyle: "medium" }), [locale]);
 }
 

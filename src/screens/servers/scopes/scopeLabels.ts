@@ -42,7 +42,7 @@ export const scopeGroups: ScopeGroup[] = [
   },
   {
     id: "console",
-    label: msg`Console and power`,
+    label: msg`Console, start and stop`,
     scopes: [
       { scope: "server.console", label: msg`Read the console` },
       { scope: "server.console.send", label: msg`Send console commands` },

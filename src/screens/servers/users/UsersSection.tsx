@@ -1,6 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Plural, Trans } from "@lingui/react/macro";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { defaultServerUserScopes } from "../../../../server/panel/server-scopes";
 import {
   type GrantOutcome,
   grantServerUser,
@@ -29,8 +30,8 @@ import "../../../components/controls.css";
 import "../entry-list.css";
 import "./users.css";
 
-/** What a new user starts with in the add form: they may see the server, its state and console. */
-const startingScopes = [alwaysGranted, "server.status", "server.stats", "server.console"];
+// A new user starts with what users named in the wizard get (and what the API gives when a
+// client sends no scopes): one default, server/panel/server-scopes.ts.
 
 /** Whether two scope lists grant the same (server.view is always part of both). */
 function sameScopes(a: readonly string[], b: readonly string[]): boolean {
@@ -119,7 +120,7 @@ function AddUser({
 }) {
   const editable = grantableBy(can);
   const [email, setEmail] = useState("");
-  const initial = () => startingScopes.filter((s) => s === alwaysGranted || editable(s));
+  const initial = () => defaultServerUserScopes.filter((s) => s === alwaysGranted || editable(s));
   const [scopes, setScopes] = useState(initial);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);

@@ -51,11 +51,27 @@ describe("a node's install", () => {
     const text = Buffer.from((await engine.serverOps.console(id, 0)).logs, "base64").toString("utf8");
     expect(text).toContain("[DAEMON] Install failed: writefile: illegal file access");
     expect(fs.existsSync(path.join(dir, "servers", "escape.txt"))).toBe(false);
-    expect(await engine.serverOps.status(id)).toEqual({
+    // The status says the install failed and why (the panel shows "Install failed", not
+    // "not installed yet"), also after the node starts again.
+    const failed = {
       running: false,
       installing: false,
       installed: false,
-    });
+      installFailure: expect.stringContaining("writefile: illegal file access"),
+    };
+    expect(await engine.serverOps.status(id)).toEqual(failed);
+    await engine.close();
+    engine = new DaemonEngine({ dataDir: dir, version: productVersion });
+    await engine.start();
+    expect(await engine.serverOps.status(id)).toEqual(failed);
+
+    // A definition that installs: the failure is gone with the install.
+    await engine.serverOps.replaceDefinition(
+      id,
+      echoDefinition({ install: [{ type: "writefile", target: "motd.txt", text: "x" }] }),
+    );
+    await engine.serverOps.action(id, "install", true);
+    expect(await engine.serverOps.status(id)).toEqual({ running: false, installing: false, installed: true });
   });
 });
 
