@@ -1,6 +1,6 @@
-import type { DaemonEngine } from "../daemon/engine.ts";
 import type { NodeBackups } from "../node-wire/backup-wire.ts";
 import type { NodeFiles } from "../node-wire/file-wire.ts";
+import type { NodeEngine } from "../node-wire/node-engine.ts";
 import type { NodeQuery } from "../node-wire/query-wire.ts";
 import type { NodeServers } from "../node-wire/server-wire.ts";
 import type { NodeSftp } from "../node-wire/sftp-wire.ts";
@@ -19,7 +19,7 @@ export class LocalNode implements NodeClient {
   /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
   readonly sftp: NodeSftp;
 
-  constructor(private readonly engine: DaemonEngine) {
+  constructor(private readonly engine: NodeEngine) {
     this.servers = engine.serverOps;
     this.files = engine.fileOps;
     this.backups = engine.backupOps;

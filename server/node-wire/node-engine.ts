@@ -1,0 +1,22 @@
+import type { NodeBackups } from "./backup-wire.ts";
+import type { NodeFeatures } from "./features.ts";
+import type { NodeFiles } from "./file-wire.ts";
+import type { NodeQuery } from "./query-wire.ts";
+import type { NodeServers } from "./server-wire.ts";
+import type { NodeSftp } from "./sftp-wire.ts";
+import type { NodeTasks } from "./task-wire.ts";
+
+/**
+ * What the panel's in-process node offers LocalNode: the daemon engine has this
+ * shape, and the composition root hands one over, so the link never imports
+ * the daemon (DESIGN.md's wall).
+ */
+export interface NodeEngine {
+  readonly serverOps: NodeServers;
+  readonly fileOps: NodeFiles;
+  readonly backupOps: NodeBackups;
+  readonly queryOps: NodeQuery;
+  readonly taskOps: NodeTasks;
+  readonly sftpSessions: NodeSftp;
+  features(): Promise<NodeFeatures>;
+}
