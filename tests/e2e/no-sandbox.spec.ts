@@ -6,8 +6,6 @@ import { adminApi, login, unique } from "./helpers.ts";
 
 const refusal = "Servers cannot run on this node: it has no sandbox (bubblewrap (bwrap) is not installed).";
 
-test.skip(process.getuid?.() !== 0, "hiding bubblewrap takes a mount namespace (root)");
-
 test("a node without bubblewrap says why servers cannot run, in its view and when a start is refused", async ({
   page,
   baseURL,
