@@ -127,26 +127,11 @@ export function sandboxArgv(
     ...argv,
   );
   if (!gated) return args;
-  const drop = [
-    "setpriv",
-    `--reuid=${isolation.uid}`,
-    `--regid=${isolation.gid ?? isolation.uid}`,
-    "--clear-groups",
-    "--",
-  ];
   return [
-    "unshare",
-    "--mount",
-    "--propagation",
-    "private",
-    "--",
-    "/bin/sh",
-    "-c",
-    gateScript,
-    "sh",
+    ...inPrivateMounts(gateScript),
     ...sources,
     "--",
-    ...drop,
+    ...dropTo(isolation.uid!, isolation.gid ?? isolation.uid!),
     ...args,
   ];
 }
@@ -224,25 +209,23 @@ export function unconfinedArgv(
   cwd: string,
 ): string[] {
   return [
-    "unshare",
-    "--mount",
-    "--propagation",
-    "private",
-    "--",
-    "/bin/sh",
-    "-c",
-    unconfinedGate,
-    "sh",
+    ...inPrivateMounts(unconfinedGate),
     root,
     closedAncestor(root) ?? "",
     cwd,
-    "setpriv",
-    `--reuid=${uid}`,
-    `--regid=${gid}`,
-    "--clear-groups",
-    "--",
+    ...dropTo(uid, gid),
     ...argv,
   ];
+}
+
+/** `script` run by a root shell in a private mount namespace; its arguments follow. */
+function inPrivateMounts(script: string): string[] {
+  return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"];
+}
+
+/** Runs what follows as `uid`/`gid`, with no supplementary groups. */
+function dropTo(uid: number, gid: number): string[] {
+  return ["setpriv", `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--"];
 }
 
 const unconfinedGate = [
