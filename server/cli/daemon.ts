@@ -15,6 +15,7 @@ export async function daemon(configFile: string): Promise<void> {
     dataDir: config.dataDir,
     version: productVersion,
     dockerSocket: config.dockerSocket,
+    statsSampleMs: config.statsSampleSeconds === undefined ? undefined : config.statsSampleSeconds * 1000,
     allowUnsandboxed: config.unsandboxed === "allow" || unsandboxedAllowed(process.env.OUTPOST_UNSANDBOXED),
   });
   const http = buildDaemonServer(engine, config, log);

@@ -22,6 +22,8 @@ export interface DaemonConfig {
    * shared panel); OUTPOST_UNSANDBOXED=allow in the daemon's environment does the same.
    */
   unsandboxed?: "allow";
+  /** Seconds between resource-history samples (default: OUTPOST_STATS_SAMPLE_SECONDS, else 30). */
+  statsSampleSeconds?: number;
 }
 
 function fail(problem: string): never {
@@ -57,5 +59,10 @@ export function readDaemonConfig(file: string): DaemonConfig {
     fail("dockerSocket must be a socket path");
   if (raw.unsandboxed !== undefined && raw.unsandboxed !== "allow")
     fail('unsandboxed must be "allow" or absent');
+  if (
+    raw.statsSampleSeconds !== undefined &&
+    !(typeof raw.statsSampleSeconds === "number" && raw.statsSampleSeconds >= 1 && raw.statsSampleSeconds <= 3600)
+  )
+    fail("statsSampleSeconds must be a number of seconds from 1 to 3600");
   return { ...(raw as DaemonConfig), dataDir: path.resolve(path.dirname(file), raw.dataDir) };
 }

@@ -11,6 +11,7 @@ import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
 import { DockerRunner } from "./docker/docker-runner.ts";
 import { dockerSocketPath } from "./docker/socket.ts";
 import { FileOps } from "./files/file-ops.ts";
+import { HistoryOps } from "./history/history-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import { detectCgroups } from "./runtime/cgroups.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
@@ -48,6 +49,8 @@ export interface EngineOptions {
   allowUnsandboxed?: boolean;
   /** The host-wide registry of server uid blocks (uid-blocks.ts); tests may use their own. */
   uidRegistry?: string;
+  /** Milliseconds between resource-history samples (default: OUTPOST_STATS_SAMPLE_SECONDS, else 30 s). */
+  statsSampleMs?: number;
   /** How long a task's run may take (default one hour). */
   tasks?: TaskRunOptions;
 }
@@ -70,6 +73,7 @@ export class DaemonEngine {
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
   readonly taskOps: TaskOps;
+  readonly historyOps: HistoryOps;
   /** Stops a running server whose files pass its disk limit (what the game writes is held to it here). */
   private diskWatcher?: DiskWatcher;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
@@ -115,6 +119,19 @@ export class DaemonEngine {
     this.backupOps = new BackupOps(this.servers, path.join(options.dataDir, "backups"));
     this.queryOps = new QueryOps(this.servers);
     this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, options.tasks);
+    this.historyOps = new HistoryOps(
+      {
+        servers: this.servers,
+        sample: (server, maxAgeMs) => this.serverOps.recentStats(server, maxAgeMs),
+        players: async (id) => {
+          const view = await this.queryOps.query(id);
+          const answer = view && Object.values(view)[0];
+          return answer ? answer.numPlayers : null;
+        },
+      },
+      options.dataDir,
+      options.statsSampleMs,
+    );
   }
 
   /**
@@ -149,6 +166,7 @@ export class DaemonEngine {
     await this.taskOps.start(log);
     this.diskWatcher = new DiskWatcher(() => this.servers.list(), this.options.diskCheckMs, log);
     this.diskWatcher.start();
+    await this.historyOps.start(log);
   }
 
   /** One line for the start-up log: whether servers run sandboxed, and with what. */
@@ -192,6 +210,7 @@ export class DaemonEngine {
   /** Stops every server gracefully (each is killed after its grace period). */
   async close(): Promise<void> {
     await this.diskWatcher?.close();
+    await this.historyOps.close();
     // Runs under way are recorded as stopped before their servers stop.
     await this.taskOps.close();
     await this.servers.close();

@@ -5,6 +5,7 @@ import { daemonBackupRoutes } from "./backups/backup-routes.ts";
 import type { DaemonConfig } from "./config.ts";
 import type { DaemonEngine } from "./engine.ts";
 import { daemonFileRoutes } from "./files/file-routes.ts";
+import { daemonHistoryRoutes } from "./history/history-routes.ts";
 import { HttpServer } from "./http/http-server.ts";
 import type { Logger } from "./http/logger.ts";
 import { Router } from "./http/router.ts";
@@ -30,6 +31,7 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
   daemonQueryRoutes(router, engine.queryOps);
   daemonSftpRoutes(router, engine.sftpSessions);
   daemonTaskRoutes(router, engine.taskOps);
+  daemonHistoryRoutes(router, engine.historyOps);
 
   const authorize = (request: IncomingMessage, path: string, requestLog: Logger) => {
     if (path === "/daemon" || path === "/daemon/") return;

@@ -11,6 +11,7 @@ import type {
 } from "../node-wire/server-wire.ts";
 import type { Template, VariableValue } from "../templates/index.ts";
 import type { ConsoleChunk } from "./runtime/console-buffer.ts";
+import type { ProcessStats } from "./runtime/tree-stats.ts";
 import type { ManagedServer } from "./servers/managed-server.ts";
 import type { ServerStore } from "./servers/server-store.ts";
 import { StatsTicker } from "./stats-ticker.ts";
@@ -29,12 +30,31 @@ export class ServerOps implements NodeServers {
   /** Each watched server's stats timer, one per server for all its sockets. */
   private readonly statsTickers = new WeakMap<ManagedServer, StatsTicker>();
 
+  /** Each server's last CPU/memory sample, which the live stats and the resource history share. */
+  private readonly lastSamples = new WeakMap<ManagedServer, { at: number; stats: Promise<ProcessStats> }>();
+
   constructor(private readonly store: ServerStore) {}
+
+  /**
+   * A sample at most `maxAgeMs` old, else a new one: the live stats' ticker
+   * and the history's rounds read /proc once between them, not once each.
+   */
+  recentStats(server: ManagedServer, maxAgeMs: number): Promise<ProcessStats> {
+    const last = this.lastSamples.get(server);
+    if (last && Date.now() - last.at < maxAgeMs) return last.stats;
+    const stats = server.instance.sampleStats();
+    const entry = { at: Date.now(), stats };
+    this.lastSamples.set(server, entry);
+    stats.catch(() => {
+      if (this.lastSamples.get(server) === entry) this.lastSamples.delete(server);
+    });
+    return stats;
+  }
 
   private watchStats(server: ManagedServer, watcher: (message: SocketMessage) => void): () => void {
     let ticker = this.statsTickers.get(server);
     if (!ticker) {
-      ticker = new StatsTicker(() => server.instance.sampleStats(), statsIntervalMs);
+      ticker = new StatsTicker(() => this.recentStats(server, statsIntervalMs / 2), statsIntervalMs);
       this.statsTickers.set(server, ticker);
     }
     return ticker.watch(watcher);

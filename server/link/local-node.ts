@@ -1,5 +1,6 @@
 import type { NodeBackups } from "../node-wire/backup-wire.ts";
 import type { NodeFiles } from "../node-wire/file-wire.ts";
+import type { NodeHistory } from "../node-wire/history-wire.ts";
 import type { NodeEngine } from "../node-wire/node-engine.ts";
 import type { NodeQuery } from "../node-wire/query-wire.ts";
 import type { NodeServers } from "../node-wire/server-wire.ts";
@@ -16,6 +17,7 @@ export class LocalNode implements NodeClient {
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
   readonly tasks: NodeTasks;
+  readonly history: NodeHistory;
   /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
   readonly sftp: NodeSftp;
 
@@ -25,6 +27,7 @@ export class LocalNode implements NodeClient {
     this.backups = engine.backupOps;
     this.query = engine.queryOps;
     this.tasks = engine.taskOps;
+    this.history = engine.historyOps;
     this.sftp = engine.sftpSessions;
   }
 

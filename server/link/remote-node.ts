@@ -2,6 +2,7 @@ import type { NodeClient, NodeFeatures } from "./node-client.ts";
 import { NodeHttp, type RemoteNodeAddress } from "./node-http.ts";
 import { RemoteBackups } from "./remote-backups.ts";
 import { RemoteFiles } from "./remote-files.ts";
+import { RemoteHistory } from "./remote-history.ts";
 import { RemoteQuery } from "./remote-query.ts";
 import { RemoteServers } from "./remote-servers.ts";
 import { RemoteSftp } from "./remote-sftp.ts";
@@ -18,6 +19,7 @@ export class RemoteNode implements NodeClient {
   readonly query: RemoteQuery;
   readonly sftp: RemoteSftp;
   readonly tasks: RemoteTasks;
+  readonly history: RemoteHistory;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
@@ -29,6 +31,7 @@ export class RemoteNode implements NodeClient {
     this.query = new RemoteQuery(this.http);
     this.sftp = new RemoteSftp(this.http);
     this.tasks = new RemoteTasks(this.http);
+    this.history = new RemoteHistory(this.http);
   }
 
   get reachable(): boolean {

@@ -1,6 +1,7 @@
 import type { NodeBackups } from "./backup-wire.ts";
 import type { NodeFeatures } from "./features.ts";
 import type { NodeFiles } from "./file-wire.ts";
+import type { NodeHistory } from "./history-wire.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 import type { NodeSftp } from "./sftp-wire.ts";
@@ -17,6 +18,7 @@ export interface NodeEngine {
   readonly backupOps: NodeBackups;
   readonly queryOps: NodeQuery;
   readonly taskOps: NodeTasks;
+  readonly historyOps: NodeHistory;
   readonly sftpSessions: NodeSftp;
   features(): Promise<NodeFeatures>;
 }
