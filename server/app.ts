@@ -20,6 +20,7 @@ import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
 import { serverRoutes } from "./api/servers.ts";
 import { settingsRoutes } from "./api/settings.ts";
+import { statsHistoryRoutes } from "./api/stats-history.ts";
 import { taskRoutes } from "./api/tasks.ts";
 import { templateRoutes } from "./api/templates.ts";
 import { themeRoutes } from "./api/themes.ts";
@@ -106,6 +107,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     settingsRoutes,
     nodeRoutes,
     serverRoutes,
+    statsHistoryRoutes,
     serverSocketRoutes,
     liveRoutes,
     fileRoutes,
