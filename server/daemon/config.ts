@@ -61,7 +61,11 @@ export function readDaemonConfig(file: string): DaemonConfig {
     fail('unsandboxed must be "allow" or absent');
   if (
     raw.statsSampleSeconds !== undefined &&
-    !(typeof raw.statsSampleSeconds === "number" && raw.statsSampleSeconds >= 1 && raw.statsSampleSeconds <= 3600)
+    !(
+      typeof raw.statsSampleSeconds === "number" &&
+      raw.statsSampleSeconds >= 1 &&
+      raw.statsSampleSeconds <= 3600
+    )
   )
     fail("statsSampleSeconds must be a number of seconds from 1 to 3600");
   return { ...(raw as DaemonConfig), dataDir: path.resolve(path.dirname(file), raw.dataDir) };

@@ -3,7 +3,12 @@ import { historyRanges } from "../node-wire/history-wire.ts";
 
 /** `?range=`: how far back the chart reaches (default one hour). */
 export const HistoryQuery = Type.Object({
-  range: Type.Optional(Type.Union(historyRanges.map((r) => Type.Literal(r)), { default: "1h" })),
+  range: Type.Optional(
+    Type.Union(
+      historyRanges.map((r) => Type.Literal(r)),
+      { default: "1h" },
+    ),
+  ),
 });
 export type HistoryQuery = Static<typeof HistoryQuery>;
 
@@ -39,7 +44,5 @@ export const NodeHistoryAnswer: TSchema = Type.Object({
     memory: Type.Number({ description: "bytes" }),
     disk: Type.Number({ description: "bytes of the file system holding the node's data" }),
   }),
-  servers: Type.Array(
-    Type.Object({ id: Type.String(), name: Type.String(), ...historyFields }),
-  ),
+  servers: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), ...historyFields })),
 });

@@ -79,7 +79,11 @@ describe("resource history (GET /api/servers/{id}/stats/history, /api/nodes/{id}
   it("refuses a range it does not know, in the API's envelope", async () => {
     await runningServer("4157a003", 0);
     for (const range of ["2h", "", "1h;drop"]) {
-      expectError(await api.get(`/api/servers/4157a003/stats/history?range=${range}`), 400, "ErrFieldInvalid");
+      expectError(
+        await api.get(`/api/servers/4157a003/stats/history?range=${range}`),
+        400,
+        "ErrFieldInvalid",
+      );
       expectError(await api.get(`/api/nodes/0/stats/history?range=${range}`), 400, "ErrFieldInvalid");
     }
     // No range is the last hour.

@@ -106,7 +106,8 @@ export class HistoryStore {
       series.hour.push(sample);
       await fs.promises.appendFile(series.fineFile, `${JSON.stringify(sample)}\n`, { mode: 0o600 });
       if (ended) {
-        const hourly = series.hourlyLines > hourlyKeepMs / hourMs + 24 ? await readPoints(series.hourlyFile) : undefined;
+        const hourly =
+          series.hourlyLines > hourlyKeepMs / hourMs + 24 ? await readPoints(series.hourlyFile) : undefined;
         await this.rewrite(series, await readPoints(series.fineFile), hourly);
       }
     });

@@ -24,6 +24,7 @@ import { formatAddress } from "./address";
 import { NodeDeployment } from "./NodeDeployment";
 import { NodeEdit } from "./NodeEdit";
 import { NodeFeatures } from "./NodeFeatures";
+import { NodeHistory } from "./NodeHistory";
 import { ReachableBadge } from "./ReachableBadge";
 import { NODE_POLL_MS } from "./useNodeList";
 import "../../components/controls.css";
@@ -159,6 +160,7 @@ export default function NodeView({ params }: ScreenProps) {
             <NodeDeployment id={shown.id} revision={revision} />
           ))}
       </div>
+      {!offline && shown.reachable && <NodeHistory id={shown.id} />}
     </div>
   );
 }

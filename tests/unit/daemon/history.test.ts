@@ -2,7 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fineKeepMs, HistoryStore, hourlyKeepMs, hourMs } from "../../../server/daemon/history/history-store.ts";
+import {
+  fineKeepMs,
+  HistoryStore,
+  hourlyKeepMs,
+  hourMs,
+} from "../../../server/daemon/history/history-store.ts";
 import { rollUp, thinOut } from "../../../server/daemon/history/roll-up.ts";
 
 const t0 = Date.UTC(2026, 0, 1, 10); // a whole hour
@@ -42,7 +47,14 @@ describe("rollUp", () => {
   it("merges roll-ups by how many samples each stands for, keeping their own extremes", () => {
     const hours = [
       { time: t0, cpu: 10, memory: 100, min: { cpu: 1, memory: 50 }, max: { cpu: 40, memory: 150 }, n: 3 },
-      { time: t0 + hourMs, cpu: 20, memory: 300, min: { cpu: 15, memory: 200 }, max: { cpu: 22, memory: 400 }, n: 1 },
+      {
+        time: t0 + hourMs,
+        cpu: 20,
+        memory: 300,
+        min: { cpu: 15, memory: 200 },
+        max: { cpu: 22, memory: 400 },
+        n: 1,
+      },
     ];
     expect(rollUp(hours, 2 * hourMs)).toEqual([
       {
@@ -83,7 +95,8 @@ describe("HistoryStore", () => {
   let dir: string;
   let now: number;
   const clock = () => now;
-  const lines = (file: string) => fs.readFileSync(path.join(dir, file), "utf8").trim().split("\n").filter(Boolean);
+  const lines = (file: string) =>
+    fs.readFileSync(path.join(dir, file), "utf8").trim().split("\n").filter(Boolean);
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-history-"));
@@ -151,7 +164,11 @@ describe("HistoryStore", () => {
     ]);
     // The next sample goes on from there.
     await after.record("server-b", { time: now, cpu: 1, memory: 1 });
-    expect((await after.hourly("server-b", 0)).map((p) => p.time)).toEqual([t0, t0 + hourMs, t0 + 3 * hourMs]);
+    expect((await after.hourly("server-b", 0)).map((p) => p.time)).toEqual([
+      t0,
+      t0 + hourMs,
+      t0 + 3 * hourMs,
+    ]);
   });
 
   it("forgets a series with its files", async () => {

@@ -1,0 +1,13 @@
+import type { HistoryPoint, HistoryRange, HistoryView } from "../../server/node-wire/history-wire";
+import type { NodeHistoryAnswer } from "../../server/panel/stats-history";
+import { type CallOptions, get } from "./client";
+
+// Resource history (issue 24): kept by each node, charted on the server's statistics section and the node view.
+
+export type { HistoryPoint, HistoryRange, HistoryView, NodeHistoryAnswer };
+
+export const getServerHistory = (id: string, range: HistoryRange, opts: CallOptions = {}) =>
+  get<HistoryView>(`/api/servers/${encodeURIComponent(id)}/stats/history`, { ...opts, query: { range } });
+
+export const getNodeHistory = (id: number, range: HistoryRange, opts: CallOptions = {}) =>
+  get<NodeHistoryAnswer>(`/api/nodes/${id}/stats/history`, { ...opts, query: { range } });

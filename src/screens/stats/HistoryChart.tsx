@@ -1,0 +1,206 @@
+import { t } from "@lingui/core/macro";
+import { useEffect, useRef, useState } from "react";
+import type uPlot from "uplot";
+import type { HistoryPoint, HistoryRange } from "../../api/statsHistory";
+import { formats, type Metric } from "./format";
+import "./stats.css";
+
+/** uPlot and its styles load with the first chart: no other screen (the login page least) carries them. */
+let uplotModule: Promise<typeof uPlot> | undefined;
+const loadUplot = () =>
+  (uplotModule ??= Promise.all([import("uplot"), import("uplot/dist/uPlot.min.css")]).then(
+    ([m]) => m.default,
+  ));
+
+/** A theme colour read from its CSS variable, as the canvas understands it, with `alpha`. */
+function cssColor(name: string, fallback: string, alpha = 1): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+  const ctx = document.createElement("canvas").getContext("2d");
+  if (!ctx) return value;
+  ctx.fillStyle = value;
+  ctx.fillRect(0, 0, 1, 1);
+  const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+  return `rgba(${r}, ${g}, ${b}, ${alpha})`;
+}
+
+/** Bumps when the theme or the colour scheme changes, so charts redraw in its colours. */
+function useThemeTick(): number {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const bump = () => setTick((n) => n + 1);
+    const observer = new MutationObserver(bump);
+    observer.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ["class", "style", "dir"],
+    });
+    const scheme = matchMedia("(prefers-color-scheme: dark)");
+    scheme.addEventListener("change", bump);
+    return () => {
+      observer.disconnect();
+      scheme.removeEventListener("change", bump);
+    };
+  }, []);
+  return tick;
+}
+
+type Column = (number | null)[];
+
+/** uPlot's columns: time (s), the value, and the span's extremes; a gap (the server stopped) breaks the line. */
+function columns(points: HistoryPoint[], metric: Metric, stepSeconds: number): Column[] {
+  const time: Column = [];
+  const value: Column = [];
+  const low: Column = [];
+  const high: Column = [];
+  let last: number | undefined;
+  for (const point of points) {
+    const at = point.time / 1000;
+    if (last !== undefined && at - last > stepSeconds * 2.5) {
+      time.push(last + stepSeconds);
+      value.push(null);
+      low.push(null);
+      high.push(null);
+    }
+    last = at;
+    time.push(at);
+    value.push(point[metric] ?? null);
+    low.push(point.min?.[metric] ?? point[metric] ?? null);
+    high.push(point.max?.[metric] ?? point[metric] ?? null);
+  }
+  return [time, value, low, high];
+}
+
+export interface HistoryChartProps {
+  label: string;
+  metric: Metric;
+  range: HistoryRange;
+  step: number;
+  points: HistoryPoint[];
+  /** The top of the value axis when known (a host's memory, a limit); else the data's. */
+  max?: number;
+}
+
+/**
+ * One metric over time with uPlot: the average as a line and, where a point
+ * stands for several samples, their lowest and highest as a band. Colours
+ * come from the theme's variables; in a right-to-left language time runs
+ * from right to left and the value axis stands on the right.
+ */
+export function HistoryChart({ label, metric, range, step, points, max }: HistoryChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const theme = useThemeTick();
+  const banded = points.some((p) => p.min && p.max);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `theme` redraws in the theme's new colours
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    let plot: uPlot | undefined;
+    let stopped = false;
+    let resize: ResizeObserver | undefined;
+    void loadUplot().then((UPlot) => {
+      if (stopped) return;
+      const fmt = formats();
+      const tick = fmt.tick(range);
+      const rtl = document.documentElement.dir === "rtl";
+      const line = cssColor("--primary", "#07a7e3");
+      const text = cssColor("--muted", "#5c6670");
+      const grid = cssColor("--border", "#d3d9df", 0.7);
+      const data = columns(points, metric, step);
+      const top = Math.max(max ?? 0, ...(data[3].filter((v) => v !== null) as number[]), 0);
+      const axisFont = "12px system-ui, sans-serif";
+      const format = (v: number | null) => (v === null || v === undefined ? "–" : fmt.value(metric, v, top));
+      const options: uPlot.Options = {
+        width: element.clientWidth || 300,
+        height: element.clientWidth < 480 ? 150 : 180,
+        scales: {
+          x: { time: true, dir: rtl ? -1 : 1 },
+          y: { range: (_u, _min, high) => [0, Math.max(high, max ?? 0, metric === "cpu" ? 1 : 1) * 1.05] },
+        },
+        axes: [
+          {
+            stroke: text,
+            font: axisFont,
+            grid: { stroke: grid, width: 1 },
+            ticks: { stroke: grid, width: 1 },
+            values: (_u, splits) => splits.map((s) => tick.format(s * 1000)),
+          },
+          {
+            stroke: text,
+            font: axisFont,
+            side: rtl ? 1 : 3,
+            size: 64,
+            grid: { stroke: grid, width: 1 },
+            ticks: { stroke: grid, width: 1 },
+            values: (_u, splits) => splits.map((s) => fmt.value(metric, s, top)),
+          },
+        ],
+        series: [
+          { value: (_u, v) => (v === null ? "–" : fmt.moment.format(v * 1000)) },
+          {
+            label,
+            stroke: line,
+            width: 2,
+            value: (_u, v) => format(v),
+            spanGaps: false,
+            points: { show: false },
+          },
+          ...(banded
+            ? [
+                {
+                  label: t`Lowest`,
+                  stroke: cssColor("--primary", "#07a7e3", 0.35),
+                  width: 1,
+                  value: (_u: uPlot, v: number | null) => format(v),
+                  points: { show: false },
+                },
+                {
+                  label: t`Highest`,
+                  stroke: cssColor("--primary", "#07a7e3", 0.35),
+                  width: 1,
+                  value: (_u: uPlot, v: number | null) => format(v),
+                  points: { show: false },
+                },
+              ]
+            : []),
+        ],
+        bands: banded ? [{ series: [3, 2], fill: cssColor("--primary", "#07a7e3", 0.15) }] : [],
+        cursor: { points: { show: false }, drag: { x: false, y: false } },
+        legend: { live: true },
+      };
+      plot = new UPlot(options, (banded ? data : data.slice(0, 2)) as uPlot.AlignedData, element);
+      resize = new ResizeObserver(() => {
+        if (plot && element.clientWidth > 0)
+          plot.setSize({ width: element.clientWidth, height: plot.height });
+      });
+      resize.observe(element);
+    });
+    return () => {
+      stopped = true;
+      resize?.disconnect();
+      plot?.destroy();
+    };
+  }, [points, metric, range, step, max, label, banded, theme]);
+
+  return <div className="history-chart" ref={box} role="img" aria-label={label} data-metric={metric} />;
+}
+
+/** A server's load in a line small enough for a table cell (no library: a polyline). */
+export function Sparkline({ points, metric, max }: { points: HistoryPoint[]; metric: Metric; max?: number }) {
+  const values = points.map((p) => p[metric]).filter((v): v is number => typeof v === "number");
+  if (values.length < 2) return <span className="sparkline-empty" aria-hidden="true" />;
+  const top = Math.max(max ?? 0, ...values) || 1;
+  const first = points[0].time;
+  const span = points[points.length - 1].time - first || 1;
+  const path = points
+    .filter((p) => typeof p[metric] === "number")
+    .map(
+      (p) =>
+        `${(((p.time - first) / span) * 100).toFixed(2)},${(24 - ((p[metric] as number) / top) * 22).toFixed(2)}`,
+    )
+    .join(" ");
+  return (
+    <svg className="sparkline" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true">
+      <polyline points={path} fill="none" vectorEffect="non-scaling-stroke" />
+    </svg>
+  );
+}
