@@ -45,8 +45,17 @@ function useThemeTick(): number {
 
 type Column = (number | null)[];
 
+/** The usual spacing of the points in seconds (the median): samples kept at an older interval keep theirs. */
+function spacing(points: HistoryPoint[], stepSeconds: number): number {
+  const gaps = points.slice(1).map((p, i) => (p.time - points[i].time) / 1000);
+  if (gaps.length === 0) return stepSeconds;
+  gaps.sort((a, b) => a - b);
+  return Math.max(stepSeconds, gaps[Math.floor(gaps.length / 2)]);
+}
+
 /** uPlot's columns: time (s), the value, and the span's extremes; a gap (the server stopped) breaks the line. */
 function columns(points: HistoryPoint[], metric: Metric, stepSeconds: number): Column[] {
+  const every = spacing(points, stepSeconds);
   const time: Column = [];
   const value: Column = [];
   const low: Column = [];
@@ -54,8 +63,8 @@ function columns(points: HistoryPoint[], metric: Metric, stepSeconds: number): C
   let last: number | undefined;
   for (const point of points) {
     const at = point.time / 1000;
-    if (last !== undefined && at - last > stepSeconds * 2.5) {
-      time.push(last + stepSeconds);
+    if (last !== undefined && at - last > every * 2.5) {
+      time.push(last + every);
       value.push(null);
       low.push(null);
       high.push(null);
@@ -87,6 +96,7 @@ export interface HistoryChartProps {
  */
 export function HistoryChart({ label, metric, range, step, points, max }: HistoryChartProps) {
   const box = useRef<HTMLDivElement>(null);
+  const readout = useRef<HTMLParagraphElement>(null);
   const theme = useThemeTick();
   const banded = points.some((p) => p.min && p.max);
 
@@ -103,12 +113,34 @@ export function HistoryChart({ label, metric, range, step, points, max }: Histor
       const tick = fmt.tick(range);
       const rtl = document.documentElement.dir === "rtl";
       const line = cssColor("--primary", "#07a7e3");
+      const edge = cssColor("--primary", "#07a7e3", 0.35);
       const text = cssColor("--muted", "#5c6670");
       const grid = cssColor("--border", "#d3d9df", 0.7);
       const data = columns(points, metric, step);
       const top = Math.max(max ?? 0, ...(data[3].filter((v) => v !== null) as number[]), 0);
       const axisFont = "12px system-ui, sans-serif";
-      const format = (v: number | null) => (v === null || v === undefined ? "–" : fmt.value(metric, v, top));
+      // The readout writes each value in its own unit (0.7 MB, not 0 GB); the axis keeps one for all.
+      const format = (v: number | null | undefined) =>
+        v === null || v === undefined ? "–" : fmt.value(metric, v);
+      // The readout above the chart: the point under the cursor, else the latest one.
+      const show = (u: uPlot) => {
+        const out = readout.current;
+        if (!out) return;
+        let index = u.cursor.idx ?? -1;
+        if (index < 0) {
+          index = data[1].length - 1;
+          while (index > 0 && data[1][index] === null) index--;
+        }
+        const at = data[0][index];
+        const set = (name: string, text: string) => {
+          const part = out.querySelector(`[data-part="${name}"]`);
+          if (part) part.textContent = text;
+        };
+        set("when", at === null || at === undefined ? "" : fmt.moment.format(at * 1000));
+        set("value", format(data[1][index]));
+        set("min", format(data[2][index]));
+        set("max", format(data[3][index]));
+      };
       const options: uPlot.Options = {
         width: element.clientWidth || 300,
         height: element.clientWidth < 480 ? 150 : 180,
@@ -135,37 +167,20 @@ export function HistoryChart({ label, metric, range, step, points, max }: Histor
           },
         ],
         series: [
-          { value: (_u, v) => (v === null ? "–" : fmt.moment.format(v * 1000)) },
-          {
-            label,
-            stroke: line,
-            width: 2,
-            value: (_u, v) => format(v),
-            spanGaps: false,
-            points: { show: false },
-          },
+          {},
+          { label, stroke: line, width: 2, spanGaps: false, points: { show: false } },
           ...(banded
             ? [
-                {
-                  label: t`Lowest`,
-                  stroke: cssColor("--primary", "#07a7e3", 0.35),
-                  width: 1,
-                  value: (_u: uPlot, v: number | null) => format(v),
-                  points: { show: false },
-                },
-                {
-                  label: t`Highest`,
-                  stroke: cssColor("--primary", "#07a7e3", 0.35),
-                  width: 1,
-                  value: (_u: uPlot, v: number | null) => format(v),
-                  points: { show: false },
-                },
+                { stroke: edge, width: 1, points: { show: false } },
+                { stroke: edge, width: 1, points: { show: false } },
               ]
             : []),
         ],
         bands: banded ? [{ series: [3, 2], fill: cssColor("--primary", "#07a7e3", 0.15) }] : [],
         cursor: { points: { show: false }, drag: { x: false, y: false } },
-        legend: { live: true },
+        // uPlot's own legend would name the time column in English: the readout above replaces it.
+        legend: { show: false },
+        hooks: { setCursor: [show], ready: [show] },
       };
       plot = new UPlot(options, (banded ? data : data.slice(0, 2)) as uPlot.AlignedData, element);
       resize = new ResizeObserver(() => {
@@ -181,7 +196,21 @@ export function HistoryChart({ label, metric, range, step, points, max }: Histor
     };
   }, [points, metric, range, step, max, label, banded, theme]);
 
-  return <div className="history-chart" ref={box} role="img" aria-label={label} data-metric={metric} />;
+  return (
+    <>
+      <p className="history-readout" ref={readout}>
+        <span data-part="when" className="muted" />
+        <strong data-part="value" />
+        {banded && (
+          <span className="history-extremes">
+            <span className="muted">{t`Lowest`}</span> <span data-part="min" />{" "}
+            <span className="muted">{t`Highest`}</span> <span data-part="max" />
+          </span>
+        )}
+      </p>
+      <div className="history-chart" ref={box} role="img" aria-label={label} data-metric={metric} />
+    </>
+  );
 }
 
 /** A server's load in a line small enough for a table cell (no library: a polyline). */
