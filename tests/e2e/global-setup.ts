@@ -24,7 +24,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const panels: PanelProcess[] = [];
   try {
     for (const [name, dir] of Object.entries(builds)) {
-      const panel = await startPanel({ webDir: path.resolve(repoRoot, dir) });
+      // Resource history sampled every 2 s, so its charts have points within a test.
+      const panel = await startPanel({
+        webDir: path.resolve(repoRoot, dir),
+        env: { OUTPOST_STATS_SAMPLE_SECONDS: "2" },
+      });
       panels.push(panel);
       process.env[`E2E_${name.toUpperCase()}_URL`] = panel.url;
       process.env[`E2E_${name.toUpperCase()}_DATA`] = panel.dataDir;
