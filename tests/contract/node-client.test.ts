@@ -75,6 +75,22 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
         });
       });
 
+      it("answers the server's and the node's resource history", async () => {
+        expect(await subject.client.history.serverHistory(id, "1h")).toEqual({
+          range: "1h",
+          step: expect.any(Number),
+          points: expect.any(Array),
+        });
+        const node = await subject.client.history.nodeHistory("24h");
+        expect(node).toMatchObject({ range: "24h", points: expect.any(Array) });
+        expect(node.totals.cpus).toBeGreaterThan(0);
+        expect(node.totals.disk).toBeGreaterThan(0);
+        expect(node.servers[id]).toMatchObject({ range: "24h", points: expect.any(Array) });
+        await expect(subject.client.history.serverHistory("bad00001", "7d")).rejects.toMatchObject({
+          code: "ErrServerNotFound",
+        });
+      });
+
       it("runs it: console output, a command and its answer over the socket, stop by its stop text", async () => {
         const messages: SocketMessage[] = [];
         const end = await subject.client.servers.subscribe(
