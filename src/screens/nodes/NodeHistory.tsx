@@ -53,7 +53,7 @@ function ServerLoad({ servers }: { servers: NodeHistoryAnswer["servers"] }) {
 }
 
 /** The node's own CPU, memory and disk over time, and its servers' load (issue 24). */
-export function NodeHistory({ id }: { id: number }) {
+export default function NodeHistory({ id }: { id: number }) {
   const history = useHistory(String(id), true, (range, opts) => getNodeHistory(id, range, opts));
   const view = history.view;
   return (

@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { isApiError } from "../../api/errors";
 import { deleteNode, getNode } from "../../api/nodes";
@@ -24,11 +24,13 @@ import { formatAddress } from "./address";
 import { NodeDeployment } from "./NodeDeployment";
 import { NodeEdit } from "./NodeEdit";
 import { NodeFeatures } from "./NodeFeatures";
-import { NodeHistory } from "./NodeHistory";
 import { ReachableBadge } from "./ReachableBadge";
 import { NODE_POLL_MS } from "./useNodeList";
 import "../../components/controls.css";
 import "./nodes.css";
+
+// The history's charts load with the panel that shows them: the shell's preload list names none of them.
+const NodeHistory = lazy(() => import("./NodeHistory"));
 
 const readNode = (id: number) => getNode(id, { exempt: [400, 404] });
 
@@ -160,7 +162,11 @@ export default function NodeView({ params }: ScreenProps) {
             <NodeDeployment id={shown.id} revision={revision} />
           ))}
       </div>
-      {!offline && shown.reachable && <NodeHistory id={shown.id} />}
+      {!offline && shown.reachable && (
+        <Suspense fallback={<Spinner />}>
+          <NodeHistory id={shown.id} />
+        </Suspense>
+      )}
     </div>
   );
 }
