@@ -1,7 +1,10 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
+import { fakeMinecraft, minecraftDefinition, minecraftStatus } from "../support/fake-minecraft.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
@@ -25,8 +28,8 @@ describe("resource history (GET /api/servers/{id}/stats/history, /api/nodes/{id}
     await remote?.daemon.destroy();
   });
 
-  async function runningServer(id: string, node: number) {
-    const res = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: `history ${id}`, node });
+  async function runningServer(id: string, node: number, definition: object = echoDefinition()) {
+    const res = await api.put(`/api/servers/${id}`, { ...definition, name: `history ${id}`, node });
     expect(res.status, res.text).toBe(200);
     started.push(id);
     expect((await api.post(`/api/servers/${id}/start?wait`)).status).toBe(204);
@@ -75,6 +78,30 @@ describe("resource history (GET /api/servers/{id}/stats/history, /api/nodes/{id}
       expect(mine.points.length).toBeGreaterThan(0);
     });
   }
+
+  it("records the players the server's query reports; a deleted server's history goes with it", async () => {
+    const game = await fakeMinecraft(minecraftStatus); // two players online
+    const id = "4157a005";
+    try {
+      await runningServer(id, 0, minecraftDefinition(game.port));
+      await waitUntil(
+        async () => {
+          const { points } = (await api.get(`/api/servers/${id}/stats/history`)).body;
+          return points.some((p: { players?: number }) => p.players === 2);
+        },
+        15_000,
+        250,
+      );
+    } finally {
+      await api.post(`/api/servers/${id}/kill`);
+      await game.close();
+    }
+    const folder = path.join(panel().dataDir, "node", "history");
+    const files = () => fs.readdirSync(folder).filter((name) => name.startsWith(`server-${id}.`));
+    expect(files().length).toBeGreaterThan(0);
+    expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+    await waitUntil(async () => files().length === 0, 10_000, 200);
+  });
 
   it("refuses a range it does not know, in the API's envelope", async () => {
     await runningServer("4157a003", 0);
