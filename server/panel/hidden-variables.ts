@@ -1,5 +1,5 @@
 import { ApiError } from "../errors.ts";
-import type { Group, Template, Variable, VariableValue } from "../templates/index.ts";
+import type { Group, Template, VariableValue } from "../templates/index.ts";
 import { canonicalJson } from "./templates/template-repos.ts";
 
 /**
@@ -20,7 +20,7 @@ export function hiddenNames(definition: Pick<Template, "egg">): Set<string> {
 }
 
 /** The variables without the hidden ones. */
-export function withoutHiddenData<T extends Record<string, Variable>>(data: T, hidden: Set<string>): T {
+export function withoutHiddenData<T extends Record<string, unknown>>(data: T, hidden: Set<string>): T {
   if (hidden.size === 0) return data;
   return Object.fromEntries(Object.entries(data).filter(([name]) => !hidden.has(name))) as T;
 }

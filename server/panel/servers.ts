@@ -321,7 +321,13 @@ export class Servers {
     const view = await client.serverData(id, all);
     if (holdsScope(principal.scopes, "admin")) return view;
     const hidden = hiddenNames(await client.definition(id));
-    return { data: withoutHiddenData(view.data, hidden), groups: withoutHiddenGroups(view.groups, hidden) };
+    const shown: ServerDataView = {
+      ...view,
+      data: withoutHiddenData(view.data, hidden),
+      groups: withoutHiddenGroups(view.groups, hidden),
+    };
+    if (view.rules) shown.rules = withoutHiddenData(view.rules, hidden);
+    return shown;
   }
 
   /** Sets variable values; a non-administrator's may not name an egg's hidden variable. */
