@@ -15,6 +15,7 @@ import {
 } from "../../templates/index.ts";
 import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
+import { fetchTemplateText } from "./template-import.ts";
 
 export interface RepoView {
   id: number;
@@ -207,6 +208,11 @@ export class TemplateRepos {
       .returningAll()
       .executeTakeFirstOrThrow();
     return { id: row.id, name: row.name, url: row.url, branch: row.branch, isLocal: false };
+  }
+
+  /** A template's or an egg's text fetched by URL for the import (template-import.ts). */
+  importText(url: string, opts: { byAdmin: boolean }): Promise<string> {
+    return fetchTemplateText(url, opts);
   }
 
   /** The URL to store: an http(s) URL as given, or a host folder that exists as a file: URL. */
