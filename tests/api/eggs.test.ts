@@ -278,6 +278,8 @@ describe("egg import", () => {
     expect(data.status).toBe(200);
     expect(data.body.data.BOT_NAME).toBeDefined();
     expect(data.body.data.LICENCE_KEY).toBeUndefined();
+    // The rules come along for the settings screen to check values as the node does.
+    expect(data.body.rules).toEqual({ BOT_NAME: { maxLength: 20 } });
     const read = await editor.get(`/api/servers/${id}/definition`);
     expect(read.status).toBe(200);
     expect(read.body.data.LICENCE_KEY).toBeUndefined();

@@ -111,7 +111,12 @@ test("an admin imports an egg from a file on the Templates page and creates a se
   await expect(settings.getByLabel("Greeting")).toHaveValue("hello");
   // The egg's eula feature: the wizard asks.
   await settings.getByLabel("Accept the Minecraft EULA").check();
+  // The egg's rules (max:20) are checked here, as the node would, in the page's words.
+  await settings.getByLabel("Greeting").fill("x".repeat(21));
+  await page.getByTestId("wizard-create").click();
+  await expect(settings.getByText("Maximum length: 20")).toBeVisible();
   await top(page, "server-wizard-egg-desktop");
+  await settings.getByLabel("Greeting").fill("hello");
   await page.getByTestId("wizard-create").click();
   await expect(page).toHaveURL(/\/servers\/view\/[0-9a-f]{8}$/);
   const id = page.url().split("/").pop() as string;
@@ -217,6 +222,8 @@ test("an admin imports an egg by pasting it and from a URL; a server waiting for
     const entry = page.getByTestId("server-entry").filter({ hasText: serverName });
     await expect(entry.locator("[data-status]")).toHaveAttribute("data-status", "starting");
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(entry.locator("[data-status]")).toHaveAttribute("data-status", "starting");
     await top(page, "server-list-starting-phone");
     // The done line appears: online, live.
     expect((await api.post(`/api/servers/${id}/console`, "go")).status).toBe(204);

@@ -38,7 +38,8 @@ export async function fetchTemplateText(given: string, opts: { byAdmin: boolean 
   const signal = AbortSignal.any([AbortSignal.timeout(importLimits.totalMs), answered.signal]);
   const why = (err: unknown) => {
     if (!opts.byAdmin) return "it could not be reached";
-    const cause = answered.signal.aborted ? answered.signal.reason : err;
+    // fetch's own error says only "fetch failed": its cause says why (refused, not found …).
+    const cause = answered.signal.aborted ? answered.signal.reason : ((err as Error).cause ?? err);
     return cause instanceof Error ? cause.message : String(cause);
   };
   let body: Readable | ReadableStream<Uint8Array>;

@@ -118,31 +118,30 @@ export default function TemplateCreate() {
             autoComplete="off"
             spellCheck={false}
           />
-          <button
-            type="button"
-            className="btn btn-outline create-submit"
-            onClick={() => fileInput.current?.click()}
-          >
-            <ScreenIcon name="upload" size={18} />
-            <Trans>Import a file</Trans>
-          </button>
-          <button type="button" className="btn btn-outline create-submit" onClick={() => setAskUrl(true)}>
-            <ScreenIcon name="link" size={18} />
-            <Trans>Import from a URL</Trans>
-          </button>
-          <input
-            ref={fileInput}
-            type="file"
-            accept=".json,.yaml,.yml,application/json"
-            hidden
-            tabIndex={-1}
-            data-testid="template-import-file"
-            onChange={importFile}
-          />
           <button type="submit" className="btn create-submit" disabled={busy || !draft.savable}>
             <ScreenIcon name="save" size={18} />
             <Trans>Create template</Trans>
           </button>
+          {/* Or start from a template or an egg: a file, an address, or one pasted into the editor. */}
+          <div className="template-imports">
+            <button type="button" className="btn btn-outline" onClick={() => fileInput.current?.click()}>
+              <ScreenIcon name="upload" size={18} />
+              <Trans>Import a file</Trans>
+            </button>
+            <button type="button" className="btn btn-outline" onClick={() => setAskUrl(true)}>
+              <ScreenIcon name="link" size={18} />
+              <Trans>Import from a URL</Trans>
+            </button>
+            <input
+              ref={fileInput}
+              type="file"
+              accept=".json,.yaml,.yml,application/json"
+              hidden
+              tabIndex={-1}
+              data-testid="template-import-file"
+              onChange={importFile}
+            />
+          </div>
         </div>
       </form>
       <div onPaste={paste}>
