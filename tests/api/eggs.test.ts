@@ -315,6 +315,30 @@ describe("egg import", () => {
     expect(
       (await admin.post(`/api/servers/${id}/data`, { data: { LICENCE_KEY: { value: "new" } } })).status,
     ).toBe(204);
+    // Nor set at creation: a non-administrator's server from the egg keeps the egg's values.
+    await setGlobalScopes(panel(), "egg@example.com", [
+      "login",
+      "templates.view",
+      "templates.local.edit",
+      "server.create",
+    ]);
+    // On the egg's own environment, as a non-administrator must.
+    const creation = (data: Record<string, unknown>) =>
+      editor.put("/api/servers/e99a0003", { ...template, name: "made by a user", data, node: 0 });
+    const mine = await creation({
+      ...definition.data,
+      LICENCE_KEY: { ...definition.data.LICENCE_KEY, value: "mine" },
+    });
+    expect(mine.status).toBe(403);
+    expect(mine.body.error.code).toBe("ErrTemplateRequired");
+    // Their own values are theirs: past this check (the node may then lack Docker here).
+    const own = await creation({
+      ...definition.data,
+      BOT_NAME: { ...definition.data.BOT_NAME, value: "mybot" },
+    });
+    expect(own.body.error?.code, own.text).not.toBe("ErrTemplateRequired");
+    if (own.status === 200) await admin.delete("/api/servers/e99a0003");
+    await setGlobalScopes(panel(), "egg@example.com", ["login", "templates.view", "templates.local.edit"]);
   });
 
   it("lists a repository of eggs in nested folders, JSON and YAML", async () => {

@@ -255,6 +255,15 @@ export class TemplateRepos {
           : environmentsOf(template).find((offered) => canonicalJson(offered) === canonicalJson(environment));
       const values = valuesOf(data, template);
       if (chosen === undefined || values === undefined) continue;
+      // An egg's hidden variables (user_viewable: false) keep the template's values: they are the
+      // administrators' to set (hidden-variables.ts), from the server's creation on.
+      const hidden = template.egg?.hidden ?? [];
+      if (
+        hidden.some(
+          (key) => key in values && canonicalJson(values[key]) !== canonicalJson(template.data[key]?.value),
+        )
+      )
+        continue;
       const variables = Object.fromEntries(
         Object.entries(template.data).map(([key, variable]) => [
           key,
