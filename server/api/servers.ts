@@ -138,7 +138,7 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
   api.get(
     "/api/servers/:id/definition",
     { config: { access: "server.definition.view" }, schema: byId },
-    async (request) => (await servers.clientOf(request.params.id)).definition(request.params.id),
+    (request) => servers.definitionFor(requirePrincipal(request), request.params.id),
   );
 
   api.put(
@@ -164,7 +164,7 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
       // Administrators of the server see every variable; others the ones they may edit.
       const held = await scopesOnServer(services, requirePrincipal(request), request.params.id);
       const all = holdsScope(held, "server.data.edit.admin");
-      return (await servers.clientOf(request.params.id)).serverData(request.params.id, all);
+      return servers.dataFor(requirePrincipal(request), request.params.id, all);
     },
   );
 
@@ -172,11 +172,7 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
     "/api/servers/:id/data",
     { config: { access: "server.data.edit" }, schema: { ...byId, body: ServerDataBody } },
     async (request, reply) => {
-      await (await servers.clientOf(request.params.id)).setServerData(
-        request.params.id,
-        dataValues(request.body),
-        true,
-      );
+      await servers.setData(requirePrincipal(request), request.params.id, dataValues(request.body), true);
       return reply.status(204).send();
     },
   );
@@ -185,11 +181,7 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
     "/api/servers/:id/data",
     { config: { access: "server.data.edit.admin" }, schema: { ...byId, body: ServerDataBody } },
     async (request, reply) => {
-      await (await servers.clientOf(request.params.id)).setServerData(
-        request.params.id,
-        dataValues(request.body),
-        false,
-      );
+      await servers.setData(requirePrincipal(request), request.params.id, dataValues(request.body), false);
       await servers.refreshRecord(request.params.id);
       return reply.status(204).send();
     },

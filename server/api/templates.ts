@@ -11,6 +11,8 @@ import {
   RepoTemplateParams,
   RepoView,
   TemplateBody,
+  TemplateImportBody,
+  TemplateImportView,
 } from "../wire/templates.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
@@ -34,6 +36,18 @@ export function templateRoutes(app: Api, { services }: RouteContext): void {
     "/api/templates",
     { config: { access: "templates.view" }, schema: { response: { 200: Type.Array(RepoView) } } },
     () => templates.repos(),
+  );
+
+  // Ours: the Templates page's import by URL, fetched by the panel (template-import.ts).
+  api.post(
+    "/api/templates/import",
+    {
+      config: { access: "templates.local.edit" },
+      schema: { body: TemplateImportBody, response: { 200: TemplateImportView } },
+    },
+    async (request) => ({
+      text: await templates.importText(request.body.url, { byAdmin: byAdmin(request) }),
+    }),
   );
 
   api.get(

@@ -88,7 +88,10 @@ export class ServerOps implements NodeServers {
   async serverData(id: string, all: boolean): Promise<ServerDataView> {
     const { definition } = this.store.get(id);
     const data = Object.fromEntries(Object.entries(definition.data).filter(([, v]) => all || v.userEdit));
-    return { data, groups: definition.groups ?? [] };
+    const view: ServerDataView = { data, groups: definition.groups ?? [] };
+    const rules = Object.entries(definition.egg?.rules ?? {}).filter(([name]) => name in data);
+    if (rules.length) view.rules = Object.fromEntries(rules);
+    return view;
   }
 
   setServerData(id: string, values: Record<string, VariableValue>, onlyUserEditable: boolean): Promise<void> {

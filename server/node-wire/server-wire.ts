@@ -1,4 +1,4 @@
-import type { Group, ServerLimits, Template, Variable, VariableValue } from "../templates/index.ts";
+import type { EggRule, Group, ServerLimits, Template, Variable, VariableValue } from "../templates/index.ts";
 
 /** Shapes that cross the panel↔node seam for servers (reference §4, §5.8–§5.10). */
 export interface ServerStatusView {
@@ -32,6 +32,8 @@ export interface ConsoleView {
 export interface ServerDataView {
   data: Record<string, Variable>;
   groups: Group[];
+  /** An imported egg's checks of these variables (egg-rules.ts), for the editor to check as the node does. */
+  rules?: Record<string, EggRule>;
 }
 
 export interface FlagsView {

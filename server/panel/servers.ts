@@ -4,8 +4,16 @@ import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { NodeServers } from "../node-wire/server-wire.ts";
-import type { Template, Variable } from "../templates/index.ts";
+import type { NodeServers, ServerDataView } from "../node-wire/server-wire.ts";
+import type { Template, Variable, VariableValue } from "../templates/index.ts";
+import {
+  hiddenNames,
+  keepHidden,
+  refuseHiddenValues,
+  withoutHidden,
+  withoutHiddenData,
+  withoutHiddenGroups,
+} from "./hidden-variables.ts";
 import type { Nodes } from "./nodes.ts";
 import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
 import type { Principal } from "./principal.ts";
@@ -267,7 +275,8 @@ export class Servers {
     const client = await this.clientOf(id);
     let definition = body;
     if (!holdsScope(principal.scopes, "admin")) {
-      const { limits: current, environment, egg } = await client.definition(id);
+      const stored = await client.definition(id);
+      const { limits: current, environment, egg } = stored;
       if (
         body.limits !== undefined &&
         JSON.stringify(sortedKeys(body.limits)) !== JSON.stringify(sortedKeys(current))
@@ -285,15 +294,53 @@ export class Servers {
       if (givenEgg !== undefined && canonicalJson(givenEgg) !== canonicalJson(egg ?? null))
         throw environmentAdminOnly();
       const { limits: _ignored, environment: _kept, ...rest } = body;
-      definition = {
-        ...rest,
-        environment,
-        ...(current ? { limits: current } : {}),
-        ...(givenEgg === undefined && egg ? { egg } : {}),
-      };
+      // The egg's hidden variables, which their read left out, are kept (hidden-variables.ts).
+      definition = keepHidden(
+        {
+          ...rest,
+          environment,
+          ...(current ? { limits: current } : {}),
+          ...(givenEgg === undefined && egg ? { egg } : {}),
+        },
+        stored,
+      );
     }
     await client.replaceDefinition(id, definition);
     await this.refreshRecord(id);
+  }
+
+  /** A server's definition as this principal may read it: an egg's hidden variables are the administrators'. */
+  async definitionFor(principal: Principal, id: string): Promise<Template> {
+    const definition = await (await this.clientOf(id)).definition(id);
+    return holdsScope(principal.scopes, "admin") ? definition : withoutHidden(definition);
+  }
+
+  /** A server's variables (`all`, or the user-editable ones) as this principal may read them. */
+  async dataFor(principal: Principal, id: string, all: boolean): Promise<ServerDataView> {
+    const client = await this.clientOf(id);
+    const view = await client.serverData(id, all);
+    if (holdsScope(principal.scopes, "admin")) return view;
+    const hidden = hiddenNames(await client.definition(id));
+    const shown: ServerDataView = {
+      ...view,
+      data: withoutHiddenData(view.data, hidden),
+      groups: withoutHiddenGroups(view.groups, hidden),
+    };
+    if (view.rules) shown.rules = withoutHiddenData(view.rules, hidden);
+    return shown;
+  }
+
+  /** Sets variable values; a non-administrator's may not name an egg's hidden variable. */
+  async setData(
+    principal: Principal,
+    id: string,
+    values: Record<string, VariableValue>,
+    onlyUserEditable: boolean,
+  ): Promise<void> {
+    const client = await this.clientOf(id);
+    if (!holdsScope(principal.scopes, "admin"))
+      refuseHiddenValues(values, hiddenNames(await client.definition(id)));
+    await client.setServerData(id, values, onlyUserEditable);
   }
 
   /** After the node took a new definition or values: keep address, type and icon in step. */

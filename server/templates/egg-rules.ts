@@ -221,26 +221,63 @@ export function readRules(rulesRaw: unknown, defaultValue: string): ReadRules {
   return result;
 }
 
+/**
+ * Which of an egg rule's checks a value breaks, as data: the node words it in English
+ * (ruleBreakText), the browser in the user's language, from this one check.
+ */
+export type RuleBreak =
+  | { check: "number" }
+  | { check: "minValue" | "maxValue" | "minLength" | "maxLength"; limit: number }
+  | { check: "pattern"; source: string }
+  | { check: "notIn"; value: string };
+
 /** Checks a value against an egg rule; undefined when it passes. Empty values are the `required` check's. */
-export function eggRuleProblem(rule: EggRule, raw: VariableValue): string | undefined {
+export function eggRuleBreak(rule: EggRule, raw: VariableValue): RuleBreak | undefined {
   const value = String(raw);
   if (value === "") return undefined;
   const numeric =
     typeof raw === "number" || rule.numeric || rule.minValue !== undefined || rule.maxValue !== undefined;
-  if (rule.numeric && !/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value)) return "must be a number";
+  if (rule.numeric && !/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value)) return { check: "number" };
   if (numeric && (rule.minValue !== undefined || rule.maxValue !== undefined)) {
     const number = Number(value);
-    if (rule.minValue !== undefined && !(number >= rule.minValue)) return `must be at least ${rule.minValue}`;
-    if (rule.maxValue !== undefined && !(number <= rule.maxValue)) return `must be at most ${rule.maxValue}`;
+    if (rule.minValue !== undefined && !(number >= rule.minValue))
+      return { check: "minValue", limit: rule.minValue };
+    if (rule.maxValue !== undefined && !(number <= rule.maxValue))
+      return { check: "maxValue", limit: rule.maxValue };
   }
   const length = [...value].length;
   if (rule.minLength !== undefined && length < rule.minLength)
-    return `must be at least ${rule.minLength} characters long`;
+    return { check: "minLength", limit: rule.minLength };
   if (rule.maxLength !== undefined && length > rule.maxLength)
-    return `must be at most ${rule.maxLength} characters long`;
+    return { check: "maxLength", limit: rule.maxLength };
   for (const { source, flags } of rule.patterns ?? []) {
-    if (!new RegExp(source, flags).test(value)) return `must match ${source}`;
+    if (!new RegExp(source, flags).test(value)) return { check: "pattern", source };
   }
-  if (rule.notIn?.includes(value)) return `may not be ${JSON.stringify(value)}`;
+  if (rule.notIn?.includes(value)) return { check: "notIn", value };
   return undefined;
+}
+
+export function ruleBreakText(broken: RuleBreak): string {
+  switch (broken.check) {
+    case "number":
+      return "must be a number";
+    case "minValue":
+      return `must be at least ${broken.limit}`;
+    case "maxValue":
+      return `must be at most ${broken.limit}`;
+    case "minLength":
+      return `must be at least ${broken.limit} characters long`;
+    case "maxLength":
+      return `must be at most ${broken.limit} characters long`;
+    case "pattern":
+      return `must match ${broken.source}`;
+    case "notIn":
+      return `may not be ${JSON.stringify(broken.value)}`;
+  }
+}
+
+/** The English problem of eggRuleBreak; undefined when the value passes. */
+export function eggRuleProblem(rule: EggRule, raw: VariableValue): string | undefined {
+  const broken = eggRuleBreak(rule, raw);
+  return broken && ruleBreakText(broken);
 }

@@ -16,7 +16,7 @@ export { parseDocumentText } from "./document-text.ts";
 export { parseGoDuration } from "./duration.ts";
 export { convertEgg, type EggConversion, eggContainerRoot, isEgg } from "./egg.ts";
 export { editConfigText } from "./egg-config-edit.ts";
-export { eggRuleProblem } from "./egg-rules.ts";
+export { eggRuleBreak, eggRuleProblem, type RuleBreak } from "./egg-rules.ts";
 export { environmentsOf, environmentTypeOf } from "./environments.ts";
 export { templateErrors } from "./errors.ts";
 export { visibleGroups } from "./groups.ts";
@@ -41,10 +41,12 @@ export { substituteTokens, type TokenRole, type UserValueNames } from "./substit
 export { replaceTokens, type TokenValues, unknownTokens } from "./tokens.ts";
 export type * from "./types.ts";
 export {
+  type CheckedValue,
   type Coerced,
   checkVariableValue,
   coerceVariableValue,
   userValueNames,
+  type ValueBreak,
   variableTypeOf,
   variableValues,
 } from "./variables.ts";

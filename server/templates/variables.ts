@@ -1,10 +1,21 @@
-import { eggRuleProblem } from "./egg-rules.ts";
+import { eggRuleBreak, type RuleBreak, ruleBreakText } from "./egg-rules.ts";
 import { assignDefined, readBoolean, readList, readObject, readString } from "./fields.ts";
 import { childPath, isObject, jsonType, type Problems } from "./problems.ts";
 import { controlCharacter } from "./substitute.ts";
 import type { EggRule, Variable, VariableOption, VariableType, VariableValue } from "./types.ts";
 
 export type Coerced = { ok: true; value: VariableValue } | { ok: false; problem: string };
+
+/** What a user's value breaks, as data, for the browser to say in the user's language. */
+export type ValueBreak =
+  | RuleBreak
+  | { check: "type"; type: VariableType }
+  | { check: "option" }
+  | { check: "control" };
+
+export type CheckedValue =
+  | { ok: true; value: VariableValue }
+  | { ok: false; problem: string; broken: ValueBreak };
 
 /** strconv.ParseBool's words (case-insensitive here), plus "" for a value never set. */
 const booleanWords = new Map<string, boolean>([
@@ -132,22 +143,34 @@ export function parseVariable(raw: unknown, path: string, problems: Problems): V
  * goes into a console line or a config file's line stays on that line; for a variable of an
  * imported egg, also the checks of its rules (`egg.rules`).
  */
-export function checkVariableValue(variable: Variable, raw: unknown, rule?: EggRule): Coerced {
+export function checkVariableValue(variable: Variable, raw: unknown, rule?: EggRule): CheckedValue {
   const coerced = coerceVariableValue(variable.type, raw, variable.options);
-  if (!coerced.ok) return coerced;
+  if (!coerced.ok) {
+    const broken: ValueBreak =
+      variable.type === "option" ? { check: "option" } : { check: "type", type: variable.type };
+    return { ...coerced, broken };
+  }
   const value = coerced.value;
   const options = variable.options ?? [];
   if (options.length > 0 && !options.some((option) => String(option.value) === String(value))) {
     const allowed = options.map((option) => JSON.stringify(option.value)).join(", ");
     if (!(variable.type === "option" && value === "")) {
-      return { ok: false, problem: `${JSON.stringify(value)} is not one of the options (${allowed})` };
+      return {
+        ok: false,
+        problem: `${JSON.stringify(value)} is not one of the options (${allowed})`,
+        broken: { check: "option" },
+      };
     }
   }
   if (typeof value === "string" && controlCharacter.test(value)) {
-    return { ok: false, problem: "may not contain control characters or line breaks" };
+    return {
+      ok: false,
+      problem: "may not contain control characters or line breaks",
+      broken: { check: "control" },
+    };
   }
-  const broken = rule && eggRuleProblem(rule, value);
-  if (broken) return { ok: false, problem: broken };
+  const broken = rule && eggRuleBreak(rule, value);
+  if (broken) return { ok: false, problem: ruleBreakText(broken), broken };
   return coerced;
 }
 

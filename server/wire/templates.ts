@@ -25,4 +25,9 @@ export const RepoCreateBody = Type.Object({
   branch: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
+/** POST /api/templates/import: a template's or an egg's address (ours). */
+export const TemplateImportBody = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2000 }) });
+/** Its text as the address gave it: the browser converts and checks it as an uploaded file. */
+export const TemplateImportView = Type.Object({ text: Type.String() });
+
 export const TemplateBody = Type.Object({}, { additionalProperties: true });

@@ -87,6 +87,9 @@ export const saveLocalTemplate = (name: string, body: unknown, opts?: CallOption
   put<void>(`/api/templates/${LOCAL_REPO}/${encodeURIComponent(name)}`, body, opts);
 export const addRepo = (body: RepoFields, opts?: CallOptions) =>
   post<TemplateRepo>("/api/templates", body, opts);
+/** A template's or an egg's text, fetched by the panel from an address (POST /api/templates/import, ours). */
+export const fetchTemplateText = (url: string, opts?: CallOptions) =>
+  post<{ text: string }>("/api/templates/import", { url }, opts);
 export const deleteRepo = (repo: number, opts?: CallOptions) => del<void>(`/api/templates/${repo}`, opts);
 
 /** Whether a template exists (spec §7: a 404 means no, without a toast). */

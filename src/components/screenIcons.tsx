@@ -20,6 +20,7 @@ const paths = {
   terminal: `${box(2, 4, 20, 16, 2)}M6 9l3 3-3 3M12 15h5`,
   back: "M19 12H5M11 18l-6-6 6-6",
   upload: "M12 15V3M7 8l5-5 5 5M4 21h16",
+  link: "M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7",
 } as const;
 
 export type ScreenIconName = keyof typeof paths;

@@ -67,6 +67,7 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrNoTemplate", message: "Template {template} not found" }),
   msg({ id: "errors.ErrTemplateInvalid", message: "The template is not valid at {path}: {problem}" }),
   msg({ id: "errors.ErrRepoUnavailable", message: "Repository {repo} could not be read: {reason}" }),
+  msg({ id: "errors.ErrImportFailed", message: "The file could not be fetched: {reason}" }),
   msg({ id: "errors.ErrRepoReadOnly", message: "Only local templates can be changed" }),
   msg({ id: "errors.ErrRepoNotFound", message: "Repository not found" }),
   msg({ id: "errors.ErrCannotDeleteLocalRepo", message: "The local repository cannot be removed" }),

@@ -26,7 +26,15 @@ export function liveStats(id: string): Signal<ServerStats | undefined> {
 }
 
 type LiveFrame =
-  | { type: "status"; id: string; running: boolean; installing: boolean; installed?: boolean }
+  | {
+      type: "status";
+      id: string;
+      running: boolean;
+      installing: boolean;
+      installed?: boolean;
+      starting?: boolean;
+      installFailure?: string;
+    }
   | ({ type: "stats"; id: string } & ServerStats)
   | { type: "error"; error: { code: string } };
 

@@ -16,7 +16,8 @@ import { errorMessage } from "../i18n/errorMessages";
 // Live state of servers (spec §4, reference §4): a status signal per server, and for an opened
 // server a socket with the reconnect / poll fallback state machine.
 
-export type ServerStatus = "unknown" | "installing" | "online" | "offline";
+/** `starting`: running, but an imported egg's done line has not appeared in its console yet. */
+export type ServerStatus = "unknown" | "installing" | "starting" | "online" | "offline";
 export type SocketState = "connecting" | "open" | "closed";
 
 export const SOCKET_RETRY_MS = 5000;
@@ -31,11 +32,12 @@ const RESYNC_MARGIN_US = 2_000_000;
 /** Output kept to find where a resync read joins onto what was shown (more than a node's ring holds). */
 const SHOWN_TAIL_BYTES = 64 * 1024;
 
-/** installing wins, then running; before any answer the status is unknown (spec §4). */
+/** installing wins, then running (starting until its done line); before any answer the status is unknown (spec §4). */
 export function statusOf(answer: Partial<ServerStatusAnswer> | undefined): ServerStatus {
   if (!answer) return "unknown";
   if (answer.installing) return "installing";
-  return answer.running ? "online" : "offline";
+  if (!answer.running) return "offline";
+  return answer.starting ? "starting" : "online";
 }
 
 const statuses = new Map<string, Signal<ServerStatus>>();

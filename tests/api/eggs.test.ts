@@ -220,6 +220,127 @@ describe("egg import", () => {
     expect((await editor.put(`/api/servers/${id}/definition`, kept)).status).toBe(204);
   });
 
+  it("hides a variable the egg does not let users view from everyone but administrators", async () => {
+    const secretEgg = {
+      meta: { version: "PTDL_v2" },
+      name: "Hidden values",
+      docker_images: { Node: "ghcr.io/parkervcp/yolks:nodejs_20" },
+      startup: "node bot.js {{BOT_NAME}}",
+      config: { stop: "^C", startup: "{}", files: "{}", logs: "{}" },
+      variables: [
+        {
+          name: "Bot name",
+          env_variable: "BOT_NAME",
+          default_value: "bot",
+          user_viewable: true,
+          user_editable: true,
+          rules: "required|string|max:20",
+        },
+        // Pterodactyl: an operator's secret the server's users neither see nor change.
+        {
+          name: "Licence key",
+          env_variable: "LICENCE_KEY",
+          default_value: "s3cret-licence-value",
+          user_viewable: false,
+          user_editable: true,
+          rules: "nullable|string",
+        },
+        {
+          name: "Region",
+          env_variable: "REGION",
+          default_value: "eu-hidden-region",
+          user_viewable: false,
+          user_editable: false,
+          rules: "nullable|string",
+        },
+      ],
+    };
+    expect((await admin.put("/api/templates/0/hidden-values", secretEgg)).status).toBe(204);
+    const template = (await admin.get("/api/templates/0/hidden-values")).body;
+    const { name: _n, supportedEnvironments: _s, ...definition } = template;
+    const id = "e99a0002";
+    const created = await admin.put(`/api/servers/${id}`, {
+      ...definition,
+      environment: { type: "host" },
+      node: 0,
+    });
+    expect(created.status, created.text).toBe(200);
+    // Every server scope, the server's administrator's included: still not an administrator.
+    await setServerScopes(panel(), "egg@example.com", id, [
+      "server.view",
+      "server.data.view",
+      "server.data.edit",
+      "server.data.edit.admin",
+      "server.definition.view",
+      "server.definition.edit",
+    ]);
+    const data = await editor.get(`/api/servers/${id}/data`);
+    expect(data.status).toBe(200);
+    expect(data.body.data.BOT_NAME).toBeDefined();
+    expect(data.body.data.LICENCE_KEY).toBeUndefined();
+    // The rules come along for the settings screen to check values as the node does.
+    expect(data.body.rules).toEqual({ BOT_NAME: { maxLength: 20 } });
+    const read = await editor.get(`/api/servers/${id}/definition`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.LICENCE_KEY).toBeUndefined();
+    expect(read.body.data.REGION).toBeUndefined();
+    for (const answer of [data.text, read.text]) {
+      expect(answer).not.toContain("s3cret-licence-value");
+      expect(answer).not.toContain("eu-hidden-region");
+    }
+    // Not changeable either, by any of the ways a value is set.
+    const posted = await editor.post(`/api/servers/${id}/data`, { data: { LICENCE_KEY: { value: "mine" } } });
+    expect(posted.status).toBe(403);
+    expect(posted.body.error.code).toBe("ErrVariableNotEditable");
+    const put = await editor.put(`/api/servers/${id}/data`, { data: { REGION: { value: "us" } } });
+    expect(put.status).toBe(403);
+    const redefined = await editor.put(`/api/servers/${id}/definition`, {
+      ...read.body,
+      data: { ...read.body.data, LICENCE_KEY: { type: "string", value: "mine" } },
+    });
+    expect(redefined.status).toBe(403);
+    // What they can read they can write back: the hidden values are kept.
+    const back = await editor.put(`/api/servers/${id}/definition`, { ...read.body, display: "Renamed" });
+    expect(back.status, back.text).toBe(204);
+    expect(
+      (await editor.post(`/api/servers/${id}/data`, { data: { BOT_NAME: { value: "mine" } } })).status,
+    ).toBe(204);
+    // Administrators see (and set) them.
+    const adminData = (await admin.get(`/api/servers/${id}/data`)).body.data;
+    expect(adminData.LICENCE_KEY.value).toBe("s3cret-licence-value");
+    expect(adminData.REGION.value).toBe("eu-hidden-region");
+    const adminRead = (await admin.get(`/api/servers/${id}/definition`)).body;
+    expect(adminRead.display).toBe("Renamed");
+    expect(adminRead.data.LICENCE_KEY.value).toBe("s3cret-licence-value");
+    expect(
+      (await admin.post(`/api/servers/${id}/data`, { data: { LICENCE_KEY: { value: "new" } } })).status,
+    ).toBe(204);
+    // Nor set at creation: a non-administrator's server from the egg keeps the egg's values.
+    await setGlobalScopes(panel(), "egg@example.com", [
+      "login",
+      "templates.view",
+      "templates.local.edit",
+      "server.create",
+    ]);
+    // On the egg's own environment, as a non-administrator must.
+    const creation = (data: Record<string, unknown>) =>
+      editor.put("/api/servers/e99a0003", { ...template, name: "made by a user", data, node: 0 });
+    const mine = await creation({
+      ...definition.data,
+      LICENCE_KEY: { ...definition.data.LICENCE_KEY, value: "mine" },
+    });
+    expect(mine.status).toBe(403);
+    expect(mine.body.error.code).toBe("ErrTemplateRequired");
+    // Their own values are theirs: past this check (the node may then lack Docker here).
+    const own = await creation({
+      ...definition.data,
+      BOT_NAME: { ...definition.data.BOT_NAME, value: "mybot" },
+    });
+    expect(own.body.error?.code, own.text).not.toBe("ErrTemplateRequired");
+    if (own.status === 200) await admin.delete("/api/servers/e99a0003");
+    await setGlobalScopes(panel(), "egg@example.com", ["login", "templates.view", "templates.local.edit"]);
+  });
+
   it("lists a repository of eggs in nested folders, JSON and YAML", async () => {
     const folder = path.join(work, "egg-repo");
     for (const file of [paperFile, insurgencyFile, museFile]) {

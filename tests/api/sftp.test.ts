@@ -348,6 +348,104 @@ describe("SFTP", () => {
       }
     });
 
+    it("refuses to change the files an egg's file_denylist protects, and only those (issue 28)", async () => {
+      const id = "sftp0egg";
+      const made = await api.put(`/api/servers/${id}`, {
+        ...echoDefinition(),
+        node: 0,
+        egg: { format: "PTDL_v2", denylist: ["server.jar", "config/*.cfg", "!config/free.cfg", "locked/"] },
+      });
+      expect(made.status, made.text).toBe(200);
+      await setServerScopes(panel(), sftpUser.email, id, sftpScopes);
+      const folder = root(id);
+      fs.mkdirSync(path.join(folder, "config"), { recursive: true });
+      fs.mkdirSync(path.join(folder, "locked", "empty"), { recursive: true });
+      fs.mkdirSync(path.join(folder, "plugins", "x"), { recursive: true });
+      const seeded: Record<string, string> = {
+        "server.jar": "jar",
+        "plugins/x/server.jar": "nested jar",
+        "config/game.cfg": "game",
+        "config/free.cfg": "free",
+        "locked/inside.txt": "inside",
+        "notes.txt": "notes",
+      };
+      for (const [name, text] of Object.entries(seeded)) fs.writeFileSync(path.join(folder, name), text);
+      const dir = tempDir("denylist");
+      try {
+        fs.writeFileSync(path.join(dir, "new.txt"), "new");
+        // Each change on its own run, so that each must be refused by itself.
+        for (const change of [
+          "put new.txt server.jar",
+          "put new.txt plugins/x/server.jar",
+          "put new.txt config/game.cfg",
+          "put new.txt config/other.cfg",
+          "put new.txt locked/inside.txt",
+          "put new.txt locked/new.txt",
+          "rm server.jar",
+          "rm config/game.cfg",
+          "rm locked/inside.txt",
+          "rename server.jar moved.jar",
+          "rename notes.txt locked/new.txt",
+          "rename config/game.cfg config/game.bak",
+          "rename notes.txt config/new.cfg",
+          "rename locked unlocked",
+          "rename config settings",
+          "rename plugins elsewhere",
+          "rmdir locked/empty",
+          "symlink notes.txt config/link.cfg",
+          "mkdir locked/sub",
+          "mkdir config/sub.cfg",
+        ]) {
+          const run = await runSftp(local(sftpUser, id), [change], { cwd: dir });
+          expect(run.code, `${change}: ${run.stdout}${run.stderr}`).not.toBe(0);
+          expect(run.stderr, change).toMatch(/Permission denied/);
+          for (const [name, text] of Object.entries(seeded))
+            expect(fs.readFileSync(path.join(folder, name), "utf8"), `${change}: ${name}`).toBe(text);
+          expect(fs.readdirSync(folder).sort(), change).toEqual(
+            ["config", "locked", "notes.txt", "plugins", "server.jar"].sort(),
+          );
+          expect(fs.readdirSync(path.join(folder, "config")).sort(), change).toEqual([
+            "free.cfg",
+            "game.cfg",
+          ]);
+        }
+        // A link to a protected folder reaches the same files: refused by where they really are.
+        const linked = await runSftp(local(sftpUser, id), ["symlink config alias"], { cwd: dir });
+        expect(linked.code, linked.stderr).toBe(0);
+        for (const change of [
+          "rm alias/game.cfg",
+          "rename alias/game.cfg alias/game.bak",
+          "put new.txt alias/game.cfg",
+        ]) {
+          const run = await runSftp(local(sftpUser, id), [change], { cwd: dir });
+          expect(run.code, `${change}: ${run.stdout}${run.stderr}`).not.toBe(0);
+          expect(run.stderr, change).toMatch(/Permission denied/);
+          expect(fs.readdirSync(path.join(folder, "config")).sort(), change).toEqual([
+            "free.cfg",
+            "game.cfg",
+          ]);
+          expect(fs.readFileSync(path.join(folder, "config/game.cfg"), "utf8")).toBe("game");
+        }
+        // Reading stays open, and what the list does not name (or allows again) changes as usual.
+        const free = await runSftp(
+          local(sftpUser, id),
+          [
+            "get server.jar got.jar",
+            "put new.txt config/free.cfg",
+            "put new.txt notes.txt",
+            "rename notes.txt notes.md",
+          ],
+          { cwd: dir },
+        );
+        expect(free.code, free.stderr).toBe(0);
+        expect(fs.readFileSync(path.join(dir, "got.jar"), "utf8")).toBe("jar");
+        expect(fs.readFileSync(path.join(folder, "config/free.cfg"), "utf8")).toBe("new");
+        expect(fs.readFileSync(path.join(folder, "notes.md"), "utf8")).toBe("new");
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it("needs server.files.view to sign in at all, as the file manager needs it to show anything", async () => {
       const names = fs.readdirSync(root(readOnlyId)).sort();
       expectRefused(await runSftp(local(unseeing, readOnlyId), ["put /etc/hostname hostname"]));

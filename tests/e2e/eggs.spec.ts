@@ -1,8 +1,11 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { type DockerEngine, startDockerEngine, testImage } from "../support/docker-engine.ts";
+import { echoDefinition } from "../support/echo-template.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap, unique } from "./helpers.ts";
@@ -108,7 +111,12 @@ test("an admin imports an egg from a file on the Templates page and creates a se
   await expect(settings.getByLabel("Greeting")).toHaveValue("hello");
   // The egg's eula feature: the wizard asks.
   await settings.getByLabel("Accept the Minecraft EULA").check();
+  // The egg's rules (max:20) are checked here, as the node would, in the page's words.
+  await settings.getByLabel("Greeting").fill("x".repeat(21));
+  await page.getByTestId("wizard-create").click();
+  await expect(settings.getByText("Maximum length: 20")).toBeVisible();
   await top(page, "server-wizard-egg-desktop");
+  await settings.getByLabel("Greeting").fill("hello");
   await page.getByTestId("wizard-create").click();
   await expect(page).toHaveURL(/\/servers\/view\/[0-9a-f]{8}$/);
   const id = page.url().split("/").pop() as string;
@@ -129,4 +137,99 @@ test("an admin imports an egg from a file on the Templates page and creates a se
   await top(page, "server-from-egg-desktop");
   expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("an admin imports an egg by pasting it and from a URL; a server waiting for its done line shows Starting", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi(panel.url);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${panel.url}/templates/new`);
+  await login(page);
+  await expect(page.getByTestId("template-status")).toHaveText("Valid template");
+
+  // A whole egg pasted into the editor is imported (YAML too): converted, its name kept.
+  const pasted = unique("Pasted egg ");
+  await page.getByTestId("template-json").evaluate((area, text) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", text);
+    area.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, eggYaml(pasted));
+  await expect(page.getByLabel("Display name")).toHaveValue(pasted);
+  const name = pasted.replace(/ /g, "-");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
+  expect(JSON.parse(await page.getByTestId("template-json").inputValue())).toMatchObject({
+    display: pasted,
+    egg: { format: "PLCN_v3" },
+  });
+  await page.getByRole("button", { name: "Create template" }).click();
+  await expect(page).toHaveURL(new RegExp(`/templates/view/0/${name}$`));
+  expect((await api.get(`/api/templates/0/${name}`)).body.display).toBe(pasted);
+
+  // From a URL: the panel fetches it (an administrator may name the site's own addresses).
+  const fetched = unique("Fetched egg ");
+  const fileName = `${unique("egg-url-")}.yaml`;
+  const site = http.createServer((_req, res) => res.end(eggYaml(fetched)));
+  await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
+  try {
+    await page.goto(`${panel.url}/templates/new`);
+    await page.getByRole("button", { name: "Import from a URL" }).click();
+    const dialog = page.getByTestId("import-url-dialog");
+    await dialog
+      .getByLabel("URL")
+      .fill(`http://127.0.0.1:${(site.address() as AddressInfo).port}/${fileName}`);
+    await top(page, "template-import-url-desktop");
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByLabel("Display name")).toHaveValue(fetched);
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue(fileName.replace(/\.yaml$/, ""));
+    await expect(page.getByTestId("template-status")).toHaveText("Valid template");
+    // A fetch that fails says why at the field.
+    await page.getByRole("button", { name: "Import from a URL" }).click();
+    await dialog.getByLabel("URL").fill("http://127.0.0.1:1/missing.json");
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await expect(dialog.getByText(/The file could not be fetched/)).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await top(page, "template-import-url-failed-phone");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+  } finally {
+    await new Promise((r) => site.close(r));
+  }
+
+  // Starting: running, its done line ("pong", its answer to a console line) not seen yet; Online once it appears.
+  const id = Math.random().toString(16).slice(2, 10).padEnd(8, "0");
+  const serverName = unique("starting-");
+  const created = await api.put(`/api/servers/${id}`, {
+    ...echoDefinition({ display: "Echo egg" }),
+    name: serverName,
+    node: 0,
+    egg: { format: "PTDL_v2", done: ["pong"] },
+  });
+  expect(created.status, created.text).toBe(200);
+  try {
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${panel.url}/servers/view/${id}`);
+    const badge = page.locator(".server-head [data-status]");
+    await expect(badge).toHaveAttribute("data-status", "starting");
+    await expect(badge).toHaveText("Starting");
+    // Running: Stop and Kill are offered, not Start.
+    await expect(page.getByTestId("action-stop")).toBeVisible();
+    await expect(page.getByTestId("action-start")).toHaveCount(0);
+    await top(page, "server-starting-desktop");
+    await page.goto(`${panel.url}/servers`);
+    const entry = page.getByTestId("server-entry").filter({ hasText: serverName });
+    await expect(entry.locator("[data-status]")).toHaveAttribute("data-status", "starting");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(entry.locator("[data-status]")).toHaveAttribute("data-status", "starting");
+    await top(page, "server-list-starting-phone");
+    // The done line appears: online, live.
+    expect((await api.post(`/api/servers/${id}/console`, "go")).status).toBe(204);
+    await expect(entry.locator("[data-status]")).toHaveAttribute("data-status", "online");
+  } finally {
+    await api.post(`/api/servers/${id}/kill`);
+    await api.delete(`/api/servers/${id}`);
+  }
 });

@@ -1,4 +1,5 @@
-import type { FileHandle } from "node:fs/promises";
+import fsp, { type FileHandle } from "node:fs/promises";
+import path from "node:path";
 import { ApiError } from "../../errors.ts";
 import type { WriteOptions } from "./open.ts";
 import { Sandbox } from "./sandbox.ts";
@@ -65,8 +66,40 @@ export class ProtectedSandbox extends Sandbox {
     super(root);
   }
 
-  private check(userPath: string): void {
+  /**
+   * Refuses a protected path, by its text and by where it really is (a link made to a
+   * protected folder reaches the same files); `inside`: also a folder holding a protected
+   * path, as renaming or removing the folder would take that path with it.
+   */
+  private async check(
+    userPath: string,
+    opts: { inside?: boolean; followFinal?: boolean } = {},
+  ): Promise<void> {
     if (this.denied(this.relative(userPath))) throw deniedFile(userPath);
+    // A path that does not resolve is refused by the operation itself, as without a denylist.
+    const location = await this.resolve(userPath, { followFinal: opts.followFinal ?? false }).catch(
+      () => undefined,
+    );
+    if (!location) return;
+    if (this.denied(location.relative)) throw deniedFile(userPath);
+    if (
+      opts.inside &&
+      location.stats?.isDirectory() &&
+      (await this.holdsDenied(location.path, location.relative))
+    )
+      throw deniedFile(userPath);
+  }
+
+  /** Whether anything under a folder is protected (links are not followed: they stay where they lie). */
+  private async holdsDenied(absolute: string, relative: string): Promise<boolean> {
+    const entries = await fsp.readdir(absolute, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const inner = relative ? `${relative}/${entry.name}` : entry.name;
+      if (this.denied(inner)) return true;
+      if (entry.isDirectory() && (await this.holdsDenied(path.join(absolute, entry.name), inner)))
+        return true;
+    }
+    return false;
   }
 
   override async openResolvedWrite(
@@ -79,28 +112,30 @@ export class ProtectedSandbox extends Sandbox {
   }
 
   override async mkdirp(userPath: string, signal?: AbortSignal): Promise<Location> {
-    this.check(userPath);
+    await this.check(userPath);
     return super.mkdirp(userPath, signal);
   }
 
   override async rename(from: string, to: string): Promise<void> {
-    this.check(from);
-    this.check(to);
+    await this.check(from, { inside: true });
+    await this.check(to);
     return super.rename(from, to);
   }
 
   override async remove(userPath: string, options: { recursive?: boolean } = {}): Promise<void> {
-    this.check(userPath);
+    await this.check(userPath, { inside: true });
     return super.remove(userPath, options);
   }
 
   override async symlink(target: string, linkPath: string): Promise<void> {
-    this.check(linkPath);
+    await this.check(linkPath);
     return super.symlink(target, linkPath);
   }
 
   override async hardlink(existing: string, linkPath: string): Promise<void> {
-    this.check(linkPath);
+    // A hard link to a protected file is that file under another name.
+    await this.check(existing, { followFinal: true });
+    await this.check(linkPath);
     return super.hardlink(existing, linkPath);
   }
 }

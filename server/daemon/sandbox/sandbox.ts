@@ -178,13 +178,14 @@ export class Sandbox {
     }
   }
 
-  /** Removes a file, a link (not what it points to) or, with `recursive`, a folder. */
+  /** Removes a file, a link (not what it points to), an empty folder or, with `recursive`, any folder. */
   async remove(userPath: string, options: { recursive?: boolean } = {}): Promise<void> {
     const location = await this.resolve(userPath, { followFinal: false });
     if (!location.stats) throw sandboxErrors.notFound(userPath);
     if (location.relative === "") throw sandboxErrors.illegal(userPath, "is the server folder itself");
-    if (location.stats.isDirectory()) await fsp.rm(location.path, { recursive: options.recursive ?? false });
-    else await fsp.unlink(location.path);
+    if (!location.stats.isDirectory()) await fsp.unlink(location.path);
+    else if (options.recursive) await fsp.rm(location.path, { recursive: true });
+    else await fsp.rmdir(location.path);
   }
 
   /**

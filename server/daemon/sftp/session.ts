@@ -149,7 +149,9 @@ export class SftpSession {
       if (error.code === "ErrDiskLimit")
         return [STATUS_CODE.FAILURE, diskLimitText(Number(error.metadata?.limit))];
       if (error.code === "ErrFileNotFound") return [STATUS_CODE.NO_SUCH_FILE, error.message];
-      if (error.code === "ErrIllegalFileAccess") return [STATUS_CODE.PERMISSION_DENIED, error.message];
+      // Outside the folder, or a file an egg's file_denylist protects: the client says permission denied.
+      if (error.code === "ErrIllegalFileAccess" || error.code === "ErrFileDenied")
+        return [STATUS_CODE.PERMISSION_DENIED, error.message];
       if (error.status < 500) return [STATUS_CODE.FAILURE, error.message];
     }
     // Node's own messages name real paths on the node: answer by kind only.
@@ -398,9 +400,8 @@ export class SftpSession {
     if (!location.stats) throw sandboxErrors.notFound(where);
     if (location.relative === "") throw sandboxErrors.illegal(where, "is the server folder itself");
     if (!location.stats.isDirectory()) throw new Refusal(STATUS_CODE.FAILURE, "not a folder");
-    // The path was walked by the sandbox just now; rmdir acts on that name,
-    // as the sandbox's own remove does (sandbox/open.ts says why that is the limit).
-    await fsp.rmdir(location.path);
+    // Through the sandbox (an empty folder only, without `recursive`): a protected one stays.
+    await this.sandbox.remove(where);
     this.disk?.forget();
     this.sftp.status(id, STATUS_CODE.OK);
   }

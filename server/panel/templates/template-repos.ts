@@ -15,6 +15,7 @@ import {
 } from "../../templates/index.ts";
 import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
+import { fetchTemplateText } from "./template-import.ts";
 
 export interface RepoView {
   id: number;
@@ -209,6 +210,11 @@ export class TemplateRepos {
     return { id: row.id, name: row.name, url: row.url, branch: row.branch, isLocal: false };
   }
 
+  /** A template's or an egg's text fetched by URL for the import (template-import.ts). */
+  importText(url: string, opts: { byAdmin: boolean }): Promise<string> {
+    return fetchTemplateText(url, opts);
+  }
+
   /** The URL to store: an http(s) URL as given, or a host folder that exists as a file: URL. */
   private async checkedSource(given: string, mayReadHostFolders: boolean): Promise<string> {
     const folder = localFolderOf(given);
@@ -249,6 +255,15 @@ export class TemplateRepos {
           : environmentsOf(template).find((offered) => canonicalJson(offered) === canonicalJson(environment));
       const values = valuesOf(data, template);
       if (chosen === undefined || values === undefined) continue;
+      // An egg's hidden variables (user_viewable: false) keep the template's values: they are the
+      // administrators' to set (hidden-variables.ts), from the server's creation on.
+      const hidden = template.egg?.hidden ?? [];
+      if (
+        hidden.some(
+          (key) => key in values && canonicalJson(values[key]) !== canonicalJson(template.data[key]?.value),
+        )
+      )
+        continue;
       const variables = Object.fromEntries(
         Object.entries(template.data).map(([key, variable]) => [
           key,

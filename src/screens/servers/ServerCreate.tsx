@@ -58,6 +58,13 @@ export function errorText(err: ApiError | undefined): string {
   return err.msg || t`The templates of this repository could not be listed.`;
 }
 
+/** The variables the wizard shows: an egg's hidden ones (`user_viewable: false`) only to administrators. */
+function formData(template: FullTemplate) {
+  const data = template.data ?? {};
+  const hidden = new Set(isAdmin.value ? [] : (template.egg?.hidden ?? []));
+  return Object.fromEntries(Object.entries(data).filter(([name]) => !hidden.has(name)));
+}
+
 /** The environments a template offers (reference §6): its list, or its one environment. */
 export function templateEnvironments(template: Pick<FullTemplate, "environment" | "supportedEnvironments">) {
   return template.supportedEnvironments?.length ? template.supportedEnvironments : [template.environment];
@@ -461,10 +468,10 @@ export default function ServerCreate() {
       return;
     }
     if (!template || !kit) return;
-    const shownNames = shownGroups(kit, template.data ?? {}, template.groups, values, envType).flatMap(
+    const shownNames = shownGroups(kit, formData(template), template.groups, values, envType).flatMap(
       (g) => g.names,
     );
-    const checked = checkValues(kit, template.data ?? {}, values, shownNames);
+    const checked = checkValues(kit, template.data ?? {}, values, shownNames, template.egg?.rules);
     const trimmed = name.trim();
     setErrors(checked.errors);
     setNameError(trimmed ? undefined : t`Give the server a name`);
@@ -579,7 +586,7 @@ export default function ServerCreate() {
               {kit ? (
                 <VariablesForm
                   kit={kit}
-                  data={template.data ?? {}}
+                  data={formData(template)}
                   groups={template.groups}
                   values={values}
                   env={envType}

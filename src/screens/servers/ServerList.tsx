@@ -36,6 +36,7 @@ export function listActions(status: ShownStatus | undefined, installed?: boolean
     case "offline":
       return installed === false ? ["install"] : ["start"];
     case "online":
+    case "starting":
       return ["stop", "kill"];
     case undefined:
       // the status cannot be read by this user: offer what the scopes allow
@@ -119,7 +120,9 @@ function ServerEntry({
               </span>
             )}
           </span>
-          {shownUsage && !old && status === "online" && <ServerUsage stats={shownUsage} />}
+          {shownUsage && !old && (status === "online" || status === "starting") && (
+            <ServerUsage stats={shownUsage} />
+          )}
         </span>
       </Link>
       <div className="server-entry-side">

@@ -54,6 +54,7 @@ export function viewActions(status: ShownStatus | undefined): ServerAction[] {
     case "offline":
       return ["start", "install"];
     case "online":
+    case "starting":
       return ["stop", "kill"];
     case undefined:
       return ["start", "stop", "kill", "install"];
@@ -149,7 +150,8 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
   );
 
   // Restart: a clean stop (waited for), then start; offered while the server runs.
-  const canRestart = status === "online" && can("server.stop") && can("server.start");
+  const canRestart =
+    (status === "online" || status === "starting") && can("server.stop") && can("server.start");
   const restart = async () => {
     setBusy("stop");
     try {

@@ -136,7 +136,7 @@ function Variables({ id, canEdit, asAdmin }: { id: string; canEdit: boolean; asA
     e.preventDefault();
     // The server's environment is not known here: conditions on `env` show their group.
     const names = shownGroups(kit, data.data, data.groups, values, undefined).flatMap((g) => g.names);
-    const checked = checkValues(kit, data.data, values, names);
+    const checked = checkValues(kit, data.data, values, names, data.rules);
     setErrors(checked.errors);
     if (Object.keys(checked.errors).length) return;
     setSaving(true);

@@ -1,10 +1,11 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useId } from "react";
-import type { Group, Variable, VariableValue } from "../../../server/templates/index.ts";
+import type { EggRule, Group, Variable, VariableValue } from "../../../server/templates/index.ts";
 import { Switch } from "../../components/Switch";
 import { TextField } from "../../components/TextField";
 import type { TemplateKit } from "./templateKit";
+import { valueProblemText } from "./valueProblem";
 
 // The variables of a template or server, grouped as the template says (spec §2.3: settings step
 // and server settings). Group `if` conditions are CEL, evaluated against the values being edited.
@@ -69,17 +70,18 @@ export function checkValues(
   data: Record<string, Variable>,
   values: Values,
   names: readonly string[],
+  /** An imported egg's rules (`egg.rules`): checked here as the node checks them. */
+  rules?: Record<string, EggRule>,
 ): { values: Values; errors: Record<string, string> } {
   const typed: Values = {};
   const errors: Record<string, string> = {};
   const shown = new Set(names);
   for (const [name, variable] of Object.entries(data)) {
     const raw = values[name] ?? variable.value;
-    // The node's own check: type, options, no line breaks.
-    const coerced = kit.checkVariableValue(variable, raw);
+    // The node's own check: type, options, no line breaks, the egg's rules.
+    const coerced = kit.checkVariableValue(variable, raw, rules?.[name]);
     if (!coerced.ok) {
-      if (shown.has(name))
-        errors[name] = variable.type === "integer" ? t`Enter a whole number` : coerced.problem;
+      if (shown.has(name)) errors[name] = valueProblemText(coerced.broken);
       typed[name] = variable.value;
       continue;
     }

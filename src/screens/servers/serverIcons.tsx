@@ -117,6 +117,8 @@ export function statusLabel(status: ShownStatus): string {
   switch (status) {
     case "installing":
       return t`Installing`;
+    case "starting":
+      return t`Starting`;
     case "online":
       return t`Online`;
     case "offline":
@@ -130,6 +132,8 @@ export function statusLabel(status: ShownStatus): string {
 
 const statusPaths: Record<ShownStatus, string> = {
   online: circle(12, 12, 6),
+  // Half a dot: running, not ready yet (an egg's done line).
+  starting: `${circle(12, 12, 6)}M12 6a6 6 0 0 1 0 12z`,
   offline: circle(12, 12, 6),
   installing: "M12 3v12M7 10l5 5 5-5M4 21h16",
   loading: "M6 3h12M6 21h12M7 3c0 5 10 6 10 9s-10 4-10 9M17 3c0 5-10 6-10 9s10 4 10 9",
@@ -148,7 +152,8 @@ export function StatusBadge({ status, compact }: { status: ShownStatus; compact?
         width={16}
         height={16}
         viewBox="0 0 24 24"
-        fill={status === "online" ? "currentColor" : "none"}
+        fill={status === "online" || status === "starting" ? "currentColor" : "none"}
+        fillRule="evenodd"
         stroke="currentColor"
         strokeWidth={2.4}
         strokeLinecap="round"

@@ -1,3 +1,4 @@
+import { isEgg } from "../../../server/templates/egg.ts";
 import { scanJson } from "./jsonScan";
 
 // The editor's document: the JSON text is the truth; the form reads its common fields from the
@@ -60,8 +61,9 @@ export function inReadingOrder(doc: Doc): Doc {
 
 /** The panel's fields that a fetched template carries and a stored one must not. */
 export function withoutPanelFields(doc: Doc): Doc {
-  const { name: _n, readme: _r, id: _i, node: _no, users: _u, ...rest } = doc;
-  return rest;
+  const { name, readme: _r, id: _i, node: _no, users: _u, ...rest } = doc;
+  // An egg's `name` is its display name (the panel converts the egg on save), not the panel's field.
+  return isEgg(doc) ? { name, ...rest } : rest;
 }
 
 export const isObject = (v: unknown): v is Doc => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -221,6 +221,9 @@ describe("server status (spec §4)", () => {
     expect(statusOf({ running: true, installing: true })).toBe("installing");
     expect(statusOf({ running: true, installing: false })).toBe("online");
     expect(statusOf({ running: false, installing: false })).toBe("offline");
+    // An egg's server runs before its done line appears: starting, then online.
+    expect(statusOf({ running: true, installing: false, starting: true })).toBe("starting");
+    expect(statusOf({ running: false, installing: false, starting: true })).toBe("offline");
   });
 });
 

@@ -91,6 +91,8 @@ describe("variable values", () => {
 describe("server list and view controls (spec §2.3)", () => {
   it("hides start while online and stop/kill while offline; nothing while unknown", () => {
     expect(listActions("online")).toEqual(["stop", "kill"]);
+    expect(listActions("starting")).toEqual(["stop", "kill"]);
+    expect(viewActions("starting")).toEqual(["stop", "kill"]);
     expect(listActions("offline")).toEqual(["start"]);
     // Never installed, or its install failed: Install, never Start (issue 27).
     expect(listActions("offline", false)).toEqual(["install"]);

@@ -118,6 +118,11 @@ describe("editor document: common fields", () => {
   it("drops the panel's own fields before saving", () => {
     expect(withoutPanelFields({ name: "n", readme: "r", id: "i", type: "t" })).toEqual({ type: "t" });
   });
+
+  it("keeps an egg's name: it is the egg's display name, which the panel converts on save", () => {
+    const egg = { meta: { version: "PTDL_v2" }, name: "Paper", startup: "java" };
+    expect(withoutPanelFields(egg)).toEqual(egg);
+  });
 });
 
 describe("template list search and names", () => {

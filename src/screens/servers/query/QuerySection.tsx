@@ -115,7 +115,8 @@ export default function QuerySection({ server, active }: SectionProps) {
   const status = serverStatus(server.id).value;
   const query = useServerQuery(server.id, active, status);
   const time = useTimeFormat();
-  const running = status === "online" ? true : status === "offline" ? false : undefined;
+  const running =
+    status === "online" || status === "starting" ? true : status === "offline" ? false : undefined;
 
   if (query.support === "checking") return <Spinner />;
   if (query.support === "no") {
