@@ -1,0 +1,312 @@
+import { execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import S3rver from "s3rver";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DaemonProcess } from "../support/daemon-process.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expectError, newUser } from "../support/expect-api.ts";
+import { freePort } from "../support/free-port.ts";
+import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
+import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
+import { adminClient, type PanelClient as Client, registeredClient, usePanel } from "../support/test-panel.ts";
+
+/**
+ * Backups to S3-compatible storage. s3rver (an S3 emulator from npm, run in
+ * this process on 127.0.0.1) stands in for the real service: the node talks
+ * to it with the AWS SDK exactly as it would to AWS, MinIO or Garage.
+ */
+
+interface Backup {
+  id: number;
+  name: string;
+  fileName: string;
+  size: number;
+  state: "creating" | "ready" | "failed";
+  error?: string;
+}
+
+const bucket = "outpost-backups";
+// s3rver's own account: any other key is refused with a signature error.
+const keys = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-s3-test-"));
+
+let s3rver: S3rver;
+let s3Port = 0;
+let endpoint = "";
+const startS3 = async () => {
+  s3rver = new S3rver({
+    address: "127.0.0.1",
+    port: s3Port,
+    silent: true,
+    directory: path.join(scratch, "s3"),
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
+  await s3rver.run();
+};
+
+const s3 = () =>
+  new S3Client({
+    endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: keys,
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+
+async function objectsUnder(prefix: string): Promise<string[]> {
+  const listed = await s3().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+  return (listed.Contents ?? []).map((o) => o.Key ?? "");
+}
+
+async function objectBytes(key: string): Promise<Buffer> {
+  const answer = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return Buffer.from(await (answer.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
+}
+
+function treeOf(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const name of fs.readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      const place = rel ? `${rel}/${name}` : name;
+      const stats = fs.lstatSync(full);
+      if (stats.isSymbolicLink()) out.push(`${place} -> ${fs.readlinkSync(full)}`);
+      else if (stats.isDirectory()) {
+        out.push(`${place}/`);
+        walk(full, place);
+      } else out.push(`${place} ${createHash("sha256").update(fs.readFileSync(full)).digest("hex")}`);
+    }
+  };
+  walk(root, "");
+  return out;
+}
+
+async function settled(api: Client, serverId: string, backupId: number): Promise<Backup> {
+  let last: Backup | undefined;
+  await waitUntil(
+    async () => {
+      last = (await api.get<Backup>(`/api/servers/${serverId}/backup/${backupId}`)).body;
+      return last.state !== "creating";
+    },
+    60_000,
+    100,
+  );
+  return last as Backup;
+}
+
+function s3Target(prefix: string, overrides: Record<string, unknown> = {}) {
+  return { type: "s3", endpoint, region: "us-east-1", bucket, prefix, forcePathStyle: true, ...keys, ...overrides };
+}
+
+function roundTrip(label: string, serverId: string, setup: () => { api: Client; node: number; dataDir: string }) {
+  describe(`S3 backups of ${label}`, () => {
+    let api: Client;
+    let node: number;
+    let dataDir: string;
+    let root: string;
+    const prefix = `panel-a/${serverId}-node/`;
+    const key = (fileName: string) => `${prefix}${serverId}/${fileName}`;
+    let backup: Backup;
+
+    beforeAll(async () => {
+      ({ api, node, dataDir } = setup());
+      const created = await api.put(`/api/servers/${serverId}`, { ...echoDefinition(), name: label, node });
+      expect(created.status, created.text).toBe(200);
+      root = path.join(dataDir, "servers", serverId);
+      fs.mkdirSync(path.join(root, "world/region"), { recursive: true });
+      fs.writeFileSync(path.join(root, "server.properties"), "motd=original\n");
+      // Over 8 MiB of incompressible data: a multipart upload of two parts.
+      fs.writeFileSync(path.join(root, "world/level.dat"), randomBytes(9 * 1024 * 1024));
+      fs.writeFileSync(path.join(root, "world/region/r.0.0.mca"), "region ".repeat(10_000));
+      fs.symlinkSync("world/region/r.0.0.mca", path.join(root, "latest"));
+    });
+
+    it("an unreachable target is refused when set; the node keeps its disk", async () => {
+      const closed = `http://127.0.0.1:${await freePort()}`;
+      const res = await api.put(`/api/nodes/${node}`, { backupTarget: s3Target(prefix, { endpoint: closed }) });
+      expectError(res, 502, "ErrBackupTargetUnreachable");
+      expect(res.body.error.metadata.reason).toBeTruthy();
+      expect((await api.get(`/api/nodes/${node}`)).body.backupTarget).toEqual({ type: "local" });
+    });
+
+    it("keeps the target, answers it without the secret key, and the node holds it 0600", async () => {
+      const res = await api.put(`/api/nodes/${node}`, { backupTarget: s3Target(prefix) });
+      expect(res.status, res.text).toBe(204);
+      const got = await api.get(`/api/nodes/${node}`);
+      expect(got.body.backupTarget).toEqual({
+        type: "s3",
+        endpoint,
+        region: "us-east-1",
+        bucket,
+        prefix,
+        accessKeyId: keys.accessKeyId,
+        secretAccessKey: "",
+        secretAccessKeySet: true,
+        forcePathStyle: true,
+      });
+      // Saving the form back with the key left empty keeps the stored one.
+      const again = await api.put(`/api/nodes/${node}`, { backupTarget: s3Target(prefix, { secretAccessKey: "" }) });
+      expect(again.status, again.text).toBe(204);
+      const file = path.join(dataDir, "backup-target.json");
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(fs.readFileSync(file, "utf8")).secretAccessKey).toBe(keys.secretAccessKey);
+    });
+
+    it("streams a backup to the bucket, none of it on the node's disk; lists it ready with the object's size", async () => {
+      const res = await api.post(`/api/servers/${serverId}/backup/create?name=to-s3`);
+      expect(res.status, res.text).toBe(204);
+      const listed = (await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.find((b) => b.name === "to-s3");
+      backup = await settled(api, serverId, listed?.id ?? -1);
+      expect(backup.state, backup.error).toBe("ready");
+      expect(await objectsUnder(prefix)).toEqual([key(backup.fileName)]);
+      expect(backup.size).toBe((await objectBytes(key(backup.fileName))).length);
+      const local = path.join(dataDir, "backups", serverId);
+      expect(fs.existsSync(local) ? fs.readdirSync(local) : []).toEqual([]);
+    });
+
+    it("downloads the object through the panel, byte for byte", async () => {
+      const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+      const res = await fetch(`${api.baseUrl}/api/servers/${serverId}/backup/download/${backup.id}`, {
+        headers: { cookie },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-length")).toBe(String(backup.size));
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(bytes.equals(await objectBytes(key(backup.fileName)))).toBe(true);
+      const file = path.join(scratch, `${serverId}.tar.gz`);
+      fs.writeFileSync(file, bytes);
+      const out = path.join(scratch, `${serverId}-unpacked`);
+      fs.mkdirSync(out);
+      execFileSync("tar", ["-xzf", file, "-C", out]);
+      expect(treeOf(out)).toEqual(treeOf(root));
+    });
+
+    it("restores from the bucket", async () => {
+      const original = treeOf(root);
+      fs.writeFileSync(path.join(root, "server.properties"), "motd=changed\n");
+      fs.rmSync(path.join(root, "world"), { recursive: true });
+      fs.writeFileSync(path.join(root, "added.txt"), "not in the backup");
+      const res = await api.post(`/api/servers/${serverId}/backup/restore/${backup.id}`);
+      expect(res.status, res.text).toBe(204);
+      expect(treeOf(root)).toEqual(original);
+    });
+
+    it("deletes: the object and the row are gone", async () => {
+      const res = await api.delete(`/api/servers/${serverId}/backup/${backup.id}`);
+      expect(res.status, res.text).toBe(204);
+      expect(await objectsUnder(prefix)).toEqual([]);
+      expect((await api.get(`/api/servers/${serverId}/backup`)).body).toEqual([]);
+    });
+
+    it("a backup while the bucket cannot be reached fails clearly and leaves no object, upload or row", async () => {
+      await s3rver.close();
+      try {
+        const res = await api.post(`/api/servers/${serverId}/backup/create?name=unreachable`);
+        expectError(res, 502, "ErrBackupTargetUnreachable");
+        expect(res.body.error.msg).toContain("backup storage");
+        // The panel lists what it knows, and the node cannot list the bucket: no row either way.
+        expect((await api.get(`/api/servers/${serverId}/backup`)).body).toEqual([]);
+      } finally {
+        await startS3();
+      }
+      expect((await api.get(`/api/servers/${serverId}/backup`)).body).toEqual([]);
+      expect(await objectsUnder(prefix)).toEqual([]);
+      const uploads = await s3().send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix }));
+      expect(uploads.Uploads ?? []).toEqual([]);
+    });
+
+    it("back to the node's disk: the node forgets the target and its keys", async () => {
+      const res = await api.put(`/api/nodes/${node}`, { backupTarget: { type: "local" } });
+      expect(res.status, res.text).toBe(204);
+      expect((await api.get(`/api/nodes/${node}`)).body.backupTarget).toEqual({ type: "local" });
+      expect(fs.existsSync(path.join(dataDir, "backup-target.json"))).toBe(false);
+    });
+  });
+}
+
+describe("backup targets", () => {
+  const panel = usePanel();
+  let admin: Client;
+  let daemon: DaemonProcess | undefined;
+  let remoteNode = -1;
+
+  beforeAll(async () => {
+    s3Port = await freePort();
+    endpoint = `http://127.0.0.1:${s3Port}`;
+    await startS3();
+    admin = await adminClient(panel());
+    ({ nodeId: remoteNode, daemon } = await addRemoteNode(admin, "s3-remote"));
+  });
+  afterAll(async () => {
+    await daemon?.destroy();
+    await s3rver?.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  roundTrip("the local node", "c5000001", () => ({
+    api: admin,
+    node: 0,
+    dataDir: path.join(panel().dataDir, "node"),
+  }));
+  roundTrip("a remote node", "c5000002", () => ({ api: admin, node: remoteNode, dataDir: daemon?.config.dataDir ?? "" }));
+
+  it("checks each field with its own error", async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ endpoint: "" }, "ErrFieldRequired", "endpoint"],
+      [{ endpoint: "ftp://127.0.0.1" }, "ErrFieldInvalid", "endpoint"],
+      [{ endpoint: "http://user:pw@127.0.0.1" }, "ErrFieldInvalid", "endpoint"],
+      [{ bucket: "Not_A_Bucket" }, "ErrFieldInvalid", "bucket"],
+      [{ prefix: "a/../b" }, "ErrFieldInvalid", "prefix"],
+      [{ accessKeyId: " " }, "ErrFieldRequired", "accessKeyId"],
+      [{ secretAccessKey: "" }, "ErrFieldRequired", "secretAccessKey"],
+    ];
+    for (const [change, code, field] of cases) {
+      const res = await admin.put(`/api/nodes/${remoteNode}`, { backupTarget: s3Target("x/", change) });
+      expectError(res, 400, code);
+      expect(res.body.error.metadata.field).toBe(field);
+    }
+    expectError(await admin.put(`/api/nodes/${remoteNode}`, { backupTarget: { type: "ftp" } }), 400);
+  });
+
+  it("stores the secret key sealed, and answers it to nobody", async () => {
+    const secret = `secret-${randomBytes(8).toString("hex")}`;
+    // s3rver refuses this key, so it is stored nowhere: set the good one, then look.
+    const refused = await admin.put(`/api/nodes/${remoteNode}`, {
+      backupTarget: s3Target("sealed/", { secretAccessKey: secret }),
+    });
+    expectError(refused, 502, "ErrBackupTargetUnreachable");
+    expect(refused.text).not.toContain(secret);
+    expect((await admin.put(`/api/nodes/${remoteNode}`, { backupTarget: s3Target("sealed/") })).status).toBe(204);
+    const stored = await withPanelDb(panel(), (db) =>
+      db.selectFrom("backup_targets").selectAll().where("node_id", "=", remoteNode).executeTakeFirstOrThrow(),
+    );
+    expect(stored.secret).toMatch(/^sealed:v1:/);
+    expect(JSON.stringify(stored)).not.toContain(`"${keys.secretAccessKey}"`);
+    for (const url of [`/api/nodes/${remoteNode}`, "/api/nodes"]) {
+      const res = await admin.get(url);
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(res.body)).not.toMatch(/"secretAccessKey":"[^"]/);
+    }
+  });
+
+  it("is an administrator's alone: a user who may edit nodes neither sees nor sets it", async () => {
+    const user = newUser("s3edit");
+    const api = await registeredClient(panel(), user);
+    await setGlobalScopes(panel(), user.email, ["login", "nodes.view", "nodes.edit"]);
+    const seen = await api.get(`/api/nodes/${remoteNode}`);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.backupTarget).toBeUndefined();
+    const set = await api.put(`/api/nodes/${remoteNode}`, { backupTarget: { type: "local" } });
+    expectError(set, 403, "ErrMissingScope");
+    // The target is as the administrator left it.
+    expect((await admin.get(`/api/nodes/${remoteNode}`)).body.backupTarget.type).toBe("s3");
+    // Other changes to the node still work for them.
+    expect((await api.put(`/api/nodes/${remoteNode}`, { name: "s3-remote-renamed" })).status).toBe(204);
+  });
+});
