@@ -72,6 +72,7 @@ export class BackupTargets {
       await this.db.deleteFrom("backup_targets").where("node_id", "=", nodeId).execute();
       return;
     }
+    if (input.type !== "s3") throw invalid("type", 'use "s3", or "local" for the node\'s own disk');
     const stored = await this.row(nodeId);
     const endpoint = checkEndpoint((input.endpoint ?? "").trim() || failRequired("endpoint"));
     const region = (input.region ?? "").trim() || "us-east-1";

@@ -31,7 +31,7 @@ export type BackupTargetView = Static<typeof BackupTargetView>;
 export const BackupTargetInput = Type.Union([
   Type.Null(),
   Type.Object({
-    type: Type.Union([Type.Literal("local"), Type.Literal("s3")]),
+    type: Type.String({ maxLength: 10 }),
     endpoint: Type.Optional(Type.String({ maxLength: 500 })),
     region: Type.Optional(Type.String({ maxLength: 64 })),
     bucket: Type.Optional(Type.String({ maxLength: 63 })),
