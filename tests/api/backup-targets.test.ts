@@ -3,9 +3,6 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { IncomingMessage } from "node:http";
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
@@ -14,6 +11,7 @@ import { freePort } from "../support/free-port.ts";
 import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { S3StandIn, s3Keys as keys } from "../support/s3-stand-in.ts";
 import { adminClient, type PanelClient as Client, registeredClient, usePanel } from "../support/test-panel.ts";
 
 /**
@@ -31,52 +29,10 @@ interface Backup {
   error?: string;
 }
 
-const bucket = "outpost-backups";
-// s3rver's own account: any other key is refused with a signature error.
-const keys = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-s3-test-"));
-
-let s3rver: S3rver;
-let s3Port = 0;
-let endpoint = "";
-/** What the stand-in was asked ("METHOD url"), and whether it cuts the connection of a multipart upload's second part. */
-const requests: string[] = [];
+let s3: S3StandIn;
+/** Cuts the connection of a multipart upload's second part: a network failure midway. */
 let cutSecondPart = false;
-const startS3 = async () => {
-  s3rver = new S3rver({
-    address: "127.0.0.1",
-    port: s3Port,
-    silent: true,
-    directory: path.join(scratch, "s3"),
-    configureBuckets: [{ name: bucket, configs: [] }],
-  });
-  await s3rver.run();
-  s3rver.httpServer.prependListener("request", (req: IncomingMessage) => {
-    requests.push(`${req.method} ${req.url}`);
-    // A network cut in the middle of an upload.
-    if (cutSecondPart && /[?&]partNumber=2(&|$)/.test(req.url ?? "")) req.socket.destroy();
-  });
-};
-
-const s3 = () =>
-  new S3Client({
-    endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: keys,
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
-
-async function objectsUnder(prefix: string): Promise<string[]> {
-  const listed = await s3().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
-  return (listed.Contents ?? []).map((o) => o.Key ?? "");
-}
-
-async function objectBytes(key: string): Promise<Buffer> {
-  const answer = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  return Buffer.from(await (answer.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
-}
 
 function treeOf(root: string): string[] {
   const out: string[] = [];
@@ -109,9 +65,9 @@ async function settled(api: Client, serverId: string, backupId: number): Promise
   return last as Backup;
 }
 
-function s3Target(prefix: string, overrides: Record<string, unknown> = {}) {
-  return { type: "s3", endpoint, region: "us-east-1", bucket, prefix, forcePathStyle: true, ...keys, ...overrides };
-}
+const s3Target = (prefix: string, overrides: Record<string, unknown> = {}) => ({ ...s3.target(prefix), ...overrides });
+const objectsUnder = (prefix: string) => s3.keysUnder(prefix);
+const objectBytes = (key: string) => s3.bytes(key);
 
 function roundTrip(label: string, serverId: string, setup: () => { api: Client; node: number; dataDir: string }) {
   describe(`S3 backups of ${label}`, () => {
@@ -150,9 +106,9 @@ function roundTrip(label: string, serverId: string, setup: () => { api: Client; 
       const got = await api.get(`/api/nodes/${node}`);
       expect(got.body.backupTarget).toEqual({
         type: "s3",
-        endpoint,
+        endpoint: s3.endpoint,
         region: "us-east-1",
-        bucket,
+        bucket: "outpost-backups",
         prefix,
         accessKeyId: keys.accessKeyId,
         secretAccessKey: "",
@@ -214,7 +170,7 @@ function roundTrip(label: string, serverId: string, setup: () => { api: Client; 
     });
 
     it("a backup while the bucket cannot be reached fails clearly and leaves no object, upload or row", async () => {
-      await s3rver.close();
+      await s3.stop();
       try {
         const res = await api.post(`/api/servers/${serverId}/backup/create?name=unreachable`);
         expectError(res, 502, "ErrBackupTargetUnreachable");
@@ -222,13 +178,14 @@ function roundTrip(label: string, serverId: string, setup: () => { api: Client; 
         // The panel lists what it knows, and the node cannot list the bucket: no row either way.
         expect((await api.get(`/api/servers/${serverId}/backup`)).body).toEqual([]);
       } finally {
-        await startS3();
+        await s3.start();
       }
       expect((await api.get(`/api/servers/${serverId}/backup`)).body).toEqual([]);
       expect(await objectsUnder(prefix)).toEqual([]);
     });
 
     it("an upload cut midway fails with the reason, aborts the multipart upload and leaves no object", async () => {
+      const requests = s3.requests;
       requests.length = 0;
       cutSecondPart = true;
       try {
@@ -267,15 +224,16 @@ describe("backup targets", () => {
   let remoteNode = -1;
 
   beforeAll(async () => {
-    s3Port = await freePort();
-    endpoint = `http://127.0.0.1:${s3Port}`;
-    await startS3();
+    s3 = await S3StandIn.start();
+    s3.onRequest = (req) => {
+      if (cutSecondPart && /[?&]partNumber=2(&|$)/.test(req.url ?? "")) req.socket.destroy();
+    };
     admin = await adminClient(panel());
     ({ nodeId: remoteNode, daemon } = await addRemoteNode(admin, "s3-remote"));
   });
   afterAll(async () => {
     await daemon?.destroy();
-    await s3rver?.close();
+    await s3?.destroy();
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
