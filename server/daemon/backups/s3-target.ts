@@ -1,15 +1,15 @@
 import type { Readable } from "node:stream";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { ApiError, errorText } from "../../errors.ts";
 import { backupFileNamePattern, type S3BackupTarget } from "../../node-wire/backup-wire.ts";
 import { backupMissing } from "./backup-restore.ts";
+
+type Sdk = typeof import("@aws-sdk/client-s3");
+type Storage = typeof import("@aws-sdk/lib-storage");
+let loading: Promise<[Sdk, Storage]> | undefined;
+/** The AWS SDK loads with the first use of a target, not at start: a node without one never holds it. */
+const loadSdk = () =>
+  (loading ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]));
 
 /** Parts of 8 MiB, two in flight: at most about 16 MiB of a backup is held in memory, never on disk. */
 const partSize = 8 * 1024 * 1024;
@@ -42,10 +42,18 @@ function s3Reason(error: unknown): string {
  * node's disk); a failed upload is aborted, so no half object is left.
  */
 export class S3Backups {
-  private readonly client: S3Client;
+  private made?: Promise<{ client: S3Client; sdk: Sdk; storage: Storage }>;
 
-  constructor(readonly target: S3BackupTarget) {
-    this.client = new S3Client({
+  constructor(readonly target: S3BackupTarget) {}
+
+  private use() {
+    this.made ??= loadSdk().then(([sdk, storage]) => ({ sdk, storage, client: this.makeClient(sdk) }));
+    return this.made;
+  }
+
+  private makeClient(sdk: Sdk): S3Client {
+    const { target } = this;
+    return new sdk.S3Client({
       endpoint: target.endpoint,
       region: target.region,
       forcePathStyle: target.forcePathStyle,
@@ -59,10 +67,6 @@ export class S3Backups {
     });
   }
 
-  close(): void {
-    this.client.destroy();
-  }
-
   private folder(serverId: string): string {
     return `${this.target.prefix}${serverId}/`;
   }
@@ -73,8 +77,9 @@ export class S3Backups {
 
   /** Whether the bucket answers to these keys; throws ErrBackupTargetUnreachable saying why not. */
   async check(): Promise<void> {
+    const { client, sdk } = await this.use();
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.target.bucket }));
+      await client.send(new sdk.HeadBucketCommand({ Bucket: this.target.bucket }));
     } catch (error) {
       throw targetUnreachable(s3Reason(error), error);
     }
@@ -82,8 +87,9 @@ export class S3Backups {
 
   /** Streams `body` to the server's object; on any failure the multipart upload is aborted. */
   async upload(serverId: string, fileName: string, body: Readable): Promise<void> {
-    const upload = new Upload({
-      client: this.client,
+    const { client, storage } = await this.use();
+    const upload = new storage.Upload({
+      client,
       params: {
         Bucket: this.target.bucket,
         Key: this.key(serverId, fileName),
@@ -110,10 +116,11 @@ export class S3Backups {
   async list(serverId: string): Promise<{ fileName: string; size: number; createdAt: number }[]> {
     const found: { fileName: string; size: number; createdAt: number }[] = [];
     let token: string | undefined;
+    const { client, sdk } = await this.use();
     try {
       do {
-        const page = await this.client.send(
-          new ListObjectsV2Command({
+        const page = await client.send(
+          new sdk.ListObjectsV2Command({
             Bucket: this.target.bucket,
             Prefix: this.folder(serverId),
             ContinuationToken: token,
@@ -138,9 +145,10 @@ export class S3Backups {
 
   /** A backup's bytes, streamed from the bucket; 404 ErrBackupNotFound when it has no such object. */
   async open(serverId: string, fileName: string): Promise<{ size: number; body: Readable }> {
+    const { client, sdk } = await this.use();
     try {
-      const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.target.bucket, Key: this.key(serverId, fileName) }),
+      const answer = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.target.bucket, Key: this.key(serverId, fileName) }),
       );
       return { size: answer.ContentLength ?? 0, body: answer.Body as Readable };
     } catch (error) {
@@ -151,9 +159,10 @@ export class S3Backups {
   }
 
   async delete(serverId: string, fileName: string): Promise<void> {
+    const { client, sdk } = await this.use();
     try {
-      await this.client.send(
-        new DeleteObjectCommand({ Bucket: this.target.bucket, Key: this.key(serverId, fileName) }),
+      await client.send(
+        new sdk.DeleteObjectCommand({ Bucket: this.target.bucket, Key: this.key(serverId, fileName) }),
       );
     } catch (error) {
       throw targetUnreachable(s3Reason(error), error);
