@@ -21,7 +21,7 @@ test("an admin points the local node's backups at S3: a bucket it cannot reach i
   const s3 = await S3StandIn.start();
   try {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto("/nodes/0");
+    await page.goto("/nodes/view/0");
     await login(page);
     const form = page.getByTestId("backup-target-form");
     await expect(form).toBeVisible();
