@@ -66,6 +66,9 @@ const ourTables: Record<keyof Database, boolean> = {
   user_settings: true,
 };
 
+/** Our tables left without the trigger: no answer kept in memory reads them. */
+export const quietTables = Object.keys(ourTables).filter((name) => !ourTables[name as keyof Database]);
+
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.
  * Run by the migration that brought it and after every migration run, so a
