@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
+import { CachedAnswers } from "../http/cached-answer.ts";
 import { requirePrincipal } from "../http/guard.ts";
 import { holdsScope } from "../panel/scopes.ts";
-import { CachedAnswers } from "../http/cached-answer.ts";
 import {
   NodeCreateBody,
   NodeDeployment,

@@ -22,7 +22,8 @@ function checkEndpoint(value: string): string {
   } catch {
     throw invalid("endpoint", "it is not a URL");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw invalid("endpoint", "use http:// or https://");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw invalid("endpoint", "use http:// or https://");
   if (url.username || url.password || url.search || url.hash) {
     throw invalid("endpoint", "no credentials, query or fragment in it");
   }
@@ -33,7 +34,11 @@ function checkEndpoint(value: string): string {
 function checkPrefix(value: string): string {
   const prefix = value.replace(/^\/+/, "");
   if (!prefixName.test(prefix)) throw invalid("prefix", "letters, digits and !_.*'()/- only");
-  if (prefix.split("/").some((part, i, all) => (part === "" && i < all.length - 1) || part === "." || part === "..")) {
+  if (
+    prefix
+      .split("/")
+      .some((part, i, all) => (part === "" && i < all.length - 1) || part === "." || part === "..")
+  ) {
     throw invalid("prefix", "no empty, . or .. parts");
   }
   return prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`;
@@ -94,11 +99,17 @@ export class BackupTargets {
         ? this.box.open(stored.secret)
         : failRequired("secretAccessKey");
     await node.backups.setTarget({ type: "s3", ...settings, secretAccessKey });
-    const values = { node_id: nodeId, settings: JSON.stringify(settings), secret: this.box.seal(secretAccessKey) };
+    const values = {
+      node_id: nodeId,
+      settings: JSON.stringify(settings),
+      secret: this.box.seal(secretAccessKey),
+    };
     await this.db
       .insertInto("backup_targets")
       .values(values)
-      .onConflict((oc) => oc.column("node_id").doUpdateSet({ settings: values.settings, secret: values.secret }))
+      .onConflict((oc) =>
+        oc.column("node_id").doUpdateSet({ settings: values.settings, secret: values.secret }),
+      )
       .execute();
   }
 

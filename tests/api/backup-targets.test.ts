@@ -11,8 +11,13 @@ import { freePort } from "../support/free-port.ts";
 import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
-import { S3StandIn, s3Keys as keys } from "../support/s3-stand-in.ts";
-import { adminClient, type PanelClient as Client, registeredClient, usePanel } from "../support/test-panel.ts";
+import { s3Keys as keys, S3StandIn } from "../support/s3-stand-in.ts";
+import {
+  adminClient,
+  type PanelClient as Client,
+  registeredClient,
+  usePanel,
+} from "../support/test-panel.ts";
 
 /**
  * Backups to S3-compatible storage. s3rver (an S3 emulator from npm, run in
@@ -65,11 +70,18 @@ async function settled(api: Client, serverId: string, backupId: number): Promise
   return last as Backup;
 }
 
-const s3Target = (prefix: string, overrides: Record<string, unknown> = {}) => ({ ...s3.target(prefix), ...overrides });
+const s3Target = (prefix: string, overrides: Record<string, unknown> = {}) => ({
+  ...s3.target(prefix),
+  ...overrides,
+});
 const objectsUnder = (prefix: string) => s3.keysUnder(prefix);
 const objectBytes = (key: string) => s3.bytes(key);
 
-function roundTrip(label: string, serverId: string, setup: () => { api: Client; node: number; dataDir: string }) {
+function roundTrip(
+  label: string,
+  serverId: string,
+  setup: () => { api: Client; node: number; dataDir: string },
+) {
   describe(`S3 backups of ${label}`, () => {
     let api: Client;
     let node: number;
@@ -94,7 +106,9 @@ function roundTrip(label: string, serverId: string, setup: () => { api: Client; 
 
     it("an unreachable target is refused when set; the node keeps its disk", async () => {
       const closed = `http://127.0.0.1:${await freePort()}`;
-      const res = await api.put(`/api/nodes/${node}`, { backupTarget: s3Target(prefix, { endpoint: closed }) });
+      const res = await api.put(`/api/nodes/${node}`, {
+        backupTarget: s3Target(prefix, { endpoint: closed }),
+      });
       expectError(res, 502, "ErrBackupTargetUnreachable");
       expect(res.body.error.metadata.reason).toBeTruthy();
       expect((await api.get(`/api/nodes/${node}`)).body.backupTarget).toEqual({ type: "local" });
@@ -116,7 +130,9 @@ function roundTrip(label: string, serverId: string, setup: () => { api: Client; 
         forcePathStyle: true,
       });
       // Saving the form back with the key left empty keeps the stored one.
-      const again = await api.put(`/api/nodes/${node}`, { backupTarget: s3Target(prefix, { secretAccessKey: "" }) });
+      const again = await api.put(`/api/nodes/${node}`, {
+        backupTarget: s3Target(prefix, { secretAccessKey: "" }),
+      });
       expect(again.status, again.text).toBe(204);
       const file = path.join(dataDir, "backup-target.json");
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
@@ -126,7 +142,9 @@ function roundTrip(label: string, serverId: string, setup: () => { api: Client; 
     it("streams a backup to the bucket, none of it on the node's disk; lists it ready with the object's size", async () => {
       const res = await api.post(`/api/servers/${serverId}/backup/create?name=to-s3`);
       expect(res.status, res.text).toBe(204);
-      const listed = (await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.find((b) => b.name === "to-s3");
+      const listed = (await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.find(
+        (b) => b.name === "to-s3",
+      );
       backup = await settled(api, serverId, listed?.id ?? -1);
       expect(backup.state, backup.error).toBe("ready");
       expect(await objectsUnder(prefix)).toEqual([key(backup.fileName)]);
@@ -190,7 +208,9 @@ function roundTrip(label: string, serverId: string, setup: () => { api: Client; 
       cutSecondPart = true;
       try {
         expect((await api.post(`/api/servers/${serverId}/backup/create?name=cut`)).status).toBe(204);
-        const listed = (await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.find((b) => b.name === "cut");
+        const listed = (await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.find(
+          (b) => b.name === "cut",
+        );
         const failed = await settled(api, serverId, listed?.id ?? -1);
         expect(failed.state).toBe("failed");
         expect(failed.error).toContain("backup storage");
@@ -242,7 +262,11 @@ describe("backup targets", () => {
     node: 0,
     dataDir: path.join(panel().dataDir, "node"),
   }));
-  roundTrip("a remote node", "c5000002", () => ({ api: admin, node: remoteNode, dataDir: daemon?.config.dataDir ?? "" }));
+  roundTrip("a remote node", "c5000002", () => ({
+    api: admin,
+    node: remoteNode,
+    dataDir: daemon?.config.dataDir ?? "",
+  }));
 
   it("checks each field with its own error", async () => {
     const cases: [Record<string, unknown>, string, string][] = [

@@ -63,7 +63,9 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
         await expect(
           subject.client.backups.create(id, "0b5e0000-0000-4000-8000-000000000002.tar.gz"),
         ).rejects.toMatchObject({ code: "ErrBackupTargetUnreachable" });
-        await expect(subject.client.backups.list(id)).rejects.toMatchObject({ code: "ErrBackupTargetUnreachable" });
+        await expect(subject.client.backups.list(id)).rejects.toMatchObject({
+          code: "ErrBackupTargetUnreachable",
+        });
       } finally {
         await s3.start();
       }

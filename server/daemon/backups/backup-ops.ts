@@ -82,9 +82,10 @@ export class BackupOps implements NodeBackups {
   constructor(
     readonly store: ServerStore,
     readonly backupsDir: string,
-    private readonly targetFile?: string,
+    /** Where the target is kept (0600: it holds the secret key). */
+    private readonly targetFile: string,
   ) {
-    if (targetFile && fsSync.existsSync(targetFile)) {
+    if (fsSync.existsSync(targetFile)) {
       this.s3 = new S3Backups(JSON.parse(fsSync.readFileSync(targetFile, "utf8")) as S3BackupTarget);
     }
     store.afterDelete.push((id) => this.removeAll(id));
@@ -97,7 +98,6 @@ export class BackupOps implements NodeBackups {
   }
 
   async setTarget(target: S3BackupTarget | null): Promise<void> {
-    if (!this.targetFile) throw new ApiError(400, "ErrBackupTargetUnsupported", "this node keeps backups on its disk");
     const next = target ? new S3Backups(target) : undefined;
     // A target the node cannot use is refused, not kept to fail every backup later.
     await next?.check();
@@ -161,13 +161,7 @@ export class BackupOps implements NodeBackups {
       }
       const part = target + partSuffix;
       try {
-        await writeBackupArchive(
-          server.sandbox,
-          part,
-          progress,
-          skipped,
-          { limit: budget?.limiter() },
-        );
+        await writeBackupArchive(server.sandbox, part, progress, skipped, { limit: budget?.limiter() });
         await fs.rename(part, target);
         kept = true;
       } catch (error) {

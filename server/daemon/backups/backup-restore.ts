@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
 import { Readable } from "node:stream";
+import { ApiError } from "../../errors.ts";
 import { extractOpened, extractTarStream } from "../archive/index.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { failureReason } from "./failure-reason.ts";

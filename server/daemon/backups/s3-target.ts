@@ -30,7 +30,11 @@ function s3Reason(error: unknown): string {
   const status = e?.$metadata?.httpStatusCode;
   const text = errorText(error);
   const name = e?.Code ?? e?.name;
-  return [name && name !== "Error" && !text.includes(name) ? name : "", text, status ? `(HTTP ${status})` : ""]
+  return [
+    name && name !== "Error" && !text.includes(name) ? name : "",
+    text,
+    status ? `(HTTP ${status})` : "",
+  ]
     .filter(Boolean)
     .join(" ")
     .trim();
