@@ -34,6 +34,26 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       ).rejects.toMatchObject({ code: "ErrBackupTargetUnreachable", status: 502 });
     });
 
+    it("a backup on the disk from before the target stays listed and readable, and is deleted even while the bucket is down", async () => {
+      const fileName = "0b5e0000-0000-4000-8000-0000000000d1.tar.gz";
+      await subject.client.backups.create(id, fileName);
+      await waitUntil(async () => (await subject.client.backups.list(id))[0]?.state === "ready", 30_000);
+      const onDisk = fs.statSync(path.join(subject.dataDir, "backups", id, fileName)).size;
+      await subject.client.backups.setTarget(s3.target(prefix));
+      expect(await subject.client.backups.list(id)).toEqual([{ fileName, state: "ready", size: onDisk }]);
+      const { size, body } = await subject.client.backups.download(id, fileName);
+      body.destroy();
+      expect(size).toBe(onDisk);
+      await s3.stop();
+      try {
+        await subject.client.backups.delete(id, fileName);
+      } finally {
+        await s3.start();
+      }
+      expect(fs.existsSync(path.join(subject.dataDir, "backups", id, fileName))).toBe(false);
+      expect(await subject.client.backups.list(id)).toEqual([]);
+    });
+
     it("backs up to the bucket, lists, reads and deletes there", async () => {
       await subject.client.backups.setTarget(s3.target(prefix));
       const fileName = "0b5e0000-0000-4000-8000-000000000001.tar.gz";

@@ -300,8 +300,9 @@ export class BackupOps implements NodeBackups {
       throw new ApiError(409, "ErrBackupInProgress", "the server is being restored from this backup");
     }
     const target = path.join(this.folder(serverId), name);
-    // The object first: a target that cannot be reached keeps the backup whole.
-    await this.s3?.delete(serverId, name);
+    // The object first (a target that cannot be reached keeps the backup whole); a backup on
+    // the disk, made before the target was set, has none.
+    if (!(await exists(target))) await this.s3?.delete(serverId, name);
     await fs.rm(target, { force: true });
     await fs.rm(target + failedSuffix, { force: true });
     await fs.rm(target + taskSuffix, { force: true });
