@@ -125,6 +125,8 @@ const panelFiles = [...current].filter((f) => f.endsWith(".mjs"));
 // first condition evaluated; 0.9 MiB less at idle).
 const packedOnFirstUse = { "@marcbachmann/cel-js": ["Environment"] };
 const packedPackages = [
+  "@aws-sdk/client-s3",
+  "@aws-sdk/lib-storage",
   "gamedig",
   "dockerode",
   "ssh2",

@@ -1,5 +1,8 @@
+import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { CachedAnswers } from "../http/cached-answer.ts";
+import { requirePrincipal } from "../http/guard.ts";
+import { holdsScope } from "../panel/scopes.ts";
 import {
   NodeCreateBody,
   NodeDeployment,
@@ -9,6 +12,9 @@ import {
   NodeView,
 } from "../wire/nodes.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
+
+/** Where a node's backups go (and the keys to them) is an administrator's alone. */
+const byAdmin = (request: FastifyRequest) => holdsScope(requirePrincipal(request).scopes, "admin");
 
 /** /api/nodes (reference §9.3); scopes per reference §2.5. */
 export function nodeRoutes(app: Api, { services }: RouteContext): void {
@@ -27,7 +33,7 @@ export function nodeRoutes(app: Api, { services }: RouteContext): void {
   api.get(
     "/api/nodes/:id",
     { config: { access: "nodes.view" }, schema: { ...byId, response: { 200: NodeView } } },
-    (request) => nodes.get(request.params.id),
+    (request) => nodes.get(request.params.id, byAdmin(request)),
   );
 
   // Answers the new node with its id (the reference answers {}; clients that re-list still work).
@@ -41,7 +47,7 @@ export function nodeRoutes(app: Api, { services }: RouteContext): void {
     "/api/nodes/:id",
     { config: { access: "nodes.edit" }, schema: { ...byId, body: NodeUpdateBody } },
     async (request, reply) => {
-      await nodes.update(request.params.id, request.body);
+      await nodes.update(request.params.id, request.body, byAdmin(request));
       return reply.status(204).send();
     },
   );

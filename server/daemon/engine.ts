@@ -116,7 +116,11 @@ export class DaemonEngine {
     this.servers.host.defaultLimits = options.defaultLimits ?? defaultLimits;
     this.serverOps = new ServerOps(this.servers);
     this.fileOps = new FileOps(this.servers);
-    this.backupOps = new BackupOps(this.servers, path.join(options.dataDir, "backups"));
+    this.backupOps = new BackupOps(
+      this.servers,
+      path.join(options.dataDir, "backups"),
+      path.join(options.dataDir, "backup-target.json"),
+    );
     this.queryOps = new QueryOps(this.servers);
     this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, options.tasks);
     this.historyOps = new HistoryOps(

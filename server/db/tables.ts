@@ -137,8 +137,18 @@ export interface BackupTable {
   created_at: number;
 }
 
+/** A node's S3 backup target (none: its own disk); the local node is node 0. */
+export interface BackupTargetTable {
+  node_id: number;
+  /** JSON of the fields that are not secret: endpoint, region, bucket, prefix, accessKeyId, forcePathStyle. */
+  settings: string;
+  /** The secret access key, sealed (server/secrets/secret-box.ts). */
+  secret: string;
+}
+
 export interface Database {
   backups: BackupTable;
+  backup_targets: BackupTargetTable;
   templates: TemplateRow;
   template_repos: TemplateRepoTable;
   nodes: NodeTable;

@@ -44,12 +44,14 @@ export async function createNotifyFunction<T>(db: Kysely<T>): Promise<void> {
 }
 
 /**
- * Our tables, each to notify its writes. The compiler insists that every table
- * of `Database` is named here, so a table added later cannot be forgotten;
- * the tables of other applications sharing the schema are left alone.
+ * Our tables, each to notify its writes (false: no answer kept in memory
+ * reads it). The compiler insists that every table of `Database` is named
+ * here, so a table added later cannot be forgotten; the tables of other
+ * applications sharing the schema are left alone.
  */
-const ourTables: Record<keyof Database, true> = {
+const ourTables: Record<keyof Database, boolean> = {
   backups: true,
+  backup_targets: false,
   templates: true,
   template_repos: true,
   nodes: true,
@@ -64,6 +66,9 @@ const ourTables: Record<keyof Database, true> = {
   user_settings: true,
 };
 
+/** Our tables left without the trigger: no answer kept in memory reads them. */
+export const quietTables = Object.keys(ourTables).filter((name) => !ourTables[name as keyof Database]);
+
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.
  * Run by the migration that brought it and after every migration run, so a
@@ -71,10 +76,11 @@ const ourTables: Record<keyof Database, true> = {
  * may race: the loser's "already exists" is ignored.
  */
 export async function notifyOnEveryTable<T>(db: Kysely<T>): Promise<void> {
+  const notifying = Object.keys(ourTables).filter((name) => ourTables[name as keyof Database]);
   const { rows } = await sql<{ name: string }>`
     SELECT c.relname AS name FROM pg_class c
     WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
-      AND c.relkind = 'r' AND c.relname = ANY(${Object.keys(ourTables)})
+      AND c.relkind = 'r' AND c.relname = ANY(${notifying})
       AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = ${triggerName})
   `.execute(db);
   for (const { name } of rows) {

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import type { BackupBytes, NodeBackups, NodeBackupView } from "../node-wire/backup-wire.ts";
+import type { BackupBytes, NodeBackups, NodeBackupView, S3BackupTarget } from "../node-wire/backup-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** A remote node's backups API, through the daemon's routes under /daemon/server/{id}. */
@@ -12,8 +12,14 @@ export class RemoteBackups implements NodeBackups {
     return `/daemon/server/${encodeURIComponent(id)}/backup${rest}${query}`;
   }
 
+  /** The node tries the bucket before it answers: a little longer than a plain call. */
+  async setTarget(target: S3BackupTarget | null): Promise<void> {
+    await this.http.call("PUT", "/daemon/backup-target", { json: { target }, timeoutMs: 20_000 });
+  }
+
   async create(serverId: string, fileName: string): Promise<void> {
-    await this.http.call("POST", this.path(serverId, "/create", fileName));
+    // The node tries its bucket first when it has one.
+    await this.http.call("POST", this.path(serverId, "/create", fileName), { timeoutMs: 20_000 });
   }
 
   list(serverId: string): Promise<NodeBackupView[]> {

@@ -33,8 +33,31 @@ export interface BackupBytes {
 export const backupFileNamePattern =
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tar\.gz$/;
 
+/**
+ * S3-compatible object storage a node streams its backups to instead of its
+ * own disk (objects `<prefix><serverId>/<fileName>`). The panel holds it (the
+ * secret sealed) and hands it to the node, which keeps it so that its tasks
+ * back up there while the panel is down.
+ */
+export interface S3BackupTarget {
+  type: "s3";
+  endpoint: string;
+  region: string;
+  bucket: string;
+  prefix: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
 /** What the panel asks of a node about a server's backups. */
 export interface NodeBackups {
+  /**
+   * Where new backups go: S3, or the node's own disk (null). An S3 target is
+   * tried first (502 ErrBackupTargetUnreachable when the node cannot reach
+   * its bucket) and kept only when it answers.
+   */
+  setTarget(target: S3BackupTarget | null): Promise<void>;
   /**
    * Starts writing a tar.gz of a stopped, idle server's folder in the
    * background; resolves once it is under way. Refused while the server runs

@@ -3,10 +3,12 @@ import type { Selectable } from "kysely";
 import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
 import type { NodeTable } from "../db/tables.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, errors } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import { RemoteNode } from "../link/remote-node.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
+import type { BackupTargetInput, BackupTargetView } from "../wire/nodes.ts";
+import { BackupTargets } from "./backup-targets.ts";
 import { NodeMonitor } from "./node-monitor.ts";
 import { checkNodeFields, type NodeFields } from "./node-rules.ts";
 import type { Settings } from "./settings.ts";
@@ -15,6 +17,12 @@ export interface NodeView extends NodeFields {
   id: number;
   isLocal: boolean;
   reachable: boolean;
+  backupTarget?: BackupTargetView;
+}
+
+/** A change to a node: its fields, and (administrators only) where its backups go. */
+export interface NodeChanges extends Partial<NodeFields> {
+  backupTarget?: BackupTargetInput;
 }
 
 export const localNodeId = 0;
@@ -34,6 +42,7 @@ const notFound = () => new ApiError(404, "ErrNodeNotFound", "no node with this i
 export class Nodes {
   private readonly clients = new Map<number, NodeClient>();
   private readonly monitor = new NodeMonitor();
+  private readonly backupTargets: BackupTargets;
 
   constructor(
     private readonly db: Db,
@@ -43,6 +52,7 @@ export class Nodes {
     private readonly box: SecretBox,
   ) {
     if (local) this.clients.set(localNodeId, local.client);
+    this.backupTargets = new BackupTargets(db, box);
   }
 
   /** Starts watching every remote node; call once the panel is up. */
@@ -70,12 +80,17 @@ export class Nodes {
     return key;
   }
 
-  async get(id: number): Promise<NodeView> {
+  /** `withBackupTarget`: an administrator asks, who may see where its backups go. */
+  async get(id: number, withBackupTarget = false): Promise<NodeView> {
+    let view: NodeView;
     if (id === localNodeId) {
       if (!this.local) throw notFound();
-      return this.localView();
+      view = await this.localView();
+    } else {
+      view = this.view(await this.row(id));
     }
-    return this.view(await this.row(id));
+    if (withBackupTarget) view.backupTarget = await this.backupTargets.view(id);
+    return view;
   }
 
   async create(fields: NodeFields): Promise<NodeView> {
@@ -100,14 +115,17 @@ export class Nodes {
   }
 
   /** Partial update. The local node's address follows the panel's URL, so there is nothing to change on it. */
-  async update(id: number, changes: Partial<NodeFields>): Promise<void> {
+  async update(id: number, { backupTarget, ...changes }: NodeChanges, byAdmin: boolean): Promise<void> {
+    if (backupTarget !== undefined && !byAdmin) throw errors.missingScope("admin");
     if (id === localNodeId) {
       if (!this.local) throw notFound();
+      if (backupTarget !== undefined) await this.backupTargets.set(id, backupTarget, this.local.client);
       return;
     }
     const current = this.view(await this.row(id));
     const merged = checkNodeFields({ ...current, ...stripUndefined(changes) });
     if (merged.name !== current.name) await this.assertNameFree(merged.name, id);
+    if (backupTarget !== undefined) await this.backupTargets.set(id, backupTarget, await this.client(id));
     const row = await this.db
       .updateTable("nodes")
       .set({
@@ -139,6 +157,7 @@ export class Nodes {
       });
     }
     await this.db.deleteFrom("nodes").where("id", "=", id).execute();
+    await this.backupTargets.forget(id);
     this.monitor.unwatch(id);
     this.clients.delete(id);
   }

@@ -2,6 +2,47 @@ import { type Static, Type } from "typebox";
 
 const Port = Type.Integer({ minimum: 1, maximum: 65535 });
 
+/**
+ * Where a node keeps its backups, as an administrator sees it: its own disk,
+ * or S3-compatible storage. The secret key is never answered: "" with
+ * whether one is stored (as the SMTP password).
+ */
+export const BackupTargetView = Type.Union([
+  Type.Object({ type: Type.Literal("local") }),
+  Type.Object({
+    type: Type.Literal("s3"),
+    endpoint: Type.String(),
+    region: Type.String(),
+    bucket: Type.String(),
+    prefix: Type.String(),
+    accessKeyId: Type.String(),
+    secretAccessKey: Type.Literal(""),
+    secretAccessKeySet: Type.Boolean(),
+    forcePathStyle: Type.Boolean(),
+  }),
+]);
+export type BackupTargetView = Static<typeof BackupTargetView>;
+
+/**
+ * A backup target as written (null or `{type:"local"}`: the node's disk). The
+ * fields are checked by the service, each with its own error; a secret key
+ * left "" or out keeps the stored one.
+ */
+export const BackupTargetInput = Type.Union([
+  Type.Null(),
+  Type.Object({
+    type: Type.String({ maxLength: 10 }),
+    endpoint: Type.Optional(Type.String({ maxLength: 500 })),
+    region: Type.Optional(Type.String({ maxLength: 64 })),
+    bucket: Type.Optional(Type.String({ maxLength: 63 })),
+    prefix: Type.Optional(Type.String({ maxLength: 200 })),
+    accessKeyId: Type.Optional(Type.String({ maxLength: 256 })),
+    secretAccessKey: Type.Optional(Type.String({ maxLength: 256 })),
+    forcePathStyle: Type.Optional(Type.Boolean()),
+  }),
+]);
+export type BackupTargetInput = Static<typeof BackupTargetInput>;
+
 /** A node as the API shows it (reference §9.1), plus whether the panel can reach it now. */
 export const NodeView = Type.Object({
   id: Type.Integer(),
@@ -13,6 +54,8 @@ export const NodeView = Type.Object({
   sftpPort: Type.Integer(),
   isLocal: Type.Boolean(),
   reachable: Type.Boolean(),
+  /** Only to administrators, and only on GET /api/nodes/{id}. */
+  backupTarget: Type.Optional(BackupTargetView),
 });
 export type NodeView = Static<typeof NodeView>;
 
@@ -26,7 +69,16 @@ export const NodeCreateBody = Type.Object({
 });
 export type NodeCreateBody = Static<typeof NodeCreateBody>;
 
-export const NodeUpdateBody = Type.Partial(NodeCreateBody);
+/** backupTarget: administrators only. */
+export const NodeUpdateBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 100 })),
+  publicHost: Type.Optional(Type.String({ maxLength: 253 })),
+  publicPort: Type.Optional(Port),
+  privateHost: Type.Optional(Type.String({ maxLength: 253 })),
+  privatePort: Type.Optional(Port),
+  sftpPort: Type.Optional(Port),
+  backupTarget: Type.Optional(BackupTargetInput),
+});
 export type NodeUpdateBody = Static<typeof NodeUpdateBody>;
 
 export const NodeIdParams = Type.Object({ id: Type.Integer({ minimum: 0 }) });

@@ -1,5 +1,6 @@
 import type { Static } from "typebox";
 import type {
+  BackupTargetView,
   NodeCreateBody,
   NodeDeployment,
   NodeFeaturesAnswer,
@@ -11,6 +12,7 @@ import { type CallOptions, del, get, post, put } from "./client";
 // /api/nodes (spec §7, reference §9). Types come from the server's wire schemas.
 
 export type Node = NodeView;
+export type BackupTarget = BackupTargetView;
 export type NodeFields = NodeCreateBody;
 export type Deployment = NodeDeployment;
 export type NodeFeatures = Static<typeof NodeFeaturesAnswer>;

@@ -63,6 +63,10 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrNodeInvalid", message: "Invalid node" }),
   msg({ id: "errors.ErrBackupInProgress", message: "A backup or restore is in progress" }),
   msg({ id: "errors.ErrBackupServerRunning", message: "Stop the server before a backup or restore" }),
+  msg({
+    id: "errors.ErrBackupTargetUnreachable",
+    message: "The node cannot reach its backup storage: {reason}",
+  }),
   msg({ id: "errors.ErrSettingNotConfigured", message: "Setting {setting} is not configured" }),
   msg({ id: "errors.ErrNoTemplate", message: "Template {template} not found" }),
   msg({ id: "errors.ErrTemplateInvalid", message: "The template is not valid at {path}: {problem}" }),

@@ -10,6 +10,7 @@ import { freePort } from "../support/free-port.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { stopChild } from "../support/panel-process.ts";
 import { waitUntil } from "../support/poll.ts";
+import { S3StandIn } from "../support/s3-stand-in.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import { adminClient, usePanel } from "../support/test-panel.ts";
 
@@ -130,6 +131,25 @@ describe("a node run from the daemon bundle alone, fetched from the panel", () =
       const extracted = await api.post(`${base}/extract/pack/${name}?destination=${into}`);
       expect(extracted.status, `${name}: ${extracted.text}`).toBe(204);
       expect((await rawRequest(api, "GET", `${base}/file/${into}/one.txt`)).text).toBe("one");
+    }
+
+    // So does the AWS SDK of a backup target (s3rver on 127.0.0.1 stands in for S3).
+    const s3 = await S3StandIn.start();
+    try {
+      const target = await api.put(`/api/nodes/${node.body.id}`, { backupTarget: s3.target("bundle/") });
+      expect(target.status, target.text).toBe(204);
+      expect((await api.post(`${base}/backup/create?name=to-s3`)).status).toBe(204);
+      let backup: { id: number; state: string; size: number; error?: string } | undefined;
+      await waitUntil(async () => {
+        [backup] = (await api.get(`${base}/backup`)).body;
+        return backup?.state !== "creating";
+      }, 30_000);
+      expect(backup?.state, backup?.error).toBe("ready");
+      expect(await s3.keysUnder("bundle/")).toHaveLength(1);
+      expect((await api.delete(`${base}/backup/${backup?.id}`)).status).toBe(204);
+      expect(await s3.keysUnder("bundle/")).toEqual([]);
+    } finally {
+      await s3.destroy();
     }
     expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
   });

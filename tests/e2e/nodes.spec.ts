@@ -130,10 +130,10 @@ test("an admin creates a node, starts its daemon, sees it reachable with its fea
     // Rename.
     const renamed = `${name}-renamed`;
     await page.getByLabel("Name", { exact: true }).fill(renamed);
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.locator(".node-edit").getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("status").filter({ hasText: `Node ${renamed} saved` })).toBeVisible();
     await expect(page.getByTestId("node-title")).toHaveText(renamed);
-    await expect(page.getByRole("button", { name: "Save" })).toBeDisabled();
+    await expect(page.locator(".node-edit").getByRole("button", { name: "Save" })).toBeDisabled();
     expect((await api.get(`/api/nodes/${id}`)).body.name).toBe(renamed);
 
     // The list shows it reachable; the grid/list choice is kept across a reload.
@@ -188,7 +188,7 @@ test("the local node's view is read-only, cannot be deleted and offers no deploy
   await expect(page.getByTestId("node-title")).toHaveText("LocalNode");
   await expect(page.getByTestId("local-node-note")).toContainText("panel URL");
   await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("readonly", "");
-  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(page.locator(".node-edit").getByRole("button", { name: "Save" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Delete" })).toHaveCount(0);
   await expect(page.getByTestId("deployment-config")).toHaveCount(0);
   await expect(page.getByTestId("node-features").getByTestId("reachable")).toHaveText("Reachable");

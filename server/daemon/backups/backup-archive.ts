@@ -72,19 +72,8 @@ export async function writeBackupArchive(
 ): Promise<void> {
   const handle = await fs.promises.open(target, "wx", 0o600);
   try {
-    const count = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        progress.written += chunk.length;
-        done(null, chunk);
-      },
-    });
     await pipeline(
-      // A few chunks read ahead, so files are opened and read while zlib compresses the last ones.
-      Readable.from(gzipMembers(coalesce(tarBlocks(sandbox, progress, skipped), readChunk)), {
-        objectMode: false,
-        highWaterMark: 4 * readChunk,
-      }),
-      count,
+      backupArchiveStream(sandbox, progress, skipped),
       options.limit ?? new PassThrough(),
       writeStreamOf(handle),
       { signal: options.signal },
@@ -93,6 +82,32 @@ export async function writeBackupArchive(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The same archive as a stream, made as it is read (an upload to object
+ * storage takes it straight from here); `progress.written` counts what left.
+ */
+export function backupArchiveStream(
+  sandbox: Sandbox,
+  progress: BackupProgress,
+  skipped: (place: string, why: string) => void,
+): Readable {
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      progress.written += chunk.length;
+      done(null, chunk);
+    },
+  });
+  // A few chunks read ahead, so files are opened and read while zlib compresses the last ones.
+  const source = Readable.from(gzipMembers(coalesce(tarBlocks(sandbox, progress, skipped), readChunk)), {
+    objectMode: false,
+    highWaterMark: 4 * readChunk,
+  });
+  source.once("error", (error) => count.destroy(error));
+  // A reader that gives up (a failed upload or write) ends the walk, which closes its open file.
+  count.once("close", () => source.destroy());
+  return source.pipe(count);
 }
 
 const ignoreMissing = (error: unknown) => {

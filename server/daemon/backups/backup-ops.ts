@@ -1,3 +1,4 @@
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "../../errors.ts";
@@ -6,12 +7,15 @@ import {
   backupFileNamePattern,
   type NodeBackups,
   type NodeBackupView,
+  type S3BackupTarget,
 } from "../../node-wire/backup-wire.ts";
+import { privateFileMode } from "../../secrets/private-files.ts";
 import type { ServerInstance } from "../runtime/instance.ts";
 import type { ServerStore } from "../servers/server-store.ts";
-import { type BackupProgress, writeBackupArchive } from "./backup-archive.ts";
+import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./backup-archive.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
 import { failureReason } from "./failure-reason.ts";
+import { S3Backups } from "./s3-target.ts";
 
 const partSuffix = ".part";
 const failedSuffix = ".failed";
@@ -60,6 +64,11 @@ const exists = (file: string) =>
  * backups being written lives in memory. LocalNode calls this in-process and
  * the daemon's routes call the same, so both kinds of node keep one set of
  * rules.
+ *
+ * With an S3 target (kept in `targetFile`, 0600, so tasks use it while the
+ * panel is down) new backups stream to the bucket instead: nothing of them
+ * is on the node's disk but the `.failed` and `.task` notes. Backups made
+ * on the disk before stay there and are still listed, read and deleted.
  */
 export class BackupOps implements NodeBackups {
   /** Backups being written, by `serverId/fileName`. */
@@ -67,10 +76,18 @@ export class BackupOps implements NodeBackups {
   /** The backup each server is being restored from. */
   private readonly restoring = new Map<string, string>();
 
+  /** Where new backups go when set; undefined: the node's own disk. */
+  private s3?: S3Backups;
+
   constructor(
     readonly store: ServerStore,
     readonly backupsDir: string,
+    /** Where the target is kept (0600: it holds the secret key). */
+    private readonly targetFile: string,
   ) {
+    if (fsSync.existsSync(targetFile)) {
+      this.s3 = new S3Backups(JSON.parse(fsSync.readFileSync(targetFile, "utf8")) as S3BackupTarget);
+    }
     store.afterDelete.push((id) => this.removeAll(id));
     // A server's backups count toward its disk limit.
     store.diskFolders.push((id) => this.folder(id));
@@ -78,6 +95,21 @@ export class BackupOps implements NodeBackups {
 
   private folder(serverId: string): string {
     return path.join(this.backupsDir, serverId);
+  }
+
+  async setTarget(target: S3BackupTarget | null): Promise<void> {
+    const next = target ? new S3Backups(target) : undefined;
+    // A target the node cannot use is refused, not kept to fail every backup later.
+    await next?.check();
+    if (target) {
+      const temporary = `${this.targetFile}.new`;
+      await fs.writeFile(temporary, JSON.stringify(target), { mode: privateFileMode });
+      await fs.rename(temporary, this.targetFile);
+    } else {
+      await fs.rm(this.targetFile, { force: true });
+    }
+    // A backup under way keeps the target it started with.
+    this.s3 = next;
   }
 
   async create(serverId: string, fileName: string): Promise<void> {
@@ -92,6 +124,9 @@ export class BackupOps implements NodeBackups {
     const name = checkFileName(fileName);
     const server = this.store.get(serverId);
     refuseUnlessIdle(server.instance);
+    const s3 = this.s3;
+    // An unreachable target refuses the backup before anything is written or recorded.
+    await s3?.check();
     const target = path.join(this.folder(serverId), name);
     const key = `${serverId}/${name}`;
     if (this.writing.has(key) || (await exists(target))) {
@@ -103,7 +138,8 @@ export class BackupOps implements NodeBackups {
     if (task !== undefined) await fs.writeFile(target + taskSuffix, task);
     // A server at its disk limit is refused up front; one that reaches it while writing fails then.
     // The budget shares the server's room with its other writes in flight, and ends with the backup.
-    const budget = await server.disk.budget();
+    // A backup in object storage takes nothing of the server's disk.
+    const budget = s3 ? undefined : await server.disk.budget();
     let kept = false;
     // From here on nothing waits until the server is marked busy, so two
     // creates at once cannot both pass the check.
@@ -118,15 +154,14 @@ export class BackupOps implements NodeBackups {
     const { instance } = server;
     instance.notice("Backing up server");
     const work = instance.whileBusy("backup", async () => {
+      const skipped = (place: string, why: string) => instance.notice(`Backup left out ${place}: ${why}`);
+      if (s3) {
+        await s3.upload(serverId, name, backupArchiveStream(server.sandbox, progress, skipped));
+        return;
+      }
       const part = target + partSuffix;
       try {
-        await writeBackupArchive(
-          server.sandbox,
-          part,
-          progress,
-          (place, why) => instance.notice(`Backup left out ${place}: ${why}`),
-          { limit: budget?.limiter() },
-        );
+        await writeBackupArchive(server.sandbox, part, progress, skipped, { limit: budget?.limiter() });
         await fs.rename(part, target);
         kept = true;
       } catch (error) {
@@ -212,6 +247,15 @@ export class BackupOps implements NodeBackups {
         }
       }
     }
+    for (const found of this.s3 ? await this.s3.list(serverId) : []) {
+      const task = await taskOf(found.fileName);
+      ready.set(found.fileName, {
+        fileName: found.fileName,
+        state: "ready",
+        size: found.size,
+        ...(task !== undefined ? { task, createdAt: found.createdAt } : {}),
+      });
+    }
     const views = new Map<string, NodeBackupView>([...failed, ...ready]);
     for (const [fileName, written] of active) {
       views.set(fileName, { fileName, state: "creating", size: written });
@@ -223,8 +267,7 @@ export class BackupOps implements NodeBackups {
     const name = checkFileName(fileName);
     const server = this.store.get(serverId);
     refuseUnlessIdle(server.instance);
-    const target = path.join(this.folder(serverId), name);
-    if (!(await exists(target))) throw backupMissing();
+    const source = await this.source(serverId, name);
     refuseUnlessIdle(server.instance);
     const { instance } = server;
     this.restoring.set(serverId, name);
@@ -232,7 +275,10 @@ export class BackupOps implements NodeBackups {
       await instance.whileBusy("restore", async () => {
         instance.notice("Restoring backup");
         try {
-          await restoreBackup(server.root, target);
+          await restoreBackup(
+            server.root,
+            typeof source === "string" ? source : async () => (await source()).body,
+          );
         } finally {
           server.disk.forget();
         }
@@ -254,6 +300,9 @@ export class BackupOps implements NodeBackups {
       throw new ApiError(409, "ErrBackupInProgress", "the server is being restored from this backup");
     }
     const target = path.join(this.folder(serverId), name);
+    // The object first (a target that cannot be reached keeps the backup whole); a backup on
+    // the disk, made before the target was set, has none.
+    if (!(await exists(target))) await this.s3?.delete(serverId, name);
     await fs.rm(target, { force: true });
     await fs.rm(target + failedSuffix, { force: true });
     await fs.rm(target + taskSuffix, { force: true });
@@ -265,7 +314,9 @@ export class BackupOps implements NodeBackups {
     const name = checkFileName(fileName);
     this.store.get(serverId);
     if (this.writing.has(`${serverId}/${name}`)) throw stillWriting();
-    const handle = await fs.open(path.join(this.folder(serverId), name), "r").catch((error) => {
+    const source = await this.source(serverId, name);
+    if (typeof source !== "string") return source();
+    const handle = await fs.open(source, "r").catch((error) => {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") throw backupMissing();
       throw error;
     });
@@ -279,8 +330,22 @@ export class BackupOps implements NodeBackups {
     }
   }
 
+  /**
+   * Where a finished backup is read from: its file on the node's disk (made
+   * there, before a target was set or without one), else the bucket.
+   */
+  private async source(serverId: string, name: string): Promise<string | (() => Promise<BackupBytes>)> {
+    const local = path.join(this.folder(serverId), name);
+    const s3 = this.s3;
+    if (await exists(local)) return local;
+    if (!s3) throw backupMissing();
+    return () => s3.open(serverId, name);
+  }
+
   /** A deleted server's backups go with it. */
   private async removeAll(serverId: string): Promise<void> {
     await fs.rm(this.folder(serverId), { recursive: true, force: true });
+    // Best effort: an unreachable bucket keeps them (the operator's to remove).
+    await this.s3?.deleteAll(serverId).catch(() => {});
   }
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { ApiError } from "../../errors.ts";
-import { extractOpened } from "../archive/index.ts";
+import { extractOpened, extractTarStream } from "../archive/index.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { failureReason } from "./failure-reason.ts";
 
@@ -17,7 +18,11 @@ import { failureReason } from "./failure-reason.ts";
  * old, new → server) and the old one removed. Any failure before the swap
  * removes the new folder and leaves the server's files exactly as they were.
  */
-export async function restoreBackup(root: string, archive: string, signal?: AbortSignal): Promise<number> {
+export async function restoreBackup(
+  root: string,
+  archive: string | (() => Promise<Readable>),
+  signal?: AbortSignal,
+): Promise<number> {
   const parent = path.dirname(root);
   const base = path.basename(root);
   const tag = randomBytes(6).toString("hex");
@@ -26,10 +31,14 @@ export async function restoreBackup(root: string, archive: string, signal?: Abor
   const old = path.join(parent, `.${base}.old-${tag}`);
   const rootStats = await fs.stat(root).catch(() => undefined);
   const mode = rootStats ? rootStats.mode & 0o7777 : 0o755;
-  const handle = await fs.open(archive, "r").catch((error) => {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw backupMissing();
-    throw error;
-  });
+  // A backup in object storage is read as a stream (opened here, so a missing one changes nothing).
+  const handle =
+    typeof archive === "string"
+      ? await fs.open(archive, "r").catch((error) => {
+          if ((error as NodeJS.ErrnoException).code === "ENOENT") throw backupMissing();
+          throw error;
+        })
+      : await archive();
   let entries: number;
   try {
     await fs.mkdir(staging, { mode });
@@ -37,21 +46,30 @@ export async function restoreBackup(root: string, archive: string, signal?: Abor
     if (rootStats) await fs.chown(staging, rootStats.uid, rootStats.gid);
     try {
       // The node's own backup: no ratio (a world compresses far), only the free space bounds it.
-      entries = await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal, 0, {
-        ratio: Number.POSITIVE_INFINITY,
-      });
+      entries =
+        handle instanceof Readable
+          ? await extractTarStream(new Sandbox(staging), handle, "tar.gz", "", { signal })
+          : await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal, 0, {
+              ratio: Number.POSITIVE_INFINITY,
+            });
     } catch (error) {
       await fs.rm(staging, { recursive: true, force: true });
       throw new ApiError(
         500,
         "ErrBackupRestoreFailed",
         "the backup could not be restored (${reason}); the server's files were not changed",
-        { reason: failureReason(error, { [staging]: "the new folder", [path.dirname(archive)]: "backups" }) },
+        {
+          reason: failureReason(error, {
+            [staging]: "the new folder",
+            ...(typeof archive === "string" ? { [path.dirname(archive)]: "backups" } : {}),
+          }),
+        },
         { cause: error },
       );
     }
   } finally {
-    await handle.close();
+    if (handle instanceof Readable) handle.destroy();
+    else await handle.close();
   }
   await fs.chmod(staging, mode);
   let hadFolder = true;

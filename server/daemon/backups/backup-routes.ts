@@ -4,6 +4,22 @@ import type { BackupOps } from "./backup-ops.ts";
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const ByFile = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
+/** The panel checked the fields (server/wire/nodes.ts); the node holds them to the same bounds. */
+const TargetBody = Type.Object({
+  target: Type.Union([
+    Type.Null(),
+    Type.Object({
+      type: Type.Literal("s3"),
+      endpoint: Type.String({ minLength: 1, maxLength: 500 }),
+      region: Type.String({ minLength: 1, maxLength: 64 }),
+      bucket: Type.String({ minLength: 1, maxLength: 63 }),
+      prefix: Type.String({ maxLength: 200 }),
+      accessKeyId: Type.String({ minLength: 1, maxLength: 256 }),
+      secretAccessKey: Type.String({ minLength: 1, maxLength: 256 }),
+      forcePathStyle: Type.Boolean(),
+    }),
+  ]),
+});
 
 /**
  * The daemon's backup routes under /daemon/server/{id}/backup, spoken by the
@@ -13,6 +29,11 @@ const ByFile = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 10
  */
 export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
   const base = "/daemon/server/:id/backup";
+
+  api.put("/daemon/backup-target", { body: TargetBody }, async (request, reply) => {
+    await ops.setTarget(request.body.target);
+    return reply.status(204).send();
+  });
 
   api.get(base, { params: Id }, (request) => ops.list(request.params.id));
 

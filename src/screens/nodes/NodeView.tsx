@@ -21,6 +21,7 @@ import { useKeptDetail } from "../../offline/useKeptDetail";
 import { hasScope } from "../../state/scopes";
 import { DeleteButton } from "../DeleteButton";
 import { formatAddress } from "./address";
+import { NodeBackupTarget } from "./NodeBackupTarget";
 import { NodeDeployment } from "./NodeDeployment";
 import { NodeEdit } from "./NodeEdit";
 import { NodeFeatures } from "./NodeFeatures";
@@ -149,6 +150,10 @@ export default function NodeView({ params }: ScreenProps) {
           }}
         />
         <NodeFeatures id={shown.id} reachable={offline ? undefined : shown.reachable} />
+        {/* Only an administrator is answered the target; nothing of it is changed offline. */}
+        {node?.backupTarget && !offline && (
+          <NodeBackupTarget key={shown.id} nodeId={shown.id} target={node.backupTarget} />
+        )}
         {!shown.isLocal &&
           hasScope("nodes.deploy") &&
           (offline ? (
