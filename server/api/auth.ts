@@ -14,6 +14,9 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
 
   const started = (request: FastifyRequest, reply: FastifyReply, session: IssuedSession) => {
     cookies.setSession(request, reply, session.token, session.expiresAt);
+    // The activity log's sign-in entry names who signed in (activity-hook.ts).
+    if (session.user)
+      request.activityActor = { kind: "user", userId: session.user.id, name: session.user.username };
     return { scopes: session.scopes };
   };
 

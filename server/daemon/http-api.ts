@@ -4,6 +4,7 @@ import { verifyNodeToken } from "../node-wire/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
 import type { DaemonConfig } from "./config.ts";
 import type { DaemonEngine } from "./engine.ts";
+import { daemonEventRoutes } from "./events/event-routes.ts";
 import { daemonFileRoutes } from "./files/file-routes.ts";
 import { HttpServer } from "./http/http-server.ts";
 import type { Logger } from "./http/logger.ts";
@@ -30,6 +31,7 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
   daemonQueryRoutes(router, engine.queryOps);
   daemonSftpRoutes(router, engine.sftpSessions);
   daemonTaskRoutes(router, engine.taskOps);
+  daemonEventRoutes(router, engine.events);
 
   const authorize = (request: IncomingMessage, path: string, requestLog: Logger) => {
     if (path === "/daemon" || path === "/daemon/") return;

@@ -44,11 +44,15 @@ export async function createNotifyFunction<T>(db: Kysely<T>): Promise<void> {
 }
 
 /**
- * Our tables, each to notify its writes. The compiler insists that every table
- * of `Database` is named here, so a table added later cannot be forgotten;
- * the tables of other applications sharing the schema are left alone.
+ * Our tables, each to notify its writes (true) or deliberately not (false).
+ * The compiler insists that every table of `Database` is named here, so a
+ * table added later cannot be forgotten; the tables of other applications
+ * sharing the schema are left alone. A table no kept answer is read from
+ * (a log) is false: its writes — every sign-in, every change — would
+ * otherwise make every panel drop its caches.
  */
-const ourTables: Record<keyof Database, true> = {
+const ourTables: Record<keyof Database, boolean> = {
+  activity: false,
   backups: true,
   templates: true,
   template_repos: true,
@@ -64,6 +68,15 @@ const ourTables: Record<keyof Database, true> = {
   user_settings: true,
 };
 
+const notifyingTables = Object.entries(ourTables)
+  .filter(([, notifies]) => notifies)
+  .map(([name]) => name);
+
+/** Tables whose writes no kept answer depends on: the panel's own writes to them do not bump the generation either. */
+export const unwatchedTables = Object.entries(ourTables)
+  .filter(([, notifies]) => !notifies)
+  .map(([name]) => name);
+
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.
  * Run by the migration that brought it and after every migration run, so a
@@ -74,7 +87,7 @@ export async function notifyOnEveryTable<T>(db: Kysely<T>): Promise<void> {
   const { rows } = await sql<{ name: string }>`
     SELECT c.relname AS name FROM pg_class c
     WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
-      AND c.relkind = 'r' AND c.relname = ANY(${Object.keys(ourTables)})
+      AND c.relkind = 'r' AND c.relname = ANY(${notifyingTables})
       AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = ${triggerName})
   `.execute(db);
   for (const { name } of rows) {

@@ -1,6 +1,7 @@
 import type { NodeBackups } from "../node-wire/backup-wire.ts";
 import type { NodeFiles } from "../node-wire/file-wire.ts";
 import type { NodeEngine } from "../node-wire/node-engine.ts";
+import type { NodeEvents } from "../node-wire/node-events.ts";
 import type { NodeQuery } from "../node-wire/query-wire.ts";
 import type { NodeServers } from "../node-wire/server-wire.ts";
 import type { NodeSftp } from "../node-wire/sftp-wire.ts";
@@ -18,6 +19,7 @@ export class LocalNode implements NodeClient {
   readonly tasks: NodeTasks;
   /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
   readonly sftp: NodeSftp;
+  readonly events: NodeEvents;
 
   constructor(private readonly engine: NodeEngine) {
     this.servers = engine.serverOps;
@@ -26,6 +28,7 @@ export class LocalNode implements NodeClient {
     this.query = engine.queryOps;
     this.tasks = engine.taskOps;
     this.sftp = engine.sftpSessions;
+    this.events = engine.events;
   }
 
   async health(): Promise<void> {}

@@ -1,6 +1,7 @@
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
 import { NodeHttp, type RemoteNodeAddress } from "./node-http.ts";
 import { RemoteBackups } from "./remote-backups.ts";
+import { RemoteEvents } from "./remote-events.ts";
 import { RemoteFiles } from "./remote-files.ts";
 import { RemoteQuery } from "./remote-query.ts";
 import { RemoteServers } from "./remote-servers.ts";
@@ -18,6 +19,7 @@ export class RemoteNode implements NodeClient {
   readonly query: RemoteQuery;
   readonly sftp: RemoteSftp;
   readonly tasks: RemoteTasks;
+  readonly events: RemoteEvents;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
@@ -29,6 +31,7 @@ export class RemoteNode implements NodeClient {
     this.query = new RemoteQuery(this.http);
     this.sftp = new RemoteSftp(this.http);
     this.tasks = new RemoteTasks(this.http);
+    this.events = new RemoteEvents(this.http);
   }
 
   get reachable(): boolean {

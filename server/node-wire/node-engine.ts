@@ -1,6 +1,7 @@
 import type { NodeBackups } from "./backup-wire.ts";
 import type { NodeFeatures } from "./features.ts";
 import type { NodeFiles } from "./file-wire.ts";
+import type { NodeEvents } from "./node-events.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 import type { NodeSftp } from "./sftp-wire.ts";
@@ -18,5 +19,6 @@ export interface NodeEngine {
   readonly queryOps: NodeQuery;
   readonly taskOps: NodeTasks;
   readonly sftpSessions: NodeSftp;
+  readonly events: NodeEvents;
   features(): Promise<NodeFeatures>;
 }
