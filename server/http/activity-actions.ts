@@ -5,7 +5,7 @@ import type { FastifyRequest } from "fastify";
  * the one table (`METHOD url-pattern` → action). The route hook
  * (activity-hook.ts) looks a route up once, when it is added; a write route
  * missing here is still recorded, as `api.write` with its method and path,
- * and tests/api/activity-routes.test.ts fails until it is named.
+ * and tests/unit/server/activity-actions.test.ts fails until it is named.
  *
  * An entry is an action name, or one computed from the request (a PUT of a
  * file that makes a folder), with `details` when what is worth keeping is
