@@ -36,6 +36,7 @@ const BackupsSection = lazy(() => import("./backups/BackupsSection"));
 const TasksSection = lazy(() => import("./tasks/TasksSection"));
 const ClientsSection = lazy(() => import("./clients/ClientsSection"));
 const QuerySection = lazy(() => import("./query/QuerySection"));
+const ActivitySection = lazy(() => import("./ActivitySection"));
 
 const MIB = 1024 * 1024;
 
@@ -467,6 +468,11 @@ export default function ServerView({ params }: ScreenProps) {
       id: "query",
       label: t`Players`,
       render: (active: boolean) => <QuerySection server={server} can={can} active={active} />,
+    },
+    can("server.activity.view") && {
+      id: "activity",
+      label: t`Activity`,
+      render: (active: boolean) => <ActivitySection server={server} can={can} active={active} />,
     },
   ];
   const sections = candidates.filter((s): s is Section => !!s);
