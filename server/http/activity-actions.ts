@@ -21,6 +21,8 @@ export interface ActionRule {
    * is still to come is not a sign-in yet; /auth/otp records it).
    */
   signIn?: "session" | "token";
+  /** Not recorded: what the web app does by itself, not a change anyone made. */
+  skip?: true;
 }
 
 const params = (request: FastifyRequest) => request.params as Record<string, string>;
@@ -31,12 +33,14 @@ const folderMade = (request: FastifyRequest) =>
 const settingValue = (request: FastifyRequest) => ({ [params(request).key]: body(request)?.value });
 
 export const activityActions: Record<string, ActionRule> = {
-  "POST /auth/login": { action: "auth.login", signIn: "session" },
+  // The name signed in with is the actor; the body holds nothing else worth keeping.
+  "POST /auth/login": { action: "auth.login", signIn: "session", details: () => ({}) },
   // The one-time code completes a sign-in: the same action, so one filter finds every sign-in.
   "POST /auth/otp": { action: "auth.login", signIn: "session", details: () => ({ otp: true }) },
   "POST /auth/register": { action: "auth.register", signIn: "session" },
   "POST /auth/invite": { action: "auth.invite", signIn: "session" },
-  "POST /auth/reauth": { action: "auth.reauth" },
+  // The web app renews its session every few minutes: one entry each would bury the rest.
+  "POST /auth/reauth": { action: "auth.reauth", skip: true },
   "POST /auth/logout": { action: "auth.logout" },
   "POST /oauth2/token": { action: "auth.token", signIn: "token" },
 

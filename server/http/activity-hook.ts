@@ -39,6 +39,7 @@ export function installActivityLog(app: FastifyInstance, activity: Activity): vo
     const method = [route.method].flat().find((m) => !reads.has(m));
     if (!guarded || method === undefined) return;
     const rule = activityActions[`${method} ${route.url}`] ?? unnamed(method, route.url);
+    if (rule.skip) return;
     const own = route.onSend === undefined ? [] : [route.onSend].flat();
     route.onSend = [...own, recorder(activity, rule, route.url)];
   });

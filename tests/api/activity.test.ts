@@ -117,7 +117,7 @@ describe("activity log", () => {
     const failed = await entries(`action=auth.login.failed&user=${userId}`);
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ actor: user.email, userId, address: "203.0.113.9", ok: false });
-    expect(failed[0].details.password).toBe("[redacted]");
+    expect(failed[0].details.error).toMatch(/^Err/);
     const signedIn = (await entries(`action=auth.login&user=${userId}`)).filter(
       (e) => e.address === "203.0.113.10",
     );

@@ -2,6 +2,7 @@ import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
+import { Link } from "wouter";
 import {
   type ActivityEntry,
   type ActivityFilter,
@@ -62,9 +63,9 @@ function Entry({ entry, showServer, locale }: { entry: ActivityEntry; showServer
         <span className="activity-actor">{entry.actor || entry.clientId || "—"}</span>
         {kind && <span className="tag">{kind}</span>}
         {showServer && entry.serverId && (
-          <a href={`/servers/view/${encodeURIComponent(entry.serverId)}`} className="activity-server">
+          <Link href={`/servers/view/${encodeURIComponent(entry.serverId)}`} className="activity-server">
             {entry.serverId}
-          </a>
+          </Link>
         )}
         {entry.address && <span className="activity-address">{entry.address}</span>}
         <time dateTime={entry.time}>
@@ -174,28 +175,30 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
               aria-label={t`Action`}
               data-testid="activity-action"
             />
-            <label className="activity-day">
-              <span>
-                <Trans>Since</Trans>
-              </span>
-              <input
-                className="input"
-                type="date"
-                value={since}
-                onChange={(e) => setSince(e.currentTarget.value)}
-              />
-            </label>
-            <label className="activity-day">
-              <span>
-                <Trans>Until</Trans>
-              </span>
-              <input
-                className="input"
-                type="date"
-                value={until}
-                onChange={(e) => setUntil(e.currentTarget.value)}
-              />
-            </label>
+            <div className="activity-days">
+              <label className="activity-day">
+                <span>
+                  <Trans>Since</Trans>
+                </span>
+                <input
+                  className="input"
+                  type="date"
+                  value={since}
+                  onChange={(e) => setSince(e.currentTarget.value)}
+                />
+              </label>
+              <label className="activity-day">
+                <span>
+                  <Trans>Until</Trans>
+                </span>
+                <input
+                  className="input"
+                  type="date"
+                  value={until}
+                  onChange={(e) => setUntil(e.currentTarget.value)}
+                />
+              </label>
+            </div>
           </>
         )}
       </div>
