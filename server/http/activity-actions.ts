@@ -12,7 +12,8 @@ import type { FastifyRequest } from "fastify";
  * not the body as it is.
  */
 export interface ActionRule {
-  action: string | ((request: FastifyRequest) => string);
+  /** Computed: undefined leaves the request out (another source records it). */
+  action: string | ((request: FastifyRequest) => string | undefined);
   /** What the details are instead of the body and query (each then stripped of secrets by name). */
   details?: (request: FastifyRequest) => Record<string, unknown>;
   /**
@@ -42,7 +43,12 @@ export const activityActions: Record<string, ActionRule> = {
   // The web app renews its session every few minutes: one entry each would bury the rest.
   "POST /auth/reauth": { action: "auth.reauth", skip: true },
   "POST /auth/logout": { action: "auth.logout" },
-  "POST /oauth2/token": { action: "auth.token", signIn: "token" },
+  // A node asking whether an SFTP password is good: the node records that sign-in itself, with
+  // the SFTP client's address (the local node's too, which asks in-process).
+  "POST /oauth2/token": {
+    action: (r) => (body(r)?.grant_type === "password" ? undefined : "auth.token"),
+    signIn: "token",
+  },
 
   "PUT /api/self": { action: "self.edit" },
   "PUT /api/userSettings/:key": { action: "self.setting", details: settingValue },

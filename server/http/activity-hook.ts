@@ -67,6 +67,7 @@ function recorder(activity: Activity, rule: ActionRule, url: string): onSendHook
       return payload;
     }
     const action = typeof rule.action === "string" ? rule.action : rule.action(request);
+    if (action === undefined) return payload;
     const params = (request.params ?? {}) as Record<string, string>;
     const details = withoutSecrets(rule.details ? rule.details(request) : bodyAndQuery(request));
     if (!ok) details.error = errorCode(payload, reply);

@@ -200,6 +200,11 @@ describe("activity log", () => {
         expect(upload.details).toMatchObject({ bytes: 8, via: "sftp" });
         const [made] = await settled(`server=${id}&action=file.mkdir&q=made`, 1);
         expect(made).toMatchObject({ actorKind: "sftp", subject: "/made" });
+        // The sign-in itself, once, as the node saw it (a remote node's question to the panel is not another).
+        const signIns = await settled(`server=${id}&action=auth.sftp`, 1);
+        expect(signIns).toHaveLength(1);
+        expect(signIns[0]).toMatchObject({ actor: user.email, userId, address: "127.0.0.1", ok: true });
+        expect(await entries("action=auth.token")).toEqual([]);
       });
 
       it("records a task's run with the task as the actor", async () => {

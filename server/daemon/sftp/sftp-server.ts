@@ -159,6 +159,18 @@ export class SftpListener {
           return false;
         })
         .then((allowed) => {
+          const admitted = !!allowed && !!login && !!this.options.sandboxOf(login.serverId);
+          // Every sign-in, done or refused, is the node's to tell (the panel keeps those for its servers).
+          this.options.onActivity?.({
+            at: Date.now(),
+            serverId: login?.serverId ?? "",
+            actor: { kind: "sftp", name: login?.email ?? ctx.username.slice(0, 255) },
+            address,
+            action: admitted ? "auth.sftp" : "auth.sftp.failed",
+            ok: admitted,
+            subject: "",
+            details: {},
+          });
           if (allowed && login && this.options.sandboxOf(login.serverId)) {
             serverId = login.serverId;
             write = allowed.write === true;
