@@ -38,8 +38,8 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /auth/login": { action: "auth.login", signIn: "session", details: () => ({}) },
   // The one-time code completes a sign-in: the same action, so one filter finds every sign-in.
   "POST /auth/otp": { action: "auth.login", signIn: "session", details: () => ({ otp: true }) },
-  "POST /auth/register": { action: "auth.register", signIn: "session" },
-  "POST /auth/invite": { action: "auth.invite", signIn: "session" },
+  "POST /auth/register": { action: "auth.register", signIn: "session", details: () => ({}) },
+  "POST /auth/invite": { action: "auth.invite", signIn: "session", details: () => ({}) },
   // The web app renews its session every few minutes: one entry each would bury the rest.
   "POST /auth/reauth": { action: "auth.reauth", skip: true },
   "POST /auth/logout": { action: "auth.logout" },

@@ -54,6 +54,8 @@ test("an administrator reads, filters, searches and exports the activity log; a 
   await page.goto("/self");
   await expect(page.getByTestId("self-activity").getByTestId("activity-entry").first()).toBeVisible();
   await expect(page.getByTestId("self-activity")).toContainText("auth.login");
+  await page.getByTestId("self-activity").scrollIntoViewIfNeeded();
+  await snap(page, "activity-self");
 
   // On a phone the filters wrap and the entries stay readable.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -62,6 +64,9 @@ test("an administrator reads, filters, searches and exports the activity log; a 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await snap(page, "activity-admin-phone");
+  await page.goto(`/servers/view/${id}#activity`);
+  await expect(page.locator("#section-activity").getByTestId("activity-entry")).toHaveCount(2);
+  await snap(page, "activity-server-phone");
 });
 
 test("a user without admin sees no Activity page in the navigation", async ({ page, baseURL }) => {
