@@ -60,7 +60,11 @@ it("records a node's events for its own servers only, each event once", async ()
     { id: "boot:2", type: "activity", data: upload("theirs") },
     { id: "boot:3", type: "activity", data: upload("nowhere") },
   ];
-  const feed = new NodeActivityFeed(() => [nodeSending(2, events)], activity, async (id) => owners[id]);
+  const feed = new NodeActivityFeed(
+    () => [nodeSending(2, events)],
+    activity,
+    async (id) => owners[id],
+  );
   feed.start();
   try {
     await waitUntil(async () => (await activity.list({}, {})).paging.total > 0, 5000, 20);
