@@ -123,6 +123,9 @@ describe("activity log", () => {
     );
     expect(signedIn).toHaveLength(1);
     expect(signedIn[0]).toMatchObject({ actorKind: "user", actor: user.username, userId, ok: true });
+    expect((await client.post("/auth/logout", undefined, from("203.0.113.10"))).status).toBe(204);
+    const [signedOut] = await entries(`action=auth.logout&user=${userId}`);
+    expect(signedOut).toMatchObject({ actor: user.username, address: "203.0.113.10", ok: true });
     const everything = await download("/api/activity?format=jsonl");
     expect(everything.text).not.toContain("not-the-password-9");
     expect(everything.text).not.toContain(user.password);
