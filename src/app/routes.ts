@@ -128,7 +128,6 @@ export const routes: readonly RouteDef[] = [
     screen: ActivityPage,
     nav: true,
     icon: "activity",
-    hotkey: "g l",
   },
   {
     path: "/self",
