@@ -2,7 +2,7 @@ import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { ActivityTable } from "../db/tables.ts";
 import type { ActivityEntryView, ActivityQuery } from "../wire/activity.ts";
-import { likePattern, pageOf } from "./paging.ts";
+import { likePattern, pageOf, pageSizeMax } from "./paging.ts";
 import type { Settings } from "./settings.ts";
 
 /** Who did it: a user (a client's owner), an OAuth2 client, a task, or an SFTP user. */
@@ -103,7 +103,7 @@ export class Activity {
     ]);
     return {
       activity: rows.map(toView),
-      paging: { page, pageSize, maxSize: 100, total: Number(count.n) },
+      paging: { page, pageSize, maxSize: pageSizeMax, total: Number(count.n) },
     };
   }
 
