@@ -1,6 +1,7 @@
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { activityRoutes } from "./api/activity.ts";
 import { apiDocsRoutes } from "./api/api-docs.ts";
 import { authRoutes } from "./api/auth.ts";
 import { backupRoutes } from "./api/backups.ts";
@@ -28,6 +29,7 @@ import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
 import type { PanelConfig } from "./config.ts";
+import { installActivityLog } from "./http/activity-hook.ts";
 import { installAuthRequestRules } from "./http/auth-requests.ts";
 import { installCompression } from "./http/compression.ts";
 import { CookieJar } from "./http/cookies.ts";
@@ -81,6 +83,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   installAuthRequestRules(app);
   installNulGuard(app);
   installGuard(app, services, cookies);
+  installActivityLog(app, services.activity);
   collectOpenApi(app);
 
   // Callback-style, not async: it runs on every answer, and a promise per hook is a cost there.
@@ -120,6 +123,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     openApiRoutes,
     apiDocsRoutes,
     userRoutes,
+    activityRoutes,
     daemonBundleRoutes,
     webManifestRoutes,
     themeRoutes,

@@ -36,6 +36,8 @@ export interface PanelConfig {
   registrationsPerAddress: number;
   /** OUTPOST_UNSANDBOXED=allow: the local node runs host servers unconfined where no sandbox works (unsafe). */
   allowUnsandboxed: boolean;
+  /** How often activity older than the retention setting is removed (OUTPOST_ACTIVITY_PURGE_SECONDS, default hourly). */
+  activityPurgeMs: number;
 }
 
 function port(value: string | undefined, fallback: number): number {
@@ -82,5 +84,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
       perSession: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_SESSION, 50),
       perAddress: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_ADDRESS, 200),
     },
+    activityPurgeMs: positiveNumber(env.OUTPOST_ACTIVITY_PURGE_SECONDS, 3600) * 1000,
   };
 }

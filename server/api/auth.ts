@@ -14,6 +14,9 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
 
   const started = (request: FastifyRequest, reply: FastifyReply, session: IssuedSession) => {
     cookies.setSession(request, reply, session.token, session.expiresAt);
+    // The activity log's sign-in entry names who signed in (activity-hook.ts).
+    if (session.user)
+      request.activityActor = { kind: "user", userId: session.user.id, name: session.user.username };
     return { scopes: session.scopes };
   };
 
@@ -78,7 +81,13 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
 
   api.post("/auth/logout", { config: { access: "public" } }, async (request, reply) => {
     const token = request.cookies[cookies.auth];
-    if (token) await services.sessions.revoke(token);
+    if (token) {
+      // Whose session ends, for the activity log (the route is public: no principal names them).
+      const ending = await services.sessions.find(token, "session");
+      const user = ending && (await services.accounts.byId(ending.userId));
+      if (user) request.activityActor = { kind: "user", userId: user.id, name: user.username };
+      await services.sessions.revoke(token);
+    }
     const pending = request.cookies[cookies.pending];
     if (pending) await services.sessions.revoke(pending);
     cookies.clearSession(request, reply);

@@ -26,6 +26,7 @@ export async function serve(
     );
   }
   await services.nodes.start();
+  services.nodeActivity.start();
   await localEngine?.start(
     (msg) => app.log.warn(msg),
     (msg) => app.log.info(msg),
@@ -54,6 +55,14 @@ export async function serve(
     void reconcile();
   }, 10 * 60_000);
   purge.unref();
+  // Activity older than the retention setting; every panel sharing a database may run it, it is idempotent.
+  const expireActivity = () =>
+    void services.activity
+      .removeExpired()
+      .catch((err) => app.log.warn(`old activity not removed: ${err.message}`));
+  expireActivity();
+  const activityPurge = setInterval(expireActivity, config.activityPurgeMs);
+  activityPurge.unref();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -61,6 +70,8 @@ export async function serve(
     stopping = true;
     app.log.info(`${signal}: stopping`);
     clearInterval(purge);
+    clearInterval(activityPurge);
+    services.nodeActivity.stop();
     services.nodes.stop();
     await sftp?.close();
     await app.close();
@@ -111,6 +122,7 @@ async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promi
   }
   return {
     write: access.write,
+    userId,
     watch(end) {
       reservation.attach(end);
       return () => reservation.release();

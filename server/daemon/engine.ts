@@ -10,6 +10,7 @@ import { BackupOps } from "./backups/backup-ops.ts";
 import { recoverInterruptedRestores } from "./backups/backup-restore.ts";
 import { DockerRunner } from "./docker/docker-runner.ts";
 import { dockerSocketPath } from "./docker/socket.ts";
+import { NodeEventLog } from "./events/node-event-log.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { HistoryOps } from "./history/history-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
@@ -25,7 +26,7 @@ import { ServerStore } from "./servers/server-store.ts";
 import { nodeUidBlock, type UidBlock } from "./servers/uid-blocks.ts";
 import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
-import type { TaskRunOptions } from "./tasks/server-tasks.ts";
+import { defaultTaskRunOptions, type TaskRunOptions } from "./tasks/server-tasks.ts";
 import { TaskOps } from "./tasks/task-ops.ts";
 
 export interface EngineOptions {
@@ -83,6 +84,8 @@ export class DaemonEngine {
   readonly docker: DockerRunner;
   /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
   readonly sftpSessions = new SftpSessions();
+  /** What this node tells its panel of its own accord (SFTP writes, task runs), kept for a panel that reconnects. */
+  readonly events = new NodeEventLog();
 
   constructor(readonly options: EngineOptions) {
     // Server files, definitions, backups and the SFTP host key: the node's user only.
@@ -122,7 +125,22 @@ export class DaemonEngine {
       path.join(options.dataDir, "backup-target.json"),
     );
     this.queryOps = new QueryOps(this.servers);
-    this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, options.tasks);
+    this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, {
+      ...defaultTaskRunOptions,
+      ...options.tasks,
+      // A run is the task's own change: the activity log names the task, not whoever made it.
+      onRunEnd: (serverId, taskId, taskName, run) =>
+        this.events.activity({
+          at: Date.now(),
+          serverId,
+          actor: { kind: "task", name: taskName, taskId },
+          address: "",
+          action: "task.run",
+          ok: run.success === true,
+          subject: `task:${taskId}`,
+          details: { trigger: run.trigger, run: run.id, ...(run.message ? { message: run.message } : {}) },
+        }),
+    });
     this.historyOps = new HistoryOps(
       {
         servers: this.servers,

@@ -4,6 +4,7 @@ import { verifyNodeToken } from "../node-wire/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
 import type { DaemonConfig } from "./config.ts";
 import type { DaemonEngine } from "./engine.ts";
+import { daemonEventRoutes } from "./events/event-routes.ts";
 import { daemonFileRoutes } from "./files/file-routes.ts";
 import { daemonHistoryRoutes } from "./history/history-routes.ts";
 import { HttpServer } from "./http/http-server.ts";
@@ -32,6 +33,7 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
   daemonSftpRoutes(router, engine.sftpSessions);
   daemonTaskRoutes(router, engine.taskOps);
   daemonHistoryRoutes(router, engine.historyOps);
+  daemonEventRoutes(router, engine.events);
 
   const authorize = (request: IncomingMessage, path: string, requestLog: Logger) => {
     if (path === "/daemon" || path === "/daemon/") return;

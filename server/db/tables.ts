@@ -146,7 +146,36 @@ export interface BackupTargetTable {
   secret: string;
 }
 
+/**
+ * One entry of the activity log: who changed what, when and from where. Kept apart from the
+ * write notifications (write-notifications.ts): no cached read depends on it.
+ */
+export interface ActivityTable {
+  id: Generated<number>;
+  at: number;
+  /** 'user', 'client' (an OAuth2 client), 'task' or 'sftp'. */
+  actor_kind: string;
+  /** The user acting (a client's owner), when known; kept after the user is deleted. */
+  user_id: number | null;
+  /** The name the actor had or gave (a username, the e-mail tried at a failed sign-in, a task's name). */
+  actor_name: string;
+  client_id: string | null;
+  address: string;
+  /** `server.start`, `file.write`, `auth.login.failed`, … */
+  action: string;
+  /** 1 done, 0 refused or failed. */
+  ok: number;
+  server_id: string | null;
+  /** What else it was done to: `user:3`, `node:2`, a file path, … ('' when only the server). */
+  subject: string;
+  /** JSON of the details, secrets removed. */
+  details: string;
+  /** A node's event id (`<boot>:<seq>`): several panels hearing one node record its event once. */
+  event_id: string | null;
+}
+
 export interface Database {
+  activity: ActivityTable;
   backups: BackupTable;
   backup_targets: BackupTargetTable;
   templates: TemplateRow;

@@ -7,8 +7,16 @@ import type {
   TransactionSettings,
 } from "kysely";
 
-/** Statements that only read: everything else (insert, update, delete, DDL, commit …) counts as a write. */
-const readOnly = /^\s*select\b/i;
+import { unwatchedTables } from "./write-notifications.ts";
+
+/**
+ * Statements that only read, or write only a table no kept answer is read from (the activity log:
+ * write-notifications.ts): everything else (insert, update, delete, DDL, commit …) counts as a write.
+ */
+const readOnly = new RegExp(
+  `^\\s*(select\\b|(insert\\s+into|delete\\s+from)\\s+"(${unwatchedTables.join("|")})"\\s)`,
+  "i",
+);
 
 /**
  * A number that changes whenever the database may have changed: after every

@@ -44,12 +44,15 @@ export async function createNotifyFunction<T>(db: Kysely<T>): Promise<void> {
 }
 
 /**
- * Our tables, each to notify its writes (false: no answer kept in memory
- * reads it). The compiler insists that every table of `Database` is named
- * here, so a table added later cannot be forgotten; the tables of other
- * applications sharing the schema are left alone.
+ * Our tables, each to notify its writes (true) or deliberately not (false).
+ * The compiler insists that every table of `Database` is named here, so a
+ * table added later cannot be forgotten; the tables of other applications
+ * sharing the schema are left alone. A table no kept answer is read from
+ * (a log) is false: its writes — every sign-in, every change — would
+ * otherwise make every panel drop its caches.
  */
 const ourTables: Record<keyof Database, boolean> = {
+  activity: false,
   backups: true,
   backup_targets: false,
   templates: true,
@@ -66,8 +69,14 @@ const ourTables: Record<keyof Database, boolean> = {
   user_settings: true,
 };
 
-/** Our tables left without the trigger: no answer kept in memory reads them. */
-export const quietTables = Object.keys(ourTables).filter((name) => !ourTables[name as keyof Database]);
+const notifyingTables = Object.entries(ourTables)
+  .filter(([, notifies]) => notifies)
+  .map(([name]) => name);
+
+/** Tables whose writes no kept answer depends on: the panel's own writes to them do not bump the generation either. */
+export const unwatchedTables = Object.entries(ourTables)
+  .filter(([, notifies]) => !notifies)
+  .map(([name]) => name);
 
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.
@@ -76,11 +85,10 @@ export const quietTables = Object.keys(ourTables).filter((name) => !ourTables[na
  * may race: the loser's "already exists" is ignored.
  */
 export async function notifyOnEveryTable<T>(db: Kysely<T>): Promise<void> {
-  const notifying = Object.keys(ourTables).filter((name) => ourTables[name as keyof Database]);
   const { rows } = await sql<{ name: string }>`
     SELECT c.relname AS name FROM pg_class c
     WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
-      AND c.relkind = 'r' AND c.relname = ANY(${notifying})
+      AND c.relkind = 'r' AND c.relname = ANY(${notifyingTables})
       AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = ${triggerName})
   `.execute(db);
   for (const { name } of rows) {

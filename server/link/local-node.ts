@@ -2,6 +2,7 @@ import type { NodeBackups } from "../node-wire/backup-wire.ts";
 import type { NodeFiles } from "../node-wire/file-wire.ts";
 import type { NodeHistory } from "../node-wire/history-wire.ts";
 import type { NodeEngine } from "../node-wire/node-engine.ts";
+import type { NodeEvents } from "../node-wire/node-events.ts";
 import type { NodeQuery } from "../node-wire/query-wire.ts";
 import type { NodeServers } from "../node-wire/server-wire.ts";
 import type { NodeSftp } from "../node-wire/sftp-wire.ts";
@@ -20,6 +21,7 @@ export class LocalNode implements NodeClient {
   readonly history: NodeHistory;
   /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
   readonly sftp: NodeSftp;
+  readonly events: NodeEvents;
 
   constructor(private readonly engine: NodeEngine) {
     this.servers = engine.serverOps;
@@ -29,6 +31,7 @@ export class LocalNode implements NodeClient {
     this.tasks = engine.taskOps;
     this.history = engine.historyOps;
     this.sftp = engine.sftpSessions;
+    this.events = engine.events;
   }
 
   async health(): Promise<void> {}

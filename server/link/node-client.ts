@@ -2,6 +2,7 @@ import type { NodeBackups } from "../node-wire/backup-wire.ts";
 import type { NodeFeatures } from "../node-wire/features.ts";
 import type { NodeFiles } from "../node-wire/file-wire.ts";
 import type { NodeHistory } from "../node-wire/history-wire.ts";
+import type { NodeEvents } from "../node-wire/node-events.ts";
 import type { NodeQuery } from "../node-wire/query-wire.ts";
 import type { NodeServers } from "../node-wire/server-wire.ts";
 import type { NodeSftp } from "../node-wire/sftp-wire.ts";
@@ -29,4 +30,6 @@ export interface NodeClient {
   readonly tasks: NodeTasks;
   /** Past resource use of the node and its servers. */
   readonly history: NodeHistory;
+  /** What the node tells of its own accord (its own changes, for the activity log). */
+  readonly events: NodeEvents;
 }

@@ -1,6 +1,7 @@
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
 import { NodeHttp, type RemoteNodeAddress } from "./node-http.ts";
 import { RemoteBackups } from "./remote-backups.ts";
+import { RemoteEvents } from "./remote-events.ts";
 import { RemoteFiles } from "./remote-files.ts";
 import { RemoteHistory } from "./remote-history.ts";
 import { RemoteQuery } from "./remote-query.ts";
@@ -20,6 +21,7 @@ export class RemoteNode implements NodeClient {
   readonly sftp: RemoteSftp;
   readonly tasks: RemoteTasks;
   readonly history: RemoteHistory;
+  readonly events: RemoteEvents;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
@@ -32,6 +34,7 @@ export class RemoteNode implements NodeClient {
     this.sftp = new RemoteSftp(this.http);
     this.tasks = new RemoteTasks(this.http);
     this.history = new RemoteHistory(this.http);
+    this.events = new RemoteEvents(this.http);
   }
 
   get reachable(): boolean {

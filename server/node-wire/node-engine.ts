@@ -2,6 +2,7 @@ import type { NodeBackups } from "./backup-wire.ts";
 import type { NodeFeatures } from "./features.ts";
 import type { NodeFiles } from "./file-wire.ts";
 import type { NodeHistory } from "./history-wire.ts";
+import type { NodeEvents } from "./node-events.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 import type { NodeSftp } from "./sftp-wire.ts";
@@ -20,5 +21,6 @@ export interface NodeEngine {
   readonly taskOps: NodeTasks;
   readonly historyOps: NodeHistory;
   readonly sftpSessions: NodeSftp;
+  readonly events: NodeEvents;
   features(): Promise<NodeFeatures>;
 }

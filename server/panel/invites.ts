@@ -170,6 +170,6 @@ export class Invites {
     const scopes = await this.accounts.globalScopes(user.id);
     if (!holdsScope(scopes, "login")) throw errors.loginNotPermitted();
     const session = await this.sessions.create(user.id, "session");
-    return { ...session, scopes };
+    return { ...session, scopes, user: { id: user.id, username } };
   }
 }

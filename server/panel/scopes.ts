@@ -69,6 +69,7 @@ export const serverScopes = [
   "server.backup.create",
   "server.backup.restore",
   "server.backup.delete",
+  "server.activity.view",
 ] as const;
 
 export type Scope = (typeof globalScopes)[number] | (typeof serverScopes)[number];

@@ -16,6 +16,8 @@ const keptForAdministrators = new Set([
   "server.backup.create",
   "server.backup.restore",
   "server.backup.delete",
+  // Who did what on the server, from which address: the administrator's to share.
+  "server.activity.view",
 ]);
 
 export const defaultServerUserScopes: string[] = serverScopes.filter((s) => !keptForAdministrators.has(s));

@@ -4,11 +4,13 @@ import type { Db } from "../db/database.ts";
 import { ensurePrivateDir } from "../secrets/private-files.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { Accounts } from "./accounts.ts";
+import { Activity } from "./activity.ts";
 import { Invites } from "./invites.ts";
 import { LiveConnections } from "./live-connections.ts";
 import { LiveStatus } from "./live-status.ts";
 import { accountWideLimits, LoginThrottle, registrationLimits } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
+import { NodeActivityFeed } from "./node-activity.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
@@ -56,6 +58,10 @@ export interface PanelServices {
   secrets: SecretBox;
   /** Theme archives: shipped with the web app and dropped into the data folder. */
   themes: ThemeArchives;
+  /** Who changed what: the API's route hook and the nodes' own events write it. */
+  activity: Activity;
+  /** Records the nodes' own changes (SFTP, tasks); started by `outpost serve`. */
+  nodeActivity: NodeActivityFeed;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -83,6 +89,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
   const servers = new Servers(db, nodes, templates);
+  const activity = new Activity(db, settings);
   const live = new LiveConnections(
     config.connectionLimits,
     {
@@ -145,5 +152,13 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       shipped: path.join(config.webDir, "theme"),
       dropped: path.join(config.dataDir, "themes"),
     }),
+    activity,
+    nodeActivity: new NodeActivityFeed(
+      () => nodes.allClients(),
+      activity,
+      async (serverId) =>
+        (await db.selectFrom("servers").select("node_id").where("id", "=", serverId).executeTakeFirst())
+          ?.node_id,
+    ),
   };
 }

@@ -78,6 +78,15 @@ const rules: Record<string, SettingRule> = {
   "panel.email.key": { kind: "string", secret: true, fallback: () => "", check: maxLength(1000) },
   "panel.email.username": { kind: "string", fallback: () => "", check: maxLength(255) },
   "panel.email.password": { kind: "string", secret: true, fallback: () => "", check: maxLength(1000) },
+  // Days the activity log keeps an entry; older ones are removed in the background (activity.ts).
+  "panel.activity.retentionDays": {
+    kind: "string",
+    fallback: () => "90",
+    check: (v) =>
+      /^\d{1,5}$/.test(String(v)) && Number(v) >= 1 && Number(v) <= 36500
+        ? undefined
+        : "must be a whole number of days from 1 to 36500",
+  },
 };
 
 export const settingKeys = Object.keys(rules);

@@ -56,6 +56,7 @@ const UserList = screenWithStrings(() => import("../screens/users/UserList"));
 const UserCreate = screenWithStrings(() => import("../screens/users/UserCreate"));
 const UserView = screenWithStrings(() => import("../screens/users/UserView"));
 const Settings = screenWithStrings(() => import("../screens/settings/Settings"));
+const ActivityPage = screenWithStrings(() => import("../screens/activity/ActivityPage"));
 
 export const routes: readonly RouteDef[] = [
   { path: "/", access: "none", label: msg`Home` },
@@ -119,6 +120,14 @@ export const routes: readonly RouteDef[] = [
     nav: true,
     icon: "settings",
     hotkey: "g c",
+  },
+  {
+    path: "/activity",
+    access: { scope: "admin" },
+    label: msg`Activity`,
+    screen: ActivityPage,
+    nav: true,
+    icon: "activity",
   },
   {
     path: "/self",

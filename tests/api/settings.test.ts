@@ -23,6 +23,7 @@ describe("panel settings", () => {
       "panel.settings.themeSettings": "{}",
       "panel.settings.masterUrl": panel().url,
       "panel.registrationEnabled": false,
+      "panel.activity.retentionDays": "90",
     };
     expect(settingKeys).toEqual(expect.arrayContaining(Object.keys(defaults)));
     for (const key of settingKeys) {

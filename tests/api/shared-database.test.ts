@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { migrate, openDatabase } from "../../server/db/database.ts";
-import { quietTables } from "../../server/db/write-notifications.ts";
+import { unwatchedTables } from "../../server/db/write-notifications.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { newUser } from "../support/expect-api.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
@@ -83,7 +83,7 @@ describe.runIf(onPostgres)("panels sharing one PostgreSQL database", () => {
       where c.relkind = 'r' and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())
         and c.relname not like 'kysely_migration%'`);
     expect(rows.length).toBeGreaterThan(10);
-    expect(rows.filter((r) => !r.notifies).map((r) => r.relname)).toEqual(quietTables);
+    expect(rows.filter((r) => !r.notifies).map((r) => r.relname)).toEqual(unwatchedTables);
   });
 
   it("gives a table that lost the trigger it back at the next migration run, and leaves others' tables alone", async () => {

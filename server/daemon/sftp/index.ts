@@ -28,6 +28,7 @@ export async function startSftp(
     diskOf: (serverId) =>
       engine.servers.ids().includes(serverId) ? engine.servers.get(serverId).disk : undefined,
     log: options.log,
+    onActivity: (activity) => engine.events.activity(activity),
   });
   try {
     const address = await listener.listen();

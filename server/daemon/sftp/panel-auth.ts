@@ -54,6 +54,7 @@ export function panelAuthorizer(
     }
     return {
       write: scopes.includes(`${login.serverId}:server.files.edit`),
+      userId,
       watch: (end) => sessions.add(userId, login.serverId, end),
     };
   };

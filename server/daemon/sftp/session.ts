@@ -38,7 +38,12 @@ interface OpenFile {
   appending: Promise<unknown>;
   /** What writes through it may take of the server's room under its disk limit; ended at close. */
   budget?: DiskBudget;
+  /** For a file open for writing: its path and the bytes written, told to the activity log at close. */
+  written?: { path: string; bytes: number };
 }
+
+/** Tells the node's activity log of one change this session made (sftp-server.ts fills in who and where). */
+export type SftpRecord = (action: string, subject: string, details?: Record<string, unknown>) => void;
 
 interface OpenFolder {
   kind: "folder";
@@ -71,15 +76,17 @@ export class SftpSession {
   private readonly disk?: DiskLedger;
   /** Whether requests that change files are served (`server.files.edit`), else refused. */
   private readonly mayWrite: boolean;
+  private readonly record: SftpRecord;
 
   constructor(
     private readonly sftp: SFTPWrapper,
     private readonly sandbox: Sandbox,
     private readonly log: (msg: string) => void,
-    options: { disk?: DiskLedger; write: boolean },
+    options: { disk?: DiskLedger; write: boolean; record?: SftpRecord },
   ) {
     this.disk = options.disk;
     this.mayWrite = options.write;
+    this.record = options.record ?? (() => {});
     this.route("OPEN", (id, filename: string, flags: number, attrs: Attributes) =>
       this.open(id, filename, flags, attrs),
     );
@@ -224,6 +231,7 @@ export class SftpSession {
           truncate: (flags & OPEN_MODE.TRUNC) !== 0,
           mode: creationMode(attrs),
         });
+        file.written = { path: where, bytes: 0 };
       }
       if (reading) {
         file.reader = await this.sandbox.openRead(where);
@@ -258,6 +266,7 @@ export class SftpSession {
     if (!writer) throw new Refusal(STATUS_CODE.PERMISSION_DENIED, "the file is not open for writing");
     // Every byte written counts (an overwrite too): a client that goes on is stopped at the limit.
     file.budget?.take(data.length);
+    if (file.written) file.written.bytes += data.length;
     if (file.append) {
       const done = file.appending.then(async () => writeAll(writer, data, (await writer.stat()).size));
       file.appending = done.catch(() => {});
@@ -326,8 +335,14 @@ export class SftpSession {
     const handle = this.handle(raw);
     this.handles.delete(raw.readUInt32BE());
     if (handle.kind === "folder") await handle.reader.close();
-    else await closeFile(handle);
+    else await this.closeWritten(handle);
     this.sftp.status(id, STATUS_CODE.OK);
+  }
+
+  /** Closes a file; one opened for writing is one `file.write` in the activity log, however many writes it took. */
+  private async closeWritten(file: OpenFile): Promise<void> {
+    await closeFile(file);
+    if (file.written) this.record("file.write", file.written.path, { bytes: file.written.bytes });
   }
 
   private async opendir(id: number, folder: string): Promise<void> {
@@ -385,6 +400,7 @@ export class SftpSession {
     await this.sandbox.remove(where);
     // Room made: a server stopped at its limit may start again right away.
     this.disk?.forget();
+    this.record("file.delete", where);
     this.sftp.status(id, STATUS_CODE.OK);
   }
 
@@ -403,6 +419,7 @@ export class SftpSession {
     // Through the sandbox (an empty folder only, without `recursive`): a protected one stays.
     await this.sandbox.remove(where);
     this.disk?.forget();
+    this.record("file.delete", where, { folder: true });
     this.sftp.status(id, STATUS_CODE.OK);
   }
 
@@ -416,6 +433,7 @@ export class SftpSession {
     if (!parent.stats.isDirectory()) throw new Refusal(STATUS_CODE.FAILURE, "the parent is not a folder");
     // Folders take room too: a client making them by the million is held to the limit.
     await this.made(newFolderBytes, () => this.sandbox.mkdirp(where));
+    this.record("file.mkdir", where);
     this.sftp.status(id, STATUS_CODE.OK);
   }
 
@@ -426,6 +444,7 @@ export class SftpSession {
       throw sandboxErrors.exists(target, "already exists");
     }
     await this.sandbox.rename(sessionPath(from), target);
+    this.record("file.rename", sessionPath(from), { to: target });
     this.sftp.status(id, STATUS_CODE.OK);
   }
 
@@ -433,6 +452,7 @@ export class SftpSession {
   private async symlink(id: number, link: string, target: string): Promise<void> {
     // A link's size is its target's length (what du counts).
     await this.made(Buffer.byteLength(target), () => this.sandbox.symlink(target, sessionPath(link)));
+    this.record("file.symlink", sessionPath(link), { target });
     this.sftp.status(id, STATUS_CODE.OK);
   }
 
@@ -444,7 +464,7 @@ export class SftpSession {
   private async closeAll(): Promise<void> {
     const open = [...this.handles.values()];
     this.handles.clear();
-    await Promise.all(open.map((h) => (h.kind === "folder" ? h.reader.close() : closeFile(h))));
+    await Promise.all(open.map((h) => (h.kind === "folder" ? h.reader.close() : this.closeWritten(h))));
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AddressInfo, Socket } from "node:net";
 import type { Connection, Server } from "ssh2";
+import type { NodeActivity } from "../../node-wire/node-events.ts";
 import { parseSftpUsername } from "../../node-wire/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { DiskLedger } from "../servers/disk-ledger.ts";
@@ -27,6 +28,8 @@ export type SftpAuthorizer = (login: SftpLogin) => Promise<false | SftpGrant>;
 export interface SftpGrant {
   /** Whether the session may change files (`server.files.edit`); without it, it is read-only. */
   write: boolean;
+  /** The panel's user behind the sign-in, named in the activity log. */
+  userId?: number;
   /**
    * For a sign-in whose rights the panel may take back (sign-out, removal
    * from the server, deletion of the user): given the way to end the session,
@@ -48,6 +51,8 @@ export interface SftpListenerOptions {
   log: { info(msg: string): void; warn(msg: string): void };
   /** Caps on connections and the time to sign in (defaults: defaultGateLimits). */
   limits?: Partial<GateLimits>;
+  /** Told of every change a session makes (the node's activity events). */
+  onActivity?: (activity: NodeActivity) => void;
 }
 
 /** Failed sign-ins one connection may make before it is dropped (OpenSSH's MaxAuthTries). */
@@ -131,6 +136,7 @@ export class SftpListener {
     client.on("error", () => {});
     let serverId: string | undefined;
     let write = false;
+    let actor: { kind: "sftp"; name: string; userId?: number } | undefined;
     let failures = 0;
 
     client.on("authentication", (ctx) => {
@@ -153,9 +159,22 @@ export class SftpListener {
           return false;
         })
         .then((allowed) => {
+          const admitted = !!allowed && !!login && !!this.options.sandboxOf(login.serverId);
+          // Every sign-in, done or refused, is the node's to tell (the panel keeps those for its servers).
+          this.options.onActivity?.({
+            at: Date.now(),
+            serverId: login?.serverId ?? "",
+            actor: { kind: "sftp", name: login?.email ?? ctx.username.slice(0, 255) },
+            address,
+            action: admitted ? "auth.sftp" : "auth.sftp.failed",
+            ok: admitted,
+            subject: "",
+            details: {},
+          });
           if (allowed && login && this.options.sandboxOf(login.serverId)) {
             serverId = login.serverId;
             write = allowed.write === true;
+            actor = { kind: "sftp", name: login.email, userId: allowed.userId };
             if (allowed.watch)
               client.once(
                 "close",
@@ -182,7 +201,23 @@ export class SftpListener {
             return;
           }
           const disk = this.options.diskOf?.(id);
-          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg), { disk, write });
+          const who = actor ?? { kind: "sftp", name: "" };
+          const record = (action: string, subject: string, details: Record<string, unknown> = {}) =>
+            this.options.onActivity?.({
+              at: Date.now(),
+              serverId: id,
+              actor: who,
+              address,
+              action,
+              ok: true,
+              subject,
+              details,
+            });
+          new SftpSession(acceptSftp(), sandbox, (msg) => this.options.log.warn(msg), {
+            disk,
+            write,
+            record,
+          });
         });
         session.on("shell", (_accept, reject) => reject());
         session.on("exec", (_accept, reject) => reject());

@@ -17,6 +17,8 @@ const timerMaxMs = 24 * 60 * 60 * 1000;
 export interface TaskRunOptions {
   /** The longest a run may take before it is stopped (default one hour). */
   runLimitMs: number;
+  /** Told of each run once it has ended (done, failed or skipped): the node's activity events. */
+  onRunEnd?: (serverId: string, taskId: string, taskName: string, run: TaskRunView) => void;
 }
 
 export const defaultTaskRunOptions: TaskRunOptions = { runLimitMs: 60 * 60 * 1000 };
@@ -246,7 +248,7 @@ export class ServerTasks {
     this.history.runs[id] = runs;
     const { concurrentLimit, limitMode } = this.file.settings;
     if (this.running >= concurrentLimit && (limitMode === "skip" || this.waiting.length >= waitingMax)) {
-      this.finish(run, false, `skipped: ${this.running} task runs of this server are under way`);
+      this.finish(id, run, false, `skipped: ${this.running} task runs of this server are under way`);
       return run;
     }
     const work = this.execute(id, task, run);
@@ -263,7 +265,7 @@ export class ServerTasks {
       run.message = "";
     }
     if (this.closing.signal.aborted) {
-      this.finish(run, false, "the node is shutting down");
+      this.finish(id, run, false, "the node is shutting down");
       return;
     }
     this.running++;
@@ -285,11 +287,11 @@ export class ServerTasks {
         }
       }
       run.output = output.text;
-      this.finish(run, true, "");
+      this.finish(id, run, true, "");
     } catch (error) {
       output.notice((error as Error).message);
       run.output = output.text;
-      this.finish(run, false, (error as Error).message);
+      this.finish(id, run, false, (error as Error).message);
     } finally {
       this.running--;
       this.release();
@@ -301,11 +303,12 @@ export class ServerTasks {
     if (this.running < this.file.settings.concurrentLimit) this.waiting.shift()?.();
   }
 
-  private finish(run: TaskRunView, success: boolean, message: string): void {
+  private finish(id: string, run: TaskRunView, success: boolean, message: string): void {
     run.finished = iso(Date.now());
     run.success = success;
     run.message = message;
     void this.writer.saveRuns(this.history).catch(() => {});
+    this.options.onRunEnd?.(this.server.id, id, this.file.tasks[id]?.name ?? "", run);
   }
 
   private async operation(

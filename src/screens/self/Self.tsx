@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { Spinner } from "../../components/Spinner";
 import { hasScope } from "../../state/scopes";
 import { user } from "../../state/session";
@@ -8,9 +9,12 @@ import { SelfClientsSection } from "./SelfClientsSection";
 import { TwoFactorSection } from "./TwoFactorSection";
 import "./self.css";
 
+// Loaded after the rest of the page: the account's own parts come first.
+const SelfActivitySection = lazy(() => import("./SelfActivitySection"));
+
 /**
  * The signed-in user's own page (spec §2.3): account details, password, two-factor sign-in,
- * OAuth clients and preferences. Each part shows only with the scope its calls need
+ * OAuth clients, preferences and one's own activity. Each part shows only with the scope its calls need
  * (self.edit, self.clients; reference §2.5); preferences need only a login.
  */
 export default function Self() {
@@ -24,6 +28,9 @@ export default function Self() {
       {canEdit && <TwoFactorSection />}
       {hasScope("self.clients") && <SelfClientsSection />}
       <PreferencesSection />
+      <Suspense fallback={null}>
+        <SelfActivitySection />
+      </Suspense>
     </div>
   );
 }

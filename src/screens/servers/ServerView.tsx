@@ -37,6 +37,7 @@ const TasksSection = lazy(() => import("./tasks/TasksSection"));
 const ClientsSection = lazy(() => import("./clients/ClientsSection"));
 const QuerySection = lazy(() => import("./query/QuerySection"));
 const StatsSection = lazy(() => import("./stats/StatsSection"));
+const ActivitySection = lazy(() => import("./ActivitySection"));
 
 const MIB = 1024 * 1024;
 
@@ -475,6 +476,11 @@ export default function ServerView({ params }: ScreenProps) {
       id: "stats",
       label: t`Statistics`,
       render: (active: boolean) => <StatsSection server={server} can={can} active={active} />,
+    },
+    can("server.activity.view") && {
+      id: "activity",
+      label: t`Activity`,
+      render: (active: boolean) => <ActivitySection server={server} can={can} active={active} />,
     },
   ];
   const sections = candidates.filter((s): s is Section => !!s);

@@ -102,6 +102,7 @@ export const scopeGroups: ScopeGroup[] = [
       { scope: "server.users.create", label: msg`Add users` },
       { scope: "server.users.edit", label: msg`Change users' permissions` },
       { scope: "server.users.delete", label: msg`Remove users` },
+      { scope: "server.activity.view", label: msg`See the activity log` },
     ],
   },
   {

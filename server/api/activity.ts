@@ -1,0 +1,113 @@
+import { Readable } from "node:stream";
+import type { FastifyReply } from "fastify";
+import { ApiError, errors } from "../errors.ts";
+import { requirePrincipal } from "../http/guard.ts";
+import type { ActivityFilter } from "../panel/activity.ts";
+import type { ActivityEntryView } from "../wire/activity.ts";
+import { ActivityList, ActivityQuery } from "../wire/activity.ts";
+import { ServerIdParams } from "../wire/servers.ts";
+import { type Api, type RouteContext, typed } from "./types.ts";
+
+const csvColumns = [
+  "id",
+  "time",
+  "actorKind",
+  "userId",
+  "actor",
+  "clientId",
+  "address",
+  "action",
+  "ok",
+  "serverId",
+  "subject",
+  "details",
+] as const;
+
+/** RFC 4180 field; a leading =, +, - or @ is quoted with a ' so a spreadsheet does not run it. */
+function csvField(value: unknown): string {
+  let text =
+    value === null || value === undefined
+      ? ""
+      : typeof value === "object"
+        ? JSON.stringify(value)
+        : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvLine = (entry: ActivityEntryView) => `${csvColumns.map((c) => csvField(entry[c])).join(",")}\r\n`;
+
+/**
+ * The activity log (activity.ts): everything for administrators, one server's
+ * for whoever holds `server.activity.view` there, one's own for everyone.
+ * `format=csv|jsonl` streams every matching entry as a download.
+ */
+export function activityRoutes(app: Api, { services }: RouteContext): void {
+  const api = typed(app);
+  const { activity } = services;
+
+  const answer = async (reply: FastifyReply, query: ActivityQuery, filter: ActivityFilter) => {
+    if (query.format === "csv" || query.format === "jsonl") {
+      const entries = activity.all(filter);
+      const csv = query.format === "csv";
+      const lines = async function* () {
+        if (csv) yield `${csvColumns.join(",")}\r\n`;
+        for await (const entry of entries) yield csv ? csvLine(entry) : `${JSON.stringify(entry)}\n`;
+      };
+      return reply
+        .type(csv ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8")
+        .header("content-disposition", `attachment; filename="activity.${query.format}"`)
+        .send(Readable.from(lines()));
+    }
+    return activity.list(filter, query);
+  };
+
+  const withTimes = (query: ActivityQuery) => {
+    for (const key of ["since", "until"] as const) {
+      const value = query[key];
+      if (value !== undefined && !/^\d+$/.test(value) && Number.isNaN(Date.parse(value)))
+        throw new ApiError(400, "ErrFieldInvalid", "${field} is not a time", { field: key });
+    }
+    return query;
+  };
+
+  api.get(
+    "/api/activity",
+    {
+      config: { access: "admin" },
+      schema: { querystring: ActivityQuery, response: { 200: ActivityList } },
+    },
+    (request, reply) => {
+      const { page, limit, format, ...filter } = withTimes(request.query);
+      return answer(reply, request.query, filter);
+    },
+  );
+
+  api.get(
+    "/api/servers/:id/activity",
+    {
+      config: { access: "server.activity.view" },
+      schema: { params: ServerIdParams, querystring: ActivityQuery, response: { 200: ActivityList } },
+    },
+    (request, reply) => {
+      const { page, limit, format, server, ...filter } = withTimes(request.query);
+      return answer(reply, request.query, { ...filter, serverId: request.params.id });
+    },
+  );
+
+  // One's own: sign-ins (failed ones on one's account too) and changes. A client bound to one
+  // server does not read its owner's whole history.
+  api.get(
+    "/api/self/activity",
+    {
+      config: { access: "login" },
+      schema: { querystring: ActivityQuery, response: { 200: ActivityList } },
+    },
+    (request, reply) => {
+      const principal = requirePrincipal(request);
+      if (principal.onlyServer !== undefined) throw errors.missingScope("login");
+      const { page, limit, format, user, ...filter } = withTimes(request.query);
+      return answer(reply, request.query, { ...filter, userId: principal.user.id });
+    },
+  );
+}

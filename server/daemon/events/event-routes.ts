@@ -1,0 +1,23 @@
+import { Type } from "typebox";
+import { boundedSend } from "../../http/socket-send.ts";
+import type { Router } from "../http/router.ts";
+import type { NodeEventLog } from "./node-event-log.ts";
+
+const Query = Type.Object({ after: Type.Optional(Type.String({ maxLength: 100 })) });
+
+/**
+ * GET /daemon/events (WebSocket): the node's events as JSON frames, those
+ * after `after` that it still keeps first (RemoteEvents). A panel that reads
+ * too slowly is cut off and reconnects from its last event.
+ */
+export function daemonEventRoutes(api: Router, events: NodeEventLog): void {
+  api.socket("/daemon/events", { query: Query }, async (socket, request) => {
+    const send = boundedSend(socket);
+    const end = await events.subscribe(
+      request.query.after,
+      (event) => send(JSON.stringify(event)),
+      () => socket.close(),
+    );
+    socket.on("close", end);
+  });
+}

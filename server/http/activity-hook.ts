@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from "fastify";
+import type { Activity, ActivityActor } from "../panel/activity.ts";
+import { type ActionRule, activityActions } from "./activity-actions.ts";
+import { isSecretName, withoutSecrets } from "./activity-details.ts";
+import { requestPath } from "./request-path.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Who a sign-in signed in (set where the session is issued): the activity log's actor. */
+    activityActor?: ActivityActor;
+  }
+}
+
+const guardedPrefixes = ["/api", "/auth", "/oauth2"];
+const reads = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** A write route nobody named in activity-actions.ts: still recorded, by its method and pattern. */
+const unnamed = (method: string, url: string): ActionRule => ({
+  action: "api.write",
+  details: () => ({ route: `${method} ${url}` }),
+});
+
+/**
+ * The activity log's route hook: every route under /api, /auth and /oauth2
+ * that may change something (any method but GET and HEAD) gets an onSend
+ * hook when it is added, with its action looked up once. So no write route
+ * can skip the log, and no route has code of its own for it.
+ *
+ * What is recorded: a change done (2xx/3xx); a change refused for want of
+ * a scope or login (401/403) when the caller is known; every sign-in, done
+ * or failed (`auth.login.failed`). Other failures (bad input, a node down)
+ * changed nothing and are left out, and so are anonymous refusals, which
+ * anyone could send by the million. The entry is written before the answer
+ * goes out, so whoever reads the log next sees it.
+ */
+export function installActivityLog(app: FastifyInstance, activity: Activity): void {
+  app.addHook("onRoute", (route) => {
+    const guarded = guardedPrefixes.some((p) => route.url === p || route.url.startsWith(`${p}/`));
+    const method = [route.method].flat().find((m) => !reads.has(m));
+    if (!guarded || method === undefined) return;
+    const rule = activityActions[`${method} ${route.url}`] ?? unnamed(method, route.url);
+    if (rule.skip) return;
+    const own = route.onSend === undefined ? [] : [route.onSend].flat();
+    route.onSend = [...own, recorder(activity, rule, route.url)];
+  });
+}
+
+function recorder(activity: Activity, rule: ActionRule, url: string): onSendHookHandler {
+  const onServer = url.startsWith("/api/servers/:id");
+  const onFile = /^\/api\/servers\/:id\/(file|archive|extract)\b/.test(url);
+  return async function recordActivity(request, reply, payload) {
+    const ok = reply.statusCode < 400;
+    const principal = request.principal;
+    let actor = request.activityActor;
+    if (!actor && principal)
+      actor = {
+        kind: principal.clientId ? "client" : "user",
+        userId: principal.user.id,
+        name: principal.user.username,
+        clientId: principal.clientId ?? undefined,
+      };
+    if (rule.signIn) {
+      // A password step still waiting for its code is not a sign-in yet.
+      if (ok && rule.signIn === "session" && !request.activityActor) return payload;
+      actor ??= claimedActor(request);
+    } else if (!actor || (!ok && reply.statusCode !== 401 && reply.statusCode !== 403)) {
+      return payload;
+    }
+    const action = typeof rule.action === "string" ? rule.action : rule.action(request);
+    if (action === undefined) return payload;
+    const params = (request.params ?? {}) as Record<string, string>;
+    const details = withoutSecrets(rule.details ? rule.details(request) : bodyAndQuery(request));
+    if (!ok) details.error = errorCode(payload, reply);
+    await activity.record({
+      actor,
+      address: request.ip,
+      action: ok || !rule.signIn ? action : `${action}.failed`,
+      ok,
+      serverId: onServer ? params.id : undefined,
+      subject: onFile ? `/${requestPath(request).replace(/^\/+/, "")}` : subjectOf(url, params),
+      details,
+    });
+    return payload;
+  };
+}
+
+/** The name a sign-in gave (never its password): an e-mail, a username, an OAuth2 client's id. */
+function claimedActor(request: FastifyRequest): ActivityActor {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string).slice(0, 255) : "");
+  const clientId = text("client_id");
+  if (clientId) return { kind: "client", name: clientId, clientId };
+  return { kind: "user", name: text("email") || text("username") };
+}
+
+function bodyAndQuery(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  const plain = body && typeof body === "object" && !Buffer.isBuffer(body) && !("pipe" in body);
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  return { ...(Object.keys(query).length > 0 ? { query } : {}), ...(plain ? body : {}) };
+}
+
+/** `user:3` for /api/users/:id, `node:2` for /api/nodes/:id, else each other parameter by name. */
+function subjectOf(url: string, params: Record<string, string>): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (isSecretName(name)) continue;
+    if (name === "id") {
+      if (url.startsWith("/api/users/:id")) parts.push(`user:${value}`);
+      else if (url.startsWith("/api/nodes/:id")) parts.push(`node:${value}`);
+      continue;
+    }
+    parts.push(`${name}:${value}`);
+  }
+  return parts.join(" ");
+}
+
+/** The error code of a refused call, from the envelope already serialised. */
+function errorCode(payload: unknown, reply: FastifyReply): string {
+  const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString() : "";
+  const code = /"code":"([A-Za-z0-9_]+)"/.exec(text)?.[1] ?? /"error":"([a-z_]+)"/.exec(text)?.[1];
+  return code ?? `HTTP ${reply.statusCode}`;
+}

@@ -1,0 +1,248 @@
+import { i18n } from "@lingui/core";
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import {
+  type ActivityEntry,
+  type ActivityFilter,
+  type ActivityScope,
+  activityExportUrl,
+  listActivity,
+} from "../../api/activity";
+import { SearchBox } from "../../components/SearchBox";
+import { Spinner } from "../../components/Spinner";
+import { intlLocale } from "../../i18n/locales";
+import "../../components/controls.css";
+import "./activity.css";
+
+const PAGE_SIZE = 50;
+/** Typing pauses this long before the log is asked again (as the other searches). */
+const SEARCH_PAUSE_MS = 500;
+
+type Listing = { entries: ActivityEntry[]; more: boolean; page: number } | "failed";
+
+/** A day from a date field as the API's time filter; `until` takes the whole day. */
+function dayBound(day: string, end: boolean): string | undefined {
+  if (!day) return undefined;
+  const at = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(at.getTime())) return undefined;
+  if (end) at.setDate(at.getDate() + 1);
+  return String(at.getTime());
+}
+
+/** The details as short `name: value` pairs (the API has already stripped secrets). */
+function detailText(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" · ");
+}
+
+function Entry({ entry, showServer, locale }: { entry: ActivityEntry; showServer: boolean; locale: string }) {
+  const kind =
+    entry.actorKind === "task"
+      ? t`Task`
+      : entry.actorKind === "sftp"
+        ? t`SFTP`
+        : entry.actorKind === "client"
+          ? t`OAuth client`
+          : "";
+  const details = detailText(entry.details);
+  return (
+    <li className="activity-entry" data-testid="activity-entry">
+      <div className="activity-what">
+        <code className="activity-action">{entry.action}</code>
+        {!entry.ok && (
+          <span className="tag activity-failed">
+            <Trans>Failed</Trans>
+          </span>
+        )}
+        {entry.subject && <span className="activity-subject">{entry.subject}</span>}
+      </div>
+      <div className="activity-who muted">
+        <span className="activity-actor">{entry.actor || entry.clientId || "—"}</span>
+        {kind && <span className="tag">{kind}</span>}
+        {showServer && entry.serverId && (
+          <Link href={`/servers/view/${encodeURIComponent(entry.serverId)}`} className="activity-server">
+            {entry.serverId}
+          </Link>
+        )}
+        {entry.address && <span className="activity-address">{entry.address}</span>}
+        <time dateTime={entry.time}>
+          {new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium" }).format(
+            new Date(entry.time),
+          )}
+        </time>
+      </div>
+      {details && <div className="activity-details">{details}</div>}
+    </li>
+  );
+}
+
+/**
+ * One activity log, newest first: everyone's (with filters by user, server and action, and the
+ * exports), a server's or one's own. Searches as you type; pages with "Show more".
+ */
+export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; filters?: boolean }) {
+  const [q, setQ] = useState("");
+  const [user, setUser] = useState("");
+  const [server, setServer] = useState("");
+  const [action, setAction] = useState("");
+  const [since, setSince] = useState("");
+  const [until, setUntil] = useState("");
+  const [listing, setListing] = useState<Listing>();
+  const [loadingMore, setLoadingMore] = useState(false);
+  const locale = intlLocale(i18n.locale);
+  const scopeKey = JSON.stringify(scope);
+
+  const filter: ActivityFilter = {
+    q: q.trim() || undefined,
+    user: user.trim() || undefined,
+    server: scope.kind === "all" ? server.trim() || undefined : undefined,
+    // A name without a wildcard is taken as a prefix: "server" finds server.start and the rest.
+    action: action.trim() ? (action.includes("*") ? action.trim() : `${action.trim()}*`) : undefined,
+    since: dayBound(since, false),
+    until: dayBound(until, true),
+  };
+  const filterKey = JSON.stringify(filter);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `filterKey` and `scopeKey` stand for `filter` and `scope`
+  useEffect(() => {
+    let live = true;
+    const load = async () => {
+      try {
+        const page = await listActivity(scope, { ...filter, page: 1, limit: PAGE_SIZE });
+        if (live)
+          setListing({ entries: page.activity, more: page.paging.total > page.activity.length, page: 1 });
+      } catch {
+        if (live) setListing("failed");
+      }
+    };
+    const timer = setTimeout(load, listing === undefined ? 0 : SEARCH_PAUSE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [filterKey, scopeKey]);
+
+  const loadMore = async () => {
+    if (typeof listing !== "object" || loadingMore) return;
+    setLoadingMore(true);
+    try {
+      const next = await listActivity(scope, { ...filter, page: listing.page + 1, limit: PAGE_SIZE });
+      const known = new Set(listing.entries.map((e) => e.id));
+      setListing({
+        entries: [...listing.entries, ...next.activity.filter((e) => !known.has(e.id))],
+        more: next.paging.page * next.paging.pageSize < next.paging.total,
+        page: listing.page + 1,
+      });
+    } catch {
+      // the global handler says why
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  return (
+    <div className="activity">
+      <div className="activity-filters">
+        <SearchBox value={q} onValue={setQ} label={t`Search`} testId="activity-search" />
+        {filters && (
+          <>
+            <input
+              className="input"
+              value={user}
+              onChange={(e) => setUser(e.currentTarget.value)}
+              placeholder={t`User`}
+              aria-label={t`User`}
+              data-testid="activity-user"
+            />
+            {scope.kind === "all" && (
+              <input
+                className="input"
+                value={server}
+                onChange={(e) => setServer(e.currentTarget.value)}
+                placeholder={t`Server`}
+                aria-label={t`Server`}
+                data-testid="activity-server"
+              />
+            )}
+            <input
+              className="input"
+              value={action}
+              onChange={(e) => setAction(e.currentTarget.value)}
+              placeholder={t`Action`}
+              aria-label={t`Action`}
+              data-testid="activity-action"
+            />
+            <div className="activity-days">
+              <label className="activity-day">
+                <span>
+                  <Trans>Since</Trans>
+                </span>
+                <input
+                  className="input"
+                  type="date"
+                  value={since}
+                  onChange={(e) => setSince(e.currentTarget.value)}
+                />
+              </label>
+              <label className="activity-day">
+                <span>
+                  <Trans>Until</Trans>
+                </span>
+                <input
+                  className="input"
+                  type="date"
+                  value={until}
+                  onChange={(e) => setUntil(e.currentTarget.value)}
+                />
+              </label>
+            </div>
+          </>
+        )}
+      </div>
+      {filters && (
+        <div className="activity-exports">
+          <a
+            className="btn btn-outline btn-small"
+            href={activityExportUrl(scope, "csv", filter)}
+            download
+            data-testid="activity-csv"
+          >
+            <Trans>Export CSV</Trans>
+          </a>
+          <a className="btn btn-outline btn-small" href={activityExportUrl(scope, "jsonl", filter)} download>
+            <Trans>Export JSON lines</Trans>
+          </a>
+        </div>
+      )}
+      {listing === undefined ? (
+        <Spinner />
+      ) : listing === "failed" ? (
+        <p className="muted">
+          <Trans>The activity could not be loaded.</Trans>
+        </p>
+      ) : listing.entries.length === 0 ? (
+        <p className="muted" data-testid="activity-empty">
+          <Trans>No activity matches.</Trans>
+        </p>
+      ) : (
+        <>
+          <ol className="activity-list" data-testid="activity-list">
+            {listing.entries.map((e) => (
+              <Entry key={e.id} entry={e} showServer={scope.kind !== "server"} locale={locale} />
+            ))}
+          </ol>
+          {listing.more && (
+            <div className="list-more">
+              <button type="button" className="btn btn-outline" onClick={loadMore} disabled={loadingMore}>
+                <Trans>Show more</Trans>
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

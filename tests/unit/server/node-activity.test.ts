@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { migrate, type OpenedDatabase, openDatabase } from "../../../server/db/database.ts";
+import type { NodeClient } from "../../../server/link/node-client.ts";
+import type { NodeActivity, NodeEvent } from "../../../server/node-wire/node-events.ts";
+import { Activity } from "../../../server/panel/activity.ts";
+import { NodeActivityFeed } from "../../../server/panel/node-activity.ts";
+import { Settings } from "../../../server/panel/settings.ts";
+import { SecretBox } from "../../../server/secrets/secret-box.ts";
+import { waitUntil } from "../../support/poll.ts";
+
+let dir: string;
+let opened: OpenedDatabase;
+let activity: Activity;
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-node-activity-"));
+  opened = openDatabase({ dataDir: dir });
+  await migrate(opened);
+  const box = SecretBox.forPanel(dir, undefined);
+  activity = new Activity(opened.db, new Settings(opened.db, { defaultPublicUrl: "http://x" }, box));
+});
+afterEach(async () => {
+  await opened.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A node that streams the given events to whoever subscribes (the feed's one collaborator). */
+function nodeSending(nodeId: number, events: NodeEvent[]): NodeClient {
+  return {
+    nodeId,
+    events: {
+      async subscribe(_after: string | undefined, onEvent: (e: NodeEvent) => void) {
+        for (const e of events) onEvent(e);
+        return () => {};
+      },
+    },
+  } as unknown as NodeClient;
+}
+
+const upload = (serverId: string): NodeActivity => ({
+  at: Date.now(),
+  serverId,
+  actor: { kind: "sftp", name: "ann@example.com" },
+  address: "192.0.2.4",
+  action: "file.write",
+  ok: true,
+  subject: "/world.dat",
+  details: { bytes: 3 },
+});
+
+it("records a node's events for its own servers only, each event once", async () => {
+  const owners: Record<string, number> = { mine: 2, theirs: 3 };
+  const events: NodeEvent[] = [
+    { id: "boot:1", type: "activity", data: upload("mine") },
+    // Heard again (a reconnection replays): kept once.
+    { id: "boot:1", type: "activity", data: upload("mine") },
+    // A node speaking for another node's server, or for none: ignored.
+    { id: "boot:2", type: "activity", data: upload("theirs") },
+    { id: "boot:3", type: "activity", data: upload("nowhere") },
+  ];
+  const feed = new NodeActivityFeed(
+    () => [nodeSending(2, events)],
+    activity,
+    async (id) => owners[id],
+  );
+  feed.start();
+  try {
+    await waitUntil(async () => (await activity.list({}, {})).paging.total > 0, 5000, 20);
+    await new Promise((r) => setTimeout(r, 200));
+    const { activity: entries } = await activity.list({}, {});
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actorKind: "sftp",
+      actor: "ann@example.com",
+      address: "192.0.2.4",
+      serverId: "mine",
+      subject: "/world.dat",
+      details: { bytes: 3, via: "sftp" },
+    });
+  } finally {
+    feed.stop();
+  }
+});
