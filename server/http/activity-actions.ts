@@ -72,6 +72,8 @@ export const activityActions: Record<string, ActionRule> = {
   "PUT /api/nodes/:id": { action: "node.edit" },
   "DELETE /api/nodes/:id": { action: "node.delete" },
 
+  // Fetches a file for the import dialog; nothing is saved, but the address fetched is worth knowing.
+  "POST /api/templates/import": { action: "template.import.fetch" },
   "POST /api/templates": { action: "template.repo.create" },
   "PUT /api/templates/:repo": { action: "template.repo.edit" },
   "DELETE /api/templates/:repo": { action: "template.repo.delete" },
