@@ -12,8 +12,17 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
   const api = typed(app);
   const answer = { 200: LoginAnswer };
 
-  const started = (request: FastifyRequest, reply: FastifyReply, session: IssuedSession) => {
+  const started = async (request: FastifyRequest, reply: FastifyReply, session: IssuedSession) => {
     cookies.setSession(request, reply, session.token, session.expiresAt);
+    if (session.userId !== undefined) {
+      const device = await services.devices.signedIn(
+        session.userId,
+        request.cookies[cookies.device],
+        request.ip,
+        request.headers["user-agent"] ?? "",
+      );
+      cookies.setDevice(request, reply, device);
+    }
     return { scopes: session.scopes };
   };
 

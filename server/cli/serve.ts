@@ -30,6 +30,10 @@ export async function serve(
     (msg) => app.log.warn(msg),
     (msg) => app.log.info(msg),
   );
+  // Alerts: told through the app's log; the servers' streams are held once the local node runs.
+  services.notifier.log = app.log;
+  services.alertWatch.start();
+  await services.vapid.get();
   // The local node's SFTP, on the panel's host: its sign-ins are checked in-process.
   const sftp =
     localEngine &&
@@ -61,6 +65,8 @@ export async function serve(
     stopping = true;
     app.log.info(`${signal}: stopping`);
     clearInterval(purge);
+    services.alertWatch.stop();
+    services.notifier.close();
     services.nodes.stop();
     await sftp?.close();
     await app.close();

@@ -34,7 +34,11 @@ export class ServerOps implements NodeServers {
   private watchStats(server: ManagedServer, watcher: (message: SocketMessage) => void): () => void {
     let ticker = this.statsTickers.get(server);
     if (!ticker) {
-      ticker = new StatsTicker(() => server.instance.sampleStats(), statsIntervalMs);
+      // The disk figure is the watcher's last measurement: a stats tick never runs du itself.
+      ticker = new StatsTicker(async () => {
+        const disk = server.disk.lastMeasured;
+        return { ...(await server.instance.sampleStats()), ...(disk === undefined ? {} : { disk }) };
+      }, statsIntervalMs);
       this.statsTickers.set(server, ticker);
     }
     return ticker.watch(watcher);

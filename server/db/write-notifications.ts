@@ -47,8 +47,10 @@ export async function createNotifyFunction<T>(db: Kysely<T>): Promise<void> {
  * Our tables, each to notify its writes. The compiler insists that every table
  * of `Database` is named here, so a table added later cannot be forgotten;
  * the tables of other applications sharing the schema are left alone.
+ * `false`: a table no cached read depends on (alert channels, claims, keys,
+ * devices are read from the database each time), left without the trigger.
  */
-const ourTables: Record<keyof Database, true> = {
+const ourTables: Record<keyof Database, boolean> = {
   backups: true,
   templates: true,
   template_repos: true,
@@ -62,7 +64,14 @@ const ourTables: Record<keyof Database, true> = {
   oauth_clients: true,
   settings: true,
   user_settings: true,
+  notification_channels: false,
+  notification_keys: false,
+  notification_claims: false,
+  user_devices: false,
 };
+const notifyingTables = Object.entries(ourTables)
+  .filter(([, notifies]) => notifies)
+  .map(([name]) => name);
 
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.
@@ -74,7 +83,7 @@ export async function notifyOnEveryTable<T>(db: Kysely<T>): Promise<void> {
   const { rows } = await sql<{ name: string }>`
     SELECT c.relname AS name FROM pg_class c
     WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
-      AND c.relkind = 'r' AND c.relname = ANY(${Object.keys(ourTables)})
+      AND c.relkind = 'r' AND c.relname = ANY(${notifyingTables})
       AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = ${triggerName})
   `.execute(db);
   for (const { name } of rows) {

@@ -10,6 +10,11 @@ import { LiveStatus } from "./live-status.ts";
 import { accountWideLimits, LoginThrottle, registrationLimits } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
+import { AlertWatch } from "./notifications/alert-watch.ts";
+import { NotificationChannels } from "./notifications/channels.ts";
+import { SignInDevices } from "./notifications/devices.ts";
+import { Notifier } from "./notifications/notifier.ts";
+import { VapidKeys } from "./notifications/vapid.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
 import { ServerClients } from "./server-clients.ts";
@@ -56,6 +61,12 @@ export interface PanelServices {
   secrets: SecretBox;
   /** Theme archives: shipped with the web app and dropped into the data folder. */
   themes: ThemeArchives;
+  /** Alerts (issue 24): each user's channels, the one dispatcher, what triggers it. */
+  notificationChannels: NotificationChannels;
+  notifier: Notifier;
+  alertWatch: AlertWatch;
+  devices: SignInDevices;
+  vapid: VapidKeys;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -83,6 +94,13 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
   const servers = new Servers(db, nodes, templates);
+  const notificationChannels = new NotificationChannels(db, secrets);
+  const vapid = new VapidKeys(db, secrets);
+  const notifier = new Notifier(db, notificationChannels, mailer, settings, vapid);
+  const notify = notifier.notify.bind(notifier);
+  const alertWatch = new AlertWatch(db, (id) => servers.clientOf(id), notify);
+  notificationChannels.onChange = () => alertWatch.refresh();
+  nodes.onUnreachable = (nodeId) => notify({ type: "node.unreachable", nodeId });
   const live = new LiveConnections(
     config.connectionLimits,
     {
@@ -145,5 +163,10 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       shipped: path.join(config.webDir, "theme"),
       dropped: path.join(config.dataDir, "themes"),
     }),
+    notificationChannels,
+    notifier,
+    alertWatch,
+    devices: new SignInDevices(db, notify),
+    vapid,
   };
 }

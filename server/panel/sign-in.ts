@@ -18,6 +18,8 @@ export interface IssuedSession {
   token: string;
   expiresAt: number;
   scopes: string[];
+  /** Whose session: sign-ins record the device it came from (notifications/devices.ts). */
+  userId?: number;
 }
 
 export type LoginResult = { kind: "session"; session: IssuedSession } | { kind: "otp"; pendingToken: string };
@@ -138,7 +140,7 @@ export class SignIn {
 
   private async issue(user: User, scopes: string[]): Promise<IssuedSession> {
     const session = await this.sessions.create(user.id, "session");
-    return { ...session, scopes };
+    return { ...session, scopes, userId: user.id };
   }
 }
 
