@@ -212,7 +212,12 @@ export class Backups {
         .executeTakeFirst();
       // Told by whichever request (of whichever panel) saw the failure first.
       if (next.state === "failed" && Number(changed.numUpdatedRows) > 0)
-        this.notify({ type: "backup.failed", serverId, detail: `${row.name}: ${next.error}`, key: `${row.id}` });
+        this.notify({
+          type: "backup.failed",
+          serverId,
+          detail: `${row.name}: ${next.error}`,
+          key: `${row.id}`,
+        });
       Object.assign(row, next);
     }
     return rows.map((r) => this.view(r, written.get(r.id)));

@@ -97,7 +97,8 @@ export class Tasks {
 
   async runs(serverId: string, taskId: string): Promise<TaskRunView[]> {
     const runs = await (await this.node(serverId)).runs(serverId, taskId);
-    for (const run of runs) if (run.finished) this.failed(serverId, taskId, taskId, { ...run, time: run.finished });
+    for (const run of runs)
+      if (run.finished) this.failed(serverId, taskId, taskId, { ...run, time: run.finished });
     return runs;
   }
 

@@ -107,7 +107,11 @@ export class ServerInstance {
 
   status(): ServerStatus {
     const running = this.process?.running ?? false;
-    return { running, installing: this.installing, ...(this.crashedLast && !running ? { crashed: true } : {}) };
+    return {
+      running,
+      installing: this.installing,
+      ...(this.crashedLast && !running ? { crashed: true } : {}),
+    };
   }
 
   /** What holds the server busy besides running or installing ("starting", "backup", "restore"). */

@@ -7,7 +7,11 @@ import { split } from "./channels.ts";
 import type { AlertEvent } from "./notifier.ts";
 
 /** The events seen in a server's status and stats stream. */
-const streamEvents: readonly NotificationEvent[] = ["server.crashed", "server.installFailed", "disk.nearLimit"];
+const streamEvents: readonly NotificationEvent[] = [
+  "server.crashed",
+  "server.installFailed",
+  "disk.nearLimit",
+];
 const MiB = 1024 * 1024;
 /** Near the limit from 90 %; told again only after use fell under 80 % (no alert per tick around 90). */
 const nearShare = 0.9;
@@ -123,7 +127,11 @@ export class AlertWatch {
     }
     // Only servers that exist (a channel may still name a deleted one).
     if (wanted.size === 0) return wanted;
-    const existing = await this.db.selectFrom("servers").select("id").where("id", "in", [...wanted]).execute();
+    const existing = await this.db
+      .selectFrom("servers")
+      .select("id")
+      .where("id", "in", [...wanted])
+      .execute();
     return new Set(existing.map((r) => r.id));
   }
 

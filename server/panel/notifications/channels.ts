@@ -85,7 +85,8 @@ export class NotificationChannels {
       secret = this.box.seal(shownSecret);
     } else if (type === "webpush") {
       const sub = body.subscription;
-      if (!sub) throw new ApiError(400, "ErrFieldRequired", "${field} is required", { field: "subscription" });
+      if (!sub)
+        throw new ApiError(400, "ErrFieldRequired", "${field} is required", { field: "subscription" });
       const endpoint = await this.checkedUrl(owner, "subscription.endpoint", sub.endpoint, true);
       if (decodedLength(sub.keys.p256dh) !== p256PointBytes)
         throw invalid("subscription.keys.p256dh", "must be a P-256 public key (65 bytes, base64url)");

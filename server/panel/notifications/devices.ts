@@ -20,7 +20,12 @@ export class SignInDevices {
   ) {}
 
   /** Records the sign-in; answers the device token the browser is to keep (its own, or a new one). */
-  async signedIn(userId: number, given: string | undefined, address: string, userAgent: string): Promise<string> {
+  async signedIn(
+    userId: number,
+    given: string | undefined,
+    address: string,
+    userAgent: string,
+  ): Promise<string> {
     const token = given && tokenPattern.test(given) ? given : randomBytes(32).toString("base64url");
     const hash = tokenHash(token);
     const known = await this.db

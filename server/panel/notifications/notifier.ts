@@ -1,11 +1,18 @@
 import type { Db } from "../../db/database.ts";
 import { type AddressCheck, isPublicAddress } from "../../net/public-address.ts";
 import type { NotificationEvent } from "../../wire/notifications.ts";
-import type { MailLog, Mailer } from "../mailer.ts";
+import type { Mailer, MailLog } from "../mailer.ts";
 import { holdsScope, parseScopes } from "../scopes.ts";
 import type { Settings } from "../settings.ts";
 import { type ChannelRow, type NotificationChannels, split } from "./channels.ts";
-import { type AlertMessage, type PushTarget, type SendOutcome, sendEmail, sendPush, sendWebhook } from "./senders.ts";
+import {
+  type AlertMessage,
+  type PushTarget,
+  type SendOutcome,
+  sendEmail,
+  sendPush,
+  sendWebhook,
+} from "./senders.ts";
 import type { VapidKeys } from "./vapid.ts";
 
 /** Something alert-worthy, as the place that saw it says it. */
@@ -90,7 +97,8 @@ export class Notifier {
     const recipients = await this.recipients(event, wanting);
     if (recipients.length === 0) return;
     const message = await this.message(event);
-    for (const { channel, to, admin } of recipients) this.enqueue({ channel, to, admin, message, attempt: 0 });
+    for (const { channel, to, admin } of recipients)
+      this.enqueue({ channel, to, admin, message, attempt: 0 });
   }
 
   /** True for the one panel (and the one time within the window) that is to send it. */
@@ -120,14 +128,20 @@ export class Notifier {
     wanting: ChannelRow[],
   ): Promise<{ channel: ChannelRow; to: string; admin: boolean }[]> {
     const owners = [...new Set(wanting.map((c) => c.user_id))];
-    const users = await this.db.selectFrom("users").select(["id", "email"]).where("id", "in", owners).execute();
+    const users = await this.db
+      .selectFrom("users")
+      .select(["id", "email"])
+      .where("id", "in", owners)
+      .execute();
     const perms = await this.db
       .selectFrom("permissions")
       .select(["user_id", "server_id", "scopes"])
       .where("user_id", "in", owners)
       .execute();
     const admins = new Set(
-      perms.filter((p) => p.server_id === "" && holdsScope(parseScopes(p.scopes), "admin")).map((p) => p.user_id),
+      perms
+        .filter((p) => p.server_id === "" && holdsScope(parseScopes(p.scopes), "admin"))
+        .map((p) => p.user_id),
     );
     const seen = new Set(perms.filter((p) => p.server_id !== "").map((p) => `${p.user_id}:${p.server_id}`));
     let subjects: string[] = [];
@@ -179,7 +193,11 @@ export class Notifier {
     const nodeRow =
       nodeId === undefined || nodeId === 0
         ? undefined
-        : await this.db.selectFrom("nodes").select(["id", "name"]).where("id", "=", nodeId).executeTakeFirst();
+        : await this.db
+            .selectFrom("nodes")
+            .select(["id", "name"])
+            .where("id", "=", nodeId)
+            .executeTakeFirst();
     const node = nodeId === undefined ? undefined : { id: nodeId, name: nodeRow?.name ?? "local" };
     const name = server?.name ?? event.serverId ?? "";
     const serverPart = server ? { id: server.id, name: server.name } : undefined;
@@ -189,12 +207,22 @@ export class Notifier {
         ? `${base}/nodes/view/${node.id}`
         : `${base}/self`;
     const text = texts[event.type](name, node?.name ?? "", detail);
-    return { event: event.type, at, ...text, url, ...(serverPart ? { server: serverPart } : {}), ...(node ? { node } : {}) };
+    return {
+      event: event.type,
+      at,
+      ...text,
+      url,
+      ...(serverPart ? { server: serverPart } : {}),
+      ...(node ? { node } : {}),
+    };
   }
 
   private enqueue(delivery: Delivery): void {
     if (this.queue.length + this.active + this.retries.size >= maxPendingDeliveries) {
-      this.log.warn({ event: delivery.message.event, channel: delivery.channel.id }, "alert queue full: alert dropped");
+      this.log.warn(
+        { event: delivery.message.event, channel: delivery.channel.id },
+        "alert queue full: alert dropped",
+      );
       return;
     }
     this.queue.push(delivery);
@@ -224,7 +252,10 @@ export class Notifier {
     if (outcome !== "retry") return;
     const wait = this.retryDelaysMs[delivery.attempt];
     if (wait === undefined) {
-      this.log.warn({ channel: delivery.channel.id, event: delivery.message.event }, "alert given up after retries");
+      this.log.warn(
+        { channel: delivery.channel.id, event: delivery.message.event },
+        "alert given up after retries",
+      );
       return;
     }
     const timer = setTimeout(() => {
@@ -243,7 +274,12 @@ export class Notifier {
       return sendEmail(this.mailer, to, company, message, this.log);
     }
     if (channel.type === "webhook") {
-      return sendWebhook(this.channels.open(channel.target), this.channels.open(channel.secret), message, allowed);
+      return sendWebhook(
+        this.channels.open(channel.target),
+        this.channels.open(channel.secret),
+        message,
+        allowed,
+      );
     }
     const target = JSON.parse(this.channels.open(channel.target)) as PushTarget;
     if (!admin && !target.endpoint.startsWith("https:")) return "failed";
@@ -262,7 +298,10 @@ export class Notifier {
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, 500);
 
 /** What each event says (English, as the panel's other e-mails). */
-const texts: Record<NotificationEvent, (server: string, node: string, detail: string) => { title: string; message: string }> = {
+const texts: Record<
+  NotificationEvent,
+  (server: string, node: string, detail: string) => { title: string; message: string }
+> = {
   "server.crashed": (s, n) => ({
     title: `${s} crashed`,
     message: `The server ${s}${n ? ` on node ${n}` : ""} stopped without being asked to.`,
