@@ -181,18 +181,20 @@ export function NotificationsSection() {
             hint={t`Discord and Slack get their own format; others get JSON signed with a secret.`}
           />
           <div className="self-actions">
-            <button
-              type="button"
-              className="btn"
-              disabled={busy || events.length === 0}
-              onClick={() => void run(async () => void (await createChannel({ type: "email", events })))}
-              data-testid="add-email"
-            >
-              <Trans>Add my e-mail address</Trans>
-            </button>
+            {!channels?.some((c) => c.type === "email") && (
+              <button
+                type="button"
+                className="btn btn-outline"
+                disabled={busy || events.length === 0}
+                onClick={() => void run(async () => void (await createChannel({ type: "email", events })))}
+                data-testid="add-email"
+              >
+                <Trans>Add my e-mail address</Trans>
+              </button>
+            )}
             <button
               type="submit"
-              className="btn btn-primary"
+              className="btn"
               disabled={busy || !url.trim() || events.length === 0}
               data-testid="add-webhook"
             >
