@@ -33,7 +33,8 @@ export async function serve(
   // Alerts: told through the app's log; the servers' streams are held once the local node runs.
   services.notifier.log = app.log;
   services.alertWatch.start();
-  await services.vapid.get();
+  // The VAPID key pair is made on the first start (sealed like the other secrets).
+  await services.vapid.publicKey();
   // The local node's SFTP, on the panel's host: its sign-ins are checked in-process.
   const sftp =
     localEngine &&

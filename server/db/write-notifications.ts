@@ -72,6 +72,8 @@ const ourTables: Record<keyof Database, boolean> = {
 const notifyingTables = Object.entries(ourTables)
   .filter(([, notifies]) => notifies)
   .map(([name]) => name);
+/** Our tables left without the trigger (no cached read depends on them). */
+export const quietTables = Object.keys(ourTables).filter((name) => !notifyingTables.includes(name));
 
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.

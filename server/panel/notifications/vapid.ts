@@ -15,22 +15,33 @@ export interface VapidPair {
  * insert wins and both read it back.
  */
 export class VapidKeys {
-  private pair?: Promise<VapidPair>;
+  private row?: Promise<{ publicKey: string; sealedPrivateKey: string }>;
 
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox,
   ) {}
 
-  get(): Promise<VapidPair> {
-    this.pair ??= this.load().catch((error) => {
-      this.pair = undefined;
-      throw error;
-    });
-    return this.pair;
+  /** The public key (base64url), for /api/config: read without opening the sealed private key. */
+  async publicKey(): Promise<string> {
+    return (await this.stored()).publicKey;
   }
 
-  private async load(): Promise<VapidPair> {
+  /** The pair to sign with; throws when the private key was sealed under another panel key. */
+  async get(): Promise<VapidPair> {
+    const { publicKey, sealedPrivateKey } = await this.stored();
+    return { publicKey, privateKey: this.box.open(sealedPrivateKey) };
+  }
+
+  private stored() {
+    this.row ??= this.load().catch((error) => {
+      this.row = undefined;
+      throw error;
+    });
+    return this.row;
+  }
+
+  private async load() {
     const made = webpush.generateVAPIDKeys();
     await this.db
       .insertInto("notification_keys")
@@ -42,6 +53,6 @@ export class VapidKeys {
       .selectAll()
       .where("name", "=", "vapid")
       .executeTakeFirstOrThrow();
-    return { publicKey: row.public_key, privateKey: this.box.open(row.private_key) };
+    return { publicKey: row.public_key, sealedPrivateKey: row.private_key };
   }
 }
