@@ -56,11 +56,16 @@ self.addEventListener("notificationclick", (event) => {
   if (event.isTrusted) event.waitUntil(opened);
 });
 
-/** Only a page of this panel is opened, whatever a message says. */
+/**
+ * Only a page of this panel is opened, whatever a message says: its path, on this origin (the
+ * panel's configured address may name another host than the one this app was installed from).
+ */
 function sameOriginPath(url: string | undefined): string {
   try {
     const parsed = new URL(url ?? "/", self.location.origin);
-    return parsed.origin === self.location.origin ? parsed.pathname + parsed.search : "/";
+    return parsed.protocol === "http:" || parsed.protocol === "https:"
+      ? parsed.pathname + parsed.search
+      : "/";
   } catch {
     return "/";
   }
