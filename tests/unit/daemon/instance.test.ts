@@ -1,6 +1,11 @@
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { type InstanceHooks, type RunPlan, ServerInstance, type ServerStatus } from "../../../server/daemon/runtime/instance.ts";
+import {
+  type InstanceHooks,
+  type RunPlan,
+  ServerInstance,
+  type ServerStatus,
+} from "../../../server/daemon/runtime/instance.ts";
 import { waitUntil } from "../../support/poll.ts";
 
 const plan = (script: string, over: Partial<RunPlan> = {}): RunPlan => ({
