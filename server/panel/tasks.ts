@@ -90,30 +90,34 @@ export class Tasks {
   }
 
   async run(serverId: string, taskId: string): Promise<TaskRunView> {
-    const run = await (await this.node(serverId)).run(serverId, taskId);
-    if (run.finished) this.failed(serverId, taskId, taskId, { ...run, time: run.finished });
-    return run;
+    return (await this.node(serverId)).run(serverId, taskId);
   }
 
   async runs(serverId: string, taskId: string): Promise<TaskRunView[]> {
     const runs = await (await this.node(serverId)).runs(serverId, taskId);
     for (const run of runs)
-      if (run.finished) this.failed(serverId, taskId, taskId, { ...run, time: run.finished });
+      if (run.finished && run.success !== null)
+        this.failed(serverId, taskId, taskId, {
+          time: run.started,
+          success: run.success,
+          message: run.message,
+        });
     return runs;
   }
 
   /**
    * The node runs tasks on its own and keeps their outcome: the panel tells of
    * a recent failure when an answer shows it (a scheduled run's is seen when
-   * the tasks are next listed). Each run is told once (keyed by its time).
+   * the tasks or a task's runs are next listed, as the task screen does while it is
+   * open). Each run is told once (keyed by its start time, which both answers give).
    */
   private failed(
     serverId: string,
     taskId: string,
     name: string,
-    run: { time: string; success: boolean | null; message: string },
+    run: { time: string; success: boolean; message: string },
   ): void {
-    if (run.success !== false || Date.now() - Date.parse(run.time) > recentFailureMs) return;
+    if (run.success || Date.now() - Date.parse(run.time) > recentFailureMs) return;
     this.notify({
       type: "task.failed",
       serverId,

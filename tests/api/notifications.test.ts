@@ -307,6 +307,40 @@ describe("alerts", () => {
     await api.post(`/api/servers/${full}/kill`);
   });
 
+  it("tells a failed task once, when the panel sees its run", async () => {
+    const id = "a1e70050";
+    await create(id, echoDefinition());
+    expect(
+      (
+        await api.post("/api/self/notifications", {
+          type: "webhook",
+          events: ["task.failed"],
+          servers: [id],
+          url: `${base}/task`,
+        })
+      ).status,
+    ).toBe(200);
+    // A console line to a server that is not running: the run fails on the node.
+    const task = await api.post(`/api/servers/${id}/tasks`, {
+      name: "Greet",
+      operations: [{ type: "console", message: "hello" }],
+    });
+    expect(task.status, task.text).toBe(200);
+    expect((await api.post(`/api/servers/${id}/tasks/${task.body.id}/run`)).status).toBe(202);
+    await waitUntil(async () => {
+      const { body } = await api.get(`/api/servers/${id}/tasks`);
+      return body.tasks[0]?.lastRun?.success === false;
+    }, 10_000);
+    const told = JSON.parse((await hooks.nth("/task", 1)).body.toString());
+    expect(told).toMatchObject({ event: "task.failed", server: { id } });
+    expect(told.message).toContain("Greet");
+    // Seen again in later lists and in the runs: still one alert for the one run.
+    await api.get(`/api/servers/${id}/tasks`);
+    await api.get(`/api/servers/${id}/tasks/${task.body.id}/runs`);
+    await pause(1000);
+    expect(hooks.to("/task")).toHaveLength(1);
+  });
+
   it("tells an account of a sign-in from a new device, and not from one it knows", async () => {
     const made = await user.post("/api/self/notifications", {
       type: "webhook",
