@@ -10,6 +10,7 @@ import { daemonBundleRoutes } from "./api/daemon-bundle.ts";
 import { fileRoutes } from "./api/files.ts";
 import { liveRoutes } from "./api/live.ts";
 import { nodeRoutes } from "./api/nodes.ts";
+import { notificationRoutes } from "./api/notifications.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
 import { openApiRoutes } from "./api/openapi.ts";
 import { queryRoutes } from "./api/query.ts";
@@ -106,6 +107,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     selfRoutes,
     selfOtpRoutes,
     selfClientRoutes,
+    notificationRoutes,
     configRoutes,
     settingsRoutes,
     nodeRoutes,

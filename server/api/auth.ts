@@ -12,11 +12,20 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
   const api = typed(app);
   const answer = { 200: LoginAnswer };
 
-  const started = (request: FastifyRequest, reply: FastifyReply, session: IssuedSession) => {
+  const started = async (request: FastifyRequest, reply: FastifyReply, session: IssuedSession) => {
     cookies.setSession(request, reply, session.token, session.expiresAt);
     // The activity log's sign-in entry names who signed in (activity-hook.ts).
     if (session.user)
       request.activityActor = { kind: "user", userId: session.user.id, name: session.user.username };
+    if (session.user) {
+      const device = await services.devices.signedIn(
+        session.user.id,
+        request.cookies[cookies.device],
+        request.ip,
+        request.headers["user-agent"] ?? "",
+      );
+      cookies.setDevice(request, reply, device);
+    }
     return { scopes: session.scopes };
   };
 

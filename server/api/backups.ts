@@ -8,7 +8,7 @@ const byBackup = { params: BackupParams };
 
 /** backups under /api/servers/{id}/backup (reference §2.5 scopes, §12.19 behaviour). */
 export function backupRoutes(app: Api, { services }: RouteContext): void {
-  const backups = new Backups(services.db, services.servers);
+  const backups = new Backups(services.db, services.servers, (event) => services.notifier.notify(event));
 
   // The unsafe calls carry no body (the reference's client may still send a
   // content type, or an empty JSON body): whatever comes is read and ignored.

@@ -23,7 +23,7 @@ const byTask = { params: TaskParams };
  */
 export function taskRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
-  const tasks = new Tasks(services.servers);
+  const tasks = new Tasks(services.servers, (event) => services.notifier.notify(event));
   // A task may do only what its author may do by hand: the service checks its operations against these.
   const held = (request: Parameters<typeof requirePrincipal>[0], id: string) =>
     scopesOnServer(services, requirePrincipal(request), id);

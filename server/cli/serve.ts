@@ -31,6 +31,11 @@ export async function serve(
     (msg) => app.log.warn(msg),
     (msg) => app.log.info(msg),
   );
+  // Alerts: told through the app's log; the servers' streams are held once the local node runs.
+  services.notifier.log = app.log;
+  services.alertWatch.start();
+  // The VAPID key pair is made on the first start (sealed like the other secrets).
+  await services.vapid.publicKey();
   // The local node's SFTP, on the panel's host: its sign-ins are checked in-process.
   const sftp =
     localEngine &&
@@ -72,6 +77,8 @@ export async function serve(
     clearInterval(purge);
     clearInterval(activityPurge);
     services.nodeActivity.stop();
+    services.alertWatch.stop();
+    services.notifier.close();
     services.nodes.stop();
     await sftp?.close();
     await app.close();

@@ -54,7 +54,14 @@ export class ServerOps implements NodeServers {
   private watchStats(server: ManagedServer, watcher: (message: SocketMessage) => void): () => void {
     let ticker = this.statsTickers.get(server);
     if (!ticker) {
-      ticker = new StatsTicker(() => this.recentStats(server, statsIntervalMs / 2), statsIntervalMs);
+      // The disk figure is the watcher's last measurement: a stats tick never runs du itself.
+      ticker = new StatsTicker(async () => {
+        const disk = server.disk.lastMeasured;
+        return {
+          ...(await this.recentStats(server, statsIntervalMs / 2)),
+          ...(disk === undefined ? {} : { disk }),
+        };
+      }, statsIntervalMs);
       this.statsTickers.set(server, ticker);
     }
     return ticker.watch(watcher);

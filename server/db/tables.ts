@@ -174,6 +174,44 @@ export interface ActivityTable {
   event_id: string | null;
 }
 
+/**
+ * One alert channel of a user: `type` webpush | webhook | email; `events` and
+ * `servers` comma-joined (servers "" = every server the user can see);
+ * `target` the webhook URL, the push subscription's JSON (sealed: its auth
+ * secret) or "" for e-mail (the account's address); `secret` the webhook's
+ * HMAC key, sealed.
+ */
+export interface NotificationChannelTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  events: string;
+  servers: Generated<string>;
+  target: string;
+  secret: Generated<string>;
+  created_at: number;
+}
+
+/** The panel's VAPID key pair (name "vapid"); the private key sealed. */
+export interface NotificationKeyTable {
+  name: string;
+  public_key: string;
+  private_key: string;
+}
+
+/** When an event was last sent: one panel of several claims it; repeats within a window are dropped. */
+export interface NotificationClaimTable {
+  key: string;
+  at: number;
+}
+
+/** The devices (a long-lived cookie, as its SHA-256) a user has signed in from. */
+export interface UserDeviceTable {
+  user_id: number;
+  device_hash: string;
+  seen_at: number;
+}
+
 export interface Database {
   activity: ActivityTable;
   backups: BackupTable;
@@ -190,4 +228,8 @@ export interface Database {
   oauth_clients: OAuthClientTable;
   settings: SettingTable;
   user_settings: UserSettingTable;
+  notification_channels: NotificationChannelTable;
+  notification_keys: NotificationKeyTable;
+  notification_claims: NotificationClaimTable;
+  user_devices: UserDeviceTable;
 }

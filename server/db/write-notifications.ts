@@ -67,8 +67,11 @@ const ourTables: Record<keyof Database, boolean> = {
   oauth_clients: true,
   settings: true,
   user_settings: true,
+  notification_channels: false,
+  notification_keys: false,
+  notification_claims: false,
+  user_devices: false,
 };
-
 const notifyingTables = Object.entries(ourTables)
   .filter(([, notifies]) => notifies)
   .map(([name]) => name);

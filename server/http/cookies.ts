@@ -10,6 +10,8 @@ export class CookieJar {
   readonly authExpires: string;
   readonly scopes: string;
   readonly pending: string;
+  /** The browser's device token (notifications/devices.ts): kept across sign-outs. */
+  readonly device: string;
   static readonly xsrf = "XSRF-TOKEN";
 
   /**
@@ -24,6 +26,7 @@ export class CookieJar {
     this.authExpires = `${prefix}auth_expires`;
     this.scopes = `${prefix}scopes`;
     this.pending = `${prefix}otp_pending`;
+    this.device = `${prefix}device`;
   }
 
   private base(request: FastifyRequest) {
@@ -53,6 +56,11 @@ export class CookieJar {
 
   clearPending(request: FastifyRequest, reply: FastifyReply): void {
     reply.clearCookie(this.pending, this.base(request));
+  }
+
+  setDevice(request: FastifyRequest, reply: FastifyReply, token: string): void {
+    // 400 days, the longest a browser keeps a cookie.
+    reply.setCookie(this.device, token, { ...this.base(request), httpOnly: true, maxAge: 400 * 24 * 3600 });
   }
 
   setXsrf(request: FastifyRequest, reply: FastifyReply, token: string): void {

@@ -162,3 +162,40 @@ export async function checkedGet(
   }
   throw new Error("too many redirects");
 }
+
+/**
+ * POST over http(s) to addresses `allowed` accepts only (webhooks, Web Push),
+ * redirects not followed. Answers the status code; a refused address throws
+ * UnreachableAddress, like a host that does not answer.
+ */
+export async function checkedPost(
+  given: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  opts: { signal?: AbortSignal; allowed?: AddressCheck } = {},
+): Promise<number> {
+  const allowed = opts.allowed ?? isPublicAddress;
+  const url = new URL(given);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UnreachableAddress();
+  const host = hostOf(url);
+  if (net.isIP(host) && !allowed(host)) throw new UnreachableAddress();
+  const send = url.protocol === "https:" ? https.request : http.request;
+  return new Promise<number>((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: "POST",
+        lookup: checkedLookup(allowed),
+        signal: opts.signal,
+        agent: false,
+        headers: { ...headers, "content-length": String(body.length) },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}

@@ -10,6 +10,8 @@ export interface ServerStatusView {
   starting?: boolean;
   /** Ours: while not installed, why the last install failed (absent when none was tried). */
   installFailure?: string;
+  /** Ours: stopped because its process crashed (exited unasked, not with the expected code). */
+  crashed?: boolean;
 }
 
 export interface StatsView {
@@ -21,6 +23,8 @@ export interface StatsView {
    * can show usage against them.
    */
   limits?: ServerLimits;
+  /** Ours: bytes the server's folders held at the node's last disk measurement, when it has one. */
+  disk?: number;
 }
 
 /** Console output since a time: `logs` is base64 of the raw bytes, `epoch` in µs. */

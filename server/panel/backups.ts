@@ -6,6 +6,7 @@ import type { BackupTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { BackupState, NodeBackupView } from "../node-wire/backup-wire.ts";
 import { type BackupView, backupNameMax } from "../wire/backups.ts";
+import type { AlertEvent } from "./notifications/notifier.ts";
 import { assertServerExists } from "./server-exists.ts";
 import type { Servers } from "./servers.ts";
 
@@ -39,6 +40,8 @@ export class Backups {
   constructor(
     private readonly db: Db,
     private readonly servers: Servers,
+    /** Alerts: a backup the panel learns has failed (backup.failed). */
+    private readonly notify: (event: AlertEvent) => void = () => {},
   ) {}
 
   /** Newest first (the reference answers unsorted and its UI sorts). */
@@ -201,12 +204,20 @@ export class Backups {
       const next: Pick<Row, "state" | "size" | "error"> = found
         ? { state: found.state, size: found.size, error: found.error ?? "" }
         : { state: "failed", size: 0, error: "the node has no such backup" };
-      await this.db
+      const changed = await this.db
         .updateTable("backups")
         .set(next)
         .where("id", "=", row.id)
         .where("state", "=", "creating")
-        .execute();
+        .executeTakeFirst();
+      // Told by whichever request (of whichever panel) saw the failure first.
+      if (next.state === "failed" && Number(changed.numUpdatedRows) > 0)
+        this.notify({
+          type: "backup.failed",
+          serverId,
+          detail: `${row.name}: ${next.error}`,
+          key: `${row.id}`,
+        });
       Object.assign(row, next);
     }
     return rows.map((r) => this.view(r, written.get(r.id)));

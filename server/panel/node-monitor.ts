@@ -13,20 +13,32 @@ interface Watch {
   active: boolean;
 }
 
+/** Failed checks in a row, after answering before, that count as the node being unreachable (alerts). */
+const failuresToTell = 2;
+
 export class NodeMonitor {
   private readonly watches = new Map<number, Watch>();
+
+  /** Told once each time a node that answered stops answering. */
+  constructor(private readonly onUnreachable: (nodeId: number) => void = () => {}) {}
 
   watch(client: NodeClient): void {
     this.unwatch(client.nodeId);
     const watch: Watch = { active: true };
     this.watches.set(client.nodeId, watch);
     let failures = 0;
+    let answered = false;
     const check = async () => {
       try {
         await client.health();
         failures = 0;
+        answered = true;
       } catch {
         failures++;
+        if (answered && failures === failuresToTell && watch.active) {
+          answered = false;
+          this.onUnreachable(client.nodeId);
+        }
       }
       if (!watch.active) return;
       const delay = failures === 0 ? healthyIntervalMs : backoffMs[Math.min(failures, backoffMs.length) - 1];

@@ -41,7 +41,9 @@ const notFound = () => new ApiError(404, "ErrNodeNotFound", "no node with this i
  */
 export class Nodes {
   private readonly clients = new Map<number, NodeClient>();
-  private readonly monitor = new NodeMonitor();
+  private readonly monitor = new NodeMonitor((id) => this.onUnreachable(id));
+  /** Told when a node that answered stops answering (the alert dispatcher). */
+  onUnreachable: (nodeId: number) => void = () => {};
   private readonly backupTargets: BackupTargets;
 
   constructor(

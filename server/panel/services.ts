@@ -12,6 +12,11 @@ import { accountWideLimits, LoginThrottle, registrationLimits } from "./login-th
 import { Mailer } from "./mailer.ts";
 import { NodeActivityFeed } from "./node-activity.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
+import { AlertWatch } from "./notifications/alert-watch.ts";
+import { NotificationChannels } from "./notifications/channels.ts";
+import { SignInDevices } from "./notifications/devices.ts";
+import { Notifier } from "./notifications/notifier.ts";
+import { VapidKeys } from "./notifications/vapid.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
 import { ServerClients } from "./server-clients.ts";
@@ -62,6 +67,12 @@ export interface PanelServices {
   activity: Activity;
   /** Records the nodes' own changes (SFTP, tasks); started by `outpost serve`. */
   nodeActivity: NodeActivityFeed;
+  /** Alerts (issue 24): each user's channels, the one dispatcher, what triggers it. */
+  notificationChannels: NotificationChannels;
+  notifier: Notifier;
+  alertWatch: AlertWatch;
+  devices: SignInDevices;
+  vapid: VapidKeys;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -90,6 +101,13 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
   const servers = new Servers(db, nodes, templates);
   const activity = new Activity(db, settings);
+  const notificationChannels = new NotificationChannels(db, secrets);
+  const vapid = new VapidKeys(db, secrets);
+  const notifier = new Notifier(db, notificationChannels, mailer, settings, vapid);
+  const notify = notifier.notify.bind(notifier);
+  const alertWatch = new AlertWatch(db, (id) => servers.clientOf(id), notify);
+  notificationChannels.onChange = () => alertWatch.refresh();
+  nodes.onUnreachable = (nodeId) => notify({ type: "node.unreachable", nodeId });
   const live = new LiveConnections(
     config.connectionLimits,
     {
@@ -160,5 +178,10 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
         (await db.selectFrom("servers").select("node_id").where("id", "=", serverId).executeTakeFirst())
           ?.node_id,
     ),
+    notificationChannels,
+    notifier,
+    alertWatch,
+    devices: new SignInDevices(db, notify),
+    vapid,
   };
 }

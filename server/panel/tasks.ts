@@ -1,6 +1,7 @@
 import { errors } from "../errors.ts";
 import type { TaskListView, TaskRunView, TaskView } from "../node-wire/task-wire.ts";
 import { type TaskSettings, taskOperationTypes } from "../templates/tasks.ts";
+import type { AlertEvent } from "./notifications/notifier.ts";
 import { holdsScope } from "./scopes.ts";
 import type { Servers } from "./servers.ts";
 
@@ -44,20 +45,29 @@ function checkOperationScopes(task: unknown, held: readonly string[]): void {
   }
 }
 
+/** A failed run older than this, seen in an answer, is history rather than news. */
+const recentFailureMs = 15 * 60_000;
+
 /**
  * A server's tasks, which its node keeps and runs (they go on while the
  * panel is down): the panel finds the node and asks it. The node checks
  * each task and answers with the field it refuses.
  */
 export class Tasks {
-  constructor(private readonly servers: Servers) {}
+  constructor(
+    private readonly servers: Servers,
+    /** Alerts: failures the panel sees in the node's answers (task.failed). */
+    private readonly notify: (event: AlertEvent) => void = () => {},
+  ) {}
 
   private async node(serverId: string) {
     return (await this.servers.nodeOf(serverId)).tasks;
   }
 
   async list(serverId: string): Promise<TaskListView> {
-    return (await this.node(serverId)).list(serverId);
+    const list = await (await this.node(serverId)).list(serverId);
+    for (const task of list.tasks) if (task.lastRun) this.failed(serverId, task.id, task.name, task.lastRun);
+    return list;
   }
 
   async get(serverId: string, taskId: string): Promise<TaskView> {
@@ -84,7 +94,36 @@ export class Tasks {
   }
 
   async runs(serverId: string, taskId: string): Promise<TaskRunView[]> {
-    return (await this.node(serverId)).runs(serverId, taskId);
+    const runs = await (await this.node(serverId)).runs(serverId, taskId);
+    for (const run of runs)
+      if (run.finished && run.success !== null)
+        this.failed(serverId, taskId, taskId, {
+          time: run.started,
+          success: run.success,
+          message: run.message,
+        });
+    return runs;
+  }
+
+  /**
+   * The node runs tasks on its own and keeps their outcome: the panel tells of
+   * a recent failure when an answer shows it (a scheduled run's is seen when
+   * the tasks or a task's runs are next listed, as the task screen does while it is
+   * open). Each run is told once (keyed by its start time, which both answers give).
+   */
+  private failed(
+    serverId: string,
+    taskId: string,
+    name: string,
+    run: { time: string; success: boolean; message: string },
+  ): void {
+    if (run.success || Date.now() - Date.parse(run.time) > recentFailureMs) return;
+    this.notify({
+      type: "task.failed",
+      serverId,
+      detail: `${name}: ${run.message}`,
+      key: `${serverId}:${taskId}:${run.time}`,
+    });
   }
 
   async setSettings(serverId: string, settings: unknown): Promise<TaskSettings> {

@@ -26,5 +26,7 @@ export const PanelConfigAnswer = Type.Object({
   }),
   branding: Type.Object({ name: Type.String() }),
   registrationEnabled: Type.Boolean(),
+  /** Ours: the VAPID public key (base64url) a browser subscribes to Web Push with. */
+  vapidPublicKey: Type.Optional(Type.String()),
 });
 export type PanelConfigAnswer = Static<typeof PanelConfigAnswer>;

@@ -4,6 +4,8 @@ export interface PanelConfig {
   themes: { active: string; settings?: string; available: string[] };
   branding: { name: string };
   registrationEnabled: boolean;
+  /** The panel's VAPID public key, for this device's Web Push subscription. */
+  vapidPublicKey?: string;
 }
 
 export const DEFAULT_CONFIG: PanelConfig = {
@@ -23,6 +25,7 @@ export function normalizeConfig(raw: unknown): PanelConfig {
     },
     branding: { name: c.branding?.name || DEFAULT_CONFIG.branding.name },
     registrationEnabled: typeof c.registrationEnabled === "boolean" ? c.registrationEnabled : true,
+    ...(typeof c.vapidPublicKey === "string" ? { vapidPublicKey: c.vapidPublicKey } : {}),
   };
 }
 

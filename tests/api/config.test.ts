@@ -21,7 +21,12 @@ describe("GET /api/config", () => {
       themes: { active: "Outpost", settings: "{}", available: ["Amber", "Midnight", "Outpost"] },
       branding: { name: "Outpost" },
       registrationEnabled: false,
+      vapidPublicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
     });
+    // A P-256 public point (uncompressed, 65 bytes): what PushManager.subscribe takes.
+    const key = Buffer.from(res.body.vapidPublicKey, "base64url");
+    expect(key.length).toBe(65);
+    expect(key[0]).toBe(4);
   });
 
   it("follows the settings: company name, theme and registration", async () => {
@@ -41,6 +46,7 @@ describe("GET /api/config", () => {
       },
       branding: { name: "Acme Games" },
       registrationEnabled: true,
+      vapidPublicKey: (await config()).body.vapidPublicKey,
     });
   });
 });

@@ -42,6 +42,8 @@ function hostProcess(plan: RunPlan, onOutput: (data: Buffer) => void): ServerPro
 export interface ServerStatus {
   running: boolean;
   installing: boolean;
+  /** Set while stopped after a crash (an exit nobody asked for, not the expected code): alerts tell it apart. */
+  crashed?: boolean;
 }
 
 export interface InstanceHooks {
@@ -90,6 +92,7 @@ export class ServerInstance {
   private installing = false;
   private busyReason?: string;
   private stopRequested = false;
+  private crashedLast = false;
   private crashes = 0;
   private restartTimer?: NodeJS.Timeout;
   private closed = false;
@@ -103,7 +106,12 @@ export class ServerInstance {
   }
 
   status(): ServerStatus {
-    return { running: this.process?.running ?? false, installing: this.installing };
+    const running = this.process?.running ?? false;
+    return {
+      running,
+      installing: this.installing,
+      ...(this.crashedLast && !running ? { crashed: true } : {}),
+    };
   }
 
   /** What holds the server busy besides running or installing ("starting", "backup", "restore"). */
@@ -129,6 +137,7 @@ export class ServerInstance {
       const plan = await this.hooks.plan();
       this.notice("Starting server");
       this.stopRequested = false;
+      this.crashedLast = false;
       const onOutput = (data: Buffer) => this.console.write(data);
       const group = plan.launch ? await plan.launch(onOutput) : hostProcess(plan, onOutput);
       this.process = group;
@@ -241,6 +250,8 @@ export class ServerInstance {
           : `Server exited with code ${exitCode}${success ? "" : " (crash)"}`,
       );
     }
+    // Known before the status goes out, so the frame that says "stopped" also says why.
+    this.crashedLast = !success && !this.stopRequested;
     this.emit();
     this.hooks.onExit?.({ success, requested: this.stopRequested });
     await this.hooks

@@ -52,6 +52,11 @@ export class DiskLedger {
     return latest;
   }
 
+  /** The last measurement's bytes, without measuring (undefined when none is kept). */
+  get lastMeasured(): number | undefined {
+    return this.measured?.bytes;
+  }
+
   /** The daemon changed the files (deleted, restored): the next usage is measured anew. */
   forget(): void {
     this.generation++;

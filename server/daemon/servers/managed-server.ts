@@ -420,8 +420,8 @@ export class ManagedServer {
   async install(): Promise<void> {
     this.refuseIfCannotRun();
     await fs.mkdir(this.root, { recursive: true });
-    try {
-      await this.instance.install(async () => {
+    await this.instance.install(async () => {
+      try {
         // Installing over the limit would let each try add to it before the watcher cancels it.
         await this.refuseOverDiskLimit("installing");
         await this.steps(this.definition.install ?? []);
@@ -430,17 +430,17 @@ export class ManagedServer {
         await this.installMarker.clear();
         this.installed = true;
         this.installFailure = undefined;
-      });
-    } catch (err) {
-      // Never installed and this try failed: the panel says "Install failed" with why, not
-      // "not installed yet" (a server installed before keeps running its old files).
-      if (!this.installed) {
-        this.installFailure = errorText(err).slice(0, 500);
-        await this.installMarker.set(this.installFailure).catch(() => undefined);
-        this.emit({ type: "status", status: this.status() });
+      } catch (err) {
+        // Never installed and this try failed: the panel says "Install failed" with why, not
+        // "not installed yet" (a server installed before keeps running its old files). Inside
+        // the install too, so the status that ends it says why (alerts read that one frame).
+        if (!this.installed) {
+          this.installFailure = errorText(err).slice(0, 500);
+          await this.installMarker.set(this.installFailure).catch(() => undefined);
+        }
+        throw err;
       }
-      throw err;
-    }
+    });
     this.announce("installed");
   }
 

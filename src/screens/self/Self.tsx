@@ -3,6 +3,7 @@ import { Spinner } from "../../components/Spinner";
 import { hasScope } from "../../state/scopes";
 import { user } from "../../state/session";
 import { AccountSection } from "./AccountSection";
+import { NotificationsSection } from "./NotificationsSection";
 import { PasswordSection } from "./PasswordSection";
 import { PreferencesSection } from "./PreferencesSection";
 import { SelfClientsSection } from "./SelfClientsSection";
@@ -14,7 +15,7 @@ const SelfActivitySection = lazy(() => import("./SelfActivitySection"));
 
 /**
  * The signed-in user's own page (spec §2.3): account details, password, two-factor sign-in,
- * OAuth clients, preferences and one's own activity. Each part shows only with the scope its calls need
+ * OAuth clients, notifications, preferences and one's own activity. Each part shows only with the scope its calls need
  * (self.edit, self.clients; reference §2.5); preferences need only a login.
  */
 export default function Self() {
@@ -27,6 +28,7 @@ export default function Self() {
       {canEdit && <PasswordSection />}
       {canEdit && <TwoFactorSection />}
       {hasScope("self.clients") && <SelfClientsSection />}
+      {canEdit && <NotificationsSection />}
       <PreferencesSection />
       <Suspense fallback={null}>
         <SelfActivitySection />

@@ -1,6 +1,11 @@
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { type InstanceHooks, type RunPlan, ServerInstance } from "../../../server/daemon/runtime/instance.ts";
+import {
+  type InstanceHooks,
+  type RunPlan,
+  ServerInstance,
+  type ServerStatus,
+} from "../../../server/daemon/runtime/instance.ts";
 import { waitUntil } from "../../support/poll.ts";
 
 const plan = (script: string, over: Partial<RunPlan> = {}): RunPlan => ({
@@ -17,6 +22,7 @@ const plan = (script: string, over: Partial<RunPlan> = {}): RunPlan => ({
 
 function instance(run: RunPlan, options: Partial<ConstructorParameters<typeof ServerInstance>[2]> = {}) {
   const statuses: string[] = [];
+  const stopped: ServerStatus[] = [];
   const posts: { success: boolean; exitCode: number }[] = [];
   const hooks: InstanceHooks = {
     plan: async () => run,
@@ -24,7 +30,10 @@ function instance(run: RunPlan, options: Partial<ConstructorParameters<typeof Se
     post: async (r) => {
       posts.push(r);
     },
-    onStatus: (s) => statuses.push(s.installing ? "installing" : s.running ? "online" : "offline"),
+    onStatus: (s) => {
+      statuses.push(s.installing ? "installing" : s.running ? "online" : "offline");
+      if (!s.running && !s.installing) stopped.push(s);
+    },
   };
   const server = new ServerInstance("abcd1234", hooks, {
     stopGraceMs: 500,
@@ -34,7 +43,7 @@ function instance(run: RunPlan, options: Partial<ConstructorParameters<typeof Se
     ...options,
   });
   const output = () => server.console.since(0).logs.toString();
-  return { server, statuses, posts, output };
+  return { server, statuses, stopped, posts, output };
 }
 
 // A console that answers "pong" to "ping" and leaves on "stop".
@@ -42,6 +51,24 @@ const echoServer =
   'echo ready; while read line; do [ "$line" = stop ] && { echo bye; exit 0; }; echo "pong $line"; done';
 
 describe("ServerInstance", () => {
+  it("says a stop was a crash in the status that says it stopped, and not for a kill or a clean exit", async () => {
+    const crashing = instance(plan("exit 3"));
+    await crashing.server.start();
+    await waitUntil(async () => crashing.stopped.length === 1, 5000, 20);
+    expect(crashing.stopped).toEqual([{ running: false, installing: false, crashed: true }]);
+    expect(crashing.server.status()).toEqual({ running: false, installing: false, crashed: true });
+
+    const killed = instance(plan("sleep 30"));
+    await killed.server.start();
+    await killed.server.kill();
+    expect(killed.server.status()).toEqual({ running: false, installing: false });
+
+    const clean = instance(plan("exit 0"));
+    await clean.server.start();
+    await waitUntil(async () => !clean.server.status().running, 5000, 20);
+    expect(clean.server.status().crashed).toBeUndefined();
+  });
+
   it("runs, takes console commands, and stops with its stop text", async () => {
     const { server, statuses, posts, output } = instance(plan(echoServer));
     await server.start();

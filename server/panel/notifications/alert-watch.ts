@@ -1,0 +1,214 @@
+import type { Db } from "../../db/database.ts";
+import type { NodeServers, ServerStatusView, StatsView } from "../../node-wire/server-wire.ts";
+import type { ServerLimits } from "../../templates/index.ts";
+import type { NotificationEvent } from "../../wire/notifications.ts";
+import { holdsScope, parseScopes } from "../scopes.ts";
+import { split } from "./channels.ts";
+import type { AlertEvent } from "./notifier.ts";
+
+/** The events seen in a server's status and stats stream. */
+const streamEvents: readonly NotificationEvent[] = [
+  "server.crashed",
+  "server.installFailed",
+  "disk.nearLimit",
+];
+const MiB = 1024 * 1024;
+/** Near the limit from 90 %; told again only after use fell under 80 % (no alert per tick around 90). */
+const nearShare = 0.9;
+const clearShare = 0.8;
+
+interface Watch {
+  end?: () => void;
+  retry?: NodeJS.Timeout;
+  status?: ServerStatusView;
+  limits?: ServerLimits;
+  near?: boolean;
+}
+
+/**
+ * Follows the status and stats of each server some alert channel is about
+ * (one node stream per server, as LiveStatus holds for /api/live, whoever
+ * watches) and turns what it sees into alerts:
+ * - `server.crashed`: a status that says the process stopped by crashing
+ *   (the node's `crashed` flag: it exited unasked, not with its expected code);
+ * - `server.installFailed`: an install ended with the node's `installFailure`;
+ * - `disk.nearLimit`: a stats frame whose disk figure (the node's last
+ *   measurement) is 90 % of the server's disk limit or more.
+ * The set of servers is read again every `refreshMs` and whenever a channel
+ * changes; a stream the node ends or cannot give is asked for again.
+ *
+ * Limit: a stream is held for every server some channel concerns, so a node
+ * keeps sampling those servers' stats while they run.
+ */
+export class AlertWatch {
+  private readonly watches = new Map<string, Watch>();
+  private timer?: NodeJS.Timeout;
+  private refreshing?: Promise<void>;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Db,
+    private readonly serversOf: (id: string) => Promise<NodeServers>,
+    private readonly notify: (event: AlertEvent) => void,
+    private readonly refreshMs = 15_000,
+    private readonly retryMs = 5000,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), this.refreshMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const id of [...this.watches.keys()]) this.drop(id);
+  }
+
+  /** Reads the set of servers again (one read at a time; a call meanwhile reads once more after). */
+  refresh(): void {
+    if (this.stopped) return;
+    if (this.refreshing) {
+      this.again = true;
+      return;
+    }
+    this.refreshing = this.reconcile()
+      .catch(() => {})
+      .finally(() => {
+        this.refreshing = undefined;
+        if (this.again) {
+          this.again = false;
+          this.refresh();
+        }
+      });
+  }
+
+  /** The servers being followed (for tests). */
+  get following(): string[] {
+    return [...this.watches.keys()];
+  }
+
+  private async reconcile(): Promise<void> {
+    const wanted = await this.wanted();
+    if (this.stopped) return;
+    for (const id of [...this.watches.keys()]) if (!wanted.has(id)) this.drop(id);
+    for (const id of wanted)
+      if (!this.watches.has(id)) {
+        const watch: Watch = {};
+        this.watches.set(id, watch);
+        void this.open(id, watch);
+      }
+  }
+
+  /** Every server a channel that wants a stream event concerns, as its owner can see them. */
+  private async wanted(): Promise<Set<string>> {
+    const channels = (
+      await this.db.selectFrom("notification_channels").select(["user_id", "events", "servers"]).execute()
+    ).filter((c) => split(c.events).some((e) => streamEvents.includes(e as NotificationEvent)));
+    const wanted = new Set<string>();
+    const everyServerOf = new Set<number>();
+    for (const channel of channels) {
+      const chosen = split(channel.servers);
+      if (chosen.length > 0) for (const id of chosen) wanted.add(id);
+      else everyServerOf.add(channel.user_id);
+    }
+    if (everyServerOf.size > 0) {
+      const perms = await this.db
+        .selectFrom("permissions")
+        .select(["user_id", "server_id", "scopes"])
+        .where("user_id", "in", [...everyServerOf])
+        .execute();
+      if (perms.some((p) => p.server_id === "" && holdsScope(parseScopes(p.scopes), "admin"))) {
+        for (const { id } of await this.db.selectFrom("servers").select("id").execute()) wanted.add(id);
+      } else for (const p of perms) if (p.server_id !== "") wanted.add(p.server_id);
+    }
+    // Only servers that exist (a channel may still name a deleted one).
+    if (wanted.size === 0) return wanted;
+    const existing = await this.db
+      .selectFrom("servers")
+      .select("id")
+      .where("id", "in", [...wanted])
+      .execute();
+    return new Set(existing.map((r) => r.id));
+  }
+
+  private drop(id: string): void {
+    const watch = this.watches.get(id);
+    if (!watch) return;
+    this.watches.delete(id);
+    clearTimeout(watch.retry);
+    watch.end?.();
+  }
+
+  private current(id: string, watch: Watch): boolean {
+    return this.watches.get(id) === watch;
+  }
+
+  private async open(id: string, watch: Watch): Promise<void> {
+    try {
+      const servers = await this.serversOf(id);
+      if (!this.current(id, watch)) return;
+      const end = await servers.subscribe(
+        id,
+        ["status", "stats"],
+        (message) => {
+          if (message.type === "status") this.status(id, watch, message.data, servers);
+          else if (message.type === "stat") this.stats(id, watch, message.data);
+        },
+        () => {
+          watch.end = undefined;
+          this.retry(id, watch);
+        },
+      );
+      if (this.current(id, watch)) watch.end = end;
+      else end();
+    } catch {
+      this.retry(id, watch);
+    }
+  }
+
+  private retry(id: string, watch: Watch): void {
+    if (!this.current(id, watch)) return;
+    clearTimeout(watch.retry);
+    watch.retry = setTimeout(() => {
+      if (this.current(id, watch) && !watch.end) void this.open(id, watch);
+    }, this.retryMs);
+    watch.retry.unref();
+  }
+
+  private status(id: string, watch: Watch, status: ServerStatusView, servers: NodeServers): void {
+    const before = watch.status;
+    watch.status = status;
+    if (status.running && !before?.running) {
+      watch.near = false;
+      servers
+        .stats(id)
+        .then(({ limits }) => {
+          watch.limits = limits;
+        })
+        .catch(() => {});
+    }
+    // The first frame of a stream tells what was, not what just happened.
+    if (!before) return;
+    if (status.crashed && !before.crashed) this.notify({ type: "server.crashed", serverId: id });
+    if (before.installing && !status.installing && status.installFailure)
+      this.notify({ type: "server.installFailed", serverId: id, detail: status.installFailure });
+  }
+
+  private stats(id: string, watch: Watch, stats: StatsView): void {
+    const limitMiB = watch.limits?.diskMiB;
+    if (stats.disk === undefined || !limitMiB) return;
+    const share = stats.disk / (limitMiB * MiB);
+    if (share >= nearShare && !watch.near) {
+      watch.near = true;
+      this.notify({
+        type: "disk.nearLimit",
+        serverId: id,
+        detail: `${Math.round(stats.disk / MiB)} of ${limitMiB} MiB`,
+      });
+    } else if (share < clearShare) watch.near = false;
+  }
+}

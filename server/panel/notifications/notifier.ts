@@ -1,0 +1,333 @@
+import type { Db } from "../../db/database.ts";
+import { type AddressCheck, isPublicAddress } from "../../net/public-address.ts";
+import type { NotificationEvent } from "../../wire/notifications.ts";
+import type { Mailer, MailLog } from "../mailer.ts";
+import { holdsScope, parseScopes } from "../scopes.ts";
+import type { Settings } from "../settings.ts";
+import { type ChannelRow, type NotificationChannels, split } from "./channels.ts";
+import {
+  type AlertMessage,
+  type PushTarget,
+  type SendOutcome,
+  sendEmail,
+  sendPush,
+  sendWebhook,
+} from "./senders.ts";
+import type { VapidKeys } from "./vapid.ts";
+
+/** Something alert-worthy, as the place that saw it says it. */
+export interface AlertEvent {
+  type: NotificationEvent;
+  serverId?: string;
+  nodeId?: number;
+  /** For account events: whose account. */
+  userId?: number;
+  /** The reason or figure that goes with it (an install's failure, a task's name and message). */
+  detail?: string;
+  /** Tells apart events that are not repeats of one another (a task run, a device); default the subject. */
+  key?: string;
+}
+
+interface Delivery {
+  channel: ChannelRow;
+  to: string;
+  admin: boolean;
+  message: AlertMessage;
+  attempt: number;
+}
+
+/** Deliveries waiting or being retried, at most: past it the newest are dropped (and said so). */
+export const maxPendingDeliveries = 500;
+const concurrency = 4;
+/** Waits before each retry: a hook that is down for a while still gets the alert. */
+export const defaultRetryDelaysMs = [1000, 5000, 30_000, 120_000, 600_000];
+/** The same event about the same thing is sent once in this window (a crash loop is one alert a minute). */
+export const repeatWindowMs = 60_000;
+const claimsKeptMs = 24 * 3600_000;
+
+/**
+ * The one dispatcher of alerts (issue 24): `notify(event)` returns at once;
+ * in the background it claims the event in the database (so of several
+ * panels sharing it, one sends it, and repeats within repeatWindowMs are
+ * dropped), finds the channels that want it whose owners can see the server
+ * (or node, or own the account), and queues one delivery per channel. The
+ * queue is bounded and each delivery is retried with back-off.
+ *
+ * Limits: the queue lives in this panel's memory, so deliveries still
+ * pending when it stops are lost; a claimed event is not handed to another panel.
+ */
+export class Notifier {
+  private readonly queue: Delivery[] = [];
+  private active = 0;
+  private readonly retries = new Set<NodeJS.Timeout>();
+  private claimsMade = 0;
+  /** Where delivery problems are told; the app's logger once it exists. */
+  log: MailLog = {
+    info: () => {},
+    warn: (obj, msg) => process.emitWarning(`${msg} ${JSON.stringify(obj)}`),
+  };
+
+  constructor(
+    private readonly db: Db,
+    private readonly channels: NotificationChannels,
+    private readonly mailer: Mailer,
+    private readonly settings: Settings,
+    private readonly vapid: VapidKeys,
+    private readonly retryDelaysMs: readonly number[] = defaultRetryDelaysMs,
+  ) {}
+
+  /** Never blocks or throws: the event's own path goes on whatever becomes of the alert. */
+  notify(event: AlertEvent): void {
+    void this.dispatch(event).catch((err: unknown) =>
+      this.log.warn({ err: String(err), event: event.type }, "alert not dispatched"),
+    );
+  }
+
+  close(): void {
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
+    this.queue.length = 0;
+  }
+
+  private async dispatch(event: AlertEvent): Promise<void> {
+    const wanting = await this.channels.wanting(event.type);
+    if (wanting.length === 0) return;
+    const subject = event.key ?? String(event.serverId ?? event.nodeId ?? event.userId ?? "");
+    if (!(await this.claim(`${event.type}:${subject}`))) return;
+    const recipients = await this.recipients(event, wanting);
+    if (recipients.length === 0) return;
+    const message = await this.message(event);
+    for (const { channel, to, admin } of recipients)
+      this.enqueue({ channel, to, admin, message, attempt: 0 });
+  }
+
+  /** True for the one panel (and the one time within the window) that is to send it. */
+  private async claim(key: string): Promise<boolean> {
+    const now = Date.now();
+    if (++this.claimsMade % 100 === 0)
+      await this.db
+        .deleteFrom("notification_claims")
+        .where("at", "<", now - claimsKeptMs)
+        .execute();
+    const result = await this.db
+      .insertInto("notification_claims")
+      .values({ key: key.slice(0, 200), at: now })
+      .onConflict((oc) =>
+        oc
+          .column("key")
+          .doUpdateSet({ at: now })
+          .where("notification_claims.at", "<", now - repeatWindowMs),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** The channels whose owners may learn of the event, with each owner's address and standing. */
+  private async recipients(
+    event: AlertEvent,
+    wanting: ChannelRow[],
+  ): Promise<{ channel: ChannelRow; to: string; admin: boolean }[]> {
+    const owners = [...new Set(wanting.map((c) => c.user_id))];
+    const users = await this.db
+      .selectFrom("users")
+      .select(["id", "email"])
+      .where("id", "in", owners)
+      .execute();
+    const perms = await this.db
+      .selectFrom("permissions")
+      .select(["user_id", "server_id", "scopes"])
+      .where("user_id", "in", owners)
+      .execute();
+    const admins = new Set(
+      perms
+        .filter((p) => p.server_id === "" && holdsScope(parseScopes(p.scopes), "admin"))
+        .map((p) => p.user_id),
+    );
+    const seen = new Set(perms.filter((p) => p.server_id !== "").map((p) => `${p.user_id}:${p.server_id}`));
+    let subjects: string[] = [];
+    if (event.serverId !== undefined) subjects = [event.serverId];
+    else if (event.nodeId !== undefined)
+      subjects = (
+        await this.db.selectFrom("servers").select("id").where("node_id", "=", event.nodeId).execute()
+      ).map((r) => r.id);
+    const email = new Map(users.map((u) => [u.id, u.email]));
+    const found: { channel: ChannelRow; to: string; admin: boolean }[] = [];
+    for (const channel of wanting) {
+      const to = email.get(channel.user_id);
+      if (to === undefined) continue;
+      const admin = admins.has(channel.user_id);
+      if (!this.concerns(event, channel, admin, subjects, seen)) continue;
+      found.push({ channel, to, admin });
+    }
+    return found;
+  }
+
+  private concerns(
+    event: AlertEvent,
+    channel: ChannelRow,
+    admin: boolean,
+    subjects: string[],
+    seen: Set<string>,
+  ): boolean {
+    if (event.type === "account.newDevice") return channel.user_id === event.userId;
+    const visible = admin ? subjects : subjects.filter((id) => seen.has(`${channel.user_id}:${id}`));
+    const chosen = split(channel.servers);
+    if (chosen.length > 0) return visible.some((id) => chosen.includes(id));
+    // A node with no servers yet concerns administrators, who see every node.
+    return visible.length > 0 || (admin && event.nodeId !== undefined && event.serverId === undefined);
+  }
+
+  private async message(event: AlertEvent): Promise<AlertMessage> {
+    const base = String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
+    const at = new Date().toISOString();
+    const detail = event.detail ? oneLine(event.detail) : "";
+    const server =
+      event.serverId === undefined
+        ? undefined
+        : await this.db
+            .selectFrom("servers")
+            .select(["id", "name", "node_id"])
+            .where("id", "=", event.serverId)
+            .executeTakeFirst();
+    const nodeId = event.nodeId ?? server?.node_id;
+    const nodeRow =
+      nodeId === undefined || nodeId === 0
+        ? undefined
+        : await this.db
+            .selectFrom("nodes")
+            .select(["id", "name"])
+            .where("id", "=", nodeId)
+            .executeTakeFirst();
+    const node = nodeId === undefined ? undefined : { id: nodeId, name: nodeRow?.name ?? "local" };
+    const name = server?.name ?? event.serverId ?? "";
+    const serverPart = server ? { id: server.id, name: server.name } : undefined;
+    const url = server
+      ? `${base}/servers/view/${encodeURIComponent(server.id)}`
+      : event.type === "node.unreachable" && node
+        ? `${base}/nodes/view/${node.id}`
+        : `${base}/self`;
+    const text = texts[event.type](name, node?.name ?? "", detail);
+    return {
+      event: event.type,
+      at,
+      ...text,
+      url,
+      ...(serverPart ? { server: serverPart } : {}),
+      ...(node ? { node } : {}),
+    };
+  }
+
+  private enqueue(delivery: Delivery): void {
+    if (this.queue.length + this.active + this.retries.size >= maxPendingDeliveries) {
+      this.log.warn(
+        { event: delivery.message.event, channel: delivery.channel.id },
+        "alert queue full: alert dropped",
+      );
+      return;
+    }
+    this.queue.push(delivery);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < concurrency && this.queue.length > 0) {
+      const delivery = this.queue.shift() as Delivery;
+      this.active++;
+      void this.attempt(delivery).finally(() => {
+        this.active--;
+        this.pump();
+      });
+    }
+  }
+
+  private async attempt(delivery: Delivery): Promise<void> {
+    let outcome: SendOutcome;
+    try {
+      outcome = await this.send(delivery);
+    } catch (err) {
+      this.log.warn({ err: String(err), channel: delivery.channel.id }, "alert not sent");
+      outcome = "failed";
+    }
+    if (outcome === "gone") await this.channels.forget(delivery.channel.id).catch(() => {});
+    if (outcome !== "retry") return;
+    const wait = this.retryDelaysMs[delivery.attempt];
+    if (wait === undefined) {
+      this.log.warn(
+        { channel: delivery.channel.id, event: delivery.message.event },
+        "alert given up after retries",
+      );
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.retries.delete(timer);
+      this.enqueue({ ...delivery, attempt: delivery.attempt + 1 });
+    }, wait);
+    timer.unref();
+    this.retries.add(timer);
+  }
+
+  private async send({ channel, to, admin, message }: Delivery): Promise<SendOutcome> {
+    // Checked at every delivery, not only when the channel was made: a name may now point inside.
+    const allowed: AddressCheck = admin ? () => true : isPublicAddress;
+    if (channel.type === "email") {
+      const company = String(await this.settings.get("panel.settings.companyName"));
+      return sendEmail(this.mailer, to, company, message, this.log);
+    }
+    if (channel.type === "webhook") {
+      return sendWebhook(
+        this.channels.open(channel.target),
+        this.channels.open(channel.secret),
+        message,
+        allowed,
+      );
+    }
+    const target = JSON.parse(this.channels.open(channel.target)) as PushTarget;
+    if (!admin && !target.endpoint.startsWith("https:")) return "failed";
+    return sendPush(target, message, await this.vapid.get(), await this.vapidSubject(), allowed);
+  }
+
+  /** RFC 8292's contact: the panel's https address, else its sender's mailbox. */
+  private async vapidSubject(): Promise<string> {
+    const base = String(await this.settings.get("panel.settings.masterUrl"));
+    if (base.startsWith("https:")) return base;
+    const from = String(await this.settings.get("panel.email.from"));
+    return `mailto:${/^[^\s@<>]+@[^\s@<>]+$/.test(from) ? from : "outpost@localhost"}`;
+  }
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, 500);
+
+/** What each event says (English, as the panel's other e-mails). */
+const texts: Record<
+  NotificationEvent,
+  (server: string, node: string, detail: string) => { title: string; message: string }
+> = {
+  "server.crashed": (s, n) => ({
+    title: `${s} crashed`,
+    message: `The server ${s}${n ? ` on node ${n}` : ""} stopped without being asked to.`,
+  }),
+  "server.installFailed": (s, _n, d) => ({
+    title: `Install of ${s} failed`,
+    message: `The install of the server ${s} failed${d ? `: ${d}` : "."}`,
+  }),
+  "backup.failed": (s, _n, d) => ({
+    title: `Backup of ${s} failed`,
+    message: `A backup of the server ${s} failed${d ? `: ${d}` : "."}`,
+  }),
+  "task.failed": (s, _n, d) => ({
+    title: `A task of ${s} failed`,
+    message: `A task of the server ${s} failed${d ? `: ${d}` : "."}`,
+  }),
+  "disk.nearLimit": (s, _n, d) => ({
+    title: `${s} is near its disk limit`,
+    message: `The server ${s} uses 90 % or more of its disk limit${d ? ` (${d})` : ""}.`,
+  }),
+  "node.unreachable": (_s, n) => ({
+    title: `Node ${n} cannot be reached`,
+    message: `The panel cannot reach the node ${n}; its servers cannot be managed until it answers again.`,
+  }),
+  "account.newDevice": (_s, _n, d) => ({
+    title: "New sign-in to your account",
+    message: `Your account was signed in to from a new device${d ? ` (${d})` : ""}. If this was not you, change your password now.`,
+  }),
+};
