@@ -23,6 +23,7 @@ import { settingsRoutes } from "./api/settings.ts";
 import { taskRoutes } from "./api/tasks.ts";
 import { templateRoutes } from "./api/templates.ts";
 import { themeRoutes } from "./api/themes.ts";
+import { transferRoutes } from "./api/transfers.ts";
 import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
@@ -112,6 +113,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     backupRoutes,
     queryRoutes,
     taskRoutes,
+    transferRoutes,
     serverUserRoutes,
     serverClientRoutes,
     templateRoutes,

@@ -26,6 +26,7 @@ import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
 import type { TaskRunOptions } from "./tasks/server-tasks.ts";
 import { TaskOps } from "./tasks/task-ops.ts";
+import { TransferOps } from "./transfers/transfer-ops.ts";
 
 export interface EngineOptions {
   /** Where this node keeps server files, backups and its keys. */
@@ -70,6 +71,7 @@ export class DaemonEngine {
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
   readonly taskOps: TaskOps;
+  readonly transferOps: TransferOps;
   /** Stops a running server whose files pass its disk limit (what the game writes is held to it here). */
   private diskWatcher?: DiskWatcher;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
@@ -115,6 +117,12 @@ export class DaemonEngine {
     this.backupOps = new BackupOps(this.servers, path.join(options.dataDir, "backups"));
     this.queryOps = new QueryOps(this.servers);
     this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, options.tasks);
+    this.transferOps = new TransferOps(
+      this.servers,
+      serversDir,
+      path.join(options.dataDir, "backups"),
+      this.taskOps,
+    );
   }
 
   /**

@@ -48,13 +48,15 @@ export async function createNotifyFunction<T>(db: Kysely<T>): Promise<void> {
  * of `Database` is named here, so a table added later cannot be forgotten;
  * the tables of other applications sharing the schema are left alone.
  */
-const ourTables: Record<keyof Database, true> = {
+const ourTables: Record<keyof Database, boolean> = {
   backups: true,
   templates: true,
   template_repos: true,
   nodes: true,
   servers: true,
   server_creations: true,
+  // No cached read depends on transfers in progress: left out (false).
+  server_transfers: false,
   users: true,
   otp_recovery_codes: true,
   permissions: true,
@@ -63,6 +65,10 @@ const ourTables: Record<keyof Database, true> = {
   settings: true,
   user_settings: true,
 };
+
+const notifyingTables = Object.entries(ourTables)
+  .filter(([, notifies]) => notifies)
+  .map(([name]) => name);
 
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.
@@ -74,7 +80,7 @@ export async function notifyOnEveryTable<T>(db: Kysely<T>): Promise<void> {
   const { rows } = await sql<{ name: string }>`
     SELECT c.relname AS name FROM pg_class c
     WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
-      AND c.relkind = 'r' AND c.relname = ANY(${Object.keys(ourTables)})
+      AND c.relkind = 'r' AND c.relname = ANY(${notifyingTables})
       AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = ${triggerName})
   `.execute(db);
   for (const { name } of rows) {

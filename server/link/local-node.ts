@@ -5,6 +5,7 @@ import type { NodeQuery } from "../node-wire/query-wire.ts";
 import type { NodeServers } from "../node-wire/server-wire.ts";
 import type { NodeSftp } from "../node-wire/sftp-wire.ts";
 import type { NodeTasks } from "../node-wire/task-wire.ts";
+import type { NodeTransfers, TransferSource } from "../node-wire/transfer-wire.ts";
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
 
 /** The node inside the panel process: calls go straight to its engine. */
@@ -16,6 +17,8 @@ export class LocalNode implements NodeClient {
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
   readonly tasks: NodeTasks;
+  readonly transfers: NodeTransfers;
+  readonly exports: TransferSource;
   /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
   readonly sftp: NodeSftp;
 
@@ -25,6 +28,8 @@ export class LocalNode implements NodeClient {
     this.backups = engine.backupOps;
     this.query = engine.queryOps;
     this.tasks = engine.taskOps;
+    this.transfers = engine.transferOps;
+    this.exports = engine.transferOps;
     this.sftp = engine.sftpSessions;
   }
 

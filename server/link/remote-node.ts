@@ -6,6 +6,7 @@ import { RemoteQuery } from "./remote-query.ts";
 import { RemoteServers } from "./remote-servers.ts";
 import { RemoteSftp } from "./remote-sftp.ts";
 import { RemoteTasks } from "./remote-tasks.ts";
+import { RemoteTransfers } from "./remote-transfers.ts";
 
 export type { RemoteNodeAddress };
 
@@ -18,6 +19,7 @@ export class RemoteNode implements NodeClient {
   readonly query: RemoteQuery;
   readonly sftp: RemoteSftp;
   readonly tasks: RemoteTasks;
+  readonly transfers: RemoteTransfers;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
@@ -29,6 +31,7 @@ export class RemoteNode implements NodeClient {
     this.query = new RemoteQuery(this.http);
     this.sftp = new RemoteSftp(this.http);
     this.tasks = new RemoteTasks(this.http);
+    this.transfers = new RemoteTransfers(this.http);
   }
 
   get reachable(): boolean {

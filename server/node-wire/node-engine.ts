@@ -5,6 +5,7 @@ import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 import type { NodeSftp } from "./sftp-wire.ts";
 import type { NodeTasks } from "./task-wire.ts";
+import type { NodeTransfers, TransferSource } from "./transfer-wire.ts";
 
 /**
  * What the panel's in-process node offers LocalNode: the daemon engine has this
@@ -17,6 +18,7 @@ export interface NodeEngine {
   readonly backupOps: NodeBackups;
   readonly queryOps: NodeQuery;
   readonly taskOps: NodeTasks;
+  readonly transferOps: NodeTransfers & TransferSource;
   readonly sftpSessions: NodeSftp;
   features(): Promise<NodeFeatures>;
 }
