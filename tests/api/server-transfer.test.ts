@@ -129,6 +129,10 @@ describe("moving a server to another node", () => {
     expectError(await api.post(`/api/servers/${id}/transfer`, { node: 999 }), 400, "ErrNodeInvalid");
     expect((await api.post(`/api/servers/${id}/transfer`, { node: "x" })).status).toBe(400);
 
+    // The local node's export, served by the panel, opens to the local node's grant only: not to a session.
+    expectError(await api.get(`/daemon/transfer/${id}/export`), 403, "ErrTransferGrantInvalid");
+    expectError(await api.get(`/daemon/transfer/${id}/export/digest`), 403, "ErrTransferGrantInvalid");
+
     expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
     await waitUntil(async () => (await api.get(`/api/servers/${id}/status`)).body.running === true, 10_000);
     expectError(await api.post(`/api/servers/${id}/transfer`, { node: remote }), 409, "ErrServerRunning");
