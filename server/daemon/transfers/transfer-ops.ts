@@ -231,7 +231,13 @@ export class TransferOps implements NodeTransfers, TransferSource {
     staging: string,
     progress: TransferProgress,
   ): Promise<TransferReceipt> {
-    const headers = { authorization: `Bearer ${source.grant}` };
+    // As it is: the bytes are mostly compressed already (backups, worlds), and a panel serving
+    // its local node's export would otherwise spend a core compressing them.
+    const headers = {
+      authorization: `Bearer ${source.grant}`,
+      "accept-encoding": "identity",
+      "x-no-compression": "1",
+    };
     const res = await fetch(source.url, { headers }).catch((error) => {
       throw errors.source("it cannot be reached", error);
     });
