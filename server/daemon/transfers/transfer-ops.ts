@@ -244,6 +244,9 @@ export class TransferOps implements NodeTransfers, TransferSource {
     if (!res.ok || !res.body) throw errors.source(await failureText(res));
     const hash = createHash("sha256");
     const counted = new Transform({
+      // Reads on while the extractor writes one entry after the other (the parser pauses its
+      // source for each): the network is not left idle for every small file.
+      highWaterMark: 8 * 1024 * 1024,
       transform(chunk: Buffer, _encoding, done) {
         hash.update(chunk);
         progress.received += chunk.length;
