@@ -76,7 +76,7 @@ async function tarOverTcp(from: string, to: string): Promise<number> {
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
-const rate = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(0)} MiB/s`;
+const rate = (bytes: number, ms: number) => `${(bytes / MB / (ms / 1000)).toFixed(0)} MiB/s`;
 
 const panel = await startPanel({});
 const daemonPort = await freePort();
@@ -99,7 +99,9 @@ try {
   if (made.status !== 200) throw new Error(made.text);
   const root = path.join(panel.dataDir, "node", "servers", id);
   const tree = makeTree(root, totalMb);
-  console.log(`tree: ${tree.files} files, ${(tree.bytes / MB).toFixed(0)} MiB; load ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `tree: ${tree.files} files, ${(tree.bytes / MB).toFixed(0)} MiB; load ${os.loadavg()[0].toFixed(1)}`,
+  );
 
   const reference: number[] = [];
   const outpost: number[] = [];
@@ -117,9 +119,15 @@ try {
     }
   }
   const best = (xs: number[]) => Math.min(...xs);
-  console.log(`tar c | TCP | tar x: ${reference.map(seconds).join(", ")} s (best ${rate(tree.bytes, best(reference))})`);
-  console.log(`Outpost moves (local→remote, remote→local, twice): ${outpost.map(seconds).join(", ")} s (best ${rate(tree.bytes, best(outpost))})`);
-  console.log(`throughput, Outpost / tar over TCP (best of each): ${(best(reference) / best(outpost)).toFixed(2)}`);
+  console.log(
+    `tar c | TCP | tar x: ${reference.map(seconds).join(", ")} s (best ${rate(tree.bytes, best(reference))})`,
+  );
+  console.log(
+    `Outpost moves (local→remote, remote→local, twice): ${outpost.map(seconds).join(", ")} s (best ${rate(tree.bytes, best(outpost))})`,
+  );
+  console.log(
+    `throughput, Outpost / tar over TCP (best of each): ${(best(reference) / best(outpost)).toFixed(2)}`,
+  );
   console.log(`load at the end ${os.loadavg()[0].toFixed(1)}`);
 } finally {
   await daemon.destroy();

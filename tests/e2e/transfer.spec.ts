@@ -29,7 +29,11 @@ for (const [label, viewport] of [
     const daemon = await startDaemon((await api.get(`/api/nodes/${node.body.id}/deployment`)).body.config);
     try {
       const id = serverId();
-      const made = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: unique("mover-"), node: 0 });
+      const made = await api.put(`/api/servers/${id}`, {
+        ...echoDefinition(),
+        name: unique("mover-"),
+        node: 0,
+      });
       expect(made.status, made.text).toBe(200);
 
       await page.goto(`/servers/view/${id}`);
@@ -37,7 +41,9 @@ for (const [label, viewport] of [
       await page.getByRole("tab", { name: "Admin" }).click();
       const section = page.getByTestId("move-to-node");
       const choice = section.getByTestId("move-target");
-      await expect(choice.locator("option", { hasText: nodeName })).toHaveText(new RegExp(`${nodeName} \\(.+ free\\)`));
+      await expect(choice.locator("option", { hasText: nodeName })).toHaveText(
+        new RegExp(`${nodeName} \\(.+ free\\)`),
+      );
       await choice.selectOption(String(node.body.id));
       await section.scrollIntoViewIfNeeded();
       await snap(page, `server-move-${label}`);

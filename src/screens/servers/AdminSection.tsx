@@ -1,9 +1,9 @@
+import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useMemo, useState } from "react";
 import { useLocation } from "wouter";
 import type { Template } from "../../../server/templates/index.ts";
-import { i18n } from "@lingui/core";
 import {
   deleteServer,
   getDefinition,
