@@ -8,6 +8,7 @@ import { rawRequest, upload } from "../support/file-requests.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { openServerSocket } from "../support/socket-client.ts";
 import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 /** Where each node keeps a server's folder and backups. */
@@ -81,8 +82,19 @@ describe("moving a server to another node", () => {
       [0, remote],
       [remote, 0],
     ]) {
+      const socket = await openServerSocket(api, id);
       const moved = await api.post(`/api/servers/${id}/transfer`, { node: to });
       expect(moved.status, moved.text).toBe(204);
+      // The server's socket heard the move, to its end.
+      await waitUntil(
+        async () => socket.frames.some((f) => f.type === "transfer" && f.data.state === "done"),
+        5000,
+      );
+      const heard = socket.frames.filter((f) => f.type === "transfer").map((f) => f.data);
+      expect(heard[0]).toMatchObject({ state: "copying", node: to, total: expect.any(Number) });
+      expect(heard.at(-1)).toMatchObject({ state: "done", node: to });
+      expect(heard.at(-1).received).toBe(heard.at(-1).total);
+      socket.close();
       expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(to);
       // The source's copy is gone only now; the target holds everything.
       const there = folders(dataOf(to), id);
@@ -153,6 +165,7 @@ describe("moving a server to another node", () => {
     const serversDir = path.join(daemon.config.dataDir, "servers");
     const staging = () => fs.readdirSync(serversDir).find((n) => n.startsWith(`.${id}.restore-`));
 
+    const socket = await openServerSocket(api, id);
     const moving = api.post(`/api/servers/${id}/transfer`, { node: remote });
     await waitUntil(
       async () => {
@@ -166,6 +179,8 @@ describe("moving a server to another node", () => {
     const answer = await moving;
     expect(answer.status).toBeGreaterThanOrEqual(500);
     expect(answer.body.error.code).toMatch(/^ErrNode/);
+    expect(socket.frames.filter((f) => f.type === "transfer").at(-1)?.data.state).toBe("failed");
+    socket.close();
 
     expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(0);
     expect(fs.statSync(big).size).toBe(128 * chunk.length);
