@@ -280,23 +280,25 @@ function MoveToNode({
         <Trans>Moves the stopped server with its files, backups and tasks to another node.</Trans>
       </p>
       <div className="move-row">
-        <div className="field-box">
-          <select
-            value={chosen ?? ""}
-            onChange={(e) => setChosen(Number(e.currentTarget.value))}
-            disabled={moving || targets.length === 0}
-            aria-label={t`Node`}
-            data-testid="move-target"
-          >
-            {targets.map((node) => {
-              const free = node.free === undefined ? "" : formatBytes(node.free, locale);
-              return (
-                <option key={node.id} value={node.id} disabled={!node.reachable}>
-                  {`${node.name} (${free ? t`${free} free` : t`Unreachable`})`}
-                </option>
-              );
-            })}
-          </select>
+        <div className="field">
+          <div className="field-box">
+            <select
+              value={chosen ?? ""}
+              onChange={(e) => setChosen(Number(e.currentTarget.value))}
+              disabled={moving || targets.length === 0}
+              aria-label={t`Node`}
+              data-testid="move-target"
+            >
+              {targets.map((node) => {
+                const free = node.free === undefined ? "" : formatBytes(node.free, locale);
+                return (
+                  <option key={node.id} value={node.id} disabled={!node.reachable}>
+                    {`${node.name} (${free ? t`${free} free` : t`Unreachable`})`}
+                  </option>
+                );
+              })}
+            </select>
+          </div>
         </div>
         <button
           type="button"
