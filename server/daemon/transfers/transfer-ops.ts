@@ -23,6 +23,9 @@ import { checkServerId } from "../servers/definition-file.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import type { TaskOps } from "../tasks/task-ops.ts";
 
+/** How long a pull waits for the source's next bytes before it gives up. */
+const stallMs = 120_000;
+
 /** How long a hold outlives its last export when the panel never says how the transfer ended. */
 const holdAfterExportMs = 10 * 60_000;
 
@@ -238,7 +241,27 @@ export class TransferOps implements NodeTransfers, TransferSource {
       "accept-encoding": "identity",
       "x-no-compression": "1",
     };
-    const res = await fetch(source.url, { headers }).catch((error) => {
+    // A source that stops sending (a cut network) fails the pull, instead of holding it forever.
+    const stalled = new AbortController();
+    const watchdog = setTimeout(() => stalled.abort(new Error("the source stopped sending")), stallMs);
+    try {
+      return await this.fetchChecked(source, headers, staging, progress, stalled.signal, () =>
+        watchdog.refresh(),
+      );
+    } finally {
+      clearTimeout(watchdog);
+    }
+  }
+
+  private async fetchChecked(
+    source: TransferSourceAddress,
+    headers: Record<string, string>,
+    staging: string,
+    progress: TransferProgress,
+    signal: AbortSignal,
+    alive: () => void,
+  ): Promise<TransferReceipt> {
+    const res = await fetch(source.url, { headers, signal }).catch((error) => {
       throw errors.source("it cannot be reached", error);
     });
     if (!res.ok || !res.body) throw errors.source(await failureText(res));
@@ -250,6 +273,7 @@ export class TransferOps implements NodeTransfers, TransferSource {
       transform(chunk: Buffer, _encoding, done) {
         hash.update(chunk);
         progress.received += chunk.length;
+        alive();
         done(null, chunk);
       },
     });
@@ -264,7 +288,7 @@ export class TransferOps implements NodeTransfers, TransferSource {
       throw errors.source("the connection broke", error);
     }
     const received: TransferReceipt = { bytes: progress.received, sha256: hash.digest("hex") };
-    const answer = await fetch(`${source.url}/digest`, { headers }).catch((error) => {
+    const answer = await fetch(`${source.url}/digest`, { headers, signal }).catch((error) => {
       throw errors.source("it cannot be reached", error);
     });
     if (!answer.ok) throw errors.source(await failureText(answer));
