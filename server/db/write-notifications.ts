@@ -70,6 +70,11 @@ const notifyingTables = Object.entries(ourTables)
   .filter(([, notifies]) => notifies)
   .map(([name]) => name);
 
+/** Our tables left without the trigger: no answer kept in memory reads them. */
+export const quietTables = Object.entries(ourTables)
+  .filter(([, notifies]) => !notifies)
+  .map(([name]) => name);
+
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.
  * Run by the migration that brought it and after every migration run, so a
