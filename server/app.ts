@@ -26,6 +26,7 @@ import { statsHistoryRoutes } from "./api/stats-history.ts";
 import { taskRoutes } from "./api/tasks.ts";
 import { templateRoutes } from "./api/templates.ts";
 import { themeRoutes } from "./api/themes.ts";
+import { transferRoutes } from "./api/transfers.ts";
 import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
@@ -119,6 +120,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     backupRoutes,
     queryRoutes,
     taskRoutes,
+    transferRoutes,
     serverUserRoutes,
     serverClientRoutes,
     templateRoutes,

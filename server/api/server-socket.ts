@@ -55,14 +55,17 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
       }
       let end: (() => void) | undefined;
       let closed = false;
+      const send = boundedSend(socket);
+      // A move to another node reports its progress here (the panel's own message, not the node's).
+      const unwatch = services.transfers.watch(id, (data) => send(frameBytes({ type: "transfer", data })));
       socket.on("close", () => {
         closed = true;
+        unwatch();
         end?.();
         reservations.get(request.raw)?.release();
       });
       // Signing out, a password change, losing rights on this server: the socket goes with them.
       reservations.get(request.raw)?.attach((reason) => socket.close(4001, reason));
-      const send = boundedSend(socket);
       try {
         const held = await scopesOnServer(services, requirePrincipal(request), id);
         const channels = channelScopes.filter(([, scope]) => holdsScope(held, scope)).map(([c]) => c);

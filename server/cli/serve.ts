@@ -53,7 +53,12 @@ export async function serve(
       .then((done) => {
         for (const msg of done) app.log.warn(msg);
       })
-      .catch((err) => app.log.warn(`server creations not reconciled: ${err.message}`));
+      .catch((err) => app.log.warn(`server creations not reconciled: ${err.message}`))
+      .then(() => services.transfers.reconcile())
+      .then((done) => {
+        for (const msg of done) app.log.warn(msg);
+      })
+      .catch((err) => app.log.warn(`server transfers not reconciled: ${err.message}`));
   void reconcile();
   const purge = setInterval(() => {
     void services.sessions.purgeExpired().catch(() => {});

@@ -28,6 +28,7 @@ import { SftpSessions } from "./sftp/sftp-sessions.ts";
 import { stepRunner } from "./steps.ts";
 import { defaultTaskRunOptions, type TaskRunOptions } from "./tasks/server-tasks.ts";
 import { TaskOps } from "./tasks/task-ops.ts";
+import { TransferOps } from "./transfers/transfer-ops.ts";
 
 export interface EngineOptions {
   /** Where this node keeps server files, backups and its keys. */
@@ -75,6 +76,7 @@ export class DaemonEngine {
   readonly queryOps: QueryOps;
   readonly taskOps: TaskOps;
   readonly historyOps: HistoryOps;
+  readonly transferOps: TransferOps;
   /** Stops a running server whose files pass its disk limit (what the game writes is held to it here). */
   private diskWatcher?: DiskWatcher;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
@@ -153,6 +155,12 @@ export class DaemonEngine {
       },
       options.dataDir,
       options.statsSampleMs,
+    );
+    this.transferOps = new TransferOps(
+      this.servers,
+      serversDir,
+      path.join(options.dataDir, "backups"),
+      this.taskOps,
     );
   }
 

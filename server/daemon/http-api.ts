@@ -14,6 +14,7 @@ import { daemonQueryRoutes } from "./query/query-routes.ts";
 import { daemonServerRoutes } from "./server-routes.ts";
 import { daemonSftpRoutes } from "./sftp/sftp-routes.ts";
 import { daemonTaskRoutes } from "./tasks/task-routes.ts";
+import { daemonTransferRoutes, isTransferExportPath } from "./transfers/transfer-routes.ts";
 
 /**
  * The daemon's own HTTP API under /daemon, spoken by the panel's RemoteNode.
@@ -34,9 +35,12 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
   daemonTaskRoutes(router, engine.taskOps);
   daemonHistoryRoutes(router, engine.historyOps);
   daemonEventRoutes(router, engine.events);
+  daemonTransferRoutes(router, engine.transferOps);
 
   const authorize = (request: IncomingMessage, path: string, requestLog: Logger) => {
     if (path === "/daemon" || path === "/daemon/") return;
+    // Another node fetching a server: it holds the source's grant, not a panel token (checked by the route).
+    if (isTransferExportPath(path)) return;
     const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "");
     const problem = match ? verifyNodeToken(match[1], config.nodeId, config.secret) : "missing";
     if (problem) {

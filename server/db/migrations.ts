@@ -308,6 +308,18 @@ export function migrations(dialect: Dialect): MigrationProvider {
           .execute();
       },
     },
+    "0015_server_transfers": {
+      async up(db: Kysely<unknown>) {
+        // Servers being moved between nodes (tables.ts, ServerTransferTable).
+        await db.schema
+          .createTable("server_transfers")
+          .addColumn("server_id", "varchar(64)", (c) => c.primaryKey())
+          .addColumn("from_node", "integer", (c) => c.notNull())
+          .addColumn("to_node", "integer", (c) => c.notNull())
+          .addColumn("started_at", "bigint", (c) => c.notNull())
+          .execute();
+      },
+    },
   };
   return { getMigrations: async () => list };
 }

@@ -102,6 +102,17 @@ export interface ServerCreationTable {
   started_at: number;
 }
 
+/**
+ * A server being moved to another node (server-transfers.ts): one at a time per server, across
+ * panels; a row a crash left says which node's copy to take back.
+ */
+export interface ServerTransferTable {
+  server_id: string;
+  from_node: number;
+  to_node: number;
+  started_at: number;
+}
+
 export interface TemplateRow {
   name: string;
   /** The template's JSON. */
@@ -221,6 +232,7 @@ export interface Database {
   nodes: NodeTable;
   servers: ServerTable;
   server_creations: ServerCreationTable;
+  server_transfers: ServerTransferTable;
   users: UserTable;
   otp_recovery_codes: OtpRecoveryCodeTable;
   permissions: PermissionTable;

@@ -60,6 +60,8 @@ const ourTables: Record<keyof Database, boolean> = {
   nodes: true,
   servers: true,
   server_creations: true,
+  // No cached read depends on transfers in progress: left out (false).
+  server_transfers: false,
   users: true,
   otp_recovery_codes: true,
   permissions: true,

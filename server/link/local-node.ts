@@ -7,6 +7,7 @@ import type { NodeQuery } from "../node-wire/query-wire.ts";
 import type { NodeServers } from "../node-wire/server-wire.ts";
 import type { NodeSftp } from "../node-wire/sftp-wire.ts";
 import type { NodeTasks } from "../node-wire/task-wire.ts";
+import type { NodeTransfers, TransferSource } from "../node-wire/transfer-wire.ts";
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
 
 /** The node inside the panel process: calls go straight to its engine. */
@@ -19,6 +20,8 @@ export class LocalNode implements NodeClient {
   readonly query: NodeQuery;
   readonly tasks: NodeTasks;
   readonly history: NodeHistory;
+  readonly transfers: NodeTransfers;
+  readonly exports: TransferSource;
   /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
   readonly sftp: NodeSftp;
   readonly events: NodeEvents;
@@ -30,6 +33,8 @@ export class LocalNode implements NodeClient {
     this.query = engine.queryOps;
     this.tasks = engine.taskOps;
     this.history = engine.historyOps;
+    this.transfers = engine.transferOps;
+    this.exports = engine.transferOps;
     this.sftp = engine.sftpSessions;
     this.events = engine.events;
   }

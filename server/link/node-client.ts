@@ -7,6 +7,7 @@ import type { NodeQuery } from "../node-wire/query-wire.ts";
 import type { NodeServers } from "../node-wire/server-wire.ts";
 import type { NodeSftp } from "../node-wire/sftp-wire.ts";
 import type { NodeTasks } from "../node-wire/task-wire.ts";
+import type { NodeTransfers, TransferSource } from "../node-wire/transfer-wire.ts";
 
 export type { NodeFeatures };
 
@@ -32,4 +33,7 @@ export interface NodeClient {
   readonly history: NodeHistory;
   /** What the node tells of its own accord (its own changes, for the activity log). */
   readonly events: NodeEvents;
+  readonly transfers: NodeTransfers;
+  /** The local node only: the export another node fetches, served by the panel's HTTP server. */
+  readonly exports?: TransferSource;
 }

@@ -8,6 +8,7 @@ import { RemoteQuery } from "./remote-query.ts";
 import { RemoteServers } from "./remote-servers.ts";
 import { RemoteSftp } from "./remote-sftp.ts";
 import { RemoteTasks } from "./remote-tasks.ts";
+import { RemoteTransfers } from "./remote-transfers.ts";
 
 export type { RemoteNodeAddress };
 
@@ -22,6 +23,7 @@ export class RemoteNode implements NodeClient {
   readonly tasks: RemoteTasks;
   readonly history: RemoteHistory;
   readonly events: RemoteEvents;
+  readonly transfers: RemoteTransfers;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
@@ -35,6 +37,7 @@ export class RemoteNode implements NodeClient {
     this.tasks = new RemoteTasks(this.http);
     this.history = new RemoteHistory(this.http);
     this.events = new RemoteEvents(this.http);
+    this.transfers = new RemoteTransfers(this.http);
   }
 
   get reachable(): boolean {

@@ -7,6 +7,7 @@ import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 import type { NodeSftp } from "./sftp-wire.ts";
 import type { NodeTasks } from "./task-wire.ts";
+import type { NodeTransfers, TransferSource } from "./transfer-wire.ts";
 
 /**
  * What the panel's in-process node offers LocalNode: the daemon engine has this
@@ -20,6 +21,7 @@ export interface NodeEngine {
   readonly queryOps: NodeQuery;
   readonly taskOps: NodeTasks;
   readonly historyOps: NodeHistory;
+  readonly transferOps: NodeTransfers & TransferSource;
   readonly sftpSessions: NodeSftp;
   readonly events: NodeEvents;
   features(): Promise<NodeFeatures>;

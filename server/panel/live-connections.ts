@@ -142,6 +142,12 @@ export class LiveConnections {
     void this.endRemoteSftpOn(serverId, { userId, serverId });
   }
 
+  /** A server moved to another node: its consoles reopen there, its SFTP sessions on the old node end. */
+  closeForServerMoved(serverId: string, userIds: number[], oldNode: NodeClient): void {
+    this.closeWhere((c) => c.serverId === serverId && c.kind !== "live", "the server moved to another node");
+    for (const userId of userIds) this.endSftp(oldNode, { userId, serverId });
+  }
+
   /** How many are open (for tests and the bench). */
   get size(): number {
     return this.open.size;

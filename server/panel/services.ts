@@ -20,6 +20,7 @@ import { VapidKeys } from "./notifications/vapid.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
 import { ServerClients } from "./server-clients.ts";
+import { ServerTransfers } from "./server-transfers.ts";
 import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
 import { Sessions } from "./sessions.ts";
@@ -47,6 +48,8 @@ export interface PanelServices {
   mailer: Mailer;
   nodes: Nodes;
   servers: Servers;
+  /** Moving servers between nodes. */
+  transfers: ServerTransfers;
   templates: TemplateRepos;
   invites: Invites;
   serverUsers: ServerUsers;
@@ -152,6 +155,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     mailer,
     nodes,
     servers,
+    transfers: new ServerTransfers(db, nodes, settings, live),
     templates,
     sftpAuth: new SftpAuth(db, accounts, throttle, secrets),
     invites,

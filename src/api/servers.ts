@@ -8,6 +8,7 @@ import type {
 } from "../../server/node-wire/server-wire";
 import type { Template, VariableValue } from "../../server/templates/index.ts";
 import type { ServerList, ServerView } from "../../server/wire/servers";
+import type { TransferMessage, TransferTargets } from "../../server/wire/transfers";
 import { type CallOptions, del, get, post, put } from "./client";
 
 // /api/servers (spec §7, reference §4–§6). Types come from the server's wire definitions.
@@ -94,6 +95,14 @@ export const getDefinition = (id: string, opts?: CallOptions) =>
   get<Template>(`${base(id)}/definition`, opts);
 export const putDefinition = (id: string, definition: unknown) =>
   put<void>(`${base(id)}/definition`, definition);
+
+export type TransferProgress = TransferMessage["data"];
+export type TransferTarget = TransferTargets["nodes"][number];
+
+/** The nodes a server could move to, each with its free space (administrators). */
+export const getTransferTargets = (id: string) => get<TransferTargets>(`${base(id)}/transfer`);
+/** Moves a stopped server to another node; answers when it is there (progress comes over its socket). */
+export const transferServer = (id: string, node: number) => post<void>(`${base(id)}/transfer`, { node });
 
 export const getData = (id: string, opts?: CallOptions) => get<ServerData>(`${base(id)}/data`, opts);
 

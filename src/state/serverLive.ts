@@ -9,6 +9,7 @@ import {
   type ServerStats,
   type ServerStatusAnswer,
   socketUrl,
+  type TransferProgress,
 } from "../api/servers";
 import { toastError } from "../components/toastStore";
 import { errorMessage } from "../i18n/errorMessages";
@@ -139,7 +140,8 @@ interface ConsoleListener {
 type Frame =
   | { type: "console"; data: { logs?: string } }
   | { type: "status"; data: ServerStatusAnswer }
-  | { type: "stat"; data: ServerStats };
+  | { type: "stat"; data: ServerStats }
+  | { type: "transfer"; data: TransferProgress };
 
 /**
  * How many first bytes of `next` are the last bytes of `shown`: the longest such overlap that starts
@@ -223,6 +225,8 @@ export class ServerLive {
   /** Why the last install failed, while not installed. */
   readonly installFailure: Signal<string | undefined>;
   readonly stats = signal<ServerStats | undefined>(undefined);
+  /** A move to another node under way (or just ended), as the panel reports it. */
+  readonly transfer = signal<TransferProgress | undefined>(undefined);
   /** True after the failure limit: no more automatic reconnects (reconnect() starts over). */
   readonly gaveUp = signal(false);
 
@@ -425,6 +429,9 @@ export class ServerLive {
       case "stat":
         this.statFrames++;
         this.stats.value = { cpu: Number(frame.data.cpu) || 0, memory: Number(frame.data.memory) || 0 };
+        return;
+      case "transfer":
+        this.transfer.value = frame.data;
         return;
     }
   }

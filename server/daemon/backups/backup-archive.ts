@@ -171,11 +171,25 @@ async function* tarBlocks(
   progress: BackupProgress,
   skipped: (place: string, why: string) => void,
 ): AsyncGenerator<Buffer> {
+  yield* tarEntries(sandbox, progress, skipped);
+  yield Buffer.alloc(1024);
+}
+
+/**
+ * A folder's entries without the archive's end, named `<prefix><place>`: a
+ * transfer (transfers/transfer-export.ts) puts several folders in one tar.
+ */
+export async function* tarEntries(
+  sandbox: Sandbox,
+  progress: BackupProgress,
+  skipped: (place: string, why: string) => void,
+  prefix = "",
+): AsyncGenerator<Buffer> {
   // tar (its header writer) loads with the first backup, not at start (issue 12).
   const tar: Tar = await import("tar");
   for await (const member of members(sandbox, "", skipped)) {
     if (member.kind !== "file") {
-      yield* headerBlocks(tar, member, member.stats, 0);
+      yield* headerBlocks(tar, member, member.stats, 0, prefix);
       continue;
     }
     let handle: fs.promises.FileHandle;
@@ -197,7 +211,7 @@ async function* tarBlocks(
     try {
       // The header promises the size seen by the walk; the bytes read are held to it below.
       const size = member.stats.size;
-      yield* headerBlocks(tar, member, member.stats, size);
+      yield* headerBlocks(tar, member, member.stats, size, prefix);
       let sent = 0;
       while (sent < size) {
         const length = Math.min(readChunk, size - sent);
@@ -215,7 +229,6 @@ async function* tarBlocks(
       await handle.close();
     }
   }
-  yield Buffer.alloc(1024);
 }
 
 /**
@@ -256,8 +269,14 @@ async function* gzipMembers(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffe
 }
 
 /** A header block, after a PAX header when the name or link target is too long for it. */
-function* headerBlocks(tar: Tar, member: Member, stats: fs.Stats, size: number): Generator<Buffer> {
-  const name = member.kind === "directory" ? `${member.place}/` : member.place;
+function* headerBlocks(
+  tar: Tar,
+  member: Member,
+  stats: fs.Stats,
+  size: number,
+  prefix = "",
+): Generator<Buffer> {
+  const name = prefix + (member.kind === "directory" ? `${member.place}/` : member.place);
   const header = new tar.Header({
     path: name,
     mode: stats.mode & 0o7777,

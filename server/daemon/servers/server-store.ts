@@ -112,6 +112,25 @@ export class ServerStore {
     return server;
   }
 
+  /**
+   * Takes in a server whose folder a transfer put in place (transfers/transfer-ops.ts): checked
+   * as a created one is, given a uid of this node, stopped. Throws without loading it otherwise.
+   */
+  async adopt(id: string, raw: unknown): Promise<ManagedServer> {
+    checkServerId(id);
+    if (this.servers.has(id))
+      throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
+    const definition = checkedDefinition(raw);
+    await this.checkCanRun(id, definition);
+    const server = this.managed(id, definition);
+    server.installed = !(await server.installMarker.isSet());
+    if (!server.installed) server.installFailure = await server.installMarker.failure();
+    server.owner = await ensureServerOwner(this.dir, server.root, this.host.uidBlock);
+    await saveDefinition(this.dir, id, definition);
+    this.servers.set(id, server);
+    return server;
+  }
+
   async delete(id: string): Promise<void> {
     const server = this.get(id);
     const status = server.status();

@@ -43,6 +43,11 @@ export class TaskOps implements NodeTasks {
     }
   }
 
+  /** Starts the tasks of a server a transfer brought here, when it has some. */
+  async adopt(serverId: string): Promise<void> {
+    if (await hasTaskFile(this.dir, serverId)) await this.of(serverId);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.byServer.values()].map((tasks) => tasks.close()));
   }

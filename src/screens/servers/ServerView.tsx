@@ -432,7 +432,12 @@ export default function ServerView({ params }: ScreenProps) {
       id: "admin",
       label: t`Admin`,
       render: () => (
-        <AdminSection server={server} can={can} onChanged={(s) => setServer({ ...server, ...s })} />
+        <AdminSection
+          server={server}
+          can={can}
+          live={live}
+          onChanged={(s) => setServer({ ...server, ...s })}
+        />
       ),
     },
     can("server.users.view") && {

@@ -1,0 +1,348 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { ApiError } from "../../errors.ts";
+import {
+  type NodeSpace,
+  type NodeTransfers,
+  signGrant,
+  type TransferOffer,
+  type TransferProgress,
+  type TransferReceipt,
+  type TransferSource,
+  type TransferSourceAddress,
+  transferLayout,
+  verifyGrant,
+} from "../../node-wire/transfer-wire.ts";
+import { extractTarStream } from "../archive/index.ts";
+import { type BackupProgress, tarEntries } from "../backups/backup-archive.ts";
+import { Sandbox } from "../sandbox/index.ts";
+import { checkServerId } from "../servers/definition-file.ts";
+import type { ServerStore } from "../servers/server-store.ts";
+import type { TaskOps } from "../tasks/task-ops.ts";
+
+/** How long a pull waits for the source's next bytes before it gives up. */
+const stallMs = 120_000;
+
+/** How long a hold outlives its last export when the panel never says how the transfer ended. */
+const holdAfterExportMs = 10 * 60_000;
+
+const errors = {
+  running: () => new ApiError(409, "ErrServerRunning", "stop the server before moving it to another node"),
+  inProgress: () => new ApiError(409, "ErrTransferInProgress", "this server is already being moved"),
+  grant: () => new ApiError(403, "ErrTransferGrantInvalid", "the transfer grant is invalid, expired or used"),
+  notSent: () => new ApiError(409, "ErrTransferNotSent", "no finished export under this grant"),
+  source: (reason: string, cause?: unknown) =>
+    new ApiError(
+      502,
+      "ErrTransferSource",
+      "the source node could not send the server: ${reason}",
+      { reason },
+      {
+        cause,
+      },
+    ),
+  corrupt: () =>
+    new ApiError(502, "ErrTransferCorrupt", "what arrived does not match what the source node sent"),
+};
+
+interface Hold {
+  release(): void;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Moving a server between nodes, both halves. As the source it holds a
+ * stopped server busy ("transfer": start, install, backup and restore are
+ * refused) and streams one uncompressed tar of `files/` (the server folder),
+ * `backups/` (its backups folder) and `meta/` (its definition, tasks and
+ * install marker) to whoever presents its grant. As the target it fetches
+ * that tar into a staging folder named like an interrupted restore's (so a
+ * crash leaves nothing the next start does not remove), compares size and
+ * sha256 with what the source says it sent, and only then moves the folders
+ * into place and loads the server.
+ */
+export class TransferOps implements NodeTransfers, TransferSource {
+  /** Signs this node's grants; a restart voids the grants it gave (a transfer then fails whole). */
+  private readonly key = randomBytes(32);
+  private readonly holds = new Map<string, Hold>();
+  /** Grants used, by id: one export each; the digest of what it sent once it ended. */
+  private readonly exports = new Map<string, { serverId: string; digest?: TransferReceipt }>();
+  private readonly pulling = new Map<string, TransferProgress>();
+
+  constructor(
+    private readonly store: ServerStore,
+    private readonly serversDir: string,
+    private readonly backupsDir: string,
+    private readonly tasks: TaskOps,
+  ) {}
+
+  async offer(serverId: string): Promise<TransferOffer> {
+    const server = this.store.get(serverId);
+    if (this.holds.has(serverId)) throw errors.inProgress();
+    const status = server.status();
+    if (status.running || status.installing || server.instance.busy) throw errors.running();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hold: Hold = { release };
+    // Set synchronously by whileBusy before its first wait: no start can slip in after the check.
+    const work = server.instance.whileBusy("transfer", () => held);
+    work.catch(() => {});
+    if (server.instance.busy !== "transfer") {
+      release();
+      await work.catch(() => {});
+      throw errors.running();
+    }
+    this.holds.set(serverId, hold);
+    hold.release = () => {
+      clearTimeout(hold.timer);
+      this.holds.delete(serverId);
+      release();
+    };
+    this.releaseLater(hold);
+    const bytes = (await sizeOf(server.root)) + (await sizeOf(this.backupFolder(serverId)));
+    const { grant } = signGrant(this.key, serverId);
+    return { grant, bytes };
+  }
+
+  async release(serverId: string): Promise<void> {
+    this.holds.get(serverId)?.release();
+  }
+
+  exportStream(serverId: string, grant: string): Readable {
+    const claims = verifyGrant(this.key, grant, serverId);
+    const hold = this.holds.get(serverId);
+    if (!claims || !hold || this.exports.has(claims.jti)) throw errors.grant();
+    const server = this.store.get(serverId);
+    const record: { serverId: string; digest?: TransferReceipt } = { serverId };
+    this.exports.set(claims.jti, record);
+    clearTimeout(hold.timer);
+    const hash = createHash("sha256");
+    let bytes = 0;
+    const progress: BackupProgress = { read: 0, written: 0 };
+    const skipped = () => {};
+    const backups = this.backupFolder(serverId);
+    const serversDir = this.serversDir;
+    async function* blocks(): AsyncGenerator<Buffer> {
+      // The plain sandbox, not the server's: files its denylist keeps from users move too.
+      yield* tarEntries(new Sandbox(server.root), progress, skipped, `${transferLayout.files}/`);
+      if (await isFolder(backups))
+        yield* tarEntries(new Sandbox(backups), progress, skipped, `${transferLayout.backups}/`);
+      for (const suffix of transferLayout.metaFiles) {
+        const content = await fs
+          .readFile(path.join(serversDir, `${serverId}.${suffix}`))
+          .catch(() => undefined);
+        if (content) yield* fileEntry(`${transferLayout.meta}/server.${suffix}`, content);
+      }
+      yield Buffer.alloc(1024);
+    }
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+      // Recorded before the stream ends, so the target's digest request always finds it.
+      flush: (done) => {
+        record.digest = { bytes, sha256: hash.digest("hex") };
+        this.releaseLater(hold);
+        done();
+      },
+    });
+    const source = Readable.from(blocks(), { objectMode: false, highWaterMark: 4 * 1024 * 1024 });
+    source.on("error", (error) => counted.destroy(error));
+    counted.on("close", () => {
+      if (!record.digest) this.releaseLater(hold);
+    });
+    return source.pipe(counted);
+  }
+
+  digest(serverId: string, grant: string): TransferReceipt {
+    // Asked after the whole archive went, which may be long after the grant's minute.
+    const claims = verifyGrant(this.key, grant, serverId, { allowExpired: true });
+    const record = claims && this.exports.get(claims.jti);
+    if (!record || record.serverId !== serverId) throw errors.grant();
+    if (!record.digest) throw errors.notSent();
+    this.exports.delete(claims.jti);
+    return record.digest;
+  }
+
+  async progress(serverId: string): Promise<TransferProgress | undefined> {
+    const progress = this.pulling.get(serverId);
+    return progress && { ...progress };
+  }
+
+  async space(): Promise<NodeSpace> {
+    const stats = await fs.statfs(this.serversDir);
+    return { free: stats.bavail * stats.bsize, total: stats.blocks * stats.bsize };
+  }
+
+  async pull(serverId: string, source: TransferSourceAddress): Promise<TransferReceipt> {
+    checkServerId(serverId);
+    if (this.store.ids().includes(serverId))
+      throw new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id: serverId });
+    if (this.pulling.has(serverId)) throw errors.inProgress();
+    const progress: TransferProgress = { received: 0 };
+    this.pulling.set(serverId, progress);
+    // Dot names are never server ids; a crash leaves it to recoverInterruptedRestores at the next start.
+    const staging = path.join(this.serversDir, `.${serverId}.restore-${randomBytes(6).toString("hex")}`);
+    const placed: string[] = [];
+    try {
+      await fs.mkdir(staging, { mode: 0o700 });
+      const receipt = await this.receive(source, staging, progress);
+      for (const folder of [transferLayout.files, transferLayout.backups, transferLayout.meta])
+        await fs.mkdir(path.join(staging, folder), { recursive: true });
+      const meta = (suffix: string) => path.join(staging, transferLayout.meta, `server.${suffix}`);
+      const definition = JSON.parse(await fs.readFile(meta("json"), "utf8").catch(() => "null"));
+      if (!definition) throw errors.source("the archive holds no definition");
+      // What a node that lost a server may have left under its name goes first.
+      const root = path.join(this.serversDir, serverId);
+      const backups = this.backupFolder(serverId);
+      await fs.rm(root, { recursive: true, force: true });
+      await fs.rm(backups, { recursive: true, force: true });
+      placed.push(root);
+      await fs.rename(path.join(staging, transferLayout.files), root);
+      placed.push(backups);
+      await fs.rename(path.join(staging, transferLayout.backups), backups);
+      for (const suffix of ["cron", "task-runs", "not-installed"]) {
+        const to = path.join(this.serversDir, `${serverId}.${suffix}`);
+        placed.push(to);
+        await fs.rename(meta(suffix), to).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "ENOENT") throw error;
+        });
+      }
+      // Checks the definition and that it can run here, gives the folder to a uid of this node, loads it.
+      await this.store.adopt(serverId, definition);
+      await this.tasks.adopt(serverId);
+      return receipt;
+    } catch (error) {
+      for (const place of placed) await fs.rm(place, { recursive: true, force: true });
+      throw error;
+    } finally {
+      this.pulling.delete(serverId);
+      await fs.rm(staging, { recursive: true, force: true });
+    }
+  }
+
+  /** Fetches the archive into `staging` and checks it against the source's digest. */
+  private async receive(
+    source: TransferSourceAddress,
+    staging: string,
+    progress: TransferProgress,
+  ): Promise<TransferReceipt> {
+    // As it is: the bytes are mostly compressed already (backups, worlds), and a panel serving
+    // its local node's export would otherwise spend a core compressing them.
+    const headers = {
+      authorization: `Bearer ${source.grant}`,
+      "accept-encoding": "identity",
+      "x-no-compression": "1",
+    };
+    // A source that stops sending (a cut network) fails the pull, instead of holding it forever.
+    const stalled = new AbortController();
+    const watchdog = setTimeout(() => stalled.abort(new Error("the source stopped sending")), stallMs);
+    try {
+      return await this.fetchChecked(source, headers, staging, progress, stalled.signal, () =>
+        watchdog.refresh(),
+      );
+    } finally {
+      clearTimeout(watchdog);
+    }
+  }
+
+  private async fetchChecked(
+    source: TransferSourceAddress,
+    headers: Record<string, string>,
+    staging: string,
+    progress: TransferProgress,
+    signal: AbortSignal,
+    alive: () => void,
+  ): Promise<TransferReceipt> {
+    const res = await fetch(source.url, { headers, signal }).catch((error) => {
+      throw errors.source("it cannot be reached", error);
+    });
+    if (!res.ok || !res.body) throw errors.source(await failureText(res));
+    const hash = createHash("sha256");
+    const counted = new Transform({
+      // Reads on while the extractor writes one entry after the other (the parser pauses its
+      // source for each): the network is not left idle for every small file.
+      highWaterMark: 8 * 1024 * 1024,
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        progress.received += chunk.length;
+        alive();
+        done(null, chunk);
+      },
+    });
+    const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
+    body.on("error", (error) => counted.destroy(error));
+    body.pipe(counted);
+    try {
+      await extractTarStream(new Sandbox(staging), counted, "tar", "");
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500 && error.code !== "ErrNoSpace") throw error;
+      if (error instanceof ApiError && error.code === "ErrNoSpace") throw error;
+      throw errors.source("the connection broke", error);
+    }
+    const received: TransferReceipt = { bytes: progress.received, sha256: hash.digest("hex") };
+    const answer = await fetch(`${source.url}/digest`, { headers, signal }).catch((error) => {
+      throw errors.source("it cannot be reached", error);
+    });
+    if (!answer.ok) throw errors.source(await failureText(answer));
+    const sent = (await answer.json()) as TransferReceipt;
+    if (sent.bytes !== received.bytes || sent.sha256 !== received.sha256) throw errors.corrupt();
+    return received;
+  }
+
+  private backupFolder(serverId: string): string {
+    return path.join(this.backupsDir, serverId);
+  }
+
+  private releaseLater(hold: Hold): void {
+    clearTimeout(hold.timer);
+    hold.timer = setTimeout(() => hold.release(), holdAfterExportMs);
+    hold.timer.unref();
+  }
+}
+
+async function failureText(res: Response): Promise<string> {
+  const text = await res.text().catch(() => "");
+  try {
+    return JSON.parse(text).error?.msg ?? `status ${res.status}`;
+  } catch {
+    return `status ${res.status}`;
+  }
+}
+
+async function isFolder(place: string): Promise<boolean> {
+  return (await fs.stat(place).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** Bytes of the regular files under a folder (links not followed); 0 for a missing folder. */
+async function sizeOf(folder: string): Promise<number> {
+  const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+  let total = 0;
+  for (const entry of entries) {
+    const place = path.join(folder, entry.name);
+    if (entry.isDirectory()) total += await sizeOf(place);
+    else if (entry.isFile()) total += (await fs.lstat(place).catch(() => undefined))?.size ?? 0;
+  }
+  return total;
+}
+
+/** One regular file's tar entry (header, content, padding). */
+async function* fileEntry(name: string, content: Buffer): AsyncGenerator<Buffer> {
+  const { Header } = await import("tar");
+  const block = Buffer.alloc(512);
+  new Header({ path: name, mode: 0o600, size: content.length, mtime: new Date(), type: "File" }).encode(
+    block,
+    0,
+  );
+  yield block;
+  yield content;
+  const padding = (512 - (content.length % 512)) % 512;
+  if (padding) yield Buffer.alloc(padding);
+}

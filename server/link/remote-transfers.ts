@@ -1,0 +1,46 @@
+import {
+  type NodeSpace,
+  type NodeTransfers,
+  type TransferOffer,
+  type TransferProgress,
+  type TransferReceipt,
+  type TransferSourceAddress,
+  transferExportPath,
+} from "../node-wire/transfer-wire.ts";
+import type { NodeHttp } from "./node-http.ts";
+
+/** A remote node's transfer API, through the daemon's routes under /daemon/transfer/{id}. */
+export class RemoteTransfers implements NodeTransfers {
+  constructor(readonly http: NodeHttp) {}
+
+  private path(id: string, rest: string): string {
+    return `/daemon/transfer/${encodeURIComponent(id)}/${rest}`;
+  }
+
+  /** The grant, and where the target fetches with it: this node's private address, as the panel reaches it. */
+  async offer(serverId: string): Promise<TransferOffer & { url: string }> {
+    // Sums the sizes of the server's files: a large tree takes a while.
+    const offer = await this.http.call<TransferOffer>("POST", this.path(serverId, "offer"), {
+      timeoutMs: 60_000,
+    });
+    return { ...offer, url: this.http.address.baseUrl + transferExportPath(serverId) };
+  }
+
+  async release(serverId: string): Promise<void> {
+    await this.http.call("POST", this.path(serverId, "release"));
+  }
+
+  /** Answers when the whole server has arrived and been checked: no timeout. */
+  pull(serverId: string, source: TransferSourceAddress): Promise<TransferReceipt> {
+    return this.http.call("POST", this.path(serverId, "pull"), { json: source, timeoutMs: 0 });
+  }
+
+  async progress(serverId: string): Promise<TransferProgress | undefined> {
+    const answer = await this.http.call<Partial<TransferProgress>>("GET", this.path(serverId, "progress"));
+    return answer.received === undefined ? undefined : { received: answer.received };
+  }
+
+  space(): Promise<NodeSpace> {
+    return this.http.call("GET", "/daemon/space");
+  }
+}

@@ -1,0 +1,131 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Readable } from "node:stream";
+
+/**
+ * Shapes that cross the panel↔node seam when a server moves to another node.
+ *
+ * The source node holds the stopped server and mints a grant; the panel hands
+ * the grant and the source's export address to the target, which fetches the
+ * archive from the source itself (the panel never carries the bytes), checks
+ * its size and sha256 against what the source says it sent, and installs it.
+ */
+export interface TransferOffer {
+  /** Short-lived proof, for the source only, that the bearer may fetch this one server. */
+  grant: string;
+  /** What the source will send, about (files and backups): for progress only. */
+  bytes: number;
+  /** Where the target fetches: the link names a remote node's address; the local node's is the panel's. */
+  url?: string;
+}
+
+/** Where the target fetches from: `<url>` streams the archive, `<url>/digest` answers what was sent. */
+export interface TransferSourceAddress {
+  url: string;
+  grant: string;
+}
+
+/** What the target received and checked. */
+export interface TransferReceipt {
+  bytes: number;
+  sha256: string;
+}
+
+export interface TransferProgress {
+  received: number;
+}
+
+export interface NodeSpace {
+  /** Bytes free where the node keeps server files, and the file system's size. */
+  free: number;
+  total: number;
+}
+
+/** What the panel asks of a node for moving servers between nodes. */
+export interface NodeTransfers {
+  /**
+   * As the source: holds the server (stopped, idle: 409 ErrServerRunning
+   * otherwise) so it cannot start or change while it is copied, and answers
+   * a grant to fetch it. The hold ends with release(), or by itself a while
+   * after the last export ended (a panel that died mid-transfer).
+   */
+  offer(serverId: string): Promise<TransferOffer>;
+  /** As the source: ends the hold (the transfer failed, or the server is gone). */
+  release(serverId: string): Promise<void>;
+  /**
+   * As the target: fetches the server from the source, checks it, and makes
+   * it a server of this node (stopped). All or nothing: on any failure
+   * nothing of it is left here.
+   */
+  pull(serverId: string, source: TransferSourceAddress): Promise<TransferReceipt>;
+  /** As the target: bytes received so far of a pull under way (undefined when none). */
+  progress(serverId: string): Promise<TransferProgress | undefined>;
+  space(): Promise<NodeSpace>;
+}
+
+/** The source side that answers the target's fetch, on the node itself (or the panel, for its local node). */
+export interface TransferSource {
+  /** The archive's bytes; the grant is checked here, and is good for one export. */
+  exportStream(serverId: string, grant: string): Readable;
+  /** Size and sha256 of what an export under this grant sent, once it ended. */
+  digest(serverId: string, grant: string): TransferReceipt;
+}
+
+/** The path of a node's export of one server, under its base address. */
+export const transferExportPath = (serverId: string) =>
+  `/daemon/transfer/${encodeURIComponent(serverId)}/export`;
+
+/** The archive's layout: the server folder, its backups folder, and the node-side files beside them. */
+export const transferLayout = {
+  files: "files",
+  backups: "backups",
+  meta: "meta",
+  /** Node-side files kept beside the definition (`<id>.json`, `<id>.cron` …), by suffix. */
+  metaFiles: ["json", "cron", "task-runs", "not-installed"],
+} as const;
+
+/** A grant lives a minute: long enough to start the fetch, useless soon after a leak. */
+export const grantLifetimeSeconds = 60;
+
+const b64 = (data: Buffer | string) => Buffer.from(data).toString("base64url");
+const sign = (input: string, key: Buffer) => createHmac("sha256", key).update(input).digest("base64url");
+
+export interface GrantClaims {
+  srv: string;
+  exp: number;
+  jti: string;
+}
+
+/** `<claims>.<mac>`, keyed with a secret only the source node holds. */
+export function signGrant(key: Buffer, serverId: string, now = Date.now()): GrantClaims & { grant: string } {
+  const claims: GrantClaims = {
+    srv: serverId,
+    exp: Math.floor(now / 1000) + grantLifetimeSeconds,
+    jti: randomBytes(12).toString("base64url"),
+  };
+  const body = b64(JSON.stringify(claims));
+  return { ...claims, grant: `${body}.${sign(body, key)}` };
+}
+
+/** The claims of a good grant for this server, or undefined. `expired` lets a grant past its minute through. */
+export function verifyGrant(
+  key: Buffer,
+  grant: string,
+  serverId: string,
+  options: { allowExpired?: boolean; now?: number } = {},
+): GrantClaims | undefined {
+  const [body, mac, extra] = grant.split(".");
+  if (!body || !mac || extra !== undefined) return undefined;
+  const expected = Buffer.from(sign(body, key));
+  const given = Buffer.from(mac);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  let claims: GrantClaims;
+  try {
+    claims = JSON.parse(Buffer.from(body, "base64url").toString());
+  } catch {
+    return undefined;
+  }
+  if (claims.srv !== serverId || typeof claims.exp !== "number" || typeof claims.jti !== "string")
+    return undefined;
+  if (!options.allowExpired && claims.exp < (options.now ?? Date.now()) / 1000) return undefined;
+  return claims;
+}

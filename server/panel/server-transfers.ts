@@ -1,0 +1,252 @@
+import type { Db } from "../db/database.ts";
+import { ApiError, errors, errorText } from "../errors.ts";
+import type { NodeClient } from "../link/node-client.ts";
+import { transferExportPath } from "../node-wire/transfer-wire.ts";
+import type { LiveConnections } from "./live-connections.ts";
+import type { Nodes } from "./nodes.ts";
+import type { Settings } from "./settings.ts";
+
+/** What a server's sockets hear while it moves (the `transfer` message). */
+export interface TransferEvent {
+  state: "copying" | "done" | "failed";
+  /** The node it is moving to. */
+  node: number;
+  received: number;
+  total: number;
+  error?: string;
+}
+
+/** A target node as the Move to node dialog lists it. */
+export interface TransferTarget {
+  id: number;
+  name: string;
+  reachable: boolean;
+  /** Bytes free where the node keeps servers, when it answered. */
+  free?: number;
+}
+
+const progressEveryMs = 500;
+
+/**
+ * Moving a server to another node (issue 26). Told top to bottom:
+ * 1. a row in server_transfers claims the server (one move at a time, across panels);
+ * 2. the source holds the stopped server and mints a grant (refused while it runs);
+ * 3. the target fetches files and backups from the source with it and checks size and sha256
+ *    (the panel carries no bytes; it polls the target's progress for the server's sockets);
+ * 4. one transaction switches the server's node and drops the claim;
+ * 5. only then is the source's copy deleted.
+ * A failure before 4 deletes the target's copy (a pull that fails leaves none anyway) and
+ * releases the source: the server stays whole and usable where it was. Users, OAuth clients and
+ * backups are rows keyed by the server's id, so they follow without a write; tasks live in the
+ * node's files and travel with the definition.
+ */
+export class ServerTransfers {
+  private readonly watchers = new Map<string, Set<(event: TransferEvent) => void>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly nodes: Nodes,
+    private readonly settings: Settings,
+    private readonly live: LiveConnections,
+  ) {}
+
+  /** Hears the server's transfer events (its socket); answers the unsubscribe. */
+  watch(serverId: string, watcher: (event: TransferEvent) => void): () => void {
+    let set = this.watchers.get(serverId);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(serverId, set);
+    }
+    set.add(watcher);
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && this.watchers.get(serverId) === set) this.watchers.delete(serverId);
+    };
+  }
+
+  /** Every other node, with its free space when it answers. */
+  async targets(serverId: string): Promise<TransferTarget[]> {
+    const { node_id } = await this.row(serverId);
+    const nodes = (await this.nodes.list()).filter((node) => node.id !== node_id);
+    return Promise.all(
+      nodes.map(async (node) => {
+        const client = await this.nodes.client(node.id).catch(() => undefined);
+        const space = await client?.transfers.space().catch(() => undefined);
+        return {
+          id: node.id,
+          name: node.name,
+          reachable: space !== undefined,
+          ...(space ? { free: space.free } : {}),
+        };
+      }),
+    );
+  }
+
+  async transfer(serverId: string, targetId: number): Promise<void> {
+    const row = await this.row(serverId);
+    if (row.node_id === targetId)
+      throw new ApiError(400, "ErrTransferSameNode", "the server is already on node ${node}", {
+        node: targetId,
+      });
+    const target = await this.nodes.client(targetId).catch(() => {
+      throw new ApiError(400, "ErrNodeInvalid", "node ${node} does not exist", { node: targetId });
+    });
+    const source = await this.nodes.client(row.node_id);
+    const status = await source.servers.status(serverId);
+    if (status.running || status.installing) throw running();
+    await this.claim(serverId, row.node_id, targetId);
+    const event: TransferEvent = { state: "copying", node: targetId, received: 0, total: 0 };
+    try {
+      const offer = await source.transfers.offer(serverId);
+      event.total = offer.bytes;
+      this.emit(serverId, event);
+      const url = offer.url ?? (await this.panelUrl()) + transferExportPath(serverId);
+      try {
+        await this.whileReporting(serverId, target, event, () =>
+          target.transfers.pull(serverId, { url, grant: offer.grant }),
+        );
+        await this.switchNode(serverId, row.node_id, targetId);
+      } catch (error) {
+        // The target may hold the whole server (the switch failed) or nothing (the pull failed).
+        await target.servers.deleteServer(serverId).catch(() => {});
+        await source.transfers.release(serverId).catch(() => {});
+        throw error;
+      }
+    } catch (error) {
+      await this.unclaim(serverId);
+      this.emit(serverId, { ...event, state: "failed", error: errorText(error) });
+      throw error;
+    }
+    this.emit(serverId, { ...event, state: "done", received: event.total });
+    await this.dropSource(serverId, source);
+  }
+
+  /**
+   * Transfers a crash cut short: before the switch the target's copy goes, after it the
+   * source's. Answers what it did, for the log.
+   */
+  async reconcile(): Promise<string[]> {
+    const done: string[] = [];
+    const rows = await this.db
+      .selectFrom("server_transfers")
+      .selectAll()
+      .where("started_at", "<", this.since)
+      .execute();
+    for (const left of rows) {
+      const server = await this.db
+        .selectFrom("servers")
+        .select("node_id")
+        .where("id", "=", left.server_id)
+        .executeTakeFirst();
+      const switched = server?.node_id === left.to_node;
+      const stale = switched ? left.from_node : left.to_node;
+      try {
+        const client = await this.nodes.client(stale);
+        await client.servers.deleteServer(left.server_id).catch((error) => {
+          if (!(error instanceof ApiError && error.code === "ErrServerNotFound")) throw error;
+        });
+        if (!switched) await (await this.nodes.client(left.from_node)).transfers.release(left.server_id);
+        await this.unclaim(left.server_id);
+        done.push(`server ${left.server_id}: an interrupted move was undone on node ${stale}`);
+      } catch (error) {
+        done.push(`server ${left.server_id}: an interrupted move not undone yet: ${errorText(error)}`);
+      }
+    }
+    return done;
+  }
+
+  /** Claims older than this process are not its own. */
+  private readonly since = Date.now();
+
+  private async whileReporting<T>(
+    serverId: string,
+    target: NodeClient,
+    event: TransferEvent,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const timer = setInterval(() => {
+      target.transfers
+        .progress(serverId)
+        .then((progress) => {
+          if (!progress) return;
+          event.received = progress.received;
+          this.emit(serverId, event);
+        })
+        .catch(() => {});
+    }, progressEveryMs);
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  private async switchNode(serverId: string, from: number, to: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const switched = await trx
+        .updateTable("servers")
+        .set({ node_id: to })
+        .where("id", "=", serverId)
+        .where("node_id", "=", from)
+        .executeTakeFirst();
+      if (Number(switched.numUpdatedRows) !== 1) throw errors.serverNotFound();
+      await trx.deleteFrom("server_transfers").where("server_id", "=", serverId).execute();
+    });
+  }
+
+  /** After the switch: what was open on the source ends, and its copy goes. */
+  private async dropSource(serverId: string, source: NodeClient): Promise<void> {
+    const users = await this.db
+      .selectFrom("permissions")
+      .select("user_id")
+      .where("server_id", "=", serverId)
+      .execute();
+    this.live.closeForServerMoved(
+      serverId,
+      users.map((u) => u.user_id),
+      source,
+    );
+    await source.transfers.release(serverId).catch(() => {});
+    await source.servers.deleteServer(serverId).catch((error) => {
+      process.emitWarning(
+        `server ${serverId} moved, but its old copy on node ${source.nodeId} was not removed: ${errorText(error)}`,
+      );
+    });
+  }
+
+  private async claim(serverId: string, from: number, to: number): Promise<void> {
+    try {
+      await this.db
+        .insertInto("server_transfers")
+        .values({ server_id: serverId, from_node: from, to_node: to, started_at: Date.now() })
+        .execute();
+    } catch {
+      throw new ApiError(409, "ErrTransferInProgress", "this server is already being moved");
+    }
+  }
+
+  private async unclaim(serverId: string): Promise<void> {
+    await this.db.deleteFrom("server_transfers").where("server_id", "=", serverId).execute();
+  }
+
+  private emit(serverId: string, event: TransferEvent): void {
+    for (const watcher of this.watchers.get(serverId) ?? []) watcher({ ...event });
+  }
+
+  private async panelUrl(): Promise<string> {
+    return String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
+  }
+
+  private async row(serverId: string) {
+    const row = await this.db
+      .selectFrom("servers")
+      .select(["id", "node_id"])
+      .where("id", "=", serverId)
+      .executeTakeFirst();
+    if (!row) throw errors.serverNotFound();
+    return row;
+  }
+}
+
+const running = () =>
+  new ApiError(409, "ErrServerRunning", "stop the server before moving it to another node");

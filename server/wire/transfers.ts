@@ -1,0 +1,34 @@
+import { type Static, Type } from "typebox";
+
+/** POST /api/servers/{id}/transfer: the node to move the server to. */
+export const TransferBody = Type.Object(
+  { node: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+);
+export type TransferBody = Static<typeof TransferBody>;
+
+/** GET /api/servers/{id}/transfer: the nodes it could move to, with their free space. */
+export const TransferTargets = Type.Object({
+  nodes: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      reachable: Type.Boolean(),
+      /** Bytes free where the node keeps servers (absent when it did not answer). */
+      free: Type.Optional(Type.Number()),
+    }),
+  ),
+});
+export type TransferTargets = Static<typeof TransferTargets>;
+
+/** The `transfer` message on a server's socket while it moves. */
+export interface TransferMessage {
+  type: "transfer";
+  data: {
+    state: "copying" | "done" | "failed";
+    node: number;
+    received: number;
+    total: number;
+    error?: string;
+  };
+}

@@ -1,0 +1,200 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DaemonProcess } from "../support/daemon-process.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expectError, newUser } from "../support/expect-api.ts";
+import { rawRequest, upload } from "../support/file-requests.ts";
+import { setServerScopes } from "../support/panel-db.ts";
+import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
+import { openServerSocket } from "../support/socket-client.ts";
+import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+
+/** Where each node keeps a server's folder and backups. */
+const folders = (nodeDataDir: string, id: string) => ({
+  root: path.join(nodeDataDir, "servers", id),
+  backups: path.join(nodeDataDir, "backups", id),
+  definition: path.join(nodeDataDir, "servers", `${id}.json`),
+  tasks: path.join(nodeDataDir, "servers", `${id}.cron`),
+});
+
+describe("moving a server to another node", () => {
+  const panel = usePanel();
+  let api: PanelClient;
+  let daemon: DaemonProcess;
+  let remote: number;
+  let ownerApi: PanelClient;
+  const owner = newUser("mover");
+  const localData = () => path.join(panel().dataDir, "node");
+  const dataOf = (node: number) => (node === 0 ? localData() : daemon.config.dataDir);
+
+  beforeAll(async () => {
+    api = await adminClient(panel());
+    ({ nodeId: remote, daemon } = await addRemoteNode(api, "target"));
+    ownerApi = await registeredClient(panel(), owner);
+  }, 60_000);
+  afterAll(async () => {
+    await daemon?.destroy();
+  });
+
+  const readFile = async (id: string, file: string) => {
+    const res = await rawRequest(api, "GET", `/api/servers/${id}/file/${file}`);
+    return { status: res.status, text: res.body.toString() };
+  };
+
+  it("moves files, backups, users, tasks and OAuth clients local → remote → local", async () => {
+    const id = "move0001";
+    const made = await api.put(`/api/servers/${id}`, {
+      ...echoDefinition(),
+      node: 0,
+      users: [owner.username],
+    });
+    expect(made.status, made.text).toBe(200);
+    expect((await upload(api, `/api/servers/${id}/file/world/level.dat`, "the world")).status).toBe(204);
+    expect((await api.post(`/api/servers/${id}/backup/create?name=before`)).status).toBe(204);
+    await waitUntil(
+      async () =>
+        (await api.get(`/api/servers/${id}/backup`)).body.every?.(
+          (b: { state: string }) => b.state === "ready",
+        ) ?? false,
+      20_000,
+      100,
+    );
+    const backups = (await api.get(`/api/servers/${id}/backup`)).body;
+    expect(backups).toHaveLength(1);
+    const task = await api.post(`/api/servers/${id}/tasks`, {
+      name: "Nightly",
+      cronSchedule: "0 4 * * *",
+      operations: [{ type: "console", message: "tick" }],
+    });
+    expect(task.status, task.text).toBe(200);
+    const client = await api.post(`/api/servers/${id}/oauth2`, { name: "bot", scopes: ["server.status"] });
+    expect(client.status, client.text).toBe(200);
+
+    const targets = await api.get(`/api/servers/${id}/transfer`);
+    expect(targets.status).toBe(200);
+    expect(targets.body.nodes).toEqual([
+      expect.objectContaining({ id: remote, name: "target", reachable: true, free: expect.any(Number) }),
+    ]);
+
+    for (const [from, to] of [
+      [0, remote],
+      [remote, 0],
+    ]) {
+      const socket = await openServerSocket(api, id);
+      const moved = await api.post(`/api/servers/${id}/transfer`, { node: to });
+      expect(moved.status, moved.text).toBe(204);
+      // The server's socket heard the move, to its end.
+      await waitUntil(
+        async () => socket.frames.some((f) => f.type === "transfer" && f.data.state === "done"),
+        5000,
+      );
+      const heard = socket.frames.filter((f) => f.type === "transfer").map((f) => f.data);
+      expect(heard[0]).toMatchObject({ state: "copying", node: to, total: expect.any(Number) });
+      expect(heard.at(-1)).toMatchObject({ state: "done", node: to });
+      expect(heard.at(-1).received).toBe(heard.at(-1).total);
+      socket.close();
+      expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(to);
+      // The source's copy is gone only now; the target holds everything.
+      const there = folders(dataOf(to), id);
+      const gone = folders(dataOf(from), id);
+      for (const place of Object.values(gone)) expect(fs.existsSync(place), place).toBe(false);
+      expect(fs.existsSync(there.definition)).toBe(true);
+      expect(fs.existsSync(there.tasks)).toBe(true);
+      expect(await readFile(id, "world/level.dat")).toEqual({ status: 200, text: "the world" });
+      const after = (await api.get(`/api/servers/${id}/backup`)).body;
+      expect(after).toEqual(backups);
+      const download = await rawRequest(api, "GET", `/api/servers/${id}/backup/download/${backups[0].id}`);
+      expect(download.status).toBe(200);
+      expect(download.body.length).toBe(backups[0].size);
+      const tasks = (await api.get(`/api/servers/${id}/tasks`)).body.tasks;
+      expect(tasks.map((t: { name: string }) => t.name)).toEqual(["Nightly"]);
+      const users = (await api.get(`/api/servers/${id}/user`)).body;
+      expect(JSON.stringify(users)).toContain(owner.email);
+      const clients = (await api.get(`/api/servers/${id}/oauth2`)).body;
+      expect(clients.map((c: { client_id: string }) => c.client_id)).toEqual([client.body.client_id]);
+      // It runs where it now is.
+      expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+      await waitUntil(async () => (await api.get(`/api/servers/${id}/status`)).body.running === true, 10_000);
+      expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
+      await waitUntil(
+        async () => (await api.get(`/api/servers/${id}/status`)).body.running === false,
+        10_000,
+      );
+    }
+  }, 120_000);
+
+  it("refuses a running server, the node it is on, an unknown node, and anyone but an administrator", async () => {
+    const id = "move0002";
+    expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), node: 0 })).status).toBe(200);
+    await setServerScopes(panel(), owner.email, id, [
+      "server.view",
+      "server.start",
+      "server.stop",
+      "server.files.view",
+    ]);
+    const user = ownerApi;
+    expectError(await user.post(`/api/servers/${id}/transfer`, { node: remote }), 403, "ErrMissingScope");
+    expectError(await user.get(`/api/servers/${id}/transfer`), 403, "ErrMissingScope");
+    expectError(await api.post(`/api/servers/${id}/transfer`, { node: 0 }), 400, "ErrTransferSameNode");
+    expectError(await api.post(`/api/servers/${id}/transfer`, { node: 999 }), 400, "ErrNodeInvalid");
+    expect((await api.post(`/api/servers/${id}/transfer`, { node: "x" })).status).toBe(400);
+
+    // The local node's export, served by the panel, opens to the local node's grant only: not to a session.
+    expectError(await api.get(`/daemon/transfer/${id}/export`), 403, "ErrTransferGrantInvalid");
+    expectError(await api.get(`/daemon/transfer/${id}/export/digest`), 403, "ErrTransferGrantInvalid");
+
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => (await api.get(`/api/servers/${id}/status`)).body.running === true, 10_000);
+    expectError(await api.post(`/api/servers/${id}/transfer`, { node: remote }), 409, "ErrServerRunning");
+    expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(0);
+    expect(fs.existsSync(folders(daemon.config.dataDir, id).root)).toBe(false);
+    expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
+  }, 60_000);
+
+  it("a target killed midway (kill -9) leaves the server whole and usable on the source", async () => {
+    const id = "move0003";
+    expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), node: 0 })).status).toBe(200);
+    // Big enough that the copy is still under way when the target dies.
+    const big = path.join(folders(localData(), id).root, "big.bin");
+    const fd = fs.openSync(big, "w");
+    const chunk = Buffer.alloc(8 * 1024 * 1024, 7);
+    for (let i = 0; i < 128; i++) fs.writeSync(fd, chunk);
+    fs.closeSync(fd);
+    const serversDir = path.join(daemon.config.dataDir, "servers");
+    const staging = () => fs.readdirSync(serversDir).find((n) => n.startsWith(`.${id}.restore-`));
+
+    const socket = await openServerSocket(api, id);
+    const moving = api.post(`/api/servers/${id}/transfer`, { node: remote });
+    await waitUntil(
+      async () => {
+        const folder = staging();
+        return folder !== undefined && fs.existsSync(path.join(serversDir, folder, "files", "big.bin"));
+      },
+      30_000,
+      5,
+    );
+    await daemon.crash();
+    const answer = await moving;
+    expect(answer.status).toBeGreaterThanOrEqual(500);
+    expect(answer.body.error.code).toMatch(/^ErrNode/);
+    expect(socket.frames.filter((f) => f.type === "transfer").at(-1)?.data.state).toBe("failed");
+    socket.close();
+
+    expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(0);
+    expect(fs.statSync(big).size).toBe(128 * chunk.length);
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => (await api.get(`/api/servers/${id}/status`)).body.running === true, 10_000);
+    expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
+    await waitUntil(async () => (await api.get(`/api/servers/${id}/status`)).body.running === false, 10_000);
+
+    // The target's partial copy is gone once it is back, and the move then succeeds.
+    await daemon.start();
+    expect(staging()).toBeUndefined();
+    expect(fs.existsSync(path.join(serversDir, id))).toBe(false);
+    const again = await api.post(`/api/servers/${id}/transfer`, { node: remote });
+    expect(again.status, again.text).toBe(204);
+    expect(fs.statSync(path.join(serversDir, id, "big.bin")).size).toBe(128 * chunk.length);
+  }, 120_000);
+});

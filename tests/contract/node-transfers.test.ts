@@ -1,0 +1,226 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Header } from "tar";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RemoteNode } from "../../server/link/remote-node.ts";
+import { signNodeToken } from "../../server/node-wire/node-token.ts";
+import { transferExportPath } from "../../server/node-wire/transfer-wire.ts";
+import { echoDefinition } from "../support/echo-template.ts";
+import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
+import { waitUntil } from "../support/poll.ts";
+
+/** A tar of the given entries, as a source node lays one out. */
+function tarOf(
+  entries: { name: string; body?: string; type?: "File" | "Directory" | "SymbolicLink"; link?: string }[],
+) {
+  const blocks: Buffer[] = [];
+  for (const entry of entries) {
+    const body = Buffer.from(entry.body ?? "");
+    const block = Buffer.alloc(512);
+    new Header({
+      path: entry.name,
+      mode: 0o644,
+      size: entry.type && entry.type !== "File" ? 0 : body.length,
+      mtime: new Date(),
+      type: entry.type ?? "File",
+      linkpath: entry.link,
+    }).encode(block, 0);
+    blocks.push(block);
+    if (!entry.type || entry.type === "File") {
+      blocks.push(body, Buffer.alloc((512 - (body.length % 512)) % 512));
+    }
+  }
+  blocks.push(Buffer.alloc(1024));
+  return Buffer.concat(blocks);
+}
+
+/** A stand-in source node on loopback: serves `archive`, and a digest that may lie. */
+async function fakeSource(archive: Buffer, digest = digestOf(archive)) {
+  const server = http.createServer((req, res) => {
+    res.setHeader("content-type", req.url?.endsWith("/digest") ? "application/json" : "application/x-tar");
+    res.end(req.url?.endsWith("/digest") ? JSON.stringify(digest) : archive);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (id: string) => `http://127.0.0.1:${port}${transferExportPath(id)}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const digestOf = (bytes: Buffer) => ({
+  bytes: bytes.length,
+  sha256: createHash("sha256").update(bytes).digest("hex"),
+});
+const definition = (id: string) => JSON.stringify({ ...echoDefinition(), id });
+
+for (const [name, make] of Object.entries(nodeImplementations)) {
+  describe(`NodeClient contract, transfers: ${name}`, () => {
+    let node: NodeUnderTest;
+    beforeAll(async () => {
+      node = await make();
+    });
+    afterAll(async () => {
+      await node?.close();
+    });
+    const leftovers = (id: string) =>
+      fs
+        .readdirSync(path.join(node.dataDir, "servers"))
+        .filter((n) => n.includes(id))
+        .concat(fs.existsSync(path.join(node.dataDir, "backups", id)) ? ["backups"] : []);
+
+    it("answers its free space", async () => {
+      const space = await node.client.transfers.space();
+      expect(space.free).toBeGreaterThan(0);
+      expect(space.total).toBeGreaterThanOrEqual(space.free);
+    });
+
+    it("holds a stopped server for one transfer at a time, and refuses a running one", async () => {
+      await node.client.servers.createServer("hold0001", echoDefinition());
+      const offer = await node.client.transfers.offer("hold0001");
+      expect(offer.grant).toMatch(/\./);
+      await expect(node.client.transfers.offer("hold0001")).rejects.toMatchObject({
+        code: "ErrTransferInProgress",
+      });
+      // Held: it cannot start while it is being copied.
+      await expect(node.client.servers.action("hold0001", "start", false)).rejects.toMatchObject({
+        code: "ErrServerRunning",
+      });
+      await node.client.transfers.release("hold0001");
+      await node.client.servers.action("hold0001", "start", false);
+      await waitUntil(async () => (await node.client.servers.status("hold0001")).running, 10_000);
+      await expect(node.client.transfers.offer("hold0001")).rejects.toMatchObject({
+        code: "ErrServerRunning",
+      });
+      await node.client.servers.action("hold0001", "kill", false);
+      await expect(node.client.transfers.offer("nothere1")).rejects.toMatchObject({
+        code: "ErrServerNotFound",
+      });
+    });
+
+    it("takes in a server whose archive arrives whole and matches the source's digest", async () => {
+      const id = "pull0001";
+      const archive = tarOf([
+        { name: "files/world/level.dat", body: "the world" },
+        { name: "meta/server.json", body: definition(id) },
+        { name: "meta/server.cron", body: JSON.stringify({ tasks: {} }) },
+      ]);
+      const source = await fakeSource(archive);
+      try {
+        const receipt = await node.client.transfers.pull(id, { url: source.url(id), grant: "g.x" });
+        expect(receipt).toEqual(digestOf(archive));
+      } finally {
+        await source.close();
+      }
+      expect(fs.readFileSync(path.join(node.dataDir, "servers", id, "world", "level.dat"), "utf8")).toBe(
+        "the world",
+      );
+      expect((await node.client.servers.definition(id)).display).toBe("Echo server");
+      await expect(
+        node.client.transfers.pull(id, { url: "http://127.0.0.1:1/x", grant: "g.x" }),
+      ).rejects.toMatchObject({
+        code: "ErrServerAlreadyExists",
+      });
+    });
+
+    it("keeps nothing of an archive that does not match the digest, escapes its folder, or lacks a definition", async () => {
+      const cases: [string, Buffer, ReturnType<typeof digestOf> | undefined, string][] = [
+        [
+          "bad00001",
+          tarOf([
+            { name: "files/a", body: "a" },
+            { name: "meta/server.json", body: definition("bad00001") },
+          ]),
+          { bytes: 1, sha256: "0" },
+          "ErrTransferCorrupt",
+        ],
+        [
+          "bad00002",
+          tarOf([
+            { name: "files/../../escape.txt", body: "out" },
+            { name: "meta/server.json", body: definition("bad00002") },
+          ]),
+          undefined,
+          "",
+        ],
+        ["bad00003", tarOf([{ name: "files/a", body: "a" }]), undefined, "ErrTransferSource"],
+      ];
+      for (const [id, archive, digest, code] of cases) {
+        const source = await fakeSource(archive, digest);
+        try {
+          const pulling = node.client.transfers.pull(id, { url: source.url(id), grant: "g.x" });
+          await expect(pulling).rejects.toMatchObject(code ? { code } : {});
+        } finally {
+          await source.close();
+        }
+        expect(leftovers(id), id).toEqual([]);
+        expect(fs.existsSync(path.join(node.dataDir, "escape.txt"))).toBe(false);
+        expect(fs.existsSync(path.join(node.dataDir, "servers", "escape.txt"))).toBe(false);
+      }
+    });
+
+    it("cleans a pull from a source that is not there", async () => {
+      await expect(
+        node.client.transfers.pull("gone0001", {
+          url: "http://127.0.0.1:1/daemon/transfer/gone0001/export",
+          grant: "g.x",
+        }),
+      ).rejects.toMatchObject({ code: "ErrTransferSource" });
+      expect(leftovers("gone0001")).toEqual([]);
+    });
+  });
+}
+
+describe("a daemon's export answers only its own grant, once", () => {
+  let node: NodeUnderTest;
+  let base: string;
+  beforeAll(async () => {
+    node = await nodeImplementations.RemoteNode();
+    base = (node.client as RemoteNode).transfers.http.address.baseUrl;
+    await node.client.servers.createServer("grant001", echoDefinition());
+    await node.client.servers.createServer("grant002", echoDefinition());
+  });
+  afterAll(async () => {
+    await node?.close();
+  });
+
+  const fetchExport = (id: string, authorization?: string, rest = "") =>
+    fetch(`${base}${transferExportPath(id)}${rest}`, { headers: authorization ? { authorization } : {} });
+
+  it("refuses no grant, a forged one, the panel's token, another server's grant, and a used one", async () => {
+    const { grant } = await node.client.transfers.offer("grant001");
+    const other = await node.client.transfers.offer("grant002");
+    const [body, mac] = grant.split(".");
+    const forged = `${Buffer.from(JSON.stringify({ srv: "grant001", exp: 2e9, jti: "x" })).toString("base64url")}.${mac}`;
+    const panelToken = signNodeToken(7, "wrong");
+    for (const authorization of [
+      undefined,
+      `Bearer ${forged}`,
+      `Bearer ${body}.`,
+      `Bearer ${panelToken}`,
+      `Bearer ${other.grant}`,
+    ]) {
+      const res = await fetchExport("grant001", authorization);
+      expect(res.status, authorization).toBe(403);
+      expect((await res.json()).error.code).toBe("ErrTransferGrantInvalid");
+    }
+    // Before any export under it, the digest says nothing.
+    expect((await fetchExport("grant001", `Bearer ${grant}`, "/digest")).status).toBe(403);
+    const first = await fetchExport("grant001", `Bearer ${grant}`);
+    expect(first.status).toBe(200);
+    const bytes = Buffer.from(await first.arrayBuffer());
+    expect((await fetchExport("grant001", `Bearer ${grant}`)).status).toBe(403);
+    const digest = await fetchExport("grant001", `Bearer ${grant}`, "/digest");
+    expect(await digest.json()).toEqual(digestOf(bytes));
+    // The grant opens nothing else on the node.
+    const res = await fetch(`${base}/daemon/server/grant001/definition`, {
+      headers: { authorization: `Bearer ${grant}` },
+    });
+    expect(res.status).toBe(401);
+    await node.client.transfers.release("grant001");
+    await node.client.transfers.release("grant002");
+  });
+});
