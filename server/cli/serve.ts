@@ -98,7 +98,7 @@ async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promi
   const { userId } = access;
   let reservation: Reservation;
   try {
-    reservation = services.live.reserve({
+    reservation = await services.live.reserve({
       kind: "sftp",
       userId,
       // An SFTP sign-in is a session of its own: it is ended with the user's sessions, not one of them.

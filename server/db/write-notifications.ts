@@ -47,8 +47,10 @@ export async function createNotifyFunction<T>(db: Kysely<T>): Promise<void> {
  * Our tables, each to notify its writes. The compiler insists that every table
  * of `Database` is named here, so a table added later cannot be forgotten;
  * the tables of other applications sharing the schema are left alone.
+ * `false`: no answer kept in memory depends on it (counters, leases), so its
+ * writes, frequent and read straight from the database, notify no one.
  */
-const ourTables: Record<keyof Database, true> = {
+const ourTables: Record<keyof Database, boolean> = {
   backups: true,
   templates: true,
   template_repos: true,
@@ -62,7 +64,13 @@ const ourTables: Record<keyof Database, true> = {
   oauth_clients: true,
   settings: true,
   user_settings: true,
+  shared_events: false,
+  shared_panels: false,
+  shared_connections: false,
+  shared_jobs: false,
 };
+
+const notifyingTables = Object.keys(ourTables).filter((name) => ourTables[name as keyof Database]);
 
 /**
  * Gives each of our tables that exists and lacks it the notifying trigger.
@@ -74,7 +82,7 @@ export async function notifyOnEveryTable<T>(db: Kysely<T>): Promise<void> {
   const { rows } = await sql<{ name: string }>`
     SELECT c.relname AS name FROM pg_class c
     WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
-      AND c.relkind = 'r' AND c.relname = ANY(${Object.keys(ourTables)})
+      AND c.relkind = 'r' AND c.relname = ANY(${notifyingTables})
       AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = ${triggerName})
   `.execute(db);
   for (const { name } of rows) {

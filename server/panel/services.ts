@@ -4,6 +4,7 @@ import type { Db } from "../db/database.ts";
 import { ensurePrivateDir } from "../secrets/private-files.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { Accounts } from "./accounts.ts";
+import { InviteMailThrottle } from "./invite-mail-throttle.ts";
 import { Invites } from "./invites.ts";
 import { LiveConnections } from "./live-connections.ts";
 import { LiveStatus } from "./live-status.ts";
@@ -18,6 +19,7 @@ import { Servers } from "./servers.ts";
 import { Sessions } from "./sessions.ts";
 import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
+import { SharedState } from "./shared-state.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
 import { ThemeArchives } from "./themes.ts";
@@ -56,6 +58,8 @@ export interface PanelServices {
   secrets: SecretBox;
   /** Theme archives: shipped with the web app and dropped into the data folder. */
   themes: ThemeArchives;
+  /** Throttles, caps and job turns shared with every panel on the database. */
+  shared: SharedState;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -75,16 +79,19 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const accounts = new Accounts(db, secrets);
   const sessions = new Sessions(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) }, secrets);
-  const throttle = new LoginThrottle();
+  // Counted in the database: every panel on it counts the same attempts (shared-state.ts).
+  const shared = new SharedState(db);
+  const throttle = new LoginThrottle(shared, "sign-in");
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode, secrets);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
-  const servers = new Servers(db, nodes, templates);
+  const servers = new Servers(db, nodes, templates, shared);
   const live = new LiveConnections(
     config.connectionLimits,
+    shared,
     {
       allNodes: () => nodes.allClients(),
       nodeOf: (id) => servers.nodeOf(id),
@@ -118,8 +125,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       settings,
       twoFactor,
       invites,
-      new LoginThrottle(registrationLimits(config.registrationsPerAddress)),
-      new LoginThrottle(accountWideLimits()),
+      new LoginThrottle(shared, "registration", registrationLimits(config.registrationsPerAddress)),
+      new LoginThrottle(shared, "code", accountWideLimits()),
       mailer,
     ),
     twoFactor,
@@ -130,8 +137,14 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     templates,
     sftpAuth: new SftpAuth(db, accounts, throttle, secrets),
     invites,
-    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer, (userId, serverId) =>
-      live.closeForUserOnServer(userId, serverId),
+    serverUsers: new ServerUsers(
+      db,
+      accounts,
+      invites,
+      settings,
+      mailer,
+      new InviteMailThrottle(shared),
+      (userId, serverId) => live.closeForUserOnServer(userId, serverId),
     ),
     serverClients: new ServerClients(db, clients),
     userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => live.closeForUser(userId, reason)),
@@ -145,5 +158,6 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       shipped: path.join(config.webDir, "theme"),
       dropped: path.join(config.dataDir, "themes"),
     }),
+    shared,
   };
 }
