@@ -7,6 +7,7 @@ import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
 import { daemonBundleRoutes } from "./api/daemon-bundle.ts";
 import { fileRoutes } from "./api/files.ts";
+import { healthRoutes } from "./api/health.ts";
 import { liveRoutes } from "./api/live.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
@@ -103,6 +104,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     selfOtpRoutes,
     selfClientRoutes,
     configRoutes,
+    healthRoutes,
     settingsRoutes,
     nodeRoutes,
     serverRoutes,

@@ -7,6 +7,7 @@ import type { OpenedDatabase } from "../db/database.ts";
 import type { Reservation } from "../panel/live-connections.ts";
 import { localNodeId } from "../panel/nodes.ts";
 import type { PanelServices } from "../panel/services.ts";
+import { panelBeatMs } from "../panel/shared-state.ts";
 
 /** `outpost serve`: the panel until SIGINT/SIGTERM. */
 export async function serve(
@@ -49,22 +50,34 @@ export async function serve(
       })
       .catch((err) => app.log.warn(`server creations not reconciled: ${err.message}`));
   void reconcile();
-  const purge = setInterval(() => {
-    void services.sessions.purgeExpired().catch(() => {});
-    void reconcile();
-  }, 10 * 60_000);
-  purge.unref();
+  // This panel's lease (its connections count while it lives), then the background jobs: each runs
+  // on one panel per period however many share the database (shared-state.ts).
+  const { shared } = services;
+  const runJobs = async () => {
+    await shared.beat();
+    await shared.runJob("sessions.purge", 10 * 60_000, () => services.sessions.purgeExpired());
+    await shared.runJob("creations.reconcile", 10 * 60_000, reconcile);
+    await shared.runJob("shared.prune", 60_000, () => shared.prune());
+  };
+  const jobs = setInterval(
+    () => void runJobs().catch((err) => app.log.warn(`background jobs: ${err.message}`)),
+    panelBeatMs,
+  );
+  jobs.unref();
+  await shared.beat();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal}: stopping`);
-    clearInterval(purge);
+    clearInterval(jobs);
     services.nodes.stop();
     await sftp?.close();
     await app.close();
     await localEngine?.close();
+    // Its places free at once for the other panels, not when its lease lapses.
+    await shared.leave().catch(() => {});
     await opened.close();
     process.exit(0);
   };

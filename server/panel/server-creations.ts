@@ -77,7 +77,8 @@ export class ServerCreations {
       await create();
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "ErrServerAlreadyExists")) throw err;
-      if (!(await this.takeBackUnclaimed({ id, node_id: nodeId, started_at: startedAt, panel_id: "" }))) throw err;
+      if (!(await this.takeBackUnclaimed({ id, node_id: nodeId, started_at: startedAt, panel_id: "" })))
+        throw err;
       await create();
     }
   }

@@ -58,6 +58,23 @@ export class SharedState {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
+  /** Whether the database answers a query within waitMs (GET /api/health). */
+  async databaseAnswers(waitMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), waitMs);
+    });
+    const answered = sql`select 1`
+      .execute(this.db)
+      .then(() => true)
+      .catch(() => false);
+    try {
+      return await Promise.race([answered, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** The times recorded under these keys after `since`, by key. */
   async times(keys: string[], since: number): Promise<Map<string, number[]>> {
     const rows = await this.db
