@@ -64,7 +64,7 @@ export async function serve(
     panelBeatMs,
   );
   jobs.unref();
-  await shared.beat();
+  await shared.begin();
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -121,7 +121,10 @@ export class ServerCreations {
    */
   private async isStale(claim: Claim): Promise<boolean> {
     if (claim.started_at < Date.now() - staleAfterMs) return true;
-    if (claim.panel_id && this.shared) return !(await this.shared.isAlive(claim.panel_id));
+    // Another panel's claim is a leftover once that panel is gone; this panel's (or one from
+    // before claims named their panel) once it is older than this process: a crash left it.
+    if (claim.panel_id && this.shared && claim.panel_id !== this.shared.panelId)
+      return !(await this.shared.isAlive(claim.panel_id));
     return claim.started_at < this.since;
   }
 

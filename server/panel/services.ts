@@ -19,7 +19,7 @@ import { Servers } from "./servers.ts";
 import { Sessions } from "./sessions.ts";
 import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
-import { SharedState } from "./shared-state.ts";
+import { panelIdOf, SharedState } from "./shared-state.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
 import { ThemeArchives } from "./themes.ts";
@@ -80,7 +80,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const sessions = new Sessions(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) }, secrets);
   // Counted in the database: every panel on it counts the same attempts (shared-state.ts).
-  const shared = new SharedState(db);
+  const shared = new SharedState(db, panelIdOf(config.dataDir));
   const throttle = new LoginThrottle(shared, "sign-in");
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { PostgresAdapter, sql, type Transaction } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { Database } from "../db/tables.ts";
@@ -48,14 +50,25 @@ export type FullCap = "user" | "session" | "address";
  * nothing kept in memory depends on them, and every read here goes to the database.
  */
 export class SharedState {
-  /** This process's name in shared_panels and shared_connections. */
-  readonly panelId = randomUUID();
   private readonly postgres: boolean;
   /** The alive_until this panel last wrote. */
   private leaseUntil = 0;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** This panel's name in shared_panels, shared_connections and creation claims (panelIdOf). */
+    readonly panelId: string = randomUUID(),
+  ) {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  /**
+   * At start: what an earlier run of this panel held (a crash left its places counted under
+   * this name) is given back, and the lease begins.
+   */
+  async begin(): Promise<void> {
+    await this.leave();
+    await this.beat();
   }
 
   /** Whether the database answers a query within waitMs (GET /api/health). */
@@ -231,4 +244,22 @@ export class SharedState {
     await this.db.deleteFrom("shared_connections").where("panel_id", "=", this.panelId).execute();
     await this.db.deleteFrom("shared_panels").where("id", "=", this.panelId).execute();
   }
+}
+
+/**
+ * The panel's name, kept in its data folder, so that a panel restarted after a
+ * crash knows its own leftovers (its creation claims, its places) from those
+ * of other panels still running.
+ */
+export function panelIdOf(dataDir: string): string {
+  const file = path.join(dataDir, "panel-id");
+  try {
+    const id = fs.readFileSync(file, "utf8").trim();
+    if (/^[0-9a-f-]{36}$/.test(id)) return id;
+  } catch {
+    // not made yet
+  }
+  const id = randomUUID();
+  fs.writeFileSync(file, `${id}\n`, { mode: 0o600 });
+  return id;
 }
