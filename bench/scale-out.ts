@@ -8,7 +8,10 @@
  * port, and waits until its checks have marked them down. The load is
  * `GET /api/self` as a signed-in user (the smallest signed-in answer: session,
  * principal, serialisation), 100 connections from this process (autocannon).
- * Every process (panels, HAProxy, PostgreSQL) is its own. On a machine with
+ * Every process (panels, HAProxy, PostgreSQL) is its own. Each round also gives
+ * the CPU time the panels spent per answer, all together (from /proc): it
+ * hardly moves with the machine's load, and stays flat when adding a panel
+ * adds no work per request. On a machine with
  * fewer cores than panels + balancer + load generator, the ratios say more
  * about the cores than about the panels: the load average is printed.
  *
@@ -31,11 +34,28 @@ const repoRoot = path.resolve(import.meta.dirname, "..");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadAverage = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
-async function measure(url: string, cookie: string): Promise<{ rps: number; p99: number }> {
+/** A process's user + system CPU time so far, in ms (/proc/PID/stat, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** req/s, p99, and the CPU (µs) the panels in `pids` spent per answer, all together. */
+async function measure(
+  url: string,
+  cookie: string,
+  pids: number[],
+): Promise<{ rps: number; p99: number; cpu: number }> {
+  const cpuBefore = pids.map(cpuMs);
   const result = await autocannon({ url, connections: 100, duration: seconds, headers: { cookie } });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: Math.round(result.requests.average), p99: result.latency.p99 };
+  const cpu = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - cpuBefore[i], 0);
+  return {
+    rps: Math.round(result.requests.average),
+    p99: result.latency.p99,
+    cpu: Math.round((cpu * 1000) / result.requests.total),
+  };
 }
 
 /** HAProxy on deploy/haproxy.cfg with these panels (the rest pointed at a closed port), once it has marked those down. */
@@ -102,13 +122,14 @@ async function main() {
         autocannon({ url: `${p.url}/api/self`, connections: 20, duration: 3, headers: { cookie } }),
       ),
     );
-    const direct = await measure(`${panels[0].url}/api/self`, cookie);
+    const direct = await measure(`${panels[0].url}/api/self`, cookie, [panels[0].pid]);
     console.log(`1 panel, no balancer: ${direct.rps} req/s, p99 ${direct.p99} ms`);
-    const rounds: { n: number; rps: number; p99: number }[] = [];
+    const rounds: { n: number; rps: number; p99: number; cpu: number }[] = [];
     for (const n of [1, 2, 3]) {
       const lb = await balancer(panels.slice(0, n));
       try {
-        rounds.push({ n, ...(await measure(`${lb.url}/api/self`, cookie)) });
+        const pids = panels.slice(0, n).map((p) => p.pid);
+        rounds.push({ n, ...(await measure(`${lb.url}/api/self`, cookie, pids)) });
       } finally {
         await lb.stop();
       }
@@ -117,12 +138,15 @@ async function main() {
         `${n} panel(s) behind HAProxy: ${r.rps} req/s, p99 ${r.p99} ms (load average ${loadAverage()})`,
       );
     }
-    console.log("\n| panels behind HAProxy | req/s | ratio to 1 | p99 |\n|---|---|---|---|");
     console.log(
-      `| 1, no balancer | ${direct.rps} | ${(direct.rps / rounds[0].rps).toFixed(2)} | ${direct.p99} ms |`,
+      "\n| panels behind HAProxy | req/s | ratio to 1 | p99 | panels' CPU per answer |\n|---|---|---|---|---|",
     );
-    for (const r of rounds)
-      console.log(`| ${r.n} | ${r.rps} | ${(r.rps / rounds[0].rps).toFixed(2)} | ${r.p99} ms |`);
+    const line = (label: string, r: { rps: number; p99: number; cpu: number }) =>
+      console.log(
+        `| ${label} | ${r.rps} | ${(r.rps / rounds[0].rps).toFixed(2)} | ${r.p99} ms | ${r.cpu} µs |`,
+      );
+    line("1, no balancer", direct);
+    for (const r of rounds) line(String(r.n), r);
   } finally {
     for (const p of panels) await p.stop();
     cluster.stop();
