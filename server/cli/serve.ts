@@ -95,8 +95,13 @@ async function ensureFirstAdmin(
   log: (m: string) => void,
 ): Promise<void> {
   if (!config.firstAdmin || (await services.accounts.count()) > 0) return;
-  const user = await services.accounts.create({ ...config.firstAdmin, scopes: ["admin"] });
-  log(`created the first administrator ${user.username} <${user.email}> from OUTPOST_ADMIN_*`);
+  try {
+    const user = await services.accounts.create({ ...config.firstAdmin, scopes: ["admin"] });
+    log(`created the first administrator ${user.username} <${user.email}> from OUTPOST_ADMIN_*`);
+  } catch (err) {
+    // Panels sharing a database, started together: another one made it first.
+    if ((await services.accounts.count()) === 0) throw err;
+  }
 }
 
 /**

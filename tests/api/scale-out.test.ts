@@ -98,6 +98,17 @@ describe.runIf(onPostgres)("README scale-out: three panels behind HAProxy on one
     const script = `set -euo pipefail\n${ours}\n${steps.join("\n")}`;
     const { code, output } = await runBash(script, work, 120_000);
     expect(code, output).toBe(0);
+    // The balancer answers once one panel does: each panel is up too (or its log says why not).
+    for (const [i, base] of panels.entries()) {
+      const log = () => fs.readFileSync(path.join(work, "data", `panel${i + 1}.log`), "utf8");
+      await waitUntil(
+        async () => (await fetch(`${base}/api/health`).catch(() => undefined))?.status === 200,
+        60_000,
+        100,
+      ).catch(() => {
+        throw new Error(`panel ${i + 1} did not start:\n${log()}`);
+      });
+    }
   }, 180_000);
 
   afterAll(async () => {
