@@ -55,6 +55,8 @@ export async function serve(
   const { shared } = services;
   const runJobs = async () => {
     await shared.beat();
+    // Sessions ended through another panel take this panel's sockets along.
+    await services.live.closeWithoutSession((hashes) => services.sessions.existing(hashes));
     await shared.runJob("sessions.purge", 10 * 60_000, () => services.sessions.purgeExpired());
     await shared.runJob("creations.reconcile", 10 * 60_000, reconcile);
     await shared.runJob("shared.prune", 60_000, () => shared.prune());

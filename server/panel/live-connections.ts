@@ -126,6 +126,21 @@ export class LiveConnections {
     this.endRemoteSftp({ userId });
   }
 
+  /**
+   * Closes this panel's connections whose session is gone. Signing out, a password change or a
+   * deleted user through another panel sharing the database deletes the sessions there, and that
+   * panel's onRevoked reaches only its own connections: each panel sweeps its own (serve.ts, every
+   * few seconds). SFTP sessions have no panel session to look for.
+   */
+  async closeWithoutSession(existing: (hashes: string[]) => Promise<Set<string>>): Promise<void> {
+    const hashes = [...new Set([...this.open.keys()].map((c) => c.sessionHash))].filter(
+      (h) => !h.startsWith("sftp:"),
+    );
+    if (hashes.length === 0) return;
+    const alive = await existing(hashes);
+    this.closeWhere((c) => hashes.includes(c.sessionHash) && !alive.has(c.sessionHash), "signed out");
+  }
+
   /** A renewed session (POST /auth/reauth) takes the old one's connections, so its sign-out ends them. */
   renameSession(from: string, to: string): void {
     for (const connection of this.open.keys())

@@ -56,15 +56,36 @@ describe.runIf(onPostgres)("throttles and caps shared by panels on one database"
       expect(String(await openLive(panel.url, cookie).catch((e) => e))).toContain("429");
     for (const s of open) s.close();
   });
+
+  it("a sign-out through one panel closes the session's sockets on the other", async () => {
+    const api = await adminClient(a);
+    const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const onB = await openLive(b.url, cookie);
+    const kept = await openLive(
+      b.url,
+      [...(await adminClient(b)).cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+    );
+    expect((await api.post("/auth/logout")).status).toBeLessThan(300);
+    expect(await onB.closed).toBe(4001);
+    // Another session of the same user keeps its socket.
+    let keptClosed = false;
+    void kept.closed.then(() => {
+      keptClosed = true;
+    });
+    await new PanelClient(b.url).get("/api/health");
+    expect(keptClosed).toBe(false);
+    kept.close();
+  });
 });
 
 /** A live-status socket with this cookie; rejects with the answer's status when refused. */
-async function openLive(base: string, cookie: string): Promise<{ close(): void }> {
+async function openLive(base: string, cookie: string): Promise<{ close(): void; closed: Promise<number> }> {
   const { default: WebSocket } = await import("ws");
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${base.replace(/^http/, "ws")}/api/live`, { headers: { cookie } });
+    const closed = new Promise<number>((r) => socket.on("close", (code) => r(code)));
     socket.on("unexpected-response", (_req, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
     socket.on("error", reject);
-    socket.on("open", () => resolve({ close: () => socket.close() }));
+    socket.on("open", () => resolve({ close: () => socket.close(), closed }));
   });
 }
