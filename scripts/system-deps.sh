@@ -6,7 +6,8 @@
 # OpenSSH's client programs (sftp, ssh, ssh-keyscan, ssh-keygen) that the SFTP tests drive,
 # bubblewrap, the sandbox every game server of the host environment runs in,
 # and Docker's engine (docker.io, for the docker environment's tests, which start their own dockerd
-# when none runs) with the static busybox their test image is built from (no registry needed).
+# when none runs) with the static busybox their test image is built from (no registry needed),
+# and HAProxy (with curl), the load balancer the scale-out test puts in front of several panels (deploy/haproxy.cfg).
 # Idempotent: installs only what is missing. Fails loudly when it cannot.
 set -euo pipefail
 
@@ -26,6 +27,9 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 [ -x /usr/sbin/dockerd ] || [ -x /usr/bin/dockerd ] || missing+=(docker.io)
 # Only the static build can be copied alone into an image.
 { [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1; } || missing+=(busybox-static)
+[ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+# The README's scale-out steps (run by that test) wait for the balancer with curl.
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "system-deps: all present"
@@ -49,6 +53,7 @@ command -v chromium >/dev/null 2>&1 || { echo "system-deps: chromium still missi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "system-deps: PostgreSQL still missing" >&2; exit 1; }
 [ -x /usr/games/openttd ] || { echo "system-deps: OpenTTD still missing" >&2; exit 1; }
 [ -x /usr/sbin/dockerd ] || [ -x /usr/bin/dockerd ] || { echo "system-deps: dockerd still missing" >&2; exit 1; }
+[ -x /usr/sbin/haproxy ] || { echo "system-deps: haproxy still missing" >&2; exit 1; }
 for program in xz bzip2 zstd sftp ssh ssh-keyscan ssh-keygen bwrap; do
   command -v "$program" >/dev/null 2>&1 || { echo "system-deps: $program still missing" >&2; exit 1; }
 done

@@ -8,6 +8,7 @@ import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
 import { daemonBundleRoutes } from "./api/daemon-bundle.ts";
 import { fileRoutes } from "./api/files.ts";
+import { healthRoutes } from "./api/health.ts";
 import { liveRoutes } from "./api/live.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { notificationRoutes } from "./api/notifications.ts";
@@ -110,6 +111,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     selfClientRoutes,
     notificationRoutes,
     configRoutes,
+    healthRoutes,
     settingsRoutes,
     nodeRoutes,
     serverRoutes,

@@ -53,7 +53,7 @@ export function liveRoutes(app: Api, { services }: RouteContext): void {
       // Before the upgrade, so that a caller over a cap gets a plain 429 answer and no socket.
       preHandler: async (request) => {
         const principal = requirePrincipal(request);
-        const reservation = services.live.reserve({
+        const reservation = await services.live.reserve({
           kind: "live",
           userId: principal.user.id,
           sessionHash: principal.sessionHash,
@@ -62,6 +62,8 @@ export function liveRoutes(app: Api, { services }: RouteContext): void {
         });
         reservations.set(request.raw, reservation);
         request.raw.socket.once("close", () => reservation.release());
+        // Closed while the place was being taken: no close event will come.
+        if (request.raw.socket.destroyed) reservation.release();
       },
     },
     webSocketHandler(async (socket, request) => {

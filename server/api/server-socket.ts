@@ -33,7 +33,7 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
       // Before the upgrade, so that a caller over a cap gets a plain 429 answer and no socket.
       preHandler: async (request) => {
         const principal = requirePrincipal(request);
-        const reservation = services.live.reserve({
+        const reservation = await services.live.reserve({
           kind: "console",
           userId: principal.user.id,
           sessionHash: principal.sessionHash,
@@ -43,6 +43,8 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
         reservations.set(request.raw, reservation);
         // The connection's end, however it comes (upgrade refused, socket closed), frees the place.
         request.raw.socket.once("close", () => reservation.release());
+        // Closed while the place was being taken: no close event will come.
+        if (request.raw.socket.destroyed) reservation.release();
       },
     },
     webSocketHandler(async (socket, request) => {

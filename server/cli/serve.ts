@@ -7,6 +7,7 @@ import type { OpenedDatabase } from "../db/database.ts";
 import type { Reservation } from "../panel/live-connections.ts";
 import { localNodeId } from "../panel/nodes.ts";
 import type { PanelServices } from "../panel/services.ts";
+import { panelBeatMs } from "../panel/shared-state.ts";
 
 /** `outpost serve`: the panel until SIGINT/SIGTERM. */
 export async function serve(
@@ -60,27 +61,34 @@ export async function serve(
       })
       .catch((err) => app.log.warn(`server transfers not reconciled: ${err.message}`));
   void reconcile();
-  const purge = setInterval(() => {
-    void services.sessions.purgeExpired().catch(() => {});
-    void reconcile();
-  }, 10 * 60_000);
-  purge.unref();
-  // Activity older than the retention setting; every panel sharing a database may run it, it is idempotent.
-  const expireActivity = () =>
-    void services.activity
-      .removeExpired()
-      .catch((err) => app.log.warn(`old activity not removed: ${err.message}`));
-  expireActivity();
-  const activityPurge = setInterval(expireActivity, config.activityPurgeMs);
-  activityPurge.unref();
+  // This panel's lease (its connections count while it lives), then the background jobs: each runs
+  // on one panel per period however many share the database (shared-state.ts).
+  const { shared } = services;
+  const runJobs = async () => {
+    await shared.beat();
+    // Sessions ended through another panel take this panel's sockets along.
+    await services.live.closeWithoutSession((hashes) => services.sessions.existing(hashes));
+    await shared.runJob("sessions.purge", 10 * 60_000, () => services.sessions.purgeExpired());
+    await shared.runJob("creations.reconcile", 10 * 60_000, reconcile);
+    await shared.runJob("shared.prune", 60_000, () => shared.prune());
+    // Activity older than the retention setting (a setting, so read at each turn).
+    await shared.runJob("activity.expire", config.activityPurgeMs, async () => {
+      await services.activity.removeExpired();
+    });
+  };
+  const jobs = setInterval(
+    () => void runJobs().catch((err) => app.log.warn(`background jobs: ${err.message}`)),
+    panelBeatMs,
+  );
+  jobs.unref();
+  await shared.begin();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal}: stopping`);
-    clearInterval(purge);
-    clearInterval(activityPurge);
+    clearInterval(jobs);
     services.nodeActivity.stop();
     services.alertWatch.stop();
     services.notifier.close();
@@ -88,6 +96,8 @@ export async function serve(
     await sftp?.close();
     await app.close();
     await localEngine?.close();
+    // Its places free at once for the other panels, not when its lease lapses.
+    await shared.leave().catch(() => {});
     await opened.close();
     process.exit(0);
   };
@@ -105,8 +115,13 @@ async function ensureFirstAdmin(
   log: (m: string) => void,
 ): Promise<void> {
   if (!config.firstAdmin || (await services.accounts.count()) > 0) return;
-  const user = await services.accounts.create({ ...config.firstAdmin, scopes: ["admin"] });
-  log(`created the first administrator ${user.username} <${user.email}> from OUTPOST_ADMIN_*`);
+  try {
+    const user = await services.accounts.create({ ...config.firstAdmin, scopes: ["admin"] });
+    log(`created the first administrator ${user.username} <${user.email}> from OUTPOST_ADMIN_*`);
+  } catch (err) {
+    // Panels sharing a database, started together: another one made it first.
+    if ((await services.accounts.count()) === 0) throw err;
+  }
 }
 
 /**
@@ -121,7 +136,7 @@ async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promi
   const { userId } = access;
   let reservation: Reservation;
   try {
-    reservation = services.live.reserve({
+    reservation = await services.live.reserve({
       kind: "sftp",
       userId,
       // An SFTP sign-in is a session of its own: it is ended with the user's sessions, not one of them.

@@ -48,6 +48,9 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): O
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const pg = postgresDriver();
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection the database dropped (a restart, a network cut) is discarded by the pool;
+    // unheard, its error would end the process. The next query opens a fresh one.
+    pool.on("error", () => {});
     // Other panels may write to the same database: nothing is answered from memory until
     // their writes are heard (followOtherWriters).
     const generation = new WriteGeneration(false);

@@ -100,6 +100,8 @@ export interface ServerCreationTable {
   id: string;
   node_id: number;
   started_at: number;
+  /** The panel that made the claim (shared_panels.id); '' for claims from before 0013. */
+  panel_id: Generated<string>;
 }
 
 /**
@@ -223,6 +225,34 @@ export interface UserDeviceTable {
   seen_at: number;
 }
 
+/** One counted event (a failed sign-in, a mailed invitation) under its key, kept until expires_at. */
+export interface SharedEventTable {
+  key: string;
+  at: number;
+  expires_at: number;
+}
+
+/** A running panel; what it holds (shared_connections) counts while alive_until lies ahead. */
+export interface SharedPanelTable {
+  id: string;
+  alive_until: number;
+}
+
+/** An open console socket, live socket or SFTP session, for the caps shared by every panel. */
+export interface SharedConnectionTable {
+  id: string;
+  panel_id: string;
+  user_id: number;
+  session_hash: string;
+  address: string;
+}
+
+/** When a background job may run next (claimed by one panel at a time). */
+export interface SharedJobTable {
+  name: string;
+  next_at: number;
+}
+
 export interface Database {
   activity: ActivityTable;
   backups: BackupTable;
@@ -244,4 +274,8 @@ export interface Database {
   notification_keys: NotificationKeyTable;
   notification_claims: NotificationClaimTable;
   user_devices: UserDeviceTable;
+  shared_events: SharedEventTable;
+  shared_panels: SharedPanelTable;
+  shared_connections: SharedConnectionTable;
+  shared_jobs: SharedJobTable;
 }

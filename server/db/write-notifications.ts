@@ -73,6 +73,10 @@ const ourTables: Record<keyof Database, boolean> = {
   notification_keys: false,
   notification_claims: false,
   user_devices: false,
+  shared_events: false,
+  shared_panels: false,
+  shared_connections: false,
+  shared_jobs: false,
 };
 const notifyingTables = Object.entries(ourTables)
   .filter(([, notifies]) => notifies)

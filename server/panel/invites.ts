@@ -134,11 +134,11 @@ export class Invites {
     address: string,
   ): Promise<IssuedSession> {
     const email = normaliseEmail(input.email);
-    this.throttle.refuseIfThrottled(email, address);
+    await this.throttle.refuseIfThrottled(email, address);
     const invite = input.token ? await this.sessions.find(input.token, "invite") : undefined;
     const user = invite ? await this.accounts.byId(invite.userId) : undefined;
     if (!invite || !user || user.email !== email || !(await this.isPending(user.id))) {
-      this.throttle.recordFailure(email, address);
+      await this.throttle.recordFailure(email, address);
       throw invalidLink();
     }
     const username = checkUsername(input.username);
@@ -166,7 +166,7 @@ export class Invites {
         // Someone took the username since the check; the link was not spent.
         throw isUniqueViolation(err) ? errors.userExists("username") : err;
       });
-    this.throttle.recordSuccess(email, address);
+    await this.throttle.recordSuccess(email, address);
     const scopes = await this.accounts.globalScopes(user.id);
     if (!holdsScope(scopes, "login")) throw errors.loginNotPermitted();
     const session = await this.sessions.create(user.id, "session");

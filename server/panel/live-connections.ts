@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import type { SftpSessionFilter } from "../node-wire/sftp-wire.ts";
 import { RemoteSftpEnds } from "./remote-sftp-ends.ts";
 import { rotatedSessionGraceMs } from "./sessions.ts";
+import type { SharedState } from "./shared-state.ts";
 
 /** One open connection that acts for a user: a console socket, a live status socket or an SFTP session. */
 export interface LiveConnection {
@@ -50,7 +52,9 @@ const tooMany = (what: string, limit: number) =>
  * used it with it at once: signing out, a password change, removal from a
  * server, a change of scopes there, deletion of the user. It also caps how
  * many one user, one session and one address may hold: without a cap one
- * user could take every file descriptor of the process.
+ * user could take every file descriptor of the process. The caps count every
+ * panel's connections (shared-state.ts): a balancer in front of several
+ * panels gives no one more.
  *
  * SFTP sessions on a remote node live in `outpost daemon`, not here: they
  * are ended by asking the node through server/link (NodeClient.sftp), with
@@ -59,6 +63,8 @@ const tooMany = (what: string, limit: number) =>
  */
 export class LiveConnections {
   private readonly open = new Map<LiveConnection, (reason: string) => void>();
+  /** Each open connection's place in the shared count (shared_connections). */
+  private readonly places = new Map<LiveConnection, string>();
   /** Sessions renewed by reauth → their successor, while the old one is still valid (its grace). */
   private readonly renamed = new Map<string, string>();
   /** Ends remote SFTP sessions, asking again while their node cannot be reached. */
@@ -66,6 +72,7 @@ export class LiveConnections {
 
   constructor(
     private readonly limits: ConnectionLimits,
+    private readonly shared: SharedState,
     private readonly nodes?: NodeReach,
     private readonly log: (msg: string) => void = () => {},
   ) {
@@ -76,22 +83,20 @@ export class LiveConnections {
   }
 
   /** Takes a place for a connection, or throws 429 ErrTooManyConnections when a cap is reached. */
-  reserve(connection: LiveConnection): Reservation {
+  async reserve(connection: LiveConnection): Promise<Reservation> {
     // Opened with a session reauth already replaced (a page's first calls race its reauth): it
     // belongs to the renewed session, so that session's sign-out ends it.
     for (let hops = 0; hops < 8 && this.renamed.has(connection.sessionHash); hops++)
       connection.sessionHash = this.renamed.get(connection.sessionHash) ?? connection.sessionHash;
-    const held = [...this.open.keys()];
-    const count = (same: (c: LiveConnection) => boolean) => held.filter(same).length;
-    if (count((c) => c.userId === connection.userId) >= this.limits.perUser)
-      throw tooMany("for this user", this.limits.perUser);
-    if (count((c) => c.sessionHash === connection.sessionHash) >= this.limits.perSession)
-      throw tooMany("for this session", this.limits.perSession);
-    if (count((c) => c.address === connection.address) >= this.limits.perAddress)
-      throw tooMany("from this address", this.limits.perAddress);
+    const id = randomUUID();
+    const full = await this.shared.holdConnection(id, connection, this.limits);
+    if (full === "user") throw tooMany("for this user", this.limits.perUser);
+    if (full === "session") throw tooMany("for this session", this.limits.perSession);
+    if (full === "address") throw tooMany("from this address", this.limits.perAddress);
     let close: (reason: string) => void = () => {};
     let released = false;
     this.open.set(connection, (reason) => close(reason));
+    this.places.set(connection, id);
     return {
       attach: (closeIt) => {
         close = closeIt;
@@ -99,7 +104,7 @@ export class LiveConnections {
       release: () => {
         if (released) return;
         released = true;
-        this.open.delete(connection);
+        this.forget(connection);
       },
     };
   }
@@ -121,10 +126,26 @@ export class LiveConnections {
     this.endRemoteSftp({ userId });
   }
 
+  /**
+   * Closes this panel's connections whose session is gone. Signing out, a password change or a
+   * deleted user through another panel sharing the database deletes the sessions there, and that
+   * panel's onRevoked reaches only its own connections: each panel sweeps its own (serve.ts, every
+   * few seconds). SFTP sessions have no panel session to look for.
+   */
+  async closeWithoutSession(existing: (hashes: string[]) => Promise<Set<string>>): Promise<void> {
+    const hashes = [...new Set([...this.open.keys()].map((c) => c.sessionHash))].filter(
+      (h) => !h.startsWith("sftp:"),
+    );
+    if (hashes.length === 0) return;
+    const alive = await existing(hashes);
+    this.closeWhere((c) => hashes.includes(c.sessionHash) && !alive.has(c.sessionHash), "signed out");
+  }
+
   /** A renewed session (POST /auth/reauth) takes the old one's connections, so its sign-out ends them. */
   renameSession(from: string, to: string): void {
     for (const connection of this.open.keys())
       if (connection.sessionHash === from) connection.sessionHash = to;
+    this.shared.renameSession(from, to).catch((err) => this.log(`connections not renamed: ${err.message}`));
     // The old session stays valid for a grace period; what opens with it meanwhile is the new one's.
     this.renamed.set(from, to);
     setTimeout(() => this.renamed.delete(from), rotatedSessionGraceMs).unref();
@@ -173,8 +194,19 @@ export class LiveConnections {
   private closeWhere(match: (c: LiveConnection) => boolean, reason: string): void {
     for (const [connection, close] of [...this.open]) {
       if (!match(connection)) continue;
-      this.open.delete(connection);
+      this.forget(connection);
       close(reason);
     }
+  }
+
+  /** Drops a connection here and gives its place back (a failure leaves it to lapse with this panel's lease at stop). */
+  private forget(connection: LiveConnection): void {
+    this.open.delete(connection);
+    const id = this.places.get(connection);
+    this.places.delete(connection);
+    if (id)
+      this.shared
+        .releaseConnection(id)
+        .catch((err) => this.log(`connection place not freed: ${err.message}`));
   }
 }

@@ -1,8 +1,10 @@
 import { ApiError } from "../errors.ts";
+import type { SharedState } from "./shared-state.ts";
 
 /**
  * Holds back guessing at sign-in (password, one-time code, invite link, SFTP).
- * Kept in memory: a restart forgets it, and each panel process counts on its own.
+ * Kept in the database (shared-state.ts): every panel sharing it counts the
+ * same failures, so adding a panel adds no attempts; a restart forgets nothing.
  *
  * - One address on one account: a few failures are free, then each further
  *   one waits longer (doubling, up to a cap) until a success from that address
@@ -41,19 +43,33 @@ export const defaultThrottleLimits: ThrottleLimits = {
 };
 
 export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
-
-  constructor(private readonly limits: ThrottleLimits = defaultThrottleLimits) {}
+  /**
+   * @param name what is counted ("sign-in", "registration", …): each throttle's keys are its own.
+   */
+  constructor(
+    private readonly shared: SharedState,
+    private readonly name: string,
+    private readonly limits: ThrottleLimits = defaultThrottleLimits,
+  ) {}
 
   /** Seconds until the next attempt is allowed, or 0 when it is allowed now. */
-  retryAfter(account: string, address: string, now = Date.now()): number {
-    const wait = Math.max(this.backOff(account, address, now), this.addressWait(address, now));
+  async retryAfter(account: string, address: string, now = Date.now()): Promise<number> {
+    const pair = this.pairKey(account, address);
+    const spread = this.addressKey(address);
+    const times = await this.shared.times(
+      this.countsAddress ? [pair, spread] : [pair],
+      now - Math.max(this.limits.memoryMs, this.limits.windowMs),
+    );
+    const wait = Math.max(
+      this.backOff(recent(times.get(pair), this.limits.memoryMs, now), now),
+      this.addressWait(recent(times.get(spread), this.limits.windowMs, now), now),
+    );
     return Math.ceil(wait / 1000);
   }
 
   /** 429 ErrTooManyAttempts, with the seconds to wait, while this address is held back on the account. */
-  refuseIfThrottled(account: string, address: string): void {
-    const retryAfter = this.retryAfter(account, address);
+  async refuseIfThrottled(account: string, address: string): Promise<void> {
+    const retryAfter = await this.retryAfter(account, address);
     if (retryAfter > 0) {
       throw new ApiError(
         429,
@@ -67,55 +83,53 @@ export class LoginThrottle {
   }
 
   /** Counts a failure; answers true when it is the one that starts holding this address back on the account. */
-  recordFailure(account: string, address: string, now = Date.now()): boolean {
-    const count = this.push(pairKey(account, address), this.limits.memoryMs, now);
+  async recordFailure(account: string, address: string, now = Date.now()): Promise<boolean> {
+    const pair = this.pairKey(account, address);
+    const events = [{ key: pair, keepMs: this.limits.memoryMs }];
     // Throttles without a per-address limit (registrations, codes under anyAddress) keep no such count.
-    if (this.limits.perAddress < Number.MAX_SAFE_INTEGER)
-      this.push(`i:${address}`, this.limits.windowMs, now);
-    if (this.failures.size > 100_000) this.prune(now);
+    if (this.countsAddress) events.push({ key: this.addressKey(address), keepMs: this.limits.windowMs });
+    await this.shared.record(events, now);
+    const count = recent(
+      (await this.shared.times([pair], now - this.limits.memoryMs)).get(pair),
+      this.limits.memoryMs,
+      now,
+    ).length;
     return count === this.limits.freeAttempts;
   }
 
   /** A success forgets the failures of this address on this account (not the address's overall count). */
-  recordSuccess(account: string, address: string): void {
-    this.failures.delete(pairKey(account, address));
+  async recordSuccess(account: string, address: string): Promise<void> {
+    await this.shared.forget(this.pairKey(account, address));
   }
 
-  private backOff(account: string, address: string, now: number): number {
-    const list = this.recent(pairKey(account, address), this.limits.memoryMs, now);
+  private get countsAddress(): boolean {
+    return this.limits.perAddress < Number.MAX_SAFE_INTEGER;
+  }
+
+  private backOff(list: number[], now: number): number {
     const beyond = list.length - this.limits.freeAttempts;
     if (beyond < 0) return 0;
     const delay = Math.min(this.limits.firstDelayMs * 2 ** beyond, this.limits.maxDelayMs);
     return Math.max(0, list[list.length - 1] + delay - now);
   }
 
-  private addressWait(address: string, now: number): number {
-    const list = this.recent(`i:${address}`, this.limits.windowMs, now);
+  private addressWait(list: number[], now: number): number {
     if (list.length < this.limits.perAddress) return 0;
     return list[list.length - this.limits.perAddress] + this.limits.windowMs - now;
   }
 
-  /** Adds a failure under key; answers how many it now holds. */
-  private push(key: string, keepMs: number, now: number): number {
-    const list = this.recent(key, keepMs, now);
-    list.push(now);
-    this.failures.set(key, list);
-    return list.length;
+  private pairKey(account: string, address: string): string {
+    return `${this.name}:p:${account}\n${address}`;
   }
 
-  private recent(key: string, keepMs: number, now: number): number[] {
-    return (this.failures.get(key) ?? []).filter((t) => t > now - keepMs);
-  }
-
-  private prune(now: number): void {
-    for (const [key, list] of this.failures) {
-      const keep = key.startsWith("i:") ? this.limits.windowMs : this.limits.memoryMs;
-      if (!list.some((t) => t > now - keep)) this.failures.delete(key);
-    }
+  private addressKey(address: string): string {
+    return `${this.name}:i:${address}`;
   }
 }
 
-const pairKey = (account: string, address: string) => `p:${account}\n${address}`;
+/** The times of a list that lie within keepMs before now. */
+const recent = (list: number[] | undefined, keepMs: number, now: number) =>
+  (list ?? []).filter((t) => t > now - keepMs);
 
 /**
  * Open registration from one address: a few accounts are free, then each

@@ -40,13 +40,13 @@ export class OwnAccount {
   async change(user: User, sessionHash: string, input: OwnAccountChange, address: string, log: MailLog) {
     if (!input.password) throw errors.fieldRequired("password");
     // A stolen session must not become a way to guess the password: same throttle as sign-in.
-    this.throttle.refuseIfThrottled(user.email, address);
+    await this.throttle.refuseIfThrottled(user.email, address);
     // A wrong current password is a client error (400), not a 500 as in the reference panel.
     if (!(await this.accounts.checkPasswordOf(user.id, input.password))) {
-      this.throttle.recordFailure(user.email, address);
+      await this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
-    this.throttle.recordSuccess(user.email, address);
+    await this.throttle.recordSuccess(user.email, address);
     if (input.newPassword !== undefined) checkNewPassword(input.newPassword, "newPassword");
     await this.accounts.update(user.id, { username: input.username, email: input.email });
     const after = (await this.accounts.byId(user.id)) ?? user;

@@ -1,8 +1,9 @@
-import type { Transaction } from "kysely";
+import type { Selectable, Transaction } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { Database, ServerCreationTable } from "../db/tables.ts";
 import { ApiError } from "../errors.ts";
 import type { Nodes } from "./nodes.ts";
+import type { SharedState } from "./shared-state.ts";
 
 /** No creation takes this long (a node's create call times out in seconds): a claim this old was cut short. */
 const staleAfterMs = 10 * 60_000;
@@ -10,7 +11,7 @@ const staleAfterMs = 10 * 60_000;
 const conflict = (id: string) =>
   new ApiError(409, "ErrServerAlreadyExists", "server ${id} already exists", { id });
 
-type Claim = ServerCreationTable;
+type Claim = Selectable<ServerCreationTable>;
 
 /**
  * Makes a server's creation atomic across the panel and its node. The node
@@ -31,6 +32,8 @@ export class ServerCreations {
   constructor(
     private readonly db: Db,
     private readonly nodes: Nodes,
+    /** Which panel made a claim, and whether it still lives: another live panel's claim is no crash's leftover. */
+    private readonly shared?: SharedState,
   ) {}
 
   /** Claims an id for a creation on a node; answers the claim's stamp for settle/abandon. */
@@ -38,12 +41,12 @@ export class ServerCreations {
     return this.exclusive(id, async () => {
       const left = await this.find(id);
       // A creation of this id is under way, or its leftovers cannot be taken back yet.
-      if (left && !(this.isStale(left) && (await this.takeBack(left)))) throw conflict(id);
+      if (left && !((await this.isStale(left)) && (await this.takeBack(left)))) throw conflict(id);
       const startedAt = Date.now();
       try {
         await this.db
           .insertInto("server_creations")
-          .values({ id, node_id: nodeId, started_at: startedAt })
+          .values({ id, node_id: nodeId, started_at: startedAt, panel_id: this.shared?.panelId ?? "" })
           .execute();
       } catch {
         throw conflict(id);
@@ -74,7 +77,8 @@ export class ServerCreations {
       await create();
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "ErrServerAlreadyExists")) throw err;
-      if (!(await this.takeBackUnclaimed({ id, node_id: nodeId, started_at: startedAt }))) throw err;
+      if (!(await this.takeBackUnclaimed({ id, node_id: nodeId, started_at: startedAt, panel_id: "" })))
+        throw err;
       await create();
     }
   }
@@ -100,7 +104,7 @@ export class ServerCreations {
     for (const listed of claims) {
       await this.exclusive(listed.id, async () => {
         const claim = await this.find(listed.id);
-        if (!claim || !this.isStale(claim)) return;
+        if (!claim || !(await this.isStale(claim))) return;
         done.push(
           (await this.takeBack(claim))
             ? `server ${claim.id}: a creation cut short by a crash was taken back from node ${claim.node_id}`
@@ -111,8 +115,17 @@ export class ServerCreations {
     return done;
   }
 
-  private isStale(claim: Claim): boolean {
-    return claim.started_at < this.since || claim.started_at < Date.now() - staleAfterMs;
+  /**
+   * Too old to be under way, or made by a panel that is gone. Several panels share the
+   * database: a claim older than this process may be another live panel's creation in progress.
+   */
+  private async isStale(claim: Claim): Promise<boolean> {
+    if (claim.started_at < Date.now() - staleAfterMs) return true;
+    // Another panel's claim is a leftover once that panel is gone; this panel's (or one from
+    // before claims named their panel) once it is older than this process: a crash left it.
+    if (claim.panel_id && this.shared && claim.panel_id !== this.shared.panelId)
+      return !(await this.shared.isAlive(claim.panel_id));
+    return claim.started_at < this.since;
   }
 
   /** Removes what the node made of a cut-short creation, then its claim; false when the node cannot say. */

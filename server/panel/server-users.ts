@@ -3,7 +3,7 @@ import { ApiError, errors } from "../errors.ts";
 import { checkEmail, normaliseEmail } from "./account-rules.ts";
 import type { Accounts } from "./accounts.ts";
 import { invitationMail } from "./invite-mail.ts";
-import { InviteMailThrottle } from "./invite-mail-throttle.ts";
+import type { InviteMailThrottle } from "./invite-mail-throttle.ts";
 import { type Invites, pendingPasswordHash } from "./invites.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
 import { holdsScope, isServerScope, joinScopes, parseScopes, serverScopes } from "./scopes.ts";
@@ -84,15 +84,14 @@ export function resultingScopes(
 
 /** The users of one server: who has a server-level permission row there, and with which scopes. */
 export class ServerUsers {
-  /** Invitation mails per address and per inviter (issue 13: grants could flood a mailbox). */
-  private readonly mailThrottle = new InviteMailThrottle();
-
   constructor(
     private readonly db: Db,
     private readonly accounts: Accounts,
     private readonly invites: Invites,
     private readonly settings: Settings,
     private readonly mailer: Mailer,
+    /** Invitation mails per address and per inviter (issue 13: grants could flood a mailbox). */
+    private readonly mailThrottle: InviteMailThrottle,
     /** Called when a user's rights on a server change, so their open connections there follow. */
     private readonly rightsChanged: (userId: number, serverId: string) => void = () => {},
   ) {}
@@ -143,7 +142,8 @@ export class ServerUsers {
     // written while that address (or this inviter) has had its share. An administrator is not
     // refused: their grant goes through and the link is answered to them instead.
     const invites = !user || (await this.invites.isPending(user.id));
-    if (invites && !editor.held.includes("admin")) this.mailThrottle.refuseIfThrottled(email, editor.userId);
+    if (invites && !editor.held.includes("admin"))
+      await this.mailThrottle.refuseIfThrottled(email, editor.userId);
     user ??= await this.invites.createInvitee(email);
     const value = joinScopes(resultingScopes(editor.held, current ?? [], scopes));
     await this.db
@@ -177,10 +177,10 @@ export class ServerUsers {
     const admin = editor.held.includes("admin");
     const inviter = admin ? "admin" : editor.userId;
     // An address that has had its share of invitations gets no more for a while.
-    if (this.mailThrottle.retryAfter(email, inviter) === 0) {
+    if ((await this.mailThrottle.retryAfter(email, inviter)) === 0) {
       const mail = await this.invitation(serverId, email, url, token, editor);
       if ((await this.mailer.send(mail, log)) === "sent") {
-        this.mailThrottle.recordSent(email, inviter);
+        await this.mailThrottle.recordSent(email, inviter);
         return { mailed: true };
       }
     }

@@ -20,6 +20,7 @@ import type { Principal } from "./principal.ts";
 import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
 import { ServerCreations } from "./server-creations.ts";
 import { defaultServerUserScopes } from "./server-scopes.ts";
+import type { SharedState } from "./shared-state.ts";
 import { canonicalJson } from "./templates/template-repos.ts";
 
 const limitsAdminOnly = () =>
@@ -83,8 +84,9 @@ export class Servers {
     private readonly db: Db,
     private readonly nodes: Nodes,
     private readonly templates: VouchedTemplates,
+    shared?: SharedState,
   ) {
-    this.creations = new ServerCreations(db, nodes);
+    this.creations = new ServerCreations(db, nodes, shared);
   }
 
   /**

@@ -5,6 +5,7 @@ import { ensurePrivateDir } from "../secrets/private-files.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { Accounts } from "./accounts.ts";
 import { Activity } from "./activity.ts";
+import { InviteMailThrottle } from "./invite-mail-throttle.ts";
 import { Invites } from "./invites.ts";
 import { LiveConnections } from "./live-connections.ts";
 import { LiveStatus } from "./live-status.ts";
@@ -26,6 +27,7 @@ import { Servers } from "./servers.ts";
 import { Sessions } from "./sessions.ts";
 import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
+import { panelIdOf, SharedState } from "./shared-state.ts";
 import { SignIn } from "./sign-in.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
 import { ThemeArchives } from "./themes.ts";
@@ -76,6 +78,8 @@ export interface PanelServices {
   alertWatch: AlertWatch;
   devices: SignInDevices;
   vapid: VapidKeys;
+  /** Throttles, caps and job turns shared with every panel on the database. */
+  shared: SharedState;
 }
 
 export function defaultPublicUrl(config: PanelConfig): string {
@@ -95,14 +99,16 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const accounts = new Accounts(db, secrets);
   const sessions = new Sessions(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) }, secrets);
-  const throttle = new LoginThrottle();
+  // Counted in the database: every panel on it counts the same attempts (shared-state.ts).
+  const shared = new SharedState(db, panelIdOf(config.dataDir));
+  const throttle = new LoginThrottle(shared, "sign-in");
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode, secrets);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
-  const servers = new Servers(db, nodes, templates);
+  const servers = new Servers(db, nodes, templates, shared);
   const activity = new Activity(db, settings);
   const notificationChannels = new NotificationChannels(db, secrets);
   const vapid = new VapidKeys(db, secrets);
@@ -113,6 +119,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   nodes.onUnreachable = (nodeId) => notify({ type: "node.unreachable", nodeId });
   const live = new LiveConnections(
     config.connectionLimits,
+    shared,
     {
       allNodes: () => nodes.allClients(),
       nodeOf: (id) => servers.nodeOf(id),
@@ -146,8 +153,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       settings,
       twoFactor,
       invites,
-      new LoginThrottle(registrationLimits(config.registrationsPerAddress)),
-      new LoginThrottle(accountWideLimits()),
+      new LoginThrottle(shared, "registration", registrationLimits(config.registrationsPerAddress)),
+      new LoginThrottle(shared, "code", accountWideLimits()),
       mailer,
     ),
     twoFactor,
@@ -159,8 +166,14 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     templates,
     sftpAuth: new SftpAuth(db, accounts, throttle, secrets),
     invites,
-    serverUsers: new ServerUsers(db, accounts, invites, settings, mailer, (userId, serverId) =>
-      live.closeForUserOnServer(userId, serverId),
+    serverUsers: new ServerUsers(
+      db,
+      accounts,
+      invites,
+      settings,
+      mailer,
+      new InviteMailThrottle(shared),
+      (userId, serverId) => live.closeForUserOnServer(userId, serverId),
     ),
     serverClients: new ServerClients(db, clients),
     userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => live.closeForUser(userId, reason)),
@@ -187,5 +200,6 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     alertWatch,
     devices: new SignInDevices(db, notify),
     vapid,
+    shared,
   };
 }

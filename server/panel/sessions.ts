@@ -127,6 +127,17 @@ export class Sessions {
     this.revoked({ userId, exceptHash });
   }
 
+  /** Which of these sessions still exist (another panel's sign-out deletes rows this one cannot hear). */
+  async existing(hashes: string[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom("sessions")
+      .select("token_hash")
+      .where("token_hash", "in", hashes)
+      .execute();
+    return new Set(rows.map((r) => r.token_hash));
+  }
+
   async purgeExpired(): Promise<void> {
     await this.db.deleteFrom("sessions").where("expires_at", "<=", Date.now()).execute();
   }

@@ -45,10 +45,10 @@ export class SftpAuth {
   /** Who signs in and what they may do when the login may use SFTP there; undefined for every refusal. */
   async allows(login: SftpLoginCheck, nodeId: number): Promise<SftpAccess | undefined> {
     const account = normaliseEmail(login.email);
-    if (this.throttle.retryAfter(account, login.address) > 0) return undefined;
+    if ((await this.throttle.retryAfter(account, login.address)) > 0) return undefined;
     const user = await this.accounts.checkPassword(account, login.password);
     if (!user) {
-      this.throttle.recordFailure(account, login.address);
+      await this.throttle.recordFailure(account, login.address);
       return undefined;
     }
     // The reference lets anyone with the password in; an account an
@@ -69,7 +69,7 @@ export class SftpAuth {
       .executeTakeFirst();
     const held = [...global, ...parseScopes(row?.scopes ?? "")];
     if (!holdsScope(held, "server.sftp") || !holdsScope(held, "server.files.view")) return undefined;
-    this.throttle.recordSuccess(account, login.address);
+    await this.throttle.recordSuccess(account, login.address);
     return { userId: user.id, write: holdsScope(held, "server.files.edit") };
   }
 

@@ -43,10 +43,10 @@ export class SignIn {
 
   async login(email: string, password: string, address: string): Promise<LoginResult> {
     const account = normaliseEmail(email);
-    this.throttle.refuseIfThrottled(account, address);
+    await this.throttle.refuseIfThrottled(account, address);
     const user = await this.accounts.checkPassword(account, password);
     if (!user) {
-      this.throttle.recordFailure(account, address);
+      await this.throttle.recordFailure(account, address);
       throw errors.invalidCredentials();
     }
     const scopes = await this.requireLogin(user);
@@ -54,7 +54,7 @@ export class SignIn {
       const pending = await this.sessions.create(user.id, "otp");
       return { kind: "otp", pendingToken: pending.token };
     }
-    this.throttle.recordSuccess(account, address);
+    await this.throttle.recordSuccess(account, address);
     return { kind: "session", session: await this.issue(user, scopes) };
   }
 
@@ -73,12 +73,12 @@ export class SignIn {
     if (!pending) throw new ApiError(400, "ErrSessionExpired", "the login has expired, sign in again");
     const user = await this.accounts.byId(pending.userId);
     if (!user) throw new ApiError(400, "ErrInvalidSession", "no login is waiting for a code");
-    this.throttle.refuseIfThrottled(user.email, address);
+    await this.throttle.refuseIfThrottled(user.email, address);
     // Per address alone, one wrong code from each of many addresses was never refused.
-    this.codeGuesses.refuseIfThrottled(user.email, anyAddress);
+    await this.codeGuesses.refuseIfThrottled(user.email, anyAddress);
     if (!(await this.twoFactor.spendCode(user.id, code))) {
-      this.throttle.recordFailure(user.email, address);
-      if (this.codeGuesses.recordFailure(user.email, anyAddress)) {
+      await this.throttle.recordFailure(user.email, address);
+      if (await this.codeGuesses.recordFailure(user.email, anyAddress)) {
         // Once per hold: whoever guesses has the password, which the owner should change.
         tellOwner(this.mailer, this.settings, user, "codeGuessesHeld", log);
       }
@@ -86,8 +86,8 @@ export class SignIn {
     }
     await this.sessions.revoke(pendingToken);
     const scopes = await this.requireLogin(user);
-    this.throttle.recordSuccess(user.email, address);
-    this.codeGuesses.recordSuccess(user.email, anyAddress);
+    await this.throttle.recordSuccess(user.email, address);
+    await this.codeGuesses.recordSuccess(user.email, anyAddress);
     return this.issue(user, scopes);
   }
 
@@ -98,7 +98,7 @@ export class SignIn {
     if (!(await this.settings.get("panel.registrationEnabled"))) {
       throw new ApiError(404, "ErrRegistrationDisabled", "registration is disabled");
     }
-    this.registrations.refuseIfThrottled(registrationKey, address);
+    await this.registrations.refuseIfThrottled(registrationKey, address);
     // An address invited but never accepted does not keep its owner from signing up; the
     // registrant gets none of what was granted to it (registering proves no mailbox). The
     // username is checked first so a refused registration leaves the invitation alone.
@@ -108,7 +108,7 @@ export class SignIn {
     await this.accounts.assertFree({ username });
     await this.invites.release(email);
     const user = await this.accounts.create({ ...input, scopes: registeredUserScopes });
-    this.registrations.recordFailure(registrationKey, address);
+    await this.registrations.recordFailure(registrationKey, address);
     return this.issue(user, [...registeredUserScopes]);
   }
 

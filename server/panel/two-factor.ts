@@ -62,17 +62,17 @@ export class TwoFactor {
 
   /** Confirms the pending secret with a code from it; answers the first recovery codes. */
   async confirmEnrolment(user: User, code: string, address: string, log: MailLog): Promise<string[]> {
-    this.throttle.refuseIfThrottled(user.email, address);
+    await this.throttle.refuseIfThrottled(user.email, address);
     const state = await this.accounts.otpState(user.id);
     if (!state.pendingSecret) {
       throw new ApiError(400, "ErrOtpNotPending", "start two-factor enrolment first");
     }
     const step = (await otp()).otpStep(state.pendingSecret, code.trim());
     if (step === undefined) {
-      this.throttle.recordFailure(user.email, address);
+      await this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
-    this.throttle.recordSuccess(user.email, address);
+    await this.throttle.recordSuccess(user.email, address);
     // The confirming code counts as used: it cannot sign anyone in afterwards.
     await this.accounts.setOtp(user.id, {
       secret: state.pendingSecret,
@@ -134,13 +134,13 @@ export class TwoFactor {
 
   /** A code for an account-page action; guessing is throttled like sign-in. */
   private async requireCode(user: User, code: string, address: string): Promise<void> {
-    this.throttle.refuseIfThrottled(user.email, address);
+    await this.throttle.refuseIfThrottled(user.email, address);
     if (!(await this.accounts.otpState(user.id)).active) throw notEnabled();
     if (!(await this.spendCode(user.id, code))) {
-      this.throttle.recordFailure(user.email, address);
+      await this.throttle.recordFailure(user.email, address);
       throw errors.invalidCredentials();
     }
-    this.throttle.recordSuccess(user.email, address);
+    await this.throttle.recordSuccess(user.email, address);
   }
 
   private async replaceRecoveryCodes(userId: number): Promise<string[]> {

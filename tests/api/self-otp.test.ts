@@ -5,6 +5,7 @@ import { LoginThrottle } from "../../server/panel/login-throttle.ts";
 import { Mailer } from "../../server/panel/mailer.ts";
 import { currentOtp } from "../../server/panel/otp.ts";
 import { Settings } from "../../server/panel/settings.ts";
+import { SharedState } from "../../server/panel/shared-state.ts";
 import { TwoFactor } from "../../server/panel/two-factor.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { panelSecretBox, setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
@@ -124,7 +125,13 @@ describe("two-factor enrolment and use (/api/self/otp)", () => {
       const box = panelSecretBox(panel());
       const accounts = new Accounts(db, box);
       const settings = new Settings(db, { defaultPublicUrl: panel().url }, box);
-      const twoFactor = new TwoFactor(db, accounts, settings, new LoginThrottle(), new Mailer(settings));
+      const twoFactor = new TwoFactor(
+        db,
+        accounts,
+        settings,
+        new LoginThrottle(new SharedState(db), "sign-in"),
+        new Mailer(settings),
+      );
       const id = (await accounts.byEmail(user.email))!.id;
       // Open the pool's connections first (PostgreSQL), so the checks run side by side.
       await Promise.all(Array.from({ length: 6 }, () => accounts.otpState(id)));

@@ -74,7 +74,7 @@ describe.runIf(onPostgres)("panels sharing one PostgreSQL database", () => {
       values ('${user.username}', '${user.email}', 'x', ${Date.now()})`;
   };
 
-  it("gives every table the trigger that notifies its writes (but Kysely's own bookkeeping and the quiet ones)", async () => {
+  it("gives every table the trigger that notifies its writes (but Kysely's own bookkeeping and the unwatched ones)", async () => {
     const { rows } = await direct.query(`
       select c.relname, exists (
         select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'outpost_notify_write'
@@ -83,7 +83,7 @@ describe.runIf(onPostgres)("panels sharing one PostgreSQL database", () => {
       where c.relkind = 'r' and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())
         and c.relname not like 'kysely_migration%'`);
     expect(rows.length).toBeGreaterThan(10);
-    // Tables no cached read depends on (alert channels, claims, keys, devices) are left out on purpose.
+    // Tables no cached read depends on (logs, alert channels and claims, counters, leases) are left out on purpose.
     expect(
       rows
         .filter((r) => !r.notifies)
