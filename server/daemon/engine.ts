@@ -140,7 +140,12 @@ export class DaemonEngine {
           action: "task.run",
           ok: run.success === true,
           subject: `task:${taskId}`,
-          details: { trigger: run.trigger, run: run.id, ...(run.message ? { message: run.message } : {}) },
+          details: {
+            trigger: run.trigger,
+            run: run.id,
+            started: run.started,
+            ...(run.message ? { message: run.message } : {}),
+          },
         }),
     });
     this.historyOps = new HistoryOps(

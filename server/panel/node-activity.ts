@@ -30,6 +30,8 @@ export class NodeActivityFeed {
     private readonly activity: Activity,
     /** The node a server lives on: a node speaks only for its own servers. */
     private readonly nodeIdOf: (serverId: string) => Promise<number | undefined>,
+    /** Told of each event kept (the alerts hear of a failed task run at once this way). */
+    private readonly onRecorded: (data: NodeActivity) => void = () => {},
   ) {}
 
   start(): void {
@@ -92,7 +94,9 @@ export class NodeActivityFeed {
     const nodeId = f.client.nodeId;
     void this.nodeIdOf(String(event.data.serverId)).then(
       (owner) => {
-        if (owner === nodeId) return this.activity.record(recordOf(`${nodeId}/${event.id}`, event.data));
+        if (owner !== nodeId) return;
+        this.onRecorded(event.data);
+        return this.activity.record(recordOf(`${nodeId}/${event.id}`, event.data));
       },
       () => {},
     );

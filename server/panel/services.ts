@@ -194,6 +194,18 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       async (serverId) =>
         (await db.selectFrom("servers").select("node_id").where("id", "=", serverId).executeTakeFirst())
           ?.node_id,
+      (data) => {
+        // A scheduled run that failed is told at once, not when the task list is next read; the key
+        // is the one tasks.ts uses, so a run seen both ways is told once.
+        if (data.action !== "task.run" || data.ok || data.actor.kind !== "task") return;
+        const { taskId, name } = data.actor;
+        notify({
+          type: "task.failed",
+          serverId: data.serverId,
+          detail: `${name || taskId}: ${String(data.details.message ?? "")}`,
+          key: `${data.serverId}:${taskId}:${String(data.details.started ?? data.at)}`,
+        });
+      },
     ),
     notificationChannels,
     notifier,
