@@ -26,10 +26,25 @@ export function normalizeConfig(raw: unknown): PanelConfig {
   };
 }
 
+/** The last answer, so a page opened offline keeps the company name and theme (public data). */
+const KEPT_CONFIG = "outpost.config";
+
 export async function loadConfig(): Promise<PanelConfig> {
   try {
-    return normalizeConfig(await get("/api/config", { exempt: true }));
+    const answer = normalizeConfig(await get("/api/config", { exempt: true }));
+    try {
+      localStorage.setItem(KEPT_CONFIG, JSON.stringify(answer));
+    } catch {
+      // storage blocked or full: the defaults serve offline
+    }
+    return answer;
   } catch {
+    try {
+      const kept = localStorage.getItem(KEPT_CONFIG);
+      if (kept) return normalizeConfig(JSON.parse(kept));
+    } catch {
+      // storage blocked or a bad copy
+    }
     return DEFAULT_CONFIG;
   }
 }
