@@ -33,18 +33,17 @@ export async function loadConfig(): Promise<PanelConfig> {
   try {
     const answer = normalizeConfig(await get("/api/config", { exempt: true }));
     try {
-      localStorage.setItem(KEPT_CONFIG, JSON.stringify(answer));
+      localStorage[KEPT_CONFIG] = JSON.stringify(answer);
     } catch {
       // storage blocked or full: the defaults serve offline
     }
     return answer;
   } catch {
     try {
-      const kept = localStorage.getItem(KEPT_CONFIG);
-      if (kept) return normalizeConfig(JSON.parse(kept));
+      // Nothing kept (JSON.parse(undefined) throws) or storage blocked: the defaults.
+      return normalizeConfig(JSON.parse(localStorage[KEPT_CONFIG]));
     } catch {
-      // storage blocked or a bad copy
+      return DEFAULT_CONFIG;
     }
-    return DEFAULT_CONFIG;
   }
 }
