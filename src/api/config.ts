@@ -29,10 +29,24 @@ export function normalizeConfig(raw: unknown): PanelConfig {
   };
 }
 
+/** The last answer, so a page opened offline keeps the company name and theme (public data). */
+const KEPT_CONFIG = "outpost.config";
+
 export async function loadConfig(): Promise<PanelConfig> {
   try {
-    return normalizeConfig(await get("/api/config", { exempt: true }));
+    const answer = normalizeConfig(await get("/api/config", { exempt: true }));
+    try {
+      localStorage[KEPT_CONFIG] = JSON.stringify(answer);
+    } catch {
+      // storage blocked or full: the defaults serve offline
+    }
+    return answer;
   } catch {
-    return DEFAULT_CONFIG;
+    try {
+      // Nothing kept (JSON.parse(undefined) throws) or storage blocked: the defaults.
+      return normalizeConfig(JSON.parse(localStorage[KEPT_CONFIG]));
+    } catch {
+      return DEFAULT_CONFIG;
+    }
   }
 }

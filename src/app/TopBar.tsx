@@ -1,7 +1,8 @@
 import { t } from "@lingui/core/macro";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { Icon } from "../components/icons";
+import { lastKnown, remember } from "../offline/lastKnown";
 import { user } from "../state/session";
 import { SEARCH_INPUT_ID } from "./globalHotkeys";
 import { searchHandoff } from "./search/searchHandoff";
@@ -42,9 +43,27 @@ function SearchPlaceholder() {
   );
 }
 
+/** The account's e-mail: read from the panel, or the last one kept on this device (offline). */
+function useAvatarEmail(): string | undefined {
+  const fresh = user.value?.email;
+  const [kept, setKept] = useState<string>();
+  useEffect(() => {
+    if (fresh) {
+      void remember("self", { email: fresh });
+      return;
+    }
+    let live = true;
+    void lastKnown("self").then((k) => live && setKept(k?.value.email));
+    return () => {
+      live = false;
+    };
+  }, [fresh]);
+  return fresh ?? kept;
+}
+
 /** The signed-in top bar: menu button, brand, search and avatar. */
 export function TopBar({ withSidebar }: { withSidebar: boolean }) {
-  const email = user.value?.email;
+  const email = useAvatarEmail();
   const menu = withSidebar && (
     <button
       type="button"

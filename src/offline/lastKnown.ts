@@ -18,6 +18,8 @@ interface ListShapes {
   nodes: Node[];
   users: { users: User[]; more: boolean };
   templates: KnownRepo[];
+  /** The signed-in account's e-mail, for the header's avatar offline. */
+  self: { email: string };
 }
 export type ListName = keyof ListShapes;
 
@@ -26,6 +28,7 @@ const shapeOf: { [K in ListName]: (v: unknown) => boolean } = {
   nodes: Array.isArray,
   users: (v) => hasArray(v, "users"),
   templates: Array.isArray,
+  self: (v) => !!v && typeof (v as { email?: unknown }).email === "string",
 };
 
 function hasArray(v: unknown, field: string): boolean {

@@ -28,11 +28,11 @@ test("an administrator sets limits in the admin section; the list shows usage ag
   await login(page);
   await page.getByRole("tab", { name: "Admin" }).click();
   const fields = page.getByTestId("limits-fields");
-  await expect(fields.getByLabel("Memory (MiB)")).toHaveValue("");
-  await fields.getByLabel("Memory (MiB)").fill("0");
+  await expect(fields.getByLabel("Memory limit (MiB)")).toHaveValue("");
+  await fields.getByLabel("Memory limit (MiB)").fill("0");
   await expect(fields.getByText("Enter a whole number")).toBeVisible();
   await expect(page.getByTestId("save-limits")).toBeDisabled();
-  await fields.getByLabel("Memory (MiB)").fill("256");
+  await fields.getByLabel("Memory limit (MiB)").fill("256");
   await fields.getByLabel("CPU (% of one core)").fill("50");
   await fields.getByLabel("Processes").fill("64");
   await page.getByTestId("save-limits").click();
@@ -70,14 +70,14 @@ test("an administrator sets limits in the admin section; the list shows usage ag
   expect(overflow).toBeLessThanOrEqual(0);
   await page.goto(`/servers/view/${id}#admin`);
   await page.getByRole("tab", { name: "Admin" }).click();
-  await expect(page.getByTestId("limits-fields").getByLabel("Memory (MiB)")).toHaveValue("256");
+  await expect(page.getByTestId("limits-fields").getByLabel("Memory limit (MiB)")).toHaveValue("256");
   await top(page, "server-limits-phone");
   expect(
     await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
   ).toBeLessThanOrEqual(0);
 
   // Cleared, the limits go back to the node's defaults.
-  await page.getByTestId("limits-fields").getByLabel("Memory (MiB)").fill("");
+  await page.getByTestId("limits-fields").getByLabel("Memory limit (MiB)").fill("");
   await page.getByTestId("limits-fields").getByLabel("CPU (% of one core)").fill("");
   await page.getByTestId("limits-fields").getByLabel("Processes").fill("");
   await page.getByTestId("save-limits").click();
@@ -107,8 +107,8 @@ test("the creation wizard shows the limits to an administrator and creates the s
   await settings.getByTestId("server-name").fill(name);
   const fields = settings.getByTestId("limits-fields");
   // The template's own limits are the starting point.
-  await expect(fields.getByLabel("Memory (MiB)")).toHaveValue("512");
-  await fields.getByLabel("Memory (MiB)").fill("384");
+  await expect(fields.getByLabel("Memory limit (MiB)")).toHaveValue("512");
+  await fields.getByLabel("Memory limit (MiB)").fill("384");
   await fields.getByLabel("Disk (MiB)").fill("2048");
   await top(page, "server-wizard-limits");
   await page.getByTestId("wizard-create").click();

@@ -46,6 +46,9 @@ const readKept = (page: Page, what: "keys" | "values") =>
     what,
   );
 
+/** A kept list's key (the account's e-mail for the avatar is kept beside them, as "….self"). */
+const isKeptList = (k: string) => k.startsWith("lastKnown.") && !k.endsWith(".self");
+
 /** Every key kept in the last-known database. */
 const keptKeys = (page: Page) => readKept(page, "keys");
 
@@ -77,9 +80,7 @@ test("offline: the lists show their last-known items with their age; back online
     await expect(page.getByTestId(list.entry).first()).toBeVisible();
     await expect(page.getByTestId("last-known")).toHaveCount(0);
   }
-  await expect
-    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
-    .toBe(4);
+  await expect.poll(async () => (await keptKeys(page)).filter(isKeptList).length).toBe(4);
   // The service worker kept the lists' answers, and nothing else (no account, session, file or
   // single-server answer): keys are "answer.<account>.<path and query>".
   const answers = (await keptKeys(page)).filter((k) => k.startsWith("answer."));
@@ -327,9 +328,7 @@ test("offline: a node's and a user's page show their list's last-known copy, rea
   await expect(page.getByTestId("deployment-config")).toContainText(secret);
   await page.goto(`/users/view/${userId}`);
   await expect(page.getByTestId("user-title")).toHaveText(username);
-  await expect
-    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
-    .toBe(2);
+  await expect.poll(async () => (await keptKeys(page)).filter(isKeptList).length).toBe(2);
 
   await context.setOffline(true);
   // The node: its list's copy with its age; nothing live claimed, nothing changed, no secret.
@@ -428,9 +427,7 @@ test("another account signing in on the same device (the first never logged out)
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await page.goto("/nodes");
   await expect(page.getByTestId("node-entry").first()).toBeVisible();
-  await expect
-    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
-    .toBe(2);
+  await expect.poll(async () => (await keptKeys(page)).filter(isKeptList).length).toBe(2);
   const first = await keptKeys(page);
 
   // The session ends without a logout (cookies gone); another account signs in here.
@@ -439,10 +436,60 @@ test("another account signing in on the same device (the first never logged out)
   await login(page, `${name}@example.com`, "other-password-1");
   await expect(page).not.toHaveURL(/\/auth\/login/);
   await page.goto("/servers");
-  await expect
-    .poll(async () => (await keptKeys(page)).filter((k) => k.startsWith("lastKnown.")).length)
-    .toBe(1);
+  await expect.poll(async () => (await keptKeys(page)).filter(isKeptList).length).toBe(1);
   const now = await keptKeys(page);
   for (const key of first) if (key !== "owner") expect(now).not.toContain(key);
   for (const key of now) if (key !== "owner") expect(key).toContain(`.${other.body.id}.`);
+});
+
+test("offline: the header keeps the company name and the avatar; the users list visited before shows its copy", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi(baseURL!);
+  const company = unique("Blue Fox ");
+  expect((await api.put("/api/settings/panel.settings.companyName", { value: company })).status).toBe(204);
+  const id = hexId();
+  expect(
+    (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: unique("hdr-"), node: 0 })).status,
+  ).toBe(200);
+  try {
+    await page.goto("/servers");
+    await login(page);
+    await expect(page).toHaveURL(/\/servers$/);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    await expect(page.locator(".topbar .brand")).toHaveText(company);
+    await expect(page.locator(".topbar img.avatar")).toHaveAttribute("data-hash", /^[0-9a-f]{32}$/);
+    const hash = await page.locator(".topbar img.avatar").getAttribute("data-hash");
+    // The users list, visited in the app.
+    await page.getByRole("link", { name: "Users" }).first().click();
+    await expect(page.getByTestId("user-entry").first()).toBeVisible();
+    await page.getByRole("link", { name: "Servers" }).first().click();
+
+    await context.setOffline(true);
+    // Reloaded offline: the brand and the avatar as they were.
+    await page.goto("/servers");
+    await expect(page.getByTestId("offline-banner")).toBeVisible();
+    await expect(page.locator(".topbar .brand")).toHaveText(company);
+    await expect(page.locator(".topbar img.avatar")).toHaveAttribute("data-hash", hash!);
+    // Into the users list through the app (no reload): its last-known copy, never "could not be loaded".
+    await page.getByRole("link", { name: "Users" }).first().click();
+    await expect(page).toHaveURL(/\/users$/);
+    await expect(page.getByTestId("user-entry").first()).toBeVisible();
+    await expect(page.getByTestId("last-known")).toContainText("Last known at");
+    await expect(page.getByText("could not be loaded")).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId("user-entry").first()).toBeVisible();
+    await expect(page.getByText("could not be loaded")).toHaveCount(0);
+    await snap(page, "offline-users-header");
+  } finally {
+    await context.setOffline(false);
+    expect((await api.put("/api/settings/panel.settings.companyName", { value: "Outpost" })).status).toBe(
+      204,
+    );
+    expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+  }
 });

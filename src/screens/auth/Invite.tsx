@@ -99,13 +99,7 @@ export default function Invite() {
         </Trans>
       </p>
       <form onSubmit={submit} className="auth-form" noValidate>
-        <UsernameField
-          value={username}
-          onValue={setUsername}
-          maxLength={100}
-          invalid={tried && !ok.username}
-          hint={t`At least ${USERNAME_MIN} characters: letters, digits, . _ ~ -`}
-        />
+        <UsernameField value={username} onValue={setUsername} invalid={tried && !ok.username} />
         <NewPasswordField
           value={password}
           onValue={setPassword}

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import * as auth from "../../api/auth";
 import { finishSignIn } from "../../app/afterLogin";
-import { USERNAME_MIN, validEmail, validPassword, validUsername } from "../../app/validation";
+import { validEmail, validPassword, validUsername } from "../../app/validation";
 import { TextField } from "../../components/TextField";
 import { config } from "../../state/config";
 import { NewPasswordField, UsernameField } from "./AccountFields";
@@ -53,12 +53,7 @@ export default function Register() {
         <Trans>Register</Trans>
       </h1>
       <form onSubmit={submit} className="auth-form" noValidate>
-        <UsernameField
-          value={username}
-          onValue={setUsername}
-          invalid={tried && !ok.username}
-          hint={t`At least ${USERNAME_MIN} characters`}
-        />
+        <UsernameField value={username} onValue={setUsername} invalid={tried && !ok.username} />
         <TextField
           label={t`Email`}
           type="email"

@@ -4,6 +4,7 @@ import { LastKnownNote } from "../../offline/LastKnownNote";
 import type { Known, KnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { DAEMON_PREFIX, daemonTag } from "./console/ConsoleWriter";
+import { nodeMessage } from "./console/nodeMessages";
 import { BackToServers, ServerHeadId } from "./ServerHeadId";
 import { ActionIcon, type ActionIconName, StatusBadge } from "./serverIcons";
 import { serverCan } from "./serverScopes";
@@ -65,7 +66,8 @@ export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
                   line.startsWith(DAEMON_PREFIX) ? (
                     // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
                     <div key={i} className="console-line console-line-daemon">
-                      <span className="console-daemon">{daemonTag()}</span> {line.slice(DAEMON_PREFIX.length)}
+                      <span className="console-daemon">{daemonTag()}</span>{" "}
+                      <NodeLine text={line.slice(DAEMON_PREFIX.length)} />
                     </div>
                   ) : (
                     // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
@@ -80,5 +82,18 @@ export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** A node line in the page's language when this client knows it; foreign words quoted. */
+function NodeLine({ text }: { text: string }) {
+  const shown = nodeMessage(text);
+  if (!shown) return <>{text}</>;
+  return (
+    <>
+      {shown.before}
+      {shown.quoted !== undefined && <q dir="auto">{shown.quoted}</q>}
+      {shown.after}
+    </>
   );
 }

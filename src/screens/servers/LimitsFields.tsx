@@ -12,7 +12,7 @@ const KEYS: LimitKey[] = ["memoryMiB", "cpuPercent", "pids", "diskMiB"];
 function limitLabel(key: LimitKey): string {
   switch (key) {
     case "memoryMiB":
-      return t`Memory (MiB)`;
+      return t`Memory limit (MiB)`;
     case "cpuPercent":
       return t`CPU (% of one core)`;
     case "pids":

@@ -8,7 +8,13 @@ import type { ApiError } from "../../api/errors";
 import { isApiError } from "../../api/errors";
 import { getFeatures, listNodes } from "../../api/nodes";
 import { createServer, newServerId, serverAction } from "../../api/servers";
-import { type FullTemplate, getTemplate, listAllTemplates, type RepoListing } from "../../api/templates";
+import {
+  type FullTemplate,
+  getTemplate,
+  listAllTemplates,
+  listTemplates,
+  type RepoListing,
+} from "../../api/templates";
 import { reportSessionEnd } from "../../app/background";
 import { handleApiError } from "../../app/errorHandler";
 import { Icon } from "../../components/icons";
@@ -22,6 +28,7 @@ import { errorMessage } from "../../i18n/errorMessages";
 import { hasScope, isAdmin } from "../../state/scopes";
 import { user } from "../../state/session";
 import { usableEnvironments } from "../nodes/environments";
+import { RepoErrorNotice } from "../templates/RepoErrorNotice";
 import { repoTitle } from "../templates/repoTitle";
 import { LimitsFields, type LimitTexts, limitTexts, readLimits } from "./LimitsFields";
 import { ActionIcon, ServerTypeIcon } from "./serverIcons";
@@ -92,6 +99,7 @@ function TemplateStep({
 }) {
   const [repos, setRepos] = useState<RepoListing[]>();
   const [failed, setFailed] = useState(false);
+  const [retrying, setRetrying] = useState<ReadonlySet<number>>(new Set());
   const [filter, setFilter] = useState("");
   const allowed = hasScope("templates.view");
 
@@ -124,6 +132,22 @@ function TemplateStep({
     );
   }
   if (!repos) return <Spinner />;
+  // A repository that could not be read is fetched again at once (?retry), as on the Templates page.
+  const retry = (id: number) => {
+    setRetrying((r) => new Set(r).add(id));
+    const done = (change: Partial<RepoListing>) => {
+      setRepos((all) => all?.map((r) => (r.id === id ? { ...r, ...change } : r)));
+      setRetrying((r) => new Set([...r].filter((x) => x !== id)));
+    };
+    listTemplates(id, { exempt: true, query: { retry: true } }).then(
+      (templates) => done({ templates: Array.isArray(templates) ? templates : [], error: undefined }),
+      (err) => {
+        reportSessionEnd(err);
+        if (isApiError(err)) done({ error: err });
+        else done({});
+      },
+    );
+  };
   const needle = filter.trim().toLowerCase();
   const matches = (tpl: RepoListing["templates"][number]) =>
     !needle || [tpl.name, tpl.display, tpl.type].some((s) => s?.toLowerCase().includes(needle));
@@ -153,10 +177,11 @@ function TemplateStep({
           <section key={repo.id} className="tpl-repo" data-testid="template-repo">
             <h2 className="small-title">{repoTitle(repo)}</h2>
             {repo.error && (
-              <p className="repo-error" data-testid="repo-error">
-                <Icon name="alert" size={18} />
-                <span>{errorText(repo.error)}</span>
-              </p>
+              <RepoErrorNotice
+                error={repo.error}
+                busy={retrying.has(repo.id)}
+                onRetry={() => retry(repo.id)}
+              />
             )}
             {shown.length > 0 && (
               <ul className="tpl-list">

@@ -18,7 +18,7 @@ import { hasScope } from "../../state/scopes";
 import { serverInstalled, serverStatus } from "../../state/serverLive";
 import { useListHotkeys } from "../useListHotkeys";
 import { ServerUsage } from "./ServerUsage";
-import { ActionIcon, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
+import { ActionIcon, gameName, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
 import { holdsOnServer, serverAddress } from "./serverScopes";
 import { useListLive } from "./useListLive";
 import { useServerList } from "./useServerList";
@@ -88,6 +88,7 @@ function ServerEntry({
         ? "loading"
         : live;
   const address = serverAddress(server);
+  const game = gameName(server.type);
   const installed = serverInstalled(server.id).value;
   const actions = listActions(old ? undefined : status, installed).filter((a) =>
     holdsOnServer(scopes, `server.${a}`),
@@ -112,6 +113,11 @@ function ServerEntry({
         <span className="server-entry-main">
           <span className="server-entry-name">{server.name}</span>
           <span className="server-entry-meta muted">
+            {game && (
+              <span className="server-game" data-testid="server-game">
+                {game}
+              </span>
+            )}
             {address && <span className="server-address">{address}</span>}
             {server.node.name && (
               <span className="srv-with-icon">

@@ -1,13 +1,14 @@
 import { t } from "@lingui/core/macro";
 import { circle, Glyph } from "../../components/icons";
 import type { ServerStatus } from "../../state/serverLive";
+import "./type-icon.css";
 
 // Icons of the server screens, drawn for Outpost (24×24 outlines like components/icons.tsx).
 // Only the lazily loaded server screens carry them.
 
 const cube = "M12 2.5l8.5 4.75v9.5L12 21.5l-8.5-4.75v-9.5zM3.5 7.25 12 12l8.5-4.75M12 12v9.5";
 
-/** The 14 known server types of spec §2.3, each with a glyph and a tint. */
+/** The known server types (spec §2.3's 14, and the starter templates'), each with a glyph and a tint. */
 const typeGlyphs = {
   "7days2die": {
     d: `M12 3a8 8 0 0 0-8 8c0 3 1.5 4.6 3 5.5V20h10v-3.5c1.5-.9 3-2.5 3-5.5a8 8 0 0 0-8-8zM10.5 20v-2.5M13.5 20v-2.5${circle(9, 11, 1.6)}${circle(15, 11, 1.6)}`,
@@ -44,7 +45,46 @@ const typeGlyphs = {
     hue: 260,
   },
   terraria: { d: `${circle(12, 8.5, 5.5)}M12 22v-8M9 18.5l3-3 3 3`, hue: 140 },
+  // A locomotive: boiler, cab, chimney and wheels on the rail.
+  openttd: {
+    d: `M3 15V9h9v6M12 15V6h6v9M5 9V5M3 15h18M2 21h20${circle(7, 18, 2)}${circle(15.5, 18, 2)}`,
+    hue: 225,
+  },
+  // A command line: the starter "Custom command" template (type "custom", icon "terminal").
+  terminal: {
+    d: "M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zM7 10l3 2-3 2M12 15h5",
+    hue: 190,
+  },
 } as const;
+
+/** The games' own names (titles: the same in every language) for the known types. */
+const gameNames: Record<string, string> = {
+  "7days2die": "7 Days to Die",
+  ark: "ARK: Survival Evolved",
+  arma3: "Arma 3",
+  csgo: "Counter-Strike: Global Offensive",
+  css: "Counter-Strike: Source",
+  dontstarvetogether: "Don't Starve Together",
+  eco: "Eco",
+  factorio: "Factorio",
+  gmod: "Garry's Mod",
+  "minecraft-bedrock": "Minecraft: Bedrock Edition",
+  "minecraft-java": "Minecraft: Java Edition",
+  openttd: "OpenTTD",
+  rust: "Rust",
+  starbound: "Starbound",
+  terraria: "Terraria",
+};
+
+/** Types that name no game (a command of one's own): nothing to show beside the server. */
+const noGame = new Set(["", "custom", "generic", "other"]);
+
+/** What a server runs, by its type: the game's name when known, else the type as the template says it. */
+export function gameName(type: string | undefined): string | undefined {
+  const key = (type ?? "").trim().toLowerCase();
+  if (noGame.has(key)) return undefined;
+  return gameNames[key] ?? type;
+}
 
 const genericServer =
   "M5 4h14a2 2 0 0 1 2 2v3a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zM5 13h14a2 2 0 0 1 2 2v3a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-3a2 2 0 0 1 2-2zM7 7.5h.01M7 16.5h.01";

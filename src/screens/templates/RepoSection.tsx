@@ -1,15 +1,13 @@
-import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { Link } from "wouter";
 import { ItemList } from "../../components/ItemList";
-import { Icon } from "../../components/icons";
 import { ScreenIcon } from "../../components/screenIcons";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { online } from "../../offline/network";
 import type { ListType } from "../../state/listType";
-import { errorText } from "./errorText";
 import { filterTemplates } from "./filter";
+import { RepoErrorNotice } from "./RepoErrorNotice";
 import { repoTitle } from "./repoTitle";
 import { TemplateEntry } from "./TemplateEntry";
 import type { RepoState } from "./useTemplateRepos";
@@ -76,28 +74,7 @@ export function RepoSection({
       </header>
 
       {repo.error ? (
-        <div className="repo-error" role="alert" data-testid="repo-error">
-          <Icon name="alert" size={20} />
-          <div>
-            <span>{errorText(repo.error)}</span>
-            {triedAt(repo) && (
-              <span className="muted small repo-tried">
-                <Trans>Last tried {triedAt(repo)}.</Trans>
-              </span>
-            )}
-          </div>
-          {onRetry && (
-            <button
-              type="button"
-              className="btn btn-outline btn-small"
-              onClick={onRetry}
-              disabled={repo.loading}
-              data-testid="repo-retry"
-            >
-              <Trans>Retry</Trans>
-            </button>
-          )}
-        </div>
+        <RepoErrorNotice error={repo.error} busy={repo.loading} onRetry={onRetry} />
       ) : repo.templates === undefined ? (
         <p className="muted small">
           <Trans>Loading…</Trans>
@@ -130,12 +107,4 @@ export function RepoSection({
       )}
     </section>
   );
-}
-
-/** When the panel last tried to fetch a repository that failed, as a local time. */
-function triedAt(repo: RepoState): string | undefined {
-  const at = repo.error?.metadata?.triedAt;
-  if (typeof at !== "string" || Number.isNaN(Date.parse(at))) return undefined;
-  // In the page's language, not the browser's ("Zuletzt versucht 03:38 AM" on a German page).
-  return i18n.date(new Date(at), { timeStyle: "short" });
 }

@@ -1,6 +1,6 @@
 import type { TemplateSummary } from "../../api/templates";
 import { ItemEntry } from "../../components/ItemList";
-import { Icon } from "../../components/icons";
+import { ServerTypeIcon } from "../servers/serverIcons";
 
 export const templateHref = (repo: number, name: string) =>
   `/templates/view/${repo}/${encodeURIComponent(name)}`;
@@ -11,7 +11,7 @@ export function TemplateEntry({ repo, template }: { repo: number; template: Temp
     <ItemEntry
       href={templateHref(repo, template.name)}
       testId="template-entry"
-      icon={<Icon name="template" size={20} />}
+      icon={<ServerTypeIcon type={template.type} icon={template.icon} size={32} />}
       name={template.display || template.name}
       detail={<span className="template-entry-name">{template.name}</span>}
       side={template.type && <span className="tag template-type">{template.type}</span>}

@@ -3,6 +3,7 @@ import { Trans } from "@lingui/react/macro";
 import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { createUser } from "../../api/users";
+import { USERNAME_MIN, USERNAME_PATTERN } from "../../app/validation";
 import { NotPermitted } from "../../components/NotPermitted";
 import { ScreenIcon } from "../../components/screenIcons";
 import { TextField } from "../../components/TextField";
@@ -51,7 +52,13 @@ export default function UserCreate() {
         </Trans>
       </p>
       <form className="user-form" onSubmit={submit} data-testid="user-create-form">
-        <UsernameField value={username} onValue={setUsername} minLength={5} maxLength={100} name="username" />
+        <UsernameField
+          value={username}
+          onValue={setUsername}
+          minLength={USERNAME_MIN}
+          pattern={USERNAME_PATTERN}
+          name="username"
+        />
         <TextField
           label={t`E-mail`}
           type="email"

@@ -74,6 +74,12 @@ describe("field rules (spec §5)", () => {
   it("checks username, email and password", () => {
     expect(validUsername("abcd")).toBe(false);
     expect(validUsername("abcde")).toBe(true);
+    // The panel's own characters (server/panel/account-rules.ts), and at most 100.
+    expect(validUsername("a.b_c~d-e")).toBe(true);
+    expect(validUsername("jürgen")).toBe(false);
+    expect(validUsername("two words")).toBe(false);
+    expect(validUsername("x".repeat(100))).toBe(true);
+    expect(validUsername("x".repeat(101))).toBe(false);
     expect(validEmail("a@b.cd")).toBe(true);
     expect(validEmail("a@b.c")).toBe(false);
     expect(validEmail("ab.cd")).toBe(false);

@@ -1,5 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { type Piece, type Style, styleClasses, styleColors } from "./ansi";
+import { nodeMessage } from "./nodeMessages";
 
 export const DAEMON_PREFIX = "[DAEMON] ";
 
@@ -14,6 +15,15 @@ export interface ConsoleWriterOptions {
   maxLines: number;
   /** Shown in place of the daemon's `[DAEMON]` prefix. */
   tag: () => string;
+}
+
+/** A translated node message as DOM nodes: the foreign part in a <q> (the page's quote marks). */
+export function nodeMessageNodes(shown: NonNullable<ReturnType<typeof nodeMessage>>): (string | Node)[] {
+  if (shown.quoted === undefined) return [shown.before];
+  const q = document.createElement("q");
+  q.dir = "auto";
+  q.textContent = shown.quoted;
+  return [shown.before, q, shown.after];
 }
 
 /**
@@ -88,6 +98,13 @@ export class ConsoleWriter {
       line.classList.add("console-line-daemon");
       line.append(tag, " ");
       rest = rest.slice(DAEMON_PREFIX.length);
+      // A whole node message in this piece: in the page's language (split ones stay as they came).
+      const shown = nodeMessage(rest);
+      if (shown) {
+        line.append(...nodeMessageNodes(shown));
+        this.lineEmpty = false;
+        return;
+      }
     }
     this.lineEmpty = false;
     if (!rest) return;

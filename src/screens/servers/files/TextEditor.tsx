@@ -1,21 +1,46 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { fileUrl, NotTextError, type NotTextReason, readText, writeText } from "../../../api/files";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { toastSuccess } from "../../../components/toastStore";
 import { useLeaveGuard } from "../../templates/useLeaveGuard";
 import { formatBytes } from "../format";
+import type { CodeEditor } from "./codeEditor";
 import { FileIcon } from "./fileIcons";
 import { EDIT_LIMIT } from "./kinds";
 import { toEditable, toStored } from "./lineEndings";
 import { baseName, parentPath, shownPath } from "./paths";
 import { isAbort, reportError } from "./reportError";
-import "../../../components/code-area.css";
 
-// The text editor of the file manager, loaded only when a file is opened: a monospace text area
-// with line numbers, saved with PUT.
+// The text editor of the file manager, loaded only when a file is opened: CodeMirror (fetched with
+// the file, never before) with highlighting by file name, search and replace, saved with PUT.
+
+/** CodeMirror's own words (search panel, screen reader notes) in the page's language. */
+function editorPhrases(): Record<string, string> {
+  const count = "$";
+  const line = "$";
+  return {
+    Find: t`Find`,
+    Replace: t`Replace`,
+    next: t`next`,
+    previous: t`previous`,
+    all: t`all`,
+    "match case": t`match case`,
+    regexp: t`regular expression`,
+    "by word": t`whole words`,
+    replace: t`replace`,
+    "replace all": t`replace all`,
+    close: t`close`,
+    "current match": t`current match`,
+    "on line": t`on line`,
+    "replaced $ matches": t`replaced ${count} matches`,
+    "replaced match on line $": t`replaced the match on line ${line}`,
+    "Control character": t`Control character`,
+    "Selection deleted": t`Selection deleted`,
+  };
+}
 
 type Loaded =
   | { state: "loading" }
@@ -55,15 +80,16 @@ export default function TextEditor({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const areaId = useId();
   const [loaded, setLoaded] = useState<Loaded>(() =>
     size !== undefined && size > EDIT_LIMIT ? { state: "refused", reason: "tooLarge" } : { state: "loading" },
   );
   const [text, setText] = useState("");
   const [saved, setSaved] = useState("");
   const [saving, setSaving] = useState(false);
-  const gutter = useRef<HTMLPreElement>(null);
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<CodeEditor | null>(null);
   const dirty = loaded.state === "ready" && text !== saved;
+  const name = baseName(path);
   useLeaveGuard(dirty);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `size` only decides the first state
@@ -88,6 +114,33 @@ export default function TextEditor({
       });
     return () => controller.abort();
   }, [serverId, path]);
+
+  // CodeMirror and the file's grammar load beside the file; the editor is built once both are here.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: built once per opened file; `text` seeds it
+  useEffect(() => {
+    if (loaded.state !== "ready" || !host.current) return;
+    let gone = false;
+    const parent = host.current;
+    void (async () => {
+      const kit = await import("./codeEditor");
+      const language = await kit.languageFor(path);
+      if (gone) return;
+      editor.current = kit.createCodeEditor({
+        parent,
+        text,
+        readOnly: !canEdit,
+        language,
+        attributes: { "aria-label": t`Content of ${name}`, "data-testid": "file-editor-text" },
+        phrases: editorPhrases(),
+        onChange: setText,
+      });
+    })();
+    return () => {
+      gone = true;
+      editor.current?.destroy();
+      editor.current = null;
+    };
+  }, [loaded.state, path, canEdit]);
 
   const save = useCallback(async () => {
     if (!canEdit || loaded.state !== "ready" || saving) return;
@@ -131,11 +184,8 @@ export default function TextEditor({
     onClose();
   };
 
-  const name = baseName(path);
   const parent = parentPath(path);
   const folder = parent ? shownPath(parent) : undefined;
-  const lines = useMemo(() => text.split("\n").length, [text]);
-  const numbers = useMemo(() => Array.from({ length: lines }, (_, i) => i + 1).join("\n"), [lines]);
   return (
     <section className="fm-editor" data-testid="file-editor" aria-label={t`Editor of ${name}`}>
       <header className="fm-editor-head">
@@ -164,6 +214,21 @@ export default function TextEditor({
                     ? t`Unsaved changes`
                     : t`No changes`}
           </span>
+          {loaded.state === "ready" && (
+            <button
+              type="button"
+              className="btn btn-outline"
+              onClick={() => editor.current?.openSearch()}
+              title={t`Find and replace`}
+              aria-keyshortcuts="Control+F Meta+F"
+              data-testid="file-editor-search"
+            >
+              <FileIcon name="search" size={18} />
+              <span className="fm-tool-text">
+                <Trans>Find</Trans>
+              </span>
+            </button>
+          )}
           <a className="btn btn-outline" href={fileUrl(serverId, path)} download={name} title={t`Download`}>
             <FileIcon name="download" size={18} />
             <span className="fm-tool-text">
@@ -197,30 +262,8 @@ export default function TextEditor({
         </p>
       )}
       {loaded.state === "ready" && (
-        <div className="code-area fm-code">
-          <label htmlFor={areaId} className="visually-hidden">
-            {t`Content of ${name}`}
-          </label>
-          <pre className="code-gutter fm-gutter" ref={gutter} aria-hidden="true">
-            {numbers}
-          </pre>
-          <textarea
-            id={areaId}
-            className="code-text fm-text"
-            value={text}
-            readOnly={!canEdit}
-            wrap="off"
-            spellCheck={false}
-            autoCapitalize="off"
-            autoComplete="off"
-            autoCorrect="off"
-            data-testid="file-editor-text"
-            onChange={(e) => setText(e.currentTarget.value)}
-            onScroll={(e) => {
-              if (gutter.current) gutter.current.scrollTop = e.currentTarget.scrollTop;
-            }}
-          />
-        </div>
+        // Files are code and configuration: left to right whatever the page's direction.
+        <div className="fm-code" dir="ltr" ref={host} />
       )}
     </section>
   );

@@ -27,6 +27,7 @@ const paths = {
   check: "M5 12.5l4.5 4.5L19 7.5",
   close: "M6 6l12 12M18 6 6 18",
   chevron: "M9 18l6-6-6-6",
+  search: "M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14zM20 20l-4-4",
   sortUp: "M12 19V5M6 11l6-6 6 6",
   sortDown: "M12 5v14M6 13l6 6 6-6",
 } as const;

@@ -1,0 +1,47 @@
+import type { Page } from "@playwright/test";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expect, test } from "./fixtures.ts";
+import { admin, adminApi, login, registerUser, snap, unique } from "./helpers.ts";
+
+// Right after sign-in the server list shows what it read, not a spinner (issue 27).
+
+async function settled(page: Page, testId: string) {
+  await expect(page).toHaveURL(/\/servers$/);
+  await expect(page.getByTestId(testId)).toBeVisible();
+  await page.waitForTimeout(1500);
+  await expect(page.getByRole("progressbar")).toHaveCount(0);
+  await expect(page.locator("[aria-busy=true]")).toHaveCount(0);
+  // A status not known yet spins: every server's status has arrived.
+  await expect(page.locator('[data-status="unknown"]')).toHaveCount(0);
+}
+
+test("right after sign-in, and signing in again, the server list settles without a spinner", async ({
+  page,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  const id = `${Date.now().toString(16).slice(-6)}a1`;
+  const created = await api.put(`/api/servers/${id}`, {
+    ...echoDefinition(),
+    name: unique("spin-"),
+    node: 0,
+    users: [admin.username],
+  });
+  expect(created.status, created.text).toBe(200);
+  await page.goto("/");
+  await login(page);
+  await settled(page, "server-list");
+  await snap(page, "sign-in-list-admin");
+  // Out and in again: the list read before is known, the fresh one replaces it.
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+  await login(page);
+  await settled(page, "server-list");
+});
+
+test("a new user's empty server list settles without a spinner", async ({ page, baseURL }) => {
+  const user = await registerUser(baseURL!, "spin");
+  await page.goto("/");
+  await login(page, user.email, user.password);
+  await settled(page, "no-servers");
+});
