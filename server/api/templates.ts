@@ -53,7 +53,8 @@ export function templateRoutes(app: Api, { services }: RouteContext): void {
   api.get(
     "/api/templates/:repo",
     { config: { access: "templates.view" }, schema: { params: RepoParams, querystring: RepoListQuery } },
-    (request) => templates.list(request.params.repo, {
+    (request) =>
+      templates.list(request.params.repo, {
         retry: request.query.retry === true,
         acceptLanguage: request.headers["accept-language"],
       }),

@@ -49,7 +49,12 @@ export function localeOf(acceptLanguage: string | undefined, locales: Iterable<s
     .split(",")
     .map((part, i) => {
       const [tag = "", ...params] = part.trim().split(";");
-      const q = Number(params.find((p) => p.trim().startsWith("q="))?.trim().slice(2) ?? 1);
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith("q="))
+          ?.trim()
+          .slice(2) ?? 1,
+      );
       return { tag: norm(tag.trim()), q: Number.isFinite(q) ? q : 0, i };
     })
     .filter((w) => w.tag && w.q > 0)
@@ -59,7 +64,9 @@ export function localeOf(acceptLanguage: string | undefined, locales: Iterable<s
     const full = known.find((l) => norm(l) === tag || tagOf(l) === tag);
     if (full) return full;
     const language = tag.split("-")[0];
-    const near = known.find((l) => tagOf(l).split("-")[0] === language || (language === "no" && l === "no_NO"));
+    const near = known.find(
+      (l) => tagOf(l).split("-")[0] === language || (language === "no" && l === "no_NO"),
+    );
     if (near) return near;
   }
   return undefined;

@@ -15,7 +15,7 @@ import {
 } from "../../templates/index.ts";
 import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
-import { readStarterTexts, localeOf, localize, type StarterTexts } from "./starter-texts.ts";
+import { localeOf, localize, readStarterTexts, type StarterTexts } from "./starter-texts.ts";
 import { fetchTemplateText } from "./template-import.ts";
 
 export interface RepoView {
