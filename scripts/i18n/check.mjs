@@ -1,9 +1,11 @@
 // npm run i18n:check — fails when a catalog is stale (the code's messages differ from
 // locales/en_US) or when a locale present under locales/ has a message untranslated, left in
-// English, or malformed (placeholders, tags, plural cases). A locale exists once its folder does;
+// English, or malformed (placeholders, tags, plural cases); the same for the starter templates'
+// texts (locales/<locale>/starter-templates.json). A locale exists once its folder does;
 // translators add one complete (scripts/i18n/README.md).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { ALL_LOCALES } from "../../src/i18n/locales.ts";
 import {
   bcp47,
@@ -19,6 +21,7 @@ import {
   shortId,
 } from "./catalogs.mjs";
 import { hasNoWords, shapeProblems } from "./message-shape.mjs";
+import { starterTextProblems } from "./starter-texts.ts";
 
 const failures = [];
 const locales = presentLocales();
@@ -71,6 +74,7 @@ for (const locale of locales) {
       else for (const p of shapeProblems(english, text, bcp47(locale))) problems.push(`${id} ${p}: ${text}`);
     }
   }
+  problems.push(...starterTextProblems(join(ROOT, "locales"), join(ROOT, "starter-templates"), locale));
   if (problems.length) {
     failures.push(
       `${locale}: ${problems.length} problem(s) (node scripts/i18n/todo.mjs ${locale} lists them)`,

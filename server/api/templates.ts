@@ -53,13 +53,17 @@ export function templateRoutes(app: Api, { services }: RouteContext): void {
   api.get(
     "/api/templates/:repo",
     { config: { access: "templates.view" }, schema: { params: RepoParams, querystring: RepoListQuery } },
-    (request) => templates.list(request.params.repo, { retry: request.query.retry === true }),
+    (request) =>
+      templates.list(request.params.repo, {
+        retry: request.query.retry === true,
+        acceptLanguage: request.headers["accept-language"],
+      }),
   );
 
   api.get(
     "/api/templates/:repo/:name",
     { config: { access: "templates.view" }, schema: { params: RepoTemplateParams } },
-    (request) => templates.get(request.params.repo, request.params.name),
+    (request) => templates.get(request.params.repo, request.params.name, request.headers["accept-language"]),
   );
 
   api.put(

@@ -22,6 +22,8 @@ interface Feed {
   servers?: NodeServers;
   /** Said once per feed, not at every retry. */
   warned?: boolean;
+  /** The last frame said the node cannot be reached. */
+  unreachable?: boolean;
 }
 
 const sameStatus = (a: ServerStatusView | undefined, b: ServerStatusView) =>
@@ -94,6 +96,8 @@ export class LiveStatus {
         },
         () => {
           feed.end = undefined;
+          // What the node says once it is back goes out even when it is what it said before.
+          feed.status = undefined;
           this.again(id, feed);
         },
       );
@@ -103,6 +107,7 @@ export class LiveStatus {
       if ((error as { code?: string }).code === "ErrServerNotFound") return;
       if (!feed.warned) this.log(`live status of server ${id} not available: ${(error as Error).message}`);
       feed.warned = true;
+      this.unreachable(id, feed);
       this.again(id, feed);
     }
   }
@@ -118,6 +123,7 @@ export class LiveStatus {
 
   private status(id: string, feed: Feed, status: ServerStatusView): void {
     if (sameStatus(feed.status, status)) return;
+    feed.unreachable = false;
     if (status.running && !feed.status?.running) this.readLimits(id, feed);
     feed.status = status;
     feed.statusFrame = Buffer.from(
@@ -132,6 +138,18 @@ export class LiveStatus {
         ...(status.installFailure ? { installFailure: status.installFailure } : {}),
       }),
     );
+    for (const watcher of feed.watchers) if (watcher.status) watcher.send(feed.statusFrame);
+  }
+
+  /**
+   * The server's node cannot be reached: said once, so a list does not wait on a status that
+   * cannot come (the server's status is not known; the node is what fails).
+   */
+  private unreachable(id: string, feed: Feed): void {
+    if (feed.unreachable) return;
+    feed.status = undefined;
+    feed.unreachable = true;
+    feed.statusFrame = Buffer.from(JSON.stringify({ type: "status", id, unreachable: true }));
     for (const watcher of feed.watchers) if (watcher.status) watcher.send(feed.statusFrame);
   }
 

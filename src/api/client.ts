@@ -1,4 +1,6 @@
+import { i18n } from "@lingui/core";
 import { FetchError, ofetch } from "ofetch";
+import { toBcp47 } from "../i18n/locales";
 import { requestAnswered, requestUnanswered } from "../offline/network";
 import { LAST_KNOWN_AT_HEADER } from "../offline/storage";
 import { readCookie, XSRF_COOKIE } from "../state/cookies";
@@ -60,6 +62,8 @@ const http = ofetch.create({
       // An Authorization the caller set itself is kept.
       if (name !== "Authorization" || !headers.has(name)) headers.set(name, value);
     }
+    // The page's language, not the browser's: the panel answers texts it owns (starter templates) in it.
+    if (i18n.locale) headers.set("Accept-Language", toBcp47(i18n.locale));
     options.headers = headers;
   },
 });

@@ -29,8 +29,10 @@ type LiveFrame =
   | {
       type: "status";
       id: string;
-      running: boolean;
-      installing: boolean;
+      running?: boolean;
+      installing?: boolean;
+      /** The server's node cannot be reached: its status is not known. */
+      unreachable?: boolean;
       installed?: boolean;
       starting?: boolean;
       installFailure?: string;

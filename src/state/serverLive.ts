@@ -17,8 +17,13 @@ import { errorMessage } from "../i18n/errorMessages";
 // Live state of servers (spec §4, reference §4): a status signal per server, and for an opened
 // server a socket with the reconnect / poll fallback state machine.
 
-/** `starting`: running, but an imported egg's done line has not appeared in its console yet. */
-export type ServerStatus = "unknown" | "installing" | "starting" | "online" | "offline";
+/**
+ * `starting`: running, but an imported egg's done line has not appeared in its console yet;
+ * `unreachable`: the server's node cannot be reached, so its status is not known.
+ */
+export type ServerStatus = "unknown" | "unreachable" | "installing" | "starting" | "online" | "offline";
+/** A status as the panel answers it, or word that the server's node cannot be reached (/api/live). */
+export type StatusNews = Partial<ServerStatusAnswer> & { unreachable?: boolean };
 export type SocketState = "connecting" | "open" | "closed";
 
 export const SOCKET_RETRY_MS = 5000;
@@ -34,8 +39,9 @@ const RESYNC_MARGIN_US = 2_000_000;
 const SHOWN_TAIL_BYTES = 64 * 1024;
 
 /** installing wins, then running (starting until its done line); before any answer the status is unknown (spec §4). */
-export function statusOf(answer: Partial<ServerStatusAnswer> | undefined): ServerStatus {
+export function statusOf(answer: StatusNews | undefined): ServerStatus {
   if (!answer) return "unknown";
+  if (answer.unreachable) return "unreachable";
   if (answer.installing) return "installing";
   if (!answer.running) return "offline";
   return answer.starting ? "starting" : "online";
@@ -77,7 +83,7 @@ export function serverInstallFailure(id: string): Signal<string | undefined> {
   return s;
 }
 
-export function setServerStatus(id: string, answer: Partial<ServerStatusAnswer>): void {
+export function setServerStatus(id: string, answer: StatusNews): void {
   serverStatus(id).value = statusOf(answer);
   if (typeof answer.installed === "boolean") {
     serverInstalled(id).value = answer.installed;

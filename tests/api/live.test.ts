@@ -160,4 +160,24 @@ describe("the live status socket", () => {
     expect((await other.post("/auth/logout", {})).status).toBeLessThan(300);
     expect((await live.closed).code).toBe(4001);
   });
+
+  it("says a server's node cannot be reached, to a watcher already there and to one who comes, then its status again", async () => {
+    const before = await openLive(admin);
+    before.watch([remote]);
+    await before.next(isStatus(remote, false));
+    await daemon.stop();
+    const unreachable = (f: LiveFrame) => f.type === "status" && f.id === remote && f.unreachable === true;
+    // The stream ends with the node, and opening it again fails: the list is told, not left waiting.
+    expect(await before.next(unreachable, 15_000)).toEqual({ type: "status", id: remote, unreachable: true });
+    const after = await openLive(admin);
+    after.watch([remote]);
+    await after.next(unreachable, 15_000);
+    await daemon.start();
+    for (const live of [before, after])
+      await live.next(isStatus(remote, false), 20_000, live.frames.findIndex(unreachable) + 1);
+    // Said once while it lasted, not at every retry.
+    expect(before.frames.filter(unreachable)).toHaveLength(1);
+    before.close();
+    after.close();
+  });
 });

@@ -66,6 +66,17 @@ describe("servers created by non-administrators", () => {
     expect(stored.data.command.value).toBe("./run.sh");
   });
 
+  it("creates from a starter template shown in the creator's language", async () => {
+    const got = await creator.call("GET", "/api/templates/-1/custom-command", {
+      headers: { "accept-language": "ja-JP" },
+    });
+    expect(got.body.display).toBe("カスタムコマンド");
+    const { readme: _r, name: _n, ...definition } = got.body;
+    definition.data.command.value = "./run.sh";
+    const res = await create(creator, { ...definition, name: "made in Japanese", node: 0, users: [] });
+    expect(res.status, res.text).toBe(200);
+  });
+
   it("refuses a starter template with its run command, install steps or stop command changed", async () => {
     const body = await bodyFrom(-1, "custom-command");
     refusedAsNotTemplate(await create(creator, { ...body, run: { ...body.run, command: "sh -c id" } }));

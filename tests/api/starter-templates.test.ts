@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseTemplate } from "../../server/templates/index.ts";
 import { expectError } from "../support/expect-api.ts";
 import { freePort } from "../support/free-port.ts";
 import { waitUntil } from "../support/poll.ts";
@@ -53,6 +54,40 @@ describe("the starter templates, shipped with the panel as a read-only repositor
       "terraria",
     ]);
     expect((await api.get("/api/templates/-1/minecraft-java")).body.readme).toMatch(/EULA/);
+  });
+
+  it("answers in the language the request asks for, and PufferPanel's client gets plain templates", async () => {
+    const german = { headers: { "accept-language": "de-DE" } };
+    const listed = await api.call("GET", "/api/templates/-1", german);
+    expect(listed.body.find((t: { name: string }) => t.name === "custom-command").display).toBe(
+      "Eigener Befehl",
+    );
+    const openttd = await api.call("GET", "/api/templates/-1/openttd", german);
+    expect(openttd.body.data.mapsize.display).toBe("Kartengröße");
+    expect(openttd.body.data.mapsize.desc).toBe("Felder pro Seite der quadratischen Karte");
+    expect(openttd.body.data.mapsize.options[0]).toEqual({ value: "6", display: "64 Felder" });
+    expect(openttd.body.data.mapsize.value).toBe("8");
+    // A browser's list of languages: the first one the panel has texts for; only the language counts.
+    const austrian = await api.call("GET", "/api/templates/-1/terraria", {
+      headers: { "accept-language": "xx-YY, de-AT;q=0.8, fr;q=0.5" },
+    });
+    expect(austrian.body.data.worldsize.display).toBe("Weltgröße");
+
+    // PufferPanel's client sends its browser's language or none; English stays English.
+    for (const headers of [{}, { "accept-language": "en-US,en;q=0.9" }] as Record<string, string>[]) {
+      const plain = await api.call("GET", "/api/templates/-1/openttd", { headers });
+      expect(plain.body.data.mapsize.display).toBe("Map size");
+      // Whatever the language, the answer is a template of the reference's format, nothing added.
+      const { name: _n, readme: _r, ...template } = plain.body;
+      expect(parseTemplate(template).ok).toBe(true);
+      expect(Object.keys(template).sort()).toEqual(
+        Object.keys(openttd.body)
+          .filter((k) => k !== "name" && k !== "readme")
+          .sort(),
+      );
+    }
+    const { name: _n, readme: _r, ...germanTemplate } = openttd.body;
+    expect(parseTemplate(germanTemplate).ok).toBe(true);
   });
 
   it("cannot be edited or removed", async () => {

@@ -1,6 +1,9 @@
+import { randomBytes } from "node:crypto";
+import { startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
+import { freePort } from "../support/free-port.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, unique } from "./helpers.ts";
+import { admin, adminApi, login, snap, unique } from "./helpers.ts";
 
 // Issue 25: the server list follows its servers over one /api/live socket; it sends no request per
 // server while that socket is up, yet a start and a stop made elsewhere show at once.
@@ -42,3 +45,67 @@ test("the server list updates over the live socket without polling each server",
   expect(perServer).toEqual([]);
   await api.delete(`/api/servers/${id}`);
 });
+
+// A server whose node cannot be reached: the list says so (no endless "Unknown" spinner, no
+// actions), in the page's language, and shows its status again once the node is back.
+for (const [label, locale, width] of [
+  ["desktop", "de-DE", 1280],
+  ["phone", "ru-RU", 390],
+] as const) {
+  test(`the server list shows a server's node as unreachable (${label}, ${locale})`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const api = await adminApi(baseURL!);
+    const node = await api.post("/api/nodes", {
+      name: unique("away-"),
+      publicHost: "127.0.0.1",
+      publicPort: await freePort(),
+      privateHost: "127.0.0.1",
+      privatePort: await freePort(),
+      sftpPort: await freePort(),
+    });
+    expect(node.status, node.text).toBe(200);
+    const daemon = await startDaemon((await api.get(`/api/nodes/${node.body.id}/deployment`)).body.config);
+    const id = randomBytes(4).toString("hex");
+    const name = unique("away-server-");
+    try {
+      const made = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: node.body.id });
+      expect(made.status, made.text).toBe(200);
+      await daemon.stop();
+
+      const phone = width < 600;
+      const context = await browser.newContext({
+        baseURL,
+        locale,
+        viewport: { width, height: phone ? 844 : 800 },
+        isMobile: phone,
+        hasTouch: phone,
+      });
+      const page = await context.newPage();
+      await page.goto("/servers");
+      await page.getByTestId("login-email").fill(admin.email);
+      await page.getByTestId("login-password").fill(admin.password);
+      await page.getByTestId("login-submit").click();
+      await page.getByTestId("server-search").fill(name);
+      // Only once the filtered list is in (the whole list shows first).
+      await expect(page.getByTestId("server-entry")).toHaveCount(1);
+      const entry = page.getByTestId("server-entry").filter({ hasText: name });
+      const status = entry.locator(".status");
+      await expect(status).toHaveAttribute("data-status", "unreachable", { timeout: 15_000 });
+      await expect(status).not.toContainText("Unreachable");
+      await expect(entry.locator(".server-entry-actions button")).toHaveCount(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await snap(page, `server-list-unreachable-${label}`);
+
+      await daemon.start();
+      await expect(status).toHaveAttribute("data-status", "offline", { timeout: 20_000 });
+      await context.close();
+    } finally {
+      await daemon.start().catch(() => {});
+      await api.delete(`/api/servers/${id}`);
+      await daemon.destroy();
+      await api.delete(`/api/nodes/${node.body.id}`);
+    }
+  });
+}

@@ -29,7 +29,7 @@ for (const [locale, catalog, width] of [
     const api = await adminApi(baseURL!);
     const id = randomBytes(4).toString("hex");
     const created = await api.put(`/api/servers/${id}`, {
-      ...echoDefinition(),
+      ...echoDefinition({ install: [{ type: "command", commands: ["echo installed-by-step"] }] }),
       name: unique("node-lines-"),
       node: 0,
       users: [admin.username],
@@ -49,6 +49,12 @@ for (const [locale, catalog, width] of [
     await page.getByTestId("login-password").fill(admin.password);
     await page.getByTestId("login-submit").click();
     const output = page.getByTestId("console-output");
+    // An install step's line: the node's words translated, the command quoted as it came.
+    expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
+    const running = output.locator(".console-line-daemon").filter({ has: page.locator("q") });
+    await expect(running.locator("q")).toHaveText("echo installed-by-step");
+    await expect(running).toContainText(tr(catalog, "Running: {command}").split("{command}")[0].trim());
+    await expect(output).not.toContainText("Executing:");
     await expect(page.getByTestId("action-start")).toBeVisible();
     await page.getByTestId("action-start").click();
     await expect(output).toContainText("ready hello on 25565");
@@ -68,6 +74,7 @@ for (const [locale, catalog, width] of [
     const logs = Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
     expect(logs).toContain("[DAEMON] Starting server");
     expect(logs).toContain("[DAEMON] Server was told to stop");
+    expect(logs).toContain("[DAEMON] Executing: echo installed-by-step");
     expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
   });
 }

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { admin, snap } from "./helpers.ts";
@@ -6,6 +8,8 @@ import { admin, snap } from "./helpers.ts";
 // page's calm notice (when it was last tried, Retry, git's words quoted) instead of a red error;
 // Minecraft's last step tells the game's memory from the server's limit; OpenTTD's map size hint
 // speaks of tiles as its choices do.
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 async function open(browser: Browser, baseURL: string, locale: string, width: number) {
   const phone = width < 600;
@@ -95,4 +99,28 @@ for (const locale of ["de-DE", "ru-RU", "ar-SA"]) {
       await context.close();
     });
   }
+}
+
+// The starter templates' texts come in the page's language (locales/<locale>/starter-templates.json).
+for (const [locale, catalog, width] of [
+  ["de-DE", "de_DE", 1280],
+  ["ar-SA", "ar_SA", 390],
+] as const) {
+  test(`the starter templates speak ${locale} in the wizard at ${width} px`, async ({ browser, baseURL }) => {
+    const texts = JSON.parse(
+      fs.readFileSync(path.join(repoRoot, "locales", catalog, "starter-templates.json"), "utf8"),
+    );
+    const { context, page } = await open(browser, baseURL!, locale, width);
+    await expect(
+      page.getByTestId("template-item").filter({ hasText: texts["custom-command"].display }),
+    ).toHaveCount(1);
+    const settings = await lastStep(page, "OpenTTD");
+    const size = settings.getByLabel(texts.openttd["mapsize.display"]);
+    await expect(size.locator("option:checked")).toHaveText(texts.openttd["mapsize.option.8"]);
+    await expect(size).toHaveAccessibleDescription(texts.openttd["mapsize.desc"]);
+    await expect(settings).not.toContainText("Map size");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await snap(page, `wizard-starter-texts-${catalog}-${width}`);
+    await context.close();
+  });
 }

@@ -15,6 +15,7 @@ import {
 } from "../../templates/index.ts";
 import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
+import { localeOf, localize, readStarterTexts, type StarterTexts } from "./starter-texts.ts";
 import { fetchTemplateText } from "./template-import.ts";
 
 export interface RepoView {
@@ -91,6 +92,7 @@ export class TemplateRepos {
   private readonly inFlight = new Map<number, Promise<RepoTemplate[]>>();
   private readonly failed = new Map<number, { at: number; reason: string }>();
   private starter: Promise<RepoTemplate[]> | undefined;
+  private starterTexts: Map<string, StarterTexts> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -108,16 +110,37 @@ export class TemplateRepos {
   }
 
   /** A repository's templates; `retry` fetches one that failed at once rather than after retryFailedAfterMs. */
-  async list(repoId: number, opts: { retry?: boolean } = {}): Promise<TemplateSummary[]> {
+  async list(
+    repoId: number,
+    opts: { retry?: boolean; acceptLanguage?: string } = {},
+  ): Promise<TemplateSummary[]> {
     if (repoId === localRepoId) {
       const rows = await this.db.selectFrom("templates").selectAll().orderBy("name").execute();
       return rows.map((r) => summary(r.name, JSON.parse(r.body)));
     }
     if (opts.retry) this.failed.delete(repoId);
-    return (await this.read(repoId)).map((t) => summary(t.name, t.template));
+    const texts = this.textsFor(repoId, opts.acceptLanguage);
+    return (await this.read(repoId)).map((t) => summary(t.name, localize(t.template, texts?.[t.name])));
   }
 
-  async get(repoId: number, name: string): Promise<Template & { name: string; readme?: string }> {
+  /** The starter templates' texts in the locale a request asks for; undefined for other repositories or English. */
+  private textsFor(repoId: number, acceptLanguage: string | undefined): StarterTexts | undefined {
+    if (repoId !== starterRepoId) return undefined;
+    const all = this.allStarterTexts();
+    const locale = localeOf(acceptLanguage, all.keys());
+    return locale ? all.get(locale) : undefined;
+  }
+
+  private allStarterTexts(): Map<string, StarterTexts> {
+    this.starterTexts ??= readStarterTexts(path.join(repoRoot, "locales"));
+    return this.starterTexts;
+  }
+
+  async get(
+    repoId: number,
+    name: string,
+    acceptLanguage?: string,
+  ): Promise<Template & { name: string; readme?: string }> {
     if (repoId === localRepoId) {
       const row = await this.db
         .selectFrom("templates")
@@ -129,7 +152,8 @@ export class TemplateRepos {
     }
     const found = (await this.read(repoId)).find((t) => t.name === name);
     if (!found) throw noTemplate(name);
-    return { ...found.template, name, ...(found.readme ? { readme: found.readme } : {}) };
+    const template = localize(found.template, this.textsFor(repoId, acceptLanguage)?.[name]);
+    return { ...template, name, ...(found.readme ? { readme: found.readme } : {}) };
   }
 
   /**
@@ -281,7 +305,11 @@ export class TemplateRepos {
 
   /** Every template an administrator vouched for: starter, administrators' repositories, their local ones. */
   private async *vouchedTemplates(): AsyncGenerator<Template> {
-    for (const { template } of await this.read(starterRepoId)) yield template;
+    for (const { template, name } of await this.read(starterRepoId)) {
+      yield template;
+      // A server made from a starter template shown in a user's language is made from that template.
+      for (const texts of this.allStarterTexts().values()) yield localize(template, texts[name]);
+    }
     const repos = await this.db.selectFrom("template_repos").select("id").where("by_admin", "=", 1).execute();
     for (const { id } of repos) {
       // A repository that cannot be read now offers nothing now.

@@ -91,9 +91,16 @@ function NodeLine({ text }: { text: string }) {
   if (!shown) return <>{text}</>;
   return (
     <>
-      {shown.before}
-      {shown.quoted !== undefined && <q dir="auto">{shown.quoted}</q>}
-      {shown.after}
+      {shown.map((part, i) =>
+        typeof part === "string" ? (
+          part
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed sentence, never reordered
+          <q key={i} dir="auto">
+            {part.quoted}
+          </q>
+        ),
+      )}
     </>
   );
 }

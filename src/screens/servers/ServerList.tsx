@@ -42,7 +42,7 @@ export function listActions(status: ShownStatus | undefined, installed?: boolean
       // the status cannot be read by this user: offer what the scopes allow
       return ["start", "stop", "kill"];
     default:
-      // unknown (not answered yet), installing, or an action on its way
+      // unknown (not answered yet), its node unreachable, installing, or an action on its way
       return [];
   }
 }

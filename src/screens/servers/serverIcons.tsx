@@ -165,6 +165,8 @@ export function statusLabel(status: ShownStatus): string {
       return t`Offline`;
     case "loading":
       return t`Working…`;
+    case "unreachable":
+      return t`Unreachable`;
     default:
       return t`Unknown`;
   }
@@ -178,6 +180,7 @@ const statusPaths: Record<ShownStatus, string> = {
   installing: "M12 3v12M7 10l5 5 5-5M4 21h16",
   loading: "M6 3h12M6 21h12M7 3c0 5 10 6 10 9s-10 4-10 9M17 3c0 5-10 6-10 9s10 4 10 9",
   unknown: "M12 3a9 9 0 1 0 9 9",
+  unreachable: `${circle(12, 12, 9)}M9 9l6 6M15 9l-6 6`,
 };
 
 /** Icon and word (colour is a third cue, never the only one); unknown spins. */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { isApiError } from "../../api/errors";
 import { getServer, getStats, getStatus, type Server, type ServerStats } from "../../api/servers";
 import { quiet, reportSessionEnd } from "../../app/background";
 import { usePolling } from "../../app/usePolling";
@@ -57,6 +58,9 @@ export function useListLive(servers: readonly Server[] | undefined) {
             return stats ? { ...rest, [id]: stats } : rest;
           });
         } catch (err) {
+          // Said as the live socket says it: the node is what fails, the server's status is not known.
+          if (isApiError(err) && err.code === "ErrNodeUnreachable")
+            setServerStatus(id, { unreachable: true });
           reportSessionEnd(err);
         }
       }),

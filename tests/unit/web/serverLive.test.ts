@@ -224,6 +224,8 @@ describe("server status (spec §4)", () => {
     // An egg's server runs before its done line appears: starting, then online.
     expect(statusOf({ running: true, installing: false, starting: true })).toBe("starting");
     expect(statusOf({ running: false, installing: false, starting: true })).toBe("offline");
+    // /api/live says so when the server's node cannot be reached: not a spinner that never ends.
+    expect(statusOf({ unreachable: true })).toBe("unreachable");
   });
 });
 

@@ -98,6 +98,7 @@ describe("server list and view controls (spec §2.3)", () => {
     expect(listActions("offline", false)).toEqual(["install"]);
     expect(listActions("offline", true)).toEqual(["start"]);
     expect(listActions("unknown")).toEqual([]);
+    expect(listActions("unreachable")).toEqual([]);
     expect(listActions("installing")).toEqual([]);
     expect(listActions("loading")).toEqual([]);
     // status not readable by this user: what the scopes allow

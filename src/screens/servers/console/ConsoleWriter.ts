@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { type Piece, type Style, styleClasses, styleColors } from "./ansi";
-import { nodeMessage } from "./nodeMessages";
+import { type NodeMessagePart, nodeMessage } from "./nodeMessages";
 
 export const DAEMON_PREFIX = "[DAEMON] ";
 
@@ -18,12 +18,14 @@ export interface ConsoleWriterOptions {
 }
 
 /** A translated node message as DOM nodes: the foreign part in a <q> (the page's quote marks). */
-export function nodeMessageNodes(shown: NonNullable<ReturnType<typeof nodeMessage>>): (string | Node)[] {
-  if (shown.quoted === undefined) return [shown.before];
-  const q = document.createElement("q");
-  q.dir = "auto";
-  q.textContent = shown.quoted;
-  return [shown.before, q, shown.after];
+export function nodeMessageNodes(shown: NodeMessagePart[]): (string | Node)[] {
+  return shown.map((part) => {
+    if (typeof part === "string") return part;
+    const q = document.createElement("q");
+    q.dir = "auto";
+    q.textContent = part.quoted;
+    return q;
+  });
 }
 
 /**
