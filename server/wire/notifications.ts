@@ -55,4 +55,5 @@ export const ChannelCreated = Type.Object({
 });
 export type ChannelCreated = Static<typeof ChannelCreated>;
 
-export const ChannelParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+// A serial id: PostgreSQL refuses (500) a larger one in a comparison, so the schema does first.
+export const ChannelParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
