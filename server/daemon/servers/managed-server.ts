@@ -229,7 +229,9 @@ export class ManagedServer {
     const key = denylist.join("\n");
     if (this.protectedFiles?.denylist !== key) {
       const sandbox =
-        denylist.length === 0 ? new Sandbox(this.root) : new ProtectedSandbox(this.root, denylistMatcher(denylist));
+        denylist.length === 0
+          ? new Sandbox(this.root)
+          : new ProtectedSandbox(this.root, denylistMatcher(denylist));
       sandbox.changesRefused = () => this.refuseChangesWhileHeld();
       this.protectedFiles = { denylist: key, sandbox };
     }
