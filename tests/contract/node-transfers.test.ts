@@ -147,7 +147,33 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       const archive = tarOf([
         { name: "files/world/level.dat", body: "the world" },
         { name: "meta/server.json", body: definition(id) },
-        { name: "meta/server.cron", body: JSON.stringify({ tasks: {} }) },
+        {
+          name: "meta/server.cron",
+          body: JSON.stringify({
+            tasks: { t1: { name: "Nightly", cronSchedule: "0 4 * * *", operations: [] } },
+          }),
+        },
+        // A run the source was in: the target's tasks record it as cut short when they start.
+        {
+          name: "meta/server.task-runs",
+          body: JSON.stringify({
+            runs: {
+              t1: [
+                {
+                  id: 1,
+                  trigger: "schedule",
+                  started: new Date().toISOString(),
+                  finished: null,
+                  success: null,
+                  message: "",
+                  output: "",
+                },
+              ],
+            },
+            backups: {},
+            nextRunId: 2,
+          }),
+        },
       ]);
       const source = await fakeSource(archive);
       try {
@@ -156,6 +182,16 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       } finally {
         await source.close();
       }
+      // Its tasks wait for the panel's switch: until activate() they have not started here.
+      const lastRun = () =>
+        JSON.parse(fs.readFileSync(path.join(node.dataDir, "servers", `${id}.task-runs`), "utf8")).runs.t1[0];
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(lastRun().finished).toBeNull();
+      await node.client.transfers.activate(id);
+      await waitUntil(async () => lastRun().finished !== null, 5000);
+      await expect(node.client.transfers.activate("nothere2")).rejects.toMatchObject({
+        code: "ErrServerNotFound",
+      });
       expect(fs.readFileSync(path.join(node.dataDir, "servers", id, "world", "level.dat"), "utf8")).toBe(
         "the world",
       );
