@@ -35,6 +35,10 @@ export class RemoteTransfers implements NodeTransfers {
     return this.http.call("POST", this.path(serverId, "pull"), { json: source, timeoutMs: 0 });
   }
 
+  async activate(serverId: string): Promise<void> {
+    await this.http.call("POST", this.path(serverId, "activate"));
+  }
+
   async progress(serverId: string): Promise<TransferProgress | undefined> {
     const answer = await this.http.call<Partial<TransferProgress>>("GET", this.path(serverId, "progress"));
     return answer.received === undefined ? undefined : { received: answer.received };

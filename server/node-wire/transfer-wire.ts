@@ -57,6 +57,11 @@ export interface NodeTransfers {
    * nothing of it is left here.
    */
   pull(serverId: string, source: TransferSourceAddress): Promise<TransferReceipt>;
+  /**
+   * As the target, once the panel switched the server here: starts its tasks. A pulled
+   * server's tasks wait for this, so none fires on both nodes before the switch.
+   */
+  activate(serverId: string): Promise<void>;
   /** As the target: bytes received so far of a pull under way (undefined when none). */
   progress(serverId: string): Promise<TransferProgress | undefined>;
   space(): Promise<NodeSpace>;

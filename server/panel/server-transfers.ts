@@ -119,6 +119,7 @@ export class ServerTransfers {
     }
     this.emit(serverId, { ...event, state: "done", received: event.total });
     await this.dropSource(serverId, source);
+    await this.activate(serverId, target);
   }
 
   /**
@@ -146,6 +147,7 @@ export class ServerTransfers {
           if (!(error instanceof ApiError && error.code === "ErrServerNotFound")) throw error;
         });
         if (!switched) await (await this.nodes.client(left.from_node)).transfers.release(left.server_id);
+        else await this.activate(left.server_id, await this.nodes.client(left.to_node));
         await this.unclaim(left.server_id);
         done.push(`server ${left.server_id}: an interrupted move was undone on node ${stale}`);
       } catch (error) {
@@ -191,6 +193,16 @@ export class ServerTransfers {
         .executeTakeFirst();
       if (Number(switched.numUpdatedRows) !== 1) throw errors.serverNotFound();
       await trx.deleteFrom("server_transfers").where("server_id", "=", serverId).execute();
+    });
+  }
+
+  /** After the switch and the source's copy is gone: the server's tasks start on the target. */
+  private async activate(serverId: string, target: NodeClient): Promise<void> {
+    await target.transfers.activate(serverId).catch((error) => {
+      // They start anyway at the target's next start, or when the server's tasks are next used.
+      process.emitWarning(
+        `server ${serverId} moved, but node ${target.nodeId} did not start its tasks yet: ${errorText(error)}`,
+      );
     });
   }
 

@@ -56,6 +56,10 @@ const list: MessageDescriptor[] = [
   }),
   msg({ id: "errors.ErrContainerStart", message: "The container did not start: {reason}" }),
   msg({ id: "errors.ErrServerRunning", message: "The server is running, stop it first" }),
+  msg({
+    id: "errors.ErrServerTransferring",
+    message: "The server is being moved to another node: its files cannot be changed until the move ends",
+  }),
   msg({ id: "errors.ErrNoCommand", message: "No run command matches this server" }),
   msg({ id: "errors.ErrRepoExists", message: "A repository with this name already exists" }),
   msg({ id: "errors.ErrEnvironmentNotSupported", message: "This environment is not supported" }),

@@ -1,6 +1,8 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RemoteNode } from "../../server/link/remote-node.ts";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
@@ -8,8 +10,9 @@ import { rawRequest, upload } from "../support/file-requests.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { runSftp, type SshLogin } from "../support/sftp-client.ts";
 import { openServerSocket } from "../support/socket-client.ts";
-import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+import { admin, adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 /** Where each node keeps a server's folder and backups. */
 const folders = (nodeDataDir: string, id: string) => ({
@@ -103,6 +106,8 @@ describe("moving a server to another node", () => {
       expect(fs.existsSync(there.definition)).toBe(true);
       expect(fs.existsSync(there.tasks)).toBe(true);
       expect(await readFile(id, "world/level.dat")).toEqual({ status: 200, text: "the world" });
+      // No longer held: the node that now owns it takes changes.
+      expect((await upload(api, `/api/servers/${id}/file/moved-to-${to}.txt`, "here")).status).toBe(204);
       const after = (await api.get(`/api/servers/${id}/backup`)).body;
       expect(after).toEqual(backups);
       const download = await rawRequest(api, "GET", `/api/servers/${id}/backup/download/${backups[0].id}`);
@@ -151,6 +156,85 @@ describe("moving a server to another node", () => {
     expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(0);
     expect(fs.existsSync(folders(daemon.config.dataDir, id).root)).toBe(false);
     expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
+  }, 60_000);
+
+  /** Writes a file through the API and one with OpenSSH's sftp; answers what each said. */
+  const tryWrites = async (id: string, login: SshLogin, name: string) => {
+    const answer = await upload(api, `/api/servers/${id}/file/${name}.txt`, "api");
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-transfer-sftp-"));
+    try {
+      fs.writeFileSync(path.join(work, "up.txt"), "sftp");
+      const sftp = await runSftp(login, [`put up.txt ${name}-sftp.txt`, `mkdir ${name}-folder`], {
+        cwd: work,
+      });
+      return { answer, sftp };
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  };
+  const expectRefused = async (id: string, login: SshLogin, root: string) => {
+    const before = fs.readdirSync(root).sort();
+    const { answer, sftp } = await tryWrites(id, login, "held");
+    expect(answer.status, answer.body.toString()).toBe(409);
+    expect(answer.json?.error).toMatchObject({ code: "ErrServerTransferring", msg: expect.any(String) });
+    expect(sftp.code, sftp.stdout + sftp.stderr).not.toBe(0);
+    expect(sftp.stderr).toMatch(/Permission denied/);
+    expect(fs.readdirSync(root).sort()).toEqual(before);
+    // Reads go on.
+    expect(await readFile(id, "seen.txt")).toEqual({ status: 200, text: "seen" });
+  };
+  const expectAccepted = async (id: string, login: SshLogin, root: string) => {
+    const { answer, sftp } = await tryWrites(id, login, "after");
+    expect(answer.status).toBe(204);
+    expect(sftp.code, sftp.stdout + sftp.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(root, "after-sftp.txt"), "utf8")).toBe("sftp");
+  };
+
+  it("while a move holds a server on the local node, the file API and SFTP refuse writes; once the move failed they work again", async () => {
+    const id = "move0004";
+    expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), node: 0 })).status).toBe(200);
+    expect((await upload(api, `/api/servers/${id}/file/seen.txt`, "seen")).status).toBe(204);
+    const root = folders(localData(), id).root;
+    const login = { port: panel().sftpPort, user: `${admin.email}#${id}`, password: admin.password };
+    const pid = daemon.pid();
+    if (!pid) throw new Error("the target daemon is not running");
+    // A frozen target: the source holds the server while the panel waits for the pull.
+    process.kill(pid, "SIGSTOP");
+    const moving = api.post(`/api/servers/${id}/transfer`, { node: remote });
+    try {
+      try {
+        await waitUntil(
+          async () => (await upload(api, `/api/servers/${id}/file/seen.txt`, "seen")).status === 409,
+          10_000,
+          20,
+        );
+        await expectRefused(id, login, root);
+      } finally {
+        await daemon.crash();
+      }
+      expect((await moving).status).toBeGreaterThanOrEqual(500);
+      expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(0);
+      await expectAccepted(id, login, root);
+    } finally {
+      await daemon.start();
+    }
+  }, 60_000);
+
+  it("while a remote node holds a server for a move, the file API and its SFTP refuse writes; once released they work again", async () => {
+    const id = "move0005";
+    expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), node: remote })).status).toBe(200);
+    expect((await upload(api, `/api/servers/${id}/file/seen.txt`, "seen")).status).toBe(204);
+    const root = folders(daemon.config.dataDir, id).root;
+    const login = { port: daemon.config.sftp.port, user: `${admin.email}#${id}`, password: admin.password };
+    // The node's side of a move, as the panel asks it.
+    const node = new RemoteNode({ nodeId: remote, secret: daemon.config.secret, baseUrl: daemon.baseUrl });
+    await node.transfers.offer(id);
+    try {
+      await expectRefused(id, login, root);
+    } finally {
+      await node.transfers.release(id);
+    }
+    await expectAccepted(id, login, root);
   }, 60_000);
 
   it("a target killed midway (kill -9) leaves the server whole and usable on the source", async () => {

@@ -3,9 +3,11 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { Header } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RemoteNode } from "../../server/link/remote-node.ts";
+import type { FileRead } from "../../server/node-wire/file-wire.ts";
 import { signNodeToken } from "../../server/node-wire/node-token.ts";
 import { transferExportPath } from "../../server/node-wire/transfer-wire.ts";
 import { echoDefinition } from "../support/echo-template.ts";
@@ -55,6 +57,14 @@ const digestOf = (bytes: Buffer) => ({
   bytes: bytes.length,
   sha256: createHash("sha256").update(bytes).digest("hex"),
 });
+/** A file read's whole text. */
+async function textOf(read: FileRead): Promise<string> {
+  if (read.kind !== "file") throw new Error("not a file");
+  const chunks: Buffer[] = [];
+  for await (const chunk of read.body) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString();
+}
+
 const definition = (id: string) => JSON.stringify({ ...echoDefinition(), id });
 
 for (const [name, make] of Object.entries(nodeImplementations)) {
@@ -101,12 +111,69 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       });
     });
 
+    it("refuses every change to a held server's files, definition and tasks; reads go on, and changes work again once released", async () => {
+      const id = "hold0002";
+      const { files } = node.client;
+      await node.client.servers.createServer(id, echoDefinition());
+      await files.write(id, "keep.txt", Readable.from(["before"]));
+      await files.archive(id, "pack.tar.gz", ["keep.txt"]);
+      await node.client.transfers.offer(id);
+      const held = { status: 409, code: "ErrServerTransferring" };
+      await expect(files.write(id, "keep.txt", Readable.from(["after"]))).rejects.toMatchObject(held);
+      await expect(files.write(id, "new/file.txt", Readable.from(["new"]))).rejects.toMatchObject(held);
+      await expect(files.makeFolder(id, "folder")).rejects.toMatchObject(held);
+      await expect(files.remove(id, "keep.txt")).rejects.toMatchObject(held);
+      await expect(files.move(id, "keep.txt", "moved.txt")).rejects.toMatchObject(held);
+      await expect(files.archive(id, "other.tar.gz", ["keep.txt"])).rejects.toMatchObject(held);
+      await expect(files.extract(id, "pack.tar.gz", "out")).rejects.toMatchObject(held);
+      await expect(node.client.servers.replaceDefinition(id, echoDefinition())).rejects.toMatchObject(held);
+      await expect(
+        node.client.tasks.create(id, { name: "t", cronSchedule: "0 4 * * *", operations: [] }),
+      ).rejects.toMatchObject(held);
+      // Nothing of it reached the folder, and reading still works.
+      const root = path.join(node.dataDir, "servers", id);
+      expect(fs.readdirSync(root).sort()).toEqual(["keep.txt", "pack.tar.gz"]);
+      expect(await textOf(await files.read(id, "keep.txt"))).toBe("before");
+
+      await node.client.transfers.release(id);
+      await files.write(id, "keep.txt", Readable.from(["after"]));
+      await files.makeFolder(id, "folder");
+      expect(await textOf(await files.read(id, "keep.txt"))).toBe("after");
+      await node.client.servers.deleteServer(id);
+    });
+
     it("takes in a server whose archive arrives whole and matches the source's digest", async () => {
       const id = "pull0001";
       const archive = tarOf([
         { name: "files/world/level.dat", body: "the world" },
         { name: "meta/server.json", body: definition(id) },
-        { name: "meta/server.cron", body: JSON.stringify({ tasks: {} }) },
+        {
+          name: "meta/server.cron",
+          body: JSON.stringify({
+            tasks: { t1: { name: "Nightly", cronSchedule: "0 4 * * *", operations: [] } },
+          }),
+        },
+        // A run the source was in: the target's tasks record it as cut short when they start.
+        {
+          name: "meta/server.task-runs",
+          body: JSON.stringify({
+            runs: {
+              t1: [
+                {
+                  id: 1,
+                  trigger: "schedule",
+                  started: new Date().toISOString(),
+                  finished: null,
+                  success: null,
+                  message: "",
+                  output: "",
+                },
+              ],
+            },
+            backups: {},
+            nextRunId: 2,
+          }),
+        },
       ]);
       const source = await fakeSource(archive);
       try {
@@ -115,6 +182,16 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       } finally {
         await source.close();
       }
+      // Its tasks wait for the panel's switch: until activate() they have not started here.
+      const lastRun = () =>
+        JSON.parse(fs.readFileSync(path.join(node.dataDir, "servers", `${id}.task-runs`), "utf8")).runs.t1[0];
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(lastRun().finished).toBeNull();
+      await node.client.transfers.activate(id);
+      await waitUntil(async () => lastRun().finished !== null, 5000);
+      await expect(node.client.transfers.activate("nothere2")).rejects.toMatchObject({
+        code: "ErrServerNotFound",
+      });
       expect(fs.readFileSync(path.join(node.dataDir, "servers", id, "world", "level.dat"), "utf8")).toBe(
         "the world",
       );

@@ -160,8 +160,9 @@ export class FileOps implements NodeFiles {
           await files.rename(temp, target.relative);
           temp = undefined;
         } catch (error) {
-          // Removed before the budget ends, so its bytes are given back only once they are gone.
-          if (temp) await files.remove(temp).catch(() => {});
+          // Removed before the budget ends, so its bytes are given back only once they are gone;
+          // through the node's own sandbox, as a move that began meanwhile refuses the user's changes.
+          if (temp) await server.sandbox.remove(temp).catch(() => {});
           throw error;
         }
       }, true);

@@ -31,6 +31,16 @@ export class Sandbox {
   private realRoot?: string;
   /** The folder's owner when new entries go to it; false when they stay the daemon's. */
   private owner?: { uid: number; gid: number } | false;
+  /**
+   * Set on the sandbox a server's users reach: throws while their changes must wait (a move to
+   * another node holds the server). Every change below asks it first, so no route has to.
+   */
+  changesRefused?: () => void;
+
+  /** Throws when changes are refused now (see changesRefused); for writes through a handle opened before. */
+  checkChangeable(): void {
+    this.changesRefused?.();
+  }
 
   /** `root` must be an absolute path to a folder that exists when the sandbox is first used. */
   constructor(root: string) {
@@ -98,11 +108,13 @@ export class Sandbox {
     shown = location.relative,
     options: WriteOptions = {},
   ): Promise<FileHandle> {
+    this.checkChangeable();
     return openWrite(location, await this.roots(), shown, options);
   }
 
   /** Writes a whole (small) text or buffer, creating parent folders. */
   async writeFile(userPath: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+    this.checkChangeable();
     await this.mkdirp(path.posix.dirname(this.relative(userPath)));
     const handle = await this.openWrite(userPath, options);
     try {
@@ -119,6 +131,7 @@ export class Sandbox {
    * not its cube. `signal` stops it between two folders.
    */
   async mkdirp(userPath: string, signal?: AbortSignal): Promise<Location> {
+    this.checkChangeable();
     const location = await this.resolve(userPath);
     if (location.stats) {
       if (location.stats.isDirectory()) return location;
@@ -138,6 +151,7 @@ export class Sandbox {
 
   /** Renames within the root; the source's last component is moved as it is (a link stays a link). */
   async rename(from: string, to: string): Promise<void> {
+    this.checkChangeable();
     const source = await this.resolve(from, { followFinal: false });
     if (!source.stats) throw sandboxErrors.notFound(from);
     if (source.relative === "") throw sandboxErrors.illegal(from, "is the server folder itself");
@@ -180,6 +194,7 @@ export class Sandbox {
 
   /** Removes a file, a link (not what it points to), an empty folder or, with `recursive`, any folder. */
   async remove(userPath: string, options: { recursive?: boolean } = {}): Promise<void> {
+    this.checkChangeable();
     const location = await this.resolve(userPath, { followFinal: false });
     if (!location.stats) throw sandboxErrors.notFound(userPath);
     if (location.relative === "") throw sandboxErrors.illegal(userPath, "is the server folder itself");
@@ -194,6 +209,7 @@ export class Sandbox {
    * place and walked through existing links, stays inside the root.
    */
   async symlink(target: string, linkPath: string): Promise<void> {
+    this.checkChangeable();
     const link = await this.resolve(linkPath, { followFinal: false });
     if (link.relative === "") throw sandboxErrors.illegal(linkPath, "is the server folder itself");
     if (target.includes("\0") || path.posix.isAbsolute(target) || /^(?:[A-Za-z]:[\\/]|\\)/.test(target)) {
@@ -255,6 +271,7 @@ export class Sandbox {
 
   /** A hard link at `linkPath` to the regular file `existing`, both inside the root. */
   async hardlink(existing: string, linkPath: string): Promise<void> {
+    this.checkChangeable();
     const source = await this.resolve(existing);
     if (!source.stats?.isFile()) throw sandboxErrors.notFound(existing);
     const link = await this.resolve(linkPath, { followFinal: false });

@@ -226,15 +226,29 @@ export class ManagedServer {
    */
   get userFiles(): Sandbox {
     const denylist = this.definition.egg?.denylist ?? [];
-    if (denylist.length === 0) return this.sandbox;
     const key = denylist.join("\n");
     if (this.protectedFiles?.denylist !== key) {
-      this.protectedFiles = {
-        denylist: key,
-        sandbox: new ProtectedSandbox(this.root, denylistMatcher(denylist)),
-      };
+      const sandbox =
+        denylist.length === 0
+          ? new Sandbox(this.root)
+          : new ProtectedSandbox(this.root, denylistMatcher(denylist));
+      sandbox.changesRefused = () => this.refuseChangesWhileHeld();
+      this.protectedFiles = { denylist: key, sandbox };
     }
     return this.protectedFiles.sandbox;
+  }
+
+  /**
+   * While a move to another node holds the server, its files and definition stay as the copy
+   * saw them: a change made now would be lost when the old copy is removed.
+   */
+  refuseChangesWhileHeld(): void {
+    if (this.instance.busy === "transfer")
+      throw new ApiError(
+        409,
+        "ErrServerTransferring",
+        "the server is being moved to another node: its files cannot be changed until the move ends",
+      );
   }
 
   context(exit?: ServerContext["exit"]): ServerContext {

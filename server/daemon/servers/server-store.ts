@@ -151,6 +151,7 @@ export class ServerStore {
 
   async replaceDefinition(id: string, raw: unknown): Promise<void> {
     const server = this.get(id);
+    server.refuseChangesWhileHeld();
     const definition = checkedValues(checkedDefinition(raw));
     await this.checkCanRun(id, definition);
     await server.replace(definition);

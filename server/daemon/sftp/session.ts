@@ -137,6 +137,8 @@ export class SftpSession {
   ): void {
     this.route(event, async (id: number, ...args: A) => {
       if (!this.mayWrite) throw readOnly();
+      // A move to another node holds the server: the session is read-only until it ends.
+      this.sandbox.checkChangeable();
       await run(id, ...args);
     });
   }
@@ -157,7 +159,11 @@ export class SftpSession {
         return [STATUS_CODE.FAILURE, diskLimitText(Number(error.metadata?.limit))];
       if (error.code === "ErrFileNotFound") return [STATUS_CODE.NO_SUCH_FILE, error.message];
       // Outside the folder, or a file an egg's file_denylist protects: the client says permission denied.
-      if (error.code === "ErrIllegalFileAccess" || error.code === "ErrFileDenied")
+      if (
+        error.code === "ErrIllegalFileAccess" ||
+        error.code === "ErrFileDenied" ||
+        error.code === "ErrServerTransferring"
+      )
         return [STATUS_CODE.PERMISSION_DENIED, error.message];
       if (error.status < 500) return [STATUS_CODE.FAILURE, error.message];
     }
@@ -264,6 +270,8 @@ export class SftpSession {
     const file = this.file(raw);
     const { writer } = file;
     if (!writer) throw new Refusal(STATUS_CODE.PERMISSION_DENIED, "the file is not open for writing");
+    // A file opened before a move began is held to it too.
+    this.sandbox.checkChangeable();
     // Every byte written counts (an overwrite too): a client that goes on is stopped at the limit.
     file.budget?.take(data.length);
     if (file.written) file.written.bytes += data.length;
@@ -297,6 +305,7 @@ export class SftpSession {
       if (typeof attrs.size === "number") {
         if (!handle.writer)
           throw new Refusal(STATUS_CODE.PERMISSION_DENIED, "the file is not open for writing");
+        this.sandbox.checkChangeable();
         await handle.writer.truncate(attrs.size);
         this.disk?.forget();
       }

@@ -63,6 +63,8 @@ export class TaskOps implements NodeTasks {
   }
 
   async create(serverId: string, raw: unknown): Promise<TaskView> {
+    // Held for a move: the copy already took the task file.
+    this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
     const task = checkedTask(raw, tasks.settings.timezone);
     if (tasks.count >= taskLimits.tasksPerServer) throw taskErrors.tooMany();
@@ -72,6 +74,8 @@ export class TaskOps implements NodeTasks {
   }
 
   async update(serverId: string, taskId: string, raw: unknown): Promise<TaskView> {
+    // Held for a move: the copy already took the task file.
+    this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
     if (!tasks.has(taskId)) throw taskErrors.notFound();
     await tasks.put(taskId, checkedTask(raw, tasks.settings.timezone));
@@ -79,6 +83,8 @@ export class TaskOps implements NodeTasks {
   }
 
   async delete(serverId: string, taskId: string): Promise<void> {
+    // Held for a move: the copy already took the task file.
+    this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
     if (!tasks.has(taskId)) throw taskErrors.notFound();
     await tasks.remove(taskId);
@@ -97,6 +103,8 @@ export class TaskOps implements NodeTasks {
   }
 
   async setSettings(serverId: string, raw: unknown): Promise<TaskSettings> {
+    // Held for a move: the copy already took the task file.
+    this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
     const { settings, problems } = parseTaskSettings(raw);
     if (!settings) throw taskErrors.invalid(problems);

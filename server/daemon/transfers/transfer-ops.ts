@@ -217,7 +217,7 @@ export class TransferOps implements NodeTransfers, TransferSource {
       }
       // Checks the definition and that it can run here, gives the folder to a uid of this node, loads it.
       await this.store.adopt(serverId, definition);
-      await this.tasks.adopt(serverId);
+      // Its tasks start at activate(), after the switch: the source may still run them until then.
       return receipt;
     } catch (error) {
       for (const place of placed) await fs.rm(place, { recursive: true, force: true });
@@ -226,6 +226,11 @@ export class TransferOps implements NodeTransfers, TransferSource {
       this.pulling.delete(serverId);
       await fs.rm(staging, { recursive: true, force: true });
     }
+  }
+
+  async activate(serverId: string): Promise<void> {
+    this.store.get(serverId);
+    await this.tasks.adopt(serverId);
   }
 
   /** Fetches the archive into `staging` and checks it against the source's digest. */

@@ -20,7 +20,7 @@ export function grantOf(headers: IncomingHttpHeaders): string {
 
 /**
  * The daemon's transfer routes under /daemon/transfer/{id}: the panel's
- * (offer, release, pull, progress; signed like every panel call) and the
+ * (offer, release, pull, activate, progress; signed like every panel call) and the
  * target node's (export and its digest; the source's grant instead).
  */
 export function daemonTransferRoutes(api: Router, ops: TransferOps): void {
@@ -42,6 +42,10 @@ export function daemonTransferRoutes(api: Router, ops: TransferOps): void {
     },
     (request) => ops.pull(request.params.id, request.body),
   );
+  api.post(`${base}/activate`, { params: Id }, async (request, reply) => {
+    await ops.activate(request.params.id);
+    return reply.status(204).send();
+  });
   api.get(
     `${base}/progress`,
     { params: Id },
