@@ -58,6 +58,13 @@ export const activityActions: Record<string, ActionRule> = {
   "PUT /api/self/otp": { action: "self.otp.enable" },
   "DELETE /api/self/otp/:token": { action: "self.otp.disable" },
   "POST /api/self/otp/recovery": { action: "self.otp.recovery" },
+  // Alert channels: the kind and events only; the webhook URL and push subscription are secrets.
+  "POST /api/self/notifications": {
+    action: "self.notification.create",
+    details: (request) => ({ type: body(request)?.type, events: body(request)?.events }),
+  },
+  "DELETE /api/self/notifications": { action: "self.notification.deleteAll" },
+  "DELETE /api/self/notifications/:id": { action: "self.notification.delete" },
 
   "PUT /api/settings/:key": { action: "settings.edit", details: settingValue },
   "POST /api/settings": { action: "settings.edit" },
@@ -90,6 +97,7 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/servers/:id/start": { action: "server.start" },
   "POST /api/servers/:id/stop": { action: "server.stop" },
   "POST /api/servers/:id/kill": { action: "server.kill" },
+  "POST /api/servers/:id/transfer": { action: "server.transfer" },
   "POST /api/servers/:id/install": { action: "server.install" },
   "POST /api/servers/:id/reload": { action: "server.reload" },
   // The command as typed: what an operator most wants to know of a console.
