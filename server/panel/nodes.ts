@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { Selectable } from "kysely";
-import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
 import type { NodeTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -67,9 +66,7 @@ export class Nodes {
   }
 
   async list(): Promise<NodeView[]> {
-    const rows = await compiledQueries(this.db).rows("nodes.list", [], () =>
-      this.db.selectFrom("nodes").selectAll().orderBy("name"),
-    );
+    const rows = await this.db.selectFrom("nodes").selectAll().orderBy("name").execute();
     const views = rows.map((row) => this.view(row));
     if (this.local) views.push(await this.localView());
     return views;

@@ -1,4 +1,3 @@
-import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
 import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
@@ -117,30 +116,26 @@ function principalOf(entry: SessionEntry, token: string, via: Principal["via"]):
 
 async function loadSession(deps: PrincipalDeps, hash: string): Promise<SessionEntry | undefined> {
   // Session, user and global scopes in one query.
-  const row = await compiledQueries(deps.db).first(
-    "principalFromToken",
-    [hash, Date.now()] as [string, number],
-    (hash, now) =>
-      deps.db
-        .selectFrom("sessions")
-        .innerJoin("users", "users.id", "sessions.user_id")
-        .leftJoin("permissions", (join) =>
-          join.onRef("permissions.user_id", "=", "users.id").on("permissions.server_id", "=", ""),
-        )
-        .select([
-          "sessions.token_hash",
-          "sessions.client_id",
-          "sessions.expires_at",
-          "users.id",
-          "users.username",
-          "users.email",
-          "users.otp_active",
-          "permissions.scopes",
-        ])
-        .where("sessions.token_hash", "=", hash)
-        .where("sessions.kind", "=", "session")
-        .where("sessions.expires_at", ">", now),
-  );
+  const row = await deps.db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .leftJoin("permissions", (join) =>
+      join.onRef("permissions.user_id", "=", "users.id").on("permissions.server_id", "=", ""),
+    )
+    .select([
+      "sessions.token_hash",
+      "sessions.client_id",
+      "sessions.expires_at",
+      "users.id",
+      "users.username",
+      "users.email",
+      "users.otp_active",
+      "permissions.scopes",
+    ])
+    .where("sessions.token_hash", "=", hash)
+    .where("sessions.kind", "=", "session")
+    .where("sessions.expires_at", ">", Date.now())
+    .executeTakeFirst();
   if (!row) return undefined;
   const principal: SessionEntry["principal"] = {
     user: toUser(row),

@@ -1,5 +1,4 @@
 import { type Selectable, sql } from "kysely";
-import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -174,47 +173,34 @@ export class Servers {
   }> {
     const { page, pageSize, offset } = pageOf(query);
     const seesAll = holdsScope(principal.scopes, "admin");
-    // The query's shape (who sees what, which filters) names its compiled SQL; the values vary.
-    const by = principal.onlyServer !== undefined ? "bound" : seesAll ? "all" : "own";
-    const values: unknown[] = [];
-    if (by === "bound") values.push(principal.onlyServer);
-    else if (by === "own") values.push(principal.user.id);
-    if (query.name) values.push(likePattern(query.name.includes("*") ? query.name : `*${query.name}*`));
-    if (query.node !== undefined) values.push(query.node);
-    const shape = `${by}|${query.name ? "name" : ""}|${query.node !== undefined ? "node" : ""}`;
-    const filtered = (slots: unknown[]) => {
-      let at = 0;
-      let q = this.db.selectFrom("servers");
-      if (by === "bound") {
-        // A server-bound client sees its server, even when its owner (an administrator) has no row there.
-        q = q.where("id", "=", slots[at++] as string);
-      } else if (by === "own") {
-        const userId = slots[at++] as number;
-        q = q.where("id", "in", (eb) =>
-          eb
-            .selectFrom("permissions")
-            .select("server_id")
-            .where("user_id", "=", userId)
-            .where("server_id", "!=", ""),
-        );
-      }
-      if (query.name) q = q.where(sql<boolean>`lower(${sql.ref("name")}) like ${slots[at++]} escape '\\'`);
-      if (query.node !== undefined) q = q.where("node_id", "=", slots[at++] as number);
-      return q;
-    };
-    const queries = compiledQueries(this.db);
-    const counted = await queries.first(`servers.count|${shape}`, values, (...slots) =>
-      filtered(slots).select((eb) => eb.fn.countAll<number>().as("n")),
-    );
+    let filtered = this.db.selectFrom("servers");
+    if (principal.onlyServer !== undefined) {
+      // A server-bound client sees its server, even when its owner (an administrator) has no row there.
+      filtered = filtered.where("id", "=", principal.onlyServer);
+    } else if (!seesAll) {
+      const userId = principal.user.id;
+      filtered = filtered.where("id", "in", (eb) =>
+        eb
+          .selectFrom("permissions")
+          .select("server_id")
+          .where("user_id", "=", userId)
+          .where("server_id", "!=", ""),
+      );
+    }
+    if (query.name) {
+      const pattern = likePattern(query.name.includes("*") ? query.name : `*${query.name}*`);
+      filtered = filtered.where(sql<boolean>`lower(${sql.ref("name")}) like ${pattern} escape '\\'`);
+    }
+    if (query.node !== undefined) filtered = filtered.where("node_id", "=", query.node);
+    const counted = await filtered.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
     const total = Number(counted?.n ?? 0);
-    const rows = await queries.rows(`servers.page|${shape}`, [...values, pageSize, offset], (...slots) =>
-      filtered(slots)
-        .select(viewColumns)
-        .orderBy("name")
-        .orderBy("id")
-        .limit(slots[values.length] as number)
-        .offset(slots[values.length + 1] as number),
-    );
+    const rows = await filtered
+      .select(viewColumns)
+      .orderBy("name")
+      .orderBy("id")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
     const scopesById = seesAll
       ? new Map<string, string[]>()
       : await this.serverScopesOf(principal.user.id, rows);

@@ -1,5 +1,4 @@
 import { sql } from "kysely";
-import { compiledQueries } from "../db/compiled-queries.ts";
 import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
 import { checkNewPassword } from "./account-rules.ts";
@@ -58,32 +57,21 @@ export class UserAdmin {
     const { page, pageSize, offset } = pageOf(query);
     const fields = (["username", "email"] as const).filter((field) => query[field]);
     // The UI sends `*text*`; a bare text is the same search, as for server names.
-    const values: unknown[] = fields.map((field) => {
+    let filtered = this.db.selectFrom("users");
+    for (const field of fields) {
       const search = query[field] ?? "";
-      return likePattern(search.includes("*") ? search : `*${search}*`);
-    });
-    // Which fields are searched names the compiled SQL; the patterns are its values.
-    const shape = fields.join("+");
-    const filtered = (slots: unknown[]) => {
-      let q = this.db.selectFrom("users");
-      fields.forEach((field, at) => {
-        q = q.where(sql<boolean>`lower(${sql.ref(field)}) like ${slots[at]} escape '\\'`);
-      });
-      return q;
-    };
-    const queries = compiledQueries(this.db);
-    const counted = await queries.first(`users.count|${shape}`, values, (...slots) =>
-      filtered(slots).select((eb) => eb.fn.countAll<number>().as("n")),
-    );
+      const pattern = likePattern(search.includes("*") ? search : `*${search}*`);
+      filtered = filtered.where(sql<boolean>`lower(${sql.ref(field)}) like ${pattern} escape '\\'`);
+    }
+    const counted = await filtered.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
     const total = Number(counted?.n ?? 0);
-    const rows = await queries.rows(`users.page|${shape}`, [...values, pageSize, offset], (...slots) =>
-      filtered(slots)
-        .select(["id", "username", "email", "otp_active"])
-        .orderBy("username")
-        .orderBy("id")
-        .limit(slots[values.length] as number)
-        .offset(slots[values.length + 1] as number),
-    );
+    const rows = await filtered
+      .select(["id", "username", "email", "otp_active"])
+      .orderBy("username")
+      .orderBy("id")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
     return { users: rows.map(toUser), paging: { page, pageSize, maxSize: pageSizeMax, total } };
   }
 
