@@ -1,11 +1,10 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { addRepo, type TemplateRepo } from "../../api/templates";
 import { handleApiError } from "../../app/errorHandler";
-import { Dialog } from "../../components/Dialog";
-import { ScreenIcon } from "../../components/screenIcons";
+import { FormDialog } from "../../components/FormDialog";
 import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
 import { fieldProblemText } from "./fieldProblem";
@@ -26,7 +25,6 @@ export function AddRepoDialog({
   onClose: () => void;
   onAdded: (r: TemplateRepo) => void;
 }) {
-  const formId = useId();
   const [values, setValues] = useState(emptyRepoForm);
   const [problems, setProblems] = useState<RepoProblems>({});
   const [busy, setBusy] = useState(false);
@@ -82,32 +80,23 @@ export function AddRepoDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       title={t`Add a template repository`}
-      onClose={onClose}
       testId="add-repo-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-outline" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </button>
-          <button type="submit" className="btn" form={formId} disabled={busy}>
-            <ScreenIcon name="plus" size={18} />
-            <Trans>Add repository</Trans>
-          </button>
-        </>
-      }
+      submitLabel=<Trans>Add repository</Trans>
+      submitIcon="plus"
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
     >
-      <form id={formId} className="stack-form" onSubmit={submit} noValidate>
-        {field("name", { autoFocus: true })}
-        {field("url", { inputMode: "url" })}
-        {field("branch")}
-        <p className="muted small">
-          <Trans>
-            Templates of added repositories are read-only; copy one to the local repository to change it.
-          </Trans>
-        </p>
-      </form>
-    </Dialog>
+      {field("name", { autoFocus: true })}
+      {field("url", { inputMode: "url" })}
+      {field("branch")}
+      <p className="muted small">
+        <Trans>
+          Templates of added repositories are read-only; copy one to the local repository to change it.
+        </Trans>
+      </p>
+    </FormDialog>
   );
 }

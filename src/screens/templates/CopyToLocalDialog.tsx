@@ -1,10 +1,9 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
 import { type FullTemplate, saveLocalTemplate } from "../../api/templates";
-import { Dialog } from "../../components/Dialog";
-import { ScreenIcon } from "../../components/screenIcons";
+import { FormDialog } from "../../components/FormDialog";
 import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
 import { withoutPanelFields } from "./draft";
@@ -21,7 +20,6 @@ export function CopyToLocalDialog({
   name: string;
   onClose: () => void;
 }) {
-  const formId = useId();
   const [name, setName] = useState(original);
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -48,41 +46,32 @@ export function CopyToLocalDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       title={t`Copy to the local repository`}
-      onClose={onClose}
       testId="copy-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-outline" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </button>
-          <button type="submit" className="btn" form={formId} disabled={busy}>
-            <ScreenIcon name="copy" size={18} />
-            <Trans>Copy</Trans>
-          </button>
-        </>
-      }
+      submitLabel=<Trans>Copy</Trans>
+      submitIcon="copy"
+      busy={busy}
+      onSubmit={copy}
+      onClose={onClose}
     >
-      <form id={formId} className="stack-form" onSubmit={copy} noValidate>
-        <p className="small">
-          <Trans>The copy can be edited; the original stays as its repository has it.</Trans>
-        </p>
-        <TextField
-          label={t`Name of the copy`}
-          value={name}
-          onValue={(v) => {
-            setName(v);
-            setProblem(undefined);
-          }}
-          invalid={!!problem}
-          hint={problem ?? t`Letters, digits, . - _`}
-          maxLength={100}
-          autoFocus
-          autoComplete="off"
-          spellCheck={false}
-        />
-      </form>
-    </Dialog>
+      <p className="small">
+        <Trans>The copy can be edited; the original stays as its repository has it.</Trans>
+      </p>
+      <TextField
+        label={t`Name of the copy`}
+        value={name}
+        onValue={(v) => {
+          setName(v);
+          setProblem(undefined);
+        }}
+        invalid={!!problem}
+        hint={problem ?? t`Letters, digits, . - _`}
+        maxLength={100}
+        autoFocus
+        autoComplete="off"
+        spellCheck={false}
+      />
+    </FormDialog>
   );
 }

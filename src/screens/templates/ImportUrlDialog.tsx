@@ -1,10 +1,9 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { fetchTemplateText } from "../../api/templates";
-import { Dialog } from "../../components/Dialog";
-import { ScreenIcon } from "../../components/screenIcons";
+import { FormDialog } from "../../components/FormDialog";
 import { TextField } from "../../components/TextField";
 import { fieldProblemText } from "./fieldProblem";
 
@@ -19,7 +18,6 @@ export function ImportUrlDialog({
   onClose: () => void;
   onText: (text: string, fileName: string) => void;
 }) {
-  const formId = useId();
   const [url, setUrl] = useState("");
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -46,40 +44,31 @@ export function ImportUrlDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       title={t`Import from a URL`}
-      onClose={onClose}
       testId="import-url-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-outline" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </button>
-          <button type="submit" className="btn" form={formId} disabled={busy}>
-            <ScreenIcon name="link" size={18} />
-            <Trans>Import</Trans>
-          </button>
-        </>
-      }
+      submitLabel=<Trans>Import</Trans>
+      submitIcon="link"
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
     >
-      <form id={formId} className="stack-form" onSubmit={submit} noValidate>
-        <TextField
-          label={label}
-          name="url"
-          value={url}
-          onValue={(v) => {
-            setUrl(v);
-            setProblem(undefined);
-          }}
-          invalid={!!problem}
-          hint={problem ?? t`A template or a Pterodactyl / Pelican egg (JSON or YAML), fetched by the panel`}
-          required
-          autoFocus
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label={label}
+        name="url"
+        value={url}
+        onValue={(v) => {
+          setUrl(v);
+          setProblem(undefined);
+        }}
+        invalid={!!problem}
+        hint={problem ?? t`A template or a Pterodactyl / Pelican egg (JSON or YAML), fetched by the panel`}
+        required
+        autoFocus
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+      />
+    </FormDialog>
   );
 }
