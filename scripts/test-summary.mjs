@@ -54,6 +54,7 @@ function playwrightTimings(report) {
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const failedMark = (status) => (["failed", "timedOut", "interrupted"].includes(status) ? " (failed)" : "");
 const cut = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 const timed = [...vitestTimings, ...playwrightTimings(playwright)].sort((a, b) => b.duration - a.duration);
@@ -64,7 +65,7 @@ if (timed.length > 0) {
   console.log(`slowest ${slowest.length} tests:`);
   for (const t of slowest) {
     console.log(
-      `${seconds(t.duration).padStart(8)}  ${t.project.padEnd(projectWidth)}  ${t.file.padEnd(fileWidth)}  ${cut(t.name, 110)}`,
+      `${seconds(t.duration).padStart(8)}  ${t.project.padEnd(projectWidth)}  ${t.file.padEnd(fileWidth)}  ${cut(t.name, 110)}${failedMark(t.status)}`,
     );
   }
   console.log();
