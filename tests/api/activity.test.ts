@@ -69,6 +69,7 @@ describe("activity log", () => {
   /** Waits for the entries (they come from a node a moment later), then checks no more come. */
   const settled = async (query: string, count: number): Promise<Entry[]> => {
     await waitUntil(async () => (await entries(query)).length >= count, 15_000);
+    // Nothing to wait for: a while in which a second copy of an entry may not come.
     await new Promise((r) => setTimeout(r, 300));
     return entries(query);
   };

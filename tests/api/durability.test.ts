@@ -5,7 +5,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { withPanelDb } from "../support/panel-db.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
-import { waitForExit } from "../support/poll.ts";
+import { waitForExit, waitUntil } from "../support/poll.ts";
 import { adminClient } from "../support/test-panel.ts";
 
 /**
@@ -70,8 +70,11 @@ describe("kill -9 with writes in flight", () => {
       }
     };
     const writers = [0, 1, 2, 3].map(writer);
-    while (acked.users.length + acked.settings.length + acked.nodes.length < 60)
-      await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(
+      async () => acked.users.length + acked.settings.length + acked.nodes.length >= 60,
+      20_000,
+      10,
+    );
     // In the middle of the stream: writes are in flight at this moment.
     process.kill(first.pid, "SIGKILL");
     await waitForExit(first.pid);

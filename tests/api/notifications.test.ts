@@ -246,6 +246,7 @@ describe("alerts", () => {
       async () => (await api.get(`/api/servers/${asked}/status`)).body.running === false,
       10_000,
     );
+    // Nothing to wait for: no alert follows a kill, so a while in which none may come.
     await pause(1500);
     expect(hooks.to("/asked")).toEqual([]);
   });
@@ -295,13 +296,23 @@ describe("alerts", () => {
       url: `${base}/state`,
     });
     expect(made.status, made.text).toBe(200);
-    await pause(500);
-    expect((await api.post(`/api/servers/${failing}/install?wait=true`)).status).not.toBe(204);
-    const install = JSON.parse((await hooks.nth("/state", 1)).body.toString());
-    expect(install).toMatchObject({ event: "server.installFailed", server: { id: failing } });
+    // The panel follows the server once it has read the new channel, and nothing outside tells
+    // when: an install that fails before then goes unseen, so it fails again until the alert comes.
+    const told = () => hooks.to("/state").map((r) => JSON.parse(r.body.toString()));
+    const failedAndTold = async () => {
+      expect((await api.post(`/api/servers/${failing}/install?wait=true`)).status).not.toBe(204);
+      // The alert goes out a moment after the install ends.
+      return waitUntil(async () => told().length > 0, 1000, 20).then(
+        () => true,
+        () => false,
+      );
+    };
+    await waitUntil(failedAndTold, 20_000, 0);
+    expect(told()[0]).toMatchObject({ event: "server.installFailed", server: { id: failing } });
 
     expect((await api.post(`/api/servers/${full}/start`)).status).toBe(204);
-    const disk = JSON.parse((await hooks.nth("/state", 2, 30_000)).body.toString());
+    await waitUntil(async () => told().some((t) => t.event === "disk.nearLimit"), 30_000, 50);
+    const disk = told().find((t) => t.event === "disk.nearLimit");
     expect(disk).toMatchObject({ event: "disk.nearLimit", server: { id: full } });
     expect(disk.message).toContain("of 1 MiB");
     await api.post(`/api/servers/${full}/kill`);
@@ -337,6 +348,7 @@ describe("alerts", () => {
     // Seen again in later lists and in the runs: still one alert for the one run.
     await api.get(`/api/servers/${id}/tasks`);
     await api.get(`/api/servers/${id}/tasks/${task.body.id}/runs`);
+    // Nothing to wait for: a while in which no second alert may come.
     await pause(1000);
     expect(hooks.to("/task")).toHaveLength(1);
   });
@@ -373,6 +385,7 @@ describe("alerts", () => {
     expect(told).toMatchObject({ event: "account.newDevice" });
     expect(told.message).toContain("Phone Browser 9, from 127.0.0.1");
     expect(told.url).toMatch(/\/self$/);
+    // Nothing to wait for: a while in which no second alert may come.
     await pause(1000);
     expect(hooks.to("/device")).toHaveLength(1);
   });
@@ -417,6 +430,8 @@ describe("alerts", () => {
     ).toBe(200);
     expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
     await hooks.nth("/control", 1);
+    // Both channels hear the same crash, so the demoted one's would have gone with the control's:
+    // a while after it in which it may not come.
     await pause(1500);
     expect(hooks.to("/demoted")).toEqual([]);
   });

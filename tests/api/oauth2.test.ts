@@ -51,7 +51,7 @@ describe("POST /oauth2/token (client_credentials)", () => {
     const issued: string[] = [];
     for (let i = 0; i < 51; i++) {
       issued.push(await ask());
-      // Issue times are kept in milliseconds: apart, so "oldest" is one token.
+      // Issue times are kept in milliseconds: apart, so "oldest" is one token (a clock step, not a readiness wait).
       await new Promise((r) => setTimeout(r, 2));
     }
     const self = (bearer: string) => new PanelClient(panel().url).get("/api/self", { bearer });

@@ -139,6 +139,7 @@ describe("wrong one-time codes are counted per account too (issue 22, point 6)",
     expect(mail.parts.get("text/plain")).toContain(user.username);
     // Refused attempts while held back send nothing more: one e-mail per hold.
     expectError(await codeFrom("198.51.100.21", user, wrongCode(secret)), 429, "ErrTooManyAttempts");
+    // Nothing to wait for: a while in which no second e-mail may come.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(inbox.mails.filter((m) => m.to.includes(user.email))).toHaveLength(1);
   });

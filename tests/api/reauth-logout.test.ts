@@ -11,6 +11,7 @@ describe("POST /auth/reauth and /auth/logout", () => {
     const client = await adminClient(panel());
     const oldToken = client.cookies.get("outpost_auth")!;
     const oldExpires = Number(client.cookies.get("outpost_auth_expires"));
+    // A later clock, not a readiness wait: the new expiry must be later than the old one.
     await new Promise((r) => setTimeout(r, 20));
     const res = await client.post("/auth/reauth");
     expect(res.status).toBe(200);

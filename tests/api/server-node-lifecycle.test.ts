@@ -42,6 +42,7 @@ describe("servers across crashes and node restarts", () => {
     const text = await consoleText(api, "dead0001");
     // The first run and three restarts (the default crash limit), then it stays down.
     expect(text.match(/Starting server/g)).toHaveLength(4);
+    // Nothing to wait for but time: longer than the restart delay (1 s), in which no restart may come.
     await new Promise((r) => setTimeout(r, 1500));
     expect((await consoleText(api, "dead0001")).match(/Starting server/g)).toHaveLength(4);
     expect((await api.get("/api/servers/dead0001/status")).body.running).toBe(false);
@@ -56,6 +57,7 @@ describe("servers across crashes and node restarts", () => {
       10_000,
       100,
     );
+    // Nothing to wait for but time: longer than the restart delay (1 s), in which no restart may come.
     await new Promise((r) => setTimeout(r, 1500));
     expect((await consoleText(api, "dead0002")).match(/Starting server/g)).toHaveLength(1);
   });

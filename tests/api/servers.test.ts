@@ -259,9 +259,13 @@ describe("servers API", () => {
     it("gives each socket only the channels its scopes allow", async () => {
       await setServerScopes(panel(), "s@example.com", "22222222", ["server.view", "server.status"]);
       const socket = await openServerSocket(stranger, "22222222");
+      // The control: a socket that may have the console. Once it has the server's line, the line
+      // went out to every socket; whatever the stranger's got comes before the later stop.
+      const control = await openServerSocket(admin, "22222222");
       expect((await admin.post("/api/servers/22222222/start?wait")).status).toBe(204);
       await waitUntil(async () => socket.frames.some((f) => f.type === "status" && f.data.running), 5000, 50);
-      await new Promise((r) => setTimeout(r, 300));
+      await waitUntil(async () => control.consoleText().includes("ready"), 5000, 50);
+      control.close();
       expect((await admin.post("/api/servers/22222222/stop?wait")).status).toBe(204);
       await waitUntil(
         async () => socket.frames.some((f) => f.type === "status" && !f.data.running),

@@ -19,8 +19,8 @@ type Variables = Record<string, { value: unknown; userEdit?: boolean }>;
 
 const player = { username: "values-player", email: "values-player@example.com", password: "player-pass-1" };
 
-/** A program that prints each of its arguments on its own line, then waits for a console line. */
-const printArgs = `#!/bin/sh\nfor a in "$@"; do printf 'ARG[%s]\\n' "$a"; done\nread line\n`;
+/** A program that prints each of its arguments on its own line and a last line, then waits for a console line. */
+const printArgs = `#!/bin/sh\nfor a in "$@"; do printf 'ARG[%s]\\n' "$a"; done\necho ARGS-END\nread line\n`;
 
 describe("a server user's variable values stay values (every starter template)", () => {
   const panel = usePanel();
@@ -63,16 +63,8 @@ describe("a server user's variable values stay values (every starter template)",
     try {
       const started = await user.post(`/api/servers/${id}/start?wait`);
       expect(started.status, started.text).toBe(204);
-      await waitUntil(async () => /ARG\[/.test(socket.consoleText()), 10_000, 100);
-      await waitUntil(
-        async () => {
-          const text = socket.consoleText();
-          return text.lastIndexOf("ARG[") < text.lastIndexOf("\n");
-        },
-        5_000,
-        50,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The program says when it has printed them all.
+      await waitUntil(async () => socket.consoleText().includes("ARGS-END"), 10_000, 50);
       return [...socket.consoleText().matchAll(/ARG\[([^\]\n]*)\]/g)].map((match) => match[1]);
     } finally {
       await admin.post(`/api/servers/${id}/kill`);

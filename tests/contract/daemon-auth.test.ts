@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeAudience, signNodeToken } from "../../server/node-wire/node-token.ts";
 import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
 import { freePort } from "../support/free-port.ts";
+import { waitUntil } from "../support/poll.ts";
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
 
@@ -84,8 +85,11 @@ describe("the daemon accepts only calls its panel signed for it", () => {
   it("logs refusals by reason and never the token or the secret", async () => {
     const token = signNodeToken(4, secret);
     await features(token);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(daemon.logs()).toContain("refused a call without a valid panel token");
+    await waitUntil(
+      async () => daemon.logs().includes("refused a call without a valid panel token"),
+      10_000,
+      20,
+    );
     expect(daemon.logs()).not.toContain(token);
     expect(daemon.logs()).not.toContain(secret);
   });

@@ -49,7 +49,12 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
 
       // Missed while not listening: given on the next subscription after the last id heard, once.
       const missed = await runTask("second");
-      await new Promise((r) => setTimeout(r, 300));
+      // Its event goes out when the run ends: once the run shows as finished, it was sent unheard.
+      await waitUntil(
+        async () => (await subject.client.tasks.runs(id, missed)).some((r) => r.finished !== null),
+        10_000,
+        20,
+      );
       const again: NodeEvent[] = [];
       const stopAgain = await subject.client.events.subscribe(
         event.id,

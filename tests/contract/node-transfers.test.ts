@@ -185,6 +185,8 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       // Its tasks wait for the panel's switch: until activate() they have not started here.
       const lastRun = () =>
         JSON.parse(fs.readFileSync(path.join(node.dataDir, "servers", `${id}.task-runs`), "utf8")).runs.t1[0];
+      // Nothing to wait for: a while in which the pulled tasks must not start (a started one ends
+      // the left-over run at once).
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(lastRun().finished).toBeNull();
       await node.client.transfers.activate(id);

@@ -143,7 +143,7 @@ async function phoneTopBar(browser: Browser, baseURL: string) {
     });
     expect(room, locale).toBeGreaterThanOrEqual(0);
     await noSidewaysScroll(page, 390);
-    await page.screenshot({ path: path.join(repoRoot, `test-results/screens/phone-topbar-${locale}.png`) });
+    await snap(page, `phone-topbar-${locale}`, { fullPage: false });
 
     await page.locator(".topbar button.icon-btn").first().click();
     const drawer = page.locator("aside").first();
@@ -151,7 +151,7 @@ async function phoneTopBar(browser: Browser, baseURL: string) {
     // Slid fully in (the drawer moves in over 0.2 s).
     await expect.poll(async () => (await drawer.boundingBox())!.x).toBeGreaterThanOrEqual(0);
     await expect(drawer.locator("kbd").first()).toBeHidden();
-    await page.screenshot({ path: path.join(repoRoot, `test-results/screens/phone-drawer-${locale}.png`) });
+    await snap(page, `phone-drawer-${locale}`, { fullPage: false });
     await context.close();
   }
 }

@@ -9,10 +9,23 @@ export { admin };
 
 const shots = path.resolve(import.meta.dirname, "../../test-results/screens");
 
-/** Saves a screenshot for a person to look at (test-results/screens/<name>.png). */
-export async function snap(page: Page, name: string): Promise<void> {
+/** Whether screenshots for people are taken: only with OUTPOST_SCREENSHOTS=1 (they cost every run time). */
+export const screenshotsWanted = process.env.OUTPOST_SCREENSHOTS === "1";
+
+/**
+ * Saves a screenshot for a person to look at (test-results/screens/<name>.png), when
+ * screenshotsWanted; otherwise does nothing, `before` included (say, a scroll that only frames
+ * the picture). Whole page unless `fullPage: false` (what a phone shows at once).
+ */
+export async function snap(
+  page: Page,
+  name: string,
+  opts: { fullPage?: boolean; before?: () => Promise<unknown> } = {},
+): Promise<void> {
+  if (!screenshotsWanted) return;
+  await opts.before?.();
   fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: opts.fullPage ?? true });
 }
 
 export async function login(page: Page, email = admin.email, password = admin.password): Promise<void> {

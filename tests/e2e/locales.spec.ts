@@ -132,7 +132,7 @@ test.describe("right to left on a phone", () => {
     const sidebar = await page.locator("aside").first().boundingBox();
     await expect(page.locator("aside").first()).toBeInViewport();
     expect(sidebar!.x + sidebar!.width).toBeGreaterThan(350);
-    await page.screenshot({ path: path.join(repoRoot, "test-results/screens/rtl-phone-sidebar.png") });
+    await snap(page, "rtl-phone-sidebar", { fullPage: false });
     await page.goto("/self");
     await expect(page.getByTestId("preferences")).toBeVisible();
     // The e-mail address reads left to right inside the right-to-left page.

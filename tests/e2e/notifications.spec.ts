@@ -1,11 +1,8 @@
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { HookListener, PushReceiver } from "../support/alert-receivers.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login } from "./helpers.ts";
-
-const shots = path.resolve(import.meta.dirname, "../../test-results/screens");
+import { adminApi, login, snap } from "./helpers.ts";
 
 // Alerts (issue 24) in the browser: the account page's Notifications section, and the service
 // worker showing a Web Push message and opening the server's page when it is tapped.
@@ -39,12 +36,14 @@ test("the account page adds and removes webhook and e-mail channels; the secret 
 
   // As a person sees it: the section scrolled up to just under the top bar, on a desktop and a phone.
   const panel = page.locator(".panel", { has: section });
-  const shoot = async (name: string, below = 0) => {
-    await panel.evaluate((el, by) => {
-      window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 72 + by);
-    }, below);
-    await page.screenshot({ path: path.join(shots, `${name}.png`) });
-  };
+  const shoot = (name: string, below = 0) =>
+    snap(page, name, {
+      fullPage: false,
+      before: () =>
+        panel.evaluate((el, by) => {
+          window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 72 + by);
+        }, below),
+    });
   await page.setViewportSize({ width: 1280, height: 900 });
   await shoot("notifications-desktop");
   await page.setViewportSize({ width: 390, height: 844 });

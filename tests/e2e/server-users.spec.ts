@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import { defaultServerUserScopes } from "../../server/panel/server-scopes.ts";
 import { echoDefinition } from "../support/echo-template.ts";
@@ -12,17 +10,11 @@ import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
 const usualWithout = (...less: string[]) => defaultServerUserScopes.filter((s) => !less.includes(s)).sort();
 
 /** Screenshots from the top of the page (a focused field may have scrolled it). */
-async function snap(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await snapAt(page, name);
-}
+const snap = (page: Page, name: string) =>
+  snapAt(page, name, { before: () => page.evaluate(() => window.scrollTo(0, 0)) });
 
-/** What a phone shows at once (the helpers' shots are full-page, too tall to judge a phone by). */
-async function snapView(page: Page, name: string): Promise<void> {
-  const dir = path.resolve(import.meta.dirname, "../../test-results/screens");
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
-}
+/** What a phone shows at once (full-page shots are too tall to judge a phone by). */
+const snapView = (page: Page, name: string) => snapAt(page, name, { fullPage: false });
 
 /** A server of the admin's (no users of its own yet) and a registered player, through the API. */
 async function setup(baseURL: string) {

@@ -5,10 +5,8 @@ import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
 
 /** Screenshots from the top of the page (a focused field may have scrolled it). */
-async function snap(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await snapAt(page, name);
-}
+const snap = (page: Page, name: string) =>
+  snapAt(page, name, { before: () => page.evaluate(() => window.scrollTo(0, 0)) });
 
 // A server's whole life through the UI: a local template (made through the API, as the template
 // screens would), the creation wizard, the server view, start, console over the socket, a command

@@ -8,7 +8,7 @@ import { admin, adminApi, login, registerUser, snap, unique } from "./helpers.ts
 async function settled(page: Page, testId: string) {
   await expect(page).toHaveURL(/\/servers$/);
   await expect(page.getByTestId(testId)).toBeVisible();
-  await page.waitForTimeout(1500);
+  // Web-first: each waits for its spinner to go (issue 27's stayed for good) and fails if one stays.
   await expect(page.getByRole("progressbar")).toHaveCount(0);
   await expect(page.locator("[aria-busy=true]")).toHaveCount(0);
   // A status not known yet spins: every server's status has arrived.

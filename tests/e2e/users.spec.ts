@@ -243,7 +243,7 @@ test.describe("on a phone", () => {
       expect(box?.x).toBe(0);
       expect(box?.width).toBe(360);
       // What the phone shows (the top of the page, where the panel is), not the whole page.
-      await page.screenshot({ path: "test-results/screens/search-phone.png" });
+      await snap(page, "search-phone", { fullPage: false });
     } finally {
       await api.delete(`/api/users/${created.body.id}`);
     }

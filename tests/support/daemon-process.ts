@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { DaemonConfig } from "../../server/daemon/config.ts";
 import { stopChild } from "./panel-process.ts";
+import { waitForLine } from "./poll.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -64,12 +65,7 @@ export async function startDaemon(
     });
     child.stdout?.on("data", (d) => (output += d));
     child.stderr?.on("data", (d) => (output += d));
-    const deadline = Date.now() + 30_000;
-    while (!output.slice(started).includes("Outpost daemon for node")) {
-      if (child.exitCode !== null) throw new Error(`daemon exited with ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`daemon did not start within 30 s:\n${output}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitForLine("daemon", child, () => output, "Outpost daemon for node", 30_000, started);
   };
   await start();
   const stop = async () => {

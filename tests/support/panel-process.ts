@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "./free-port.ts";
+import { waitForLine } from "./poll.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -87,7 +88,12 @@ export async function startPanel(
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
-  await waitForListening(child, () => output, port);
+  try {
+    await waitForLine("panel", child, () => output, "Outpost panel on", 30_000);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid ?? 0,
@@ -101,17 +107,6 @@ export async function startPanel(
       if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function waitForListening(child: ChildProcess, output: () => string, port: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`panel exited with ${child.exitCode}:\n${output()}`);
-    if (output().includes("Outpost panel on")) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`panel did not listen on ${port} within 30 s:\n${output()}`);
 }
 
 export async function stopChild(child: ChildProcess): Promise<void> {

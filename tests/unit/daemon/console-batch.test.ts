@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConsoleBatcher } from "../../../server/daemon/runtime/console-batch.ts";
 import type { ConsoleChunk } from "../../../server/daemon/runtime/console-buffer.ts";
+import { waitUntil } from "../../support/poll.ts";
 
 const chunk = (text: string, time: number): ConsoleChunk => ({ time, data: Buffer.from(text) });
 
@@ -10,7 +11,7 @@ describe("ConsoleBatcher", () => {
     const batch = new ConsoleBatcher((c) => sent.push(c), 10);
     for (let i = 0; i < 500; i++) batch.push(chunk(`line ${i}\n`, i + 1));
     expect(sent).toEqual([]);
-    await new Promise((r) => setTimeout(r, 30));
+    await waitUntil(async () => sent.length > 0, 5000, 5);
     expect(sent).toHaveLength(1);
     expect(sent[0].time).toBe(500);
     expect(sent[0].data.toString()).toBe(Array.from({ length: 500 }, (_, i) => `line ${i}\n`).join(""));

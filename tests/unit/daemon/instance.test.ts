@@ -97,10 +97,13 @@ describe("ServerInstance", () => {
 
   it("stops with a signal when the definition names one", async () => {
     const { server, output } = instance(
-      plan("trap 'echo got-term; exit 0' TERM; while true; do sleep 0.1; done", { stopSignal: 15 }),
+      plan("trap 'echo got-term; exit 0' TERM; echo trapped; while true; do sleep 0.1; done", {
+        stopSignal: 15,
+      }),
     );
     await server.start();
-    await new Promise((r) => setTimeout(r, 200));
+    // The shell says when its trap is set: a signal before that would end it without an answer.
+    await waitUntil(async () => output().includes("trapped"), 5000, 10);
     await server.stop(true);
     expect(output()).toContain("got-term");
   });
@@ -126,6 +129,7 @@ describe("ServerInstance", () => {
     const crash = instance(plan("exit 3"));
     await crash.server.start();
     await waitUntil(async () => crash.output().includes("exited with code 3"), 5000, 20);
+    // Nothing to wait for but time: four restart delays (50 ms here) in which no restart may come.
     await new Promise((r) => setTimeout(r, 200));
     expect(crash.output().match(/Starting server/g)).toHaveLength(1);
 

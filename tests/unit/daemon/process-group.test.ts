@@ -3,6 +3,7 @@ import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { ProcessGroup } from "../../../server/daemon/runtime/process-group.ts";
 import { TreeStats } from "../../../server/daemon/runtime/tree-stats.ts";
+import { waitUntil } from "../../support/poll.ts";
 
 /** Running, as opposed to gone or a zombie (this machine's PID 1 does not reap orphans). */
 const alive = (pid: number) => {
@@ -35,14 +36,17 @@ describe("ProcessGroup", () => {
   it("ends the whole process tree with one signal to the group", async () => {
     const pidFile = `${os.tmpdir()}/outpost-grandchild-${process.pid}-${Date.now()}`;
     const group = new ProcessGroup(spec(`sleep 60 & echo $! > ${pidFile}; wait`), () => {});
-    while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, "utf8").trim())
-      await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(
+      async () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim() !== "",
+      10_000,
+      20,
+    );
     const grandchild = Number(fs.readFileSync(pidFile, "utf8"));
     expect(alive(grandchild)).toBe(true);
     group.signal("SIGKILL");
     expect((await group.exited).signal).toBe("SIGKILL");
-    await new Promise((r) => setTimeout(r, 100));
-    expect(alive(grandchild)).toBe(false);
+    // The group's signal reaches the grandchild too: it is gone (a zombie counts as gone) soon after.
+    await waitUntil(async () => !alive(grandchild), 5000, 10);
     fs.rmSync(pidFile);
   });
 
@@ -63,6 +67,7 @@ describe("ProcessGroup", () => {
     );
     const stats = new TreeStats(group.pid!);
     await stats.sample();
+    // CPU is a share of the time between two samples: the time between them is the measurement.
     await new Promise((r) => setTimeout(r, 700));
     const sample = await stats.sample();
     // A busy loop: a whole core on an idle machine, much less on a loaded one (seen at 15 % with

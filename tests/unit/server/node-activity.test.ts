@@ -60,15 +60,31 @@ it("records a node's events for its own servers only, each event once", async ()
     { id: "boot:2", type: "activity", data: upload("theirs") },
     { id: "boot:3", type: "activity", data: upload("nowhere") },
   ];
+  // The real log, counting the records begun and ended: done when every event was looked up
+  // (the lookup answers within microtasks, before a poll's timer) and every record begun has ended.
+  let looked = 0;
+  let begun = 0;
+  let ended = 0;
+  const counted = Object.create(activity) as Activity;
+  counted.record = async (...args) => {
+    begun++;
+    try {
+      return await activity.record(...args);
+    } finally {
+      ended++;
+    }
+  };
   const feed = new NodeActivityFeed(
     () => [nodeSending(2, events)],
-    activity,
-    async (id) => owners[id],
+    counted,
+    async (id) => {
+      looked++;
+      return owners[id];
+    },
   );
   feed.start();
   try {
-    await waitUntil(async () => (await activity.list({}, {})).paging.total > 0, 5000, 20);
-    await new Promise((r) => setTimeout(r, 200));
+    await waitUntil(async () => looked === events.length && begun > 0 && ended === begun, 5000, 20);
     const { activity: entries } = await activity.list({}, {});
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({

@@ -22,7 +22,8 @@ describe("RemoteServers.subscribe: how the node ended the stream", () => {
     const sockets = new WebSocketServer({ server });
     sockets.on("connection", (socket, request) => {
       const code = Number(/\/daemon\/server\/(\d+)\/socket/.exec(request.url ?? "")?.[1]);
-      setTimeout(() => socket.close(code, "ended by the node"), 20);
+      // At once: the client has its "open" before it reads the close that follows.
+      socket.close(code, "ended by the node");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;

@@ -37,6 +37,7 @@ beforeAll(async () => {
       };
       if (req.url === "/ok") return reply(200, { fine: true });
       if (req.url === "/rotate") {
+        // Slow on purpose: the calls made meanwhile must wait for the rotation's answer.
         setTimeout(() => {
           answeredRotation = seen.length;
           reply(200, { scopes: [] });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runOperations } from "../../../../server/daemon/install/index.ts";
 import { ApiError } from "../../../../server/errors.ts";
 import type { Operation } from "../../../../server/templates/index.ts";
+import { waitUntil } from "../../../support/poll.ts";
 import { type Scratch, scratch, serverContext } from "./support.ts";
 
 let s: Scratch;
@@ -139,16 +140,18 @@ describe("command", () => {
       serverContext(s.root),
       s.env({ signal: controller.signal }),
     );
-    while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, "utf8").trim()) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil(
+      async () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim() !== "",
+      10_000,
+      20,
+    );
     const child = Number(fs.readFileSync(pidFile, "utf8"));
     expect(alive(child)).toBe(true);
     controller.abort();
     const error = await failure(running);
     expect(error.message).toBe("the steps were cancelled");
-    await new Promise((r) => setTimeout(r, 100));
-    expect(alive(child)).toBe(false);
+    // Killed with its group: gone (a zombie counts as gone) soon after.
+    await waitUntil(async () => !alive(child), 5000, 10);
   });
 });
 
@@ -236,7 +239,9 @@ describe("the list", () => {
       serverContext(s.root),
       s.env({ signal: controller.signal }),
     );
-    setTimeout(() => controller.abort(), 30);
+    // Cancelled once the sleep has begun, so it is the sleep that the cancel ends.
+    await waitUntil(async () => s.text().includes("Sleeping for 1h"), 5000, 10);
+    controller.abort();
     expect((await failure(sleeping)).message).toBe("the steps were cancelled");
   });
 
