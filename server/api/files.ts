@@ -12,10 +12,10 @@ import {
   sendFileRead,
   tooLarge,
 } from "../http/file-http.ts";
-import { firstFile, isMultipart } from "../http/multipart-file.ts";
 import { refuseNulPaths, requestPath } from "../http/request-path.ts";
 import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/files.ts";
 import { ServerIdParams } from "../wire/servers.ts";
+import { firstFile, isMultipart } from "./pipeline/multipart-file.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const view = { access: "server.files.view" } as const;
