@@ -24,7 +24,6 @@ import { lazyChildLogger } from "./api/pipeline/lazy-logger.ts";
 import { collectOpenApi } from "./api/pipeline/openapi.ts";
 import { installRequestDecoding } from "./api/pipeline/request-encoding.ts";
 import { panelSchemaController } from "./api/pipeline/schema-compilers.ts";
-import { trustProxySetting } from "./api/pipeline/trust-proxy.ts";
 import { installNulGuard } from "./api/pipeline/validation.ts";
 import { installWebApp } from "./api/pipeline/web-app.ts";
 import { installWebSockets } from "./api/pipeline/websocket.ts";
@@ -48,7 +47,7 @@ import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
 import type { PanelConfig } from "./config.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
-import { logFormat, logStream } from "./http/log-output.ts";
+import { logStream } from "./http/log-output.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import type { PanelServices } from "./panel/services.ts";
 
@@ -56,18 +55,18 @@ export const apiVersion = "3.0.0-outpost";
 
 /** The panel's HTTP server: API, auth, OAuth2 and the web app on one origin. */
 export async function buildApp(config: PanelConfig, services: PanelServices): Promise<FastifyInstance> {
-  const logRequests = config.logLevel === "debug";
+  const logRequests = config.log.level === "debug";
   const app = Fastify({
     logger: {
-      level: config.logLevel,
-      stream: logStream(logFormat()),
+      level: config.log.level,
+      stream: logStream(config.log.format, process.stdout, config.log.colour),
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
       serializers: { req: serializeRequest },
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     bodyLimit: 1024 * 1024,
-    trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
+    trustProxy: config.trustProxy,
     logController: new LogController({ disableRequestLogging: !logRequests }),
     childLoggerFactory: lazyChildLogger,
     schemaController: panelSchemaController,

@@ -91,7 +91,11 @@ async function acting<T>(shown: string, work: () => Promise<T>): Promise<T> {
  * through the server's sandbox.
  */
 export class FileOps implements NodeFiles {
-  constructor(readonly store: ServerStore) {}
+  constructor(
+    readonly store: ServerStore,
+    /** The node's OUTPOST_EXTRACT_MAX_RATIO, when set (extract-budget.ts). */
+    private readonly extractMaxRatio?: number,
+  ) {}
 
   private sandboxOf(id: string): Sandbox {
     return this.store.get(id).userFiles;
@@ -258,12 +262,14 @@ export class FileOps implements NodeFiles {
       const folder = destination === undefined ? path.posix.dirname(relative) : fromRoot(destination);
       // Counted as entries are written: extraction stops at the limit and takes back what it created.
       // What a failed extraction wrote for another reason stays counted (undoneOnFailure false).
-      await this.store
-        .get(id)
-        .disk.withBudget(
-          (disk) => extractArchive(sandbox, relative, folder === "." ? "" : folder, { disk }),
-          false,
-        );
+      await this.store.get(id).disk.withBudget(
+        (disk) =>
+          extractArchive(sandbox, relative, folder === "." ? "" : folder, {
+            disk,
+            ratio: this.extractMaxRatio,
+          }),
+        false,
+      );
     });
   }
 }

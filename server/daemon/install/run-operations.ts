@@ -107,6 +107,7 @@ export async function runOperations(
       sendConsole: env.sendConsole,
       docker: env.docker,
       progressIntervalMs: env.progressIntervalMs ?? 5000,
+      extractMaxRatio: env.extractMaxRatio,
       variables,
     };
     try {
