@@ -14,7 +14,7 @@ import { NodeEventLog } from "./events/node-event-log.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { HistoryOps } from "./history/history-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
-import { detectCgroups } from "./runtime/cgroups.ts";
+import { detectCgroups } from "./runtime/cgroups/index.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
@@ -178,7 +178,8 @@ export class DaemonEngine {
    * servers are confined when all is well.
    */
   async start(log?: (msg: string) => void, info: (msg: string) => void = log ?? (() => {})): Promise<void> {
-    const cgroups = await detectCgroups();
+    // A swap limit the kernel refuses is told at each server start (the server runs without it).
+    const cgroups = await detectCgroups((msg) => log?.(msg));
     if (cgroups.driver) {
       // Named after this node's folder, so two nodes on one host (or parallel tests) never share a group.
       const prefix = `outpost-${createHash("sha256").update(this.options.dataDir).digest("hex").slice(0, 10)}`;

@@ -21,7 +21,7 @@ import {
 import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
 import { type CommandRunner, processGroupRunner } from "../install/command-runner.ts";
-import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups.ts";
+import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups/index.ts";
 import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import { type Isolation, sandboxUnavailable } from "../runtime/host-sandbox.ts";
