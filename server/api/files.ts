@@ -53,7 +53,9 @@ async function uploadedBytes(request: FastifyRequest, maxUploadBytes: number): P
 /** A multipart body the parser refused (no boundary, cut short, malformed): 400, never 500. */
 function badMultipart(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  return new ApiError(400, "ErrBadMultipart", "the multipart form is malformed or incomplete");
+  return new ApiError(400, "ErrBadMultipart", "the multipart form is malformed or incomplete", undefined, {
+    cause: error,
+  });
 }
 
 /**

@@ -63,13 +63,23 @@ function fsFailure(error: unknown, shown: string): unknown {
     case "ENOTDIR":
       return sandboxErrors.notFound(shown);
     case "EINVAL":
-      return new ApiError(409, "ErrGeneric", `${JSON.stringify(shown)} changed while it was used`);
+      return new ApiError(
+        409,
+        "ErrGeneric",
+        `${JSON.stringify(shown)} changed while it was used`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
     case "EEXIST":
     case "ENOTEMPTY":
       return sandboxErrors.exists(shown, "already exists");
     case "EACCES":
     case "EPERM":
-      return new ApiError(400, "ErrGeneric", `the node may not use ${JSON.stringify(shown)}`);
+      return new ApiError(400, "ErrGeneric", `the node may not use ${JSON.stringify(shown)}`, undefined, {
+        cause: error,
+      });
     default:
       return error;
   }
@@ -219,7 +229,15 @@ export class FileOps implements NodeFiles {
       await sandbox.rename(source.relative, target.relative).catch((error) => {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "EINVAL")
-          throw new ApiError(400, "ErrGeneric", `cannot move ${JSON.stringify(from)} into itself`);
+          throw new ApiError(
+            400,
+            "ErrGeneric",
+            `cannot move ${JSON.stringify(from)} into itself`,
+            undefined,
+            {
+              cause: error,
+            },
+          );
         if (code === "EEXIST" || code === "ENOTEMPTY") throw sandboxErrors.exists(to, "already exists");
         throw error;
       });
