@@ -14,6 +14,20 @@ import { nodeRoutes } from "./api/nodes.ts";
 import { notificationRoutes } from "./api/notifications.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
 import { openApiRoutes } from "./api/openapi.ts";
+import { installActivityLog } from "./api/pipeline/activity-hook.ts";
+import { installAuthRequestRules } from "./api/pipeline/auth-requests.ts";
+import { installCompression } from "./api/pipeline/compression.ts";
+import { CookieJar } from "./api/pipeline/cookies.ts";
+import { frameworkErrors, installErrorHandler } from "./api/pipeline/error-handler.ts";
+import { installGuard } from "./api/pipeline/guard.ts";
+import { lazyChildLogger } from "./api/pipeline/lazy-logger.ts";
+import { collectOpenApi } from "./api/pipeline/openapi.ts";
+import { installRequestDecoding } from "./api/pipeline/request-encoding.ts";
+import { panelSchemaController } from "./api/pipeline/schema-compilers.ts";
+import { installNulGuard } from "./api/pipeline/validation.ts";
+import { installWebApp } from "./api/pipeline/web-app.ts";
+import { installWebSockets } from "./api/pipeline/websocket.ts";
+import { installXsrf } from "./api/pipeline/xsrf.ts";
 import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
@@ -32,42 +46,27 @@ import type { RouteContext } from "./api/types.ts";
 import { userRoutes } from "./api/users.ts";
 import { webManifestRoutes } from "./api/web-manifest.ts";
 import type { PanelConfig } from "./config.ts";
-import { installActivityLog } from "./http/activity-hook.ts";
-import { installAuthRequestRules } from "./http/auth-requests.ts";
-import { installCompression } from "./http/compression.ts";
-import { CookieJar } from "./http/cookies.ts";
-import { frameworkErrors, installErrorHandler } from "./http/error-handler.ts";
-import { installGuard } from "./http/guard.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
-import { lazyChildLogger } from "./http/lazy-logger.ts";
-import { logFormat, logStream } from "./http/log-output.ts";
+import { logStream } from "./http/log-output.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
-import { collectOpenApi } from "./http/openapi.ts";
-import { installRequestDecoding } from "./http/request-encoding.ts";
-import { panelSchemaController } from "./http/schema-compilers.ts";
-import { trustProxySetting } from "./http/trust-proxy.ts";
-import { installNulGuard } from "./http/validation.ts";
-import { installWebApp } from "./http/web-app.ts";
-import { installWebSockets } from "./http/websocket.ts";
-import { installXsrf } from "./http/xsrf.ts";
 import type { PanelServices } from "./panel/services.ts";
 
 export const apiVersion = "3.0.0-outpost";
 
 /** The panel's HTTP server: API, auth, OAuth2 and the web app on one origin. */
 export async function buildApp(config: PanelConfig, services: PanelServices): Promise<FastifyInstance> {
-  const logRequests = config.logLevel === "debug";
+  const logRequests = config.log.level === "debug";
   const app = Fastify({
     logger: {
-      level: config.logLevel,
-      stream: logStream(logFormat()),
+      level: config.log.level,
+      stream: logStream(config.log.format, process.stdout, config.log.colour),
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
       serializers: { req: serializeRequest },
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     bodyLimit: 1024 * 1024,
-    trustProxy: trustProxySetting(process.env.OUTPOST_TRUST_PROXY),
+    trustProxy: config.trustProxy,
     logController: new LogController({ disableRequestLogging: !logRequests }),
     childLoggerFactory: lazyChildLogger,
     schemaController: panelSchemaController,

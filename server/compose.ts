@@ -24,7 +24,10 @@ export function composePanel(config: PanelConfig, db: Db): ComposedPanel {
         dataDir: path.join(config.dataDir, "node"),
         version: productVersion,
         dockerSocket: config.dockerSocket,
-        allowUnsandboxed: config.allowUnsandboxed,
+        allowUnsandboxed: config.node.allowUnsandboxed,
+        statsSampleMs: config.node.statsSampleMs,
+        diskCheckMs: config.node.diskCheckMs,
+        extractMaxRatio: config.node.extractMaxRatio,
       })
     : undefined;
   const localNode = localEngine && { client: new LocalNode(localEngine), sftpPort: config.sftpPort };

@@ -1,8 +1,13 @@
 import path from "node:path";
+import { trustProxySetting } from "./api/pipeline/trust-proxy.ts";
 import { repoRoot } from "./repo-root.ts";
-import { unsandboxedAllowed } from "./unsandboxed-opt-in.ts";
+import { type LogSettings, logSettings, type NodeSettings, nodeSettings } from "./shared-settings.ts";
 
-/** Panel configuration, read from the environment (names are part of the README's contract). */
+/**
+ * Panel configuration, read from the environment (names are part of the README's contract).
+ * Every OUTPOST_* setting of the panel is read here, and the daemon's in server/daemon/config.ts
+ * (tests/unit/server/settings-read-once.test.ts holds it): modules below get the values.
+ */
 export interface PanelConfig {
   host: string;
   port: number;
@@ -19,7 +24,10 @@ export interface PanelConfig {
   daemonBundle: string;
   /** First administrator, made on the first start when no user exists. */
   firstAdmin?: { email: string; username: string; password: string };
-  logLevel: string;
+  /** OUTPOST_LOG_LEVEL, OUTPOST_LOG_FORMAT (and NO_COLOR). */
+  log: LogSettings;
+  /** Fastify's trustProxy from OUTPOST_TRUST_PROXY (trust-proxy.ts). */
+  trustProxy: boolean | string;
   /** Run the daemon engine inside the panel as node 0 (off with `serve --no-local-node`). */
   localNode: boolean;
   /** The largest file upload accepted through the API (bytes). */
@@ -28,14 +36,14 @@ export interface PanelConfig {
   sftpPort: number;
   /** Key that seals secrets in the database (OUTPOST_SECRET_KEY); unset means `secret.key` in the data dir. */
   secretKey: string | undefined;
-  /** The local node's Docker engine socket (OUTPOST_DOCKER_SOCKET); by default DOCKER_HOST's or the usual one. */
+  /** The local node's Docker engine socket: OUTPOST_DOCKER_SOCKET, else a unix:// DOCKER_HOST's; unset, the usual one. */
   dockerSocket: string | undefined;
+  /** How the local node's engine is tuned (OUTPOST_UNSANDBOXED, OUTPOST_STATS_SAMPLE_SECONDS, …: shared-settings.ts). */
+  node: NodeSettings;
   /** How many console sockets and SFTP sessions one user, one session and one address may hold open. */
   connectionLimits: { perUser: number; perSession: number; perAddress: number };
   /** Open registrations one address may make before it waits (OUTPOST_REGISTRATIONS_PER_ADDRESS). */
   registrationsPerAddress: number;
-  /** OUTPOST_UNSANDBOXED=allow: the local node runs host servers unconfined where no sandbox works (unsafe). */
-  allowUnsandboxed: boolean;
   /** How often activity older than the retention setting is removed (OUTPOST_ACTIVITY_PURGE_SECONDS, default hourly). */
   activityPurgeMs: number;
 }
@@ -55,7 +63,11 @@ function positiveNumber(value: string | undefined, fallback: number): number {
   return n;
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
+export function readConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  isTerminal = Boolean(process.stdout.isTTY),
+): PanelConfig {
+  const node = nodeSettings(env);
   const {
     OUTPOST_ADMIN_EMAIL: email,
     OUTPOST_ADMIN_USERNAME: username,
@@ -71,14 +83,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PanelConfig {
     webDir: path.resolve(env.OUTPOST_WEB_DIR || path.join(repoRoot, "dist")),
     daemonBundle: path.join(repoRoot, "dist-daemon", "outpost-daemon.mjs"),
     firstAdmin: email && username && password ? { email, username, password } : undefined,
-    logLevel: env.OUTPOST_LOG_LEVEL || "info",
+    log: logSettings(env, isTerminal),
+    trustProxy: trustProxySetting(env.OUTPOST_TRUST_PROXY),
     localNode: env.OUTPOST_LOCAL_NODE !== "false",
     sftpPort: port(env.OUTPOST_SFTP_PORT, 5657),
     secretKey: env.OUTPOST_SECRET_KEY || undefined,
     maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
-    dockerSocket: env.OUTPOST_DOCKER_SOCKET || undefined,
+    dockerSocket: env.OUTPOST_DOCKER_SOCKET || node.dockerHostSocket,
+    node,
     registrationsPerAddress: positiveNumber(env.OUTPOST_REGISTRATIONS_PER_ADDRESS, 5),
-    allowUnsandboxed: unsandboxedAllowed(env.OUTPOST_UNSANDBOXED),
     connectionLimits: {
       perUser: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_USER, 100),
       perSession: positiveNumber(env.OUTPOST_MAX_CONNECTIONS_PER_SESSION, 50),

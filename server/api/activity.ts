@@ -1,11 +1,11 @@
 import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import { ApiError, errors } from "../errors.ts";
-import { requirePrincipal } from "../http/guard.ts";
 import type { ActivityFilter } from "../panel/activity.ts";
 import type { ActivityEntryView } from "../wire/activity.ts";
 import { ActivityList, ActivityQuery } from "../wire/activity.ts";
 import { ServerIdParams } from "../wire/servers.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const csvColumns = [

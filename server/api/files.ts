@@ -12,10 +12,10 @@ import {
   sendFileRead,
   tooLarge,
 } from "../http/file-http.ts";
-import { firstFile, isMultipart } from "../http/multipart-file.ts";
 import { refuseNulPaths, requestPath } from "../http/request-path.ts";
 import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/files.ts";
 import { ServerIdParams } from "../wire/servers.ts";
+import { firstFile, isMultipart } from "./pipeline/multipart-file.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const view = { access: "server.files.view" } as const;
@@ -53,7 +53,9 @@ async function uploadedBytes(request: FastifyRequest, maxUploadBytes: number): P
 /** A multipart body the parser refused (no boundary, cut short, malformed): 400, never 500. */
 function badMultipart(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  return new ApiError(400, "ErrBadMultipart", "the multipart form is malformed or incomplete");
+  return new ApiError(400, "ErrBadMultipart", "the multipart form is malformed or incomplete", undefined, {
+    cause: error,
+  });
 }
 
 /**

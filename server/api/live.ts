@@ -1,12 +1,12 @@
 import type { WebSocket } from "ws";
 import { ApiError } from "../errors.ts";
-import { requirePrincipal } from "../http/guard.ts";
-import { isSameOrigin } from "../http/same-origin.ts";
 import { boundedSend } from "../http/socket-send.ts";
-import { webSocketHandler } from "../http/websocket.ts";
 import type { Reservation } from "../panel/live-connections.ts";
 import { scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
+import { isSameOrigin } from "./pipeline/same-origin.ts";
+import { webSocketHandler } from "./pipeline/websocket.ts";
 import type { Api, RouteContext } from "./types.ts";
 
 /** The most servers one watch may name (a page of the list holds far fewer). */

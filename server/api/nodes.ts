@@ -1,7 +1,5 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import { CachedAnswers } from "../http/cached-answer.ts";
-import { requirePrincipal } from "../http/guard.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import {
   NodeCreateBody,
@@ -11,6 +9,8 @@ import {
   NodeUpdateBody,
   NodeView,
 } from "../wire/nodes.ts";
+import { CachedAnswers } from "./pipeline/cached-answer.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** Where a node's backups go (and the keys to them) is an administrator's alone. */

@@ -1,8 +1,8 @@
 import { errors } from "../errors.ts";
-import { requirePrincipal } from "../http/guard.ts";
 import type { Principal } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import { ChannelCreateBody, ChannelCreated, ChannelList, ChannelParams } from "../wire/notifications.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** A token bound to one server acts on that server only, not on its owner's alert channels. */

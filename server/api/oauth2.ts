@@ -1,11 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.ts";
-import { toApiError } from "../http/error-handler.ts";
 import { parseSftpUsername } from "../node-wire/sftp-username.ts";
 import type { PanelServices } from "../panel/services.ts";
 import { sessionLifetimeMs } from "../panel/sessions.ts";
 import { newToken } from "../panel/tokens.ts";
 import { TokenBody } from "../wire/auth.ts";
+import { toApiError } from "./pipeline/error-handler.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /**

@@ -1,6 +1,6 @@
-import { requirePrincipal } from "../http/guard.ts";
 import type { OAuthClient } from "../panel/oauth-clients.ts";
 import { SelfClient, SelfClientCreateBody, SelfClientList, SelfClientParams } from "../wire/self.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const view = (client: OAuthClient, secret = "") => ({

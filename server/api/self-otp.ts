@@ -1,5 +1,5 @@
-import { requirePrincipal } from "../http/guard.ts";
 import { OtpEnrolment, OtpStatus, OtpTokenBody, OtpTokenParams, RecoveryCodes } from "../wire/self.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** Two-factor sign-in of the signed-in user (reference §3.4, §12.17). */

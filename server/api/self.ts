@@ -1,5 +1,5 @@
-import { requirePrincipal } from "../http/guard.ts";
 import { SelfUpdateBody, UserView } from "../wire/self.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** The signed-in user's own account. */

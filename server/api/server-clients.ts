@@ -1,4 +1,3 @@
-import { requirePrincipal, requireServerScopes } from "../http/guard.ts";
 import type { OAuthClient } from "../panel/oauth-clients.ts";
 import {
   ServerClientCreateBody,
@@ -7,6 +6,7 @@ import {
   ServerClientParams,
 } from "../wire/server-clients.ts";
 import { ServerIdParams } from "../wire/servers.ts";
+import { requirePrincipal, requireServerScopes } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const view = (client: OAuthClient) => ({

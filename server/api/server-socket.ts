@@ -1,13 +1,13 @@
-import { requirePrincipal } from "../http/guard.ts";
-import { isSameOrigin } from "../http/same-origin.ts";
 import { boundedSend, tooSlowClose } from "../http/socket-send.ts";
-import { webSocketHandler } from "../http/websocket.ts";
 import { frameBytes } from "../node-wire/frame-text.ts";
 import type { SocketChannel } from "../node-wire/server-wire.ts";
 import type { Reservation } from "../panel/live-connections.ts";
 import { scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import { ServerIdParams } from "../wire/servers.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
+import { isSameOrigin } from "./pipeline/same-origin.ts";
+import { webSocketHandler } from "./pipeline/websocket.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** Each socket request's place among the live connections, taken before the upgrade. */

@@ -1,8 +1,8 @@
 import { Type } from "typebox";
 import { errors } from "../errors.ts";
-import { requirePrincipal, requireServerScopes } from "../http/guard.ts";
 import { InviteAnswer, ServerUserGrantBody, ServerUserList, ServerUserParams } from "../wire/server-users.ts";
 import { ServerIdParams } from "../wire/servers.ts";
+import { requirePrincipal, requireServerScopes } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** A server's users under /api/servers/{id}/user (reference §12.13). */

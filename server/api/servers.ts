@@ -1,7 +1,5 @@
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
-import { CachedAnswers } from "../http/cached-answer.ts";
-import { requirePrincipal } from "../http/guard.ts";
 import { type ServerAction, serverActions } from "../node-wire/server-wire.ts";
 import { type Principal, scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
@@ -15,6 +13,8 @@ import {
   ServerListQuery,
   ServerWithPerms,
 } from "../wire/servers.ts";
+import { CachedAnswers } from "./pipeline/cached-answer.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const byId = { params: ServerIdParams };

@@ -1,4 +1,3 @@
-import { requirePrincipal } from "../http/guard.ts";
 import {
   SettingAnswer,
   SettingBody,
@@ -8,6 +7,7 @@ import {
   UserSettingKeyParams,
   UserSettingList,
 } from "../wire/settings.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** Panel settings (admin) and per-user settings (reference §10.3, §10.6). */

@@ -1,4 +1,3 @@
-import { requirePrincipal } from "../http/guard.ts";
 import { scopesOnServer } from "../panel/principal.ts";
 import { Tasks } from "../panel/tasks.ts";
 import { ServerIdParams } from "../wire/servers.ts";
@@ -11,6 +10,7 @@ import {
   TaskSettings,
   TaskView,
 } from "../wire/tasks.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const byServer = { params: ServerIdParams };

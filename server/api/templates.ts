@@ -1,7 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { ApiError } from "../errors.ts";
-import { requirePrincipal } from "../http/guard.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import { localRepoId } from "../panel/templates/template-repos.ts";
 import {
@@ -14,6 +13,7 @@ import {
   TemplateImportBody,
   TemplateImportView,
 } from "../wire/templates.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const onlyLocal = (repo: number) => {

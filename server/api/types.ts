@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
-import type { CookieJar } from "../http/cookies.ts";
 import type { PanelServices } from "../panel/services.ts";
+import type { CookieJar } from "./pipeline/cookies.ts";
 
 /** What every route module receives. */
 export interface RouteContext {

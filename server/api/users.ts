@@ -1,7 +1,5 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import { CachedAnswers } from "../http/cached-answer.ts";
-import { requirePrincipal } from "../http/guard.ts";
 import type { Editor } from "../panel/user-admin.ts";
 import { UserView } from "../wire/self.ts";
 import {
@@ -12,6 +10,8 @@ import {
   UserListQuery,
   UserUpdateBody,
 } from "../wire/users.ts";
+import { CachedAnswers } from "./pipeline/cached-answer.ts";
+import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const editorOf = (request: FastifyRequest): Editor => {

@@ -1,23 +1,16 @@
-import { readDaemonConfig } from "../daemon/config.ts";
+import { daemonSettings, readDaemonConfig } from "../daemon/config.ts";
 import { DaemonEngine } from "../daemon/engine.ts";
 import { createLogger } from "../daemon/http/logger.ts";
 import { buildDaemonServer } from "../daemon/http-api.ts";
 import { panelAuthorizer, type SftpListener, startSftp } from "../daemon/sftp/index.ts";
-import { logFormat } from "../http/log-output.ts";
-import { unsandboxedAllowed } from "../unsandboxed-opt-in.ts";
 import { productVersion } from "../version.ts";
 
 /** `outpost daemon --config FILE`: a node on its own, reached by its panel. */
 export async function daemon(configFile: string): Promise<void> {
   const config = readDaemonConfig(configFile);
-  const log = createLogger(process.env.OUTPOST_LOG_LEVEL || "info", logFormat());
-  const engine = new DaemonEngine({
-    dataDir: config.dataDir,
-    version: productVersion,
-    dockerSocket: config.dockerSocket,
-    statsSampleMs: config.statsSampleSeconds === undefined ? undefined : config.statsSampleSeconds * 1000,
-    allowUnsandboxed: config.unsandboxed === "allow" || unsandboxedAllowed(process.env.OUTPOST_UNSANDBOXED),
-  });
+  const settings = daemonSettings(config);
+  const log = createLogger(settings.log);
+  const engine = new DaemonEngine({ dataDir: config.dataDir, version: productVersion, ...settings.engine });
   const http = buildDaemonServer(engine, config, log);
   let sftp: SftpListener | undefined;
   let stopping = false;

@@ -1,6 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ensurePrivateFile } from "../secrets/private-files.ts";
+import { type LogSettings, logSettings, nodeSettings } from "../shared-settings.ts";
+import type { EngineOptions } from "./engine.ts";
+
+/**
+ * `outpost daemon`'s settings: its config file, and the environment it was started with (read
+ * here and nowhere else in the daemon; the names the panel's local node shares are read by
+ * shared-settings.ts).
+ */
 
 /**
  * Everything `outpost daemon --config FILE` needs. The panel's deployment
@@ -69,4 +77,33 @@ export function readDaemonConfig(file: string): DaemonConfig {
   )
     fail("statsSampleSeconds must be a number of seconds from 1 to 3600");
   return { ...(raw as DaemonConfig), dataDir: path.resolve(path.dirname(file), raw.dataDir) };
+}
+
+/** What the daemon takes from its environment and its file, for its logger and its engine. */
+export interface DaemonSettings {
+  log: LogSettings;
+  engine: Pick<
+    EngineOptions,
+    "dockerSocket" | "allowUnsandboxed" | "statsSampleMs" | "diskCheckMs" | "extractMaxRatio"
+  >;
+}
+
+/** The file's values win over the environment's (a config file is per node, the environment per host). */
+export function daemonSettings(
+  config: DaemonConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  isTerminal = Boolean(process.stdout.isTTY),
+): DaemonSettings {
+  const node = nodeSettings(env);
+  return {
+    log: logSettings(env, isTerminal),
+    engine: {
+      dockerSocket: config.dockerSocket ?? node.dockerHostSocket,
+      allowUnsandboxed: config.unsandboxed === "allow" || node.allowUnsandboxed,
+      statsSampleMs:
+        config.statsSampleSeconds === undefined ? node.statsSampleMs : config.statsSampleSeconds * 1000,
+      diskCheckMs: node.diskCheckMs,
+      extractMaxRatio: node.extractMaxRatio,
+    },
+  };
 }

@@ -14,7 +14,7 @@ import { NodeEventLog } from "./events/node-event-log.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { HistoryOps } from "./history/history-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
-import { detectCgroups } from "./runtime/cgroups.ts";
+import { detectCgroups } from "./runtime/cgroups/index.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
@@ -36,12 +36,12 @@ export interface EngineOptions {
   version: string;
   /** Runs install / pre / post steps; by default the step executor with this node's folders. */
   runSteps?: StepRunner;
-  /** The Docker engine's socket; by default a unix:// DOCKER_HOST or the engine's usual socket. */
+  /** The Docker engine's socket (the config modules fall back to a unix:// DOCKER_HOST's); else the usual one. */
   dockerSocket?: string;
   instance?: InstanceOptions;
   /** Limits of servers whose definition sets none (default: defaultLimits). */
   defaultLimits?: ServerLimits;
-  /** Milliseconds between disk checks of a running server (default: OUTPOST_DISK_CHECK_SECONDS, else 30 s). */
+  /** Milliseconds between disk checks of a running server (OUTPOST_DISK_CHECK_SECONDS; default 30 s). */
   diskCheckMs?: number;
   /**
    * OUTPOST_UNSANDBOXED=allow: the administrator accepts running host servers
@@ -51,8 +51,10 @@ export interface EngineOptions {
   allowUnsandboxed?: boolean;
   /** The host-wide registry of server uid blocks (uid-blocks.ts); tests may use their own. */
   uidRegistry?: string;
-  /** Milliseconds between resource-history samples (default: OUTPOST_STATS_SAMPLE_SECONDS, else 30 s). */
+  /** Milliseconds between resource-history samples (OUTPOST_STATS_SAMPLE_SECONDS; default 30 s). */
   statsSampleMs?: number;
+  /** How many times its size an archive may unpack to (OUTPOST_EXTRACT_MAX_RATIO; default extract-budget.ts's). */
+  extractMaxRatio?: number;
   /** How long a task's run may take (default one hour). */
   tasks?: TaskRunOptions;
 }
@@ -102,6 +104,7 @@ export class DaemonEngine {
         binariesDir: path.join(options.dataDir, "binaries"),
         cacheDir: path.join(options.dataDir, "cache"),
         docker: this.docker,
+        extractMaxRatio: options.extractMaxRatio,
       });
     const serversDir = path.join(options.dataDir, "servers");
     this.servers = new ServerStore(serversDir, runSteps, options.instance, this.docker);
@@ -120,7 +123,7 @@ export class DaemonEngine {
         : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
     this.servers.host.defaultLimits = options.defaultLimits ?? defaultLimits;
     this.serverOps = new ServerOps(this.servers);
-    this.fileOps = new FileOps(this.servers);
+    this.fileOps = new FileOps(this.servers, options.extractMaxRatio);
     this.backupOps = new BackupOps(
       this.servers,
       path.join(options.dataDir, "backups"),
@@ -175,7 +178,8 @@ export class DaemonEngine {
    * servers are confined when all is well.
    */
   async start(log?: (msg: string) => void, info: (msg: string) => void = log ?? (() => {})): Promise<void> {
-    const cgroups = await detectCgroups();
+    // A swap limit the kernel refuses is told at each server start (the server runs without it).
+    const cgroups = await detectCgroups((msg) => log?.(msg));
     if (cgroups.driver) {
       // Named after this node's folder, so two nodes on one host (or parallel tests) never share a group.
       const prefix = `outpost-${createHash("sha256").update(this.options.dataDir).digest("hex").slice(0, 10)}`;

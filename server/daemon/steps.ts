@@ -4,7 +4,7 @@ import type { StepRunner } from "./servers/managed-server.ts";
 /** What a node shares between its servers' steps: where javadl puts JDKs, where downloads are cached, … */
 export type NodeStepOptions = Pick<
   InstallEnvironment,
-  "binariesDir" | "cacheDir" | "curseforgeApiKey" | "sources" | "fetch" | "docker"
+  "binariesDir" | "cacheDir" | "curseforgeApiKey" | "sources" | "fetch" | "docker" | "extractMaxRatio"
 >;
 
 /**

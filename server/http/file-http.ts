@@ -217,10 +217,14 @@ export function uploadFailure(error: unknown): unknown {
   if (error instanceof ApiError) return error;
   const e = error as NodeJS.ErrnoException;
   if (abortCodes.has(e.code ?? "") || e.message === "aborted" || e.name === "AbortError") {
-    return new ApiError(400, "ErrUploadIncomplete", "the upload ended before its last byte");
+    return new ApiError(400, "ErrUploadIncomplete", "the upload ended before its last byte", undefined, {
+      cause: error,
+    });
   }
   if (e.code === "ENOSPC" || e.code === "EDQUOT") {
-    return new ApiError(507, "ErrNoSpace", "the node has no space left for this file");
+    return new ApiError(507, "ErrNoSpace", "the node has no space left for this file", undefined, {
+      cause: error,
+    });
   }
   return error;
 }

@@ -1,21 +1,12 @@
-import { Writable } from "node:stream";
-
 /**
  * Where the panel's and the daemon's logs go: one JSON object a line (pino's
  * own) for a log collector, or one readable line an event for a person at a
- * terminal. OUTPOST_LOG_FORMAT=json|pretty chooses; by default a terminal
- * gets pretty lines and anything else JSON.
+ * terminal (OUTPOST_LOG_FORMAT, read by the config modules: shared-settings.ts).
  */
-export type LogFormat = "json" | "pretty";
+import { Writable } from "node:stream";
+import type { LogFormat } from "../shared-settings.ts";
 
-export function logFormat(
-  env: NodeJS.ProcessEnv = process.env,
-  isTerminal = Boolean(process.stdout.isTTY),
-): LogFormat {
-  const chosen = env.OUTPOST_LOG_FORMAT?.toLowerCase();
-  if (chosen === "json" || chosen === "pretty") return chosen;
-  return isTerminal ? "pretty" : "json";
-}
+export type { LogFormat };
 
 const levelNames: Record<number, string> = {
   10: "TRACE",
@@ -54,9 +45,10 @@ export function prettyLine(json: string, colour = false): string {
 export function logStream(
   format: LogFormat,
   out: NodeJS.WritableStream = process.stdout,
+  allowColour = true,
 ): Writable | undefined {
   if (format === "json") return undefined;
-  const colour = "isTTY" in out && Boolean(out.isTTY) && !process.env.NO_COLOR;
+  const colour = "isTTY" in out && Boolean(out.isTTY) && allowColour;
   return new Writable({
     write(chunk: Buffer, _encoding, done) {
       // pino writes one whole JSON line per call.

@@ -80,7 +80,8 @@ export class Accounts {
       });
     } catch (err) {
       // Two requests raced past assertFree; the database had the last word.
-      if (isUniqueViolation(err)) throw new ApiError(409, "ErrUserExists", "user already exists");
+      if (isUniqueViolation(err))
+        throw new ApiError(409, "ErrUserExists", "user already exists", undefined, { cause: err });
       throw err;
     }
   }

@@ -232,8 +232,10 @@ export class ServerTransfers {
         .insertInto("server_transfers")
         .values({ server_id: serverId, from_node: from, to_node: to, started_at: Date.now() })
         .execute();
-    } catch {
-      throw new ApiError(409, "ErrTransferInProgress", "this server is already being moved");
+    } catch (error) {
+      throw new ApiError(409, "ErrTransferInProgress", "this server is already being moved", undefined, {
+        cause: error,
+      });
     }
   }
 

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { declaredRoutes } from "../../server/api/pipeline/guard.ts";
+import { openApiPath } from "../../server/api/pipeline/openapi.ts";
 import { buildApp } from "../../server/app.ts";
 import { readConfig } from "../../server/config.ts";
 import { type OpenedDatabase, openDatabase } from "../../server/db/database.ts";
-import { declaredRoutes } from "../../server/http/guard.ts";
-import { openApiPath } from "../../server/http/openapi.ts";
 import { createServices } from "../../server/panel/services.ts";
 
 type Json = Record<string, any>;

@@ -11,15 +11,10 @@ const defaultRatio = 200;
 /** Below this, any archive may unpack (a tiny archive of a few big sparse-ish files is fine). */
 const floorBytes = 64 * 1024 ** 2;
 
-export function configuredRatio(): number {
-  const value = Number(process.env.OUTPOST_EXTRACT_MAX_RATIO);
-  return Number.isFinite(value) && value > 0 ? value : defaultRatio;
-}
-
 export interface BudgetOptions {
   /** The archive's size, when known (a download streamed as it arrives has none). */
   archiveBytes?: number;
-  /** Overrides the configured ratio; Infinity for the node's own backups. */
+  /** The node's ratio (EngineOptions.extractMaxRatio), else defaultRatio; Infinity for the node's own backups. */
   ratio?: number;
   /** The server's disk limit (disk-quota.ts), counted with the rest. */
   disk?: DiskBudget;
@@ -54,7 +49,7 @@ export class ExtractBudget {
   ) {}
 
   static async of(folder: string, options: BudgetOptions = {}): Promise<ExtractBudget> {
-    const ratio = options.ratio ?? configuredRatio();
+    const ratio = options.ratio ?? defaultRatio;
     const byRatio =
       options.archiveBytes === undefined || ratio === Number.POSITIVE_INFINITY
         ? Number.POSITIVE_INFINITY

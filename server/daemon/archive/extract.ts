@@ -16,6 +16,8 @@ export interface ExtractOptions {
   format?: ArchiveFormat;
   /** The server's disk limit, counted as entries are written. */
   disk?: DiskBudget;
+  /** How many times its size the archive may unpack to (the node's setting; extract-budget.ts). */
+  ratio?: number;
 }
 
 const unknownFormat = (name: string) =>
@@ -43,6 +45,7 @@ export async function extractArchive(
   try {
     return await extractOpened(handle, format, sandbox, destination, options.signal, 0, {
       disk: options.disk,
+      ratio: options.ratio,
     });
   } finally {
     await handle.close();

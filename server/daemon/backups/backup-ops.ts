@@ -184,7 +184,13 @@ export class BackupOps implements NodeBackups {
           // A task's failed backup is in the task's run; the panel lists only those that exist.
           await fs.rm(target + taskSuffix, { force: true });
           server.announce("backupFailed");
-          throw new ApiError(500, "ErrBackupFailed", "backup failed: ${reason}", { reason });
+          throw new ApiError(
+            500,
+            "ErrBackupFailed",
+            "backup failed: ${reason}",
+            { reason },
+            { cause: error },
+          );
         },
       )
       // Only once the outcome is on disk, so a status answer never finds neither.

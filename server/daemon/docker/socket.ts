@@ -3,15 +3,11 @@ import type Docker from "dockerode";
 const defaultSocket = "/var/run/docker.sock";
 
 /**
- * Where this node reaches its Docker engine: the configured socket, else a
- * `unix://` DOCKER_HOST, else the engine's usual socket. Only local sockets:
- * an engine on another host could not bind-mount this node's server folders.
+ * Where this node reaches its Docker engine: the configured socket (its config module falls back
+ * to a `unix://` DOCKER_HOST: shared-settings.ts), else the engine's usual socket.
  */
-export function dockerSocketPath(configured?: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (configured) return configured;
-  const host = env.DOCKER_HOST;
-  if (host?.startsWith("unix://")) return host.slice("unix://".length);
-  return defaultSocket;
+export function dockerSocketPath(configured?: string): string {
+  return configured || defaultSocket;
 }
 
 /**

@@ -63,13 +63,23 @@ function fsFailure(error: unknown, shown: string): unknown {
     case "ENOTDIR":
       return sandboxErrors.notFound(shown);
     case "EINVAL":
-      return new ApiError(409, "ErrGeneric", `${JSON.stringify(shown)} changed while it was used`);
+      return new ApiError(
+        409,
+        "ErrGeneric",
+        `${JSON.stringify(shown)} changed while it was used`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
     case "EEXIST":
     case "ENOTEMPTY":
       return sandboxErrors.exists(shown, "already exists");
     case "EACCES":
     case "EPERM":
-      return new ApiError(400, "ErrGeneric", `the node may not use ${JSON.stringify(shown)}`);
+      return new ApiError(400, "ErrGeneric", `the node may not use ${JSON.stringify(shown)}`, undefined, {
+        cause: error,
+      });
     default:
       return error;
   }
@@ -91,7 +101,11 @@ async function acting<T>(shown: string, work: () => Promise<T>): Promise<T> {
  * through the server's sandbox.
  */
 export class FileOps implements NodeFiles {
-  constructor(readonly store: ServerStore) {}
+  constructor(
+    readonly store: ServerStore,
+    /** The node's OUTPOST_EXTRACT_MAX_RATIO, when set (extract-budget.ts). */
+    private readonly extractMaxRatio?: number,
+  ) {}
 
   private sandboxOf(id: string): Sandbox {
     return this.store.get(id).userFiles;
@@ -215,7 +229,15 @@ export class FileOps implements NodeFiles {
       await sandbox.rename(source.relative, target.relative).catch((error) => {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "EINVAL")
-          throw new ApiError(400, "ErrGeneric", `cannot move ${JSON.stringify(from)} into itself`);
+          throw new ApiError(
+            400,
+            "ErrGeneric",
+            `cannot move ${JSON.stringify(from)} into itself`,
+            undefined,
+            {
+              cause: error,
+            },
+          );
         if (code === "EEXIST" || code === "ENOTEMPTY") throw sandboxErrors.exists(to, "already exists");
         throw error;
       });
@@ -258,12 +280,14 @@ export class FileOps implements NodeFiles {
       const folder = destination === undefined ? path.posix.dirname(relative) : fromRoot(destination);
       // Counted as entries are written: extraction stops at the limit and takes back what it created.
       // What a failed extraction wrote for another reason stays counted (undoneOnFailure false).
-      await this.store
-        .get(id)
-        .disk.withBudget(
-          (disk) => extractArchive(sandbox, relative, folder === "." ? "" : folder, { disk }),
-          false,
-        );
+      await this.store.get(id).disk.withBudget(
+        (disk) =>
+          extractArchive(sandbox, relative, folder === "." ? "" : folder, {
+            disk,
+            ratio: this.extractMaxRatio,
+          }),
+        false,
+      );
     });
   }
 }

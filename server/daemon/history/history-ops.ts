@@ -17,12 +17,6 @@ import { thinOut } from "./roll-up.ts";
 /** Seconds between two samples, by default. */
 const defaultSeconds = 30;
 
-/** The interval OUTPOST_STATS_SAMPLE_SECONDS sets (1 s at least), else 30 s. */
-export function configuredSampleMs(): number {
-  const value = Number(process.env.OUTPOST_STATS_SAMPLE_SECONDS);
-  return Math.max(1, Number.isFinite(value) && value > 0 ? value : defaultSeconds) * 1000;
-}
-
 /** A chart needs no more points than a wide screen has pixels to spare. */
 const maxPoints = 1440;
 /** The node overview shows each server as a small sparkline. */
@@ -58,7 +52,7 @@ export class HistoryOps implements NodeHistory {
   constructor(
     private readonly sources: HistorySources,
     private readonly dataDir: string,
-    readonly intervalMs = configuredSampleMs(),
+    readonly intervalMs = defaultSeconds * 1000,
   ) {
     this.store = new HistoryStore(path.join(dataDir, "history"));
   }

@@ -1,5 +1,6 @@
 import os from "node:os";
-import { type LogFormat, logStream } from "../../http/log-output.ts";
+import { logStream } from "../../http/log-output.ts";
+import type { LogSettings } from "../../shared-settings.ts";
 
 /**
  * The daemon's logger: pino's JSON line (`{"level","time","pid","hostname",
@@ -30,13 +31,12 @@ function serialized(value: unknown): unknown {
 }
 
 export function createLogger(
-  level: string,
-  format: LogFormat,
+  { level, format, colour }: LogSettings,
   out: NodeJS.WritableStream = process.stdout,
 ): Logger {
   // "silent" (or anything unknown above fatal) logs nothing.
   const threshold = levels[level as keyof typeof levels] ?? Number.POSITIVE_INFINITY;
-  const sink = logStream(format, out) ?? out;
+  const sink = logStream(format, out, colour) ?? out;
   const head = { pid: process.pid, hostname: os.hostname() };
 
   const make = (bindings: LogFields): Logger => {

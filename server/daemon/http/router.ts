@@ -133,8 +133,10 @@ function paramsOf(pattern: string[], path: string[]): Record<string, string> {
     else if (part.startsWith(":")) {
       try {
         params[part.slice(1)] = decodeURIComponent(path[i]);
-      } catch {
-        throw new ApiError(400, "ErrBadUrl", "the address is not valid percent-encoding");
+      } catch (error) {
+        throw new ApiError(400, "ErrBadUrl", "the address is not valid percent-encoding", undefined, {
+          cause: error,
+        });
       }
     }
   });

@@ -4,7 +4,7 @@ import { type SchemaFailure, validationError } from "../../http/validation-error
 
 /**
  * A request part checked against its route's TypeBox schema, as the panel's
- * Ajv validators check theirs (server/http/validation.ts), with TypeBox's
+ * Ajv validators check theirs (server/api/pipeline/validation.ts), with TypeBox's
  * own checker instead (no second validator library in the daemon): defaults
  * filled in, fields the schema does not name dropped, and for the query and
  * path (text on the wire) values converted to the schema's types; bodies

@@ -39,6 +39,8 @@ export interface InstallEnvironment {
   docker?: { pull(image: string, onOutput: (text: string) => void, signal: AbortSignal): Promise<void> };
   /** Least time between two progress notices of a download (default 5 s). */
   progressIntervalMs?: number;
+  /** How many times its size an archive may unpack to (the node's setting; default extract-budget.ts's). */
+  extractMaxRatio?: number;
 }
 
 /** What each step gets: the environment with its defaults filled in. */
@@ -69,6 +71,7 @@ export interface StepContext {
   sendConsole?(line: string): void;
   docker?: InstallEnvironment["docker"];
   progressIntervalMs: number;
+  extractMaxRatio?: number;
   /** Current variable values (earlier steps' outputVariable included). */
   variables: Readonly<Record<string, VariableValue>>;
 }

@@ -8,14 +8,22 @@ import { ApiError } from "../../errors.ts";
 export const installErrors = {
   missingFactory: (type: string) =>
     new ApiError(500, "ErrMissingFactory", "no executor for ${operatorName}", { operatorName: type }),
-  failed: (step: string, message: string, metadata: Record<string, string | number> = {}) =>
-    new ApiError(500, "ErrGeneric", `${step}: ${message}`, { operation: step, ...metadata }),
-  unreachable: (step: string, url: string, cause: string) => {
+  /** `options.cause`: the error the step failed with, kept for the log. */
+  failed: (
+    step: string,
+    message: string,
+    metadata: Record<string, string | number> = {},
+    options?: ErrorOptions,
+  ) => new ApiError(500, "ErrGeneric", `${step}: ${message}`, { operation: step, ...metadata }, options),
+  unreachable: (step: string, url: string, reason: string, options?: ErrorOptions) => {
     const host = hostOf(url);
-    return new ApiError(500, "ErrGeneric", `${step}: could not reach ${host} (${cause})`, {
-      operation: step,
-      host,
-    });
+    return new ApiError(
+      500,
+      "ErrGeneric",
+      `${step}: could not reach ${host} (${reason})`,
+      { operation: step, host },
+      options,
+    );
   },
   httpStatus: (step: string, url: string, status: number, statusText: string) =>
     new ApiError(
@@ -43,5 +51,5 @@ export function hostOf(url: string): string {
 export function asStepError(step: string, error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return installErrors.failed(step, message);
+  return installErrors.failed(step, message, {}, { cause: error });
 }

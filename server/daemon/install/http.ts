@@ -19,7 +19,7 @@ export async function request(
     });
   } catch (error) {
     if (ctx.signal.aborted) throw installErrors.cancelled();
-    throw installErrors.unreachable(ctx.step, url, causeOf(error));
+    throw installErrors.unreachable(ctx.step, url, causeOf(error), { cause: error });
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
@@ -51,7 +51,12 @@ export async function getJson<T>(
   try {
     return (await response.json()) as T;
   } catch (error) {
-    throw installErrors.failed(ctx.step, `${url} did not answer JSON (${(error as Error).message})`);
+    throw installErrors.failed(
+      ctx.step,
+      `${url} did not answer JSON (${(error as Error).message})`,
+      {},
+      { cause: error },
+    );
   }
 }
 

@@ -107,6 +107,7 @@ export async function runOperations(
       sendConsole: env.sendConsole,
       docker: env.docker,
       progressIntervalMs: env.progressIntervalMs ?? 5000,
+      extractMaxRatio: env.extractMaxRatio,
       variables,
     };
     try {
@@ -138,8 +139,15 @@ function withBinariesOnPath(env: Record<string, string>, binariesDir?: string): 
 /** An error whose message names the step it came from (keeping its code: ErrIllegalFileAccess stays that). */
 function named(step: string, error: unknown): ApiError {
   if (!(error instanceof ApiError)) {
-    return installErrors.failed(step, error instanceof Error ? error.message : String(error));
+    return installErrors.failed(
+      step,
+      error instanceof Error ? error.message : String(error),
+      {},
+      { cause: error },
+    );
   }
   if (error.message.startsWith(`${step}:`)) return error;
-  return new ApiError(error.status, error.code, `${step}: ${error.message}`, error.metadata);
+  return new ApiError(error.status, error.code, `${step}: ${error.message}`, error.metadata, {
+    cause: error,
+  });
 }

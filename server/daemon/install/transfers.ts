@@ -151,7 +151,9 @@ export async function fetchAndExtract(
     await saveResponse(ctx, response, "archive.zip", scratch, url);
     const handle = await scratch.openRead("archive.zip");
     try {
-      await extractOpened(handle, "zip", sandbox, destination, ctx.signal);
+      await extractOpened(handle, "zip", sandbox, destination, ctx.signal, 0, {
+        ratio: ctx.extractMaxRatio,
+      });
     } finally {
       await handle.close();
     }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import type { ServerCgroup } from "./cgroups.ts";
+import type { ServerCgroup } from "./cgroups/index.ts";
 import { type Isolation, sandboxArgv, unconfinedArgv } from "./host-sandbox.ts";
 
 export interface SpawnSpec {

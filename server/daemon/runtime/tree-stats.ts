@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import os from "node:os";
-import type { ServerCgroup } from "./cgroups.ts";
+import type { ServerCgroup } from "./cgroups/index.ts";
 
 /**
  * CPU and memory of a process group, read from /proc: the sum over every

@@ -68,7 +68,10 @@ export async function verifyHandle(handle: FileHandle, roots: Roots, location: L
 function refusedOpen(error: NodeJS.ErrnoException, shown: string): Error {
   if (error.code === "ELOOP") return sandboxErrors.illegal(shown, "became a symlink while it was opened");
   if (error.code === "ENOENT") return sandboxErrors.notFound(shown);
-  if (error.code === "EISDIR") return new ApiError(400, "ErrGeneric", `${JSON.stringify(shown)} is a folder`);
+  if (error.code === "EISDIR")
+    return new ApiError(400, "ErrGeneric", `${JSON.stringify(shown)} is a folder`, undefined, {
+      cause: error,
+    });
   return error;
 }
 
@@ -102,7 +105,9 @@ export async function openFolder(location: Location, roots: Roots, shown: string
     handle = await fsp.open(location.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
-      throw new ApiError(409, "ErrGeneric", `${JSON.stringify(shown)} changed while it was read`);
+      throw new ApiError(409, "ErrGeneric", `${JSON.stringify(shown)} changed while it was read`, undefined, {
+        cause: error,
+      });
     }
     throw refusedOpen(error as NodeJS.ErrnoException, shown);
   }
@@ -138,7 +143,9 @@ export async function openWrite(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENXIO")
-        throw new ApiError(400, "ErrGeneric", `${JSON.stringify(shown)} is not a regular file`);
+        throw new ApiError(400, "ErrGeneric", `${JSON.stringify(shown)} is not a regular file`, undefined, {
+          cause: error,
+        });
       if (code !== "ENOENT") throw refusedOpen(error as NodeJS.ErrnoException, shown);
       try {
         handle = await fsp.open(

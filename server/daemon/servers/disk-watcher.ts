@@ -4,12 +4,6 @@ import type { ManagedServer } from "./managed-server.ts";
 /** Seconds between two measurements of a running server, by default. */
 const defaultSeconds = 30;
 
-/** The interval a node sets with OUTPOST_DISK_CHECK_SECONDS (fractions allowed), else every 30 s. */
-export function configuredDiskCheckMs(): number {
-  const value = Number(process.env.OUTPOST_DISK_CHECK_SECONDS);
-  return (Number.isFinite(value) && value > 0 ? value : defaultSeconds) * 1000;
-}
-
 /**
  * Holds game processes to their server's disk limit, which the daemon's own
  * writes cannot see: every server with a limit whose process or install
@@ -25,7 +19,7 @@ export class DiskWatcher {
 
   constructor(
     private readonly servers: () => ManagedServer[],
-    private readonly intervalMs = configuredDiskCheckMs(),
+    private readonly intervalMs = defaultSeconds * 1000,
     private readonly log: (msg: string) => void = () => {},
   ) {}
 

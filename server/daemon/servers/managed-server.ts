@@ -21,7 +21,7 @@ import {
 import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
 import { type CommandRunner, processGroupRunner } from "../install/command-runner.ts";
-import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups.ts";
+import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups/index.ts";
 import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import { type Isolation, sandboxUnavailable } from "../runtime/host-sandbox.ts";
@@ -123,8 +123,31 @@ export interface Flags {
   autoRestartOnGraceful: boolean;
 }
 
+/** What the store gives a server it loads or creates. */
+export interface ManagedServerOptions {
+  id: string;
+  definition: Template;
+  /** The node's folder of servers: this one's is `<serversDir>/<id>`. */
+  serversDir: string;
+  /** Runs its install / pre / post steps. */
+  runSteps: StepRunner;
+  /** Keeps a changed definition on disk. */
+  save(definition: Template): Promise<void>;
+  /** How its process is run (ServerInstance's options). */
+  instance: InstanceOptions;
+  /** This node's Docker engine, for servers in the docker environment. */
+  docker?: DockerRunner;
+  /** Folders besides its own that count toward its disk limit. */
+  diskFolders?: () => string[];
+}
+
 /** One server on this node: its definition, its folder and its running instance. */
 export class ManagedServer {
+  readonly id: string;
+  definition: Template;
+  private readonly runSteps: StepRunner;
+  private readonly save: (definition: Template) => Promise<void>;
+  private readonly docker?: DockerRunner;
   readonly instance: ServerInstance;
   readonly root: string;
   /** Every path a definition names (working directory, file_exists) is taken inside the folder through it. */
@@ -150,18 +173,13 @@ export class ManagedServer {
   private readonly stepRuns = new Set<AbortController>();
   private wasRunning = false;
 
-  constructor(
-    readonly id: string,
-    public definition: Template,
-    serversDir: string,
-    private readonly runSteps: StepRunner,
-    private readonly save: (definition: Template) => Promise<void>,
-    options: InstanceOptions,
-    /** This node's Docker engine, for servers in the docker environment. */
-    private readonly docker?: DockerRunner,
-    /** Folders besides its own that count toward its disk limit. */
-    diskFolders: () => string[] = () => [],
-  ) {
+  constructor(options: ManagedServerOptions) {
+    const { id, serversDir, diskFolders = () => [] } = options;
+    this.id = id;
+    this.definition = options.definition;
+    this.runSteps = options.runSteps;
+    this.save = options.save;
+    this.docker = options.docker;
     this.root = path.resolve(serversDir, id);
     this.disk = new DiskLedger(() => ({
       limitMiB: this.limits().diskMiB,
@@ -202,7 +220,7 @@ export class ManagedServer {
           if (!success && !requested) this.announce("crashed");
         },
       },
-      options,
+      options.instance,
     );
     this.instance.console.subscribe((chunk) => {
       this.consoleBatch.push(chunk);

@@ -188,16 +188,16 @@ export class ServerStore {
   }
 
   private managed(id: string, definition: Template): ManagedServer {
-    const server = new ManagedServer(
+    const server = new ManagedServer({
       id,
       definition,
-      this.dir,
-      this.runSteps,
-      (d) => saveDefinition(this.dir, id, d),
-      this.options,
-      this.docker,
-      () => this.diskFolders.map((f) => f(id)),
-    );
+      serversDir: this.dir,
+      runSteps: this.runSteps,
+      save: (d) => saveDefinition(this.dir, id, d),
+      instance: this.options,
+      docker: this.docker,
+      diskFolders: () => this.diskFolders.map((f) => f(id)),
+    });
     server.host = this.host;
     return server;
   }

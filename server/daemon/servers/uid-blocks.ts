@@ -72,7 +72,9 @@ function readRegistry(file: string): Registry {
     return parsed && typeof parsed === "object" ? parsed : {};
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new Error(`cannot read the server uid registry ${file}: ${(error as Error).message}`);
+    throw new Error(`cannot read the server uid registry ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -283,7 +283,7 @@ export class ServerTasks {
           const why = limit.aborted
             ? `took longer than ${Math.round(this.options.runLimitMs / 1000)} s`
             : errorText(error);
-          throw new Error(`operation ${index + 1} (${op.type}): ${why}`);
+          throw new Error(`operation ${index + 1} (${op.type}): ${why}`, { cause: error });
         }
       }
       run.output = output.text;

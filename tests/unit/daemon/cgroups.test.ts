@@ -8,7 +8,7 @@ import {
   parseMountinfo,
   parseProcCgroup,
   prepareV2Parent,
-} from "../../../server/daemon/runtime/cgroups.ts";
+} from "../../../server/daemon/runtime/cgroups/index.ts";
 
 // The kernel's files cannot be had without a kernel that mounts them; here a plain folder
 // stands in for the v2 tree (this CI host boots cgroup v1), checking what the driver writes and reads.
@@ -108,5 +108,64 @@ describe("cgroup drivers on a stand-in tree", () => {
     expect(own.get("memory")).toBe("/user/shell");
     expect(own.get("cpuacct")).toBe("/");
     expect(own.get("")).toBe("/init.scope");
+  });
+});
+
+// A swap limit the kernel refuses (no swap accounting: the file is absent) used to pass in silence.
+// Without such a kernel at hand, the stand-in makes a real refusal of its own: the group's folder
+// lies so deep that the swap file's path passes PATH_MAX (4096 bytes) while the memory limit's
+// still fits, so that write alone fails (ENAMETOOLONG) and the rest of the group is made.
+describe("a swap limit the kernel refuses", () => {
+  let base: string;
+  beforeEach(() => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-cgroups-"));
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  /** A folder below `base` whose path is exactly `length` characters long. */
+  function folderOfLength(length: number): string {
+    let dir = base;
+    while (dir.length < length) {
+      const room = length - dir.length - 1;
+      // Never leave a remainder too short for a name of its own.
+      const part = room > 255 ? Math.min(200, room - 2) : room;
+      dir = path.join(dir, "d".repeat(part));
+    }
+    fs.mkdirSync(dir, { recursive: true });
+    expect(dir.length).toBe(length);
+    return dir;
+  }
+
+  it("v2 logs it once for the server's start, with the file and the error, and makes the group", async () => {
+    const warnings: string[] = [];
+    // "<parent>/g" is 4082 long: + "/memory.max" fits in 4095, + "/memory.swap.max" does not.
+    const parent = folderOfLength(4080);
+    await new CgroupV2Driver(parent, (m) => warnings.push(m)).create("g", {
+      memoryBytes: 1024,
+      pids: 8,
+    });
+    expect(fs.readFileSync(path.join(parent, "g", "memory.max"), "utf8")).toBe("1024");
+    expect(fs.readFileSync(path.join(parent, "g", "pids.max"), "utf8")).toBe("8");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(path.join(parent, "g", "memory.swap.max"));
+    expect(warnings[0]).toContain("ENAMETOOLONG");
+  });
+
+  it("v1 logs it once for the server's start, with the file and the error, and makes the group", async () => {
+    const warnings: string[] = [];
+    // "<memory>/g" is 4070 long: + "/memory.limit_in_bytes" fits, + "/memory.memsw.limit_in_bytes" does not.
+    const parents = { memory: folderOfLength(4068), pids: path.join(base, "pids") };
+    await new CgroupV1Driver(parents, (m) => warnings.push(m)).create("g", { memoryBytes: 2048 });
+    expect(fs.readFileSync(path.join(parents.memory, "g", "memory.limit_in_bytes"), "utf8")).toBe("2048");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(path.join(parents.memory, "g", "memory.memsw.limit_in_bytes"));
+    expect(warnings[0]).toContain("ENAMETOOLONG");
+  });
+
+  it("stays quiet when the kernel takes the swap limit", async () => {
+    const warnings: string[] = [];
+    await new CgroupV2Driver(base, (m) => warnings.push(m)).create("g", { memoryBytes: 1024 });
+    expect(fs.readFileSync(path.join(base, "g", "memory.swap.max"), "utf8")).toBe("0");
+    expect(warnings).toEqual([]);
   });
 });

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { activityActions } from "../../../server/api/pipeline/activity-actions.ts";
+import { redacted, withoutSecrets } from "../../../server/api/pipeline/activity-details.ts";
+import { declaredRoutes } from "../../../server/api/pipeline/guard.ts";
 import { buildApp } from "../../../server/app.ts";
 import { readConfig } from "../../../server/config.ts";
 import { openDatabase } from "../../../server/db/database.ts";
-import { activityActions } from "../../../server/http/activity-actions.ts";
-import { redacted, withoutSecrets } from "../../../server/http/activity-details.ts";
-import { declaredRoutes } from "../../../server/http/guard.ts";
 import { createServices } from "../../../server/panel/services.ts";
 
 /** Every guarded route of a real app, as the guard declared them. */

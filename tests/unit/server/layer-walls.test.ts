@@ -69,4 +69,14 @@ describe("layer walls", () => {
   it("server/link imports nothing from server/daemon: LocalNode gets the engine as a NodeEngine", () => {
     expect(crossing("link", ["daemon"])).toEqual([]);
   });
+
+  // server/http is the neutral half both the panel and the daemon use; the panel's own request
+  // pipeline (guard, XSRF, cookies, activity, web app) lives in server/api/pipeline.
+  it("server/http imports nothing from server/api, server/panel, server/link, server/db or server/daemon", () => {
+    expect(crossing("http", ["api", "panel", "link", "db", "daemon"])).toEqual([]);
+  });
+
+  it("server/daemon imports nothing from the panel's request pipeline (server/api/pipeline)", () => {
+    expect(crossing("daemon", ["api/pipeline"])).toEqual([]);
+  });
 });

@@ -1,6 +1,9 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { logFormat, logStream, prettyLine } from "../../../server/http/log-output.ts";
+import { logStream, prettyLine } from "../../../server/http/log-output.ts";
+import { logSettings } from "../../../server/shared-settings.ts";
+
+const logFormat = (env: Record<string, string>, isTerminal: boolean) => logSettings(env, isTerminal).format;
 
 describe("log output", () => {
   it("is pretty on a terminal and JSON elsewhere, unless OUTPOST_LOG_FORMAT says", () => {

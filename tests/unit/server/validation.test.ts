@@ -1,12 +1,12 @@
 import type { ValidateFunction } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../../../server/errors.ts";
 import {
   findNul,
   loadValidators,
   validationError,
   validatorCompiler,
-} from "../../../server/http/validation.ts";
+} from "../../../server/api/pipeline/validation.ts";
+import { ApiError } from "../../../server/errors.ts";
 import { LoginBody, RegisterBody } from "../../../server/wire/auth.ts";
 import { SettingKeyParams, UserSettingBody, UserSettingKeyParams } from "../../../server/wire/settings.ts";
 

@@ -37,6 +37,8 @@ export async function alterfileStep(op: OperationOf<"alterfile">, ctx: StepConte
       throw installErrors.failed(
         ctx.step,
         `bad regular expression ${op.search}: ${(error as Error).message}`,
+        {},
+        { cause: error },
       );
     }
     altered = text.replace(pattern, () => op.replace);

@@ -68,7 +68,9 @@ export async function curseforgeStep(op: OperationOf<"curseforge">, ctx: StepCon
     try {
       const top = await zipSingleRoot(handle);
       ctx.notice(`Extracting modpack ${pack.fileName ?? pack.id}`);
-      await extractOpened(handle, "zip", ctx.sandbox, "", ctx.signal, top ? 1 : 0);
+      await extractOpened(handle, "zip", ctx.sandbox, "", ctx.signal, top ? 1 : 0, {
+        ratio: ctx.extractMaxRatio,
+      });
     } finally {
       await handle.close();
     }

@@ -10,6 +10,9 @@ import type { StepContext } from "../environment.ts";
  */
 export async function extractStep(op: OperationOf<"extract">, ctx: StepContext): Promise<void> {
   ctx.notice(`Extracting ${op.source} to ${op.destination || "."}`);
-  const count = await extractArchive(ctx.sandbox, op.source, op.destination, { signal: ctx.signal });
+  const count = await extractArchive(ctx.sandbox, op.source, op.destination, {
+    signal: ctx.signal,
+    ratio: ctx.extractMaxRatio,
+  });
   ctx.notice(`Extracted ${count} entries from ${op.source}`);
 }

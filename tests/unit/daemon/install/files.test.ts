@@ -46,6 +46,15 @@ describe("writefile and alterfile", () => {
     expect(s.text()).toContain("[DAEMON] Writing some data to file: server.properties");
   });
 
+  it("fails on a bad pattern naming the step, and keeps the parser's error as its cause for the log", async () => {
+    fs.writeFileSync(path.join(s.root, "a.cfg"), "x\n");
+    const error = await failure(
+      run([{ type: "alterfile", file: "a.cfg", search: "(", replace: "", regex: true }]),
+    );
+    expect(error.message).toMatch(/^alterfile: bad regular expression \(/);
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+
   it("honours Go's leading inline flags in a pattern", async () => {
     fs.writeFileSync(path.join(s.root, "a.cfg"), "Name=One\nname=two\n");
     await run([{ type: "alterfile", file: "a.cfg", search: "(?i)^name=", replace: "n=", regex: true }]);

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from "fastify";
-import type { Activity, ActivityActor } from "../panel/activity.ts";
+import { requestPath } from "../../http/request-path.ts";
+import type { Activity, ActivityActor } from "../../panel/activity.ts";
 import { type ActionRule, activityActions } from "./activity-actions.ts";
 import { isSecretName, withoutSecrets } from "./activity-details.ts";
-import { requestPath } from "./request-path.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

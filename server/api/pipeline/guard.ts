@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
-import { errors } from "../errors.ts";
+import { errors } from "../../errors.ts";
 import {
   type Principal,
   type PrincipalDeps,
   principalFromToken,
   scopesOnServer,
-} from "../panel/principal.ts";
-import { holdsScope, type Scope } from "../panel/scopes.ts";
+} from "../../panel/principal.ts";
+import { holdsScope, type Scope } from "../../panel/scopes.ts";
 import type { CookieJar } from "./cookies.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { default as Ajv, ValidateFunction } from "ajv";
 import type { FastifyInstance, FastifySchemaCompiler, preValidationHookHandler } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../errors.ts";
 
-export { validationError } from "./validation-error.ts";
+export { validationError } from "../../http/validation-error.ts";
 
 /**
  * Two validators: bodies are checked strictly (no type coercion), while query

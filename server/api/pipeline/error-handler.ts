@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError } from "../errors.ts";
-import { errorHeaders } from "./error-headers.ts";
-import { validationError } from "./validation-error.ts";
+import { ApiError } from "../../errors.ts";
+import { errorHeaders } from "../../http/error-headers.ts";
+import { validationError } from "../../http/validation-error.ts";
 
 /** Fastify's own client errors, in the API's envelope. */
 const fastifyCodes: Record<string, [number, string]> = {

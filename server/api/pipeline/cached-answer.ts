@@ -1,6 +1,6 @@
 import type { FastifyReply } from "fastify";
-import { ReadCache } from "../db/read-cache.ts";
-import { writeGeneration } from "../db/write-generation.ts";
+import { ReadCache } from "../../db/read-cache.ts";
+import { writeGeneration } from "../../db/write-generation.ts";
 import { preferredEncoding } from "./accept-encoding.ts";
 import { compressSync, compressThreshold, sendEncoded } from "./compression.ts";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../errors.ts";
 import { contentTypeOf } from "./mime-types.ts";
 
 const apiPrefixes = ["/api/", "/oauth2/", "/daemon/"];

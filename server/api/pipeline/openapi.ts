@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from "fastify";
-import { productVersion } from "../version.ts";
+import { productVersion } from "../../version.ts";
 
 /**
  * The API's OpenAPI 3.1 description, made from the routes as they are

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../errors.ts";
 import { isSameOrigin } from "./same-origin.ts";
 
 const unsafe = new Set(["POST", "PUT", "PATCH", "DELETE"]);

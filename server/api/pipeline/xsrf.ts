@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "../errors.ts";
-import { newToken, sameSecret } from "../panel/tokens.ts";
+import { ApiError } from "../../errors.ts";
+import { newToken, sameSecret } from "../../panel/tokens.ts";
 import { CookieJar } from "./cookies.ts";
 
 const unsafe = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -1,7 +1,7 @@
 import { pipeline, type Readable } from "node:stream";
 import zlib from "node:zlib";
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../errors.ts";
 
 const decompressors: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
   gzip: () => zlib.createGunzip(),

@@ -1,0 +1,49 @@
+/**
+ * Resource limits through cgroups, behind one interface with a driver for
+ * each kernel interface: v1 (one hierarchy per controller, v1.ts) and v2 (the
+ * unified tree of current distributions, v2.ts). The node picks one at start
+ * (detect.ts); a host with neither runs servers without limits and leaves
+ * `limits` out of its features.
+ */
+
+/** Limits as the kernel takes them; undefined = no limit. */
+export interface ResolvedLimits {
+  memoryBytes?: number;
+  pids?: number;
+  /** Percent of one core (100 = one core). */
+  cpuPercent?: number;
+}
+
+export interface CgroupUsage {
+  /** CPU time used since the group was made, in nanoseconds. */
+  cpuNanos: number;
+  /** Memory in use, page cache that can be dropped left out. */
+  memoryBytes: number;
+}
+
+/** One server's group for one run: made before its process starts, removed after it ends. */
+export interface ServerCgroup {
+  /** Moves a process in (its children follow); call before it starts the real program. */
+  add(pid: number): Promise<void>;
+  usage(): Promise<CgroupUsage>;
+  /** How many processes the kernel killed for going over the memory limit. */
+  oomKills(): Promise<number>;
+  /** Kills every process inside, including those that left the process group. */
+  killAll(): Promise<void>;
+  /** Kills what is left and removes the group. */
+  remove(): Promise<void>;
+}
+
+export interface CgroupDriver {
+  readonly version: 1 | 2;
+  /** Makes (or re-makes, empty) the group `name` with these limits. */
+  create(name: string, limits: ResolvedLimits): Promise<ServerCgroup>;
+  /**
+   * Empties and removes every group named `<prefix>-…` (what a daemon that
+   * died left: its servers are not running any more); answers how many.
+   */
+  removeLeftovers(prefix: string): Promise<number>;
+}
+
+/** Where a driver reports what it could not do but went on without (the node's log, at warn). */
+export type CgroupWarn = (message: string) => void;
