@@ -78,5 +78,6 @@ describe("the host's registry of server uid blocks", () => {
       ),
     );
     expect(new Set(answers).size).toBe(4);
-  });
+    // Four Node processes loading TypeScript at once: seconds each on a busy 2-core machine.
+  }, 30_000);
 });
