@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 import { ApiError } from "../../../errors.ts";
 import type { CgroupLog } from "./driver.ts";
+import { writeValue } from "./files.ts";
 
 /**
  * What a node does when the kernel refuses a server's swap limit (no swap accounting). Without
@@ -38,6 +40,22 @@ export class SwapGuard {
     private readonly options: SwapOptions = {},
     private readonly log: CgroupLog = { warn: () => {}, info: () => {} },
   ) {}
+
+  /**
+   * Writes a group's swap limit. Where the kernel refuses it, either the group is refused (`undo`
+   * takes the half-made group back, the refusal is thrown) or it goes on without one.
+   */
+  async limit(dir: string, file: string, value: number, undo: () => Promise<void>): Promise<void> {
+    try {
+      await writeValue(dir, file, value);
+    } catch (error) {
+      await this.refused(path.join(dir, file), error).catch(async (refusal) => {
+        // The refusal is what counts; a leftover group is retried at the next start or node start.
+        await undo().catch(() => {});
+        throw refusal;
+      });
+    }
+  }
 
   /** The kernel refused `file`: throws the refusal, or lets the server go on without a swap limit. */
   async refused(file: string, error: unknown): Promise<void> {

@@ -52,17 +52,9 @@ export class CgroupV1Driver implements CgroupDriver {
       await writeValue(dirs.memory, "memory.limit_in_bytes", limits.memoryBytes);
       // No swap beyond the limit. The file is absent when the kernel does not account swap
       // (swapaccount=0): then the guard decides.
-      try {
-        await writeValue(dirs.memory, "memory.memsw.limit_in_bytes", limits.memoryBytes);
-      } catch (error) {
-        await this.swap
-          .refused(path.join(dirs.memory, "memory.memsw.limit_in_bytes"), error)
-          .catch(async (refusal) => {
-            // The half-made group goes (the refusal is what counts; a start or the next node start retries).
-            await group.remove().catch(() => {});
-            throw refusal;
-          });
-      }
+      await this.swap.limit(dirs.memory, "memory.memsw.limit_in_bytes", limits.memoryBytes, () =>
+        group.remove(),
+      );
     }
     if (dirs.pids && limits.pids !== undefined) await writeValue(dirs.pids, "pids.max", limits.pids);
     if (dirs.cpu && limits.cpuPercent !== undefined) {

@@ -35,15 +35,7 @@ export class CgroupV2Driver implements CgroupDriver {
     if (limits.memoryBytes !== undefined) {
       await writeValue(dir, "memory.max", limits.memoryBytes);
       // No swap: refused where the kernel does not account swap (then the guard decides).
-      try {
-        await writeValue(dir, "memory.swap.max", 0);
-      } catch (error) {
-        await this.swap.refused(path.join(dir, "memory.swap.max"), error).catch(async (refusal) => {
-          // The half-made group goes (the refusal is what counts; a start or the next node start retries).
-          await group.remove().catch(() => {});
-          throw refusal;
-        });
-      }
+      await this.swap.limit(dir, "memory.swap.max", 0, () => group.remove());
     }
     if (limits.pids !== undefined) await writeValue(dir, "pids.max", limits.pids);
     if (limits.cpuPercent !== undefined) {
