@@ -25,6 +25,7 @@ export function composePanel(config: PanelConfig, db: Db): ComposedPanel {
         version: productVersion,
         dockerSocket: config.dockerSocket,
         allowUnsandboxed: config.node.allowUnsandboxed,
+        allowUnlimitedSwap: config.node.allowUnlimitedSwap,
         statsSampleMs: config.node.statsSampleMs,
         diskCheckMs: config.node.diskCheckMs,
         extractMaxRatio: config.node.extractMaxRatio,

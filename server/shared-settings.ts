@@ -38,6 +38,8 @@ export interface NodeSettings {
   extractMaxRatio?: number;
   /** OUTPOST_UNSANDBOXED=allow. */
   allowUnsandboxed: boolean;
+  /** OUTPOST_ALLOW_UNLIMITED_SWAP=1. */
+  allowUnlimitedSwap: boolean;
   /** The socket of a `unix://` DOCKER_HOST (an engine on another host could not mount this node's folders). */
   dockerHostSocket?: string;
 }
@@ -51,6 +53,7 @@ export function nodeSettings(env: Env): NodeSettings {
     diskCheckMs: diskSeconds === undefined ? undefined : diskSeconds * 1000,
     extractMaxRatio: positive(env.OUTPOST_EXTRACT_MAX_RATIO),
     allowUnsandboxed: unsandboxedAllowed(env.OUTPOST_UNSANDBOXED),
+    allowUnlimitedSwap: unlimitedSwapAllowed(env.OUTPOST_ALLOW_UNLIMITED_SWAP),
     dockerHostSocket: host?.startsWith("unix://") ? host.slice("unix://".length) : undefined,
   };
 }
@@ -68,4 +71,11 @@ export function unsandboxedAllowed(value: string | undefined): boolean {
   if (value === undefined || value === "") return false;
   if (value === "allow") return true;
   throw new Error(`OUTPOST_UNSANDBOXED must be "allow" or unset, got "${value}"`);
+}
+
+/** OUTPOST_ALLOW_UNLIMITED_SWAP: 1 or unset (0 too); anything else is an error, not consent. */
+export function unlimitedSwapAllowed(value: string | undefined): boolean {
+  if (value === undefined || value === "" || value === "0") return false;
+  if (value === "1") return true;
+  throw new Error(`OUTPOST_ALLOW_UNLIMITED_SWAP must be 1 or unset, got "${value}"`);
 }

@@ -30,6 +30,11 @@ export interface DaemonConfig {
    * shared panel); OUTPOST_UNSANDBOXED=allow in the daemon's environment does the same.
    */
   unsandboxed?: "allow";
+  /**
+   * true: where the kernel refuses servers' swap limits and the host has swap, start them all the
+   * same (they may swap without bound); OUTPOST_ALLOW_UNLIMITED_SWAP=1 does the same.
+   */
+  allowUnlimitedSwap?: boolean;
   /** Seconds between resource-history samples (default: OUTPOST_STATS_SAMPLE_SECONDS, else 30). */
   statsSampleSeconds?: number;
 }
@@ -67,6 +72,8 @@ export function readDaemonConfig(file: string): DaemonConfig {
     fail("dockerSocket must be a socket path");
   if (raw.unsandboxed !== undefined && raw.unsandboxed !== "allow")
     fail('unsandboxed must be "allow" or absent');
+  if (raw.allowUnlimitedSwap !== undefined && typeof raw.allowUnlimitedSwap !== "boolean")
+    fail("allowUnlimitedSwap must be true, false or absent");
   if (
     raw.statsSampleSeconds !== undefined &&
     !(
@@ -84,7 +91,12 @@ export interface DaemonSettings {
   log: LogSettings;
   engine: Pick<
     EngineOptions,
-    "dockerSocket" | "allowUnsandboxed" | "statsSampleMs" | "diskCheckMs" | "extractMaxRatio"
+    | "dockerSocket"
+    | "allowUnsandboxed"
+    | "allowUnlimitedSwap"
+    | "statsSampleMs"
+    | "diskCheckMs"
+    | "extractMaxRatio"
   >;
 }
 
@@ -100,6 +112,7 @@ export function daemonSettings(
     engine: {
       dockerSocket: config.dockerSocket ?? node.dockerHostSocket,
       allowUnsandboxed: config.unsandboxed === "allow" || node.allowUnsandboxed,
+      allowUnlimitedSwap: config.allowUnlimitedSwap ?? node.allowUnlimitedSwap,
       statsSampleMs:
         config.statsSampleSeconds === undefined ? node.statsSampleMs : config.statsSampleSeconds * 1000,
       diskCheckMs: node.diskCheckMs,

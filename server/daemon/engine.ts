@@ -14,7 +14,7 @@ import { NodeEventLog } from "./events/node-event-log.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { HistoryOps } from "./history/history-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
-import { detectCgroups } from "./runtime/cgroups/index.ts";
+import { detectCgroups, SwapGuard } from "./runtime/cgroups/index.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
 import { ServerOps } from "./server-ops.ts";
@@ -49,6 +49,12 @@ export interface EngineOptions {
    * root node). Otherwise such a node refuses to start or install them.
    */
   allowUnsandboxed?: boolean;
+  /**
+   * OUTPOST_ALLOW_UNLIMITED_SWAP=1: where the kernel refuses a server's swap limit and the host
+   * has swap, the administrator accepts servers swapping without bound. Otherwise such a node
+   * refuses to start servers with a memory limit.
+   */
+  allowUnlimitedSwap?: boolean;
   /** The host-wide registry of server uid blocks (uid-blocks.ts); tests may use their own. */
   uidRegistry?: string;
   /** Milliseconds between resource-history samples (OUTPOST_STATS_SAMPLE_SECONDS; default 30 s). */
@@ -178,8 +184,13 @@ export class DaemonEngine {
    * servers are confined when all is well.
    */
   async start(log?: (msg: string) => void, info: (msg: string) => void = log ?? (() => {})): Promise<void> {
-    // A swap limit the kernel refuses is told at each server start (the server runs without it).
-    const cgroups = await detectCgroups((msg) => log?.(msg));
+    // A swap limit the kernel refuses: the start is refused, or (no swap on the host, or the
+    // administrator's opt-in) told once in this node's log.
+    const swap = new SwapGuard(
+      { allowUnlimited: this.options.allowUnlimitedSwap },
+      { warn: (msg) => log?.(msg), info },
+    );
+    const cgroups = await detectCgroups(swap);
     if (cgroups.driver) {
       // Named after this node's folder, so two nodes on one host (or parallel tests) never share a group.
       const prefix = `outpost-${createHash("sha256").update(this.options.dataDir).digest("hex").slice(0, 10)}`;

@@ -362,11 +362,17 @@ export class ManagedServer {
     const cgroups = this.host.cgroups;
     if (!cgroups) return undefined;
     const limits = this.limits();
-    return cgroups.driver.create(`${cgroups.prefix}-${this.id}`, {
-      memoryBytes: limits.memoryMiB !== undefined ? limits.memoryMiB * 1024 * 1024 : undefined,
-      pids: limits.pids,
-      cpuPercent: limits.cpuPercent,
-    });
+    try {
+      return await cgroups.driver.create(`${cgroups.prefix}-${this.id}`, {
+        memoryBytes: limits.memoryMiB !== undefined ? limits.memoryMiB * 1024 * 1024 : undefined,
+        pids: limits.pids,
+        cpuPercent: limits.cpuPercent,
+      });
+    } catch (error) {
+      // Never run without the limits: the start is refused, and its console says why.
+      this.instance.notice(`Could not apply the server's limits: ${errorText(error)}`);
+      throw error;
+    }
   }
 
   private dockerRunner(): DockerRunner {

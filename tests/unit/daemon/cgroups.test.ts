@@ -5,10 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   CgroupV1Driver,
   CgroupV2Driver,
+  hostSwapKb,
   parseMountinfo,
   parseProcCgroup,
   prepareV2Parent,
+  SwapGuard,
 } from "../../../server/daemon/runtime/cgroups/index.ts";
+import { ApiError, errorText } from "../../../server/errors.ts";
 
 // The kernel's files cannot be had without a kernel that mounts them; here a plain folder
 // stands in for the v2 tree (this CI host boots cgroup v1), checking what the driver writes and reads.
@@ -111,14 +114,19 @@ describe("cgroup drivers on a stand-in tree", () => {
   });
 });
 
-// A swap limit the kernel refuses (no swap accounting: the file is absent) used to pass in silence.
+// A swap limit the kernel refuses (no swap accounting: the file is absent) used to pass with a log line.
 // Without such a kernel at hand, the stand-in makes a real refusal of its own: the group's folder
 // lies so deep that the swap file's path passes PATH_MAX (4096 bytes) while the memory limit's
-// still fits, so that write alone fails (ENAMETOOLONG) and the rest of the group is made.
+// still fits, so that write alone fails (ENAMETOOLONG). Whether the host has swap comes from a
+// meminfo file of the test's own.
 describe("a swap limit the kernel refuses", () => {
   let base: string;
+  let meminfo: string;
+  let log: { warn: string[]; info: string[] };
   beforeEach(() => {
     base = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-cgroups-"));
+    meminfo = path.join(base, "meminfo");
+    log = { warn: [], info: [] };
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
@@ -136,36 +144,90 @@ describe("a swap limit the kernel refuses", () => {
     return dir;
   }
 
-  it("v2 logs it once for the server's start, with the file and the error, and makes the group", async () => {
-    const warnings: string[] = [];
-    // "<parent>/g" is 4082 long: + "/memory.max" fits in 4095, + "/memory.swap.max" does not.
+  /** The host's swap as /proc/meminfo says it, and the node's guard reading it. */
+  function host(swapKb: number, allowUnlimited = false): SwapGuard {
+    fs.writeFileSync(
+      meminfo,
+      `MemTotal:       24576000 kB\nSwapCached:            0 kB\nSwapTotal:       ${swapKb} kB\nSwapFree:        ${swapKb} kB\n`,
+    );
+    return new SwapGuard(
+      { allowUnlimited, meminfo },
+      { warn: (m) => log.warn.push(m), info: (m) => log.info.push(m) },
+    );
+  }
+
+  // "<parent>/g" is 4082 long: + "/memory.max" fits in 4095, + "/memory.swap.max" does not.
+  const v2 = (guard: SwapGuard) => {
     const parent = folderOfLength(4080);
-    await new CgroupV2Driver(parent, (m) => warnings.push(m)).create("g", {
-      memoryBytes: 1024,
-      pids: 8,
+    return { parent, driver: new CgroupV2Driver(parent, guard) };
+  };
+  // "<memory>/g" is 4070 long: + "/memory.limit_in_bytes" fits, + "/memory.memsw.limit_in_bytes" does not.
+  const v1 = (guard: SwapGuard) => {
+    const parents = { memory: folderOfLength(4068), pids: path.join(base, "pids") };
+    return { parent: parents.memory, driver: new CgroupV1Driver(parents, guard) };
+  };
+
+  for (const [version, setup, file, memoryFile] of [
+    ["v2", v2, "memory.swap.max", "memory.max"],
+    ["v1", v1, "memory.memsw.limit_in_bytes", "memory.limit_in_bytes"],
+  ] as const) {
+    it(`${version}, host with swap: refuses the group, saying why and how to fix it`, async () => {
+      const { parent, driver } = setup(host(2_097_148));
+      const refusal = await driver.create("g", { memoryBytes: 1024, pids: 8 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(ApiError);
+      const error = refusal as ApiError;
+      expect(error.status).toBe(409);
+      expect(error.code).toBe("ErrSwapNotLimited");
+      const text = errorText(error);
+      expect(text).toContain(path.join(parent, "g", file));
+      expect(text).toContain("ENAMETOOLONG");
+      expect(text).toMatch(/swapaccount=1/);
+      expect(text).toMatch(/swapoff/);
+      expect(text).toMatch(/OUTPOST_ALLOW_UNLIMITED_SWAP=1/);
+      expect(log).toEqual({ warn: [], info: [] });
     });
-    expect(fs.readFileSync(path.join(parent, "g", "memory.max"), "utf8")).toBe("1024");
-    expect(fs.readFileSync(path.join(parent, "g", "pids.max"), "utf8")).toBe("8");
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(path.join(parent, "g", "memory.swap.max"));
-    expect(warnings[0]).toContain("ENAMETOOLONG");
+
+    it(`${version}, host without swap: makes the group and tells the log once, at info`, async () => {
+      const { parent, driver } = setup(host(0));
+      for (const name of ["g", "h"]) {
+        await driver.create(name, { memoryBytes: 1024, pids: 8 });
+        expect(fs.readFileSync(path.join(parent, name, memoryFile), "utf8")).toBe("1024");
+      }
+      expect(log.warn).toEqual([]);
+      expect(log.info).toHaveLength(1);
+      expect(log.info[0]).toContain(path.join(parent, "g", file));
+      expect(log.info[0]).toContain("ENAMETOOLONG");
+    });
+
+    it(`${version}, host with swap and OUTPOST_ALLOW_UNLIMITED_SWAP=1: makes the group and warns once`, async () => {
+      const { parent, driver } = setup(host(2_097_148, true));
+      for (const name of ["g", "h"]) {
+        await driver.create(name, { memoryBytes: 1024, pids: 8 });
+        expect(fs.readFileSync(path.join(parent, name, memoryFile), "utf8")).toBe("1024");
+      }
+      expect(log.info).toEqual([]);
+      expect(log.warn).toHaveLength(1);
+      expect(log.warn[0]).toContain("OUTPOST_ALLOW_UNLIMITED_SWAP=1");
+      expect(log.warn[0]).toContain(path.join(parent, "g", file));
+    });
+  }
+
+  it("counts a host whose swap cannot be read as one with swap", async () => {
+    const guard = new SwapGuard({ meminfo: path.join(base, "absent") });
+    expect(await hostSwapKb(path.join(base, "absent"))).toBeUndefined();
+    await expect(guard.refused("memory.swap.max", new Error("ENOENT"))).rejects.toThrow(ApiError);
   });
 
-  it("v1 logs it once for the server's start, with the file and the error, and makes the group", async () => {
-    const warnings: string[] = [];
-    // "<memory>/g" is 4070 long: + "/memory.limit_in_bytes" fits, + "/memory.memsw.limit_in_bytes" does not.
-    const parents = { memory: folderOfLength(4068), pids: path.join(base, "pids") };
-    await new CgroupV1Driver(parents, (m) => warnings.push(m)).create("g", { memoryBytes: 2048 });
-    expect(fs.readFileSync(path.join(parents.memory, "g", "memory.limit_in_bytes"), "utf8")).toBe("2048");
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(path.join(parents.memory, "g", "memory.memsw.limit_in_bytes"));
-    expect(warnings[0]).toContain("ENAMETOOLONG");
+  it("reads the real host's swap", async () => {
+    expect(await hostSwapKb()).toBeGreaterThanOrEqual(0);
   });
 
   it("stays quiet when the kernel takes the swap limit", async () => {
-    const warnings: string[] = [];
-    await new CgroupV2Driver(base, (m) => warnings.push(m)).create("g", { memoryBytes: 1024 });
+    await new CgroupV2Driver(base, host(2_097_148)).create("g", { memoryBytes: 1024 });
     expect(fs.readFileSync(path.join(base, "g", "memory.swap.max"), "utf8")).toBe("0");
-    expect(warnings).toEqual([]);
+    expect(log).toEqual({ warn: [], info: [] });
   });
 });

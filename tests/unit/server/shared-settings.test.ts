@@ -21,7 +21,7 @@ describe("settings the panel's local node and outpost daemon share", () => {
           OUTPOST_DISK_CHECK_SECONDS: value,
           OUTPOST_EXTRACT_MAX_RATIO: value,
         }),
-      ).toEqual({ allowUnsandboxed: false });
+      ).toEqual({ allowUnsandboxed: false, allowUnlimitedSwap: false });
     }
   });
 
@@ -32,6 +32,7 @@ describe("settings the panel's local node and outpost daemon share", () => {
         OUTPOST_DISK_CHECK_SECONDS: "0.2",
         OUTPOST_EXTRACT_MAX_RATIO: "50",
         OUTPOST_UNSANDBOXED: "allow",
+        OUTPOST_ALLOW_UNLIMITED_SWAP: "1",
         DOCKER_HOST: "unix:///run/user/1000/docker.sock",
       }),
     ).toEqual({
@@ -39,10 +40,13 @@ describe("settings the panel's local node and outpost daemon share", () => {
       diskCheckMs: 200,
       extractMaxRatio: 50,
       allowUnsandboxed: true,
+      allowUnlimitedSwap: true,
       dockerHostSocket: "/run/user/1000/docker.sock",
     });
     expect(nodeSettings({ DOCKER_HOST: "tcp://10.0.0.2:2375" }).dockerHostSocket).toBeUndefined();
     expect(() => nodeSettings({ OUTPOST_UNSANDBOXED: "yes" })).toThrow(/must be "allow"/);
+    expect(nodeSettings({ OUTPOST_ALLOW_UNLIMITED_SWAP: "0" }).allowUnlimitedSwap).toBe(false);
+    expect(() => nodeSettings({ OUTPOST_ALLOW_UNLIMITED_SWAP: "yes" })).toThrow(/must be 1 or unset/);
   });
 
   it("hands the panel's local node what its environment says; OUTPOST_DOCKER_SOCKET beats DOCKER_HOST", () => {
@@ -77,6 +81,7 @@ describe("settings the panel's local node and outpost daemon share", () => {
       engine: {
         dockerSocket: "/a.sock",
         allowUnsandboxed: false,
+        allowUnlimitedSwap: false,
         statsSampleMs: 5000,
         diskCheckMs: 7000,
         extractMaxRatio: undefined,
@@ -87,11 +92,19 @@ describe("settings the panel's local node and outpost daemon share", () => {
       statsSampleSeconds: 2,
       dockerSocket: "/b.sock",
       unsandboxed: "allow" as const,
+      allowUnlimitedSwap: true,
     };
     expect(daemonSettings(file, env, false).engine).toMatchObject({
       statsSampleMs: 2000,
       dockerSocket: "/b.sock",
       allowUnsandboxed: true,
+      allowUnlimitedSwap: true,
     });
+    // The environment's opt-in, and the file's "no" over it.
+    const swapEnv = { ...env, OUTPOST_ALLOW_UNLIMITED_SWAP: "1" };
+    expect(daemonSettings(daemonFile, swapEnv, false).engine.allowUnlimitedSwap).toBe(true);
+    expect(
+      daemonSettings({ ...daemonFile, allowUnlimitedSwap: false }, swapEnv, false).engine.allowUnlimitedSwap,
+    ).toBe(false);
   });
 });

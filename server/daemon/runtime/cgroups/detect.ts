@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { CgroupDriver, CgroupWarn } from "./driver.ts";
+import type { CgroupDriver } from "./driver.ts";
 import { readText, writeValue } from "./files.ts";
+import { SwapGuard } from "./swap.ts";
 import { CgroupV1Driver, type V1Controller, v1Controllers } from "./v1.ts";
 import { CgroupV2Driver } from "./v2.ts";
 
@@ -49,8 +50,8 @@ export function parseProcCgroup(text: string): Map<string, string> {
  * under). v1 wins when the memory controller is bound there.
  */
 export async function detectCgroups(
-  /** Where the driver reports what it went on without (a swap limit refused). */
-  warn: CgroupWarn = () => {},
+  /** What to do where the kernel refuses a swap limit (one guard for the node's run: it tells the log once). */
+  swap: SwapGuard = new SwapGuard(),
   mountinfo = "/proc/self/mountinfo",
   procCgroup = "/proc/self/cgroup",
 ): Promise<{ driver?: CgroupDriver; reason?: string }> {
@@ -70,7 +71,7 @@ export async function detectCgroups(
       () => false,
     );
     if (!writable) return { reason: "the node may not make cgroups (it needs root)" };
-    return { driver: new CgroupV1Driver(v1, warn) };
+    return { driver: new CgroupV1Driver(v1, swap) };
   }
   const unified = mounts.find((m) => m.fsType === "cgroup2");
   if (unified) {
@@ -80,7 +81,7 @@ export async function detectCgroups(
       return { reason: "the memory and pids controllers are not delegated to the node's cgroup" };
     }
     const ready = await prepareV2Parent(parent);
-    return ready === true ? { driver: new CgroupV2Driver(parent, warn) } : { reason: ready };
+    return ready === true ? { driver: new CgroupV2Driver(parent, swap) } : { reason: ready };
   }
   return { reason: "no cgroup hierarchy with the memory and pids controllers is mounted" };
 }

@@ -45,5 +45,8 @@ export interface CgroupDriver {
   removeLeftovers(prefix: string): Promise<number>;
 }
 
-/** Where a driver reports what it could not do but went on without (the node's log, at warn). */
-export type CgroupWarn = (message: string) => void;
+/** Where a driver reports what it went on without: warn for what needs the operator, info for what is harmless. */
+export interface CgroupLog {
+  warn(message: string): void;
+  info(message: string): void;
+}

@@ -64,8 +64,3 @@ export async function removeDir(dir: string): Promise<void> {
     }
   }
 }
-
-/** The warning for a swap limit the kernel refused: the file and the error, so an operator can look. */
-export function swapNotLimited(file: string, error: unknown): string {
-  return `swap not limited: ${file}: ${error instanceof Error ? error.message : String(error)}`;
-}

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { CgroupDriver, CgroupUsage, CgroupWarn, ResolvedLimits, ServerCgroup } from "./driver.ts";
+import type { CgroupDriver, CgroupUsage, ResolvedLimits, ServerCgroup } from "./driver.ts";
 import {
   cfsPeriodMicros,
   keyed,
@@ -9,9 +9,9 @@ import {
   pidsOf,
   readText,
   removeDir,
-  swapNotLimited,
   writeValue,
 } from "./files.ts";
+import { SwapGuard } from "./swap.ts";
 
 /** cgroup v1: `mounts` maps each controller (memory, pids, cpu, cpuacct, freezer) to its group's parent folder. */
 export class CgroupV1Driver implements CgroupDriver {
@@ -19,7 +19,7 @@ export class CgroupV1Driver implements CgroupDriver {
 
   constructor(
     private readonly parents: Partial<Record<V1Controller, string>>,
-    private readonly warn: CgroupWarn = () => {},
+    private readonly swap = new SwapGuard(),
   ) {}
 
   private group(name: string): {
@@ -51,9 +51,9 @@ export class CgroupV1Driver implements CgroupDriver {
     if (dirs.memory && limits.memoryBytes !== undefined) {
       await writeValue(dirs.memory, "memory.limit_in_bytes", limits.memoryBytes);
       // No swap beyond the limit. The file is absent when the kernel does not account swap
-      // (swapaccount=0): the server still runs, held to its memory limit but free to swap.
-      await writeValue(dirs.memory, "memory.memsw.limit_in_bytes", limits.memoryBytes).catch((error) =>
-        this.warn(swapNotLimited(path.join(dirs.memory as string, "memory.memsw.limit_in_bytes"), error)),
+      // (swapaccount=0): then the guard decides.
+      await this.swap.limit(dirs.memory, "memory.memsw.limit_in_bytes", limits.memoryBytes, () =>
+        group.remove(),
       );
     }
     if (dirs.pids && limits.pids !== undefined) await writeValue(dirs.pids, "pids.max", limits.pids);

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { CgroupDriver, CgroupUsage, CgroupWarn, ResolvedLimits, ServerCgroup } from "./driver.ts";
+import type { CgroupDriver, CgroupUsage, ResolvedLimits, ServerCgroup } from "./driver.ts";
 import {
   cfsPeriodMicros,
   keyed,
@@ -8,9 +8,9 @@ import {
   namesWithPrefix,
   readText,
   removeDir,
-  swapNotLimited,
   writeValue,
 } from "./files.ts";
+import { SwapGuard } from "./swap.ts";
 
 /** cgroup v2: groups are made under `parent`, whose subtree_control must allow memory, pids and cpu. */
 export class CgroupV2Driver implements CgroupDriver {
@@ -18,7 +18,7 @@ export class CgroupV2Driver implements CgroupDriver {
 
   constructor(
     private readonly parent: string,
-    private readonly warn: CgroupWarn = () => {},
+    private readonly swap = new SwapGuard(),
   ) {}
 
   async removeLeftovers(prefix: string): Promise<number> {
@@ -34,10 +34,8 @@ export class CgroupV2Driver implements CgroupDriver {
     await fs.mkdir(dir);
     if (limits.memoryBytes !== undefined) {
       await writeValue(dir, "memory.max", limits.memoryBytes);
-      // No swap: refused where the kernel does not account swap; the server still runs, free to swap.
-      await writeValue(dir, "memory.swap.max", 0).catch((error) =>
-        this.warn(swapNotLimited(path.join(dir, "memory.swap.max"), error)),
-      );
+      // No swap: refused where the kernel does not account swap (then the guard decides).
+      await this.swap.limit(dir, "memory.swap.max", 0, () => group.remove());
     }
     if (limits.pids !== undefined) await writeValue(dir, "pids.max", limits.pids);
     if (limits.cpuPercent !== undefined) {
