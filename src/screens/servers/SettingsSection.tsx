@@ -19,7 +19,8 @@ import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
 import type { ServerCan } from "./serverScopes";
 import { useTemplateKit } from "./templateKit";
-import { checkValues, shownGroups, type Values, VariablesForm } from "./VariablesForm";
+import { VariablesForm } from "./VariablesForm";
+import { checkValues, shownGroups, type Values } from "./variables";
 
 function Rename({ server, onRenamed }: { server: Server; onRenamed: (name: string) => void }) {
   const [name, setName] = useState(server.name);
