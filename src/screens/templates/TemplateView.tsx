@@ -6,6 +6,7 @@ import { type ApiError, isApiError } from "../../api/errors";
 import { type FullTemplate, getTemplate, LOCAL_REPO, listRepos } from "../../api/templates";
 import { quiet, reportSessionEnd } from "../../app/background";
 import type { ScreenProps } from "../../app/routes";
+import { useLoad } from "../../app/useLoad";
 import { NotPermitted } from "../../components/NotPermitted";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
@@ -19,7 +20,6 @@ import { TemplateHead } from "./TemplateHead";
 import "../../components/controls.css";
 import "../nodes/nodes.css";
 import "./templates.css";
-import { useLoad } from "../../app/useLoad";
 
 type Loaded = { template: FullTemplate } | { error: ApiError | "missing" };
 

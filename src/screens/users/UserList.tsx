@@ -4,6 +4,7 @@ import { useState } from "react";
 import { lastKnownAt } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import { listUsers, searchUsers, type User } from "../../api/users";
+import { pause, useLoad } from "../../app/useLoad";
 import { ItemEntry, ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
@@ -21,7 +22,6 @@ import { useListHotkeys } from "../useListHotkeys";
 import "../../components/controls.css";
 import "../../components/screen-head.css";
 import "./users.css";
-import { pause, useLoad } from "../../app/useLoad";
 
 const PAGE_SIZE = 50;
 /** Typing pauses this long before the list asks the server (spec §9, as the global search). */

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { deleteUser, getUser, getUserScopes, setUserScopes, type User, updateUser } from "../../api/users";
 import type { ScreenProps } from "../../app/routes";
+import { useDraft, useLoad } from "../../app/useLoad";
 import { confirmAsync } from "../../components/confirmStore";
 import { NotPermitted } from "../../components/NotPermitted";
 import { Panel } from "../../components/Panel";
@@ -25,7 +26,6 @@ import { ScopePicker } from "../servers/scopes/ScopePicker";
 import { globalScopeGroups } from "./globalScopeLabels";
 import "../../components/screen-head.css";
 import "./users.css";
-import { useDraft, useLoad } from "../../app/useLoad";
 
 /** Username and e-mail, changed by someone with users.info.edit. */
 function DetailsPanel({

@@ -15,6 +15,7 @@ import {
   taskRuns,
   updateTask,
 } from "../../../api/tasks";
+import { useLoad } from "../../../app/useLoad";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { Switch } from "../../../components/Switch";
@@ -25,7 +26,6 @@ import { formatDateTime } from "../format";
 import type { SectionProps } from "../sectionProps";
 import "../../../components/controls.css";
 import "./tasks.css";
-import { useLoad } from "../../../app/useLoad";
 
 type TriggerKind = "schedule" | "event" | "console" | "manual";
 type Operation = Record<string, unknown> & { type: string };
