@@ -125,7 +125,8 @@ export default function ServerCreate() {
     dispatch({ type: "creating", on: true });
     try {
       const id = await createWithFreshId(checked.body);
-      toastSuccess(t`Server ${checked.body.name} created`);
+      const trimmed = checked.body.name;
+      toastSuccess(t`Server ${trimmed} created`);
       // A server starts only once installed: begin now, and the view shows it installing. (A
       // refusal is left to the view, which offers Install.)
       if (state.installNow) await serverAction(id, "install", { exempt: true }).catch(() => undefined);

@@ -177,7 +177,7 @@ export default function FilesSection({ server, can, active }: SectionProps) {
 
         {canEdit && selected.size > 0 && (
           <SelectionBar
-            count={selected.size}
+            selected={selected}
             onArchive={() => setDialog({ kind: "archive", names: [...selected] })}
             onDelete={() => void ops.remove([...selected])}
             onClear={() => setSelected(NOTHING)}

@@ -4,19 +4,19 @@ import { FileIcon } from "./fileIcons";
 
 /** What can be done with the checked entries: archive them, delete them, or uncheck them. */
 export function SelectionBar({
-  count,
+  selected,
   onArchive,
   onDelete,
   onClear,
 }: {
-  count: number;
+  selected: ReadonlySet<string>;
   onArchive: () => void;
   onDelete: () => void;
   onClear: () => void;
 }) {
   return (
     <div className="fm-selection" data-testid="file-selection">
-      <span className="fm-selection-count">{plural(count, { other: "# selected" })}</span>
+      <span className="fm-selection-count">{plural(selected.size, { other: "# selected" })}</span>
       <button
         type="button"
         className="btn btn-outline"
