@@ -82,30 +82,3 @@ export function useLoad<T>(
   );
   return { data: state.data, error: state.error, loading: state.loading, reload, setData };
 }
-
-/**
- * An editable copy of loaded data: `loaded` until the first edit. The edit belongs to `key`, so
- * another item (a new id) starts from its own loaded value.
- */
-export function useDraft<T>(loaded: T, key: unknown): [T, (next: T) => void] {
-  const [draft, setDraft] = useState<{ key: unknown; value: T }>();
-  const value = draft && Object.is(draft.key, key) ? draft.value : loaded;
-  const set = useCallback((next: T) => setDraft({ key, value: next }), [key]);
-  return [value, set];
-}
-
-/** Waits `ms` (a pause while typing) unless `signal` aborts first: then it rejects, and no request is sent. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}

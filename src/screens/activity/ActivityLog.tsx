@@ -10,7 +10,8 @@ import {
   activityExportUrl,
   listActivity,
 } from "../../api/activity";
-import { pause, useLoad } from "../../app/useLoad";
+import { pause } from "../../app/pause";
+import { useLoad } from "../../app/useLoad";
 import { SearchBox } from "../../components/SearchBox";
 import { Spinner } from "../../components/Spinner";
 import { intlLocale } from "../../i18n/locales";

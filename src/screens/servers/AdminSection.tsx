@@ -14,7 +14,8 @@ import {
   type TransferTarget,
   transferServer,
 } from "../../api/servers";
-import { useDraft, useLoad } from "../../app/useLoad";
+import { useDraft } from "../../app/useDraft";
+import { useLoad } from "../../app/useLoad";
 import { confirmAsync } from "../../components/confirmStore";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";

@@ -12,7 +12,8 @@ import {
   saveData,
   setFlags,
 } from "../../api/servers";
-import { useDraft, useLoad } from "../../app/useLoad";
+import { useDraft } from "../../app/useDraft";
+import { useLoad } from "../../app/useLoad";
 import { Spinner } from "../../components/Spinner";
 import { Switch } from "../../components/Switch";
 import { TextField } from "../../components/TextField";

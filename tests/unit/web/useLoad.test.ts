@@ -6,6 +6,8 @@ import type { Loaded, LoadOptions } from "../../../src/app/useLoad";
 // What users get: the build aliases React to preact/compat, so the hook runs under it here too.
 vi.mock("react", async () => await import("preact/compat"));
 const { useLoad } = await import("../../../src/app/useLoad");
+const { useDraft } = await import("../../../src/app/useDraft");
+const { pause } = await import("../../../src/app/pause");
 
 /** A promise settled by the test, so answers can come in any order. */
 function deferred<T>() {
@@ -183,5 +185,36 @@ describe("useLoad", () => {
     await settle();
     await act(() => seen.current.setData((list) => [...(list ?? []), 3]));
     expect(seen.current.data).toEqual([1, 2, 3]);
+  });
+});
+
+describe("useDraft", () => {
+  it("shows the loaded value until an edit, and starts afresh for another key", async () => {
+    const container = { childNodes: [], firstChild: null, nodeType: 1 } as unknown as Element;
+    const seen: { current: [string, (v: string) => void] } = { current: ["", () => {}] };
+    function Probe({ loaded, id }: { loaded: string; id: number }) {
+      seen.current = useDraft(loaded, id);
+      return null;
+    }
+    mounted.push(() => render(null, container));
+    await act(() => render(h(Probe, { loaded: "saved", id: 1 }), container));
+    expect(seen.current[0]).toBe("saved");
+    await act(() => seen.current[1]("typed"));
+    expect(seen.current[0]).toBe("typed");
+    await act(() => render(h(Probe, { loaded: "saved again", id: 1 }), container));
+    expect(seen.current[0]).toBe("typed");
+    await act(() => render(h(Probe, { loaded: "other", id: 2 }), container));
+    expect(seen.current[0]).toBe("other");
+  });
+});
+
+describe("pause", () => {
+  it("waits, or rejects at once when aborted (so no request follows a stale keystroke)", async () => {
+    await expect(pause(1, new AbortController().signal)).resolves.toBeUndefined();
+    const controller = new AbortController();
+    const waiting = pause(60_000, controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toBeDefined();
+    await expect(pause(1, controller.signal)).rejects.toBeDefined();
   });
 });
