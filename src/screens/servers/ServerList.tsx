@@ -18,7 +18,6 @@ import { hasScope } from "../../state/scopes";
 import { serverInstalled, serverStatus } from "../../state/serverLive";
 import { useListHotkeys } from "../useListHotkeys";
 import { ServerUsage } from "./ServerUsage";
-import { listActions } from "./serverActions";
 import { ActionIcon, gameName, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
 import { holdsOnServer, serverAddress } from "./serverScopes";
 import { useListLive } from "./useListLive";
@@ -27,6 +26,26 @@ import "../../components/controls.css";
 import "./servers.css";
 
 const SEARCH_PAUSE_MS = 300;
+
+/**
+ * Which of start / stop / kill to offer: start hidden while online, stop and kill while offline.
+ * A server never installed (or whose install failed) offers Install, never a Start that would fail.
+ */
+export function listActions(status: ShownStatus | undefined, installed?: boolean): ServerAction[] {
+  switch (status) {
+    case "offline":
+      return installed === false ? ["install"] : ["start"];
+    case "online":
+    case "starting":
+      return ["stop", "kill"];
+    case undefined:
+      // the status cannot be read by this user: offer what the scopes allow
+      return ["start", "stop", "kill"];
+    default:
+      // unknown (not answered yet), its node unreachable, installing, or an action on its way
+      return [];
+  }
+}
 
 function actionLabel(action: ServerAction, name: string): string {
   switch (action) {

@@ -22,7 +22,6 @@ import { ServerConsole } from "./console/ServerConsole";
 import { KeptServerPage } from "./KeptServerPage";
 import { BackToServers, ServerHeadId } from "./ServerHeadId";
 import { SettingsSection } from "./SettingsSection";
-import { viewActions } from "./serverActions";
 import { ActionIcon, type ActionIconName, type ShownStatus, StatusBadge } from "./serverIcons";
 import { type ServerCan, serverCan } from "./serverScopes";
 import { useKeepServerPage } from "./useKeepServerPage";
@@ -48,6 +47,21 @@ function useNumber(digits: number) {
     () => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
     [locale, digits],
   );
+}
+
+/** Which lifecycle buttons to show for a status (start hidden while online; stop/kill while offline). */
+export function viewActions(status: ShownStatus | undefined): ServerAction[] {
+  switch (status) {
+    case "offline":
+      return ["start", "install"];
+    case "online":
+    case "starting":
+      return ["stop", "kill"];
+    case undefined:
+      return ["start", "stop", "kill", "install"];
+    default:
+      return [];
+  }
 }
 
 function actionText(action: ServerAction): string {

@@ -5,7 +5,8 @@ import * as kit from "../../../server/templates/index.ts";
 import { nameQuery, newServerId } from "../../../src/api/servers";
 import { CommandHistory } from "../../../src/screens/servers/console/commandHistory";
 import { templateEnvironments } from "../../../src/screens/servers/create/wizard";
-import { listActions, viewActions } from "../../../src/screens/servers/serverActions";
+import { listActions } from "../../../src/screens/servers/ServerList";
+import { viewActions } from "../../../src/screens/servers/ServerView";
 import { serverAddress } from "../../../src/screens/servers/serverScopes";
 import { checkValues, plainText, shownGroups } from "../../../src/screens/servers/variables";
 
