@@ -1,9 +1,9 @@
 import { Trans } from "@lingui/react/macro";
-import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { getSettingAnswer } from "../api/settings";
 import { hasScope } from "../state/scopes";
 import "../offline/offline.css";
+import { useLoad } from "./useLoad";
 
 const KEY = "panel.settings.masterUrl";
 /** Once saved it stays saved: no more asking in this tab. */
@@ -16,24 +16,21 @@ let saved = false;
  */
 export default function MasterUrlNotice() {
   const [location] = useLocation();
-  const [guess, setGuess] = useState<string>();
   const allowed = hasScope("settings.edit");
-  // biome-ignore lint/correctness/useExhaustiveDependencies: asked again on each screen, so saving it shows at once
-  useEffect(() => {
-    if (!allowed || saved) return;
-    let live = true;
-    // A failure here is no news: the notice just stays away.
-    getSettingAnswer<string>(KEY, { exempt: true }).then(
-      (answer) => {
-        if (answer?.isSet) saved = true;
-        if (live) setGuess(answer && answer.isSet === false ? String(answer.value) : undefined);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [allowed, location]);
+  // Asked again on each screen, so saving it shows at once. A failure here is no news: the notice
+  // just stays away.
+  const { data: answer } = useLoad(
+    allowed &&
+      !saved &&
+      (() =>
+        getSettingAnswer<string>(KEY, { exempt: true }).then((a) => {
+          if (a?.isSet) saved = true;
+          return a;
+        })),
+    [allowed, location],
+    { keep: true },
+  );
+  const guess = answer && answer.isSet === false ? String(answer.value) : undefined;
   if (!allowed || saved || !guess) return null;
   let host = guess;
   try {

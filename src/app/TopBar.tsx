@@ -1,5 +1,5 @@
 import { t } from "@lingui/core/macro";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Link } from "wouter";
 import { Icon } from "../components/icons";
 import { lastKnown, remember } from "../offline/lastKnown";
@@ -8,6 +8,7 @@ import { SEARCH_INPUT_ID } from "./globalHotkeys";
 import { searchHandoff } from "./search/searchHandoff";
 import { sidebarOpen, toggleSidebar } from "./sidebarState";
 import { TopBarFrame } from "./TopBarFrame";
+import { useLoad } from "./useLoad";
 
 // This bar is part of the signed-in shell (not loaded on the login page); the avatar (md5) and the
 // search with its groups and their API modules load after it.
@@ -46,19 +47,11 @@ function SearchPlaceholder() {
 /** The account's e-mail: read from the panel, or the last one kept on this device (offline). */
 function useAvatarEmail(): string | undefined {
   const fresh = user.value?.email;
-  const [kept, setKept] = useState<string>();
   useEffect(() => {
-    if (fresh) {
-      void remember("self", { email: fresh });
-      return;
-    }
-    let live = true;
-    void lastKnown("self").then((k) => live && setKept(k?.value.email));
-    return () => {
-      live = false;
-    };
+    if (fresh) void remember("self", { email: fresh });
   }, [fresh]);
-  return fresh ?? kept;
+  const kept = useLoad(!fresh && (() => lastKnown("self")), [fresh]);
+  return fresh ?? kept.data?.value.email;
 }
 
 /** The signed-in top bar: menu button, brand, search and avatar. */

@@ -1,7 +1,7 @@
 import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useEffect, useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "wouter";
 import {
   type ActivityEntry,
@@ -10,6 +10,8 @@ import {
   activityExportUrl,
   listActivity,
 } from "../../api/activity";
+import { pause } from "../../app/pause";
+import { useLoad } from "../../app/useLoad";
 import { SearchBox } from "../../components/SearchBox";
 import { Spinner } from "../../components/Spinner";
 import { intlLocale } from "../../i18n/locales";
@@ -90,7 +92,6 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
   const [action, setAction] = useState("");
   const [since, setSince] = useState("");
   const [until, setUntil] = useState("");
-  const [listing, setListing] = useState<Listing>();
   const [loadingMore, setLoadingMore] = useState(false);
   const locale = intlLocale(i18n.locale);
   const scopeKey = JSON.stringify(scope);
@@ -106,24 +107,21 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
   };
   const filterKey = JSON.stringify(filter);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `filterKey` and `scopeKey` stand for `filter` and `scope`
-  useEffect(() => {
-    let live = true;
-    const load = async () => {
-      try {
-        const page = await listActivity(scope, { ...filter, page: 1, limit: PAGE_SIZE });
-        if (live)
-          setListing({ entries: page.activity, more: page.paging.total > page.activity.length, page: 1 });
-      } catch {
-        if (live) setListing("failed");
-      }
-    };
-    const timer = setTimeout(load, listing === undefined ? 0 : SEARCH_PAUSE_MS);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [filterKey, scopeKey]);
+  // The first read at once; later ones after a pause in typing. `filterKey` and `scopeKey` stand for
+  // `filter` and `scope`.
+  const asked = useRef(false);
+  const read = useLoad(
+    async (signal) => {
+      if (asked.current) await pause(SEARCH_PAUSE_MS, signal);
+      asked.current = true;
+      const page = await listActivity(scope, { ...filter, page: 1, limit: PAGE_SIZE });
+      return { entries: page.activity, more: page.paging.total > page.activity.length, page: 1 };
+    },
+    [filterKey, scopeKey],
+    { keep: true },
+  );
+  const setListing = read.setData;
+  const listing: Listing | undefined = read.error === undefined ? read.data : "failed";
 
   const loadMore = async () => {
     if (typeof listing !== "object" || loadingMore) return;

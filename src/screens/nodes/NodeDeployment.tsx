@@ -1,7 +1,8 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { type Deployment, getDeployment } from "../../api/nodes";
+import { useLoad } from "../../app/useLoad";
 import { CopyButton } from "../../components/CopyButton";
 import { Panel } from "../../components/Panel";
 
@@ -26,21 +27,13 @@ export function daemonCommand(panelUrl: string): string {
 
 /** How to start this node's daemon on its host: the config file and the one command. */
 export function NodeDeployment({ id, revision }: { id: number; revision: number }) {
-  const [deployment, setDeployment] = useState<Deployment | null>();
   const configRef = useRef<HTMLPreElement>(null);
   const commandRef = useRef<HTMLPreElement>(null);
 
   // `revision` changes after a save: the config carries the ports.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: revision is the reload trigger
-  useEffect(() => {
-    let live = true;
-    getDeployment(id)
-      .then((d) => live && setDeployment(d))
-      .catch(() => live && setDeployment(null));
-    return () => {
-      live = false;
-    };
-  }, [id, revision]);
+  const load = useLoad(() => getDeployment(id), [id, revision], { keep: true });
+  // undefined: loading; null: could not be loaded.
+  const deployment: Deployment | null | undefined = load.error ? null : load.data;
 
   const config = deployment ? JSON.stringify(deployment.config, null, 2) : "";
   const command = deployment ? daemonCommand(String(deployment.config?.panelUrl ?? "")) : "";

@@ -1,8 +1,8 @@
 import { i18n, type MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useEffect, useState } from "react";
 import { type NodeFeatures as Features, getFeatures } from "../../api/nodes";
+import { useLoad } from "../../app/useLoad";
 import { Panel } from "../../components/Panel";
 import { ScreenIcon } from "../../components/screenIcons";
 import { errorMessage } from "../../i18n/errorMessages";
@@ -12,22 +12,8 @@ import { ReachableBadge } from "./ReachableBadge";
 /** Status and what the node's host offers (spec §2.3: os, arch, env, docker), re-read when it comes back. */
 export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean | undefined }) {
   // undefined: loading; null: not known (unreachable or refused).
-  const [features, setFeatures] = useState<Features | null | undefined>(undefined);
-
-  useEffect(() => {
-    if (!reachable) {
-      setFeatures(null);
-      return;
-    }
-    let live = true;
-    setFeatures(undefined);
-    getFeatures(id)
-      .then((f) => live && setFeatures(f))
-      .catch(() => live && setFeatures(null));
-    return () => {
-      live = false;
-    };
-  }, [id, reachable]);
+  const load = useLoad(reachable && (() => getFeatures(id)), [id, reachable]);
+  const features: Features | null | undefined = !reachable || load.error ? null : load.data;
 
   return (
     <Panel title={<Trans>Status</Trans>} className="node-status">

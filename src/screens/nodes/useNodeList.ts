@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
 import { lastKnownAt } from "../../api/client";
 import { listNodes, type Node } from "../../api/nodes";
 import { quiet, reportSessionEnd } from "../../app/background";
+import { useLoad } from "../../app/useLoad";
 import { usePolling } from "../../app/usePolling";
 import { lastKnown, remember } from "../../offline/lastKnown";
 import { backOnline } from "../../offline/network";
@@ -26,38 +26,20 @@ const answered = (nodes: Node[]): NodeList => {
 
 /** The node list: last-known at once, then fresh, then re-read every few seconds for reachability. */
 export function useNodeList(): NodeList {
-  const [state, setState] = useState<NodeList>({ nodes: undefined, fresh: false, failed: false });
-  const again = backOnline.value;
-
-  useEffect(() => {
-    let live = true;
-    void lastKnown("nodes").then((cached) => {
-      if (live && cached) setState((s) => (s.nodes ? s : { ...s, nodes: cached.value, at: cached.at }));
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  // Read at once, and again when the panel is back in reach.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `again` (back online) is a re-read trigger
-  useEffect(() => {
-    let live = true;
-    listNodes()
-      .then((nodes) => live && setState(answered(nodes)))
-      .catch(() => live && setState((s) => ({ ...s, failed: true })));
-    return () => {
-      live = false;
-    };
-  }, [again]);
+  const cached = useLoad(() => lastKnown("nodes"), []);
+  // Read at once, and again when the panel is back in reach; a failed read keeps what is shown.
+  const read = useLoad(() => listNodes().then(answered), [backOnline.value], { keep: true });
+  const { setData } = read;
 
   usePolling(async () => {
     try {
-      setState(answered(await listNodes(quiet)));
+      setData(answered(await listNodes(quiet)));
     } catch (err) {
       reportSessionEnd(err);
     }
   }, NODE_POLL_MS);
 
-  return state;
+  const failed = read.error !== undefined;
+  if (read.data) return failed ? { ...read.data, failed } : read.data;
+  return { nodes: cached.data?.value, at: cached.data?.at, fresh: false, failed };
 }

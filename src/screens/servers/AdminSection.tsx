@@ -14,6 +14,8 @@ import {
   type TransferTarget,
   transferServer,
 } from "../../api/servers";
+import { useDraft } from "../../app/useDraft";
+import { useLoad } from "../../app/useLoad";
 import { confirmAsync } from "../../components/confirmStore";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
@@ -22,7 +24,8 @@ import { intlLocale } from "../../i18n/locales";
 import { isAdmin } from "../../state/scopes";
 import type { ServerLive } from "../../state/serverLive";
 import { formatBytes, formatPercent } from "./format";
-import { LimitsFields, type LimitTexts, limitTexts, readLimits } from "./LimitsFields";
+import { LimitsFields } from "./LimitsFields";
+import { limitTexts, readLimits } from "./limits";
 import { ActionIcon } from "./serverIcons";
 import type { ServerCan } from "./serverScopes";
 import { type TemplateKit, useTemplateKit } from "./templateKit";
@@ -56,24 +59,12 @@ function DefinitionEditor({
   onSaved: (definition: { type?: string; icon?: string }) => void;
 }) {
   const kit = useTemplateKit();
-  const [saved, setSaved] = useState<string>();
-  const [text, setText] = useState("");
+  const { data: saved, setData: setSaved } = useLoad(
+    () => getDefinition(id).then((d) => JSON.stringify(d, null, 2)),
+    [id],
+  );
+  const [text, setText] = useDraft(saved ?? "", id);
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    getDefinition(id)
-      .then((d) => {
-        if (!live) return;
-        const pretty = JSON.stringify(d, null, 2);
-        setSaved(pretty);
-        setText(pretty);
-      })
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [id]);
 
   const check = useMemo(() => checkDefinition(kit, text), [kit, text]);
   if (saved === undefined) return <Spinner />;
@@ -166,23 +157,9 @@ function DefinitionEditor({
 
 /** The server's limits, for administrators: saved into its definition (they apply at the next start). */
 function LimitsEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
-  const [definition, setDefinition] = useState<Template>();
-  const [texts, setTexts] = useState<LimitTexts>(limitTexts(undefined));
+  const { data: definition, setData: setDefinition } = useLoad(() => getDefinition(id), [id]);
+  const [texts, setTexts] = useDraft(limitTexts(definition?.limits), id);
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    getDefinition(id)
-      .then((d) => {
-        if (!live) return;
-        setDefinition(d);
-        setTexts(limitTexts(d.limits));
-      })
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [id]);
 
   if (!definition) return <Spinner />;
   const { limits, invalid } = readLimits(texts);

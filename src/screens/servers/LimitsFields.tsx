@@ -1,13 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import type { ServerLimits } from "../../../server/templates/index.ts";
 import { TextField } from "../../components/TextField";
-
-export type LimitKey = keyof ServerLimits;
-/** What the fields hold: the text typed, "" for the node's default. */
-export type LimitTexts = Record<LimitKey, string>;
-
-const KEYS: LimitKey[] = ["memoryMiB", "cpuPercent", "pids", "diskMiB"];
+import { LIMIT_KEYS as KEYS, type LimitKey, type LimitTexts, readLimits } from "./limits";
 
 function limitLabel(key: LimitKey): string {
   switch (key) {
@@ -20,25 +14,6 @@ function limitLabel(key: LimitKey): string {
     default:
       return t`Disk (MiB)`;
   }
-}
-
-export function limitTexts(limits: ServerLimits | undefined): LimitTexts {
-  return Object.fromEntries(
-    KEYS.map((k) => [k, limits?.[k] === undefined ? "" : String(limits[k])]),
-  ) as LimitTexts;
-}
-
-/** The limits the texts say, or the keys that are not whole numbers of 1 or more. */
-export function readLimits(texts: LimitTexts): { limits: ServerLimits; invalid: LimitKey[] } {
-  const limits: ServerLimits = {};
-  const invalid: LimitKey[] = [];
-  for (const key of KEYS) {
-    const text = texts[key].trim();
-    if (text === "") continue;
-    if (/^[1-9]\d{0,8}$/.test(text)) limits[key] = Number(text);
-    else invalid.push(key);
-  }
-  return { limits, invalid };
 }
 
 /**

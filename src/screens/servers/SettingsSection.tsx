@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import type { VariableValue } from "../../../server/templates/index.ts";
 import {
   getData,
@@ -12,13 +12,16 @@ import {
   saveData,
   setFlags,
 } from "../../api/servers";
+import { useDraft } from "../../app/useDraft";
+import { useLoad } from "../../app/useLoad";
 import { Spinner } from "../../components/Spinner";
 import { Switch } from "../../components/Switch";
 import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
 import type { ServerCan } from "./serverScopes";
 import { useTemplateKit } from "./templateKit";
-import { checkValues, shownGroups, type Values, VariablesForm } from "./VariablesForm";
+import { VariablesForm } from "./VariablesForm";
+import { checkValues, shownGroups, type Values } from "./variables";
 
 function Rename({ server, onRenamed }: { server: Server; onRenamed: (name: string) => void }) {
   const [name, setName] = useState(server.name);
@@ -54,16 +57,7 @@ function Rename({ server, onRenamed }: { server: Server; onRenamed: (name: strin
 }
 
 function Flags({ id, canEdit }: { id: string; canEdit: boolean }) {
-  const [flags, setLocal] = useState<ServerFlags>();
-  useEffect(() => {
-    let live = true;
-    getFlags(id)
-      .then((f) => live && setLocal(f))
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [id]);
+  const { data: flags, setData: setLocal } = useLoad(() => getFlags(id), [id]);
   const toggle = async (key: keyof ServerFlags, value: boolean) => {
     if (!flags) return;
     const before = flags;
@@ -108,27 +102,16 @@ function Flags({ id, canEdit }: { id: string; canEdit: boolean }) {
   );
 }
 
+const loadedValues = (d: ServerData): Values =>
+  Object.fromEntries(Object.entries(d.data).map(([k, v]) => [k, v.value]));
+
 function Variables({ id, canEdit, asAdmin }: { id: string; canEdit: boolean; asAdmin: boolean }) {
   const kit = useTemplateKit();
-  const [data, setData] = useState<ServerData>();
-  const [values, setValues] = useState<Values>({});
+  const { data } = useLoad(() => getData(id), [id]);
+  const [values, setValues] = useDraft(data ? loadedValues(data) : {}, data);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const [dirty, setDirty] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    getData(id)
-      .then((d) => {
-        if (!live) return;
-        setData(d);
-        setValues(Object.fromEntries(Object.entries(d.data).map(([k, v]) => [k, v.value])));
-      })
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [id]);
 
   if (!data || !kit) return <Spinner />;
 
@@ -152,7 +135,7 @@ function Variables({ id, canEdit, asAdmin }: { id: string; canEdit: boolean; asA
   };
 
   const change = (name: string, value: VariableValue) => {
-    setValues((all) => ({ ...all, [name]: value }));
+    setValues({ ...values, [name]: value });
     setDirty(true);
   };
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useLoad } from "../../app/useLoad";
 
 // The template module (server/templates) carries the CEL library: it is loaded only by the
 // screens that evaluate group conditions or check a definition (the wizard, settings, admin),
@@ -15,18 +15,6 @@ export function loadTemplateKit(): Promise<TemplateKit> {
 
 /** The kit once loaded (undefined meanwhile). */
 export function useTemplateKit(): TemplateKit | undefined {
-  const [kit, setKit] = useState<TemplateKit>();
-  useEffect(() => {
-    let live = true;
-    loadTemplateKit().then(
-      (k) => live && setKit(() => k),
-      () => {
-        // a failed chunk load: the form shows every group (spec §8 leaves this unhandled)
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return kit;
+  // A failed chunk load leaves it undefined: the form shows every group (spec §8 leaves this unhandled).
+  return useLoad(loadTemplateKit, []).data;
 }

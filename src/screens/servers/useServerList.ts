@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { lastKnownAt } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import { listServers, SERVER_PAGE_SIZE, type Server } from "../../api/servers";
+import { useLoad } from "../../app/useLoad";
 import { lastKnown, remember } from "../../offline/lastKnown";
 import { backOnline } from "../../offline/network";
 
@@ -64,23 +65,8 @@ export function useServerList(name: string): ServerListState & { loadMore: () =>
       .catch(() => live() && setState((s) => ({ ...s, failed: true })));
   }, [name, again]);
 
-  // The last-known first page (kept per account, known offline too).
-  useEffect(() => {
-    if (name) return;
-    let live = true;
-    void lastKnown("servers").then((cached) => {
-      if (live && cached) {
-        setState((s) =>
-          s.fresh || s.servers
-            ? s
-            : { ...s, servers: cached.value.servers, total: cached.value.total, at: cached.at },
-        );
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, [name]);
+  // The last-known first page (kept per account, known offline too), until a page is shown.
+  const cached = useLoad(!name && (() => lastKnown("servers")), [name]).data;
 
   const loadMore = useCallback(() => {
     const mine = generation.current;
@@ -107,5 +93,8 @@ export function useServerList(name: string): ServerListState & { loadMore: () =>
       });
   }, [name]);
 
+  if (cached && !state.fresh && !state.servers) {
+    return { ...state, servers: cached.value.servers, total: cached.value.total, at: cached.at, loadMore };
+  }
   return { ...state, loadMore };
 }

@@ -1,11 +1,12 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import { type ApiError, isApiError } from "../../api/errors";
 import { type FullTemplate, getTemplate, LOCAL_REPO, listRepos } from "../../api/templates";
 import { quiet, reportSessionEnd } from "../../app/background";
 import type { ScreenProps } from "../../app/routes";
+import { useLoad } from "../../app/useLoad";
 import { NotPermitted } from "../../components/NotPermitted";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
@@ -26,37 +27,30 @@ type Loaded = { template: FullTemplate } | { error: ApiError | "missing" };
 export default function TemplateView({ params }: ScreenProps) {
   const repo = Number(params.repo);
   const name = params.id ?? "";
-  const [loaded, setLoaded] = useState<Loaded>();
-  const [repoName, setRepoName] = useState<string>();
   const [copying, setCopying] = useState(false);
   const allowed = hasScope("templates.view");
   const canEditLocal = hasScope("templates.local.edit");
 
-  useEffect(() => {
-    setLoaded(undefined);
-    if (!allowed) return;
-    if (!Number.isInteger(repo) || repo < 0 || !name) {
-      setLoaded({ error: "missing" });
-      return;
-    }
-    let live = true;
-    getTemplate(repo, name, { exempt: true }).then(
-      (template) => live && setLoaded({ template }),
-      (err) => {
-        reportSessionEnd(err);
-        if (!live) return;
-        setLoaded({ error: isApiError(err) && err.status !== 404 && err.status !== 400 ? err : "missing" });
-      },
-    );
-    if (repo !== LOCAL_REPO)
-      listRepos(quiet).then(
-        (repos) => live && setRepoName(repos.find((r) => r.id === repo)?.name),
-        () => {},
-      );
-    return () => {
-      live = false;
-    };
-  }, [repo, name, allowed]);
+  const valid = Number.isInteger(repo) && repo >= 0 && !!name;
+  const { data: loaded } = useLoad<Loaded>(
+    allowed &&
+      (async () => {
+        if (!valid) return { error: "missing" };
+        try {
+          return { template: await getTemplate(repo, name, { exempt: true }) };
+        } catch (err) {
+          reportSessionEnd(err);
+          return { error: isApiError(err) && err.status !== 404 && err.status !== 400 ? err : "missing" };
+        }
+      }),
+    [repo, name, allowed],
+  );
+  const repos = useLoad(allowed && valid && repo !== LOCAL_REPO && (() => listRepos(quiet)), [
+    repo,
+    name,
+    allowed,
+  ]);
+  const repoName = repos.data?.find((r) => r.id === repo)?.name;
 
   if (!allowed) return <NotPermitted />;
   if (!loaded) return <Spinner />;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useLoad } from "../../app/useLoad";
 
 // The template module (server/templates: pure, browser-safe) validates the editor's document the
 // way the panel will when it is saved. It carries a CEL library, so it is fetched only when an
@@ -18,16 +18,5 @@ export function loadTemplateModule(): Promise<TemplateModule> {
 
 /** The module once loaded; undefined meanwhile (or when it failed: the panel still checks on save). */
 export function useTemplateModule(): TemplateModule | undefined {
-  const [mod, setMod] = useState<TemplateModule>();
-  useEffect(() => {
-    let live = true;
-    loadTemplateModule().then(
-      (m) => live && setMod(() => m),
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return mod;
+  return useLoad(loadTemplateModule, []).data;
 }

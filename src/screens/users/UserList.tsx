@@ -1,9 +1,11 @@
 import { msg, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { lastKnownAt } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import { listUsers, searchUsers, type User } from "../../api/users";
+import { pause } from "../../app/pause";
+import { useLoad } from "../../app/useLoad";
 import { ItemEntry, ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
@@ -55,64 +57,46 @@ type Listing =
 export default function UserList() {
   useListHotkeys(hasScope("users.info.edit") ? { label: msg`New user`, href: "/users/new" } : undefined);
   const [search, setSearch] = useState("");
-  const [listing, setListing] = useState<Listing>();
   const [loadingMore, setLoadingMore] = useState(false);
   const canList = hasScope("users.info.search");
-  const again = backOnline.value;
+  const text = search.trim();
 
   // The last-known first page while the fresh one loads (or cannot: offline).
-  useEffect(() => {
-    if (!canList) return;
-    let live = true;
-    void lastKnown("users").then((cached) => {
-      if (!live || !cached) return;
-      const kept = { ...cached.value, page: 1, at: cached.at, fresh: false };
-      setListing((shown) => (shown === undefined || shown === "failed" ? kept : shown));
-    });
-    return () => {
-      live = false;
-    };
-  }, [canList]);
+  const cached = useLoad(canList && (() => lastKnown("users")), [canList]).data;
 
-  // Read on a new search, and again when the panel is back in reach.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `again` (back online) is a re-read trigger
-  useEffect(() => {
-    if (!canList) return;
-    let live = true;
-    const text = search.trim();
-    const load = async () => {
-      try {
-        if (text) {
-          const users = await searchUsers(text, SEARCH_LIMIT, { exempt: [403] });
-          if (live) setListing({ users, more: false, page: 1, at: Date.now(), fresh: true });
-        } else {
+  // Read on a new search (after a pause in typing), and again when the panel is back in reach.
+  const read = useLoad<Exclude<Listing, "failed">>(
+    canList &&
+      (async (signal) => {
+        if (text) await pause(SEARCH_PAUSE_MS, signal);
+        try {
+          if (text) {
+            const users = await searchUsers(text, SEARCH_LIMIT, { exempt: [403] });
+            return { users, more: false, page: 1, at: Date.now(), fresh: true };
+          }
           const page = await listUsers({ page: 1, limit: PAGE_SIZE }, { exempt: [403] });
           const more = page.paging.total > page.users.length;
           // Offline, the service worker answers with its last-known copy: shown with its age.
           const kept = lastKnownAt(page);
-          if (live)
-            setListing({
-              users: page.users,
-              more,
-              page: 1,
-              at: kept ?? Date.now(),
-              fresh: kept === undefined,
-            });
           if (kept === undefined) void remember("users", { users: page.users, more });
+          return { users: page.users, more, page: 1, at: kept ?? Date.now(), fresh: kept === undefined };
+        } catch (err) {
+          if (isApiError(err) && err.status === 403) return "refused";
+          throw err;
         }
-      } catch (err) {
-        if (!live) return;
-        if (isApiError(err) && err.status === 403) setListing("refused");
-        // A shown last-known list stays (offline): better than an error line.
-        else setListing((shown) => (typeof shown === "object" && !text ? shown : "failed"));
-      }
-    };
-    const timer = setTimeout(load, text ? SEARCH_PAUSE_MS : 0);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [search, canList, again]);
+      }),
+    [search, canList, backOnline.value],
+    { keep: true },
+  );
+  const setListing = read.setData;
+  const kept = cached && { ...cached.value, page: 1, at: cached.at, fresh: false };
+  // A shown list stays when a read fails (offline): better than an error line.
+  const listing: Listing | undefined =
+    read.error === undefined
+      ? (read.data ?? kept)
+      : typeof read.data === "object" && !text
+        ? read.data
+        : (!text && kept) || "failed";
 
   if (!hasScope("users.info.view")) return <NotPermitted />;
 

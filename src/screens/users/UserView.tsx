@@ -1,9 +1,11 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { deleteUser, getUser, getUserScopes, setUserScopes, type User, updateUser } from "../../api/users";
 import type { ScreenProps } from "../../app/routes";
+import { useDraft } from "../../app/useDraft";
+import { useLoad } from "../../app/useLoad";
 import { confirmAsync } from "../../components/confirmStore";
 import { NotPermitted } from "../../components/NotPermitted";
 import { Panel } from "../../components/Panel";
@@ -156,28 +158,13 @@ function PasswordPanel({ user, offline }: { user: User; offline: boolean }) {
 
 /** The user's global scopes, grouped; an editor who is not an administrator toggles only scopes they hold. */
 function ScopesPanel({ user, offline }: { user: User; offline: boolean }) {
-  const [saved, setSaved] = useState<string[]>();
-  const [value, setValue] = useState<string[]>([]);
-  const [failed, setFailed] = useState(false);
+  // Not kept on the device: offline there is nothing to show (what was shown stays).
+  const load = useLoad(!offline && (() => getUserScopes(user.id)), [user.id, offline], { keep: true });
+  const { data: saved, setData: setSaved } = load;
+  const failed = load.error !== undefined && !load.loading;
+  const [value, setValue] = useDraft(saved ?? [], saved);
   const [busy, setBusy] = useState(false);
   const canEdit = hasScope("users.perms.edit");
-
-  useEffect(() => {
-    // Not kept on the device: offline there is nothing to show.
-    if (offline) return;
-    let live = true;
-    setFailed(false);
-    getUserScopes(user.id)
-      .then((scopes) => {
-        if (!live) return;
-        setSaved(scopes);
-        setValue(scopes);
-      })
-      .catch(() => live && setFailed(true));
-    return () => {
-      live = false;
-    };
-  }, [user.id, offline]);
 
   const changed = saved !== undefined && [...value].sort().join() !== [...saved].sort().join();
 

@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Group, Variable } from "../../../server/templates/index.ts";
 import * as kit from "../../../server/templates/index.ts";
 import { nameQuery, newServerId } from "../../../src/api/servers";
-import { CommandHistory } from "../../../src/screens/servers/console/ServerConsole";
-import { templateEnvironments } from "../../../src/screens/servers/ServerCreate";
+import { CommandHistory } from "../../../src/screens/servers/console/commandHistory";
+import { templateEnvironments } from "../../../src/screens/servers/create/wizard";
 import { listActions } from "../../../src/screens/servers/ServerList";
 import { viewActions } from "../../../src/screens/servers/ServerView";
 import { serverAddress } from "../../../src/screens/servers/serverScopes";
-import { checkValues, plainText, shownGroups } from "../../../src/screens/servers/VariablesForm";
+import { checkValues, plainText, shownGroups } from "../../../src/screens/servers/variables";
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

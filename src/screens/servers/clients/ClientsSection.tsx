@@ -7,6 +7,7 @@ import {
   listServerClients,
   type ServerClientCreated,
 } from "../../../api/serverClients";
+import { useLoad } from "../../../app/useLoad";
 import { Spinner } from "../../../components/Spinner";
 import { ScreenIcon } from "../../../components/screenIcons";
 import { ClientEntry, CreateClientDialog } from "../../oauth/ClientParts";
@@ -16,7 +17,6 @@ import { grantableBy, ScopePicker } from "../scopes/ScopePicker";
 import { alwaysGranted, scopeLabel } from "../scopes/scopeLabels";
 import type { SectionProps } from "../sectionProps";
 import type { ServerCan } from "../serverScopes";
-import { useSectionData } from "../useSectionData";
 import "../../../components/controls.css";
 import "../entry-list.css";
 import "./clients.css";
@@ -77,7 +77,10 @@ function CreateClient({
 
 /** OAuth clients of this server (spec §2.3): programs that act on this server only. */
 export default function ClientsSection({ server, can }: SectionProps) {
-  const { data: clients, failed, reload } = useSectionData(server.id, listServerClients);
+  const loaded = useLoad(() => listServerClients(server.id), [server.id]);
+  const { data: clients, reload } = loaded;
+  // A failed read keeps what was shown until an answer (retry, or the next change).
+  const failed = loaded.error !== undefined;
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ServerClientCreated>();
 
@@ -98,7 +101,7 @@ export default function ClientsSection({ server, can }: SectionProps) {
         )}
       </div>
       {failed ? (
-        <LoadFailed onRetry={() => void reload()}>
+        <LoadFailed onRetry={() => reload()}>
           <Trans>The clients could not be loaded.</Trans>
         </LoadFailed>
       ) : !clients ? (
@@ -117,7 +120,7 @@ export default function ClientsSection({ server, can }: SectionProps) {
               remove={
                 can("server.clients.delete") ? () => deleteServerClient(server.id, c.client_id) : undefined
               }
-              onDeleted={() => void reload()}
+              onDeleted={() => reload()}
             >
               <ClientScopes scopes={c.scopes} />
             </ClientEntry>
@@ -132,7 +135,7 @@ export default function ClientsSection({ server, can }: SectionProps) {
           onCreated={(c) => {
             setCreating(false);
             setCreated(c);
-            void reload();
+            reload();
           }}
         />
       )}

@@ -6,57 +6,15 @@ import type { ServerLive } from "../../../state/serverLive";
 import { ActionIcon } from "../serverIcons";
 import { AnsiParser } from "./ansi";
 import { ConsoleWriter, daemonTag } from "./ConsoleWriter";
+import { CommandHistory, historyOf } from "./commandHistory";
 import { consoleTextStream } from "./textStream";
 import "./console.css";
 
 export const CONSOLE_MAX_LINES = 5000;
 /** Text waiting for the next frame (a hidden tab paints nothing): beyond this the oldest is cut. */
 const MAX_WAITING_CHARS = 1 << 20;
-const HISTORY_MAX = 100;
 /** Within this many pixels of the end the console counts as following the tail. */
 const TAIL_SLACK_PX = 24;
-
-/** Commands sent per server, newest last; kept for this page's lifetime. */
-const histories = new Map<string, string[]>();
-
-function historyOf(id: string): string[] {
-  let list = histories.get(id);
-  if (!list) {
-    list = [];
-    histories.set(id, list);
-  }
-  return list;
-}
-
-/** Steps through a command history the way a shell does with ↑ / ↓. */
-export class CommandHistory {
-  private index = -1;
-  private draft = "";
-
-  constructor(private readonly list: string[]) {}
-
-  /** The entry one older than the one shown, or undefined at the oldest. */
-  older(current: string): string | undefined {
-    if (this.index + 1 >= this.list.length) return undefined;
-    if (this.index === -1) this.draft = current;
-    this.index++;
-    return this.list[this.list.length - 1 - this.index];
-  }
-
-  /** The entry one newer, back to what was being typed. */
-  newer(): string | undefined {
-    if (this.index === -1) return undefined;
-    this.index--;
-    return this.index === -1 ? this.draft : this.list[this.list.length - 1 - this.index];
-  }
-
-  add(command: string): void {
-    if (this.list[this.list.length - 1] !== command) this.list.push(command);
-    if (this.list.length > HISTORY_MAX) this.list.splice(0, this.list.length - HISTORY_MAX);
-    this.index = -1;
-    this.draft = "";
-  }
-}
 
 function ConnectionState({ live }: { live: ServerLive }) {
   const state = live.socket.value;

@@ -6,22 +6,8 @@ import { Dialog } from "../../../components/Dialog";
 import { formatBytes, formatTime } from "../format";
 import { FileIcon, type FileIconName } from "./fileIcons";
 import { type EntryKind, entryKind } from "./kinds";
+import type { RowAction } from "./rowActions";
 import type { SortKey, SortOrder } from "./sorting";
-
-/** Something a row offers: a link (download) or a button. */
-export interface RowAction {
-  id: string;
-  /** Visible text (in the phone's action sheet and as a tooltip). */
-  label: string;
-  /** The accessible name, naming the entry ("Delete server.jar"). */
-  name: string;
-  icon: FileIconName;
-  href?: string;
-  /** The name the browser saves a download under. */
-  download?: string;
-  run?: () => void;
-  danger?: boolean;
-}
 
 /** Where each inline action sits, so that the same action lines up from row to row. */
 const SLOTS: readonly string[][] = [["download"], ["edit", "extract"], ["move"], ["delete"]];

@@ -15,6 +15,7 @@ import {
   taskRuns,
   updateTask,
 } from "../../../api/tasks";
+import { useLoad } from "../../../app/useLoad";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { Switch } from "../../../components/Switch";
@@ -357,21 +358,14 @@ function RunState({ run }: { run: Pick<TaskRun, "success" | "finished"> }) {
 }
 
 function RunHistory({ serverId, task, locale }: { serverId: string; task: Task; locale: string }) {
-  const [runs, setRuns] = useState<TaskRun[]>();
+  const { data: runs, reload } = useLoad(() => taskRuns(serverId, task.id), [serverId, task.id], {
+    keep: true,
+  });
+  // A run under way shows its end without a reload.
   useEffect(() => {
-    let live = true;
-    const load = () =>
-      taskRuns(serverId, task.id)
-        .then((r) => live && setRuns(r))
-        .catch(() => {});
-    void load();
-    // A run under way shows its end without a reload.
-    const timer = setInterval(load, 2000);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [serverId, task.id]);
+    const timer = setInterval(reload, 2000);
+    return () => clearInterval(timer);
+  }, [reload]);
   if (!runs) return <Spinner />;
   if (runs.length === 0)
     return (

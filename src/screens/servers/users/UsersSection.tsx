@@ -10,6 +10,7 @@ import {
   removeServerUser,
   type ServerUser,
 } from "../../../api/serverUsers";
+import { useLoad } from "../../../app/useLoad";
 import { validEmail } from "../../../app/validation";
 import { CopyField } from "../../../components/CopyField";
 import { confirmAsync } from "../../../components/confirmStore";
@@ -25,7 +26,6 @@ import { grantableBy, ScopePicker } from "../scopes/ScopePicker";
 import { alwaysGranted } from "../scopes/scopeLabels";
 import type { SectionProps } from "../sectionProps";
 import type { ServerCan } from "../serverScopes";
-import { useSectionData } from "../useSectionData";
 import "../../../components/controls.css";
 import "../entry-list.css";
 import "./users.css";
@@ -371,7 +371,10 @@ function UserEntry({
 
 /** Users of this server (spec §2.3): entries expand to their permissions, grouped. */
 export default function UsersSection({ server, can }: SectionProps) {
-  const { data: users, failed, reload } = useSectionData(server.id, listServerUsers);
+  const loaded = useLoad(() => listServerUsers(server.id), [server.id]);
+  const { data: users, reload } = loaded;
+  // A failed read keeps what was shown until an answer (retry, or the next change).
+  const failed = loaded.error !== undefined;
   const [open, setOpen] = useState<string>();
   const [invite, setInvite] = useState<Unsent>();
 
@@ -386,7 +389,7 @@ export default function UsersSection({ server, can }: SectionProps) {
           can={can}
           onAdded={async (email, outcome) => {
             setOpen(email);
-            void reload();
+            reload();
             const unsent = unsentOf(email, outcome);
             if (unsent) setInvite(unsent);
             // No link: an existing user was added, or an invitee was e-mailed; the entry tells which.
@@ -400,7 +403,7 @@ export default function UsersSection({ server, can }: SectionProps) {
           <Trans>Users of this server</Trans>
         </h2>
         {failed ? (
-          <LoadFailed onRetry={() => void reload()}>
+          <LoadFailed onRetry={() => reload()}>
             <Trans>The users could not be loaded.</Trans>
           </LoadFailed>
         ) : !users ? (
@@ -421,7 +424,7 @@ export default function UsersSection({ server, can }: SectionProps) {
                 can={can}
                 expanded={open === u.email}
                 onToggle={() => setOpen(open === u.email ? undefined : u.email)}
-                onChanged={() => void reload()}
+                onChanged={() => reload()}
                 onInvite={setInvite}
               />
             ))}

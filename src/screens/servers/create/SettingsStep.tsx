@@ -1,0 +1,62 @@
+import { t } from "@lingui/core/macro";
+import type { Dispatch } from "react";
+import { Spinner } from "../../../components/Spinner";
+import { Switch } from "../../../components/Switch";
+import { TextField } from "../../../components/TextField";
+import { isAdmin } from "../../../state/scopes";
+import { LimitsFields } from "../LimitsFields";
+import type { TemplateKit } from "../templateKit";
+import { VariablesForm } from "../VariablesForm";
+import { formData, templateEnvironments, type WizardAction, type WizardState } from "./wizard";
+
+/** The wizard's last step: the server's name, the template's variables, install now, limits. */
+export function SettingsStep({
+  state,
+  dispatch,
+  kit,
+}: {
+  state: WizardState;
+  dispatch: Dispatch<WizardAction>;
+  kit: TemplateKit | undefined;
+}) {
+  const { template } = state;
+  if (!template) return null;
+  const envType = templateEnvironments(template)[state.envIndex]?.type ?? "host";
+  return (
+    <div className="settings-step">
+      <TextField
+        label={t`Server name *`}
+        value={state.name}
+        onValue={(name) => dispatch({ type: "name", name })}
+        maxLength={100}
+        required
+        invalid={state.nameMissing}
+        hint={state.nameMissing ? t`Give the server a name` : undefined}
+        autoComplete="off"
+        data-testid="server-name"
+      />
+      {kit ? (
+        <VariablesForm
+          kit={kit}
+          data={formData(template, isAdmin.value)}
+          groups={template.groups}
+          values={state.values}
+          env={envType}
+          errors={state.errors}
+          onChange={(name, value) => dispatch({ type: "value", name, value })}
+        />
+      ) : (
+        <Spinner />
+      )}
+      <Switch
+        label={t`Install now`}
+        checked={state.installNow}
+        onChange={(on) => dispatch({ type: "installNow", on })}
+        hint={t`Runs the template's install steps as soon as the server is made. A server must be installed before it can start.`}
+      />
+      {isAdmin.value && (
+        <LimitsFields texts={state.limits} onTexts={(texts) => dispatch({ type: "limits", texts })} />
+      )}
+    </div>
+  );
+}
