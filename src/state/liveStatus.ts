@@ -1,6 +1,7 @@
 import { type Signal, signal } from "@preact/signals-react";
 import type { ServerStats } from "../api/servers";
-import { type SocketLike, type SocketState, setServerStatus } from "./serverLive";
+import type { SocketLike, SocketState } from "./live/reconnectingSocket";
+import { setServerStatus } from "./serverStatus";
 
 // Status and stats of every server on screen through one socket, GET /api/live (issue 25). The
 // screens that show servers say which ones (watchLive); the socket's state tells them whether they

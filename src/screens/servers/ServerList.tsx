@@ -15,7 +15,7 @@ import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { liveStats } from "../../state/liveStatus";
 import { hasScope } from "../../state/scopes";
-import { serverInstalled, serverStatus } from "../../state/serverLive";
+import { serverInstalled, serverStatus } from "../../state/serverStatus";
 import { useListHotkeys } from "../useListHotkeys";
 import { ServerUsage } from "./ServerUsage";
 import { ActionIcon, gameName, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";

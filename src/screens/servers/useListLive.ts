@@ -3,9 +3,10 @@ import { isApiError } from "../../api/errors";
 import { getServer, getStats, getStatus, type Server, type ServerStats } from "../../api/servers";
 import { quiet, reportSessionEnd } from "../../app/background";
 import { usePolling } from "../../app/usePolling";
+import { POLL_MS } from "../../state/live/poller";
 import { liveChannel } from "../../state/liveStatus";
 import { hasScope } from "../../state/scopes";
-import { POLL_MS, setServerStatus } from "../../state/serverLive";
+import { setServerStatus } from "../../state/serverStatus";
 import { holdsOnServer } from "./serverScopes";
 
 const ACTION_SCOPES = ["server.start", "server.stop", "server.kill"] as const;
