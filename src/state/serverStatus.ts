@@ -1,8 +1,9 @@
 import { type Signal, signal } from "@preact/signals-react";
-import type { ServerStatusAnswer } from "../api/servers";
+import type { ServerStats, ServerStatusAnswer } from "../api/servers";
 
 // A status signal per server (spec §4, reference §4), shared by the list, the server view and
-// whatever feeds them: the /api/live channel, a server's own socket, or polling.
+// whatever feeds them: the /api/live channel, a server's own socket, or polling. Every delivery
+// goes through setServerStatus / setServerStats, so one listener sees all news (the offline copy).
 
 /**
  * `starting`: running, but an imported egg's done line has not appeared in its console yet;
@@ -47,10 +48,34 @@ export const serverInstallFailure: (id: string) => Signal<string | undefined> = 
   string | undefined
 >(undefined);
 
+/** A running server's last CPU and memory (with its limits), as the live channel or a poll brought them. */
+export const liveStats: (id: string) => Signal<ServerStats | undefined> = signalsById<
+  ServerStats | undefined
+>(undefined);
+
+const newsListeners = new Set<(id: string) => void>();
+
+/** Called after each status or stats delivered for a server (the signals then hold it); returns the unsubscribe. */
+export function onServerNews(listener: (id: string) => void): () => void {
+  newsListeners.add(listener);
+  return () => newsListeners.delete(listener);
+}
+
+function told(id: string): void {
+  for (const listener of newsListeners) listener(id);
+}
+
 export function setServerStatus(id: string, answer: StatusNews): void {
   serverStatus(id).value = statusOf(answer);
   if (typeof answer.installed === "boolean") {
     serverInstalled(id).value = answer.installed;
     serverInstallFailure(id).value = answer.installed ? undefined : answer.installFailure;
   }
+  told(id);
+}
+
+/** A server's usage as delivered (undefined: not running, nothing to show). */
+export function setServerStats(id: string, stats: ServerStats | undefined): void {
+  liveStats(id).value = stats;
+  told(id);
 }
