@@ -90,7 +90,8 @@ function ServerEntry({
   const address = serverAddress(server);
   const game = gameName(server.type);
   const installed = serverInstalled(server.id).value;
-  const actions = listActions(old ? undefined : status, installed).filter((a) =>
+  // Offline with no status kept: every action the scopes allow, disabled.
+  const actions = listActions(old && !known ? undefined : status, installed).filter((a) =>
     holdsOnServer(scopes, `server.${a}`),
   );
   const run = async (action: ServerAction) => {
