@@ -43,6 +43,8 @@ export function keepStatuses(): void {
     pending.set(id, { status, stats: running ? liveStats(id).value : undefined, at: Date.now() });
     timer ??= setTimeout(flush, SAVE_MS);
   });
+  // Written at once when the network goes or the page is left, so the offline visit has the latest.
+  addEventListener("offline", flush);
   addEventListener("pagehide", flush);
 }
 

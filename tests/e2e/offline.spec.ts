@@ -239,6 +239,12 @@ test("offline: a server's page shows what it last showed (name, console lines, i
       ),
     )
     .toContain("pong seen before going offline");
+  // Its status as delivered, kept within a few seconds.
+  await expect
+    .poll(() =>
+      readKept(page, "values").then((values) => values.some((v) => v.includes(`"${id}":{"status":"online"`))),
+    )
+    .toBe(true);
 
   // Going offline while the page is open: the status is no longer claimed, actions say why not.
   await context.setOffline(true);
