@@ -174,7 +174,9 @@ export default function ServerList() {
   const layout = listType.value;
   const old = !list.fresh || !online.value;
   const { register, serverScopes, refresh } = useListLive(list.servers, !old);
-  const known = useKnownStatuses(old);
+  // Out of reach: each server's last status delivered. (While a kept copy waits for the fresh list,
+  // statuses are unknown, as before: the list is about to say.)
+  const known = useKnownStatuses(!online.value);
   useEffect(keepStatuses, []);
 
   const onAction = async (server: Server, action: ServerAction) => {
