@@ -59,18 +59,27 @@ function flush(): void {
   writing = writing.then(async () => {
     const kept = await lastKnown("statuses");
     if (signedInUser() !== who) return;
-    const all = { ...kept?.value, ...Object.fromEntries(batch) };
-    const ids = Object.keys(all);
-    if (ids.length > MAX_KEPT) {
-      ids.sort((a, b) => all[a].at - all[b].at);
-      for (const id of ids.slice(0, ids.length - MAX_KEPT)) delete all[id];
-    }
-    await remember("statuses", all);
+    await remember("statuses", mergeKnown(kept?.value, batch));
   });
 }
 
+/** The kept copy with a batch of deliveries in: theirs win; past `max`, the longest unheard go. */
+export function mergeKnown(
+  kept: KnownStatuses | undefined,
+  batch: ReadonlyMap<string, KnownStatus>,
+  max = MAX_KEPT,
+): KnownStatuses {
+  const all = { ...validKnown(kept), ...Object.fromEntries(batch) };
+  const ids = Object.keys(all);
+  if (ids.length > max) {
+    ids.sort((a, b) => all[a].at - all[b].at);
+    for (const id of ids.slice(0, ids.length - max)) delete all[id];
+  }
+  return all;
+}
+
 /** Entries of the shape this version writes (an older or foreign one is left out). */
-function valid(all: KnownStatuses | undefined): KnownStatuses {
+export function validKnown(all: KnownStatuses | undefined): KnownStatuses {
   const ok: KnownStatuses = {};
   for (const [id, entry] of Object.entries(all ?? {})) {
     if (entry && typeof entry.at === "number" && typeof entry.status === "string") ok[id] = entry;
@@ -84,7 +93,7 @@ export function useKnownStatuses(wanted: boolean): KnownStatuses | undefined {
   useEffect(() => {
     if (!wanted) return;
     let live = true;
-    void lastKnown("statuses").then((kept) => live && setKnown(valid(kept?.value)));
+    void lastKnown("statuses").then((kept) => live && setKnown(validKnown(kept?.value)));
     return () => {
       live = false;
     };
