@@ -32,8 +32,10 @@ export function useListLive(servers: readonly Server[] | undefined, reachable = 
   const globalActions = ACTION_SCOPES.every((s) => hasScope(s)) || hasScope("server.admin");
   const channel = liveChannel();
   const pushed = channel.state.value !== "closed";
-  const polling = useRef(false);
-  polling.current = reachable && !pushed;
+  const reachableNow = useRef(reachable);
+  reachableNow.current = reachable;
+  // Read when asked, not at render: a watch made in this commit has already opened the socket.
+  const polling = useCallback(() => reachableNow.current && channel.state.peek() === "closed", [channel]);
 
   const watched = reachable
     ? (servers ?? [])
@@ -84,11 +86,10 @@ export function useListLive(servers: readonly Server[] | undefined, reachable = 
   const seen = useCallback(
     (ids: string[]) => {
       const now = Date.now();
-      if (polling.current)
-        void readStatuses(ids.filter((id) => now - (readAt.current.get(id) ?? 0) >= POLL_MS));
+      if (polling()) void readStatuses(ids.filter((id) => now - (readAt.current.get(id) ?? 0) >= POLL_MS));
       askScopes(ids);
     },
-    [readStatuses, askScopes],
+    [readStatuses, askScopes, polling],
   );
 
   const observer = useMemo(() => {
@@ -129,10 +130,10 @@ export function useListLive(servers: readonly Server[] | undefined, reachable = 
   );
   // The socket went away (or the panel is back in reach without it): poll from now on, starting at once.
   useEffect(() => {
-    if (reachable && !pushed) void readVisible();
-  }, [reachable, pushed, readVisible]);
+    if (reachable && !pushed && polling()) void readVisible();
+  }, [reachable, pushed, readVisible, polling]);
   usePolling(async () => {
-    if (polling.current) await readVisible();
+    if (polling()) await readVisible();
   }, POLL_MS);
 
   /** Re-read one server's status now (after an action). */
