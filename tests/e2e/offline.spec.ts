@@ -356,6 +356,41 @@ test("offline: the server list shows each server's last known status and usage w
   }
 });
 
+test("without the live socket the list polls each server, and what the polls read is kept for offline", async ({
+  page,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  const name = unique("polled-");
+  const id = hexId();
+  expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
+  expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+  try {
+    // The socket cannot be had: every attempt is closed at once.
+    await page.routeWebSocket(/\/api\/live$/, (ws) => ws.close());
+    const polled: string[] = [];
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith(`/api/servers/${id}/`)) polled.push(path.slice(path.lastIndexOf("/") + 1));
+    });
+    await page.goto("/servers");
+    await login(page);
+    const entry = page.getByTestId("server-entry").filter({ hasText: name });
+    await expect(entry.locator(".status")).toHaveAttribute("data-status", "online");
+    await expect(entry.getByTestId("server-usage")).toBeVisible();
+    expect(polled).toContain("status");
+    expect(polled).toContain("stats");
+    const kept = () =>
+      readKept(page, "values").then((values) =>
+        values.some((v) => v.includes(`"${id}":{"status":"online","stats":{`)),
+      );
+    await expect.poll(kept, { timeout: 15_000 }).toBe(true);
+  } finally {
+    await api.post(`/api/servers/${id}/stop?wait`);
+    await api.delete(`/api/servers/${id}`);
+  }
+});
+
 /** Every value kept in the last-known database, as text. */
 const keptValues = async (page: Page) => (await readKept(page, "values")).join("\n");
 
