@@ -16,7 +16,9 @@ import { themeArchives } from "./scripts/vite-theme-archives.ts";
  * imports, directly or through other static imports. Other modules keep Rolldown's own chunks.
  */
 function firstLoadChunk() {
-  const roots = /\/src\/(main\.tsx|screens\/auth\/Login\.tsx|app\/registerSw\.ts)$/;
+  const roots = /\/src\/(main\.tsx|screens\/auth\/Login\.tsx)$/;
+  // The service worker's registration (workbox-window) comes after first paint, in its own chunk.
+  const registration = /\/src\/app\/registerSw\.ts$|\/node_modules\/workbox-window\//;
   const seen = new Map<string, boolean>();
   const reached = (id: string, ctx: ChunkingContext, path: Set<string>): boolean => {
     const known = seen.get(id);
@@ -34,7 +36,13 @@ function firstLoadChunk() {
   // rather than a file each: a screen's first visit then fetches its own chunk and this one.
   const shared = /\/src\/(components|api|offline|state|app|theme)\/|\/src\/screens\/[^/]+\.tsx?$/;
   return (id: string, ctx: ChunkingContext) =>
-    reached(id, ctx, new Set()) ? "app" : shared.test(id) ? "shared" : null;
+    registration.test(id)
+      ? "register-sw"
+      : reached(id, ctx, new Set())
+        ? "app"
+        : shared.test(id)
+          ? "shared"
+          : null;
 }
 
 const preactAlias = {

@@ -7,8 +7,10 @@
  * - the server list's first visit (signed in, empty cache): JavaScript requests and how deep the
  *   request chain goes (the page = 0, what it loads = 1, what those load = 2…), from Chromium's
  *   initiators.
- * Budget (issue 11): the login page in ≤ 4 JS requests and ≤ 40 KiB gzip in every language
- * measured; the server list in ≤ 6 JS requests; no chain deeper than 2; Lighthouse mobile (median
+ * Scripts asked for before the page's load event are its first load; what comes after (the service
+ * worker's registration, issue 25) is listed apart and held to its own budget.
+ * Budget (issue 11): the login page's first load in ≤ 4 JS requests and ≤ 40 KiB gzip in every
+ * language measured, and after it ≤ 1 more JS request of ≤ 4 KiB gzip; the server list in ≤ 6 JS requests; no chain deeper than 2; Lighthouse mobile (median
  * of 3) ≥ 98 on the login page and ≥ 95 on the server list; no web fonts.
  *
  * Run: npm run build && node --import tsx bench/login-budget.ts
@@ -41,7 +43,16 @@ async function scriptsOnLogin(url: string, locale = "en-US") {
   const page = await context.newPage();
   const chain = await watchDepth(context, page);
   const scripts: { url: string; wire: number; raw: number; gzip: number; fonts?: boolean }[] = [];
+  const afterLoad: typeof scripts = [];
   const fonts: string[] = [];
+  let loaded = false;
+  const late = new Set<unknown>();
+  page.once("load", () => {
+    loaded = true;
+  });
+  page.on("request", (request) => {
+    if (loaded) late.add(request);
+  });
   page.on("requestfinished", async (request) => {
     const type = request.resourceType();
     if (type === "font") fonts.push(request.url());
@@ -50,7 +61,7 @@ async function scriptsOnLogin(url: string, locale = "en-US") {
     if (!response) return;
     const body = await response.body();
     const sizes = await request.sizes();
-    scripts.push({
+    (late.has(request) ? afterLoad : scripts).push({
       url: request.url(),
       wire: sizes.responseBodySize,
       raw: body.length,
@@ -60,7 +71,7 @@ async function scriptsOnLogin(url: string, locale = "en-US") {
   await page.goto(`${url}/auth/login`, { waitUntil: "networkidle" });
   await page.getByTestId("login-email").waitFor();
   await browser.close();
-  return { scripts, fonts, depth: Math.max(...chain.map((r) => r.depth)) };
+  return { scripts, afterLoad, fonts, depth: Math.max(...chain.map((r) => r.depth)) };
 }
 
 /**
@@ -179,7 +190,7 @@ function lighthouseOnce(url: string, profile?: string): number {
 
 const panel = await startPanel({ webDir: path.join(repoRoot, "dist") });
 try {
-  const { scripts, fonts, depth } = await scriptsOnLogin(panel.url);
+  const { scripts, afterLoad, fonts, depth } = await scriptsOnLogin(panel.url);
   const total = scripts.reduce(
     (a, s) => ({ wire: a.wire + s.wire, raw: a.raw + s.raw, gzip: a.gzip + s.gzip }),
     {
@@ -200,6 +211,10 @@ try {
   console.log(`  deepest request: ${depth} (budget 2)`);
   console.log(`  web fonts fetched: ${fonts.length}`);
   console.log(`  requests: ${scripts.length} (budget 4)`);
+  const lateGzip = afterLoad.reduce((a, s) => a + s.gzip, 0);
+  console.log("JavaScript fetched after the load event (budget 1 request, 4 KiB gzip):");
+  for (const s of afterLoad) console.log(`  ${new URL(s.url).pathname}  gzip ${kib(s.gzip)} KiB`);
+  const lateOk = afterLoad.length <= 1 && lateGzip <= 4 * 1024;
   let scoreOk = true;
   if (!process.argv.includes("--no-lighthouse")) {
     const scores = [0, 1, 2].map(() => lighthouseScore(panel.url)).sort((a, b) => a - b);
@@ -238,6 +253,7 @@ try {
   const ok =
     total.gzip <= 40 * 1024 &&
     scripts.length <= 4 &&
+    lateOk &&
     depth <= 2 &&
     scoreOk &&
     localesOk &&

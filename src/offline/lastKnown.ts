@@ -3,12 +3,13 @@ import type { Node } from "../api/nodes";
 import type { Server } from "../api/servers";
 import type { TemplateRepo, TemplateSummary } from "../api/templates";
 import type { User } from "../api/users";
+import type { KnownStatuses } from "./knownStatus";
 import { owner as ownerNow, signedInUser } from "./owner";
 import { LAST_KNOWN_DB, LAST_KNOWN_STORE } from "./storage";
 
 // The last-known lists (DESIGN "last-known lists", issue 11): one table says which lists are kept
 // and what a kept copy looks like (an old or foreign entry is ignored). Screens show a copy with
-// its age and every live status in it as unknown. Entries are stored per account and wiped at logout or when
+// its age, and each server's last status delivered with its own time (./knownStatus). Entries are stored per account and wiped at logout or when
 // another account signs in on this device (./owner).
 
 export type KnownRepo = TemplateRepo & { templates: TemplateSummary[] };
@@ -20,6 +21,8 @@ interface ListShapes {
   templates: KnownRepo[];
   /** The signed-in account's e-mail, for the header's avatar offline. */
   self: { email: string };
+  /** Each server's last status delivered, with its time (./knownStatus). */
+  statuses: KnownStatuses;
 }
 export type ListName = keyof ListShapes;
 
@@ -29,6 +32,7 @@ const shapeOf: { [K in ListName]: (v: unknown) => boolean } = {
   users: (v) => hasArray(v, "users"),
   templates: Array.isArray,
   self: (v) => !!v && typeof (v as { email?: unknown }).email === "string",
+  statuses: (v) => !!v && typeof v === "object" && !Array.isArray(v),
 };
 
 function hasArray(v: unknown, field: string): boolean {

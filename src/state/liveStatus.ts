@@ -1,6 +1,7 @@
-import { type Signal, signal } from "@preact/signals-react";
+import { signal } from "@preact/signals-react";
 import type { ServerStats } from "../api/servers";
-import { type SocketLike, type SocketState, setServerStatus } from "./serverLive";
+import type { SocketLike, SocketState } from "./live/reconnectingSocket";
+import { liveStats, setServerStats, setServerStatus } from "./serverStatus";
 
 // Status and stats of every server on screen through one socket, GET /api/live (issue 25). The
 // screens that show servers say which ones (watchLive); the socket's state tells them whether they
@@ -12,18 +13,6 @@ export const LIVE_MAX_IDS = 200;
 export const LIVE_RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
 /** The close of a socket whose rights changed (sign-out ends the session; a change of scopes does not). */
 const CLOSE_RIGHTS_CHANGED = 4001;
-
-const stats = new Map<string, Signal<ServerStats | undefined>>();
-
-/** A running server's last CPU and memory (with its limits), as the live socket brought them. */
-export function liveStats(id: string): Signal<ServerStats | undefined> {
-  let s = stats.get(id);
-  if (!s) {
-    s = signal<ServerStats | undefined>(undefined);
-    stats.set(id, s);
-  }
-  return s;
-}
 
 type LiveFrame =
   | {
@@ -176,11 +165,11 @@ function receive(raw: unknown): void {
     return;
   }
   if (frame.type === "status") {
-    setServerStatus(frame.id, frame);
     if (!frame.running) liveStats(frame.id).value = undefined;
+    setServerStatus(frame.id, frame);
   } else if (frame.type === "stats") {
     const { type: _type, id, ...figures } = frame;
-    liveStats(id).value = figures;
+    setServerStats(id, figures);
   }
 }
 

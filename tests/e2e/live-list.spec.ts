@@ -43,6 +43,17 @@ test("the server list updates over the live socket without polling each server",
   await expect(entry.locator(".status")).toHaveAttribute("data-status", "offline");
 
   expect(perServer).toEqual([]);
+
+  // Back to the whole list: its kept copy shows first, then the fresh one; still no read per server.
+  await page.getByTestId("server-search").fill("");
+  await page.goto("/nodes");
+  await page.goto("/servers");
+  await expect(page.getByTestId("server-entry").first().locator(".status")).not.toHaveAttribute(
+    "data-status",
+    "unknown",
+  );
+  await expect(page.getByTestId("server-list")).not.toHaveAttribute("aria-busy", "true");
+  expect(perServer).toEqual([]);
   await api.delete(`/api/servers/${id}`);
 });
 

@@ -46,8 +46,12 @@ const readKept = (page: Page, what: "keys" | "values") =>
     what,
   );
 
-/** A kept list's key (the account's e-mail for the avatar is kept beside them, as "….self"). */
-const isKeptList = (k: string) => k.startsWith("lastKnown.") && !k.endsWith(".self");
+/**
+ * A kept list's key (the account's e-mail for the avatar is kept beside them, as "….self", and the
+ * servers' last known statuses as "….statuses").
+ */
+const isKeptList = (k: string) =>
+  k.startsWith("lastKnown.") && !k.endsWith(".self") && !k.endsWith(".statuses");
 
 /** Every key kept in the last-known database. */
 const keptKeys = (page: Page) => readKept(page, "keys");
@@ -190,7 +194,7 @@ test("offline: the lists show their last-known items with their age; back online
   expect((await api.delete(`/api/templates/0/${template}`)).status).toBe(204);
 });
 
-test("offline: a server's page shows what it last showed (name, console lines), its status unknown and its actions disabled", async ({
+test("offline: a server's page shows what it last showed (name, console lines, its last known status) and its actions disabled", async ({
   page,
   context,
   baseURL,
@@ -235,6 +239,12 @@ test("offline: a server's page shows what it last showed (name, console lines), 
       ),
     )
     .toContain("pong seen before going offline");
+  // Its status as delivered, kept within a few seconds.
+  await expect
+    .poll(() =>
+      readKept(page, "values").then((values) => values.some((v) => v.includes(`"${id}":{"status":"online"`))),
+    )
+    .toBe(true);
 
   // Going offline while the page is open: the status is no longer claimed, actions say why not.
   await context.setOffline(true);
@@ -258,7 +268,9 @@ test("offline: a server's page shows what it last showed (name, console lines), 
     2,
   );
   await expect(page.getByTestId("last-known")).toContainText("Last known at");
-  await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "unknown");
+  // The status its socket last delivered, with its time.
+  await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "online");
+  await expect(page.getByTestId("known-at")).toContainText("Last known at");
   for (const action of ["start", "stop", "kill"]) {
     await expect(page.getByTestId(`action-${action}`)).toBeDisabled();
   }
@@ -280,6 +292,103 @@ test("offline: a server's page shows what it last showed (name, console lines), 
 
   expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
   expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+});
+
+// Issue 25: the status and usage kept for offline are what the live channel delivered; offline the
+// list shows them with their time and reads no server's status or stats.
+test("offline: the server list shows each server's last known status and usage with their time, and reads none", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi(baseURL!);
+  const name = unique("known-");
+  const id = hexId();
+  expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
+  expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+  try {
+    const perServer: string[] = [];
+    page.on("request", (request) => {
+      if (/\/api\/servers\/[^/]+\/(status|stats)$/.test(new URL(request.url()).pathname))
+        perServer.push(request.url());
+    });
+    await page.goto("/servers");
+    await login(page);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    const entry = page.getByTestId("server-entry").filter({ hasText: name });
+    await expect(entry.locator(".status")).toHaveAttribute("data-status", "online");
+    await expect(entry.getByTestId("server-usage")).toBeVisible({ timeout: 15_000 });
+    // Pushed over /api/live, not read per server; kept within a few seconds of coming.
+    expect(perServer).toEqual([]);
+    const kept = () =>
+      readKept(page, "values").then((values) => {
+        const statuses = values.map((v) => JSON.parse(v)).find((v) => v?.value?.[id]?.status);
+        return statuses?.value[id] as { status: string; stats?: unknown } | undefined;
+      });
+    await expect.poll(async () => (await kept())?.status, { timeout: 15_000 }).toBe("online");
+    await expect.poll(async () => !!(await kept())?.stats, { timeout: 15_000 }).toBe(true);
+
+    await context.setOffline(true);
+    for (const [label, width, height] of [
+      ["desktop", 1280, 800],
+      ["phone", 390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.reload();
+      await expect(page.getByTestId("offline-banner")).toBeVisible();
+      await expect(entry.locator(".status")).toHaveAttribute("data-status", "online");
+      await expect(entry.getByTestId("known-at")).toContainText("Last known at");
+      await expect(entry.getByTestId("server-usage")).toBeVisible();
+      await expect(entry.getByRole("button", { name: `Stop ${name}` })).toBeDisabled();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await snap(page, `offline-known-status-${label}`);
+    }
+    expect(perServer).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await context.setOffline(false);
+    await expect(page.getByTestId("offline-banner")).toBeHidden();
+    await expect(entry.getByTestId("known-at")).toHaveCount(0);
+  } finally {
+    await api.post(`/api/servers/${id}/stop?wait`);
+    await api.delete(`/api/servers/${id}`);
+  }
+});
+
+test("without the live socket the list polls each server, and what the polls read is kept for offline", async ({
+  page,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  const name = unique("polled-");
+  const id = hexId();
+  expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
+  expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+  try {
+    // The socket cannot be had: every attempt is closed at once.
+    await page.routeWebSocket(/\/api\/live$/, (ws) => ws.close());
+    const polled: string[] = [];
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith(`/api/servers/${id}/`)) polled.push(path.slice(path.lastIndexOf("/") + 1));
+    });
+    await page.goto("/servers");
+    await login(page);
+    const entry = page.getByTestId("server-entry").filter({ hasText: name });
+    await expect(entry.locator(".status")).toHaveAttribute("data-status", "online");
+    await expect(entry.getByTestId("server-usage")).toBeVisible();
+    expect(polled).toContain("status");
+    expect(polled).toContain("stats");
+    const kept = () =>
+      readKept(page, "values").then((values) =>
+        values.some((v) => v.includes(`"${id}":{"status":"online","stats":{`)),
+      );
+    await expect.poll(kept, { timeout: 15_000 }).toBe(true);
+  } finally {
+    await api.post(`/api/servers/${id}/stop?wait`);
+    await api.delete(`/api/servers/${id}`);
+  }
 });
 
 /** Every value kept in the last-known database, as text. */

@@ -1,6 +1,7 @@
 import { t } from "@lingui/core/macro";
 import type { ServerAction } from "../../api/servers";
-import { LastKnownNote } from "../../offline/LastKnownNote";
+import { useKnownStatuses } from "../../offline/knownStatus";
+import { KnownAt, LastKnownNote } from "../../offline/LastKnownNote";
 import type { Known, KnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { DAEMON_PREFIX, daemonTag } from "./console/ConsoleWriter";
@@ -20,10 +21,11 @@ const toLatest = (el: HTMLDivElement | null) => {
 
 /**
  * A server's page offline (issue 11): what it last showed — name, node, the console's last lines —
- * with its age; the status is unknown and the actions wait for the network.
+ * with its age; the last status delivered with its time, and the actions wait for the network.
  */
 export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
   const { server, console, scopes } = kept.value;
+  const known = useKnownStatuses(true)?.[server.id];
   const can = serverCan(scopes);
   const label: Record<string, string> = { start: t`Start`, stop: t`Stop`, kill: t`Kill` };
   return (
@@ -32,7 +34,10 @@ export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
       <header className="server-head panel">
         <ServerHeadId server={server} />
         <div className="lifecycle is-old">
-          <StatusBadge status="unknown" />
+          <span className="known-status">
+            <StatusBadge status={known?.status ?? "unknown"} />
+            {known && <KnownAt at={known.at} />}
+          </span>
           <div className="lifecycle-buttons" data-testid="server-actions">
             {ACTIONS.filter((a) => can(`server.${a}`)).map((a) => (
               <button

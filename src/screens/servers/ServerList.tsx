@@ -2,20 +2,20 @@ import { msg, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { type Server, type ServerAction, type ServerStats, serverAction } from "../../api/servers";
+import { type Server, type ServerAction, serverAction } from "../../api/servers";
 import { confirmAsync } from "../../components/confirmStore";
 import { ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
 import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
-import { LastKnownNote } from "../../offline/LastKnownNote";
+import { type KnownStatus, keepStatuses, useKnownStatuses } from "../../offline/knownStatus";
+import { KnownAt, LastKnownNote } from "../../offline/LastKnownNote";
 import { OnlineLink, offlineReason } from "../../offline/NeedsNetwork";
 import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
-import { liveStats } from "../../state/liveStatus";
 import { hasScope } from "../../state/scopes";
-import { serverInstalled, serverStatus } from "../../state/serverLive";
+import { liveStats, serverInstalled, serverStatus } from "../../state/serverStatus";
 import { useListHotkeys } from "../useListHotkeys";
 import { ServerUsage } from "./ServerUsage";
 import { ActionIcon, gameName, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
@@ -64,33 +64,34 @@ function ServerEntry({
   server,
   register,
   scopes,
-  usage,
+  known,
   onAction,
   old,
 }: {
   old: boolean;
   server: Server;
-  usage: ServerStats | undefined;
+  /** Offline: its last status delivered, with its time. */
+  known: KnownStatus | undefined;
   register: (el: HTMLElement | null) => void;
   scopes: string[] | undefined;
   onAction: (server: Server, action: ServerAction) => Promise<void>;
 }) {
   const [pending, setPending] = useState(false);
   const live = serverStatus(server.id).value;
-  // Pushed by the live socket; the prop holds what polling read while the socket was away.
-  const shownUsage = liveStats(server.id).value ?? usage;
-  // An old copy (offline) does not know the status; its actions wait for the network.
+  // An old copy (offline) shows the last status delivered, with its time; its actions wait for the network.
   const status: ShownStatus | undefined = !server.canGetStatus
     ? undefined
     : old
-      ? "unknown"
+      ? (known?.status ?? "unknown")
       : pending
         ? "loading"
         : live;
+  const shownUsage = old ? known?.stats : liveStats(server.id).value;
   const address = serverAddress(server);
   const game = gameName(server.type);
   const installed = serverInstalled(server.id).value;
-  const actions = listActions(old ? undefined : status, installed).filter((a) =>
+  // Offline with no status kept: every action the scopes allow, disabled.
+  const actions = listActions(old && !known ? undefined : status, installed).filter((a) =>
     holdsOnServer(scopes, `server.${a}`),
   );
   const run = async (action: ServerAction) => {
@@ -126,9 +127,8 @@ function ServerEntry({
               </span>
             )}
           </span>
-          {shownUsage && !old && (status === "online" || status === "starting") && (
-            <ServerUsage stats={shownUsage} />
-          )}
+          {shownUsage && (status === "online" || status === "starting") && <ServerUsage stats={shownUsage} />}
+          {old && known && <KnownAt at={known.at} />}
         </span>
       </Link>
       <div className="server-entry-side">
@@ -171,9 +171,13 @@ export default function ServerList() {
   const [search, setSearch] = useState("");
   const name = useDebounced(search.trim(), SEARCH_PAUSE_MS);
   const list = useServerList(name);
-  const { register, serverScopes, usage, refresh } = useListLive(list.servers);
   const layout = listType.value;
   const old = !list.fresh || !online.value;
+  const { register, serverScopes, refresh } = useListLive(list.servers, !old);
+  // Out of reach: each server's last status delivered. (While a kept copy waits for the fresh list,
+  // statuses are unknown, as before: the list is about to say.)
+  const known = useKnownStatuses(!online.value);
+  useEffect(keepStatuses, []);
 
   const onAction = async (server: Server, action: ServerAction) => {
     if (action === "kill") {
@@ -244,7 +248,7 @@ export default function ServerList() {
                 server={s}
                 register={register}
                 scopes={serverScopes[s.id]}
-                usage={usage[s.id]}
+                known={known?.[s.id]}
                 onAction={onAction}
                 old={old}
               />

@@ -11,12 +11,14 @@ import { confirmAsync } from "../../components/confirmStore";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
 import { intlLocale } from "../../i18n/locales";
+import { keepStatuses } from "../../offline/knownStatus";
 import { type Known, type KnownServerPage, lastKnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { NotKeptOffline } from "../../offline/NotKeptOffline";
 import { backOnline, online } from "../../offline/network";
-import { liveChannel, liveStats } from "../../state/liveStatus";
+import { liveChannel } from "../../state/liveStatus";
 import { ServerLive } from "../../state/serverLive";
+import { liveStats } from "../../state/serverStatus";
 import { AdminSection } from "./AdminSection";
 import { ServerConsole } from "./console/ServerConsole";
 import { KeptServerPage } from "./KeptServerPage";
@@ -359,6 +361,7 @@ export default function ServerView({ params }: ScreenProps) {
   useEffect(() => (watchLive ? liveChannel().watch([id]) : undefined), [id, watchLive]);
   // Subscribes to the console before start() below, so it sees the backlog too.
   useKeepServerPage(server, scopes, live, !!channels?.console);
+  useEffect(keepStatuses, []);
   // Started after the console (a child) subscribed, so the backlog reaches it.
   useEffect(() => {
     live?.start();

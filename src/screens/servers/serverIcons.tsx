@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { circle, Glyph } from "../../components/icons";
-import type { ServerStatus } from "../../state/serverLive";
+import type { ServerStatus } from "../../state/serverStatus";
 import "./type-icon.css";
 
 // Icons of the server screens, drawn for Outpost (24×24 outlines like components/icons.tsx).

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
-import { getServer, getStats, getStatus, type Server, type ServerStats } from "../../api/servers";
+import { getServer, getStats, getStatus, type Server } from "../../api/servers";
 import { quiet, reportSessionEnd } from "../../app/background";
 import { usePolling } from "../../app/usePolling";
+import { POLL_MS } from "../../state/live/poller";
 import { liveChannel } from "../../state/liveStatus";
 import { hasScope } from "../../state/scopes";
-import { POLL_MS, setServerStatus } from "../../state/serverLive";
+import { setServerStats, setServerStatus } from "../../state/serverStatus";
 import { holdsOnServer } from "./serverScopes";
 
 const ACTION_SCOPES = ["server.start", "server.stop", "server.kill"] as const;
@@ -15,29 +16,33 @@ const ACTION_SCOPES = ["server.start", "server.stop", "server.kill"] as const;
  * /api/live socket for the servers listed; only while that socket cannot be had, the servers on
  * screen are polled instead (one GET …/status each, every 5 s while the page is visible, and
  * …/stats of those running, for usage against their limits). A server's own scopes are read only
- * when the global ones do not already grant every list action.
+ * when the global ones do not already grant every list action. `reachable`: false while the list is
+ * a kept copy or the panel is out of reach, when nothing is watched or polled (the last known
+ * statuses are shown instead).
  */
-export function useListLive(servers: readonly Server[] | undefined) {
+export function useListLive(servers: readonly Server[] | undefined, reachable = true) {
   const visible = useRef(new Set<string>());
   const readAt = useRef(new Map<string, number>());
   const asked = useRef(new Set<string>());
   const byId = useRef(new Map<string, Server>());
   const [serverScopes, setServerScopes] = useState<Record<string, string[]>>({});
-  // CPU and memory of running servers on screen, with their limits (GET …/stats beside the status).
-  const [usage, setUsage] = useState<Record<string, ServerStats>>({});
   const scopesNow = useRef(serverScopes);
   scopesNow.current = serverScopes;
   byId.current = new Map((servers ?? []).map((s) => [s.id, s]));
   const globalActions = ACTION_SCOPES.every((s) => hasScope(s)) || hasScope("server.admin");
   const channel = liveChannel();
   const pushed = channel.state.value !== "closed";
-  const polling = useRef(!pushed);
-  polling.current = !pushed;
+  const reachableNow = useRef(reachable);
+  reachableNow.current = reachable;
+  // Read when asked, not at render: a watch made in this commit has already opened the socket.
+  const polling = useCallback(() => reachableNow.current && channel.state.peek() === "closed", [channel]);
 
-  const watched = (servers ?? [])
-    .filter((s) => s.canGetStatus)
-    .map((s) => s.id)
-    .join(",");
+  const watched = reachable
+    ? (servers ?? [])
+        .filter((s) => s.canGetStatus)
+        .map((s) => s.id)
+        .join(",")
+    : "";
   useEffect(() => (watched ? channel.watch(watched.split(",")) : undefined), [channel, watched]);
 
   const readStatuses = useCallback(async (ids: string[]) => {
@@ -48,15 +53,12 @@ export function useListLive(servers: readonly Server[] | undefined) {
         try {
           const status = await getStatus(id, quiet);
           setServerStatus(id, status);
+          // CPU and memory of a running server, with its limits, into the signal the socket fills.
           const stats =
             status.running && holdsOnServer(scopesNow.current[id], "server.stats")
               ? await getStats(id, quiet)
               : undefined;
-          setUsage((all) => {
-            if (!stats && !all[id]) return all;
-            const { [id]: _old, ...rest } = all;
-            return stats ? { ...rest, [id]: stats } : rest;
-          });
+          setServerStats(id, stats);
         } catch (err) {
           // Said as the live socket says it: the node is what fails, the server's status is not known.
           if (isApiError(err) && err.code === "ErrNodeUnreachable")
@@ -84,11 +86,10 @@ export function useListLive(servers: readonly Server[] | undefined) {
   const seen = useCallback(
     (ids: string[]) => {
       const now = Date.now();
-      if (polling.current)
-        void readStatuses(ids.filter((id) => now - (readAt.current.get(id) ?? 0) >= POLL_MS));
+      if (polling()) void readStatuses(ids.filter((id) => now - (readAt.current.get(id) ?? 0) >= POLL_MS));
       askScopes(ids);
     },
-    [readStatuses, askScopes],
+    [readStatuses, askScopes, polling],
   );
 
   const observer = useMemo(() => {
@@ -127,16 +128,16 @@ export function useListLive(servers: readonly Server[] | undefined) {
     () => readStatuses([...visible.current].filter((id) => byId.current.has(id))),
     [readStatuses],
   );
-  // The socket went away: poll from now on, starting at once, until it is back.
+  // The socket went away (or the panel is back in reach without it): poll from now on, starting at once.
   useEffect(() => {
-    if (!pushed) void readVisible();
-  }, [pushed, readVisible]);
+    if (reachable && !pushed && polling()) void readVisible();
+  }, [reachable, pushed, readVisible, polling]);
   usePolling(async () => {
-    if (polling.current) await readVisible();
+    if (polling()) await readVisible();
   }, POLL_MS);
 
   /** Re-read one server's status now (after an action). */
   const refresh = useCallback((id: string) => readStatuses([id]), [readStatuses]);
 
-  return { register, serverScopes, usage, refresh };
+  return { register, serverScopes, refresh };
 }

@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { LiveChannel, type LiveSocketLike, liveStats } from "../../../src/state/liveStatus";
-import { serverStatus } from "../../../src/state/serverLive";
+import { LiveChannel, type LiveSocketLike } from "../../../src/state/liveStatus";
+import { liveStats, serverStatus } from "../../../src/state/serverStatus";
 import { waitUntil } from "../../support/poll.ts";
 
 // The page's /api/live channel against a real WebSocket server on loopback.

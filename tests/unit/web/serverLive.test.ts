@@ -4,18 +4,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import WebSocket, { WebSocketServer } from "ws";
 import { get, setErrorHandler } from "../../../src/api/client";
 import type { ConsoleAnswer, ServerStats, ServerStatusAnswer } from "../../../src/api/servers";
+import { overlapLength } from "../../../src/state/live/consoleJoin";
+import { POLL_MS } from "../../../src/state/live/poller";
 import {
   CLOSE_TOO_SLOW,
-  type LiveSource,
-  overlapLength,
-  POLL_MS,
-  ServerLive,
   SOCKET_FAILURE_RESET_MS,
   SOCKET_RETRY_MS,
   type SocketLike,
-  serverStatus,
-  statusOf,
-} from "../../../src/state/serverLive";
+} from "../../../src/state/live/reconnectingSocket";
+import { type LiveSource, ServerLive } from "../../../src/state/serverLive";
+import { serverStatus, statusOf } from "../../../src/state/serverStatus";
 
 // The live-status state machine (spec §4) against a real WebSocket + HTTP server on loopback:
 // real sockets, real HTTP reads through the app's client; only the clock is fake.

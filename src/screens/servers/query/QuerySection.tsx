@@ -5,7 +5,7 @@ import { useMemo } from "react";
 import { onlyAnswer, type QueryAnswer } from "../../../api/query";
 import { Spinner } from "../../../components/Spinner";
 import { intlLocale } from "../../../i18n/locales";
-import { serverStatus } from "../../../state/serverLive";
+import { serverStatus } from "../../../state/serverStatus";
 import type { SectionProps } from "../sectionProps";
 import { type QueryResult, useServerQuery } from "./useServerQuery";
 import "./query.css";

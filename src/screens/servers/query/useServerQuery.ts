@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { canQuery, getQuery, type QueryView } from "../../../api/query";
 import { quiet, reportSessionEnd } from "../../../app/background";
-import type { ServerStatus } from "../../../state/serverLive";
+import type { ServerStatus } from "../../../state/serverStatus";
 
 /** How often a shown query section asks again (the reference client's cadence). */
 export const QUERY_POLL_MS = 30_000;
