@@ -15,6 +15,7 @@ import type { InstallEnvironment, StepContext } from "./environment.ts";
 import { installErrors } from "./errors.ts";
 import { defaultSources } from "./sources.ts";
 import { stepHandlers } from "./steps/index.ts";
+import { type NodeNotice, nodeLine } from "../../node-wire/console-messages.ts";
 
 export interface OperationsResult {
   /** Steps that ran. */
@@ -40,9 +41,7 @@ export async function runOperations(
 ): Promise<OperationsResult> {
   const sandbox = new Sandbox(env.root);
   const signal = env.signal ?? new AbortController().signal;
-  const notice = env.notice
-    ? (text: string) => env.notice?.(text)
-    : (text: string) => env.write(`[DAEMON] ${text}\n`);
+  const notice: NodeNotice = env.notice ?? ((code, ...args) => env.write(nodeLine(code, ...args)));
   const commandEnv = withBinariesOnPath(env.env ?? processEnvironment(env.root, {}), env.binariesDir);
   const runner = env.runCommand ?? processGroupRunner;
   const conditions =
@@ -72,7 +71,7 @@ export async function runOperations(
       throw named(op.type, error);
     }
     if (!step) {
-      notice(`Skipping ${op.type}: its condition ${JSON.stringify(op.if)} is false`);
+      notice("skipping", { step: op.type, condition: String(op.if) });
       skipped++;
       continue;
     }
