@@ -30,8 +30,8 @@ export const nodeMessages = {
   crashed: { en: "Server exited with code {code} (crash)", args: { code: "integer" } },
   signalled: { en: "Server was ended by {signal}", args: { signal: "word" } },
   memoryKilledAt: {
-    en: "Server was killed: it went over its memory limit ({limit} MiB) (crash)",
-    args: { limit: "integer" },
+    en: "Server was killed: it went over its memory limit ({mib} MiB) (crash)",
+    args: { mib: "integer" },
   },
   memoryKilled: { en: "Server was killed: it went over its memory limit (crash)" },
   limitsFailed: { en: "Could not apply the server's limits: {reason}", args: { reason: "text" } },

@@ -242,7 +242,7 @@ export class ServerInstance {
     const exitCode = result.code ?? -1;
     const success = !outOfMemory && result.signal === null && exitCode === plan.expectedExitCode;
     if (outOfMemory) {
-      if (plan.memoryLimitMiB) this.notice("memoryKilledAt", { limit: plan.memoryLimitMiB });
+      if (plan.memoryLimitMiB) this.notice("memoryKilledAt", { mib: plan.memoryLimitMiB });
       else this.notice("memoryKilled");
     } else if (result.signal) {
       this.notice("signalled", { signal: result.signal });
