@@ -180,7 +180,7 @@ export function nodeMessage(text: string): NodeMessagePart[] | undefined {
   // A fixed or renamed value: a quoted argument keeps its slot under the new name.
   Object.assign(shown, values?.(shown));
   return i18n
-    ._({ ...message, values: shown })
+    ._(message.id, shown, { message: message.message })
     .split(/\uE000(\d+)\uE000/)
     .map((piece, i) => (i % 2 ? { quoted: quoted[Number(piece)] ?? "" } : piece))
     .filter((piece) => piece !== "");
