@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { PanelClient } from "../support/http-client.ts";
 import { admin } from "../support/panel-process.ts";
 import { expect } from "./fixtures.ts";
@@ -42,4 +42,20 @@ export async function registerUser(baseURL: string, prefix = "user") {
   await client.prime();
   expect((await client.post("/auth/register", user)).status).toBe(200);
   return user;
+}
+
+/**
+ * The text of a CodeMirror editor whose editable area is `editor` (a template's JSON): its rendered
+ * lines, so short texts only (CodeMirror draws the lines near the viewport).
+ */
+export async function editorText(editor: Locator): Promise<string> {
+  await expect(editor.locator(".cm-line").first()).toBeAttached();
+  return (await editor.locator(".cm-line").allInnerTexts()).join("\n");
+}
+
+/** Replaces a CodeMirror editor's text as a user would: select all, then type (paste) the new text. */
+export async function setEditorText(editor: Locator, text: string): Promise<void> {
+  await editor.click();
+  await editor.page().keyboard.press("ControlOrMeta+a");
+  await editor.page().keyboard.insertText(text);
 }

@@ -80,8 +80,10 @@ for (const [locale, catalog, width] of [
     const output = page.getByTestId("console-output");
     // An install step's line: the node's words translated, the command quoted as it came.
     expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
-    const running = output.locator(".console-line-daemon").filter({ has: page.locator("q") });
-    await expect(running.locator("q")).toHaveText("echo installed-by-step");
+    const running = output
+      .locator(".console-line-daemon")
+      .filter({ has: page.locator("q", { hasText: "echo installed-by-step" }) });
+    await expect(running).toHaveCount(1);
     await expect(running).toContainText(tr(catalog, "Running: {command}").split("{command}")[0].trim());
     await expect(output).not.toContainText("Executing:");
     // The download's lines: the URL and the file quoted, the words the page's.

@@ -2,7 +2,9 @@ import { i18n } from "@lingui/core";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { generateMessageId } from "@lingui/message-utils/generateMessageId";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CATALOGS, presentLocales, readCatalog } from "../../../scripts/i18n/catalogs.mjs";
+import fs from "node:fs";
+import path from "node:path";
+import PO from "pofile";
 import {
   type NodeMessageCode,
   nodeMessageText,
@@ -16,11 +18,19 @@ const codes = Object.keys(nodeMessages) as NodeMessageCode[];
 const placeholders = (message: string) =>
   new Set([...message.matchAll(/\{(\w+)[,}]/g)].map((m) => m[1]));
 
+const localesDir = path.resolve(import.meta.dirname, "../../../locales");
+const presentLocales = () =>
+  fs
+    .readdirSync(localesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
 /** A locale's catalogs as Lingui loads them (id → compiled message). */
 function catalog(locale: string) {
   const messages: Record<string, ReturnType<typeof compileMessage>> = {};
-  for (const name of CATALOGS) {
-    for (const item of readCatalog(locale, name)?.items ?? []) {
+  for (const name of ["shell", "screens"]) {
+    const po = PO.parse(fs.readFileSync(path.join(localesDir, locale, `${name}.po`), "utf8"));
+    for (const item of po.items) {
       if (item.msgstr[0]) messages[generateMessageId(item.msgid, item.msgctxt ?? "")] = compileMessage(item.msgstr[0]);
     }
   }
