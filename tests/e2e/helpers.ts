@@ -45,12 +45,18 @@ export async function registerUser(baseURL: string, prefix = "user") {
 }
 
 /**
- * The text of a CodeMirror editor whose editable area is `editor` (a template's JSON): its rendered
- * lines, so short texts only (CodeMirror draws the lines near the viewport).
+ * The whole text of a CodeMirror editor whose editable area is `editor` (a template's JSON). It
+ * draws only the lines near the viewport, so the text is read from its state, through the link
+ * from its DOM to its view that CodeMirror's own EditorView.findFromDOM follows.
  */
 export async function editorText(editor: Locator): Promise<string> {
   await expect(editor.locator(".cm-line").first()).toBeAttached();
-  return (await editor.locator(".cm-line").allInnerTexts()).join("\n");
+  return editor.evaluate((el) => {
+    const tile = (el as unknown as { cmTile?: { root?: { view?: { state: { doc: object } } } } }).cmTile;
+    const doc = tile?.root?.view?.state.doc;
+    if (!doc) throw new Error("not a CodeMirror editor");
+    return doc.toString();
+  });
 }
 
 /** Replaces a CodeMirror editor's text as a user would: select all, then type (paste) the new text. */
