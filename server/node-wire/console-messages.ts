@@ -71,7 +71,10 @@ export const nodeMessages = {
     en: "Server went over its disk limit ({limit} MiB): stopping it; it starts again once files are deleted",
     args: { limit: "integer" },
   },
-  diskKilling: { en: "Server is still over its disk limit ({limit} MiB), killing it", args: { limit: "integer" } },
+  diskKilling: {
+    en: "Server is still over its disk limit ({limit} MiB), killing it",
+    args: { limit: "integer" },
+  },
   // Containers.
   containerMemoryKilled: { en: "The server went over its memory limit and was killed" },
   containerLost: { en: "Lost the container: {reason}", args: { reason: "text" } },
@@ -139,7 +142,10 @@ export const nodeMessages = {
   sendingToConsole: { en: "Sending to the console: {text}", args: { text: "text" } },
   javaPresent: { en: "{binary} is already installed", args: { binary: "token" } },
   javaLookup: { en: "Looking up Java {version} at {host}", args: { version: "word", host: "token" } },
-  javaDownloading: { en: "Downloading Java {version} ({release})", args: { version: "word", release: "token" } },
+  javaDownloading: {
+    en: "Downloading Java {version} ({release})",
+    args: { version: "word", release: "token" },
+  },
   javaInstalled: { en: "Installed {binary}", args: { binary: "token" } },
   minecraftMissing: { en: "Could not locate version {version}", args: { version: "text" } },
   minecraftJson: {
@@ -212,7 +218,7 @@ export function nodeLine<C extends NodeMessageCode>(code: C, ...rest: NodeMessag
   return `${DAEMON_PREFIX}${nodeMessageText(code, ...rest)}\n`;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const argPattern: Record<NodeArgKind, string> = {
   text: ".+",
   token: "\\S+",
@@ -236,11 +242,11 @@ function buildReaders(): Reader[] {
     let at = 0;
     const holes = [...spec.en.matchAll(placeholder)];
     for (const [i, hole] of holes.entries()) {
-      source += escape(spec.en.slice(at, hole.index));
+      source += escapeRegExp(spec.en.slice(at, hole.index));
       at = hole.index + hole[0].length;
       const [, name, one, other] = hole;
       if (one !== undefined) {
-        source += `(?:${escape(one)}|${escape(other ?? "")})`;
+        source += `(?:${escapeRegExp(one)}|${escapeRegExp(other ?? "")})`;
         continue;
       }
       const kind = spec.args?.[name] ?? "text";
@@ -249,7 +255,7 @@ function buildReaders(): Reader[] {
       source += `(${argPattern[kind]}${lazy ? "?" : ""})`;
       names.push(name);
     }
-    source += escape(spec.en.slice(at));
+    source += escapeRegExp(spec.en.slice(at));
     return { code: code as NodeMessageCode, pattern: new RegExp(`^${source}$`), names };
   });
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, editorText, setEditorText, snap, unique } from "./helpers.ts";
+import { admin, adminApi, editorText, snap, unique } from "./helpers.ts";
 
 // The admin's template definition editor is the app's code editor (CodeMirror, issue 27): fetched
 // only when a template is opened (never in the first load), JSON highlighting, line numbers,
@@ -28,7 +28,9 @@ for (const [locale, catalog, width] of [
   }) => {
     const api = await adminApi(baseURL!);
     const name = unique("code-tpl-");
-    expect((await api.put(`/api/templates/0/${name}`, echoDefinition({ display: "Before" }))).status).toBe(204);
+    expect((await api.put(`/api/templates/0/${name}`, echoDefinition({ display: "Before" }))).status).toBe(
+      204,
+    );
     const phone = width < 600;
     const context = await browser.newContext({
       baseURL,
@@ -55,7 +57,9 @@ for (const [locale, catalog, width] of [
     await expect(json).toBeVisible();
     expect(scripts.filter((u) => /codeEditor/.test(u)).length).toBeGreaterThan(0);
     // JSON highlighting (a property name in its colour) and line numbers.
-    await expect(page.locator(".json-editor .cm-lineNumbers .cm-gutterElement").filter({ hasText: /^2$/ })).toBeVisible();
+    await expect(
+      page.locator(".json-editor .cm-lineNumbers .cm-gutterElement").filter({ hasText: /^2$/ }),
+    ).toBeVisible();
     const colours = () =>
       json
         .locator(".cm-line")
@@ -64,7 +68,9 @@ for (const [locale, catalog, width] of [
         .evaluateAll((spans) => spans.map((s) => [s.textContent, getComputedStyle(s).color]));
     await expect.poll(async () => (await colours()).length).toBeGreaterThanOrEqual(2);
     // Code reads left to right on every page.
-    expect(await page.locator(".json-editor .cm-editor").evaluate((el) => getComputedStyle(el).direction)).toBe("ltr");
+    expect(
+      await page.locator(".json-editor .cm-editor").evaluate((el) => getComputedStyle(el).direction),
+    ).toBe("ltr");
 
     // Edited in the editor, through its search and replace (the app's controls, the page's words):
     // the form follows; saved.
@@ -85,11 +91,15 @@ for (const [locale, catalog, width] of [
     expect((await api.get(`/api/templates/0/${name}`)).body.display).toBe("After");
     const [fieldHeight, buttonHeight] = await Promise.all([
       find.evaluate((el) => el.getBoundingClientRect().height),
-      panel.getByRole("button", { name: tr(catalog, "next") }).evaluate((el) => el.getBoundingClientRect().height),
+      panel
+        .getByRole("button", { name: tr(catalog, "next") })
+        .evaluate((el) => el.getBoundingClientRect().height),
     ]);
     expect(fieldHeight).toBeGreaterThanOrEqual(36);
     expect(buttonHeight).toBeGreaterThanOrEqual(36);
-    expect(await panel.evaluate((el) => getComputedStyle(el).direction)).toBe(locale === "ar-SA" ? "rtl" : "ltr");
+    expect(await panel.evaluate((el) => getComputedStyle(el).direction)).toBe(
+      locale === "ar-SA" ? "rtl" : "ltr",
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await snap(page, `template-code-editor-${catalog}-${width}`);
     await context.close();

@@ -154,7 +154,8 @@ export class BackupOps implements NodeBackups {
     const { instance } = server;
     instance.notice("backingUp");
     const work = instance.whileBusy("backup", async () => {
-      const skipped = (place: string, why: string) => instance.notice("backupLeftOut", { place, reason: why });
+      const skipped = (place: string, why: string) =>
+        instance.notice("backupLeftOut", { place, reason: why });
       if (s3) {
         await s3.upload(serverId, name, backupArchiveStream(server.sandbox, progress, skipped));
         return;

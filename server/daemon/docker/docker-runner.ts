@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type Docker from "dockerode";
 import { ApiError } from "../../errors.ts";
+import { nodeLine } from "../../node-wire/console-messages.ts";
 import { dockerAnswers } from "../docker-probe.ts";
 import type { CommandExit, CommandSpec } from "../install/command-runner.ts";
 import type { ServerProcess } from "../runtime/instance.ts";
@@ -9,7 +10,6 @@ import { ContainerProcess } from "./container-process.ts";
 import { type ContainerInput, containerName, containerSpec } from "./container-spec.ts";
 import { ensureImage, pullImage } from "./image-pull.ts";
 import { dockerClient } from "./socket.ts";
-import { nodeLine } from "../../node-wire/console-messages.ts";
 
 export const dockerNotSupported = () =>
   new ApiError(400, "ErrDockerNotSupported", "no Docker engine answers on this node");
@@ -127,8 +127,7 @@ export class DockerRunner {
       throw dockerNotSupported();
     }
     const ignored = (["bindings", "hostConfig", "config"] as const).filter((k) => input.environment[k]);
-    if (ignored.length > 0)
-      say(nodeLine("dockerIgnored", { settings: ignored.join(", ") }));
+    if (ignored.length > 0) say(nodeLine("dockerIgnored", { settings: ignored.join(", ") }));
     const docker = await this.docker();
     await ensureImage(docker, input.image, say);
     try {

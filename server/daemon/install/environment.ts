@@ -1,8 +1,8 @@
+import type { NodeNotice } from "../../node-wire/console-messages.ts";
 import type { VariableValue } from "../../templates/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { CommandRunner } from "./command-runner.ts";
 import type { UpstreamSources } from "./sources.ts";
-import type { NodeNotice } from "../../node-wire/console-messages.ts";
 
 /**
  * What a list of steps runs against: one server's folder and console, the

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { ApiError } from "../../errors.ts";
+import { type NodeNotice, nodeLine } from "../../node-wire/console-messages.ts";
 import {
   ConditionEvaluator,
   isOperationType,
@@ -15,7 +16,6 @@ import type { InstallEnvironment, StepContext } from "./environment.ts";
 import { installErrors } from "./errors.ts";
 import { defaultSources } from "./sources.ts";
 import { stepHandlers } from "./steps/index.ts";
-import { type NodeNotice, nodeLine } from "../../node-wire/console-messages.ts";
 
 export interface OperationsResult {
   /** Steps that ran. */

@@ -236,9 +236,7 @@ export class ServerInstance {
     // Whatever the leader left behind in its group goes with it (and in its cgroup, what left the group).
     group.signal("SIGKILL");
     const outOfMemory = plan.cgroup ? (await plan.cgroup.oomKills().catch(() => 0)) > 0 : false;
-    await plan.cgroup
-      ?.remove()
-      .catch((err) => this.notice("cgroupRemoveFailed", { reason: err.message }));
+    await plan.cgroup?.remove().catch((err) => this.notice("cgroupRemoveFailed", { reason: err.message }));
     const exitCode = result.code ?? -1;
     const success = !outOfMemory && result.signal === null && exitCode === plan.expectedExitCode;
     if (outOfMemory) {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { nodeLine } from "../../node-wire/console-messages.ts";
 import type { ServerCgroup } from "./cgroups.ts";
 import { type Isolation, sandboxArgv, unconfinedArgv } from "./host-sandbox.ts";
-import { nodeLine } from "../../node-wire/console-messages.ts";
 
 export interface SpawnSpec {
   argv: string[];

@@ -1,3 +1,4 @@
+import type { NodeNotice } from "../../node-wire/console-messages.ts";
 import {
   editConfigText,
   type ServerContext,
@@ -8,7 +9,6 @@ import {
 import type { ContainerInput } from "../docker/container-spec.ts";
 import type { DockerRunner } from "../docker/docker-runner.ts";
 import type { Sandbox } from "../sandbox/index.ts";
-import type { NodeNotice } from "../../node-wire/console-messages.ts";
 
 /**
  * What a server made from a Pterodactyl / Pelican egg needs at run time

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError, errorText } from "../../errors.ts";
+import type { NodeNotice } from "../../node-wire/console-messages.ts";
 import {
   ConditionEvaluator,
   checkVariableValue,
@@ -40,7 +41,6 @@ import { findBinary, hostPlatform, processEnvironment } from "./host.ts";
 import { InstallMarker } from "./install-marker.ts";
 import { type Owner, runsAsRoot } from "./server-owner.ts";
 import type { UidBlock } from "./uid-blocks.ts";
-import type { NodeNotice } from "../../node-wire/console-messages.ts";
 
 /** What a runner of install / pre / post steps gets besides the steps. */
 export interface StepIo {
@@ -496,7 +496,9 @@ export class ManagedServer {
     this.stoppingForDisk = false;
     const limitMiB = await this.disk.overLimit();
     if (limitMiB === undefined) return;
-    this.instance.notice(action === "starting" ? "diskNotStarting" : "diskNotInstalling", { limit: limitMiB });
+    this.instance.notice(action === "starting" ? "diskNotStarting" : "diskNotInstalling", {
+      limit: limitMiB,
+    });
     throw diskLimitReached(limitMiB);
   }
 

@@ -1,4 +1,5 @@
 import { errorText } from "../../errors.ts";
+import { type NodeNotice, nodeMessageText } from "../../node-wire/console-messages.ts";
 import type { TaskListView, TaskRunView, TaskTrigger, TaskView } from "../../node-wire/task-wire.ts";
 import { nextRun, parseCron } from "../../templates/cron.ts";
 import type { Operation } from "../../templates/index.ts";
@@ -6,7 +7,6 @@ import type { Task, TaskOperation, TaskSettings } from "../../templates/tasks.ts
 import type { ManagedServer } from "../servers/managed-server.ts";
 import { ConsoleMatcher } from "./console-match.ts";
 import type { TaskFileContent, TaskFileWriter, TaskRunsContent } from "./task-file.ts";
-import { type NodeNotice, nodeMessageText } from "../../node-wire/console-messages.ts";
 
 export const runsKept = 20;
 const outputBytes = 64 * 1024;

@@ -48,7 +48,9 @@ describe("the node's console lines", () => {
 
   it("read back to their own code and arguments, every code", () => {
     for (const code of codes) {
-      const args = Object.fromEntries(Object.entries(argsOf(code)).map(([name, kind]) => [name, sample[kind]]));
+      const args = Object.fromEntries(
+        Object.entries(argsOf(code)).map(([name, kind]) => [name, sample[kind]]),
+      );
       const written = text(code, args);
       expect(written, code).not.toMatch(/[{}]/);
       expect(decodeNodeLine(written), `${code}: ${written}`).toEqual({ code, args });
@@ -71,10 +73,12 @@ describe("the node's console lines", () => {
 
   it("write English plurals and sizes as before", () => {
     expect(nodeMessageText("extracted", { count: 1, archive: "a.zip" })).toBe("Extracted 1 entry from a.zip");
-    expect(nodeMessageText("extracted", { count: 2, archive: "a.zip" })).toBe("Extracted 2 entries from a.zip");
-    expect(nodeMessageText("downloadProgressOf", { what: "a", done: 1572864, total: 10485760, percent: 15 })).toBe(
-      "Downloading a: 1.5 MiB of 10.0 MiB (15%)",
+    expect(nodeMessageText("extracted", { count: 2, archive: "a.zip" })).toBe(
+      "Extracted 2 entries from a.zip",
     );
+    expect(
+      nodeMessageText("downloadProgressOf", { what: "a", done: 1572864, total: 10485760, percent: 15 }),
+    ).toBe("Downloading a: 1.5 MiB of 10.0 MiB (15%)");
     expect(nodeLine("starting")).toBe("[DAEMON] Starting server\n");
   });
 

@@ -1,22 +1,21 @@
+import fs from "node:fs";
+import path from "node:path";
 import { i18n } from "@lingui/core";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { generateMessageId } from "@lingui/message-utils/generateMessageId";
-import { beforeAll, describe, expect, it } from "vitest";
-import fs from "node:fs";
-import path from "node:path";
 import PO from "pofile";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   type NodeMessageCode,
-  nodeMessageText,
   nodeMessages,
+  nodeMessageText,
 } from "../../../server/node-wire/console-messages";
 import { nodeMessage, nodeMessageWords } from "../../../src/screens/servers/console/nodeMessages";
 
 // The client shows every code of the node's table in the page's language, foreign parts quoted.
 
 const codes = Object.keys(nodeMessages) as NodeMessageCode[];
-const placeholders = (message: string) =>
-  new Set([...message.matchAll(/\{(\w+)[,}]/g)].map((m) => m[1]));
+const placeholders = (message: string) => new Set([...message.matchAll(/\{(\w+)[,}]/g)].map((m) => m[1]));
 
 const localesDir = path.resolve(import.meta.dirname, "../../../locales");
 const presentLocales = () =>
@@ -31,7 +30,8 @@ function catalog(locale: string) {
   for (const name of ["shell", "screens"]) {
     const po = PO.parse(fs.readFileSync(path.join(localesDir, locale, `${name}.po`), "utf8"));
     for (const item of po.items) {
-      if (item.msgstr[0]) messages[generateMessageId(item.msgid, item.msgctxt ?? "")] = compileMessage(item.msgstr[0]);
+      if (item.msgstr[0])
+        messages[generateMessageId(item.msgid, item.msgctxt ?? "")] = compileMessage(item.msgstr[0]);
     }
   }
   return messages;
@@ -48,14 +48,16 @@ describe("the node's console lines in the page's language", () => {
       expect(words, code).toBeDefined();
       const args = Object.keys((nodeMessages[code] as { args?: object }).args ?? {});
       const given = new Set([...args, ...Object.keys(words.values?.({}) ?? {})]);
-      for (const name of placeholders(words.message.message ?? "")) expect(given, `${code}: ${name}`).toContain(name);
+      for (const name of placeholders(words.message.message ?? ""))
+        expect(given, `${code}: ${name}`).toContain(name);
     }
   });
 
   it("has every code's words translated in every locale", () => {
     for (const locale of presentLocales()) {
       const messages = catalog(locale);
-      for (const code of codes) expect(messages[nodeMessageWords[code].message.id], `${locale} ${code}`).toBeDefined();
+      for (const code of codes)
+        expect(messages[nodeMessageWords[code].message.id], `${locale} ${code}`).toBeDefined();
     }
   });
 
@@ -65,7 +67,12 @@ describe("the node's console lines in the page's language", () => {
       "Install failed: ",
       { quoted: "fatal: unable to access 'x'" },
     ]);
-    expect(nodeMessage("Moving file from a b to c")).toEqual(["Moving ", { quoted: "a b" }, " to ", { quoted: "c" }]);
+    expect(nodeMessage("Moving file from a b to c")).toEqual([
+      "Moving ",
+      { quoted: "a b" },
+      " to ",
+      { quoted: "c" },
+    ]);
     expect(nodeMessage(nodeMessageText("extracted", { count: 1, archive: "a.zip" }))).toEqual([
       "Extracted 1 entry from ",
       { quoted: "a.zip" },

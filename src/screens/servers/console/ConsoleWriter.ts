@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
-import { type Piece, type Style, styleClasses, styleColors } from "./ansi";
 import { DAEMON_PREFIX } from "../../../../server/node-wire/console-messages";
+import { type Piece, type Style, styleClasses, styleColors } from "./ansi";
 import { type NodeMessagePart, nodeMessage } from "./nodeMessages";
 
 export { DAEMON_PREFIX } from "../../../../server/node-wire/console-messages";

@@ -50,7 +50,9 @@ const words: Record<NodeMessageCode, Words> = {
     message: msg({ message: "Task {task}: its console pattern took too long and is paused for a minute" }),
   },
   diskNotStarting: {
-    message: msg({ message: "Not starting: the server is over its disk limit ({limit} MiB); delete files first" }),
+    message: msg({
+      message: "Not starting: the server is over its disk limit ({limit} MiB); delete files first",
+    }),
   },
   diskNotInstalling: {
     message: msg({
@@ -62,11 +64,14 @@ const words: Record<NodeMessageCode, Words> = {
   },
   diskStopping: {
     message: msg({
-      message: "Server went over its disk limit ({limit} MiB): stopping it; it starts again once files are deleted",
+      message:
+        "Server went over its disk limit ({limit} MiB): stopping it; it starts again once files are deleted",
     }),
   },
   diskKilling: { message: msg({ message: "Server is still over its disk limit ({limit} MiB), killing it" }) },
-  containerMemoryKilled: { message: msg({ message: "The server went over its memory limit and was killed" }) },
+  containerMemoryKilled: {
+    message: msg({ message: "The server went over its memory limit and was killed" }),
+  },
   containerLost: { message: msg({ message: "Lost the container: {reason}" }) },
   containerRemoveFailed: { message: msg({ message: "Could not remove the container: {reason}" }) },
   containerStartFailed: { message: msg({ message: "Could not start the container: {reason}" }) },
@@ -90,7 +95,9 @@ const words: Record<NodeMessageCode, Words> = {
   restoreFailed: { message: msg({ message: "Restore failed: {reason}" }) },
   eggInstall: { message: msg({ message: "Running the egg's install script in {image}" }) },
   eggConfigTooBig: { message: msg({ message: "Config file {file} is too big to edit; left as it is" }) },
-  eggConfigFailed: { message: msg({ message: "Config file {file} could not be edited ({parser}): {reason}" }) },
+  eggConfigFailed: {
+    message: msg({ message: "Config file {file} could not be edited ({parser}): {reason}" }),
+  },
   skipping: { message: msg({ message: "Skipping {step}: its condition {condition} is false" }) },
   executing: { message: running },
   downloadingFile: { message: downloading },
@@ -107,13 +114,15 @@ const words: Record<NodeMessageCode, Words> = {
   extracting: { message: msg({ message: "Extracting {archive} to {folder}" }) },
   extracted: {
     message: msg({
-      message: "{count, plural, one {Extracted # entry from {archive}} other {Extracted # entries from {archive}}}",
+      message:
+        "{count, plural, one {Extracted # entry from {archive}} other {Extracted # entries from {archive}}}",
     }),
   },
   archiving: { message: msg({ message: "Archiving {sources} into {archive}" }) },
   archived: {
     message: msg({
-      message: "{count, plural, one {Archived # entry into {archive}} other {Archived # entries into {archive}}}",
+      message:
+        "{count, plural, one {Archived # entry into {archive}} other {Archived # entries into {archive}}}",
     }),
   },
   moving: { message: msg({ message: "Moving {from} to {to}" }) },
@@ -128,7 +137,10 @@ const words: Record<NodeMessageCode, Words> = {
   minecraftJson: { message: downloading },
   minecraftJar: { message: downloading },
   fabricMetadata: { message: downloading },
-  forgeInstaller: { message: msg({ message: "Downloading the {loader} installer {version}" }), values: () => ({ loader: "Forge" }) },
+  forgeInstaller: {
+    message: msg({ message: "Downloading the {loader} installer {version}" }),
+    values: () => ({ loader: "Forge" }),
+  },
   neoforgeInstaller: {
     message: msg({ message: "Downloading the {loader} installer {version}" }),
     values: () => ({ loader: "NeoForge" }),
@@ -140,7 +152,9 @@ const words: Record<NodeMessageCode, Words> = {
   depotDownloader: { message: downloading, values: (a) => ({ url: a.asset }) },
   modpackDownloading: { message: downloading },
   modpackExtracting: { message: msg({ message: "Extracting modpack {pack}" }) },
-  modpackUnknownType: { message: msg({ message: "Unknown server type: the server could not be prepared to run" }) },
+  modpackUnknownType: {
+    message: msg({ message: "Unknown server type: the server could not be prepared to run" }),
+  },
   modpackUnsupportedLoader: {
     message: msg({ message: "Unsupported mod loader {loader}: the server could not be prepared to run" }),
   },

@@ -8,7 +8,14 @@ import {
   syntaxHighlighting,
 } from "@codemirror/language";
 import { highlightSelectionMatches, openSearchPanel, search, searchKeymap } from "@codemirror/search";
-import { Compartment, EditorState, type Extension, RangeSet, StateEffect, StateField } from "@codemirror/state";
+import {
+  Compartment,
+  EditorState,
+  type Extension,
+  RangeSet,
+  StateEffect,
+  StateField,
+} from "@codemirror/state";
 import {
   drawSelection,
   EditorView,
@@ -64,7 +71,10 @@ const theme = EditorView.theme({
   "&": { height: "100%", color: "var(--text)", backgroundColor: "var(--surface)" },
   "&.cm-focused": { outline: "none" },
   // Code in the monospace face; the panels keep the page's face (the host sets none).
-  ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", lineHeight: "inherit" },
+  ".cm-scroller": {
+    fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+    lineHeight: "inherit",
+  },
   ".cm-content": { caretColor: "var(--text)", padding: "10px 0" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection": {
@@ -84,7 +94,12 @@ const theme = EditorView.theme({
   ".cm-searchMatch.cm-searchMatch-selected": {
     backgroundColor: "color-mix(in srgb, var(--primary) 50%, transparent)",
   },
-  ".cm-panels": { backgroundColor: "var(--surface-2)", color: "var(--text)", fontSize: "1rem", lineHeight: "1.5" },
+  ".cm-panels": {
+    backgroundColor: "var(--surface-2)",
+    color: "var(--text)",
+    fontSize: "1rem",
+    lineHeight: "1.5",
+  },
   ".cm-panels.cm-panels-top": { borderBottom: "1px solid var(--border)" },
   ".cm-panels.cm-panels-bottom": { borderTop: "1px solid var(--border)" },
   // The search panel in the app's controls: fields and buttons of the app's height (touch-sized on a
@@ -112,7 +127,11 @@ const theme = EditorView.theme({
     fontSize: "1rem",
     fontFamily: "inherit",
   },
-  ".cm-textfield:focus": { outline: "none", borderColor: "var(--primary)", boxShadow: "0 0 0 1px var(--primary)" },
+  ".cm-textfield:focus": {
+    outline: "none",
+    borderColor: "var(--primary)",
+    boxShadow: "0 0 0 1px var(--primary)",
+  },
   ".cm-button": {
     minHeight: "40px",
     padding: "0 14px",
