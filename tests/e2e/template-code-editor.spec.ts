@@ -74,7 +74,8 @@ for (const [locale, catalog, width] of [
 
     // Edited in the editor, through its search and replace (the app's controls, the page's words):
     // the form follows; saved.
-    await json.click();
+    // Where a person would click: on its first line (the middle of the wide text is off screen).
+    await json.click({ position: { x: 8, y: 8 } });
     await page.keyboard.press("ControlOrMeta+f");
     const panel = page.locator(".json-editor .cm-search");
     const find = panel.getByRole("textbox", { name: tr(catalog, "Find") });
@@ -101,6 +102,7 @@ for (const [locale, catalog, width] of [
       locale === "ar-SA" ? "rtl" : "ltr",
     );
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await page.locator(".json-editor .cm-scroller").evaluate((el) => el.scrollLeft)).toBe(0);
     await snap(page, `template-code-editor-${catalog}-${width}`);
     await context.close();
     expect((await api.delete(`/api/templates/0/${name}`)).status).toBe(204);
