@@ -55,11 +55,14 @@ describe("the node's console lines in the page's language", () => {
 
   it("has every code's words translated in every locale", () => {
     for (const locale of presentLocales()) {
-      const messages = catalog(locale);
-      for (const code of codes)
-        expect(messages[nodeMessageWords[code].message.id], `${locale} ${code}`).toBeDefined();
+      const po = PO.parse(fs.readFileSync(path.join(localesDir, locale, "screens.po"), "utf8"));
+      const translated = new Set(po.items.filter((i) => i.msgstr[0]).map((i) => i.msgid));
+      for (const code of codes) {
+        expect(translated.has(nodeMessageWords[code].message.message ?? ""), `${locale} ${code}`).toBe(true);
+      }
     }
-  });
+    // 34 catalogs to read, on a busy machine.
+  }, 30_000);
 
   it("shows the page's words, the foreign part apart to be quoted; unknown lines are left alone", () => {
     expect(nodeMessage("Starting server")).toEqual(["Starting server"]);
