@@ -8,7 +8,7 @@ import { type DockerEngine, startDockerEngine, testImage } from "../support/dock
 import { echoDefinition } from "../support/echo-template.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap, unique } from "./helpers.ts";
+import { adminApi, editorText, login, snap, unique } from "./helpers.ts";
 
 // Issue 28: a Pelican egg (YAML, PLCN_v3) imported from a file on the Templates page, then a
 // server created from it in the wizard. Eggs run in the docker environment, so this test has a
@@ -87,7 +87,7 @@ test("an admin imports an egg from a file on the Templates page and creates a se
   // The egg is converted in the page: the editor holds the template it becomes.
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
   await expect(page.getByTestId("template-status")).toHaveText("Valid template");
-  const converted = JSON.parse(await page.getByTestId("template-json").inputValue());
+  const converted = JSON.parse(await editorText(page.getByTestId("template-json")));
   expect(converted).toMatchObject({
     display,
     run: { command: "echo ready on ${port}", stopCode: 2 },
@@ -159,7 +159,7 @@ test("an admin imports an egg by pasting it and from a URL; a server waiting for
   await expect(page.getByLabel("Display name")).toHaveValue(pasted);
   const name = pasted.replace(/ /g, "-");
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
-  expect(JSON.parse(await page.getByTestId("template-json").inputValue())).toMatchObject({
+  expect(JSON.parse(await editorText(page.getByTestId("template-json")))).toMatchObject({
     display: pasted,
     egg: { format: "PLCN_v3" },
   });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { PanelClient } from "../support/http-client.ts";
 import { admin } from "../support/panel-process.ts";
 import { expect } from "./fixtures.ts";
@@ -55,4 +55,26 @@ export async function registerUser(baseURL: string, prefix = "user") {
   await client.prime();
   expect((await client.post("/auth/register", user)).status).toBe(200);
   return user;
+}
+
+/**
+ * The whole text of a CodeMirror editor whose editable area is `editor` (a template's JSON). It
+ * draws only the lines near the viewport, so the text is read from its state, through the link
+ * from its DOM to its view that CodeMirror's own EditorView.findFromDOM follows.
+ */
+export async function editorText(editor: Locator): Promise<string> {
+  await expect(editor.locator(".cm-line").first()).toBeAttached();
+  return editor.evaluate((el) => {
+    const tile = (el as unknown as { cmTile?: { root?: { view?: { state: { doc: object } } } } }).cmTile;
+    const doc = tile?.root?.view?.state.doc;
+    if (!doc) throw new Error("not a CodeMirror editor");
+    return doc.toString();
+  });
+}
+
+/** Replaces a CodeMirror editor's text as a user would: select all, then type (paste) the new text. */
+export async function setEditorText(editor: Locator, text: string): Promise<void> {
+  await editor.click();
+  await editor.page().keyboard.press("ControlOrMeta+a");
+  await editor.page().keyboard.insertText(text);
 }

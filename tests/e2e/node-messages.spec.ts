@@ -1,13 +1,16 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
 import { admin, adminApi, snap, unique } from "./helpers.ts";
 
 // The node's own console lines in the page's language (issue 27): the node still writes English
-// into the console (PufferPanel's client reads it as it is); this client shows each known line by
-// its code in German, Russian or Arabic, the rest as it came.
+// into the console (PufferPanel's client reads it as it is), every line through one table of codes
+// (server/node-wire/console-messages.ts); this client reads the code back by that table and shows
+// the line in German, Russian or Arabic, the foreign parts (a URL, a file, a command) quoted.
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 function tr(locale: string, english: string): string {
@@ -15,6 +18,20 @@ function tr(locale: string, english: string): string {
   const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
   if (at < 0) throw new Error(`${english} is not in ${locale}/screens.po`);
   return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
+}
+
+/** The words of an ICU plural translation's `which` case around its argument, `#` as `n`. */
+function pluralWords(message: string, which: string, n: number): string {
+  let at = message.indexOf(` ${which} {`) + which.length + 3;
+  let depth = 1;
+  let body = "";
+  for (; depth > 0; at++) {
+    const c = message[at];
+    depth += c === "{" ? 1 : c === "}" ? -1 : 0;
+    if (depth > 0) body += c;
+  }
+  const pieces = body.split("{archive}").map((p) => p.trim());
+  return (pieces.sort((a, b) => b.length - a.length)[0] ?? "").replace("#", String(n));
 }
 
 for (const [locale, catalog, width] of [
@@ -27,9 +44,21 @@ for (const [locale, catalog, width] of [
     baseURL,
   }) => {
     const api = await adminApi(baseURL!);
+    // A file to download, from a site on this machine.
+    const site = http.createServer((_req, res) => res.end("downloaded text\n"));
+    await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
+    const fileUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/readme.txt`;
     const id = randomBytes(4).toString("hex");
     const created = await api.put(`/api/servers/${id}`, {
-      ...echoDefinition({ install: [{ type: "command", commands: ["echo installed-by-step"] }] }),
+      ...echoDefinition({
+        install: [
+          { type: "command", commands: ["echo installed-by-step"] },
+          { type: "download", files: [fileUrl] },
+          { type: "mkdir", target: "packed" },
+          { type: "archive", source: ["readme.txt"], destination: "packed/one.zip" },
+          { type: "extract", source: "packed/one.zip", destination: "unpacked" },
+        ],
+      }),
       name: unique("node-lines-"),
       node: 0,
       users: [admin.username],
@@ -51,10 +80,29 @@ for (const [locale, catalog, width] of [
     const output = page.getByTestId("console-output");
     // An install step's line: the node's words translated, the command quoted as it came.
     expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
-    const running = output.locator(".console-line-daemon").filter({ has: page.locator("q") });
-    await expect(running.locator("q")).toHaveText("echo installed-by-step");
+    const running = output
+      .locator(".console-line-daemon")
+      .filter({ has: page.locator("q", { hasText: "echo installed-by-step" }) });
+    await expect(running).toHaveCount(1);
     await expect(running).toContainText(tr(catalog, "Running: {command}").split("{command}")[0].trim());
     await expect(output).not.toContainText("Executing:");
+    // The download's lines: the URL and the file quoted, the words the page's.
+    const downloaded = output.locator(".console-line-daemon").filter({ hasText: "readme.txt" });
+    await expect(downloaded.filter({ has: page.locator("q", { hasText: fileUrl }) }).first()).toBeVisible();
+    await expect(output).toContainText(tr(catalog, "Downloading {url}").split("{url}")[0].trim());
+    await expect(output).not.toContainText("Downloading file");
+    await expect(output).toContainText(tr(catalog, "Creating folder {folder}").split("{folder}")[0].trim());
+    // A count in the page's plural: one entry archived, one extracted.
+    const one = (english: string) => pluralWords(tr(catalog, english), "one", 1);
+    const archivedOne = one(
+      "{count, plural, one {Archived # entry into {archive}} other {Archived # entries into {archive}}}",
+    );
+    const extractedOne = one(
+      "{count, plural, one {Extracted # entry from {archive}} other {Extracted # entries from {archive}}}",
+    );
+    await expect(output.locator(".console-line-daemon").filter({ hasText: archivedOne })).toHaveCount(1);
+    await expect(output.locator(".console-line-daemon").filter({ hasText: extractedOne })).toHaveCount(1);
+    await expect(output).not.toContainText("entries");
     await expect(page.getByTestId("action-start")).toBeVisible();
     await page.getByTestId("action-start").click();
     await expect(output).toContainText("ready hello on 25565");
@@ -75,6 +123,9 @@ for (const [locale, catalog, width] of [
     expect(logs).toContain("[DAEMON] Starting server");
     expect(logs).toContain("[DAEMON] Server was told to stop");
     expect(logs).toContain("[DAEMON] Executing: echo installed-by-step");
+    expect(logs).toContain(`[DAEMON] Downloading file ${fileUrl}`);
+    expect(logs).toContain("[DAEMON] Extracted 1 entry from packed/one.zip");
     expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+    site.close();
   });
 }

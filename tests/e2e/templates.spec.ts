@@ -5,7 +5,7 @@ import type { Locator, Page } from "@playwright/test";
 import * as tar from "tar";
 import { serveFolder } from "../support/static-server.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap, unique } from "./helpers.ts";
+import { adminApi, editorText, login, setEditorText, snap, unique } from "./helpers.ts";
 
 // The community template corpus, vendored in tests/fixtures/.
 const corpus = path.resolve(import.meta.dirname, "../fixtures/pufferpanel-templates");
@@ -75,7 +75,7 @@ test("an admin sees each repository's state, writes a local template in the edit
   const json = page.getByTestId("template-json");
   const problems = page.getByTestId("template-problems");
   await expect(status).toHaveText("Valid template");
-  expect(JSON.parse(await json.inputValue())).toEqual({
+  expect(JSON.parse(await editorText(json))).toEqual({
     type: "",
     display: "",
     run: { command: "" },
@@ -90,7 +90,7 @@ test("an admin sees each repository's state, writes a local template in the edit
   await page.getByLabel("Server type").fill("echo");
   await page.getByLabel("Run command").fill("sh -c 'echo ${greeting}'");
   // The form writes into the JSON.
-  const typed = JSON.parse(await json.inputValue());
+  const typed = JSON.parse(await editorText(json));
   expect(typed).toMatchObject({
     display: "E2E Echo",
     type: "echo",
@@ -98,8 +98,9 @@ test("an admin sees each repository's state, writes a local template in the edit
   });
 
   // JSON typed by hand: a syntax error is placed by line and column, and the form waits for valid JSON.
-  const good = await json.inputValue();
-  await json.fill(good.replace('"type": "echo",', '"type": "echo"'));
+  const good = await editorText(json);
+  // Typed into the code editor (CodeMirror): JSON highlighting, line numbers.
+  await setEditorText(json, good.replace('"type": "echo",', '"type": "echo"'));
   await expect(status).toHaveText("Not valid JSON");
   await expect(problems).toContainText(/Line 3, column 3.*A comma or \} is expected here/);
   await expect(page.getByLabel("Display name")).toBeDisabled();
@@ -107,7 +108,7 @@ test("an admin sees each repository's state, writes a local template in the edit
   await snapTop(page, "template-create-syntax-desktop");
 
   // A value the JSON changes shows in the form.
-  await json.fill(good.replace('"E2E Echo"', '"E2E Echo from JSON"'));
+  await setEditorText(json, good.replace('"E2E Echo"', '"E2E Echo from JSON"'));
   await expect(status).toHaveText("Valid template");
   await expect(page.getByLabel("Display name")).toHaveValue("E2E Echo from JSON");
   await page.getByLabel("Display name").fill("E2E Echo");
@@ -122,9 +123,9 @@ test("an admin sees each repository's state, writes a local template in the edit
   // Clicking the problem selects its place in the JSON.
   await problems.getByRole("button").first().click();
   await expect(json).toBeFocused();
-  expect(
-    await json.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)),
-  ).toBe('"stopCode": "TERM"');
+  expect(await page.evaluate(() => document.getSelection()?.toString())).toBe('"stopCode": "TERM"');
+  // Its bad line is marked in the gutter.
+  await expect(page.locator(".json-editor .cm-gutterElement.cm-marked-line")).toHaveCount(1);
   await snapTop(page, "template-create-problem-desktop");
   await page.getByLabel("Stop signal").fill("15");
   await page.getByLabel("Stop command").fill("quit");
@@ -171,7 +172,7 @@ test("an admin sees each repository's state, writes a local template in the edit
   const save = page.getByTestId("save-template");
   await expect(save).toBeDisabled();
   await page.getByLabel("Display name").fill("E2E Echo Renamed");
-  expect(JSON.parse(await json.inputValue()).display).toBe("E2E Echo Renamed");
+  expect(JSON.parse(await editorText(json)).display).toBe("E2E Echo Renamed");
   await expect(page.getByTestId("template-title")).toHaveText("E2E Echo Renamed");
   await save.click();
   await expect(page.getByRole("status").filter({ hasText: `Template ${name} saved` })).toBeVisible();

@@ -152,9 +152,10 @@ export class BackupOps implements NodeBackups {
     const progress: BackupProgress = { read: 0, written: 0 };
     this.writing.set(key, progress);
     const { instance } = server;
-    instance.notice("Backing up server");
+    instance.notice("backingUp");
     const work = instance.whileBusy("backup", async () => {
-      const skipped = (place: string, why: string) => instance.notice(`Backup left out ${place}: ${why}`);
+      const skipped = (place: string, why: string) =>
+        instance.notice("backupLeftOut", { place, reason: why });
       if (s3) {
         await s3.upload(serverId, name, backupArchiveStream(server.sandbox, progress, skipped));
         return;
@@ -173,13 +174,13 @@ export class BackupOps implements NodeBackups {
     });
     const done = work
       .then(
-        () => instance.notice("Backup complete"),
+        () => instance.notice("backupDone"),
         async (error: unknown) => {
           const reason = failureReason(error, {
             [server.root]: "the server folder",
             [this.folder(serverId)]: "the backups folder",
           });
-          instance.notice(`Backup failed: ${reason}`);
+          instance.notice("backupFailed", { reason });
           await fs.writeFile(target + failedSuffix, reason).catch(() => {});
           // A task's failed backup is in the task's run; the panel lists only those that exist.
           await fs.rm(target + taskSuffix, { force: true });
@@ -279,7 +280,7 @@ export class BackupOps implements NodeBackups {
     this.restoring.set(serverId, name);
     try {
       await instance.whileBusy("restore", async () => {
-        instance.notice("Restoring backup");
+        instance.notice("restoring");
         try {
           await restoreBackup(
             server.root,
@@ -289,9 +290,11 @@ export class BackupOps implements NodeBackups {
           server.disk.forget();
         }
       });
-      instance.notice("Backup restored");
+      instance.notice("restored");
     } catch (error) {
-      instance.notice(`Restore failed: ${(error as ApiError).metadata?.reason ?? (error as Error).message}`);
+      instance.notice("restoreFailed", {
+        reason: String((error as ApiError).metadata?.reason ?? (error as Error).message),
+      });
       throw error;
     } finally {
       this.restoring.delete(serverId);

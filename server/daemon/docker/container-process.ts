@@ -1,6 +1,7 @@
 import os from "node:os";
 import { PassThrough } from "node:stream";
 import type Docker from "dockerode";
+import { nodeLine } from "../../node-wire/console-messages.ts";
 import type { ServerProcess } from "../runtime/instance.ts";
 import type { ExitResult } from "../runtime/process-group.ts";
 import type { ProcessStats } from "../runtime/tree-stats.ts";
@@ -119,15 +120,15 @@ export class ContainerProcess implements ServerProcess {
       await Promise.race([output, new Promise((r) => setTimeout(r, 2000).unref())]);
       const state = (await this.container.inspect()).State;
       if (state.OOMKilled) {
-        this.onOutput(Buffer.from("[DAEMON] The server went over its memory limit and was killed\n"));
+        this.onOutput(Buffer.from(nodeLine("containerMemoryKilled")));
         return { code: null, signal: "SIGKILL" };
       }
     } catch (err) {
-      this.onOutput(Buffer.from(`[DAEMON] Lost the container: ${(err as Error).message}\n`));
+      this.onOutput(Buffer.from(nodeLine("containerLost", { reason: (err as Error).message })));
     } finally {
       this.alive = false;
       await removeContainer(this.container).catch((err) =>
-        this.onOutput(Buffer.from(`[DAEMON] Could not remove the container: ${err.message}\n`)),
+        this.onOutput(Buffer.from(nodeLine("containerRemoveFailed", { reason: err.message }))),
       );
     }
     const signal = exitCode > 128 ? signalOf(exitCode) : null;

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type Docker from "dockerode";
 import { ApiError } from "../../errors.ts";
+import { nodeLine } from "../../node-wire/console-messages.ts";
 import { dockerAnswers } from "../docker-probe.ts";
 import type { CommandExit, CommandSpec } from "../install/command-runner.ts";
 import type { ServerProcess } from "../runtime/instance.ts";
@@ -112,7 +113,7 @@ export class DockerRunner {
 
   /** The `dockerpull` step: pulls even when the image is there, to get its newest version. */
   async pull(image: string, onOutput: (text: string) => void, signal: AbortSignal): Promise<void> {
-    return pullImage(await this.docker(), image, (line) => onOutput(`[DOCKER] ${line}\n`), signal);
+    return pullImage(await this.docker(), image, onOutput, signal);
   }
 
   private async startContainer(
@@ -120,21 +121,20 @@ export class DockerRunner {
     input: ContainerInput,
     onOutput: (data: Buffer) => void,
   ): Promise<ContainerProcess> {
-    const say = (line: string) => onOutput(Buffer.from(`[DOCKER] ${line}\n`));
+    const say = (text: string) => onOutput(Buffer.from(text));
     if (!(await this.available())) {
-      say("No Docker engine answers on this node");
+      say(nodeLine("noDocker"));
       throw dockerNotSupported();
     }
     const ignored = (["bindings", "hostConfig", "config"] as const).filter((k) => input.environment[k]);
-    if (ignored.length > 0)
-      say(`Not applied on this node (they could reach the host): ${ignored.join(", ")}`);
+    if (ignored.length > 0) say(nodeLine("dockerIgnored", { settings: ignored.join(", ") }));
     const docker = await this.docker();
     await ensureImage(docker, input.image, say);
     try {
       return await ContainerProcess.start(docker, spec, onOutput);
     } catch (err) {
       const reason = (err as { json?: { message?: string } }).json?.message ?? (err as Error).message;
-      say(`Could not start the container: ${reason}`);
+      say(nodeLine("containerStartFailed", { reason }));
       throw new ApiError(
         500,
         "ErrContainerStart",

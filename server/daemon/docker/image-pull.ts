@@ -1,5 +1,6 @@
 import type Docker from "dockerode";
 import { ApiError } from "../../errors.ts";
+import { nodeLine } from "../../node-wire/console-messages.ts";
 
 /** An image's reference with the `latest` tag Docker assumes when none is given. */
 export function withTag(image: string): string {
@@ -17,7 +18,7 @@ interface PullEvent {
 export async function ensureImage(
   docker: Docker,
   image: string,
-  write: (line: string) => void,
+  write: (text: string) => void,
 ): Promise<void> {
   try {
     await docker.getImage(withTag(image)).inspect();
@@ -29,19 +30,20 @@ export async function ensureImage(
 }
 
 /**
- * Pulls `image` with its progress going to the console, one line per layer
- * and state (not every byte count). A pull that fails ends in
+ * Pulls `image` with its progress going to the console (`write` gets whole
+ * lines): the engine's own words as `[DOCKER]` lines, one per layer and state
+ * (not every byte count), the node's as its coded lines. A pull that fails ends in
  * ErrDockerImageUnavailable with the engine's reason, written to the console
  * too. An abort stops it.
  */
 export async function pullImage(
   docker: Docker,
   image: string,
-  write: (line: string) => void,
+  write: (text: string) => void,
   signal?: AbortSignal,
 ): Promise<void> {
   const ref = withTag(image);
-  write(`Pulling image ${ref}`);
+  write(nodeLine("imagePulling", { image: ref }));
   const seen = new Map<string, string>();
   try {
     const stream = (await docker.pull(ref)) as NodeJS.ReadableStream & { destroy(err?: Error): void };
@@ -58,14 +60,14 @@ export async function pullImage(
           const key = event.id ?? "";
           if (!event.status || seen.get(key) === event.status) return;
           seen.set(key, event.status);
-          write(event.id ? `${event.id}: ${event.status}` : event.status);
+          write(`[DOCKER] ${event.id ? `${event.id}: ${event.status}` : event.status}\n`);
         },
       );
     }).finally(() => signal?.removeEventListener("abort", abort));
   } catch (err) {
     const reason =
       (err as { json?: { message?: string }; message: string }).json?.message ?? (err as Error).message;
-    write(`Could not pull image ${ref}: ${reason}`);
+    write(nodeLine("imagePullFailed", { image: ref, reason }));
     throw new ApiError(
       502,
       "ErrDockerImageUnavailable",
@@ -74,5 +76,5 @@ export async function pullImage(
       { cause: err },
     );
   }
-  write(`Pulled image ${ref}`);
+  write(nodeLine("imagePulled", { image: ref }));
 }

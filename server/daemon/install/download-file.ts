@@ -6,12 +6,6 @@ import type { StepContext } from "./environment.ts";
 import { installErrors } from "./errors.ts";
 import { causeOf } from "./http.ts";
 
-const mebibyte = 1024 * 1024;
-
-function size(bytes: number): string {
-  return bytes >= mebibyte ? `${(bytes / mebibyte).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
-}
-
 /**
  * Streams a response body into an open file (never holding more than a
  * chunk in memory), with a progress notice at most every
@@ -32,11 +26,10 @@ export async function streamToFile(
       const now = Date.now();
       if (now - lastNotice >= ctx.progressIntervalMs) {
         lastNotice = now;
-        ctx.notice(
-          total
-            ? `Downloading ${label}: ${size(received)} of ${size(total)} (${Math.floor((received / total) * 100)}%)`
-            : `Downloading ${label}: ${size(received)}`,
-        );
+        if (total) {
+          const percent = Math.floor((received / total) * 100);
+          ctx.notice("downloadProgressOf", { what: label, done: received, total, percent });
+        } else ctx.notice("downloadProgress", { what: label, done: received });
       }
       done(null, chunk);
     },

@@ -1,3 +1,4 @@
+import type { NodeNotice } from "../../node-wire/console-messages.ts";
 import type { VariableValue } from "../../templates/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { CommandRunner } from "./command-runner.ts";
@@ -15,8 +16,8 @@ export interface InstallEnvironment {
   root: string;
   /** Raw output (command output), into the server's console. */
   write(data: string | Buffer): void;
-  /** A `[DAEMON] …` line in the console; default: written through `write`. */
-  notice?(text: string): void;
+  /** One of the node's `[DAEMON] …` lines (console-messages.ts); default: written through `write`. */
+  notice?: NodeNotice;
   /** Cancels the steps: a running command's process group is killed, a download stops. */
   signal?: AbortSignal;
   /** The environment commands get (reference §5.1); default: the daemon's, less its secrets, HOME=root. */
@@ -50,7 +51,7 @@ export interface StepContext {
   root: string;
   sandbox: Sandbox;
   write(data: string | Buffer): void;
-  notice(text: string): void;
+  notice: NodeNotice;
   signal: AbortSignal;
   /** Commands' environment, PATH starting with the binaries folder. */
   env: Record<string, string>;

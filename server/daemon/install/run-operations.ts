@@ -1,5 +1,6 @@
 import path from "node:path";
 import { ApiError } from "../../errors.ts";
+import { type NodeNotice, nodeLine } from "../../node-wire/console-messages.ts";
 import {
   ConditionEvaluator,
   isOperationType,
@@ -40,9 +41,7 @@ export async function runOperations(
 ): Promise<OperationsResult> {
   const sandbox = new Sandbox(env.root);
   const signal = env.signal ?? new AbortController().signal;
-  const notice = env.notice
-    ? (text: string) => env.notice?.(text)
-    : (text: string) => env.write(`[DAEMON] ${text}\n`);
+  const notice: NodeNotice = env.notice ?? ((code, ...args) => env.write(nodeLine(code, ...args)));
   const commandEnv = withBinariesOnPath(env.env ?? processEnvironment(env.root, {}), env.binariesDir);
   const runner = env.runCommand ?? processGroupRunner;
   const conditions =
@@ -72,7 +71,7 @@ export async function runOperations(
       throw named(op.type, error);
     }
     if (!step) {
-      notice(`Skipping ${op.type}: its condition ${JSON.stringify(op.if)} is false`);
+      notice("skipping", { step: op.type, condition: String(op.if) });
       skipped++;
       continue;
     }

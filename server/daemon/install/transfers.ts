@@ -85,10 +85,10 @@ export async function cachedFile(
   const key = `${parsed.host.replace(/:/g, "_")}/${decodeURIComponent(parsed.pathname).replace(/^\/+/, "")}`;
   const existing = await cache.resolve(key);
   if (existing.stats?.isFile() && existing.stats.size > 0) {
-    ctx.notice(`Using the cached copy of ${url}`);
+    ctx.notice("cachedCopy", { url });
     return { path: existing.path, release: async () => {} };
   }
-  ctx.notice(`Downloading ${url}`);
+  ctx.notice("downloading", { url });
   const partial = `${key}.${randomBytes(4).toString("hex")}.part`;
   await downloadTo(ctx, url, partial, cache, headers);
   await cache.rename(partial, key);
@@ -133,7 +133,7 @@ export async function fetchAndExtract(
   }
   if (format !== "zip") {
     if (!response.body) throw installErrors.failed(ctx.step, `${url} sent no body`);
-    ctx.notice(`Downloading and extracting ${url}`);
+    ctx.notice("downloadExtract", { url });
     await extractTarStream(
       sandbox,
       Readable.fromWeb(response.body as import("node:stream/web").ReadableStream),

@@ -1,4 +1,5 @@
 import { ApiError, errorText } from "../../errors.ts";
+import { type NodeMessageCode, type NodeMessageRest, nodeLine } from "../../node-wire/console-messages.ts";
 import { ConsoleBuffer } from "./console-buffer.ts";
 import { type ExitResult, ProcessGroup, type SpawnSpec } from "./process-group.ts";
 import { CgroupStats, type ProcessStats, TreeStats } from "./tree-stats.ts";
@@ -123,8 +124,9 @@ export class ServerInstance {
     return this.crashes;
   }
 
-  notice(text: string): void {
-    this.console.write(`[DAEMON] ${text}\n`);
+  /** One of the node's own lines (console-messages.ts), into this server's console. */
+  notice<C extends NodeMessageCode>(code: C, ...args: NodeMessageRest<C>): void {
+    this.console.write(nodeLine(code, ...args));
   }
 
   /** Starts the process; resolves once it has been spawned. */
@@ -135,7 +137,7 @@ export class ServerInstance {
     try {
       await this.hooks.pre();
       const plan = await this.hooks.plan();
-      this.notice("Starting server");
+      this.notice("starting");
       this.stopRequested = false;
       this.crashedLast = false;
       const onOutput = (data: Buffer) => this.console.write(data);
@@ -144,7 +146,7 @@ export class ServerInstance {
       this.current = plan;
       this.emit();
       this.finished = group.exited.then((result) => this.exited(group, plan, result));
-      await group.ready?.catch((err) => this.notice(`Could not apply the server's limits: ${err.message}`));
+      await group.ready?.catch((err) => this.notice("limitsFailed", { reason: err.message }));
     } finally {
       this.busyReason = undefined;
     }
@@ -159,9 +161,9 @@ export class ServerInstance {
     const plan = this.current;
     if (plan && plan.stopSignal !== 0) group.signal(plan.stopSignal);
     else if (!plan?.stopText || !group.writeLine(plan.stopText)) group.signal("SIGTERM");
-    this.notice("Server was told to stop");
+    this.notice("stopRequested");
     const timer = setTimeout(() => {
-      this.notice("Server did not stop in time, killing it");
+      this.notice("stopTimeout");
       group.signal("SIGKILL");
     }, this.options.stopGraceMs);
     timer.unref();
@@ -183,12 +185,12 @@ export class ServerInstance {
     this.assertIdle();
     this.installing = true;
     this.emit();
-    this.notice("Installing server");
+    this.notice("installing");
     try {
       await steps();
-      this.notice("Server installed");
+      this.notice("installed");
     } catch (err) {
-      this.notice(`Install failed: ${errorText(err)}`);
+      this.notice("installFailed", { reason: errorText(err) });
       throw err;
     } finally {
       this.installing = false;
@@ -234,21 +236,16 @@ export class ServerInstance {
     // Whatever the leader left behind in its group goes with it (and in its cgroup, what left the group).
     group.signal("SIGKILL");
     const outOfMemory = plan.cgroup ? (await plan.cgroup.oomKills().catch(() => 0)) > 0 : false;
-    await plan.cgroup
-      ?.remove()
-      .catch((err) => this.notice(`Could not remove the server's cgroup: ${err.message}`));
+    await plan.cgroup?.remove().catch((err) => this.notice("cgroupRemoveFailed", { reason: err.message }));
     const exitCode = result.code ?? -1;
     const success = !outOfMemory && result.signal === null && exitCode === plan.expectedExitCode;
     if (outOfMemory) {
-      this.notice(
-        `Server was killed: it went over its memory limit${plan.memoryLimitMiB ? ` (${plan.memoryLimitMiB} MiB)` : ""} (crash)`,
-      );
+      if (plan.memoryLimitMiB) this.notice("memoryKilledAt", { mib: plan.memoryLimitMiB });
+      else this.notice("memoryKilled");
+    } else if (result.signal) {
+      this.notice("signalled", { signal: result.signal });
     } else {
-      this.notice(
-        result.signal
-          ? `Server was ended by ${result.signal}`
-          : `Server exited with code ${exitCode}${success ? "" : " (crash)"}`,
-      );
+      this.notice(success ? "exited" : "crashed", { code: exitCode });
     }
     // Known before the status goes out, so the frame that says "stopped" also says why.
     this.crashedLast = !success && !this.stopRequested;
@@ -256,27 +253,29 @@ export class ServerInstance {
     this.hooks.onExit?.({ success, requested: this.stopRequested });
     await this.hooks
       .post({ success, exitCode })
-      .catch((err) => this.notice(`Post steps failed: ${errorText(err)}`));
+      .catch((err) => this.notice("postFailed", { reason: errorText(err) }));
     if (this.closed || this.stopRequested) return;
     if (success) {
       this.crashes = 0;
-      if (plan.autorestart) this.scheduleRestart("Restarting after a graceful exit");
+      if (plan.autorestart) this.scheduleRestart(() => this.notice("restartAfterExit"));
       return;
     }
     if (!plan.autorecover) return;
     if (this.crashes >= this.options.crashLimit) {
-      this.notice(`Server crashed ${this.crashes + 1} times in a row; not restarting it`);
+      this.notice("crashLimit", { count: this.crashes + 1 });
       return;
     }
     this.crashes++;
-    this.scheduleRestart(`Restarting after a crash (${this.crashes} of ${this.options.crashLimit})`);
+    this.scheduleRestart(() =>
+      this.notice("restartAfterCrash", { count: this.crashes, limit: this.options.crashLimit }),
+    );
   }
 
-  private scheduleRestart(reason: string): void {
-    this.notice(reason);
+  private scheduleRestart(say: () => void): void {
+    say();
     this.restartTimer = setTimeout(() => {
       if (this.closed || this.process?.running) return;
-      this.start().catch((err) => this.notice(`Restart failed: ${errorText(err)}`));
+      this.start().catch((err) => this.notice("restartFailed", { reason: errorText(err) }));
     }, this.options.restartDelayMs);
     this.restartTimer.unref();
   }

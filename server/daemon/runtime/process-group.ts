@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { nodeLine } from "../../node-wire/console-messages.ts";
 import type { ServerCgroup } from "./cgroups/index.ts";
 import { type Isolation, sandboxArgv, unconfinedArgv } from "./host-sandbox.ts";
 
@@ -69,7 +70,7 @@ export class ProcessGroup {
     });
     this.exited = new Promise((resolve) => {
       this.child.once("error", (err) => {
-        onOutput(Buffer.from(`[DAEMON] could not start ${command}: ${err.message}\n`));
+        onOutput(Buffer.from(nodeLine("couldNotStart", { command, reason: err.message })));
         resolve({ code: 127, signal: null });
       });
       this.child.once("exit", (code, signal) => resolve({ code, signal }));

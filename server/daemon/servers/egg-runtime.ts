@@ -1,3 +1,4 @@
+import type { NodeNotice } from "../../node-wire/console-messages.ts";
 import {
   editConfigText,
   type ServerContext,
@@ -31,11 +32,11 @@ export async function runEggInstall(
   definition: Template,
   docker: DockerRunner,
   server: ContainerInput,
-  io: { write(data: Buffer): void; notice(text: string): void; signal: AbortSignal },
+  io: { write(data: Buffer): void; notice: NodeNotice; signal: AbortSignal },
 ): Promise<void> {
   const install = definition.egg?.install;
   if (!install) return;
-  io.notice(`Running the egg's install script in ${install.image}`);
+  io.notice("eggInstall", { image: install.image });
   const argv = [install.entrypoint, "-c", install.script];
   const exit = await docker.runCommand(
     {
@@ -75,7 +76,7 @@ export async function applyEggConfigFiles(
   definition: Template,
   sandbox: Sandbox,
   ctx: ServerContext,
-  notice: (text: string) => void,
+  notice: NodeNotice,
 ): Promise<void> {
   const files = definition.egg?.configFiles ?? [];
   if (files.length === 0) return;
@@ -86,7 +87,7 @@ export async function applyEggConfigFiles(
       const handle = await sandbox.openRead(file);
       try {
         if ((await handle.stat()).size > maxConfigBytes) {
-          notice(`Config file ${file} is too big to edit; left as it is`);
+          notice("eggConfigTooBig", { file });
           continue;
         }
         before = await handle.readFile({ encoding: "utf8" });
@@ -100,7 +101,7 @@ export async function applyEggConfigFiles(
       const after = editConfigText(parser, before, rendered(find, ctx, tokens) as Record<string, unknown>);
       if (after !== before) await sandbox.writeFile(file, after);
     } catch (error) {
-      notice(`Config file ${file} could not be edited (${parser}): ${(error as Error).message}`);
+      notice("eggConfigFailed", { file, parser, reason: (error as Error).message });
     }
   }
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError, errorText } from "../../errors.ts";
+import type { NodeNotice } from "../../node-wire/console-messages.ts";
 import {
   ConditionEvaluator,
   checkVariableValue,
@@ -47,7 +48,7 @@ export interface StepIo {
   env: Record<string, string>;
   /** Output of the steps and their notices, into the server's console. */
   write(text: string | Buffer): void;
-  notice(text: string): void;
+  notice: NodeNotice;
   /** For the `console` step: a line to the running process's input. */
   sendConsole(line: string): void;
   signal: AbortSignal;
@@ -107,7 +108,7 @@ export type ServerEvent =
 /** Where a run of steps writes: the server's console, or a task run's own output. */
 export interface StepOutput {
   write(text: string | Buffer): void;
-  notice(text: string): void;
+  notice: NodeNotice;
 }
 
 const notInstalled = () =>
@@ -200,8 +201,8 @@ export class ManagedServer {
         pre: async () => {
           await this.refuseOverDiskLimit("starting");
           await this.steps(this.definition.run.pre ?? []);
-          await applyEggConfigFiles(this.definition, this.sandbox, this.context(), (t) =>
-            this.instance.notice(t),
+          await applyEggConfigFiles(this.definition, this.sandbox, this.context(), (code, ...args) =>
+            this.instance.notice(code, ...args),
           );
         },
         post: (exit) => this.steps(this.definition.run.post ?? [], exit),
@@ -370,7 +371,7 @@ export class ManagedServer {
       });
     } catch (error) {
       // Never run without the limits: the start is refused, and its console says why.
-      this.instance.notice(`Could not apply the server's limits: ${errorText(error)}`);
+      this.instance.notice("limitsFailed", { reason: errorText(error) });
       throw error;
     }
   }
@@ -428,7 +429,7 @@ export class ManagedServer {
         root: this.root,
         env: processEnvironment(this.root, renderEnvironmentVars(this.definition.run, tokenValues(ctx))),
         write: output ? (text) => output.write(text) : (text) => this.instance.console.write(text),
-        notice: output ? (text) => output.notice(text) : (text) => this.instance.notice(text),
+        notice: output ? output.notice.bind(output) : (code, ...args) => this.instance.notice(code, ...args),
         sendConsole: (line) => this.instance.sendCommand(line),
         signal: AbortSignal.any([this.abort.signal, run.signal, ...(signal ? [signal] : [])]),
       });
@@ -489,7 +490,7 @@ export class ManagedServer {
     try {
       await runEggInstall(this.definition, this.dockerRunner(), this.containerInput(this.context()), {
         write: (data) => this.instance.console.write(data),
-        notice: (text) => this.instance.notice(text),
+        notice: (code, ...args) => this.instance.notice(code, ...args),
         signal: AbortSignal.any([this.abort.signal, run.signal]),
       });
     } finally {
@@ -509,7 +510,7 @@ export class ManagedServer {
     try {
       this.assertCanRun();
     } catch (error) {
-      this.instance.notice(errorText(error));
+      this.instance.notice("refused", { reason: errorText(error) });
       throw error;
     }
   }
@@ -519,9 +520,9 @@ export class ManagedServer {
     this.stoppingForDisk = false;
     const limitMiB = await this.disk.overLimit();
     if (limitMiB === undefined) return;
-    this.instance.notice(
-      `Not ${action}: the server is over its disk limit (${limitMiB} MiB); delete files first`,
-    );
+    this.instance.notice(action === "starting" ? "diskNotStarting" : "diskNotInstalling", {
+      limit: limitMiB,
+    });
     throw diskLimitReached(limitMiB);
   }
 
@@ -535,19 +536,17 @@ export class ManagedServer {
     // Install steps are as much the server's writing as its process (a definition's commands).
     const steps = [...this.stepRuns].filter((run) => !run.signal.aborted);
     if (steps.length > 0) {
-      this.instance.notice(`Server went over its disk limit (${limitMiB} MiB): stopping its install steps`);
+      this.instance.notice("diskStoppingSteps", { limit: limitMiB });
       for (const run of steps) run.abort(diskLimitReached(limitMiB));
     }
     if (!this.instance.status().running) return;
     if (this.stoppingForDisk) {
-      this.instance.notice(`Server is still over its disk limit (${limitMiB} MiB), killing it`);
+      this.instance.notice("diskKilling", { limit: limitMiB });
       void this.instance.kill().catch(() => {});
       return;
     }
     this.stoppingForDisk = true;
-    this.instance.notice(
-      `Server went over its disk limit (${limitMiB} MiB): stopping it; it starts again once files are deleted`,
-    );
+    this.instance.notice("diskStopping", { limit: limitMiB });
     void this.instance.stop().catch(() => {});
   }
 
@@ -558,7 +557,7 @@ export class ManagedServer {
 
   async uninstall(): Promise<void> {
     await this.steps(this.definition.uninstall ?? []).catch((err) =>
-      this.instance.notice(`Uninstall failed: ${errorText(err)}`),
+      this.instance.notice("uninstallFailed", { reason: errorText(err) }),
     );
   }
 

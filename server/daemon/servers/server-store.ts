@@ -73,7 +73,7 @@ export class ServerStore {
     }
     for (const server of this.servers.values()) {
       if (server.definition.run.autostart) {
-        server.start().catch((err) => server.instance.notice(`Autostart failed: ${errorText(err)}`));
+        server.start().catch((err) => server.instance.notice("autostartFailed", { reason: errorText(err) }));
       }
     }
   }

@@ -1,4 +1,5 @@
 import { errorText } from "../../errors.ts";
+import { type NodeNotice, nodeMessageText } from "../../node-wire/console-messages.ts";
 import type { TaskListView, TaskRunView, TaskTrigger, TaskView } from "../../node-wire/task-wire.ts";
 import { nextRun, parseCron } from "../../templates/cron.ts";
 import type { Operation } from "../../templates/index.ts";
@@ -34,9 +35,12 @@ class RunOutput {
     this.text += data.toString();
     if (this.text.length > outputBytes) this.text = this.text.slice(-outputBytes);
   }
-  notice(text: string): void {
+  /** A line of the task runner's own. */
+  note(text: string): void {
     this.write(`[TASK] ${text}\n`);
   }
+  /** A step's node line (console-messages.ts), in the run's output in English. */
+  notice: NodeNotice = (code, ...args) => this.note(nodeMessageText(code, ...args));
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -222,9 +226,7 @@ export class ServerTasks {
       if (now - entry.last < 1000) continue;
       const found = entry.matcher.test(text);
       if (found === "timeout") {
-        this.server.instance.notice(
-          `Task "${this.file.tasks[id]?.name}": its console pattern took too long and is paused for a minute`,
-        );
+        this.server.instance.notice("taskPatternPaused", { task: this.file.tasks[id]?.name ?? id });
       } else if (found) {
         entry.last = now;
         this.trigger(id, "console");
@@ -276,7 +278,7 @@ export class ServerTasks {
     const signal = AbortSignal.any([limit, this.closing.signal]);
     try {
       for (const [index, op] of task.operations.entries()) {
-        output.notice(`operation ${index + 1}: ${op.type}`);
+        output.note(`operation ${index + 1}: ${op.type}`);
         try {
           await abortable(this.operation(id, op, output, signal), signal);
         } catch (error) {
@@ -289,7 +291,7 @@ export class ServerTasks {
       run.output = output.text;
       this.finish(id, run, true, "");
     } catch (error) {
-      output.notice((error as Error).message);
+      output.note((error as Error).message);
       run.output = output.text;
       this.finish(id, run, false, (error as Error).message);
     } finally {
@@ -321,20 +323,20 @@ export class ServerTasks {
     switch (op.type) {
       case "start":
         await server.start();
-        output.notice("server started");
+        output.note("server started");
         return;
       case "stop":
         await server.instance.stop(true);
-        output.notice("server stopped");
+        output.note("server stopped");
         return;
       case "restart":
         await server.instance.stop(true);
         await server.start();
-        output.notice("server restarted");
+        output.note("server restarted");
         return;
       case "kill":
         await server.instance.kill();
-        output.notice("server killed");
+        output.note("server killed");
         return;
       case "backup":
         return this.backupOperation(id, op.keep, output);
@@ -346,12 +348,12 @@ export class ServerTasks {
   /** A backup, then the oldest of those this task made beyond `keep` removed (others' backups are not touched). */
   private async backupOperation(id: string, keep: number | undefined, output: RunOutput): Promise<void> {
     const fileName = await this.backup(this.server, this.file.tasks[id]?.name ?? id);
-    output.notice(`backup ${fileName} made`);
+    output.note(`backup ${fileName} made`);
     const made = [...(this.history.backups[id] ?? []), fileName];
     while (keep !== undefined && made.length > keep) {
       const oldest = made.shift() as string;
       await this.deleteBackup(this.server, oldest);
-      output.notice(`backup ${oldest} removed (keeping ${keep})`);
+      output.note(`backup ${oldest} removed (keeping ${keep})`);
     }
     this.history.backups[id] = made;
     await this.writer.saveRuns(this.history);

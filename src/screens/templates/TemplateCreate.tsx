@@ -60,6 +60,7 @@ export default function TemplateCreate() {
 
   // A whole egg pasted into the editor, or a whole template in YAML (the editor is JSON), is
   // imported as a file would be; any other paste is an edit.
+  // Before the editor takes the paste (capture), so an import is not also typed in.
   const paste = (e: ClipboardEvent<HTMLDivElement>) => {
     const text = e.clipboardData.getData("text/plain");
     const read = mod && text.trim() ? mod.parseDocumentText(text) : undefined;
@@ -144,7 +145,7 @@ export default function TemplateCreate() {
           </div>
         </div>
       </form>
-      <div onPaste={paste}>
+      <div onPasteCapture={paste}>
         <TemplateEditor draft={draft} />
       </div>
       {askUrl && <ImportUrlDialog onClose={() => setAskUrl(false)} onText={importText} />}

@@ -5,14 +5,14 @@ import { Panel } from "../../components/Panel";
 import { ScreenIcon } from "../../components/screenIcons";
 import { CommonFields } from "./CommonFields";
 import { commandIsList } from "./draft";
-import { JsonEditor, revealRange } from "./JsonEditor";
+import { JsonEditor, type JsonEditorHandle } from "./JsonEditor";
 import { lineColumn, scanJson, spanOfPath } from "./jsonScan";
 import { type LocatedProblem, ProblemList } from "./ProblemList";
 import type { TemplateDraft } from "./useTemplateDraft";
 
 /** The form for the common fields beside the whole template as JSON, both editing one text. */
 export function TemplateEditor({ draft }: { draft: TemplateDraft }) {
-  const area = useRef<HTMLTextAreaElement>(null);
+  const editor = useRef<JsonEditorHandle>(null);
   const problemsId = useId();
   const { text, syntax, problems } = draft;
   const problemsKey = JSON.stringify(problems);
@@ -34,9 +34,7 @@ export function TemplateEditor({ draft }: { draft: TemplateDraft }) {
     return lines;
   }, [syntax, located]);
 
-  const reveal = (from: number, to: number) => {
-    if (area.current) revealRange(area.current, from, to);
-  };
+  const reveal = (from: number, to: number) => editor.current?.reveal(from, to);
 
   const broken = !!syntax || problems.length > 0;
 
@@ -91,7 +89,7 @@ export function TemplateEditor({ draft }: { draft: TemplateDraft }) {
           text={text}
           onText={draft.setText}
           badLines={badLines}
-          areaRef={area}
+          editorRef={editor}
           describedBy={broken ? problemsId : undefined}
           invalid={broken}
         />

@@ -13,7 +13,7 @@ const inlineFlags = /^\(\?([imsU]+)\)/;
  * JavaScript flags.
  */
 export async function alterfileStep(op: OperationOf<"alterfile">, ctx: StepContext): Promise<void> {
-  ctx.notice(`Changing some data in file: ${op.file}`);
+  ctx.notice("changingFile", { file: op.file });
   const handle = await ctx.sandbox.openRead(op.file);
   let text: string;
   try {

@@ -5,7 +5,7 @@ import type { StepContext } from "../environment.ts";
 /** `archive`: files and folders of the server packed into a zip, tar or tar.gz (by the destination's name). */
 export async function archiveStep(op: OperationOf<"archive">, ctx: StepContext): Promise<void> {
   const sources = typeof op.source === "string" ? [op.source] : op.source;
-  ctx.notice(`Archiving ${sources.join(", ")} into ${op.destination}`);
+  ctx.notice("archiving", { sources: sources.join(", "), archive: op.destination });
   const count = await createArchive(ctx.sandbox, sources, op.destination, ctx.signal);
-  ctx.notice(`Archived ${count} entries into ${op.destination}`);
+  ctx.notice("archived", { count, archive: op.destination });
 }

@@ -13,7 +13,7 @@ export async function commandStep(op: OperationOf<"command">, ctx: StepContext):
   for (const line of lines) {
     const argv = splitCommandLine(line);
     if (argv.length === 0) continue;
-    ctx.notice(`Executing: ${line}`);
+    ctx.notice("executing", { command: line });
     await ctx.run(argv, { label: JSON.stringify(line) });
   }
 }

@@ -7,6 +7,6 @@ export async function consoleStep(op: OperationOf<"console">, ctx: StepContext):
   if (!ctx.sendConsole) {
     throw installErrors.failed(ctx.step, "the server is not running, so there is no console to send to");
   }
-  ctx.notice(`Sending to the console: ${op.message}`);
+  ctx.notice("sendingToConsole", { text: op.message });
   ctx.sendConsole(op.message);
 }

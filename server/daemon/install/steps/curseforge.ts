@@ -60,14 +60,14 @@ export async function curseforgeStep(op: OperationOf<"curseforge">, ctx: StepCon
   }
   const pack = await serverPack(ctx, projectId, fileId);
   if (!pack.downloadUrl) throw installErrors.failed(ctx.step, `file ${pack.id} has no download URL`);
-  ctx.notice(`Downloading modpack from ${pack.downloadUrl}`);
+  ctx.notice("modpackDownloading", { url: pack.downloadUrl });
   const file = await cachedFile(ctx, pack.downloadUrl);
   try {
     const folder = new Sandbox(path.dirname(file.path));
     const handle = await folder.openRead(path.basename(file.path));
     try {
       const top = await zipSingleRoot(handle);
-      ctx.notice(`Extracting modpack ${pack.fileName ?? pack.id}`);
+      ctx.notice("modpackExtracting", { pack: String(pack.fileName ?? pack.id) });
       await extractOpened(handle, "zip", ctx.sandbox, "", ctx.signal, top ? 1 : 0, {
         ratio: ctx.extractMaxRatio,
       });
@@ -80,17 +80,17 @@ export async function curseforgeStep(op: OperationOf<"curseforge">, ctx: StepCon
 
   const loader = await findLoader(ctx);
   if (!loader) {
-    ctx.notice("Unknown server type. Could not prepare the server to run");
+    ctx.notice("modpackUnknownType");
     return;
   }
   const java = op.java || "java";
   if (loader.kind === "fabric") await installFabric(ctx, loader, java);
   else if (loader.kind === "forge" || loader.kind === "neoforge") await installForge(ctx, loader, java);
   else {
-    ctx.notice(`Unsupported mod loader ${loader.kind}. Could not prepare the server to run`);
+    ctx.notice("modpackUnsupportedLoader", { loader: loader.kind });
     return;
   }
-  ctx.notice("Pack installed and should be good to go!");
+  ctx.notice("modpackInstalled");
 }
 
 async function serverPack(ctx: StepContext, projectId: number, fileId: number): Promise<CurseFile> {
@@ -180,7 +180,7 @@ async function installFabric(ctx: StepContext, loader: Loader, java: string): Pr
     installerVersion: loader.installerVersion ?? "",
   };
   const launcher = fillSource(ctx.sources.fabricServerJar, values);
-  ctx.notice(`Downloading ${launcher} to server.jar`);
+  ctx.notice("downloadingTo", { url: launcher, file: "server.jar" });
   const response = await requestOptional(ctx, launcher);
   if (response) {
     await saveResponse(ctx, response, "server.jar", ctx.sandbox, launcher);
@@ -188,7 +188,7 @@ async function installFabric(ctx: StepContext, loader: Loader, java: string): Pr
   }
   // No ready-made launcher for this combination: run Fabric's installer.
   const installer = fillSource(ctx.sources.fabricInstallerJar, values);
-  ctx.notice(`Downloading ${installer} to fabric-installer.jar`);
+  ctx.notice("downloadingTo", { url: installer, file: "fabric-installer.jar" });
   await downloadTo(ctx, installer, "fabric-installer.jar");
   await ctx.run([
     java,
@@ -227,9 +227,9 @@ async function installForge(ctx: StepContext, loader: Loader, java: string): Pro
     }
     jar = "installer.jar";
   }
-  ctx.notice(`Running the installer ${jar}`);
+  ctx.notice("installerRunning", { jar });
   await ctx.run([java, "-jar", jar, "--installServer"]);
-  await ctx.sandbox.remove(jar).catch(() => ctx.notice("Failed to delete the installer"));
+  await ctx.sandbox.remove(jar).catch(() => ctx.notice("installerNotDeleted"));
   await ctx.sandbox.remove(`${jar}.log`).catch(() => {});
   // Before 1.17 Forge leaves a runnable jar; later ones may leave a shim.
   for (const candidate of [jar.replace("-installer", ""), jar.replace("-installer", "-shim")]) {
@@ -238,7 +238,7 @@ async function installForge(ctx: StepContext, loader: Loader, java: string): Pro
     }
   }
   if (!ctx.sandbox.existsSync("server.jar")) {
-    ctx.notice("Grabbing ServerStarter");
+    ctx.notice("serverStarter");
     const file = await cachedFile(ctx, ctx.sources.neoforgeServerStarter);
     try {
       await copyInto(ctx, file.path, "server.jar");

@@ -7,6 +7,6 @@ export async function dockerpullStep(op: OperationOf<"dockerpull">, ctx: StepCon
   if (!ctx.docker) {
     throw installErrors.failed(ctx.step, `cannot pull ${op.imageName}: this node has no Docker engine`);
   }
-  ctx.notice(`Pulling image ${op.imageName}`);
+  // The pull writes its own "Pulling image" line.
   await ctx.docker.pull(op.imageName, (text) => ctx.write(text), ctx.signal);
 }

@@ -11,8 +11,8 @@ import { downloadNamed } from "../transfers.ts";
 export async function downloadStep(op: OperationOf<"download">, ctx: StepContext): Promise<void> {
   const urls = typeof op.files === "string" ? [op.files] : op.files;
   for (const url of urls) {
-    ctx.notice(`Downloading file ${url}`);
+    ctx.notice("downloadingFile", { url });
     const name = await downloadNamed(ctx, url);
-    ctx.notice(`Downloaded ${url} to ${name}`);
+    ctx.notice("downloaded", { url, file: name });
   }
 }

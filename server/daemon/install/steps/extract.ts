@@ -9,10 +9,10 @@ import type { StepContext } from "../environment.ts";
  * pointing out stop the step with ErrIllegalFileAccess.
  */
 export async function extractStep(op: OperationOf<"extract">, ctx: StepContext): Promise<void> {
-  ctx.notice(`Extracting ${op.source} to ${op.destination || "."}`);
+  ctx.notice("extracting", { archive: op.source, folder: op.destination || "." });
   const count = await extractArchive(ctx.sandbox, op.source, op.destination, {
     signal: ctx.signal,
     ratio: ctx.extractMaxRatio,
   });
-  ctx.notice(`Extracted ${count} entries from ${op.source}`);
+  ctx.notice("extracted", { count, archive: op.source });
 }

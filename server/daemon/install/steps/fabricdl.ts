@@ -6,7 +6,7 @@ import { cachedFile, copyInto } from "../transfers.ts";
 
 /** `fabricdl`: the newest Fabric installer (from Fabric's metadata), as fabric-installer.jar. */
 export async function fabricdlStep(_op: OperationOf<"fabricdl">, ctx: StepContext): Promise<void> {
-  ctx.notice(`Downloading metadata from ${ctx.sources.fabricInstallers}`);
+  ctx.notice("fabricMetadata", { url: ctx.sources.fabricInstallers });
   const builds = await getJson<{ url?: string }[]>(ctx, ctx.sources.fabricInstallers);
   const url = Array.isArray(builds) ? builds[0]?.url : undefined;
   if (!url)

@@ -24,7 +24,7 @@ export async function forgedlStep(op: OperationOf<"forgedl">, ctx: StepContext):
       );
     version = `${op.minecraftVersion}-${build}`;
   }
-  ctx.notice(`Downloading the Forge installer ${version}`);
+  ctx.notice("forgeInstaller", { version });
   const file = await cachedFile(ctx, fillSource(ctx.sources.forgeInstaller, { version }));
   try {
     await copyInto(ctx, file.path, op.target);

@@ -27,7 +27,7 @@ const adoptiumOs: Record<string, string> = { win32: "windows", darwin: "mac" };
 export async function javadlStep(op: OperationOf<"javadl">, ctx: StepContext): Promise<void> {
   const name = `java${op.version}`;
   if (findBinary(name, ctx.env.PATH)) {
-    ctx.notice(`${name} is already installed`);
+    ctx.notice("javaPresent", { binary: name });
     return;
   }
   const binariesDir = ctx.binariesDir;
@@ -43,7 +43,7 @@ export async function javadlStep(op: OperationOf<"javadl">, ctx: StepContext): P
       os: adoptiumOs[process.platform] ?? "linux",
       arch: adoptiumArch[process.arch] ?? "x64",
     });
-    ctx.notice(`Looking up Java ${op.version} at ${hostOf(url)}`);
+    ctx.notice("javaLookup", { version: String(op.version), host: hostOf(url) });
     const releases = await getJson<AdoptiumRelease[]>(ctx, url);
     if (!Array.isArray(releases) || releases.length !== 1) {
       throw installErrors.failed(
@@ -62,13 +62,13 @@ export async function javadlStep(op: OperationOf<"javadl">, ctx: StepContext): P
     if (!folder || folder.includes("/"))
       throw installErrors.failed(ctx.step, `odd release name ${release.release_name}`);
     await binaries.remove(folder, { recursive: true }).catch(() => {});
-    ctx.notice(`Downloading Java ${op.version} (${release.release_name})`);
+    ctx.notice("javaDownloading", { version: String(op.version), release: release.release_name });
     await fetchAndExtract(ctx, link, binaries, "");
     if (!(await binaries.resolve(`${folder}/bin/java`)).stats?.isFile()) {
       throw installErrors.failed(ctx.step, `the download of ${release.release_name} holds no bin/java`);
     }
     await binaries.symlink(`${folder}/bin/java`, name);
     await binaries.symlink(`${folder}/bin/javac`, `javac${op.version}`);
-    ctx.notice(`Installed ${name}`);
+    ctx.notice("javaInstalled", { binary: name });
   });
 }

@@ -31,17 +31,17 @@ export async function mojangdlStep(op: OperationOf<"mojangdl">, ctx: StepContext
         : op.version;
   const version = manifest.versions?.find((entry) => entry.id === wanted);
   if (!wanted || !version) {
-    ctx.notice(`Could not locate version ${wanted ?? op.version}`);
+    ctx.notice("minecraftMissing", { version: String(wanted ?? op.version) });
     throw installErrors.failed(
       ctx.step,
       `Minecraft version ${op.version} is not in Mojang's version manifest`,
     );
   }
-  ctx.notice(`Version ${version.id} json located, downloading from ${version.url}`);
+  ctx.notice("minecraftJson", { version: version.id, url: version.url });
   const document = await getJson<VersionDocument>(ctx, version.url);
   const server = document.downloads?.server;
   if (!server?.url) throw installErrors.failed(ctx.step, `Minecraft ${version.id} has no server download`);
-  ctx.notice(`Version jar located, downloading from ${server.url}`);
+  ctx.notice("minecraftJar", { url: server.url });
   await downloadTo(ctx, server.url, op.target);
   if (server.sha1) {
     const handle = await ctx.sandbox.openRead(op.target);

@@ -14,7 +14,7 @@ import { installErrors } from "../errors.ts";
 export async function moveStep(op: OperationOf<"move">, ctx: StepContext): Promise<void> {
   const sources = await ctx.sandbox.glob(op.source);
   if (sources.length === 0) {
-    ctx.notice(`Nothing matches ${op.source}; nothing was moved`);
+    ctx.notice("nothingMoved", { pattern: op.source });
     return;
   }
   const target = await ctx.sandbox.resolve(op.target);
@@ -28,7 +28,7 @@ export async function moveStep(op: OperationOf<"move">, ctx: StepContext): Promi
   const targetPath = ctx.sandbox.relative(op.target);
   for (const source of sources) {
     const destination = intoFolder ? path.posix.join(targetPath, path.posix.basename(source)) : targetPath;
-    ctx.notice(`Moving file from ${source} to ${destination}`);
+    ctx.notice("moving", { from: source, to: destination });
     await ctx.sandbox.mkdirp(path.posix.dirname(destination));
     await ctx.sandbox.rename(source, destination);
   }

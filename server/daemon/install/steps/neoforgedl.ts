@@ -31,7 +31,7 @@ export async function neoforgedlStep(op: OperationOf<"neoforgedl">, ctx: StepCon
       );
     version = found;
   }
-  ctx.notice(`Downloading the NeoForge installer ${version}`);
+  ctx.notice("neoforgeInstaller", { version });
   const file = await cachedFile(ctx, fillSource(ctx.sources.neoforgeInstaller, { version }));
   try {
     await copyInto(ctx, file.path, op.target);

@@ -34,7 +34,7 @@ function resolver(libraries: string, loader: string) {
         );
       version = found;
     }
-    ctx.notice(`Resolved ${loader} version: ${version}`);
+    ctx.notice("loaderResolved", { loader, version });
     return { variables: { [op.outputVariable]: version } };
   };
 }

@@ -9,7 +9,7 @@ export async function sleepStep(op: OperationOf<"sleep">, ctx: StepContext): Pro
   if (ms === undefined || ms < 0) {
     throw installErrors.failed(ctx.step, `"${op.duration}" is not a duration such as "5s" or "1m30s"`);
   }
-  ctx.notice(`Sleeping for ${op.duration}`);
+  ctx.notice("sleeping", { duration: String(op.duration) });
   try {
     await wait(ms, undefined, { signal: ctx.signal });
   } catch {

@@ -24,7 +24,7 @@ interface GithubRelease {
  * permission bits). Needs github.com and Steam's servers.
  */
 export async function steamgamedlStep(op: OperationOf<"steamgamedl">, ctx: StepContext): Promise<void> {
-  ctx.notice(`Downloading app ${op.appId} from Steam`);
+  ctx.notice("steamApp", { app: String(op.appId) });
   const depotDownloader = await ensureDepotDownloader(ctx);
   await steamRuntime(ctx);
 
@@ -38,7 +38,7 @@ export async function steamgamedlStep(op: OperationOf<"steamgamedl">, ctx: StepC
 
   await ctx.sandbox.remove(".manifest", { recursive: true }).catch(() => {});
   const manifests = await ctx.sandbox.mkdirp(".manifest");
-  ctx.notice("Reading the app's manifests");
+  ctx.notice("steamManifests");
   await ctx.run(
     [
       depotDownloader,
@@ -53,7 +53,7 @@ export async function steamgamedlStep(op: OperationOf<"steamgamedl">, ctx: StepC
     ],
     { env },
   );
-  ctx.notice("Downloading the app's files");
+  ctx.notice("steamFiles");
   await ctx.run(
     [depotDownloader, "-app", op.appId, "-dir", ctx.root, ...login, "-validate", ...account, ...extra],
     { env },
@@ -87,7 +87,7 @@ async function ensureDepotDownloader(ctx: StepContext): Promise<string> {
         ctx.step,
         `no DepotDownloader build for ${os}-${arch} in its GitHub releases`,
       );
-    ctx.notice(`Downloading DepotDownloader (${asset.name})`);
+    ctx.notice("depotDownloader", { asset: asset.name });
     await binaries.remove("depotdownloader", { recursive: true }).catch(() => {});
     await fetchAndExtract(ctx, asset.browser_download_url, binaries, "depotdownloader", "zip");
     const installed = await binaries.resolve(`depotdownloader/${program}`);

@@ -3,6 +3,6 @@ import type { StepContext } from "../environment.ts";
 
 /** `writefile`: the text written to the target (replaced if it exists), folders made as needed. */
 export async function writefileStep(op: OperationOf<"writefile">, ctx: StepContext): Promise<void> {
-  ctx.notice(`Writing some data to file: ${op.target}`);
+  ctx.notice("writingFile", { file: op.target });
   await ctx.sandbox.writeFile(op.target, op.text);
 }

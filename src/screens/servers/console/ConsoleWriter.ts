@@ -1,8 +1,9 @@
 import { t } from "@lingui/core/macro";
+import { DAEMON_PREFIX } from "../../../../server/node-wire/console-messages";
 import { type Piece, type Style, styleClasses, styleColors } from "./ansi";
 import { type NodeMessagePart, nodeMessage } from "./nodeMessages";
 
-export const DAEMON_PREFIX = "[DAEMON] ";
+export { DAEMON_PREFIX } from "../../../../server/node-wire/console-messages";
 
 /**
  * What stands for `[DAEMON]` before the node's own lines: one short fixed word, not the company

@@ -1,217 +1,201 @@
-import { t } from "@lingui/core/macro";
+import { i18n, type MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import {
+  decodeNodeLine,
+  isQuotedArg,
+  type NodeMessageCode,
+  nodeMessages,
+} from "../../../../server/node-wire/console-messages";
+import { intlLocale } from "../../../i18n/locales";
+import { formatBytes } from "../format";
 
 // The node's own console lines (server/daemon: "[DAEMON] Starting server" …). The node writes them
-// in English into the one console stream every client reads (PufferPanel's client shows them as
-// they are); each has a code here, by which this client shows it in the page's language. Text that
-// is not ours (git's, the system's reason, a path, a command) stays as it came and is shown quoted.
+// in English through one table (server/node-wire/console-messages.ts) into the console stream every
+// client reads (PufferPanel's client shows them as they are); this client reads each line's code
+// back by that table and shows it in the page's language. Text that is not ours (git's, the
+// system's reason, a path, a command) stays as it came and is shown quoted.
+
+interface Words {
+  message: MessageDescriptor;
+  /** Values the message takes besides the code's own arguments (a fixed name, a renamed argument). */
+  values?: (args: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const downloading = msg({ message: "Downloading {url}" });
+const running = msg({ message: "Running: {command}" });
+
+/** code → the words this client shows; several codes may share words. */
+const words: Record<NodeMessageCode, Words> = {
+  starting: { message: msg({ message: "Starting server" }) },
+  stopRequested: { message: msg({ message: "Server was told to stop" }) },
+  stopTimeout: { message: msg({ message: "Server did not stop in time, killing it" }) },
+  exited: { message: msg({ message: "Server exited with code {code}" }) },
+  crashed: { message: msg({ message: "Server exited with code {code} (crash)" }) },
+  signalled: { message: msg({ message: "Server was ended by {signal}" }) },
+  memoryKilledAt: {
+    message: msg({ message: "Server was killed: it went over its memory limit ({mib} MiB) (crash)" }),
+  },
+  memoryKilled: { message: msg({ message: "Server was killed: it went over its memory limit (crash)" }) },
+  limitsFailed: { message: msg({ message: "Could not apply the server's limits: {reason}" }) },
+  cgroupRemoveFailed: { message: msg({ message: "Could not remove the server's cgroup: {reason}" }) },
+  postFailed: { message: msg({ message: "Post steps failed: {reason}" }) },
+  crashLimit: { message: msg({ message: "Server crashed {count} times in a row; not restarting it" }) },
+  restartAfterExit: { message: msg({ message: "Restarting after a graceful exit" }) },
+  restartAfterCrash: { message: msg({ message: "Restarting after a crash ({count} of {limit})" }) },
+  restartFailed: { message: msg({ message: "Restart failed: {reason}" }) },
+  autostartFailed: { message: msg({ message: "Autostart failed: {reason}" }) },
+  refused: { message: msg({ message: "Refused: {reason}" }) },
+  couldNotStart: { message: msg({ message: "Could not start {command}: {reason}" }) },
+  taskPatternPaused: {
+    message: msg({ message: "Task {task}: its console pattern took too long and is paused for a minute" }),
+  },
+  diskNotStarting: {
+    message: msg({
+      message: "Not starting: the server is over its disk limit ({limit} MiB); delete files first",
+    }),
+  },
+  diskNotInstalling: {
+    message: msg({
+      message: "Not installing: the server is over its disk limit ({limit} MiB); delete files first",
+    }),
+  },
+  diskStoppingSteps: {
+    message: msg({ message: "Server went over its disk limit ({limit} MiB): stopping its install steps" }),
+  },
+  diskStopping: {
+    message: msg({
+      message:
+        "Server went over its disk limit ({limit} MiB): stopping it; it starts again once files are deleted",
+    }),
+  },
+  diskKilling: { message: msg({ message: "Server is still over its disk limit ({limit} MiB), killing it" }) },
+  containerMemoryKilled: {
+    message: msg({ message: "The server went over its memory limit and was killed" }),
+  },
+  containerLost: { message: msg({ message: "Lost the container: {reason}" }) },
+  containerRemoveFailed: { message: msg({ message: "Could not remove the container: {reason}" }) },
+  containerStartFailed: { message: msg({ message: "Could not start the container: {reason}" }) },
+  noDocker: { message: msg({ message: "No Docker engine answers on this node" }) },
+  dockerIgnored: {
+    message: msg({ message: "Not applied on this node (they could reach the host): {settings}" }),
+  },
+  imagePulling: { message: msg({ message: "Pulling image {image}" }) },
+  imagePulled: { message: msg({ message: "Pulled image {image}" }) },
+  imagePullFailed: { message: msg({ message: "Could not pull image {image}: {reason}" }) },
+  installing: { message: msg({ message: "Installing server" }) },
+  installed: { message: msg({ message: "Server installed" }) },
+  installFailed: { message: msg({ message: "Install failed: {reason}" }) },
+  uninstallFailed: { message: msg({ message: "Uninstall failed: {reason}" }) },
+  backingUp: { message: msg({ message: "Backing up server" }) },
+  backupLeftOut: { message: msg({ message: "Backup left out {place}: {reason}" }) },
+  backupDone: { message: msg({ message: "Backup complete" }) },
+  backupFailed: { message: msg({ message: "Backup failed: {reason}" }) },
+  restoring: { message: msg({ message: "Restoring backup" }) },
+  restored: { message: msg({ message: "Backup restored" }) },
+  restoreFailed: { message: msg({ message: "Restore failed: {reason}" }) },
+  eggInstall: { message: msg({ message: "Running the egg's install script in {image}" }) },
+  eggConfigTooBig: { message: msg({ message: "Config file {file} is too big to edit; left as it is" }) },
+  eggConfigFailed: {
+    message: msg({ message: "Config file {file} could not be edited ({parser}): {reason}" }),
+  },
+  skipping: { message: msg({ message: "Skipping {step}: its condition {condition} is false" }) },
+  executing: { message: running },
+  downloadingFile: { message: downloading },
+  downloaded: { message: msg({ message: "Downloaded {url} to {file}" }) },
+  downloading: { message: downloading },
+  downloadingTo: { message: downloading },
+  cachedCopy: { message: msg({ message: "Using the cached copy of {url}" }) },
+  downloadExtract: { message: msg({ message: "Downloading and extracting {url}" }) },
+  downloadProgressOf: { message: msg({ message: "Downloading {what}: {done} of {total} ({percent}%)" }) },
+  downloadProgress: { message: msg({ message: "Downloading {what}: {done}" }) },
+  writingFile: { message: msg({ message: "Writing to file {file}" }) },
+  changingFile: { message: msg({ message: "Changing file {file}" }) },
+  creatingFolder: { message: msg({ message: "Creating folder {folder}" }) },
+  extracting: { message: msg({ message: "Extracting {archive} to {folder}" }) },
+  extracted: {
+    message: msg({
+      message:
+        "{count, plural, one {Extracted # entry from {archive}} other {Extracted # entries from {archive}}}",
+    }),
+  },
+  archiving: { message: msg({ message: "Archiving {sources} into {archive}" }) },
+  archived: {
+    message: msg({
+      message:
+        "{count, plural, one {Archived # entry into {archive}} other {Archived # entries into {archive}}}",
+    }),
+  },
+  moving: { message: msg({ message: "Moving {from} to {to}" }) },
+  nothingMoved: { message: msg({ message: "Nothing matches {pattern}; nothing was moved" }) },
+  sleeping: { message: msg({ message: "Waiting {duration}" }) },
+  sendingToConsole: { message: msg({ message: "Sending to the console: {text}" }) },
+  javaPresent: { message: msg({ message: "{binary} is already installed" }) },
+  javaLookup: { message: msg({ message: "Looking up Java {version} at {host}" }) },
+  javaDownloading: { message: downloading, values: (a) => ({ url: a.release }) },
+  javaInstalled: { message: msg({ message: "Installed {binary}" }) },
+  minecraftMissing: { message: msg({ message: "Could not find Minecraft version {version}" }) },
+  minecraftJson: { message: downloading },
+  minecraftJar: { message: downloading },
+  fabricMetadata: { message: downloading },
+  forgeInstaller: {
+    message: msg({ message: "Downloading the {loader} installer {version}" }),
+    values: () => ({ loader: "Forge" }),
+  },
+  neoforgeInstaller: {
+    message: msg({ message: "Downloading the {loader} installer {version}" }),
+    values: () => ({ loader: "NeoForge" }),
+  },
+  loaderResolved: { message: msg({ message: "Resolved {loader} version: {version}" }) },
+  steamApp: { message: msg({ message: "Downloading app {app} from Steam" }) },
+  steamManifests: { message: msg({ message: "Reading the app's manifests" }) },
+  steamFiles: { message: msg({ message: "Downloading the app's files" }) },
+  depotDownloader: { message: downloading, values: (a) => ({ url: a.asset }) },
+  modpackDownloading: { message: downloading },
+  modpackExtracting: { message: msg({ message: "Extracting modpack {pack}" }) },
+  modpackUnknownType: {
+    message: msg({ message: "Unknown server type: the server could not be prepared to run" }),
+  },
+  modpackUnsupportedLoader: {
+    message: msg({ message: "Unsupported mod loader {loader}: the server could not be prepared to run" }),
+  },
+  modpackInstalled: { message: msg({ message: "Modpack installed" }) },
+  installerRunning: { message: running, values: (a) => ({ command: a.jar }) },
+  installerNotDeleted: { message: msg({ message: "Could not delete the installer" }) },
+  serverStarter: { message: downloading, values: () => ({ url: "ServerStarter" }) },
+};
+
+/** For the tests: the words of each code. */
+export const nodeMessageWords: Readonly<Record<NodeMessageCode, Words>> = words;
 
 /** Stands for the n-th quoted part inside a translated sentence; never in real console text. */
 const slot = (n: number) => `\uE000${n}\uE000`;
-
-type Words = (...args: string[]) => string;
-
-/**
- * code → the English the node writes (exact, its variable parts as groups), the words shown here,
- * and which groups are foreign text, shown quoted (the others are numbers, sizes, signals).
- */
-const messages: Record<string, { en: RegExp; words: Words; quoted?: readonly number[] }> = {
-  starting: { en: /^Starting server$/, words: () => t`Starting server` },
-  stopRequested: { en: /^Server was told to stop$/, words: () => t`Server was told to stop` },
-  stopTimeout: {
-    en: /^Server did not stop in time, killing it$/,
-    words: () => t`Server did not stop in time, killing it`,
-  },
-  installing: { en: /^Installing server$/, words: () => t`Installing server` },
-  installed: { en: /^Server installed$/, words: () => t`Server installed` },
-  installFailed: {
-    en: /^Install failed: (.+)$/,
-    words: (reason) => t`Install failed: ${reason}`,
-    quoted: [0],
-  },
-  exited: { en: /^Server exited with code (-?\d+)$/, words: (code) => t`Server exited with code ${code}` },
-  crashed: {
-    en: /^Server exited with code (-?\d+) \(crash\)$/,
-    words: (code) => t`Server exited with code ${code} (crash)`,
-  },
-  signalled: { en: /^Server was ended by ([A-Z0-9]+)$/, words: (signal) => t`Server was ended by ${signal}` },
-  memoryKilledAt: {
-    en: /^Server was killed: it went over its memory limit \((\d+) MiB\) \(crash\)$/,
-    words: (mib) => t`Server was killed: it went over its memory limit (${mib} MiB) (crash)`,
-  },
-  memoryKilled: {
-    en: /^Server was killed: it went over its memory limit \(crash\)$/,
-    words: () => t`Server was killed: it went over its memory limit (crash)`,
-  },
-  containerMemoryKilled: {
-    en: /^The server went over its memory limit and was killed$/,
-    words: () => t`The server went over its memory limit and was killed`,
-  },
-  limitsFailed: {
-    en: /^Could not apply the server's limits: (.+)$/,
-    words: (reason) => t`Could not apply the server's limits: ${reason}`,
-    quoted: [0],
-  },
-  cgroupRemoveFailed: {
-    en: /^Could not remove the server's cgroup: (.+)$/,
-    words: (reason) => t`Could not remove the server's cgroup: ${reason}`,
-    quoted: [0],
-  },
-  postFailed: {
-    en: /^Post steps failed: (.+)$/,
-    words: (reason) => t`Post steps failed: ${reason}`,
-    quoted: [0],
-  },
-  crashLimit: {
-    en: /^Server crashed (\d+) times in a row; not restarting it$/,
-    words: (count) => t`Server crashed ${count} times in a row; not restarting it`,
-  },
-  restartAfterExit: {
-    en: /^Restarting after a graceful exit$/,
-    words: () => t`Restarting after a graceful exit`,
-  },
-  restartAfterCrash: {
-    en: /^Restarting after a crash \((\d+) of (\d+)\)$/,
-    words: (count, limit) => t`Restarting after a crash (${count} of ${limit})`,
-  },
-  restartFailed: {
-    en: /^Restart failed: (.+)$/,
-    words: (reason) => t`Restart failed: ${reason}`,
-    quoted: [0],
-  },
-  couldNotStart: {
-    en: /^could not start (.+?): (.+)$/,
-    words: (command, reason) => t`Could not start ${command}: ${reason}`,
-    quoted: [0, 1],
-  },
-  containerLost: {
-    en: /^Lost the container: (.+)$/,
-    words: (reason) => t`Lost the container: ${reason}`,
-    quoted: [0],
-  },
-  containerRemoveFailed: {
-    en: /^Could not remove the container: (.+)$/,
-    words: (reason) => t`Could not remove the container: ${reason}`,
-    quoted: [0],
-  },
-  taskPatternPaused: {
-    en: /^Task "(.*)": its console pattern took too long and is paused for a minute$/,
-    words: (task) => t`Task ${task}: its console pattern took too long and is paused for a minute`,
-    quoted: [0],
-  },
-  backingUp: { en: /^Backing up server$/, words: () => t`Backing up server` },
-  backupLeftOut: {
-    en: /^Backup left out (.+?): (.+)$/,
-    words: (place, reason) => t`Backup left out ${place}: ${reason}`,
-    quoted: [0, 1],
-  },
-  backupDone: { en: /^Backup complete$/, words: () => t`Backup complete` },
-  backupFailed: { en: /^Backup failed: (.+)$/, words: (reason) => t`Backup failed: ${reason}`, quoted: [0] },
-  restoring: { en: /^Restoring backup$/, words: () => t`Restoring backup` },
-  restored: { en: /^Backup restored$/, words: () => t`Backup restored` },
-  restoreFailed: {
-    en: /^Restore failed: (.+)$/,
-    words: (reason) => t`Restore failed: ${reason}`,
-    quoted: [0],
-  },
-  // Install steps.
-  executing: { en: /^Executing: (.+)$/, words: (command) => t`Running: ${command}`, quoted: [0] },
-  downloadingUrl: {
-    en: /^Downloading (\S+:\/\/\S+)$/,
-    words: (url) => t`Downloading ${url}`,
-    quoted: [0],
-  },
-  downloadingFile: {
-    en: /^Downloading file (.+)$/,
-    words: (url) => t`Downloading ${url}`,
-    quoted: [0],
-  },
-  downloadProgressOf: {
-    en: /^Downloading (.+): (\d+\.\d [KM]iB) of (\d+\.\d [KM]iB) \((\d+)%\)$/,
-    words: (what, done, total, percent) => t`Downloading ${what}: ${done} of ${total} (${percent}%)`,
-    quoted: [0],
-  },
-  downloadProgress: {
-    en: /^Downloading (.+): (\d+\.\d [KM]iB)$/,
-    words: (what, done) => t`Downloading ${what}: ${done}`,
-    quoted: [0],
-  },
-  downloaded: {
-    en: /^Downloaded (.+) to (.+)$/,
-    words: (url, file) => t`Downloaded ${url} to ${file}`,
-    quoted: [0, 1],
-  },
-  cachedCopy: {
-    en: /^Using the cached copy of (.+)$/,
-    words: (url) => t`Using the cached copy of ${url}`,
-    quoted: [0],
-  },
-  downloadExtract: {
-    en: /^Downloading and extracting (.+)$/,
-    words: (url) => t`Downloading and extracting ${url}`,
-    quoted: [0],
-  },
-  writingFile: {
-    en: /^Writing some data to file: (.+)$/,
-    words: (file) => t`Writing to file ${file}`,
-    quoted: [0],
-  },
-  changingFile: {
-    en: /^Changing some data in file: (.+)$/,
-    words: (file) => t`Changing file ${file}`,
-    quoted: [0],
-  },
-  creatingFolder: {
-    en: /^Creating directory: (.+)$/,
-    words: (folder) => t`Creating folder ${folder}`,
-    quoted: [0],
-  },
-  extracting: {
-    en: /^Extracting (.+) to (.+)$/,
-    words: (archive, folder) => t`Extracting ${archive} to ${folder}`,
-    quoted: [0, 1],
-  },
-  moving: {
-    en: /^Moving file from (.+) to (.+)$/,
-    words: (from, to) => t`Moving ${from} to ${to}`,
-    quoted: [0, 1],
-  },
-  skipping: {
-    en: /^Skipping (\S+): its condition (.+) is false$/,
-    words: (step, condition) => t`Skipping ${step}: its condition ${condition} is false`,
-    quoted: [0, 1],
-  },
-  pulling: { en: /^Pulling image (.+)$/, words: (image) => t`Pulling image ${image}`, quoted: [0] },
-  sleeping: { en: /^Sleeping for (.+)$/, words: (duration) => t`Waiting ${duration}`, quoted: [0] },
-  sendingToConsole: {
-    en: /^Sending to the console: (.+)$/,
-    words: (text) => t`Sending to the console: ${text}`,
-    quoted: [0],
-  },
-};
-
-/** The English forms by code, for the test that holds them to what the node writes. */
-export const nodeMessagePatterns: Readonly<Record<string, RegExp>> = Object.fromEntries(
-  Object.entries(messages).map(([code, m]) => [code, m.en]),
-);
 
 /** A translated node line's parts: the page's words, and the foreign parts to show quoted. */
 export type NodeMessagePart = string | { quoted: string };
 
 /**
  * A node line (without its `[DAEMON] ` prefix) in the page's language, as parts; undefined for a
- * line this client has no code for (shown as it is).
+ * line of no code (shown as it is).
  */
 export function nodeMessage(text: string): NodeMessagePart[] | undefined {
-  for (const m of Object.values(messages)) {
-    const hit = text.match(m.en);
-    if (!hit) continue;
-    const args = hit.slice(1);
-    const quoted = m.quoted ?? [];
-    const words = m.words(...args.map((arg, i) => (quoted.includes(i) ? slot(i) : arg)));
-    return words
-      .split(/\uE000(\d)\uE000/)
-      .map((piece, i) => (i % 2 ? { quoted: args[Number(piece)] ?? "" } : piece))
-      .filter((piece) => piece !== "");
+  const line = decodeNodeLine(text);
+  if (!line) return undefined;
+  const { message, values } = words[line.code];
+  const quoted: string[] = [];
+  const shown: Record<string, unknown> = {};
+  const sizes = (nodeMessages[line.code] as { args?: Record<string, string> }).args ?? {};
+  for (const [name, value] of Object.entries(line.args)) {
+    if (isQuotedArg(line.code, name)) {
+      shown[name] = slot(quoted.length);
+      quoted.push(String(value));
+    } else if (sizes[name] === "size") shown[name] = formatBytes(Number(value), intlLocale(i18n.locale));
+    else shown[name] = value;
   }
-  return undefined;
+  // A fixed or renamed value: a quoted argument keeps its slot under the new name.
+  Object.assign(shown, values?.(shown));
+  return i18n
+    ._(message.id, shown, { message: message.message })
+    .split(/\uE000(\d+)\uE000/)
+    .map((piece, i) => (i % 2 ? { quoted: quoted[Number(piece)] ?? "" } : piece))
+    .filter((piece) => piece !== "");
 }

@@ -5,6 +5,7 @@ import { fileUrl, NotTextError, type NotTextReason, readText, writeText } from "
 import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { toastSuccess } from "../../../components/toastStore";
+import { editorPhrases } from "../../editorPhrases";
 import { useLeaveGuard } from "../../templates/useLeaveGuard";
 import { formatBytes } from "../format";
 import type { CodeEditor } from "./codeEditor";
@@ -16,31 +17,6 @@ import { isAbort, reportError } from "./reportError";
 
 // The text editor of the file manager, loaded only when a file is opened: CodeMirror (fetched with
 // the file, never before) with highlighting by file name, search and replace, saved with PUT.
-
-/** CodeMirror's own words (search panel, screen reader notes) in the page's language. */
-function editorPhrases(): Record<string, string> {
-  const count = "$";
-  const line = "$";
-  return {
-    Find: t`Find`,
-    Replace: t`Replace`,
-    next: t`next`,
-    previous: t`previous`,
-    all: t`all`,
-    "match case": t`match case`,
-    regexp: t`regular expression`,
-    "by word": t`whole words`,
-    replace: t`replace`,
-    "replace all": t`replace all`,
-    close: t`close`,
-    "current match": t`current match`,
-    "on line": t`on line`,
-    "replaced $ matches": t`replaced ${count} matches`,
-    "replaced match on line $": t`replaced the match on line ${line}`,
-    "Control character": t`Control character`,
-    "Selection deleted": t`Selection deleted`,
-  };
-}
 
 type Loaded =
   | { state: "loading" }
