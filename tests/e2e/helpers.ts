@@ -34,6 +34,28 @@ export async function login(page: Page, email = admin.email, password = admin.pa
   await page.getByRole("button", { name: "Login" }).click();
 }
 
+/** The screen is in: its heading shows and no spinner is left in the main area (its data came). */
+export async function screenReady(page: Page): Promise<void> {
+  await expect(page.locator("main h1").first()).toBeVisible();
+  await expect(page.locator("main .spinner")).toHaveCount(0);
+}
+
+/**
+ * Waits until the signed-in account holds these preferences as this page keeps them locally,
+ * i.e. what another device gets at sign-in (the page saves them to the panel in the background).
+ */
+export async function preferencesSaved(page: Page, keys: readonly string[]): Promise<void> {
+  const local = await page.evaluate((ks) => ks.map((k) => localStorage.getItem(k)), keys);
+  expect(local).not.toContain(null);
+  await expect
+    .poll(async () => {
+      const res = await page.request.get("/api/userSettings");
+      const stored = (await res.json()) as { key: string; value: string }[];
+      return keys.map((k) => stored.find((s) => s.key === k)?.value ?? null);
+    })
+    .toEqual(local);
+}
+
 /** Acts as the administrator through the API, as the settings screen would. */
 export async function adminApi(baseURL: string): Promise<PanelClient> {
   const client = new PanelClient(baseURL);
