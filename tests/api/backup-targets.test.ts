@@ -112,7 +112,10 @@ function roundTrip(
     });
 
     it("downloads the object through the panel, byte for byte", async () => {
-      const { res, bytes } = await downloadBytes(api, `/api/servers/${serverId}/backup/download/${backup.id}`);
+      const { res, bytes } = await downloadBytes(
+        api,
+        `/api/servers/${serverId}/backup/download/${backup.id}`,
+      );
       expect(res.status).toBe(200);
       expect(res.headers.get("content-length")).toBe(String(backup.size));
       expect(bytes.equals(await objectBytes(key(backup.fileName)))).toBe(true);

@@ -278,7 +278,9 @@ describe("backups API", () => {
         headers: { "content-type": "application/json" },
       });
       expect(withType.status, withType.text).toBe(204);
-      expect((await settledBackup(admin, id, (await backupNamed(admin, id, "typed")).id)).state).toBe("ready");
+      expect((await settledBackup(admin, id, (await backupNamed(admin, id, "typed")).id)).state).toBe(
+        "ready",
+      );
     });
 
     it("names the download after the backup and its day, in UTF-8 too when the name needs it", async () => {
@@ -418,7 +420,9 @@ describe("backups API", () => {
       await setServerScopes(panel(), user.email, id, ["server.view", "server.backup.view"]);
       expect((await client.get(`/api/servers/${id}/backup`)).status).toBe(200);
       expect((await client.get(`/api/servers/${id}/backup/${mine.id}`)).status).toBe(200);
-      expect((await downloadBytes(client, `/api/servers/${id}/backup/download/${mine.id}`)).res.status).toBe(200);
+      expect((await downloadBytes(client, `/api/servers/${id}/backup/download/${mine.id}`)).res.status).toBe(
+        200,
+      );
       const refused: [string, string, string][] = [
         ["POST", `/api/servers/${id}/backup/create?name=x`, "server.backup.create"],
         ["POST", `/api/servers/${id}/backup/restore/${mine.id}`, "server.backup.restore"],

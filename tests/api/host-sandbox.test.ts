@@ -49,7 +49,12 @@ describe("the hardened host environment", () => {
       () => path.join(panel().dataDir, "node", "sftp_host_ed25519_key"),
     ],
     // A remote node's config file holds the token the panel signs in with.
-    ["remote", () => remote().nodeId, () => path.join(remote().daemon.config.dataDir, "servers"), () => remote().daemon.configFile],
+    [
+      "remote",
+      () => remote().nodeId,
+      () => path.join(remote().daemon.config.dataDir, "servers"),
+      () => remote().daemon.configFile,
+    ],
   ] as const) {
     it(`keeps a ${label} server away from the panel's data, its environment and other servers`, async () => {
       const prefix = label === "local" ? "5a" : "5b";
@@ -121,14 +126,16 @@ describe("the hardened host environment", () => {
   it.runIf(process.getuid?.() === 0)("gives each node on the host its own block of server uids", () => {
     // The servers the test above ran, one on each node: before blocks, both nodes counted from 600000.
     const local = fs.statSync(path.join(panel().dataDir, "node", "servers", "5a000002")).uid;
-    const remote = fs.statSync(path.join(remote().daemon.config.dataDir, "servers", "5b000002")).uid;
+    const remoteUid = fs.statSync(path.join(remote().daemon.config.dataDir, "servers", "5b000002")).uid;
     const block = (uid: number) => Math.floor((uid - 600_000) / 100_000);
     expect(local).toBeGreaterThanOrEqual(600_000);
-    expect(remote).toBeGreaterThanOrEqual(600_000);
-    expect(block(local)).not.toBe(block(remote));
+    expect(remoteUid).toBeGreaterThanOrEqual(600_000);
+    expect(block(local)).not.toBe(block(remoteUid));
     const registry = JSON.parse(fs.readFileSync("/var/lib/outpost-uids/blocks.json", "utf8"));
     expect(registry[fs.realpathSync(path.join(panel().dataDir, "node", "servers"))]).toBe(block(local));
-    expect(registry[fs.realpathSync(path.join(remote().daemon.config.dataDir, "servers"))]).toBe(block(remote));
+    expect(registry[fs.realpathSync(path.join(remote().daemon.config.dataDir, "servers"))]).toBe(
+      block(remoteUid),
+    );
   });
 
   it("keeps files manageable both ways: the panel edits what the server wrote and the server writes what the panel put", async () => {
@@ -171,7 +178,11 @@ describe("the hardened host environment", () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-sandbox-sftp-"));
     try {
       fs.writeFileSync(path.join(work, "put.txt"), "over sftp\n");
-      const login = { port: remote().daemon.config.sftp.port, user: `${admin.email}#${id}`, password: admin.password };
+      const login = {
+        port: remote().daemon.config.sftp.port,
+        user: `${admin.email}#${id}`,
+        password: admin.password,
+      };
       const sftp = await runSftp(
         login,
         [

@@ -4,7 +4,6 @@ import { type PanelClient, usePanelWithRemoteNode } from "../support/test-panel.
 
 describe("a remote node's reachability follows its daemon", () => {
   const remote = usePanelWithRemoteNode("remote-one");
-  const panel = () => remote().panel;
   let api: PanelClient;
   beforeAll(() => {
     api = remote().api;

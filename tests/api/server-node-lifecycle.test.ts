@@ -19,7 +19,6 @@ const markingServer = () =>
 
 describe("servers across crashes and node restarts", () => {
   const remote = usePanelWithRemoteNode("restartable");
-  const panel = () => remote().panel;
   let api: PanelClient;
   beforeAll(() => {
     api = remote().api;
@@ -55,7 +54,9 @@ describe("servers across crashes and node restarts", () => {
   });
 
   it("stops servers gracefully when the node shuts down, and autostarts them when it comes back", async () => {
-    expect((await api.put("/api/servers/a0705a01", { ...markingServer(), node: remote().nodeId })).status).toBe(200);
+    expect(
+      (await api.put("/api/servers/a0705a01", { ...markingServer(), node: remote().nodeId })).status,
+    ).toBe(200);
     expect((await api.post("/api/servers/a0705a01/flags", { autoStart: true })).status).toBe(204);
     await api.post("/api/servers/a0705a01/start");
     await waitUntil(

@@ -65,7 +65,10 @@ export async function settledBackup(
 }
 
 /** GETs a file with the client's session (a download the JSON client would not keep as bytes). */
-export async function downloadBytes(api: PanelClient, url: string): Promise<{ res: Response; bytes: Buffer }> {
+export async function downloadBytes(
+  api: PanelClient,
+  url: string,
+): Promise<{ res: Response; bytes: Buffer }> {
   const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   const res = await fetch(api.baseUrl + url, { headers: { cookie } });
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, inject } from "vitest";
-import { PanelClient } from "./http-client.ts";
 import type { DaemonProcess } from "./daemon-process.ts";
+import { PanelClient } from "./http-client.ts";
 import { admin, type PanelProcess, startPanel } from "./panel-process.ts";
 import { addRemoteNode } from "./remote-node.ts";
 

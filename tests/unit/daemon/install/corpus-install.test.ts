@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runOperations } from "../../../../server/daemon/install/index.ts";
 import {
   type Operation,
@@ -13,8 +13,7 @@ import { v3Folder } from "../../templates/corpus.ts";
 import {
   type FixtureServer,
   rawTar,
-  type Scratch,
-  scratch,
+  scratchEachTest,
   serverContext,
   sha1,
   startFixtureServer,
@@ -30,7 +29,7 @@ import {
  * the same server through the executor's sources.
  */
 let server: FixtureServer;
-let s: Scratch;
+const s = scratchEachTest();
 
 function corpusTemplate(name: string): Template {
   const parsed = parseTemplate(
@@ -135,10 +134,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 beforeEach(() => {
-  s = scratch();
   server.hits.length = 0;
 });
-afterEach(() => s.cleanup());
 
 describe("corpus install lists, run for real", () => {
   it("terraria-vanilla: download, extract, then its rm/mkdir/cp/chmod commands", async () => {
