@@ -10,7 +10,6 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { freePort } from "../support/free-port.ts";
 import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
-import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
 import { s3Keys as keys, S3StandIn } from "../support/s3-stand-in.ts";
 import {
