@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { PanelClient } from "../support/http-client.ts";
 import { admin } from "../support/panel-process.ts";
 import { expect } from "./fixtures.ts";
@@ -54,6 +54,33 @@ export async function preferencesSaved(page: Page, keys: readonly string[]): Pro
       return keys.map((k) => stored.find((s) => s.key === k)?.value ?? null);
     })
     .toEqual(local);
+}
+
+/**
+ * A new browser context for a device of this width: below 600 px a phone (touch, 844 px tall),
+ * else a desktop window 800 px tall. The caller closes it.
+ */
+export function deviceContext(
+  browser: Browser,
+  opts: { baseURL: string; locale: string; width: number; colorScheme?: "light" | "dark" },
+): Promise<BrowserContext> {
+  const phone = opts.width < 600;
+  return browser.newContext({
+    baseURL: opts.baseURL,
+    locale: opts.locale,
+    viewport: { width: opts.width, height: phone ? 844 : 800 },
+    isMobile: phone,
+    hasTouch: phone,
+    colorScheme: opts.colorScheme,
+  });
+}
+
+/** Opens a page signed out and signs in as the administrator on the login screen it leads to (any locale). */
+export async function visitAsAdmin(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.getByTestId("login-email").fill(admin.email);
+  await page.getByTestId("login-password").fill(admin.password);
+  await page.getByTestId("login-submit").click();
 }
 
 /** Acts as the administrator through the API, as the settings screen would. */
