@@ -52,6 +52,29 @@ const isKeptList = (k: string) => k.startsWith("lastKnown.") && !k.endsWith(".se
 /** Every key kept in the last-known database. */
 const keptKeys = (page: Page) => readKept(page, "keys");
 
+/**
+ * Opens a page signed out, signs in as the administrator and waits until the service worker holds
+ * the app and controls this page: what must be so before the network goes.
+ */
+async function signInUnderServiceWorker(page: Page, path: string) {
+  await page.goto(path);
+  await login(page);
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+}
+
+/** Each list, visited offline, shows its kept items under the banner with their age. */
+async function expectListsKeptOffline(page: Page, opts: { screenshots?: boolean } = {}) {
+  for (const list of LISTS) {
+    await page.goto(list.path);
+    await expect(page.getByTestId("offline-banner")).toBeVisible();
+    await expect(page.getByTestId(list.entry).first()).toBeVisible();
+    await expect(page.getByTestId("last-known")).toContainText("Last known at");
+    if (opts.screenshots) await snap(page, `offline${list.path.replace("/", "-")}`);
+  }
+}
+
 test("offline: the lists show their last-known items with their age; back online they refresh; logout wipes them", async ({
   page,
   context,
@@ -68,12 +91,8 @@ test("offline: the lists show their last-known items with their age; back online
     204,
   );
 
-  await page.goto("/servers");
-  await login(page);
+  await signInUnderServiceWorker(page, "/servers");
   await expect(page).toHaveURL(/\/servers$/);
-  // The service worker must hold the app, and control this page, before the network goes.
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
 
   for (const list of LISTS) {
     await page.goto(list.path);
@@ -92,13 +111,7 @@ test("offline: the lists show their last-known items with their age; back online
   await expect(page.getByTestId("reachable").first()).toHaveAttribute("data-reachable", "true");
 
   await context.setOffline(true);
-  for (const list of LISTS) {
-    await page.goto(list.path);
-    await expect(page.getByTestId("offline-banner")).toBeVisible();
-    await expect(page.getByTestId(list.entry).first()).toBeVisible();
-    await expect(page.getByTestId("last-known")).toContainText("Last known at");
-    await snap(page, `offline${list.path.replace("/", "-")}`);
-  }
+  await expectListsKeptOffline(page, { screenshots: true });
   await page.goto("/servers");
   await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
   await expect(page.getByText("The servers could not be loaded")).toHaveCount(0);
@@ -133,12 +146,7 @@ test("offline: the lists show their last-known items with their age; back online
         open.onerror = () => reject(open.error);
       }),
   );
-  for (const list of LISTS) {
-    await page.goto(list.path);
-    await expect(page.getByTestId("offline-banner")).toBeVisible();
-    await expect(page.getByTestId(list.entry).first()).toBeVisible();
-    await expect(page.getByTestId("last-known")).toContainText("Last known at");
-  }
+  await expectListsKeptOffline(page);
   await page.goto("/servers");
   await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
 
@@ -201,10 +209,7 @@ test("offline: a server's page shows what it last showed (name, console lines), 
   const id = hexId();
   expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
 
-  await page.goto(`/servers/view/${id}`);
-  await login(page);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await signInUnderServiceWorker(page, `/servers/view/${id}`);
   await expect(page.getByTestId("server-title")).toHaveText(name);
   await page.getByTestId("action-start").click();
   const output = page.getByTestId("console-output");
@@ -315,11 +320,8 @@ test("offline: a node's and a user's page show their list's last-known copy, rea
   expect(user.status, user.text).toBe(200);
   const userId = user.body.id as number;
 
-  await page.goto("/nodes");
-  await login(page);
+  await signInUnderServiceWorker(page, "/nodes");
   await expect(page).toHaveURL(/\/nodes$/);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await expect(page.getByTestId("node-entry").filter({ hasText: nodeName })).toBeVisible();
   await page.goto("/users");
   await expect(page.getByTestId("user-entry").filter({ hasText: username })).toBeVisible();
@@ -420,11 +422,8 @@ test("another account signing in on the same device (the first never logged out)
   });
   expect(other.status).toBe(200);
 
-  await page.goto("/servers");
-  await login(page);
+  await signInUnderServiceWorker(page, "/servers");
   await expect(page).toHaveURL(/\/servers$/);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await page.goto("/nodes");
   await expect(page.getByTestId("node-entry").first()).toBeVisible();
   await expect.poll(async () => (await keptKeys(page)).filter(isKeptList).length).toBe(2);
@@ -456,11 +455,8 @@ test("offline: the header keeps the company name and the avatar; the users list 
     (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: unique("hdr-"), node: 0 })).status,
   ).toBe(200);
   try {
-    await page.goto("/servers");
-    await login(page);
+    await signInUnderServiceWorker(page, "/servers");
     await expect(page).toHaveURL(/\/servers$/);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
     await expect(page.locator(".topbar .brand")).toHaveText(company);
     await expect(page.locator(".topbar img.avatar")).toHaveAttribute("data-hash", /^[0-9a-f]{32}$/);
     const hash = await page.locator(".topbar img.avatar").getAttribute("data-hash");
