@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   type InstallEnvironment,
   runOperations,
@@ -9,12 +9,11 @@ import {
 import type { Operation } from "../../../../server/templates/index.ts";
 import {
   closedPort,
-  type FixtureServer,
+  fixtureServerForFile,
   installFailure,
   scratchEachTest,
   serverContext,
   sha1,
-  startFixtureServer,
   tarGz,
   zipOf,
 } from "./support.ts";
@@ -24,7 +23,7 @@ import {
  * Fabric, Forge, NeoForge, Sponge, GitHub + Steam and CurseForge with
  * fixture metadata. What they fetch is then checked on disk.
  */
-let server: FixtureServer;
+const server = fixtureServerForFile();
 const s = scratchEachTest();
 let sources: Partial<UpstreamSources>;
 
@@ -50,7 +49,6 @@ chmod 644 "$dir/game server" "$dir/lib/data.bin"
 `;
 
 beforeAll(async () => {
-  server = await startFixtureServer();
   const url = server.url;
   const json = (value: unknown) => ({
     body: JSON.stringify(value),
@@ -190,10 +188,6 @@ beforeAll(async () => {
     steamClient: `${url}/steam/`,
     curseforgeApi: `${url}/cf`,
   };
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.hits.length = 0;
 });
 
 const env = (extra: Partial<InstallEnvironment> = {}) =>

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { Header } from "tar";
-import { afterEach, beforeEach, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import yazl from "yazl";
 import type { InstallEnvironment } from "../../../../server/daemon/install/index.ts";
 import { ConsoleBuffer } from "../../../../server/daemon/runtime/console-buffer.ts";
@@ -74,6 +74,22 @@ export async function startFixtureServer(routes: Record<string, Route> = {}): Pr
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A fixture server for the calling file, closed after it, with its hits cleared before each test.
+ * The answer is one object, filled when the file starts (its beforeAll may then add routes).
+ */
+export function fixtureServerForFile(): FixtureServer {
+  const current = {} as FixtureServer;
+  beforeAll(async () => {
+    Object.assign(current, await startFixtureServer());
+  });
+  afterAll(() => current.close());
+  beforeEach(() => {
+    current.hits.length = 0;
+  });
+  return current;
 }
 
 /** A port nothing listens on (bound, then released). */
