@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
+import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
 import { admin, adminApi, login, snap, unique } from "./helpers.ts";
 
@@ -12,6 +13,18 @@ const hexId = () =>
   Math.floor(Math.random() * 0xffffffff)
     .toString(16)
     .padStart(8, "0");
+
+// Each test here goes offline and back, with the service worker in between: slower than most.
+test.describe.configure({ timeout: 120_000 });
+
+/** An echo server on the local node under a fresh name. */
+async function newEchoServer(api: PanelClient, prefix: string) {
+  const id = hexId();
+  const name = unique(prefix);
+  const made = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 });
+  expect(made.status, made.text).toBe(200);
+  return { id, name };
+}
 
 const LISTS = [
   { path: "/servers", entry: "server-entry" },
@@ -80,12 +93,8 @@ test("offline: the lists show their last-known items with their age; back online
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
-  const serverName = unique("offline-");
-  const id = hexId();
-  const created = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: serverName, node: 0 });
-  expect(created.status, created.text).toBe(200);
+  const { id, name: serverName } = await newEchoServer(api, "offline-");
   const template = unique("offline-tpl-");
   expect((await api.put(`/api/templates/0/${template}`, echoDefinition({ display: template }))).status).toBe(
     204,
@@ -175,11 +184,7 @@ test("offline: the lists show their last-known items with their age; back online
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId("offline-banner")).toBeVisible();
-  const later = unique("offline-later-");
-  const laterId = hexId();
-  expect(
-    (await api.put(`/api/servers/${laterId}`, { ...echoDefinition(), name: later, node: 0 })).status,
-  ).toBe(200);
+  const { id: laterId, name: later } = await newEchoServer(api, "offline-later-");
   await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
   await expect(page.getByTestId("server-entry").filter({ hasText: later })).toHaveCount(0);
   await context.setOffline(false);
@@ -203,11 +208,8 @@ test("offline: a server's page shows what it last showed (name, console lines), 
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
-  const name = unique("offline-page-");
-  const id = hexId();
-  expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
+  const { id, name } = await newEchoServer(api, "offline-page-");
 
   await signInUnderServiceWorker(page, `/servers/view/${id}`);
   await expect(page.getByTestId("server-title")).toHaveText(name);
@@ -295,7 +297,6 @@ test("offline: a node's and a user's page show their list's last-known copy, rea
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
   const nodeName = unique("offline-node-");
   const node = await api.post("/api/nodes", {
@@ -446,14 +447,10 @@ test("offline: the header keeps the company name and the avatar; the users list 
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
   const company = unique("Blue Fox ");
   expect((await api.put("/api/settings/panel.settings.companyName", { value: company })).status).toBe(204);
-  const id = hexId();
-  expect(
-    (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: unique("hdr-"), node: 0 })).status,
-  ).toBe(200);
+  const { id } = await newEchoServer(api, "hdr-");
   try {
     await signInUnderServiceWorker(page, "/servers");
     await expect(page).toHaveURL(/\/servers$/);
