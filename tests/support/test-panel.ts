@@ -37,15 +37,12 @@ export interface PanelWithRemoteNode {
  * usePanel, with the administrator signed in and a remote node (a real daemon, destroyed after
  * the file) beside the panel's local node. Returns a getter, as usePanel does.
  */
-export function usePanelWithRemoteNode(
-  nodeName: string,
-  opts: { env?: Record<string, string>; daemonEnv?: Record<string, string> } = {},
-): () => PanelWithRemoteNode {
-  const panel = usePanel({ env: opts.env });
+export function usePanelWithRemoteNode(nodeName: string): () => PanelWithRemoteNode {
+  const panel = usePanel();
   let ready: PanelWithRemoteNode | undefined;
   beforeAll(async () => {
     const api = await adminClient(panel());
-    ready = { panel: panel(), api, ...(await addRemoteNode(api, nodeName, opts.daemonEnv)) };
+    ready = { panel: panel(), api, ...(await addRemoteNode(api, nodeName)) };
   });
   afterAll(async () => {
     await ready?.daemon.destroy();
