@@ -1,15 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Backup, backupNamed, downloadBytes, settledBackup, treeOf } from "../support/backups.ts";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { freePort } from "../support/free-port.ts";
 import { setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
-import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
 import { s3Keys as keys, S3StandIn } from "../support/s3-stand-in.ts";
 import {
@@ -25,50 +25,10 @@ import {
  * to it with the AWS SDK exactly as it would to AWS, MinIO or Garage.
  */
 
-interface Backup {
-  id: number;
-  name: string;
-  fileName: string;
-  size: number;
-  state: "creating" | "ready" | "failed";
-  error?: string;
-}
-
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-s3-test-"));
 let s3: S3StandIn;
 /** Cuts the connection of a multipart upload's second part: a network failure midway. */
 let cutSecondPart = false;
-
-function treeOf(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, rel: string) => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      const place = rel ? `${rel}/${name}` : name;
-      const stats = fs.lstatSync(full);
-      if (stats.isSymbolicLink()) out.push(`${place} -> ${fs.readlinkSync(full)}`);
-      else if (stats.isDirectory()) {
-        out.push(`${place}/`);
-        walk(full, place);
-      } else out.push(`${place} ${createHash("sha256").update(fs.readFileSync(full)).digest("hex")}`);
-    }
-  };
-  walk(root, "");
-  return out;
-}
-
-async function settled(api: Client, serverId: string, backupId: number): Promise<Backup> {
-  let last: Backup | undefined;
-  await waitUntil(
-    async () => {
-      last = (await api.get<Backup>(`/api/servers/${serverId}/backup/${backupId}`)).body;
-      return last.state !== "creating";
-    },
-    60_000,
-    100,
-  );
-  return last as Backup;
-}
 
 const s3Target = (prefix: string, overrides: Record<string, unknown> = {}) => ({
   ...s3.target(prefix),
@@ -142,10 +102,7 @@ function roundTrip(
     it("streams a backup to the bucket, none of it on the node's disk; lists it ready with the object's size", async () => {
       const res = await api.post(`/api/servers/${serverId}/backup/create?name=to-s3`);
       expect(res.status, res.text).toBe(204);
-      const listed = (await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.find(
-        (b) => b.name === "to-s3",
-      );
-      backup = await settled(api, serverId, listed?.id ?? -1);
+      backup = await settledBackup(api, serverId, (await backupNamed(api, serverId, "to-s3")).id);
       expect(backup.state, backup.error).toBe("ready");
       expect(await objectsUnder(prefix)).toEqual([key(backup.fileName)]);
       expect(backup.size).toBe((await objectBytes(key(backup.fileName))).length);
@@ -154,13 +111,12 @@ function roundTrip(
     });
 
     it("downloads the object through the panel, byte for byte", async () => {
-      const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-      const res = await fetch(`${api.baseUrl}/api/servers/${serverId}/backup/download/${backup.id}`, {
-        headers: { cookie },
-      });
+      const { res, bytes } = await downloadBytes(
+        api,
+        `/api/servers/${serverId}/backup/download/${backup.id}`,
+      );
       expect(res.status).toBe(200);
       expect(res.headers.get("content-length")).toBe(String(backup.size));
-      const bytes = Buffer.from(await res.arrayBuffer());
       expect(bytes.equals(await objectBytes(key(backup.fileName)))).toBe(true);
       const file = path.join(scratch, `${serverId}.tar.gz`);
       fs.writeFileSync(file, bytes);
@@ -208,10 +164,7 @@ function roundTrip(
       cutSecondPart = true;
       try {
         expect((await api.post(`/api/servers/${serverId}/backup/create?name=cut`)).status).toBe(204);
-        const listed = (await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.find(
-          (b) => b.name === "cut",
-        );
-        const failed = await settled(api, serverId, listed?.id ?? -1);
+        const failed = await settledBackup(api, serverId, (await backupNamed(api, serverId, "cut")).id);
         expect(failed.state).toBe("failed");
         expect(failed.error).toContain("backup storage");
         expect(failed.size).toBe(0);

@@ -1,14 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Backup, backupNamed, downloadBytes, settledBackup, treeOf } from "../support/backups.ts";
 import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { setServerScopes, withPanelDb } from "../support/panel-db.ts";
-import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
 import {
   adminClient,
@@ -17,38 +17,8 @@ import {
   usePanel,
 } from "../support/test-panel.ts";
 
-interface Backup {
-  id: number;
-  name: string;
-  fileName: string;
-  createdAt: string;
-  size: number;
-  state: "creating" | "ready" | "failed";
-  bytesWritten?: number;
-  error?: string;
-}
-
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-backups-test-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-/** A folder as a sorted list of entries: files by content hash, links by target, folders by name. */
-function treeOf(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, rel: string) => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      const place = rel ? `${rel}/${name}` : name;
-      const stats = fs.lstatSync(full);
-      if (stats.isSymbolicLink()) out.push(`${place} -> ${fs.readlinkSync(full)}`);
-      else if (stats.isDirectory()) {
-        out.push(`${place}/`);
-        walk(full, place);
-      } else out.push(`${place} ${createHash("sha256").update(fs.readFileSync(full)).digest("hex")}`);
-    }
-  };
-  walk(root, "");
-  return out;
-}
 
 /** Files of every kind a backup must keep: nested folders, an empty one, binary data and a link. */
 function plantFiles(root: string): void {
@@ -74,37 +44,10 @@ const expectedListing = [
   "world/region/r.1.0.mca",
 ];
 
-async function download(api: Client, url: string): Promise<{ res: Response; bytes: Buffer }> {
-  const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  const res = await fetch(api.baseUrl + url, { headers: { cookie } });
-  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
-}
-
-async function backupNamed(api: Client, id: string, name: string): Promise<Backup> {
-  const list = await api.get<Backup[]>(`/api/servers/${id}/backup`);
-  expect(list.status, list.text).toBe(200);
-  const found = list.body.find((b) => b.name === name);
-  if (!found) throw new Error(`no backup named ${name}`);
-  return found;
-}
-
-async function settled(api: Client, id: string, backupId: number, timeoutMs = 60_000): Promise<Backup> {
-  let last: Backup | undefined;
-  await waitUntil(
-    async () => {
-      last = (await api.get<Backup>(`/api/servers/${id}/backup/${backupId}`)).body;
-      return last.state !== "creating";
-    },
-    timeoutMs,
-    100,
-  );
-  return last as Backup;
-}
-
 async function createReady(api: Client, id: string, name: string): Promise<Backup> {
   const res = await api.post(`/api/servers/${id}/backup/create?name=${encodeURIComponent(name)}`);
   expect(res.status, res.text).toBe(204);
-  const backup = await settled(api, id, (await backupNamed(api, id, name)).id);
+  const backup = await settledBackup(api, id, (await backupNamed(api, id, name)).id);
   expect(backup.state, backup.error).toBe("ready");
   return backup;
 }
@@ -141,7 +84,7 @@ function roundTrip(
       // Recorded at once, whatever the node has done so far.
       const listed = await backupNamed(api, serverId, "first");
       expect(listed.fileName).toMatch(/^[0-9a-f-]{36}\.tar\.gz$/);
-      first = await settled(api, serverId, listed.id);
+      first = await settledBackup(api, serverId, listed.id);
       expect(first).toMatchObject({
         id: listed.id,
         name: "first",
@@ -161,7 +104,7 @@ function roundTrip(
     });
 
     it("downloads the archive streamed with its name, size and type; it holds the tree and the link as a link", async () => {
-      const { res, bytes } = await download(api, `/api/servers/${serverId}/backup/download/${first.id}`);
+      const { res, bytes } = await downloadBytes(api, `/api/servers/${serverId}/backup/download/${first.id}`);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/gzip");
       expect(res.headers.get("content-length")).toBe(String(first.size));
@@ -292,7 +235,7 @@ describe("backups API", () => {
       // The node cannot be asked: the panel answers with what it knows.
       expect((await backupNamed(admin, id, "cut-short")).state).toBe("creating");
       await daemon.start();
-      const after = await settled(admin, id, cut.id);
+      const after = await settledBackup(admin, id, cut.id);
       expect(after.state).toBe("failed");
       expect(after.error).toContain("stopped");
       const left = fs.readdirSync(path.join(daemon.config.dataDir, "backups", id));
@@ -334,12 +277,14 @@ describe("backups API", () => {
         headers: { "content-type": "application/json" },
       });
       expect(withType.status, withType.text).toBe(204);
-      expect((await settled(admin, id, (await backupNamed(admin, id, "typed")).id)).state).toBe("ready");
+      expect((await settledBackup(admin, id, (await backupNamed(admin, id, "typed")).id)).state).toBe(
+        "ready",
+      );
     });
 
     it("names the download after the backup and its day, in UTF-8 too when the name needs it", async () => {
       const backup = await createReady(admin, id, "Welt größe");
-      const { res } = await download(admin, `/api/servers/${id}/backup/download/${backup.id}`);
+      const { res } = await downloadBytes(admin, `/api/servers/${id}/backup/download/${backup.id}`);
       expect(res.status).toBe(200);
       const day = backup.createdAt.slice(0, 10);
       expect(res.headers.get("content-disposition")).toBe(
@@ -398,7 +343,7 @@ describe("backups API", () => {
         expect((await admin.get<Backup>(`/api/servers/${id}/backup/${running.id}`)).body.state).toBe(
           "creating",
         );
-        const done = await settled(admin, id, running.id);
+        const done = await settledBackup(admin, id, running.id);
         expect(done.state).toBe("ready");
         expect(done.size).toBeGreaterThan(48 * 1024 * 1024);
         expect(await backupNamed(admin, id, "again").catch(() => undefined)).toBeUndefined();
@@ -441,7 +386,7 @@ describe("backups API", () => {
       fs.renameSync(root(), moved);
       try {
         expect((await admin.post(`/api/servers/${id}/backup/create?name=broken`)).status).toBe(204);
-        const broken = await settled(admin, id, (await backupNamed(admin, id, "broken")).id);
+        const broken = await settledBackup(admin, id, (await backupNamed(admin, id, "broken")).id);
         expect(broken.state).toBe("failed");
         expect(broken.error).toBeTruthy();
         expect(broken.error).not.toContain(localDataDir());
@@ -474,7 +419,9 @@ describe("backups API", () => {
       await setServerScopes(panel(), user.email, id, ["server.view", "server.backup.view"]);
       expect((await client.get(`/api/servers/${id}/backup`)).status).toBe(200);
       expect((await client.get(`/api/servers/${id}/backup/${mine.id}`)).status).toBe(200);
-      expect((await download(client, `/api/servers/${id}/backup/download/${mine.id}`)).res.status).toBe(200);
+      expect((await downloadBytes(client, `/api/servers/${id}/backup/download/${mine.id}`)).res.status).toBe(
+        200,
+      );
       const refused: [string, string, string][] = [
         ["POST", `/api/servers/${id}/backup/create?name=x`, "server.backup.create"],
         ["POST", `/api/servers/${id}/backup/restore/${mine.id}`, "server.backup.restore"],
@@ -506,7 +453,7 @@ describe("backups API", () => {
         expectError(await client.get(url), 403, "ErrMissingScope", { scope: "server.backup.view" });
       }
       expect((await client.post(`/api/servers/${id}/backup/create?name=by-user`)).status).toBe(204);
-      const byUser = await settled(admin, id, (await backupNamed(admin, id, "by-user")).id);
+      const byUser = await settledBackup(admin, id, (await backupNamed(admin, id, "by-user")).id);
       expect((await client.post(`/api/servers/${id}/backup/restore/${byUser.id}`)).status).toBe(204);
       expectError(await client.delete(`/api/servers/${id}/backup/${theirs.id}`), 404, "ErrBackupNotFound");
       expect((await client.delete(`/api/servers/${id}/backup/${byUser.id}`)).status).toBe(204);

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError } from "../support/expect-api.ts";
 import { rawRequest, upload } from "../support/file-requests.ts";
-import { freePort } from "../support/free-port.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { stopChild } from "../support/panel-process.ts";
 import { waitUntil } from "../support/poll.ts";
+import { loopbackNode } from "../support/remote-node.ts";
 import { S3StandIn } from "../support/s3-stand-in.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import { adminClient, usePanel } from "../support/test-panel.ts";
@@ -53,14 +53,7 @@ describe("a node run from the daemon bundle alone, fetched from the panel", () =
   });
 
   it("starts with nothing but Node.js, becomes reachable and runs a server", async () => {
-    const node = await api.post("/api/nodes", {
-      name: "bundled",
-      publicHost: "127.0.0.1",
-      publicPort: await freePort(),
-      privateHost: "127.0.0.1",
-      privatePort: await freePort(),
-      sftpPort: await freePort(),
-    });
+    const node = await api.post("/api/nodes", await loopbackNode("bundled"));
     expect(node.status, node.text).toBe(200);
     const { config } = (await api.get(`/api/nodes/${node.body.id}/deployment`)).body;
 

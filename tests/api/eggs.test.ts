@@ -46,6 +46,22 @@ describe("egg import", () => {
   });
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
+  /**
+   * The administrator creates a server from a saved egg, on the host environment (no Docker engine
+   * needed to hold it); answers the template as read and the definition made from it.
+   */
+  async function hostServerFrom(name: string, id: string) {
+    const template = (await admin.get(`/api/templates/0/${name}`)).body;
+    const { name: _n, supportedEnvironments: _s, ...definition } = template;
+    const created = await admin.put(`/api/servers/${id}`, {
+      ...definition,
+      environment: { type: "host" },
+      node: 0,
+    });
+    expect(created.status, created.text).toBe(200);
+    return { template, definition };
+  }
+
   it("imports a Minecraft egg with its config parsers, variables and install script", async () => {
     const put = await admin.put("/api/templates/0/paper", egg(paperFile));
     expect(put.status, put.text).toBe(204);
@@ -180,16 +196,8 @@ describe("egg import", () => {
   });
 
   it("keeps an egg's part (install image, denylist) against a non-administrator's definition", async () => {
-    const template = (await admin.get("/api/templates/0/paper")).body;
-    const { name: _n, supportedEnvironments: _s, ...definition } = template;
     const id = "e99a0001";
-    // Created by an administrator on the host environment (no Docker engine needed to hold it).
-    const created = await admin.put(`/api/servers/${id}`, {
-      ...definition,
-      environment: { type: "host" },
-      node: 0,
-    });
-    expect(created.status, created.text).toBe(200);
+    await hostServerFrom("paper", id);
     await setServerScopes(panel(), "egg@example.com", id, [
       "server.view",
       "server.definition.view",
@@ -256,15 +264,8 @@ describe("egg import", () => {
       ],
     };
     expect((await admin.put("/api/templates/0/hidden-values", secretEgg)).status).toBe(204);
-    const template = (await admin.get("/api/templates/0/hidden-values")).body;
-    const { name: _n, supportedEnvironments: _s, ...definition } = template;
     const id = "e99a0002";
-    const created = await admin.put(`/api/servers/${id}`, {
-      ...definition,
-      environment: { type: "host" },
-      node: 0,
-    });
-    expect(created.status, created.text).toBe(200);
+    const { template, definition } = await hostServerFrom("hidden-values", id);
     // Every server scope, the server's administrator's included: still not an administrator.
     await setServerScopes(panel(), "egg@example.com", id, [
       "server.view",

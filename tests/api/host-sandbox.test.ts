@@ -1,14 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DaemonProcess } from "../support/daemon-process.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { rawRequest } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
-import { addRemoteNode } from "../support/remote-node.ts";
 import { runSftp } from "../support/sftp-client.ts";
-import { admin, adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
+import { admin, type PanelClient, usePanelWithRemoteNode } from "../support/test-panel.ts";
 
 const consoleText = async (api: PanelClient, id: string) =>
   Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
@@ -23,27 +21,21 @@ async function runOnce(api: PanelClient, id: string, node: number, script: strin
 }
 
 describe("the hardened host environment", () => {
-  const panel = usePanel();
+  const remote = usePanelWithRemoteNode("sandboxed");
+  const panel = () => remote().panel;
   let api: PanelClient;
-  let daemon: DaemonProcess;
-  let remoteId: number;
-
-  beforeAll(async () => {
-    api = await adminClient(panel());
-    ({ nodeId: remoteId, daemon } = await addRemoteNode(api, "sandboxed"));
-  });
-  afterAll(async () => {
-    await daemon?.destroy();
+  beforeAll(() => {
+    api = remote().api;
   });
 
   it("lists the sandbox in both nodes' features", async () => {
-    for (const node of [0, remoteId]) {
+    for (const node of [0, remote().nodeId]) {
       const features = await api.get(`/api/nodes/${node}/features`);
       expect(features.status).toBe(200);
       expect(features.body.features).toContain("sandbox");
     }
     // And both say so at start-up, in one line, with what.
-    for (const log of [panel().logs(), daemon.logs()]) {
+    for (const log of [panel().logs(), remote().daemon.logs()]) {
       expect(log).toMatch(/host servers run sandboxed: bubblewrap \d+\.\d+/);
     }
   });
@@ -57,7 +49,12 @@ describe("the hardened host environment", () => {
       () => path.join(panel().dataDir, "node", "sftp_host_ed25519_key"),
     ],
     // A remote node's config file holds the token the panel signs in with.
-    ["remote", () => remoteId, () => path.join(daemon.config.dataDir, "servers"), () => daemon.configFile],
+    [
+      "remote",
+      () => remote().nodeId,
+      () => path.join(remote().daemon.config.dataDir, "servers"),
+      () => remote().daemon.configFile,
+    ],
   ] as const) {
     it(`keeps a ${label} server away from the panel's data, its environment and other servers`, async () => {
       const prefix = label === "local" ? "5a" : "5b";
@@ -129,14 +126,16 @@ describe("the hardened host environment", () => {
   it.runIf(process.getuid?.() === 0)("gives each node on the host its own block of server uids", () => {
     // The servers the test above ran, one on each node: before blocks, both nodes counted from 600000.
     const local = fs.statSync(path.join(panel().dataDir, "node", "servers", "5a000002")).uid;
-    const remote = fs.statSync(path.join(daemon.config.dataDir, "servers", "5b000002")).uid;
+    const remoteUid = fs.statSync(path.join(remote().daemon.config.dataDir, "servers", "5b000002")).uid;
     const block = (uid: number) => Math.floor((uid - 600_000) / 100_000);
     expect(local).toBeGreaterThanOrEqual(600_000);
-    expect(remote).toBeGreaterThanOrEqual(600_000);
-    expect(block(local)).not.toBe(block(remote));
+    expect(remoteUid).toBeGreaterThanOrEqual(600_000);
+    expect(block(local)).not.toBe(block(remoteUid));
     const registry = JSON.parse(fs.readFileSync("/var/lib/outpost-uids/blocks.json", "utf8"));
     expect(registry[fs.realpathSync(path.join(panel().dataDir, "node", "servers"))]).toBe(block(local));
-    expect(registry[fs.realpathSync(path.join(daemon.config.dataDir, "servers"))]).toBe(block(remote));
+    expect(registry[fs.realpathSync(path.join(remote().daemon.config.dataDir, "servers"))]).toBe(
+      block(remoteUid),
+    );
   });
 
   it("keeps files manageable both ways: the panel edits what the server wrote and the server writes what the panel put", async () => {
@@ -147,7 +146,7 @@ describe("the hardened host environment", () => {
         stop: "stop",
       },
     });
-    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remote().nodeId })).status).toBe(200);
     // The panel makes a folder and a file before the server runs.
     expect((await rawRequest(api, "PUT", `/api/servers/${id}/file/uploads?folder=true`)).status).toBeLessThan(
       300,
@@ -179,7 +178,11 @@ describe("the hardened host environment", () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-sandbox-sftp-"));
     try {
       fs.writeFileSync(path.join(work, "put.txt"), "over sftp\n");
-      const login = { port: daemon.config.sftp.port, user: `${admin.email}#${id}`, password: admin.password };
+      const login = {
+        port: remote().daemon.config.sftp.port,
+        user: `${admin.email}#${id}`,
+        password: admin.password,
+      };
       const sftp = await runSftp(
         login,
         [

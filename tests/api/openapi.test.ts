@@ -1,40 +1,24 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { declaredRoutes } from "../../server/api/pipeline/guard.ts";
 import { openApiPath } from "../../server/api/pipeline/openapi.ts";
-import { buildApp } from "../../server/app.ts";
-import { readConfig } from "../../server/config.ts";
-import { type OpenedDatabase, openDatabase } from "../../server/db/database.ts";
-import { createServices } from "../../server/panel/services.ts";
+import { openScratchApp } from "../support/scratch-app.ts";
 
 type Json = Record<string, any>;
 
 describe("GET /api/openapi.json", () => {
   let app: FastifyInstance;
-  let opened: OpenedDatabase;
+  let close: (() => Promise<void>) | undefined;
   let document: Json;
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-openapi-"));
-    const config = readConfig({
-      OUTPOST_DATA_DIR: dataDir,
-      OUTPOST_LOCAL_NODE: "false",
-      OUTPOST_LOG_LEVEL: "silent",
-      OUTPOST_WEB_DIR: dataDir,
-    });
-    opened = openDatabase({ dataDir });
-    app = await buildApp(config, createServices(config, opened.db));
-    await app.ready();
+    ({ app, close } = await openScratchApp());
     const answer = await app.inject({ method: "GET", url: "/api/openapi.json" });
     expect(answer.statusCode).toBe(200);
     document = answer.json();
   });
   afterAll(async () => {
-    await app?.close();
-    await opened?.close();
+    await close?.();
   });
 
   it("describes every route the panel registered, with its method", () => {

@@ -1,17 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type DeclaredRoute, declaredRoutes } from "../../server/api/pipeline/guard.ts";
-import { buildApp } from "../../server/app.ts";
-import { readConfig } from "../../server/config.ts";
-import { openDatabase } from "../../server/db/database.ts";
+import type { DeclaredRoute } from "../../server/api/pipeline/guard.ts";
 import { isServerScope, serverScopes } from "../../server/panel/scopes.ts";
-import { createServices } from "../../server/panel/services.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import type { PanelClient as Client } from "../support/http-client.ts";
 import { setGlobalScopes, setServerScopes } from "../support/panel-db.ts";
+import { declaredAppRoutes } from "../support/scratch-app.ts";
 import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 /**
@@ -19,27 +13,6 @@ import { adminClient, PanelClient, registeredClient, usePanel } from "../support
  * server scope on that server but not that one — found from the app's own
  * route table, so a route added later is covered without touching this file.
  */
-async function declaredApiRoutes(): Promise<readonly DeclaredRoute[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-routes-"));
-  const config = readConfig({
-    OUTPOST_DATA_DIR: dataDir,
-    OUTPOST_LOCAL_NODE: "false",
-    OUTPOST_LOG_LEVEL: "silent",
-    OUTPOST_WEB_DIR: dataDir,
-  });
-  const opened = openDatabase({ dataDir });
-  try {
-    const app = await buildApp(config, createServices(config, opened.db));
-    await app.ready();
-    const routes = declaredRoutes(app);
-    await app.close();
-    return routes;
-  } finally {
-    await opened.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
 /** A concrete URL for a route pattern: the server's id, and a harmless value for other params. */
 function concrete(route: DeclaredRoute, serverId: string): string {
   return route.url
@@ -48,7 +21,7 @@ function concrete(route: DeclaredRoute, serverId: string): string {
     .replace(/\*$/, "x");
 }
 
-const allRoutes = await declaredApiRoutes();
+const allRoutes = await declaredAppRoutes();
 const routes = allRoutes.filter(
   (r) => typeof r.access === "string" && isServerScope(r.access) && r.url.includes(`:${r.serverParam}`),
 );

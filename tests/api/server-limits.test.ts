@@ -3,14 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as tar from "tar";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DaemonProcess } from "../support/daemon-process.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { rawRequest } from "../support/file-requests.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
-import { addRemoteNode } from "../support/remote-node.ts";
-import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+import { type PanelClient, registeredClient, usePanelWithRemoteNode } from "../support/test-panel.ts";
 
 const consoleText = async (api: PanelClient, id: string) =>
   Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
@@ -39,28 +37,22 @@ function cgroupsOf(id: string): string[] {
 }
 
 describe("server limits", () => {
-  const panel = usePanel();
+  const remote = usePanelWithRemoteNode("limited");
+  const panel = () => remote().panel;
   let api: PanelClient;
-  let daemon: DaemonProcess;
-  let remoteId: number;
-
-  beforeAll(async () => {
-    api = await adminClient(panel());
-    ({ nodeId: remoteId, daemon } = await addRemoteNode(api, "limited"));
-  });
-  afterAll(async () => {
-    await daemon?.destroy();
+  beforeAll(() => {
+    api = remote().api;
   });
 
   it("lists limits in both nodes' features", async () => {
-    for (const node of [0, remoteId]) {
+    for (const node of [0, remote().nodeId]) {
       expect((await api.get(`/api/nodes/${node}/features`)).body.features).toContain("limits");
     }
   });
 
   for (const [label, nodeOf] of [
     ["local", () => 0],
-    ["remote", () => remoteId],
+    ["remote", () => remote().nodeId],
   ] as const) {
     it(`kills a ${label} server that goes over its memory limit and reports it, leaving no cgroup`, async () => {
       const id = label === "local" ? "11a00001" : "11b00001";
@@ -85,7 +77,7 @@ describe("server limits", () => {
 
   for (const [label, nodeOf] of [
     ["local", () => 0],
-    ["remote", () => remoteId],
+    ["remote", () => remote().nodeId],
   ] as const) {
     it(`keeps the panel answering while a fork bomb runs under a process limit on the ${label} node`, async () => {
       const id = label === "local" ? "11c00002" : "11c00001";
@@ -136,15 +128,15 @@ describe("server limits", () => {
   it("removes the cgroups a crashed node left, when it starts again", async () => {
     const id = "11g00001";
     const definition = echoDefinition({ limits: { memoryMiB: 128 } });
-    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remote().nodeId })).status).toBe(200);
     expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
     await waitUntil(async () => (await consoleText(api, id)).includes("ready"), 10_000, 100);
-    await daemon.crash();
+    await remote().daemon.crash();
     // The server died with its node (the sandbox ends with its parent); its groups stayed.
     expect(cgroupsOf(id).length).toBeGreaterThan(0);
-    await daemon.start();
+    await remote().daemon.start();
     expect(cgroupsOf(id)).toEqual([]);
-    expect(daemon.logs()).toMatch(/removed \d+ cgroup\(s\) a previous run left/);
+    expect(remote().daemon.logs()).toMatch(/removed \d+ cgroup\(s\) a previous run left/);
   });
 
   it("reports stats from the server's cgroup", async () => {
@@ -204,7 +196,7 @@ describe("server limits", () => {
   it("stops file writes, uploads, extraction and backups at the disk limit, with a clear error", async () => {
     const id = "11f00001";
     const definition = echoDefinition({ limits: { diskMiB: 1 } });
-    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remoteId })).status).toBe(200);
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remote().nodeId })).status).toBe(200);
     const base = `/api/servers/${id}/file`;
     const names = async () =>
       (await rawRequest(api, "GET", `${base}/`)).json.map((e: { name: string }) => e.name).sort();

@@ -1,11 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DaemonProcess } from "../support/daemon-process.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { waitUntil } from "../support/poll.ts";
-import { addRemoteNode } from "../support/remote-node.ts";
-import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
+import { type PanelClient, usePanelWithRemoteNode } from "../support/test-panel.ts";
 
 const consoleText = async (api: PanelClient, id: string) =>
   Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
@@ -20,17 +18,10 @@ const markingServer = () =>
   });
 
 describe("servers across crashes and node restarts", () => {
-  const panel = usePanel();
+  const remote = usePanelWithRemoteNode("restartable");
   let api: PanelClient;
-  let daemon: DaemonProcess;
-  let nodeId: number;
-
-  beforeAll(async () => {
-    api = await adminClient(panel());
-    ({ nodeId, daemon } = await addRemoteNode(api, "restartable"));
-  });
-  afterAll(async () => {
-    await daemon?.destroy();
+  beforeAll(() => {
+    api = remote().api;
   });
 
   it("restarts a crashing server while autorecover is set, and gives up after the crash limit", async () => {
@@ -63,21 +54,23 @@ describe("servers across crashes and node restarts", () => {
   });
 
   it("stops servers gracefully when the node shuts down, and autostarts them when it comes back", async () => {
-    expect((await api.put("/api/servers/a0705a01", { ...markingServer(), node: nodeId })).status).toBe(200);
+    expect(
+      (await api.put("/api/servers/a0705a01", { ...markingServer(), node: remote().nodeId })).status,
+    ).toBe(200);
     expect((await api.post("/api/servers/a0705a01/flags", { autoStart: true })).status).toBe(204);
     await api.post("/api/servers/a0705a01/start");
     await waitUntil(
       async () => (await api.get("/api/servers/a0705a01/status")).body.running === true,
       10_000,
     );
-    const mark = path.join(daemon.config.dataDir, "servers", "a0705a01", "graceful-stop");
+    const mark = path.join(remote().daemon.config.dataDir, "servers", "a0705a01", "graceful-stop");
     expect(fs.existsSync(mark)).toBe(false);
 
-    await daemon.stop();
+    await remote().daemon.stop();
     expect(fs.readFileSync(mark, "utf8").trim()).toBe("stopped");
     fs.rmSync(mark);
 
-    await daemon.start();
+    await remote().daemon.start();
     await waitUntil(
       async () => (await api.get("/api/servers/a0705a01/status")).body.running === true,
       15_000,

@@ -5,7 +5,7 @@ import type { Browser, Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, snap, unique } from "./helpers.ts";
+import { admin, adminApi, deviceContext, snap, unique, visitAsAdmin } from "./helpers.ts";
 
 // The file manager's code editor (CodeMirror, issue 27): fetched only when a file is opened,
 // highlighting by file name, search and replace (with a button, for phones), line numbers, the
@@ -52,13 +52,10 @@ test.beforeAll(async ({ baseURL }) => {
 });
 
 async function open(browser: Browser, baseURL: string, locale: string, width: number, dark = false) {
-  const phone = width < 600;
-  const context = await browser.newContext({
+  const context = await deviceContext(browser, {
     baseURL,
     locale,
-    viewport: { width, height: phone ? 844 : 800 },
-    isMobile: phone,
-    hasTouch: phone,
+    width,
     colorScheme: dark ? "dark" : "light",
   });
   const page = await context.newPage();
@@ -66,10 +63,7 @@ async function open(browser: Browser, baseURL: string, locale: string, width: nu
   page.on("request", (r) => {
     if (r.resourceType() === "script") scripts.push(r.url());
   });
-  await page.goto(`/servers/view/${serverId}#files`);
-  await page.getByTestId("login-email").fill(admin.email);
-  await page.getByTestId("login-password").fill(admin.password);
-  await page.getByTestId("login-submit").click();
+  await visitAsAdmin(page, `/servers/view/${serverId}#files`);
   await expect(page.getByTestId("file-manager")).toBeVisible();
   return { context, page, scripts };
 }

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { login } from "./helpers.ts";
+import { login, screenReady } from "./helpers.ts";
 
 // WCAG AA contrast of text (axe-core's color-contrast rule) on the main screens, in every shipped
 // theme and mode. The admin's preferences are set in local storage only: the user-settings calls
@@ -61,7 +61,7 @@ for (const theme of ["Outpost", "HighContrast"]) {
       const check = async (where: string) => {
         await expect(page.locator("html")).toHaveClass(new RegExp(`mode-${mode}`));
         if (theme !== "Outpost") await expect(page.locator("style#theme-css")).toHaveCount(1);
-        await page.waitForLoadState("networkidle");
+        await screenReady(page);
         for (const p of await contrastProblems(page)) problems.push(`${where} ${p}`);
       };
       await check("/auth/login");

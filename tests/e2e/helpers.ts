@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Locator, Page } from "@playwright/test";
+import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { PanelClient } from "../support/http-client.ts";
 import { admin } from "../support/panel-process.ts";
 import { expect } from "./fixtures.ts";
@@ -32,6 +32,55 @@ export async function login(page: Page, email = admin.email, password = admin.pa
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Login" }).click();
+}
+
+/** The screen is in: its heading shows and no spinner is left in the main area (its data came). */
+export async function screenReady(page: Page): Promise<void> {
+  await expect(page.locator("main h1").first()).toBeVisible();
+  await expect(page.locator("main .spinner")).toHaveCount(0);
+}
+
+/**
+ * Waits until the signed-in account holds these preferences as this page keeps them locally,
+ * i.e. what another device gets at sign-in (the page saves them to the panel in the background).
+ */
+export async function preferencesSaved(page: Page, keys: readonly string[]): Promise<void> {
+  const local = await page.evaluate((ks) => ks.map((k) => localStorage.getItem(k)), keys);
+  expect(local).not.toContain(null);
+  await expect
+    .poll(async () => {
+      const res = await page.request.get("/api/userSettings");
+      const stored = (await res.json()) as { key: string; value: string }[];
+      return keys.map((k) => stored.find((s) => s.key === k)?.value ?? null);
+    })
+    .toEqual(local);
+}
+
+/**
+ * A new browser context for a device of this width: below 600 px a phone (touch, 844 px tall),
+ * else a desktop window 800 px tall. The caller closes it.
+ */
+export function deviceContext(
+  browser: Browser,
+  opts: { baseURL: string; locale: string; width: number; colorScheme?: "light" | "dark" },
+): Promise<BrowserContext> {
+  const phone = opts.width < 600;
+  return browser.newContext({
+    baseURL: opts.baseURL,
+    locale: opts.locale,
+    viewport: { width: opts.width, height: phone ? 844 : 800 },
+    isMobile: phone,
+    hasTouch: phone,
+    colorScheme: opts.colorScheme,
+  });
+}
+
+/** Opens a page signed out and signs in as the administrator on the login screen it leads to (any locale). */
+export async function visitAsAdmin(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.getByTestId("login-email").fill(admin.email);
+  await page.getByTestId("login-password").fill(admin.password);
+  await page.getByTestId("login-submit").click();
 }
 
 /** Acts as the administrator through the API, as the settings screen would. */

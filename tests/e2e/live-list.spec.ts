@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
-import { freePort } from "../support/free-port.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, login, snap, unique } from "./helpers.ts";
+import { adminApi, deviceContext, login, snap, unique, visitAsAdmin } from "./helpers.ts";
 
 // Issue 25: the server list follows its servers over one /api/live socket; it sends no request per
 // server while that socket is up, yet a start and a stop made elsewhere show at once.
@@ -68,36 +67,17 @@ for (const [label, locale, width] of [
     baseURL,
   }) => {
     const api = await adminApi(baseURL!);
-    const node = await api.post("/api/nodes", {
-      name: unique("away-"),
-      publicHost: "127.0.0.1",
-      publicPort: await freePort(),
-      privateHost: "127.0.0.1",
-      privatePort: await freePort(),
-      sftpPort: await freePort(),
-    });
-    expect(node.status, node.text).toBe(200);
-    const daemon = await startDaemon((await api.get(`/api/nodes/${node.body.id}/deployment`)).body.config);
+    const { nodeId, daemon } = await addRemoteNode(api, unique("away-"));
     const id = randomBytes(4).toString("hex");
     const name = unique("away-server-");
     try {
-      const made = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: node.body.id });
+      const made = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: nodeId });
       expect(made.status, made.text).toBe(200);
       await daemon.stop();
 
-      const phone = width < 600;
-      const context = await browser.newContext({
-        baseURL,
-        locale,
-        viewport: { width, height: phone ? 844 : 800 },
-        isMobile: phone,
-        hasTouch: phone,
-      });
+      const context = await deviceContext(browser, { baseURL: baseURL!, locale, width });
       const page = await context.newPage();
-      await page.goto("/servers");
-      await page.getByTestId("login-email").fill(admin.email);
-      await page.getByTestId("login-password").fill(admin.password);
-      await page.getByTestId("login-submit").click();
+      await visitAsAdmin(page, "/servers");
       await page.getByTestId("server-search").fill(name);
       // Only once the filtered list is in (the whole list shows first).
       await expect(page.getByTestId("server-entry")).toHaveCount(1);
@@ -116,7 +96,7 @@ for (const [label, locale, width] of [
       await daemon.start().catch(() => {});
       await api.delete(`/api/servers/${id}`);
       await daemon.destroy();
-      await api.delete(`/api/nodes/${node.body.id}`);
+      await api.delete(`/api/nodes/${nodeId}`);
     }
   });
 }

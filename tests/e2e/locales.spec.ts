@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { admin, login, registerUser, snap } from "./helpers.ts";
+import { admin, login, preferencesSaved, registerUser, screenReady, snap } from "./helpers.ts";
 
 // Languages (issue 10): the browser's language picks the catalog, ar_SA lays the app out right
 // to left, the picker on the account page switches and the choice follows the user.
@@ -89,7 +89,7 @@ test("the language picker lists locales by their own names, switches at once and
   await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
   await expect(page.getByText(tr("de_DE", "screens", "Preferences"), { exact: true })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("locale"))).toBe("de_DE");
-  await page.waitForLoadState("networkidle");
+  await preferencesSaved(page, ["locale"]);
   await page.reload();
   await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
 
@@ -124,8 +124,7 @@ test.describe("right to left on a phone", () => {
     await snap(page, "rtl-phone-login");
     await fits();
     await signIn(page);
-    await page.waitForLoadState("networkidle");
-    await expect(page.locator("main .spinner")).toHaveCount(0);
+    await screenReady(page);
     await snap(page, "rtl-phone-servers");
     await fits();
     await page.getByRole("button", { name: tr("ar_SA", "shell", "Menu") }).click();
@@ -140,7 +139,7 @@ test.describe("right to left on a phone", () => {
     await snap(page, "rtl-phone-self");
     await fits();
     await page.goto("/nodes");
-    await page.waitForLoadState("networkidle");
+    await screenReady(page);
     await snap(page, "rtl-phone-nodes");
     await fits();
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, snap, unique } from "./helpers.ts";
+import { admin, adminApi, screenReady, snap, unique } from "./helpers.ts";
 
 // Issue 11: every screen usable on a 360×640 phone, left to right and right to left, with nothing
 // scrolling sideways. Screenshots land in test-results/screens/narrow-<locale>-<screen>.png.
@@ -31,8 +31,7 @@ for (const { locale, dir } of [
 
       const tooWide: string[] = [];
       const check = async (name: string) => {
-        await page.waitForLoadState("networkidle");
-        await expect(page.locator("main .spinner")).toHaveCount(0);
+        await screenReady(page);
         const { scroll, inner } = await page.evaluate(() => ({
           scroll: document.scrollingElement!.scrollWidth,
           inner: window.innerWidth,

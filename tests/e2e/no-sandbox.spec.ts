@@ -1,6 +1,6 @@
 import { type DaemonProcess, hideBubblewrap, startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
-import { freePort } from "../support/free-port.ts";
+import { loopbackNode } from "../support/remote-node.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, unique } from "./helpers.ts";
 
@@ -14,14 +14,8 @@ test("a node without bubblewrap says why servers cannot run, in its view and whe
   let daemon: DaemonProcess | undefined;
   let nodeId: number | undefined;
   try {
-    const node = await api.post("/api/nodes", {
-      name: unique("nobwrap"),
-      publicHost: "127.0.0.1",
-      publicPort: await freePort(),
-      privateHost: "127.0.0.1",
-      privatePort: await freePort(),
-      sftpPort: await freePort(),
-    });
+    // Not addRemoteNode: the node is known before its daemon starts, so a failed start still removes it.
+    const node = await api.post("/api/nodes", await loopbackNode(unique("nobwrap")));
     expect(node.status, node.text).toBe(200);
     nodeId = node.body.id;
     const deployment = await api.get(`/api/nodes/${node.body.id}/deployment`);

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
+import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
 import { admin, adminApi, login, snap, unique } from "./helpers.ts";
 
@@ -12,6 +13,18 @@ const hexId = () =>
   Math.floor(Math.random() * 0xffffffff)
     .toString(16)
     .padStart(8, "0");
+
+// Each test here goes offline and back, with the service worker in between: slower than most.
+test.describe.configure({ timeout: 120_000 });
+
+/** An echo server on the local node under a fresh name. */
+async function newEchoServer(api: PanelClient, prefix: string) {
+  const id = hexId();
+  const name = unique(prefix);
+  const made = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 });
+  expect(made.status, made.text).toBe(200);
+  return { id, name };
+}
 
 const LISTS = [
   { path: "/servers", entry: "server-entry" },
@@ -56,28 +69,43 @@ const isKeptList = (k: string) =>
 /** Every key kept in the last-known database. */
 const keptKeys = (page: Page) => readKept(page, "keys");
 
+/**
+ * Opens a page signed out, signs in as the administrator and waits until the service worker holds
+ * the app and controls this page: what must be so before the network goes.
+ */
+async function signInUnderServiceWorker(page: Page, path: string) {
+  await page.goto(path);
+  await login(page);
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+}
+
+/** Each list, visited offline, shows its kept items under the banner with their age. */
+async function expectListsKeptOffline(page: Page, opts: { screenshots?: boolean } = {}) {
+  for (const list of LISTS) {
+    await page.goto(list.path);
+    await expect(page.getByTestId("offline-banner")).toBeVisible();
+    await expect(page.getByTestId(list.entry).first()).toBeVisible();
+    await expect(page.getByTestId("last-known")).toContainText("Last known at");
+    if (opts.screenshots) await snap(page, `offline${list.path.replace("/", "-")}`);
+  }
+}
+
 test("offline: the lists show their last-known items with their age; back online they refresh; logout wipes them", async ({
   page,
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
-  const serverName = unique("offline-");
-  const id = hexId();
-  const created = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: serverName, node: 0 });
-  expect(created.status, created.text).toBe(200);
+  const { id, name: serverName } = await newEchoServer(api, "offline-");
   const template = unique("offline-tpl-");
   expect((await api.put(`/api/templates/0/${template}`, echoDefinition({ display: template }))).status).toBe(
     204,
   );
 
-  await page.goto("/servers");
-  await login(page);
+  await signInUnderServiceWorker(page, "/servers");
   await expect(page).toHaveURL(/\/servers$/);
-  // The service worker must hold the app, and control this page, before the network goes.
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
 
   for (const list of LISTS) {
     await page.goto(list.path);
@@ -96,13 +124,7 @@ test("offline: the lists show their last-known items with their age; back online
   await expect(page.getByTestId("reachable").first()).toHaveAttribute("data-reachable", "true");
 
   await context.setOffline(true);
-  for (const list of LISTS) {
-    await page.goto(list.path);
-    await expect(page.getByTestId("offline-banner")).toBeVisible();
-    await expect(page.getByTestId(list.entry).first()).toBeVisible();
-    await expect(page.getByTestId("last-known")).toContainText("Last known at");
-    await snap(page, `offline${list.path.replace("/", "-")}`);
-  }
+  await expectListsKeptOffline(page, { screenshots: true });
   await page.goto("/servers");
   await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
   await expect(page.getByText("The servers could not be loaded")).toHaveCount(0);
@@ -137,12 +159,7 @@ test("offline: the lists show their last-known items with their age; back online
         open.onerror = () => reject(open.error);
       }),
   );
-  for (const list of LISTS) {
-    await page.goto(list.path);
-    await expect(page.getByTestId("offline-banner")).toBeVisible();
-    await expect(page.getByTestId(list.entry).first()).toBeVisible();
-    await expect(page.getByTestId("last-known")).toContainText("Last known at");
-  }
+  await expectListsKeptOffline(page);
   await page.goto("/servers");
   await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
 
@@ -171,11 +188,7 @@ test("offline: the lists show their last-known items with their age; back online
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId("offline-banner")).toBeVisible();
-  const later = unique("offline-later-");
-  const laterId = hexId();
-  expect(
-    (await api.put(`/api/servers/${laterId}`, { ...echoDefinition(), name: later, node: 0 })).status,
-  ).toBe(200);
+  const { id: laterId, name: later } = await newEchoServer(api, "offline-later-");
   await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
   await expect(page.getByTestId("server-entry").filter({ hasText: later })).toHaveCount(0);
   await context.setOffline(false);
@@ -199,16 +212,10 @@ test("offline: a server's page shows what it last showed (name, console lines, i
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
-  const name = unique("offline-page-");
-  const id = hexId();
-  expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
+  const { id, name } = await newEchoServer(api, "offline-page-");
 
-  await page.goto(`/servers/view/${id}`);
-  await login(page);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await signInUnderServiceWorker(page, `/servers/view/${id}`);
   await expect(page.getByTestId("server-title")).toHaveText(name);
   await page.getByTestId("action-start").click();
   const output = page.getByTestId("console-output");
@@ -399,7 +406,6 @@ test("offline: a node's and a user's page show their list's last-known copy, rea
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
   const nodeName = unique("offline-node-");
   const node = await api.post("/api/nodes", {
@@ -424,11 +430,8 @@ test("offline: a node's and a user's page show their list's last-known copy, rea
   expect(user.status, user.text).toBe(200);
   const userId = user.body.id as number;
 
-  await page.goto("/nodes");
-  await login(page);
+  await signInUnderServiceWorker(page, "/nodes");
   await expect(page).toHaveURL(/\/nodes$/);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await expect(page.getByTestId("node-entry").filter({ hasText: nodeName })).toBeVisible();
   await page.goto("/users");
   await expect(page.getByTestId("user-entry").filter({ hasText: username })).toBeVisible();
@@ -529,11 +532,8 @@ test("another account signing in on the same device (the first never logged out)
   });
   expect(other.status).toBe(200);
 
-  await page.goto("/servers");
-  await login(page);
+  await signInUnderServiceWorker(page, "/servers");
   await expect(page).toHaveURL(/\/servers$/);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await page.goto("/nodes");
   await expect(page.getByTestId("node-entry").first()).toBeVisible();
   await expect.poll(async () => (await keptKeys(page)).filter(isKeptList).length).toBe(2);
@@ -556,20 +556,13 @@ test("offline: the header keeps the company name and the avatar; the users list 
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
   const company = unique("Blue Fox ");
   expect((await api.put("/api/settings/panel.settings.companyName", { value: company })).status).toBe(204);
-  const id = hexId();
-  expect(
-    (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: unique("hdr-"), node: 0 })).status,
-  ).toBe(200);
+  const { id } = await newEchoServer(api, "hdr-");
   try {
-    await page.goto("/servers");
-    await login(page);
+    await signInUnderServiceWorker(page, "/servers");
     await expect(page).toHaveURL(/\/servers$/);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
     await expect(page.locator(".topbar .brand")).toHaveText(company);
     await expect(page.locator(".topbar img.avatar")).toHaveAttribute("data-hash", /^[0-9a-f]{32}$/);
     const hash = await page.locator(".topbar img.avatar").getAttribute("data-hash");

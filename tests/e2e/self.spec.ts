@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { currentOtp } from "../../server/panel/otp.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { login, registerUser, snap } from "./helpers.ts";
+import { login, preferencesSaved, registerUser, snap } from "./helpers.ts";
 
 /** A new user, signed in, on the account page. */
 async function onAccountPage(page: Page, baseURL: string) {
@@ -147,7 +147,7 @@ test("the account page changes the username with the current password and keeps 
   await page.getByLabel("Theme").selectOption("dark");
   await page.getByRole("button", { name: "List", exact: true }).click();
   await expect(page.locator("html")).toHaveClass(/mode-dark/);
-  await page.waitForLoadState("networkidle");
+  await preferencesSaved(page, ["themeSettings", "listType"]);
 
   // ... follow the user to another device (a fresh browser context, empty storage).
   const other = await browser.newContext();

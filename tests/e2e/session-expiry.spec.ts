@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures.ts";
-import { login } from "./helpers.ts";
+import { login, screenReady } from "./helpers.ts";
 
 test("an expired session goes to login and comes back to the page the user was on", async ({
   page,
@@ -10,7 +10,7 @@ test("an expired session goes to login and comes back to the page the user was o
   await expect(page).toHaveURL(/\/servers$/);
   await page.goto("/settings#email");
   await expect(page).toHaveURL(/\/settings#email$/);
-  await page.waitForLoadState("networkidle");
+  await screenReady(page);
 
   // The server forgets the session; the browser still believes it is signed in.
   await context.clearCookies({ name: "outpost_auth" });

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { createTar } from "nanotar";
 import { expect, test } from "./fixtures.ts";
-import { login, registerUser, snap } from "./helpers.ts";
+import { login, preferencesSaved, registerUser, snap } from "./helpers.ts";
 
 // Theme modes and settings (issue 10): the system preference decides "auto", the Self page's
 // choices apply at once, survive a reload (before the app's script runs) and follow the user.
@@ -53,7 +53,7 @@ test("theme, colour and font size chosen on the account page apply at once, befo
   await expect(html).toHaveCSS("--on-primary", "#333");
   await expect(html).toHaveCSS("font-size", "20px");
   await snap(page, "theme-self-dark");
-  await page.waitForLoadState("networkidle");
+  await preferencesSaved(page, ["themeSettings"]);
 
   // A reload with the app's scripts held back: the page is already dark, yellow and larger.
   await page.route(/\/(assets|src)\/.*\.(js|tsx?)$/, (route) => route.abort());

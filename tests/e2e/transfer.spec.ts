@@ -1,6 +1,5 @@
-import { startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
-import { freePort } from "../support/free-port.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap, unique } from "./helpers.ts";
 
@@ -17,16 +16,7 @@ for (const [label, viewport] of [
     await page.setViewportSize(viewport);
     const api = await adminApi(baseURL!);
     const nodeName = unique("target-");
-    const node = await api.post("/api/nodes", {
-      name: nodeName,
-      publicHost: "127.0.0.1",
-      publicPort: await freePort(),
-      privateHost: "127.0.0.1",
-      privatePort: await freePort(),
-      sftpPort: await freePort(),
-    });
-    expect(node.status, node.text).toBe(200);
-    const daemon = await startDaemon((await api.get(`/api/nodes/${node.body.id}/deployment`)).body.config);
+    const { nodeId, daemon } = await addRemoteNode(api, nodeName);
     try {
       const id = serverId();
       const made = await api.put(`/api/servers/${id}`, {
@@ -44,19 +34,19 @@ for (const [label, viewport] of [
       await expect(choice.locator("option", { hasText: nodeName })).toHaveText(
         new RegExp(`${nodeName} \\(.+ free\\)`),
       );
-      await choice.selectOption(String(node.body.id));
+      await choice.selectOption(String(nodeId));
       await section.scrollIntoViewIfNeeded();
       await snap(page, `server-move-${label}`);
       await section.getByTestId("move-server").click();
       await expect(page.getByText(`Moved to ${nodeName}`)).toBeVisible({ timeout: 30_000 });
-      expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(node.body.id);
+      expect((await api.get(`/api/servers/${id}`)).body.server.node.id).toBe(nodeId);
       // The list now offers the node it came from.
       await expect(choice.locator("option").first()).toContainText("free");
       await snap(page, `server-moved-${label}`);
       expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
     } finally {
       await daemon.destroy();
-      await api.delete(`/api/nodes/${node.body.id}`);
+      await api.delete(`/api/nodes/${nodeId}`);
     }
   });
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { admin, snap } from "./helpers.ts";
+import { deviceContext, snap, visitAsAdmin } from "./helpers.ts";
 
 // The server wizard, polished (issue 27): a repository that cannot be read shows the Templates
 // page's calm notice (when it was last tried, Retry, git's words quoted) instead of a red error;
@@ -12,19 +12,9 @@ import { admin, snap } from "./helpers.ts";
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 async function open(browser: Browser, baseURL: string, locale: string, width: number) {
-  const phone = width < 600;
-  const context = await browser.newContext({
-    baseURL,
-    locale,
-    viewport: { width, height: phone ? 844 : 800 },
-    isMobile: phone,
-    hasTouch: phone,
-  });
+  const context = await deviceContext(browser, { baseURL, locale, width });
   const page = await context.newPage();
-  await page.goto("/servers/new");
-  await page.getByTestId("login-email").fill(admin.email);
-  await page.getByTestId("login-password").fill(admin.password);
-  await page.getByTestId("login-submit").click();
+  await visitAsAdmin(page, "/servers/new");
   await expect(page.getByTestId("wizard-template")).toBeVisible();
   return { context, page };
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, inject } from "vitest";
+import type { DaemonProcess } from "./daemon-process.ts";
 import { PanelClient } from "./http-client.ts";
 import { admin, type PanelProcess, startPanel } from "./panel-process.ts";
+import { addRemoteNode } from "./remote-node.ts";
 
 /**
  * Starts a panel for the calling test file on the database its project names
@@ -19,6 +21,35 @@ export function usePanel(opts: { env?: Record<string, string>; webDir?: string }
   return () => {
     if (!panel) throw new Error("the panel has not started");
     return panel;
+  };
+}
+
+export interface PanelWithRemoteNode {
+  panel: PanelProcess;
+  /** The administrator, signed in. */
+  api: PanelClient;
+  /** The remote node's id (the panel's own node is 0). */
+  nodeId: number;
+  daemon: DaemonProcess;
+}
+
+/**
+ * usePanel, with the administrator signed in and a remote node (a real daemon, destroyed after
+ * the file) beside the panel's local node. Returns a getter, as usePanel does.
+ */
+export function usePanelWithRemoteNode(nodeName: string): () => PanelWithRemoteNode {
+  const panel = usePanel();
+  let ready: PanelWithRemoteNode | undefined;
+  beforeAll(async () => {
+    const api = await adminClient(panel());
+    ready = { panel: panel(), api, ...(await addRemoteNode(api, nodeName)) };
+  });
+  afterAll(async () => {
+    await ready?.daemon.destroy();
+  });
+  return () => {
+    if (!ready) throw new Error("the panel and its remote node have not started");
+    return ready;
   };
 }
 

@@ -1,37 +1,13 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { activityActions } from "../../../server/api/pipeline/activity-actions.ts";
 import { redacted, withoutSecrets } from "../../../server/api/pipeline/activity-details.ts";
-import { declaredRoutes } from "../../../server/api/pipeline/guard.ts";
-import { buildApp } from "../../../server/app.ts";
-import { readConfig } from "../../../server/config.ts";
-import { openDatabase } from "../../../server/db/database.ts";
-import { createServices } from "../../../server/panel/services.ts";
+import { declaredAppRoutes } from "../../support/scratch-app.ts";
 
-/** Every guarded route of a real app, as the guard declared them. */
+/** Every route that may change something (not GET, HEAD or OPTIONS), as "METHOD /url". */
 async function writeRoutes(): Promise<string[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-activity-routes-"));
-  const config = readConfig({
-    OUTPOST_DATA_DIR: dataDir,
-    OUTPOST_LOCAL_NODE: "false",
-    OUTPOST_LOG_LEVEL: "silent",
-    OUTPOST_WEB_DIR: dataDir,
-  });
-  const opened = openDatabase({ dataDir });
-  try {
-    const app = await buildApp(config, createServices(config, opened.db));
-    await app.ready();
-    const routes = declaredRoutes(app)
-      .filter((r) => !["GET", "HEAD", "OPTIONS"].includes(r.method))
-      .map((r) => `${r.method} ${r.url}`);
-    await app.close();
-    return routes;
-  } finally {
-    await opened.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  return (await declaredAppRoutes())
+    .filter((r) => !["GET", "HEAD", "OPTIONS"].includes(r.method))
+    .map((r) => `${r.method} ${r.url}`);
 }
 
 describe("the activity log's action table", () => {

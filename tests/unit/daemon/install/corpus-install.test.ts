@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runOperations } from "../../../../server/daemon/install/index.ts";
 import {
   type Operation,
@@ -11,13 +11,11 @@ import {
 } from "../../../../server/templates/index.ts";
 import { v3Folder } from "../../templates/corpus.ts";
 import {
-  type FixtureServer,
+  fixtureServerForFile,
   rawTar,
-  type Scratch,
-  scratch,
+  scratchEachTest,
   serverContext,
   sha1,
-  startFixtureServer,
   tarGz,
   zipOf,
 } from "./support.ts";
@@ -29,8 +27,8 @@ import {
  * in product code), and the downloaders' public services are swapped for
  * the same server through the executor's sources.
  */
-let server: FixtureServer;
-let s: Scratch;
+const server = fixtureServerForFile();
+const s = scratchEachTest();
 
 function corpusTemplate(name: string): Template {
   const parsed = parseTemplate(
@@ -71,7 +69,6 @@ const exists = (file: string) => fs.existsSync(path.join(s.root, file));
 const executable = (file: string) => (fs.statSync(path.join(s.root, file)).mode & 0o111) !== 0;
 
 beforeAll(async () => {
-  server = await startFixtureServer();
   const url = server.url;
   const json = (value: unknown) => ({ body: JSON.stringify(value) });
   const vanillaJar = "minecraft server 1.21.4";
@@ -133,12 +130,6 @@ beforeAll(async () => {
   };
   for (const [route, value] of Object.entries(routes)) server.routes.set(route, value);
 });
-afterAll(() => server.close());
-beforeEach(() => {
-  s = scratch();
-  server.hits.length = 0;
-});
-afterEach(() => s.cleanup());
 
 describe("corpus install lists, run for real", () => {
   it("terraria-vanilla: download, extract, then its rm/mkdir/cp/chmod commands", async () => {

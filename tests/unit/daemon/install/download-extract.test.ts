@@ -1,15 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOperations } from "../../../../server/daemon/install/index.ts";
-import { ApiError } from "../../../../server/errors.ts";
 import type { Operation } from "../../../../server/templates/index.ts";
 import {
   closedPort,
   type FixtureServer,
+  installFailure,
   rawTar,
-  type Scratch,
-  scratch,
+  scratchEachTest,
   serverContext,
   startFixtureServer,
   tarGz,
@@ -18,7 +17,7 @@ import {
 } from "./support.ts";
 
 let server: FixtureServer;
-let s: Scratch;
+const s = scratchEachTest();
 
 beforeAll(async () => {
   const big = Buffer.alloc(256 * 1024, 7);
@@ -57,23 +56,10 @@ beforeAll(async () => {
   });
 });
 afterAll(() => server.close());
-beforeEach(() => {
-  s = scratch();
-});
-afterEach(() => s.cleanup());
 
 const run = (ops: Operation[], extra = {}) =>
   runOperations(ops, serverContext(s.root, { base: server.url }), s.env(extra));
 const read = (file: string) => fs.readFileSync(path.join(s.root, file), "utf8");
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe("download", () => {
   it("downloads into the server folder, named by the URL, by Content-Disposition, or by the redirect's target", async () => {
@@ -100,7 +86,7 @@ describe("download", () => {
   });
 
   it("fails on an HTTP error, naming the URL and status, and leaves no file", async () => {
-    const error = await failure(run([{ type: "download", files: ["${base}/files/missing.zip"] }]));
+    const error = await installFailure(run([{ type: "download", files: ["${base}/files/missing.zip"] }]));
     expect(error.message).toBe(`download: ${server.url}/files/missing.zip answered 404 Not Found`);
     expect(error.metadata).toMatchObject({
       operation: "download",
@@ -112,7 +98,9 @@ describe("download", () => {
 
   it("fails on an unreachable host, naming it", async () => {
     const port = await closedPort();
-    const error = await failure(run([{ type: "download", files: [`http://127.0.0.1:${port}/x.zip`] }]));
+    const error = await installFailure(
+      run([{ type: "download", files: [`http://127.0.0.1:${port}/x.zip`] }]),
+    );
     expect(error.message).toBe(`download: could not reach 127.0.0.1:${port} (ECONNREFUSED)`);
   });
 });
@@ -169,9 +157,9 @@ describe("download and extract", () => {
     fs.writeFileSync(path.join(s.root, "broken.tar.gz"), "this is not gzip");
     fs.writeFileSync(path.join(s.root, "broken.zip"), "this is not a zip");
     expect(
-      (await failure(run([{ type: "extract", source: "notes.rar", destination: "." }]))).message,
+      (await installFailure(run([{ type: "extract", source: "notes.rar", destination: "." }]))).message,
     ).toContain("not an archive this node can extract");
-    await failure(run([{ type: "extract", source: "broken.tar.gz", destination: "x" }]));
-    await failure(run([{ type: "extract", source: "broken.zip", destination: "y" }]));
+    await installFailure(run([{ type: "extract", source: "broken.tar.gz", destination: "x" }]));
+    await installFailure(run([{ type: "extract", source: "broken.zip", destination: "y" }]));
   });
 });

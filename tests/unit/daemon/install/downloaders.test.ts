@@ -1,21 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   type InstallEnvironment,
   runOperations,
   type UpstreamSources,
 } from "../../../../server/daemon/install/index.ts";
-import { ApiError } from "../../../../server/errors.ts";
 import type { Operation } from "../../../../server/templates/index.ts";
 import {
   closedPort,
-  type FixtureServer,
-  type Scratch,
-  scratch,
+  fixtureServerForFile,
+  installFailure,
+  scratchEachTest,
   serverContext,
   sha1,
-  startFixtureServer,
   tarGz,
   zipOf,
 } from "./support.ts";
@@ -25,8 +23,8 @@ import {
  * Fabric, Forge, NeoForge, Sponge, GitHub + Steam and CurseForge with
  * fixture metadata. What they fetch is then checked on disk.
  */
-let server: FixtureServer;
-let s: Scratch;
+const server = fixtureServerForFile();
+const s = scratchEachTest();
 let sources: Partial<UpstreamSources>;
 
 const fakeDepotDownloader = `#!/bin/sh
@@ -51,7 +49,6 @@ chmod 644 "$dir/game server" "$dir/lib/data.bin"
 `;
 
 beforeAll(async () => {
-  server = await startFixtureServer();
   const url = server.url;
   const json = (value: unknown) => ({
     body: JSON.stringify(value),
@@ -192,27 +189,12 @@ beforeAll(async () => {
     curseforgeApi: `${url}/cf`,
   };
 });
-afterAll(() => server.close());
-beforeEach(() => {
-  s = scratch();
-  server.hits.length = 0;
-});
-afterEach(() => s.cleanup());
 
 const env = (extra: Partial<InstallEnvironment> = {}) =>
   s.env({ sources, binariesDir: s.binaries, cacheDir: s.cache, ...extra });
 const run = (ops: Operation[], extra: Partial<InstallEnvironment> = {}, variables = {}) =>
   runOperations(ops, serverContext(s.root, variables), env(extra));
 const read = (file: string) => fs.readFileSync(path.join(s.root, file), "utf8");
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe("javadl", () => {
   it("installs a JDK into the binaries folder as java<version>, which commands then find", async () => {
@@ -237,7 +219,7 @@ describe("javadl", () => {
   });
 
   it("fails when Adoptium has no such release", async () => {
-    const error = await failure(run([{ type: "javadl", version: "98" }]));
+    const error = await installFailure(run([{ type: "javadl", version: "98" }]));
     expect(error.message).toBe("javadl: expected 1 release of Java 98 from Adoptium, found 0");
   });
 });
@@ -250,13 +232,13 @@ describe("mojangdl", () => {
   });
 
   it("refuses a jar whose SHA-1 does not match, leaving no file", async () => {
-    const error = await failure(run([{ type: "mojangdl", version: "1.98", target: "server.jar" }]));
+    const error = await installFailure(run([{ type: "mojangdl", version: "1.98", target: "server.jar" }]));
     expect(error.message).toContain("mojangdl: the server jar's SHA-1 is");
     expect(fs.existsSync(path.join(s.root, "server.jar"))).toBe(false);
   });
 
   it("fails on a version the manifest does not list", async () => {
-    const error = await failure(run([{ type: "mojangdl", version: "0.1", target: "server.jar" }]));
+    const error = await installFailure(run([{ type: "mojangdl", version: "0.1", target: "server.jar" }]));
     expect(error.message).toBe("mojangdl: Minecraft version 0.1 is not in Mojang's version manifest");
   });
 });
@@ -293,7 +275,7 @@ describe("fabricdl, forgedl, neoforgedl, spongedl", () => {
   });
 
   it("fails forgedl for a Minecraft version Forge does not have", async () => {
-    const error = await failure(
+    const error = await installFailure(
       run([{ type: "forgedl", minecraftVersion: "1.2.3", target: "installer.jar" }]),
     );
     expect(error.message).toBe("forgedl: no Forge build is available for Minecraft 1.2.3");
@@ -369,11 +351,12 @@ describe("curseforge", () => {
   });
 
   it("fails without an API key, and for a project that forbids downloads", async () => {
-    expect((await failure(run([{ type: "curseforge", projectId: "123" }]))).message).toBe(
+    expect((await installFailure(run([{ type: "curseforge", projectId: "123" }]))).message).toBe(
       "curseforge: this node has no CurseForge API key, which the CurseForge API requires",
     );
     expect(
-      (await failure(run([{ type: "curseforge", projectId: "789" }], { curseforgeApiKey: "k" }))).message,
+      (await installFailure(run([{ type: "curseforge", projectId: "789" }], { curseforgeApiKey: "k" })))
+        .message,
     ).toContain("does not allow its files to be downloaded");
   });
 });
@@ -403,7 +386,7 @@ describe("without the internet", () => {
         }),
       });
     };
-    const error = await failure(
+    const error = await installFailure(
       runOperations(
         [op],
         serverContext(s.root),
@@ -428,7 +411,7 @@ describe("without the internet", () => {
 
   it("fails naming a mirror that refuses connections", async () => {
     const port = await closedPort();
-    const error = await failure(
+    const error = await installFailure(
       run([{ type: "mojangdl", version: "latest", target: "server.jar" }], {
         sources: { mojangManifest: `http://127.0.0.1:${port}/manifest.json` },
       }),

@@ -1,29 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runOperations } from "../../../../server/daemon/install/index.ts";
-import { ApiError } from "../../../../server/errors.ts";
 import type { Operation } from "../../../../server/templates/index.ts";
-import { type Scratch, scratch, serverContext, tree } from "./support.ts";
+import { installFailure, scratchEachTest, serverContext, tree } from "./support.ts";
 
-let s: Scratch;
-beforeEach(() => {
-  s = scratch();
-});
-afterEach(() => s.cleanup());
+const s = scratchEachTest();
 
 const run = (ops: Operation[], variables = {}) =>
   runOperations(ops, serverContext(s.root, variables), s.env());
 const read = (file: string) => fs.readFileSync(path.join(s.root, file), "utf8");
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe("writefile and alterfile", () => {
   it("writes substituted text, then alters it plainly and by regular expression", async () => {
@@ -48,7 +34,7 @@ describe("writefile and alterfile", () => {
 
   it("fails on a bad pattern naming the step, and keeps the parser's error as its cause for the log", async () => {
     fs.writeFileSync(path.join(s.root, "a.cfg"), "x\n");
-    const error = await failure(
+    const error = await installFailure(
       run([{ type: "alterfile", file: "a.cfg", search: "(", replace: "", regex: true }]),
     );
     expect(error.message).toMatch(/^alterfile: bad regular expression \(/);
@@ -73,19 +59,21 @@ describe("writefile and alterfile", () => {
 
   it("refuses to write out of the server folder, and writes nothing there", async () => {
     for (const target of ["../outside/keep.txt", "a/../../../outside/new.txt"]) {
-      const error = await failure(run([{ type: "writefile", target, text: "x" }]));
+      const error = await installFailure(run([{ type: "writefile", target, text: "x" }]));
       expect(error.code).toBe("ErrIllegalFileAccess");
       expect(error.message).toMatch(/^writefile: /);
     }
     fs.symlinkSync(s.outside, path.join(s.root, "link"));
-    const error = await failure(run([{ type: "writefile", target: "link/new.txt", text: "x" }]));
+    const error = await installFailure(run([{ type: "writefile", target: "link/new.txt", text: "x" }]));
     expect(error.code).toBe("ErrIllegalFileAccess");
     expect(tree(s.outside)).toEqual(["keep.txt"]);
     expect(fs.readFileSync(path.join(s.outside, "keep.txt"), "utf8")).toBe("untouched");
   });
 
   it("fails alterfile on a missing file", async () => {
-    const error = await failure(run([{ type: "alterfile", file: "nope.txt", search: "a", replace: "b" }]));
+    const error = await installFailure(
+      run([{ type: "alterfile", file: "nope.txt", search: "a", replace: "b" }]),
+    );
     expect(error.code).toBe("ErrFileNotFound");
   });
 });
@@ -117,7 +105,7 @@ describe("mkdir and move", () => {
       { type: "writefile", target: "x1.jar", text: "1" },
       { type: "writefile", target: "x2.jar", text: "2" },
     ]);
-    const error = await failure(run([{ type: "move", source: "x*.jar", target: "one.jar" }]));
+    const error = await installFailure(run([{ type: "move", source: "x*.jar", target: "one.jar" }]));
     expect(error.message).toContain("matches 2 files");
     expect(read("x1.jar")).toBe("1");
   });
@@ -126,12 +114,14 @@ describe("mkdir and move", () => {
     fs.writeFileSync(path.join(s.root, "mine.txt"), "mine");
     fs.symlinkSync(s.outside, path.join(s.root, "out"));
     expect(
-      (await failure(run([{ type: "move", source: "mine.txt", target: "../outside/mine.txt" }]))).code,
+      (await installFailure(run([{ type: "move", source: "mine.txt", target: "../outside/mine.txt" }]))).code,
     ).toBe("ErrIllegalFileAccess");
-    expect((await failure(run([{ type: "move", source: "mine.txt", target: "out/mine.txt" }]))).code).toBe(
+    expect(
+      (await installFailure(run([{ type: "move", source: "mine.txt", target: "out/mine.txt" }]))).code,
+    ).toBe("ErrIllegalFileAccess");
+    expect((await installFailure(run([{ type: "mkdir", target: "out/made" }]))).code).toBe(
       "ErrIllegalFileAccess",
     );
-    expect((await failure(run([{ type: "mkdir", target: "out/made" }]))).code).toBe("ErrIllegalFileAccess");
     // A pattern reaching through a link out of the folder matches nothing there.
     await run([{ type: "move", source: "out/*.txt", target: "stolen" }]);
     expect(tree(s.outside)).toEqual(["keep.txt"]);

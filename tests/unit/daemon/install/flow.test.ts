@@ -1,26 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runOperations } from "../../../../server/daemon/install/index.ts";
-import { ApiError } from "../../../../server/errors.ts";
 import type { Operation } from "../../../../server/templates/index.ts";
 import { waitUntil } from "../../../support/poll.ts";
-import { type Scratch, scratch, serverContext } from "./support.ts";
+import { installFailure, scratchEachTest, serverContext } from "./support.ts";
 
-let s: Scratch;
-beforeEach(() => {
-  s = scratch();
-});
-afterEach(() => s.cleanup());
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
+const s = scratchEachTest();
 
 const alive = (pid: number) => {
   try {
@@ -63,7 +49,7 @@ describe("command", () => {
     );
     expect(s.text()).toContain(`[${name}][x${name}]`);
     expect(fs.existsSync(path.join(s.root, "f"))).toBe(false);
-    const refused = await failure(
+    const refused = await installFailure(
       runOperations(
         [{ type: "command", commands: ["touch ${name}"] }],
         serverContext(s.root, { name: "--reference=/etc/passwd" }, new Set(["name"])),
@@ -85,7 +71,7 @@ describe("command", () => {
   });
 
   it("fails the list on a non-zero exit and runs nothing after it", async () => {
-    const error = await failure(
+    const error = await installFailure(
       runOperations(
         [
           { type: "command", commands: ["sh -c 'exit 3'", "touch never"] },
@@ -102,7 +88,7 @@ describe("command", () => {
   });
 
   it("fails clearly on a program that does not exist", async () => {
-    const error = await failure(
+    const error = await installFailure(
       runOperations(
         [{ type: "command", commands: ["no-such-program-xyz --help"] }],
         serverContext(s.root),
@@ -148,7 +134,7 @@ describe("command", () => {
     const child = Number(fs.readFileSync(pidFile, "utf8"));
     expect(alive(child)).toBe(true);
     controller.abort();
-    const error = await failure(running);
+    const error = await installFailure(running);
     expect(error.message).toBe("the steps were cancelled");
     // Killed with its group: gone (a zombie counts as gone) soon after.
     await waitUntil(async () => !alive(child), 5000, 10);
@@ -209,14 +195,14 @@ describe("the list", () => {
   });
 
   it("fails resolveforgeversion when Forge is not installed", async () => {
-    const error = await failure(
+    const error = await installFailure(
       runOperations([{ type: "resolveforgeversion", outputVariable: "v" }], serverContext(s.root), s.env()),
     );
     expect(error.message).toContain("Forge is not installed");
   });
 
   it("refuses an unknown operation type with ErrMissingFactory", async () => {
-    const error = await failure(
+    const error = await installFailure(
       runOperations(
         [{ type: "teleport", target: "x" } as unknown as Operation],
         serverContext(s.root),
@@ -242,7 +228,7 @@ describe("the list", () => {
     // Cancelled once the sleep has begun, so it is the sleep that the cancel ends.
     await waitUntil(async () => s.text().includes("Sleeping for 1h"), 5000, 10);
     controller.abort();
-    expect((await failure(sleeping)).message).toBe("the steps were cancelled");
+    expect((await installFailure(sleeping)).message).toBe("the steps were cancelled");
   });
 
   it("sends console lines to the running server, and fails when there is none", async () => {
@@ -253,14 +239,14 @@ describe("the list", () => {
       s.env({ sendConsole: (line) => sent.push(line) }),
     );
     expect(sent).toEqual(["say hi"]);
-    const error = await failure(
+    const error = await installFailure(
       runOperations([{ type: "console", message: "say hi" }], serverContext(s.root), s.env()),
     );
     expect(error.message).toContain("console: the server is not running");
   });
 
   it("fails dockerpull clearly on a node without Docker", async () => {
-    const error = await failure(
+    const error = await installFailure(
       runOperations([{ type: "dockerpull", imageName: "alpine:3" }], serverContext(s.root), s.env()),
     );
     expect(error.message).toBe("dockerpull: cannot pull alpine:3: this node has no Docker engine");

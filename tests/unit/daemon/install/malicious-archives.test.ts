@@ -1,24 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { runOperations } from "../../../../server/daemon/install/index.ts";
 import { ApiError } from "../../../../server/errors.ts";
-import { rawTar, type Scratch, scratch, serverContext, type TarMember, tree, zipOf } from "./support.ts";
+import { rawTar, scratchEachTest, serverContext, type TarMember, tree, zipOf } from "./support.ts";
 
 /**
  * Archives made to escape: every one must stop the extract step with
  * ErrIllegalFileAccess and leave everything outside the server folder as it
  * was (the `outside` folder beside it, the sibling server, /etc, /tmp).
  */
-let s: Scratch;
+const s = scratchEachTest();
 let sibling: string;
 beforeEach(() => {
-  s = scratch();
   sibling = path.join(s.base, "servers", "sibling");
   fs.mkdirSync(sibling);
   fs.writeFileSync(path.join(sibling, "server.properties"), "sibling");
 });
-afterEach(() => s.cleanup());
 
 async function refusedExtract(file: string, bytes: Buffer, destination = "."): Promise<ApiError> {
   fs.writeFileSync(path.join(s.root, file), bytes);

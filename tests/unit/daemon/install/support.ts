@@ -6,9 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { Header } from "tar";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import yazl from "yazl";
 import type { InstallEnvironment } from "../../../../server/daemon/install/index.ts";
 import { ConsoleBuffer } from "../../../../server/daemon/runtime/console-buffer.ts";
+import { ApiError } from "../../../../server/errors.ts";
 import type { ServerContext, VariableValue } from "../../../../server/templates/index.ts";
 
 /**
@@ -74,6 +76,22 @@ export async function startFixtureServer(routes: Record<string, Route> = {}): Pr
   };
 }
 
+/**
+ * A fixture server for the calling file, closed after it, with its hits cleared before each test.
+ * The answer is one object, filled when the file starts (its beforeAll may then add routes).
+ */
+export function fixtureServerForFile(): FixtureServer {
+  const current = {} as FixtureServer;
+  beforeAll(async () => {
+    Object.assign(current, await startFixtureServer());
+  });
+  afterAll(() => current.close());
+  beforeEach(() => {
+    current.hits.length = 0;
+  });
+  return current;
+}
+
 /** A port nothing listens on (bound, then released). */
 export async function closedPort(): Promise<number> {
   const server = http.createServer();
@@ -122,6 +140,29 @@ export function scratch(): Scratch {
     }),
     cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A fresh scratch for each test of the calling file, removed after it. The answer is one object,
+ * refilled before each test, so the file can keep it in a const.
+ */
+export function scratchEachTest(): Scratch {
+  const current = {} as Scratch;
+  beforeEach(() => {
+    Object.assign(current, scratch());
+  });
+  afterEach(() => current.cleanup());
+  return current;
+}
+
+/** The ApiError a step run rejects with (the test fails if it resolves or throws anything else). */
+export async function installFailure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
 }
 
 export function serverContext(
