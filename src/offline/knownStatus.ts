@@ -87,13 +87,24 @@ export function validKnown(all: KnownStatuses | undefined): KnownStatuses {
   return ok;
 }
 
+/** The kept copy with this account's deliveries not written yet. */
+function withPending(kept: KnownStatuses | undefined): KnownStatuses {
+  const mine = pendingOwner !== undefined && pendingOwner === signedInUser();
+  return { ...validKnown(kept), ...(mine ? Object.fromEntries(pending) : {}) };
+}
+
 /** The kept statuses, read once when `wanted` turns true (an offline screen). */
 export function useKnownStatuses(wanted: boolean): KnownStatuses | undefined {
   const [known, setKnown] = useState<KnownStatuses>();
   useEffect(() => {
     if (!wanted) return;
     let live = true;
-    void lastKnown("statuses").then((kept) => live && setKnown(validKnown(kept?.value)));
+    // After any write under way, with what is not written yet: a screen that goes offline while open
+    // (the write starts with the "offline" event) sees the latest, not the copy before it.
+    void writing
+      .catch(() => undefined)
+      .then(() => lastKnown("statuses"))
+      .then((kept) => live && setKnown(withPending(kept?.value)));
     return () => {
       live = false;
     };

@@ -253,12 +253,25 @@ test("offline: a server's page shows what it last showed (name, console lines, i
     )
     .toBe(true);
 
-  // Going offline while the page is open: the status is no longer claimed, actions say why not.
+  // Going offline while the page is open: the header shows the last status delivered with its time
+  // (as the kept page does), not "unknown"; actions say why not.
   await context.setOffline(true);
   await expect(page.getByTestId("offline-banner")).toBeVisible();
-  await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "unknown");
+  const head = page.locator(".server-head");
+  await expect(head.locator(".lifecycle .status")).toHaveAttribute("data-status", "online");
+  await expect(head.getByTestId("known-at")).toContainText("Last known at");
   await expect(page.getByTestId("action-stop")).toBeDisabled();
   await expect(page.getByTestId("action-stop")).toHaveAttribute("title", "Not available offline");
+  for (const [label, width, height] of [
+    ["desktop", 1280, 800],
+    ["phone", 390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await expect(head.getByTestId("known-at")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await snap(page, `offline-open-server-head-${label}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Reloaded offline: the page it last showed, from this device.
   await page.reload();

@@ -11,7 +11,8 @@ import { confirmAsync } from "../../components/confirmStore";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
 import { intlLocale } from "../../i18n/locales";
-import { keepStatuses } from "../../offline/knownStatus";
+import { type KnownStatus, keepStatuses, useKnownStatuses } from "../../offline/knownStatus";
+import { KnownAt } from "../../offline/LastKnownNote";
 import { type Known, type KnownServerPage, lastKnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { NotKeptOffline } from "../../offline/NotKeptOffline";
@@ -133,13 +134,25 @@ function ViewHotkeys({ sections, choose }: { sections: readonly Section[]; choos
   return null;
 }
 
-function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; can: ServerCan }) {
+function Lifecycle({
+  server,
+  live,
+  can,
+  known,
+}: {
+  server: Server;
+  live: ServerLive;
+  can: ServerCan;
+  /** Offline: the last status delivered, with its time. */
+  known: KnownStatus | undefined;
+}) {
   const [busy, setBusy] = useState<ServerAction>();
   const readable = can("server.status");
   const reachable = online.value;
-  // Offline the last status may be stale: shown as unknown, and the actions wait for the network.
+  // Offline the live status may be stale: the last one delivered is shown with its time (as the
+  // kept page does), and the actions wait for the network.
   const status: ShownStatus | undefined = !reachable
-    ? "unknown"
+    ? ((readable && known?.status) || "unknown")
     : busy
       ? "loading"
       : readable
@@ -245,7 +258,15 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
           </Trans>
         </p>
       )}
-      {status && <StatusBadge status={status} />}
+      {status &&
+        (reachable ? (
+          <StatusBadge status={status} />
+        ) : (
+          <span className="known-status">
+            <StatusBadge status={status} />
+            {readable && known && <KnownAt at={known.at} />}
+          </span>
+        ))}
       <div className="lifecycle-buttons" data-testid="server-actions">
         {actions.map((a) => (
           <button
@@ -266,9 +287,10 @@ function Lifecycle({ server, live, can }: { server: Server; live: ServerLive; ca
   );
 }
 
-function Stats({ live }: { live: ServerLive }) {
+function Stats({ live, known }: { live: ServerLive; known: KnownStatus | undefined }) {
   const percent = useNumber(1);
-  const stats = liveStats(live.id).value ?? live.stats.value;
+  // Offline: the usage kept with the last status (none once it stopped), not figures of unknown age.
+  const stats = online.value ? (liveStats(live.id).value ?? live.stats.value) : known?.stats;
   return (
     <dl className="server-stats" data-testid="server-stats">
       <div>
@@ -338,6 +360,7 @@ export default function ServerView({ params }: ScreenProps) {
   }, [id, again]);
 
   const can = useMemo(() => serverCan(scopes), [scopes]);
+  const known = useKnownStatuses(!online.value)?.[id];
   const channels = scopes && {
     console: can("server.console"),
     status: can("server.status"),
@@ -505,8 +528,8 @@ export default function ServerView({ params }: ScreenProps) {
       <BackToServers />
       <header className="server-head panel">
         <ServerHeadId server={server} />
-        <Lifecycle server={server} live={live} can={can} />
-        {can("server.stats") && <Stats live={live} />}
+        <Lifecycle server={server} live={live} can={can} known={known} />
+        {can("server.stats") && <Stats live={live} known={known} />}
       </header>
       {sections.length === 0 ? (
         <Panel>
