@@ -1,7 +1,7 @@
 import { plural, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, type ReactNode, useId, useState } from "react";
-import { Dialog } from "../../../components/Dialog";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { FormDialog } from "../../../components/FormDialog";
 import { TextField } from "../../../components/TextField";
 import { type NewArchiveFormat, newArchiveFormat, withArchiveSuffix } from "./kinds";
 import { type NameProblem, nameProblem, pathProblem, resolveTyped, shownPath } from "./paths";
@@ -63,7 +63,6 @@ function FieldDialog({
   testId: string;
   children?: (value: string, setValue: (v: string) => void) => ReactNode;
 }) {
-  const formId = useId();
   const [value, setValue] = useState(initial);
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -85,36 +84,29 @@ function FieldDialog({
   };
   const shownProblem = touched ? problem : undefined;
   return (
-    <Dialog
+    <FormDialog
       title={title}
-      onClose={onClose}
       testId={testId}
-      actions={
-        <>
-          <button type="button" className="btn btn-outline color-neutral" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </button>
-          <button type="submit" form={formId} className="btn" disabled={busy || !!shownProblem}>
-            {submitText}
-          </button>
-        </>
-      }
+      submitLabel={submitText}
+      cancelColor="neutral"
+      busy={busy}
+      invalid={!!shownProblem}
+      onSubmit={submit}
+      onClose={onClose}
     >
-      <form id={formId} className="fm-dialog-form" onSubmit={submit} noValidate>
-        <TextField
-          label={label}
-          value={value}
-          onValue={change}
-          hint={shownProblem ?? hint}
-          invalid={!!shownProblem}
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          autoFocus
-        />
-        {children?.(value, change)}
-      </form>
-    </Dialog>
+      <TextField
+        label={label}
+        value={value}
+        onValue={change}
+        hint={shownProblem ?? hint}
+        invalid={!!shownProblem}
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        autoFocus
+      />
+      {children?.(value, change)}
+    </FormDialog>
   );
 }
 

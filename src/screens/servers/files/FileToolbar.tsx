@@ -5,33 +5,13 @@ import { FileIcon, type FileIconName } from "./fileIcons";
 import { breadcrumbs } from "./paths";
 
 /** A button of the tool bar; on a narrow section its text is hidden (still read out) and its title tells. */
-function ToolButton({
-  icon,
-  text,
-  title = text,
-  outline,
-  onClick,
-  testId,
-}: {
+interface ToolButton {
   icon: FileIconName;
   text: string;
   title?: string;
   outline?: boolean;
   onClick: () => void;
   testId: string;
-}) {
-  return (
-    <button
-      type="button"
-      className={outline ? "btn btn-outline fm-tool" : "btn fm-tool"}
-      onClick={onClick}
-      data-testid={testId}
-      title={title}
-    >
-      <FileIcon name={icon} size={18} />
-      <span className="fm-tool-text">{text}</span>
-    </button>
-  );
 }
 
 /** The folder path (each part opens its folder) and the tools: refresh, new folder or file, upload. */
@@ -56,6 +36,29 @@ export function FileToolbar({
   onUpload: (files: File[]) => void;
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
+  const tools: ToolButton[] = [
+    {
+      icon: "folderPlus",
+      text: t`New folder`,
+      outline: true,
+      onClick: () => onNew("folder"),
+      testId: "file-new-folder",
+    },
+    {
+      icon: "filePlus",
+      text: t`New file`,
+      outline: true,
+      onClick: () => onNew("file"),
+      testId: "file-new-file",
+    },
+    {
+      icon: "upload",
+      text: t`Upload`,
+      title: t`Upload files`,
+      onClick: () => fileInput.current?.click(),
+      testId: "file-upload",
+    },
+  ];
   return (
     <div className="fm-bar">
       <nav className="fm-crumbs" aria-label={t`Folder path`} data-testid="file-crumbs">
@@ -103,27 +106,19 @@ export function FileToolbar({
         </button>
         {canEdit && (
           <>
-            <ToolButton
-              icon="folderPlus"
-              text={t`New folder`}
-              outline
-              onClick={() => onNew("folder")}
-              testId="file-new-folder"
-            />
-            <ToolButton
-              icon="filePlus"
-              text={t`New file`}
-              outline
-              onClick={() => onNew("file")}
-              testId="file-new-file"
-            />
-            <ToolButton
-              icon="upload"
-              text={t`Upload`}
-              title={t`Upload files`}
-              onClick={() => fileInput.current?.click()}
-              testId="file-upload"
-            />
+            {tools.map((tool) => (
+              <button
+                key={tool.testId}
+                type="button"
+                className={tool.outline ? "btn btn-outline fm-tool" : "btn fm-tool"}
+                onClick={tool.onClick}
+                data-testid={tool.testId}
+                title={tool.title ?? tool.text}
+              >
+                <FileIcon name={tool.icon} size={18} />
+                <span className="fm-tool-text">{tool.text}</span>
+              </button>
+            ))}
             <input
               ref={fileInput}
               type="file"

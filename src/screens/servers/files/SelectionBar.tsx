@@ -1,4 +1,4 @@
-import { plural } from "@lingui/core/macro";
+import { plural, t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { FileIcon } from "./fileIcons";
 
@@ -14,27 +14,37 @@ export function SelectionBar({
   onDelete: () => void;
   onClear: () => void;
 }) {
+  const actions = [
+    {
+      icon: "pack",
+      text: t`Archive`,
+      className: "btn btn-outline",
+      onClick: onArchive,
+      testId: "file-archive-selected",
+    },
+    {
+      icon: "trash",
+      text: t`Delete`,
+      className: "btn btn-outline color-error",
+      onClick: onDelete,
+      testId: "file-delete-selected",
+    },
+  ] as const;
   return (
     <div className="fm-selection" data-testid="file-selection">
       <span className="fm-selection-count">{plural(selected.size, { other: "# selected" })}</span>
-      <button
-        type="button"
-        className="btn btn-outline"
-        onClick={onArchive}
-        data-testid="file-archive-selected"
-      >
-        <FileIcon name="pack" size={16} />
-        <Trans>Archive</Trans>
-      </button>
-      <button
-        type="button"
-        className="btn btn-outline color-error"
-        onClick={onDelete}
-        data-testid="file-delete-selected"
-      >
-        <FileIcon name="trash" size={16} />
-        <Trans>Delete</Trans>
-      </button>
+      {actions.map((a) => (
+        <button
+          key={a.testId}
+          type="button"
+          className={a.className}
+          onClick={a.onClick}
+          data-testid={a.testId}
+        >
+          <FileIcon name={a.icon} size={16} />
+          {a.text}
+        </button>
+      ))}
       <button type="button" className="btn-text" onClick={onClear}>
         <Trans>Clear selection</Trans>
       </button>
