@@ -15,6 +15,7 @@ import { useLoad } from "../../app/useLoad";
 import { SearchBox } from "../../components/SearchBox";
 import { Spinner } from "../../components/Spinner";
 import { intlLocale } from "../../i18n/locales";
+import { ShowMore } from "../ListParts";
 import "../../components/controls.css";
 import "./activity.css";
 
@@ -141,61 +142,46 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
     }
   };
 
+  // The filters' fields: words (the server only over every server's log), then the days.
+  const words = [
+    { value: user, set: setUser, label: t`User`, testId: "activity-user" },
+    scope.kind === "all" && { value: server, set: setServer, label: t`Server`, testId: "activity-server" },
+    { value: action, set: setAction, label: t`Action`, testId: "activity-action" },
+  ].filter((f) => !!f);
+  const days = [
+    { value: since, set: setSince, label: t`Since` },
+    { value: until, set: setUntil, label: t`Until` },
+  ];
+
   return (
     <div className="activity">
       <div className="activity-filters">
         <SearchBox value={q} onValue={setQ} label={t`Search`} testId="activity-search" />
         {filters && (
           <>
-            <input
-              className="input"
-              value={user}
-              onChange={(e) => setUser(e.currentTarget.value)}
-              placeholder={t`User`}
-              aria-label={t`User`}
-              data-testid="activity-user"
-            />
-            {scope.kind === "all" && (
+            {words.map((f) => (
               <input
+                key={f.testId}
                 className="input"
-                value={server}
-                onChange={(e) => setServer(e.currentTarget.value)}
-                placeholder={t`Server`}
-                aria-label={t`Server`}
-                data-testid="activity-server"
+                value={f.value}
+                onChange={(e) => f.set(e.currentTarget.value)}
+                placeholder={f.label}
+                aria-label={f.label}
+                data-testid={f.testId}
               />
-            )}
-            <input
-              className="input"
-              value={action}
-              onChange={(e) => setAction(e.currentTarget.value)}
-              placeholder={t`Action`}
-              aria-label={t`Action`}
-              data-testid="activity-action"
-            />
+            ))}
             <div className="activity-days">
-              <label className="activity-day">
-                <span>
-                  <Trans>Since</Trans>
-                </span>
-                <input
-                  className="input"
-                  type="date"
-                  value={since}
-                  onChange={(e) => setSince(e.currentTarget.value)}
-                />
-              </label>
-              <label className="activity-day">
-                <span>
-                  <Trans>Until</Trans>
-                </span>
-                <input
-                  className="input"
-                  type="date"
-                  value={until}
-                  onChange={(e) => setUntil(e.currentTarget.value)}
-                />
-              </label>
+              {days.map((d) => (
+                <label key={d.label} className="activity-day">
+                  <span>{d.label}</span>
+                  <input
+                    className="input"
+                    type="date"
+                    value={d.value}
+                    onChange={(e) => d.set(e.currentTarget.value)}
+                  />
+                </label>
+              ))}
             </div>
           </>
         )}
@@ -232,13 +218,7 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
               <Entry key={e.id} entry={e} showServer={scope.kind !== "server"} locale={locale} />
             ))}
           </ol>
-          {listing.more && (
-            <div className="list-more">
-              <button type="button" className="btn btn-outline" onClick={loadMore} disabled={loadingMore}>
-                <Trans>Show more</Trans>
-              </button>
-            </div>
-          )}
+          {listing.more && <ShowMore onClick={loadMore} disabled={loadingMore} />}
         </>
       )}
     </div>

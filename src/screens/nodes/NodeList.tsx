@@ -3,14 +3,13 @@ import { Trans } from "@lingui/react/macro";
 import type { Node } from "../../api/nodes";
 import { ItemEntry, ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
-import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
 import { LastKnownNote } from "../../offline/LastKnownNote";
-import { OnlineLink } from "../../offline/NeedsNetwork";
 import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
+import { ListHead } from "../ListParts";
 import { useListHotkeys } from "../useListHotkeys";
 import { formatAddress } from "./address";
 import { ReachableBadge } from "./ReachableBadge";
@@ -49,20 +48,10 @@ export default function NodeList() {
   const old = !fresh || !online.value;
   return (
     <section className="panel">
-      <header className="screen-head">
-        <h1 className="panel-title">
-          <Trans>Nodes</Trans>
-        </h1>
-        <div className="screen-actions">
-          <ListTypeToggle />
-          {hasScope("nodes.create") && (
-            <OnlineLink href="/nodes/new" className="btn">
-              <ScreenIcon name="plus" size={18} />
-              <Trans>New node</Trans>
-            </OnlineLink>
-          )}
-        </div>
-      </header>
+      <ListHead
+        title={<Trans>Nodes</Trans>}
+        create={hasScope("nodes.create") && { href: "/nodes/new", label: <Trans>New node</Trans> }}
+      />
       {nodes === undefined ? (
         failed ? (
           <p className="muted">

@@ -6,16 +6,15 @@ import { type Server, type ServerAction, serverAction } from "../../api/servers"
 import { confirmAsync } from "../../components/confirmStore";
 import { ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
-import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { Spinner } from "../../components/Spinner";
-import { ScreenIcon } from "../../components/screenIcons";
 import { type KnownStatus, keepStatuses, useKnownStatuses } from "../../offline/knownStatus";
 import { KnownAt, LastKnownNote } from "../../offline/LastKnownNote";
-import { OnlineLink, offlineReason } from "../../offline/NeedsNetwork";
+import { offlineReason } from "../../offline/NeedsNetwork";
 import { online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
 import { liveStats, serverInstalled, serverStatus } from "../../state/serverStatus";
+import { ListHead } from "../ListParts";
 import { useListHotkeys } from "../useListHotkeys";
 import { ServerUsage } from "./ServerUsage";
 import { ActionIcon, gameName, ServerTypeIcon, type ShownStatus, StatusBadge } from "./serverIcons";
@@ -200,20 +199,10 @@ export default function ServerList() {
   const servers = list.servers;
   return (
     <section className="panel">
-      <header className="screen-head">
-        <h1 className="panel-title">
-          <Trans>Servers</Trans>
-        </h1>
-        <div className="screen-actions">
-          <ListTypeToggle />
-          {hasScope("server.create") && (
-            <OnlineLink href="/servers/new" className="btn">
-              <ScreenIcon name="plus" size={18} />
-              <Trans>New server</Trans>
-            </OnlineLink>
-          )}
-        </div>
-      </header>
+      <ListHead
+        title={<Trans>Servers</Trans>}
+        create={hasScope("server.create") && { href: "/servers/new", label: <Trans>New server</Trans> }}
+      />
       <div className="srv-search">
         <Icon name="search" size={18} />
         <input

@@ -152,7 +152,7 @@ function Lifecycle({
   // Offline the live status may be stale: the last one delivered is shown with its time (as the
   // kept page does), and the actions wait for the network.
   const status: ShownStatus | undefined = !reachable
-    ? ((readable && known?.status) || "unknown")
+    ? (readable && known?.status) || "unknown"
     : busy
       ? "loading"
       : readable

@@ -8,20 +8,17 @@ import { pause } from "../../app/pause";
 import { useLoad } from "../../app/useLoad";
 import { ItemEntry, ItemList } from "../../components/ItemList";
 import { Icon } from "../../components/icons";
-import { ListTypeToggle } from "../../components/ListTypeToggle";
 import { NotPermitted } from "../../components/NotPermitted";
 import { SearchBox } from "../../components/SearchBox";
 import { Spinner } from "../../components/Spinner";
-import { ScreenIcon } from "../../components/screenIcons";
 import { LastKnownNote } from "../../offline/LastKnownNote";
 import { lastKnown, remember } from "../../offline/lastKnown";
-import { OnlineLink } from "../../offline/NeedsNetwork";
 import { backOnline, online } from "../../offline/network";
 import { listType } from "../../state/listType";
 import { hasScope } from "../../state/scopes";
+import { ListHead, ShowMore } from "../ListParts";
 import { useListHotkeys } from "../useListHotkeys";
 import "../../components/controls.css";
-import "../../components/screen-head.css";
 import "./users.css";
 
 const PAGE_SIZE = 50;
@@ -126,20 +123,10 @@ export default function UserList() {
   const old = typeof listing === "object" && (!listing.fresh || !online.value);
   return (
     <section className="panel">
-      <header className="screen-head">
-        <h1 className="panel-title">
-          <Trans>Users</Trans>
-        </h1>
-        <div className="screen-actions">
-          <ListTypeToggle />
-          {hasScope("users.info.edit") && (
-            <OnlineLink href="/users/new" className="btn">
-              <ScreenIcon name="plus" size={18} />
-              <Trans>New user</Trans>
-            </OnlineLink>
-          )}
-        </div>
-      </header>
+      <ListHead
+        title={<Trans>Users</Trans>}
+        create={hasScope("users.info.edit") && { href: "/users/new", label: <Trans>New user</Trans> }}
+      />
       {!canList || listing === "refused" ? (
         <p className="muted" data-testid="users-not-listed">
           <Trans>Your account may not list users.</Trans>
@@ -167,13 +154,7 @@ export default function UserList() {
                   <UserEntry key={u.id} user={u} />
                 ))}
               </ItemList>
-              {listing.more && !old && (
-                <div className="list-more">
-                  <button type="button" className="btn btn-outline" onClick={loadMore} disabled={loadingMore}>
-                    <Trans>Show more</Trans>
-                  </button>
-                </div>
-              )}
+              {listing.more && !old && <ShowMore onClick={loadMore} disabled={loadingMore} />}
             </>
           )}
         </>
