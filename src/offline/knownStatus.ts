@@ -90,7 +90,7 @@ export function validKnown(all: KnownStatuses | undefined): KnownStatuses {
 /** The kept copy with this account's deliveries not written yet. */
 function withPending(kept: KnownStatuses | undefined): KnownStatuses {
   const mine = pendingOwner !== undefined && pendingOwner === signedInUser();
-  return { ...validKnown(kept), ...(mine ? Object.fromEntries(pending) : {}) };
+  return mine ? mergeKnown(kept, pending) : validKnown(kept);
 }
 
 /** The kept statuses, read once when `wanted` turns true (an offline screen). */

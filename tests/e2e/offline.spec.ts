@@ -269,7 +269,11 @@ test("offline: a server's page shows what it last showed (name, console lines, i
     await page.setViewportSize({ width, height });
     await expect(head.getByTestId("known-at")).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    await snap(page, `offline-open-server-head-${label}`);
+    // The top of the page, once the sidebar's slide after the resize is over.
+    await snap(page, `offline-open-server-head-${label}`, {
+      fullPage: false,
+      before: () => page.evaluate(() => scrollTo(0, 0)).then(() => page.waitForTimeout(400)),
+    });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 
