@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { echoDefinition } from "../support/echo-template.ts";
+import { expectError, newUser } from "../support/expect-api.ts";
+import { waitUntil } from "../support/poll.ts";
+import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+
+const taskScopes = ["server.tasks.view", "server.tasks.create", "server.tasks.edit", "server.tasks.run"];
+
+/**
+ * A task runs with its author's rights, not the node's: checked when it is
+ * saved, again when it is run by hand, and when the author's rights shrink
+ * (its schedule stops). The author is who saved it, never what the body says.
+ */
+describe("a task's authority", () => {
+  const panel = usePanel();
+  let admin: PanelClient;
+  let author: PanelClient;
+  let runner: PanelClient;
+  const writer = newUser("taskauthor");
+  const other = newUser("taskrunner");
+  const id = "a7c0a001";
+  const grant = (who: { email: string }, scopes: string[]) =>
+    admin.put(`/api/servers/${id}/user/${encodeURIComponent(who.email)}`, { scopes });
+  const task = (taskId: string) => admin.get(`/api/servers/${id}/tasks/${taskId}`);
+
+  beforeAll(async () => {
+    admin = await adminClient(panel());
+    author = await registeredClient(panel(), writer);
+    runner = await registeredClient(panel(), other);
+    const made = await admin.put(`/api/servers/${id}`, { ...echoDefinition(), node: 0 });
+    expect(made.status, made.text).toBe(200);
+    for (const who of [writer, other]) {
+      const granted = await grant(who, ["server.view", "server.console.send", ...taskScopes]);
+      expect(granted.status, granted.text).toBeLessThan(300);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await admin?.delete(`/api/servers/${id}`);
+  });
+
+  it("stops a task whose author lost a scope it needs: its schedule is disabled and nobody runs it by hand", async () => {
+    const adminId = (await admin.get("/api/self")).body.id;
+    expect(adminId).toBeTypeOf("number");
+    // Naming an administrator as author changes nothing: the caller is the author.
+    const made = await author.post(`/api/servers/${id}/tasks`, {
+      name: "Every minute",
+      cronSchedule: "* * * * *",
+      operations: [{ type: "console", message: "hello" }],
+      author: adminId,
+    });
+    expect(made.status, made.text).toBe(200);
+    expect((await runner.post(`/api/servers/${id}/tasks/${made.body.id}/run`)).status).toBe(202);
+
+    expect((await grant(writer, ["server.view", ...taskScopes])).status).toBeLessThan(300);
+    // Disabled on the node: no next run.
+    await waitUntil(
+      async () => {
+        const { enabled, nextRun } = (await task(made.body.id)).body;
+        return enabled === false && nextRun === null;
+      },
+      10_000,
+      100,
+    );
+    // The runner may send console lines, but the task does what its author may do.
+    expectError(await runner.post(`/api/servers/${id}/tasks/${made.body.id}/run`), 403, "ErrMissingScope", {
+      scope: "server.console.send",
+    });
+    expectError(await admin.post(`/api/servers/${id}/tasks/${made.body.id}/run`), 403, "ErrMissingScope", {
+      scope: "server.console.send",
+    });
+
+    // Saved again by someone who may, it is theirs and runs.
+    const { id: taskId, nextRun, lastRun, ...saved } = (await task(made.body.id)).body;
+    const resaved = await runner.put(`/api/servers/${id}/tasks/${taskId}`, { ...saved, enabled: true });
+    expect(resaved.status, resaved.text).toBe(200);
+    expect((await author.post(`/api/servers/${id}/tasks/${taskId}/run`)).status).toBe(202);
+    expect((await admin.delete(`/api/servers/${id}/tasks/${taskId}`)).status).toBe(204);
+  });
+
+  it("stops a deleted author's tasks", async () => {
+    const gone = newUser("taskgone");
+    const goneClient = await registeredClient(panel(), gone);
+    expect((await grant(gone, ["server.view", "server.console.send", ...taskScopes])).status).toBeLessThan(
+      300,
+    );
+    const made = await goneClient.post(`/api/servers/${id}/tasks`, {
+      name: "Hourly",
+      cronSchedule: "0 * * * *",
+      operations: [{ type: "console", message: "hello" }],
+    });
+    expect(made.status, made.text).toBe(200);
+    const found = await admin.get(`/api/users?email=${encodeURIComponent(gone.email)}`);
+    const userId = found.body?.users?.[0]?.id;
+    expect(userId, found.text).toBeTypeOf("number");
+    expect((await admin.delete(`/api/users/${userId}`)).status).toBe(204);
+    await waitUntil(async () => (await task(made.body.id)).body.enabled === false, 10_000, 100);
+    expectError(await runner.post(`/api/servers/${id}/tasks/${made.body.id}/run`), 403, "ErrMissingScope", {
+      scope: "server.console.send",
+    });
+  });
+});
