@@ -1,7 +1,11 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { waitUntil } from "../support/poll.ts";
+import { serveFolder } from "../support/static-server.ts";
 import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 const taskScopes = ["server.tasks.view", "server.tasks.create", "server.tasks.edit", "server.tasks.run"];
@@ -97,5 +101,38 @@ describe("a task's authority", () => {
     expectError(await runner.post(`/api/servers/${id}/tasks/${made.body.id}/run`), 403, "ErrMissingScope", {
       scope: "server.console.send",
     });
+  });
+
+  it("fetches a task's downloads from public addresses only: not the node's loopback, private networks or metadata", async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-task-ssrf-"));
+    fs.writeFileSync(path.join(folder, "inside.txt"), "only on the node's network");
+    const inside = await serveFolder(folder);
+    try {
+      expect(
+        (await grant(writer, ["server.view", "server.files.view", "server.files.edit", ...taskScopes]))
+          .status,
+      ).toBeLessThan(300);
+      const made = await author.post(`/api/servers/${id}/tasks`, {
+        name: "Fetch",
+        operations: [{ type: "download", files: [`${inside.url}/inside.txt`] }],
+      });
+      expect(made.status, made.text).toBe(200);
+      expect((await author.post(`/api/servers/${id}/tasks/${made.body.id}/run`)).status).toBe(202);
+      let run: { finished: string | null; success: boolean | null; output: string } | undefined;
+      await waitUntil(
+        async () => {
+          [run] = (await author.get(`/api/servers/${id}/tasks/${made.body.id}/runs`)).body;
+          return run?.finished != null;
+        },
+        10_000,
+        100,
+      );
+      expect(run?.success, run?.output).toBe(false);
+      expect(inside.requests).toEqual([]);
+      expect((await author.get(`/api/servers/${id}/file/inside.txt`)).status).toBe(404);
+    } finally {
+      await inside.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
