@@ -135,4 +135,45 @@ describe("a task's authority", () => {
       fs.rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it("writes a task's files as its users write them: an egg's protected files stay untouched", async () => {
+    const eggServer = "a7c0a002";
+    const made = await admin.put(`/api/servers/${eggServer}`, {
+      ...echoDefinition(),
+      node: 0,
+      egg: { format: "PTDL_v2", denylist: ["server.jar"] },
+    });
+    expect(made.status, made.text).toBe(200);
+    try {
+      const granted = await admin.put(`/api/servers/${eggServer}/user/${encodeURIComponent(writer.email)}`, {
+        scopes: ["server.view", "server.files.view", "server.files.edit", ...taskScopes],
+      });
+      expect(granted.status, granted.text).toBeLessThan(300);
+      const runTask = async (target: string) => {
+        const task = await author.post(`/api/servers/${eggServer}/tasks`, {
+          name: `Write ${target}`,
+          operations: [{ type: "writefile", target, text: "from a task" }],
+        });
+        expect(task.status, task.text).toBe(200);
+        expect((await author.post(`/api/servers/${eggServer}/tasks/${task.body.id}/run`)).status).toBe(202);
+        let run: { finished: string | null; success: boolean | null; output: string } | undefined;
+        await waitUntil(
+          async () => {
+            [run] = (await author.get(`/api/servers/${eggServer}/tasks/${task.body.id}/runs`)).body;
+            return run?.finished != null;
+          },
+          10_000,
+          100,
+        );
+        return run;
+      };
+      expect((await runTask("free.txt"))?.success).toBe(true);
+      expect((await author.get(`/api/servers/${eggServer}/file/free.txt`)).text).toBe("from a task");
+      const refused = await runTask("server.jar");
+      expect(refused?.success, refused?.output).toBe(false);
+      expect((await author.get(`/api/servers/${eggServer}/file/server.jar`)).status).toBe(404);
+    } finally {
+      await admin.delete(`/api/servers/${eggServer}`);
+    }
+  });
 });
