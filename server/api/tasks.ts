@@ -1,5 +1,5 @@
 import { scopesOnServer } from "../panel/principal.ts";
-import { Tasks } from "../panel/tasks.ts";
+import type { TaskCaller } from "../panel/tasks.ts";
 import { ServerIdParams } from "../wire/servers.ts";
 import {
   TaskBody,
@@ -23,10 +23,12 @@ const byTask = { params: TaskParams };
  */
 export function taskRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
-  const tasks = new Tasks(services.servers, (event) => services.notifier.notify(event));
+  const { tasks } = services;
   // A task may do only what its author may do by hand: the service checks its operations against these.
-  const held = (request: Parameters<typeof requirePrincipal>[0], id: string) =>
-    scopesOnServer(services, requirePrincipal(request), id);
+  const caller = async (request: Parameters<typeof requirePrincipal>[0], id: string): Promise<TaskCaller> => {
+    const principal = requirePrincipal(request);
+    return { userId: principal.user.id, held: await scopesOnServer(services, principal, id) };
+  };
 
   api.get(
     "/api/servers/:id/tasks",
@@ -40,7 +42,8 @@ export function taskRoutes(app: Api, { services }: RouteContext): void {
       config: { access: "server.tasks.create" },
       schema: { ...byServer, body: TaskBody, response: { 200: TaskView } },
     },
-    async (request) => tasks.create(request.params.id, request.body, await held(request, request.params.id)),
+    async (request) =>
+      tasks.create(request.params.id, request.body, await caller(request, request.params.id)),
   );
 
   api.put(
@@ -69,7 +72,7 @@ export function taskRoutes(app: Api, { services }: RouteContext): void {
         request.params.id,
         request.params.taskId,
         request.body,
-        await held(request, request.params.id),
+        await caller(request, request.params.id),
       ),
   );
 
@@ -86,7 +89,11 @@ export function taskRoutes(app: Api, { services }: RouteContext): void {
     "/api/servers/:id/tasks/:taskId/run",
     { config: { access: "server.tasks.run" }, schema: { ...byTask, response: { 202: TaskRunView } } },
     async (request, reply) =>
-      reply.status(202).send(await tasks.run(request.params.id, request.params.taskId)),
+      reply
+        .status(202)
+        .send(
+          await tasks.run(request.params.id, request.params.taskId, await caller(request, request.params.id)),
+        ),
   );
 
   api.get(

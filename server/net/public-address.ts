@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import net, { type LookupFunction } from "node:net";
 import os from "node:os";
+import { Readable } from "node:stream";
 
 /**
  * Outbound requests a non-administrator chooses the address of (a template
@@ -132,7 +133,13 @@ const maxRedirects = 5;
  */
 export async function checkedGet(
   given: string,
-  opts: { signal?: AbortSignal; allowed?: AddressCheck } = {},
+  opts: {
+    signal?: AbortSignal;
+    allowed?: AddressCheck;
+    headers?: Record<string, string>;
+    /** Answer the final response whatever its status (a fetch's caller reads it). */
+    anyStatus?: boolean;
+  } = {},
 ): Promise<http.IncomingMessage> {
   const allowed = opts.allowed ?? isPublicAddress;
   const lookup = checkedLookup(allowed);
@@ -144,7 +151,7 @@ export async function checkedGet(
     if (net.isIP(host) && !allowed(host)) throw new UnreachableAddress();
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const get = url.protocol === "https:" ? https.get : http.get;
-      const req = get(url, { lookup, signal: opts.signal, agent: false }, resolve);
+      const req = get(url, { lookup, signal: opts.signal, agent: false, headers: opts.headers }, resolve);
       req.on("error", reject);
     });
     const status = res.statusCode ?? 0;
@@ -154,13 +161,41 @@ export async function checkedGet(
       url = new URL(location, url);
       continue;
     }
-    if (status < 200 || status >= 300) {
+    if (!opts.anyStatus && (status < 200 || status >= 300)) {
       res.resume();
       throw new Error("the server did not answer with the file");
     }
     return res;
   }
   throw new Error("too many redirects");
+}
+
+/**
+ * `fetch` for GETs to public addresses only (checkedGet: every redirect
+ * checked, the address pinned where the socket connects): for downloads a
+ * non-administrator chooses the URL of, such as a task's. The answer's `url`
+ * is empty: callers fall back to the URL they asked for.
+ */
+export async function checkedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if ((init.method ?? "GET").toUpperCase() !== "GET") throw new TypeError("checkedFetch only sends GET");
+  const res = await checkedGet(url, {
+    signal: init.signal ?? undefined,
+    headers: Object.fromEntries(new Headers(init.headers).entries()),
+    anyStatus: true,
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers))
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      headers.append(name, one);
+  const status = res.statusCode ?? 502;
+  const empty = status === 204 || status === 304 || (status >= 300 && status < 400);
+  if (empty) res.resume();
+  return new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+    status,
+    statusText: res.statusMessage,
+    headers,
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Db } from "../db/database.ts";
 import type { UserTable } from "../db/tables.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
@@ -17,12 +18,6 @@ type UserRow = Pick<UserTable, "username" | "email" | "otp_active"> & { id: numb
 
 export function toUser(row: UserRow): User {
   return { id: row.id, username: row.username, email: row.email, otpActive: row.otp_active === 1 };
-}
-
-/** A write refused by a UNIQUE index (Postgres or SQLite). */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === "23505" || /UNIQUE constraint failed/.test(e?.message ?? "");
 }
 
 /** Users and their global scopes. */

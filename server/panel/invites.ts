@@ -1,7 +1,8 @@
 import type { Db } from "../db/database.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { ApiError, errors } from "../errors.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
-import { type Accounts, isUniqueViolation, type User } from "./accounts.ts";
+import type { Accounts, User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { hashPassword } from "./passwords.ts";
 import { holdsScope, joinScopes, registeredUserScopes } from "./scopes.ts";

@@ -1,4 +1,5 @@
 import type { Db } from "../db/database.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { ApiError, errors, errorText } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import { transferExportPath } from "../node-wire/transfer-wire.ts";
@@ -233,6 +234,8 @@ export class ServerTransfers {
         .values({ server_id: serverId, from_node: from, to_node: to, started_at: Date.now() })
         .execute();
     } catch (error) {
+      // Only the claim's key taken means another move; any other failure is itself (a 500, logged with its cause).
+      if (!isUniqueViolation(error)) throw error;
       throw new ApiError(409, "ErrTransferInProgress", "this server is already being moved", undefined, {
         cause: error,
       });

@@ -29,6 +29,7 @@ import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
 import { panelIdOf, SharedState } from "./shared-state.ts";
 import { SignIn } from "./sign-in.ts";
+import { Tasks } from "./tasks.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
 import { ThemeArchives } from "./themes.ts";
 import { TwoFactor } from "./two-factor.ts";
@@ -58,6 +59,8 @@ export interface PanelServices {
   serverClients: ServerClients;
   /** The administration of other users (/api/users). */
   userAdmin: UserAdmin;
+  /** Servers' tasks (kept and run by their nodes), saved and run with their authors' rights. */
+  tasks: Tasks;
   /** Open console sockets and SFTP sessions, capped and closed when the rights behind them go. */
   live: LiveConnections;
   /** Status and stats pushed to /api/live sockets: one node stream per watched server. */
@@ -115,6 +118,9 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const notifier = new Notifier(db, notificationChannels, mailer, settings, vapid);
   const notify = notifier.notify.bind(notifier);
   const alertWatch = new AlertWatch(db, (id) => servers.clientOf(id), notify);
+  const tasks = new Tasks(db, servers, notify, (msg) => process.emitWarning(msg));
+  // A task runs with its author's rights: when they shrink, the tasks beyond them stop (tasks.ts).
+  const rightsShrank = (userId: number, serverId?: string) => void tasks.authorRightsShrank(userId, serverId);
   notificationChannels.onChange = () => alertWatch.refresh();
   nodes.onUnreachable = (nodeId) => notify({ type: "node.unreachable", nodeId });
   const live = new LiveConnections(
@@ -173,10 +179,17 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       settings,
       mailer,
       new InviteMailThrottle(shared),
-      (userId, serverId) => live.closeForUserOnServer(userId, serverId),
+      (userId, serverId) => {
+        live.closeForUserOnServer(userId, serverId);
+        rightsShrank(userId, serverId);
+      },
     ),
     serverClients: new ServerClients(db, clients),
-    userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => live.closeForUser(userId, reason)),
+    userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => {
+      live.closeForUser(userId, reason);
+      rightsShrank(userId);
+    }),
+    tasks,
     live,
     liveStatus: new LiveStatus(
       (id) => servers.clientOf(id),

@@ -1,8 +1,9 @@
-import { errors } from "../errors.ts";
+import type { Db } from "../db/database.ts";
+import { errors, errorText } from "../errors.ts";
 import type { TaskListView, TaskRunView, TaskView } from "../node-wire/task-wire.ts";
 import { type TaskSettings, taskOperationTypes } from "../templates/tasks.ts";
 import type { AlertEvent } from "./notifications/notifier.ts";
-import { holdsScope } from "./scopes.ts";
+import { holdsScope, parseScopes } from "./scopes.ts";
 import type { Servers } from "./servers.ts";
 
 /**
@@ -32,17 +33,51 @@ const operationScopes: Record<string, string[]> = {
 /** Every other operation (command, the downloaders and installers) runs programs or fetches them. */
 const programScopes = ["server.definition.edit"];
 
-/** Refuses a task holding an operation its author may not do by hand (403 naming the scope). */
-function checkOperationScopes(task: unknown, held: readonly string[]): void {
+/** The first scope a task's operations need that `held` lacks, if any. */
+function missingOperationScope(task: unknown, held: readonly string[]): string | undefined {
   const operations = (task as { operations?: unknown } | null)?.operations;
-  if (!Array.isArray(operations)) return; // the node names what is wrong
+  if (!Array.isArray(operations)) return undefined; // the node names what is wrong
   for (const op of operations) {
     const type = (op as { type?: unknown } | null)?.type;
     // An unknown type is the node's to refuse, naming the field.
     if (typeof type !== "string" || !(taskOperationTypes as readonly string[]).includes(type)) continue;
     const needs = Object.hasOwn(operationScopes, type) ? operationScopes[type] : programScopes;
-    for (const scope of needs) if (!holdsScope(held, scope)) throw errors.missingScope(scope);
+    for (const scope of needs) if (!holdsScope(held, scope)) return scope;
   }
+  return undefined;
+}
+
+/** Refuses a task holding an operation its author may not do by hand (403 naming the scope). */
+function checkOperationScopes(task: unknown, held: readonly string[]): void {
+  const missing = missingOperationScope(task, held);
+  if (missing !== undefined) throw errors.missingScope(missing);
+}
+
+/** A task as saved: the caller's body, authored by the caller whatever the body said. */
+function authored(task: unknown, author: number): unknown {
+  return task !== null && typeof task === "object" && !Array.isArray(task) ? { ...task, author } : task;
+}
+
+export interface TaskCaller {
+  userId: number;
+  /** The caller's scopes on the server. */
+  held: readonly string[];
+}
+
+/**
+ * What a task's author may do on a server now: their global scopes and those
+ * on the server, nothing once they lost `login` or were deleted.
+ */
+async function authorScopes(db: Db, userId: number, serverId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("permissions")
+    .select(["server_id", "scopes"])
+    .where("user_id", "=", userId)
+    .where("server_id", "in", ["", serverId])
+    .execute();
+  const global = parseScopes(rows.find((row) => row.server_id === "")?.scopes ?? "");
+  if (!holdsScope(global, "login")) return [];
+  return [...global, ...parseScopes(rows.find((row) => row.server_id === serverId)?.scopes ?? "")];
 }
 
 /** A failed run older than this, seen in an answer, is history rather than news. */
@@ -55,9 +90,11 @@ const recentFailureMs = 15 * 60_000;
  */
 export class Tasks {
   constructor(
+    private readonly db: Db,
     private readonly servers: Servers,
     /** Alerts: failures the panel sees in the node's answers (task.failed). */
     private readonly notify: (event: AlertEvent) => void = () => {},
+    private readonly warn: (msg: string) => void = () => {},
   ) {}
 
   private async node(serverId: string) {
@@ -74,23 +111,61 @@ export class Tasks {
     return (await this.node(serverId)).get(serverId, taskId);
   }
 
-  /** `held`: the caller's scopes on the server, for the operations the task holds. */
-  async create(serverId: string, task: unknown, held: readonly string[]): Promise<TaskView> {
-    checkOperationScopes(task, held);
-    return (await this.node(serverId)).create(serverId, task);
+  /** `caller`: who saves it and their scopes on the server; the task then runs with that user's rights. */
+  async create(serverId: string, task: unknown, caller: TaskCaller): Promise<TaskView> {
+    checkOperationScopes(task, caller.held);
+    return (await this.node(serverId)).create(serverId, authored(task, caller.userId));
   }
 
-  async update(serverId: string, taskId: string, task: unknown, held: readonly string[]): Promise<TaskView> {
-    checkOperationScopes(task, held);
-    return (await this.node(serverId)).update(serverId, taskId, task);
+  async update(serverId: string, taskId: string, task: unknown, caller: TaskCaller): Promise<TaskView> {
+    checkOperationScopes(task, caller.held);
+    return (await this.node(serverId)).update(serverId, taskId, authored(task, caller.userId));
   }
 
   async delete(serverId: string, taskId: string): Promise<void> {
     await (await this.node(serverId)).delete(serverId, taskId);
   }
 
-  async run(serverId: string, taskId: string): Promise<TaskRunView> {
-    return (await this.node(serverId)).run(serverId, taskId);
+  /**
+   * A run by hand does what the task's author may do now (their rights may
+   * have shrunk since they saved it); a task saved before tasks had authors,
+   * what the caller may do.
+   */
+  async run(serverId: string, taskId: string, caller: TaskCaller): Promise<TaskRunView> {
+    const node = await this.node(serverId);
+    const task = await node.get(serverId, taskId);
+    const held = task.author === undefined ? caller.held : await authorScopes(this.db, task.author, serverId);
+    checkOperationScopes(task, held);
+    return node.run(serverId, taskId);
+  }
+
+  /**
+   * After a user's rights shrank (on one server, or globally: every server),
+   * their tasks that now hold an operation they may not do by hand are
+   * disabled on the node, so no schedule, event or console line runs them.
+   * A node that cannot be reached keeps them as they were (logged).
+   */
+  async authorRightsShrank(userId: number, serverId?: string): Promise<void> {
+    const ids =
+      serverId !== undefined
+        ? [serverId]
+        : (await this.db.selectFrom("servers").select("id").execute()).map((row) => row.id);
+    for (const id of ids) {
+      try {
+        const node = await this.node(id);
+        const held = await authorScopes(this.db, userId, id);
+        for (const task of (await node.list(id)).tasks) {
+          if (task.author !== userId || !task.enabled || missingOperationScope(task, held) === undefined)
+            continue;
+          const { id: taskId, nextRun, lastRun, ...saved } = task;
+          await node.update(id, taskId, { ...saved, enabled: false });
+        }
+      } catch (error) {
+        this.warn(
+          `tasks of server ${id} by user ${userId} not checked after a change of rights: ${errorText(error)}`,
+        );
+      }
+    }
   }
 
   async runs(serverId: string, taskId: string): Promise<TaskRunView[]> {

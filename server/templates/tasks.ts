@@ -32,6 +32,12 @@ export interface Task {
   event?: TaskEvent;
   consoleMatch?: string;
   operations: TaskOperation[];
+  /**
+   * The panel user whose rights the task runs with: set by the panel from the
+   * caller on every save (never taken from a request), checked again when the
+   * task is run by hand and when that user's rights shrink.
+   */
+  author?: number;
 }
 
 export interface TaskSettings {
@@ -174,6 +180,8 @@ export function parseTask(raw: unknown, timeZone: string): { task?: Task; proble
       problem: "a task has one trigger: cronSchedule, event or consoleMatch",
     });
   }
+  const author = readInteger(object.author, "author", problems);
+  if (author !== undefined && author < 1) problems.push({ path: "author", problem: "must be a user id" });
   const operations: TaskOperation[] = [];
   if (isAbsent(object.operations)) problems.push({ path: "operations", problem: "is required" });
   const list = readList(object.operations, "operations", problems) ?? [];
@@ -193,6 +201,7 @@ export function parseTask(raw: unknown, timeZone: string): { task?: Task; proble
   if (cronSchedule !== undefined) task.cronSchedule = cronSchedule;
   if (event !== undefined) task.event = event;
   if (consoleMatch !== undefined) task.consoleMatch = consoleMatch;
+  if (author !== undefined) task.author = author;
   return { task, problems };
 }
 

@@ -28,6 +28,8 @@ export interface InstallEnvironment {
   sendConsole?(line: string): void;
   /** HTTP for downloads and metadata; default: the global fetch. */
   fetch?: typeof fetch;
+  /** Where file steps write (under `root`); default: the plain sandbox of `root`. */
+  fileSandbox?: Sandbox;
   /** Replacements for the public services the downloaders use (tests, mirrors). */
   sources?: Partial<UpstreamSources>;
   /** The node's folder for shared programs (javadl's JDKs, DepotDownloader); put first on commands' PATH. */

@@ -39,7 +39,7 @@ export async function runOperations(
   ctx: ServerContext,
   env: InstallEnvironment,
 ): Promise<OperationsResult> {
-  const sandbox = new Sandbox(env.root);
+  const sandbox = env.fileSandbox ?? new Sandbox(env.root);
   const signal = env.signal ?? new AbortController().signal;
   const notice: NodeNotice = env.notice ?? ((code, ...args) => env.write(nodeLine(code, ...args)));
   const commandEnv = withBinariesOnPath(env.env ?? processEnvironment(env.root, {}), env.binariesDir);

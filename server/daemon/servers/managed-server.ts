@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError, errorText } from "../../errors.ts";
+import { checkedFetch } from "../../net/public-address.ts";
 import type { NodeNotice } from "../../node-wire/console-messages.ts";
 import {
   ConditionEvaluator,
@@ -54,6 +55,10 @@ export interface StepIo {
   signal: AbortSignal;
   /** Runs a command step's program; by default a process group on this host. */
   runCommand?: CommandRunner;
+  /** HTTP for downloads; by default the runner's own (a task's: public addresses only). */
+  fetch?: typeof globalThis.fetch;
+  /** Where file steps write; by default the server's plain sandbox (a task's: as its users reach it). */
+  fileSandbox?: Sandbox;
 }
 
 /** Runs steps; answers the values they set through outputVariable. */
@@ -411,6 +416,8 @@ export class ManagedServer {
     exit?: ServerContext["exit"],
     output?: StepOutput,
     signal?: AbortSignal,
+    /** A task's: its downloads and files as its author reaches them (runTaskSteps). */
+    asUser?: Pick<StepIo, "fetch" | "fileSandbox">,
   ): Promise<void> {
     if (ops.length === 0) return;
     this.assertCanRun();
@@ -431,6 +438,7 @@ export class ManagedServer {
         write: output ? (text) => output.write(text) : (text) => this.instance.console.write(text),
         notice: output ? output.notice.bind(output) : (code, ...args) => this.instance.notice(code, ...args),
         sendConsole: (line) => this.instance.sendCommand(line),
+        ...asUser,
         signal: AbortSignal.any([this.abort.signal, run.signal, ...(signal ? [signal] : [])]),
       });
       if (outputs && Object.keys(outputs).length > 0) await this.keepOutputs(outputs);
@@ -442,9 +450,14 @@ export class ManagedServer {
     }
   }
 
-  /** A task's template operations: run as install steps are, their output to the task's run. */
+  /**
+   * A task's template operations: run as install steps are, their output to the task's run.
+   * Their downloads reach public addresses only: a task's URL is its author's choice, and
+   * server.files.edit must not make the node fetch from loopback, private networks or cloud metadata.
+   * Their files are written as the server's users write them (an egg's file_denylist, a move's hold).
+   */
   runTaskSteps(ops: Operation[], output: StepOutput, signal: AbortSignal): Promise<void> {
-    return this.steps(ops, undefined, output, signal);
+    return this.steps(ops, undefined, output, signal, { fetch: checkedFetch, fileSandbox: this.userFiles });
   }
 
   /** A step's outputVariable (e.g. a resolved Forge version) becomes a variable later steps and the run command see. */
