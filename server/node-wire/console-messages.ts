@@ -172,6 +172,26 @@ export const nodeMessages = {
   installerRunning: { en: "Running the installer {jar}", args: { jar: "text" } },
   installerNotDeleted: { en: "Failed to delete the installer" },
   serverStarter: { en: "Grabbing ServerStarter" },
+  // A task run's own lines (`[TASK] ` in the run's output; its steps' lines use the codes above).
+  taskOperation: { en: "operation {number}: {type}", args: { number: "integer", type: "word" } },
+  taskServerStarted: { en: "server started" },
+  taskServerStopped: { en: "server stopped" },
+  taskServerRestarted: { en: "server restarted" },
+  taskServerKilled: { en: "server killed" },
+  taskBackupMade: { en: "backup {file} made", args: { file: "token" } },
+  taskBackupRemoved: {
+    en: "backup {file} removed (keeping {keep})",
+    args: { file: "token", keep: "integer" },
+  },
+  // Before taskOperationFailed: its reason would match this line too.
+  taskOperationTimedOut: {
+    en: "operation {number} ({type}): took longer than {seconds} s",
+    args: { number: "integer", type: "word", seconds: "integer" },
+  },
+  taskOperationFailed: {
+    en: "operation {number} ({type}): {reason}",
+    args: { number: "integer", type: "word", reason: "text" },
+  },
 } as const satisfies Record<string, Spec>;
 
 export type NodeMessageCode = keyof typeof nodeMessages;
@@ -193,6 +213,8 @@ export type NodeNotice = <C extends NodeMessageCode>(code: C, ...args: NodeMessa
 
 /** What marks the node's own lines in the console (PufferPanel's prefix). */
 export const DAEMON_PREFIX = "[DAEMON] ";
+/** What marks a task run's own lines (and its steps' node lines) in the run's output. */
+export const TASK_PREFIX = "[TASK] ";
 
 const mebibyte = 1024 * 1024;
 const sizeText = (bytes: number) =>
@@ -216,6 +238,11 @@ export function nodeMessageText<C extends NodeMessageCode>(code: C, ...rest: Nod
 /** The node's line as it goes into the console: `[DAEMON] <English>\n`. */
 export function nodeLine<C extends NodeMessageCode>(code: C, ...rest: NodeMessageRest<C>): string {
   return `${DAEMON_PREFIX}${nodeMessageText(code, ...rest)}\n`;
+}
+
+/** A task run's line as it goes into the run's output: `[TASK] <English>\n`. */
+export function taskLine<C extends NodeMessageCode>(code: C, ...rest: NodeMessageRest<C>): string {
+  return `${TASK_PREFIX}${nodeMessageText(code, ...rest)}\n`;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -162,6 +162,25 @@ const words: Record<NodeMessageCode, Words> = {
   installerRunning: { message: running, values: (a) => ({ command: a.jar }) },
   installerNotDeleted: { message: msg({ message: "Could not delete the installer" }) },
   serverStarter: { message: downloading, values: () => ({ url: "ServerStarter" }) },
+  taskOperation: { message: msg({ message: "Operation {number}: {type}" }) },
+  taskServerStarted: { message: msg({ message: "Server started" }) },
+  taskServerStopped: { message: msg({ message: "Server stopped" }) },
+  taskServerRestarted: { message: msg({ message: "Server restarted" }) },
+  taskServerKilled: { message: msg({ message: "Server killed" }) },
+  taskBackupMade: { message: msg({ message: "Backup {file} created" }) },
+  taskBackupRemoved: {
+    message: msg({
+      message:
+        "{keep, plural, one {Backup {file} removed (keeping # backup)} other {Backup {file} removed (keeping # backups)}}",
+    }),
+  },
+  taskOperationTimedOut: {
+    message: msg({
+      message:
+        "{seconds, plural, one {Operation {number} ({type}): took longer than # second} other {Operation {number} ({type}): took longer than # seconds}}",
+    }),
+  },
+  taskOperationFailed: { message: msg({ message: "Operation {number} ({type}): {reason}" }) },
 };
 
 /** For the tests: the words of each code. */
