@@ -156,7 +156,7 @@ for (const [locale, catalog, width] of [
         { type: "start" },
         { type: "console", message: "hello-task" },
         { type: "stop" },
-        { type: "command", commands: ["exit 3"] },
+        { type: "command", commands: ["false"] },
       ],
     });
     expect(task.status, task.text).toBe(200);

@@ -1,7 +1,7 @@
 import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, Fragment, useCallback, useEffect, useId, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { TASK_PREFIX } from "../../../../server/node-wire/console-messages.ts";
 import { nextRuns, parseCron } from "../../../../server/templates/cron.ts";
 import {
@@ -369,19 +369,19 @@ function RunOutput({ output }: { output: string }) {
       {output
         .replace(/\n$/, "")
         .split("\n")
-        .map((line, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
-          <Fragment key={i}>
-            {i > 0 && "\n"}
-            {line.startsWith(TASK_PREFIX) ? (
-              <span className="tk-line-task">
-                <span className="tk-tag">{t`Task`}</span> <NodeLine text={line.slice(TASK_PREFIX.length)} />
-              </span>
-            ) : (
-              line
-            )}
-          </Fragment>
-        ))}
+        .map((line, i) =>
+          line.startsWith(TASK_PREFIX) ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
+            <span key={i} className="tk-line tk-line-task">
+              <span className="tk-tag">{t`Task`}</span> <NodeLine text={line.slice(TASK_PREFIX.length)} />
+            </span>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
+            <span key={i} className="tk-line">
+              {line}
+            </span>
+          ),
+        )}
     </pre>
   );
 }
