@@ -200,7 +200,9 @@ for (const [locale, catalog, width] of [
     await expect(output).toContainText(tr(catalog, "Server started"));
     await expect(output).toContainText(tr(catalog, "Server stopped"));
     const sending = lines.filter({ has: page.locator("q", { hasText: "hello-task" }) });
-    await expect(sending).toContainText(tr(catalog, "Sending to the console: {text}").split("{text}")[0].trim());
+    await expect(sending).toContainText(
+      tr(catalog, "Sending to the console: {text}").split("{text}")[0].trim(),
+    );
     // The failure: the words the page's, the system's reason quoted as it came; the run's message too.
     const failedWords = tr(catalog, "Operation {number} ({type}): {reason}")
       .replace("{number}", "4")

@@ -112,9 +112,9 @@ describe("the node's console lines in the page's language", () => {
     ]);
     const failed = "operation 1 (command): exit status 2";
     expect(nodeMessage(failed)).toEqual(["Vorgang 1 (command): ", { quoted: "exit status 2" }]);
-    expect(nodeMessage(nodeMessageText("taskOperationTimedOut", { number: 1, type: "sleep", seconds: 5 }))).toEqual(
-      ["Vorgang 1 (sleep): hat länger als 5 Sekunden gedauert"],
-    );
+    expect(
+      nodeMessage(nodeMessageText("taskOperationTimedOut", { number: 1, type: "sleep", seconds: 5 })),
+    ).toEqual(["Vorgang 1 (sleep): hat länger als 5 Sekunden gedauert"]);
     i18n.loadAndActivate({ locale: "en", messages: {} });
   });
 });
