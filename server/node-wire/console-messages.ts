@@ -2,7 +2,8 @@
 // them and the clients that read them. The node writes each in English into the one console
 // stream (PufferPanel's client and plain readers show it as it is); our client reads the code
 // back from that text (a kept console is stored text, so text is what it has) by this same table
-// and shows it in the page's language. Browser-safe: no Node modules.
+// and shows it in the page's language. A task run's lines ("[TASK] server started" …, in the run's
+// stored output) go through the same table. Browser-safe: no Node modules.
 
 /**
  * How an argument is written and read back:

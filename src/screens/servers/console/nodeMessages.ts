@@ -13,7 +13,8 @@ import { formatBytes } from "../format";
 // in English through one table (server/node-wire/console-messages.ts) into the console stream every
 // client reads (PufferPanel's client shows them as they are); this client reads each line's code
 // back by that table and shows it in the page's language. Text that is not ours (git's, the
-// system's reason, a path, a command) stays as it came and is shown quoted.
+// system's reason, a path, a command) stays as it came and is shown quoted. A task run's `[TASK]`
+// lines (its output on the tasks screen) are read by the same table.
 
 interface Words {
   message: MessageDescriptor;
