@@ -193,6 +193,14 @@ export const nodeMessages = {
     en: "operation {number} ({type}): {reason}",
     args: { number: "integer", type: "word", reason: "text" },
   },
+  // A task run's message when it did not run to its end (the run's `message`, no prefix).
+  taskRunSkipped: {
+    en: "skipped: {count} task runs of this server are under way",
+    args: { count: "integer" },
+  },
+  taskRunWaiting: { en: "waiting for another run to end" },
+  taskRunShuttingDown: { en: "the node is shutting down" },
+  taskRunCut: { en: "the node stopped during the run" },
 } as const satisfies Record<string, Spec>;
 
 export type NodeMessageCode = keyof typeof nodeMessages;

@@ -97,7 +97,7 @@ export class ServerTasks {
         Object.assign(run, {
           finished: run.started,
           success: false,
-          message: "the node stopped during the run",
+          message: nodeMessageText("taskRunCut"),
         });
         cut = true;
       }
@@ -257,7 +257,7 @@ export class ServerTasks {
     this.history.runs[id] = runs;
     const { concurrentLimit, limitMode } = this.file.settings;
     if (this.running >= concurrentLimit && (limitMode === "skip" || this.waiting.length >= waitingMax)) {
-      this.finish(id, run, false, `skipped: ${this.running} task runs of this server are under way`);
+      this.finish(id, run, false, nodeMessageText("taskRunSkipped", { count: this.running }));
       return run;
     }
     const work = this.execute(id, task, run);
@@ -268,13 +268,13 @@ export class ServerTasks {
 
   private async execute(id: string, task: Task, run: TaskRunView): Promise<void> {
     if (this.running >= this.file.settings.concurrentLimit) {
-      run.message = "waiting for another run to end";
+      run.message = nodeMessageText("taskRunWaiting");
       void this.writer.saveRuns(this.history).catch(() => {});
       await new Promise<void>((wake) => this.waiting.push(wake));
       run.message = "";
     }
     if (this.closing.signal.aborted) {
-      this.finish(id, run, false, "the node is shutting down");
+      this.finish(id, run, false, nodeMessageText("taskRunShuttingDown"));
       return;
     }
     this.running++;

@@ -115,6 +115,10 @@ describe("the node's console lines in the page's language", () => {
     expect(
       nodeMessage(nodeMessageText("taskOperationTimedOut", { number: 1, type: "sleep", seconds: 5 })),
     ).toEqual(["Vorgang 1 (sleep): hat länger als 5 Sekunden gedauert"]);
+    // A run's message when it did not run to its end.
+    expect(nodeMessage("skipped: 2 task runs of this server are under way")).toEqual([
+      "Übersprungen: 2 Ausführungen der Aufgaben dieses Servers laufen bereits",
+    ]);
     i18n.loadAndActivate({ locale: "en", messages: {} });
   });
 });

@@ -182,6 +182,15 @@ const words: Record<NodeMessageCode, Words> = {
     }),
   },
   taskOperationFailed: { message: msg({ message: "Operation {number} ({type}): {reason}" }) },
+  taskRunSkipped: {
+    message: msg({
+      message:
+        "{count, plural, one {Skipped: # run of this server's tasks is under way} other {Skipped: # runs of this server's tasks are under way}}",
+    }),
+  },
+  taskRunWaiting: { message: msg({ message: "Waiting for another run to end" }) },
+  taskRunShuttingDown: { message: msg({ message: "The node is shutting down" }) },
+  taskRunCut: { message: msg({ message: "The node stopped during the run" }) },
 };
 
 /** For the tests: the words of each code. */
