@@ -2,7 +2,8 @@
 // them and the clients that read them. The node writes each in English into the one console
 // stream (PufferPanel's client and plain readers show it as it is); our client reads the code
 // back from that text (a kept console is stored text, so text is what it has) by this same table
-// and shows it in the page's language. Browser-safe: no Node modules.
+// and shows it in the page's language. A task run's lines ("[TASK] server started" …, in the run's
+// stored output) go through the same table. Browser-safe: no Node modules.
 
 /**
  * How an argument is written and read back:
@@ -172,6 +173,34 @@ export const nodeMessages = {
   installerRunning: { en: "Running the installer {jar}", args: { jar: "text" } },
   installerNotDeleted: { en: "Failed to delete the installer" },
   serverStarter: { en: "Grabbing ServerStarter" },
+  // A task run's own lines (`[TASK] ` in the run's output; its steps' lines use the codes above).
+  taskOperation: { en: "operation {number}: {type}", args: { number: "integer", type: "word" } },
+  taskServerStarted: { en: "server started" },
+  taskServerStopped: { en: "server stopped" },
+  taskServerRestarted: { en: "server restarted" },
+  taskServerKilled: { en: "server killed" },
+  taskBackupMade: { en: "backup {file} made", args: { file: "token" } },
+  taskBackupRemoved: {
+    en: "backup {file} removed (keeping {keep})",
+    args: { file: "token", keep: "integer" },
+  },
+  // Before taskOperationFailed: its reason would match this line too.
+  taskOperationTimedOut: {
+    en: "operation {number} ({type}): took longer than {seconds} s",
+    args: { number: "integer", type: "word", seconds: "integer" },
+  },
+  taskOperationFailed: {
+    en: "operation {number} ({type}): {reason}",
+    args: { number: "integer", type: "word", reason: "text" },
+  },
+  // A task run's message when it did not run to its end (the run's `message`, no prefix).
+  taskRunSkipped: {
+    en: "skipped: {count} task runs of this server are under way",
+    args: { count: "integer" },
+  },
+  taskRunWaiting: { en: "waiting for another run to end" },
+  taskRunShuttingDown: { en: "the node is shutting down" },
+  taskRunCut: { en: "the node stopped during the run" },
 } as const satisfies Record<string, Spec>;
 
 export type NodeMessageCode = keyof typeof nodeMessages;
@@ -193,6 +222,8 @@ export type NodeNotice = <C extends NodeMessageCode>(code: C, ...args: NodeMessa
 
 /** What marks the node's own lines in the console (PufferPanel's prefix). */
 export const DAEMON_PREFIX = "[DAEMON] ";
+/** What marks a task run's own lines (and its steps' node lines) in the run's output. */
+export const TASK_PREFIX = "[TASK] ";
 
 const mebibyte = 1024 * 1024;
 const sizeText = (bytes: number) =>
@@ -216,6 +247,11 @@ export function nodeMessageText<C extends NodeMessageCode>(code: C, ...rest: Nod
 /** The node's line as it goes into the console: `[DAEMON] <English>\n`. */
 export function nodeLine<C extends NodeMessageCode>(code: C, ...rest: NodeMessageRest<C>): string {
   return `${DAEMON_PREFIX}${nodeMessageText(code, ...rest)}\n`;
+}
+
+/** A task run's line as it goes into the run's output: `[TASK] <English>\n`. */
+export function taskLine<C extends NodeMessageCode>(code: C, ...rest: NodeMessageRest<C>): string {
+  return `${TASK_PREFIX}${nodeMessageText(code, ...rest)}\n`;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -129,3 +129,94 @@ for (const [locale, catalog, width] of [
     site.close();
   });
 }
+
+// A task run's own lines (`[TASK] …`, issue: task lines) by the same table, in the run's output on
+// the tasks screen: German on a desktop, Arabic on a phone; the API keeps the English.
+for (const [locale, catalog, width] of [
+  ["de-DE", "de_DE", 1280],
+  ["ar-SA", "ar_SA", 390],
+] as const) {
+  test(`a task run's lines in ${locale} at ${width} px; the API keeps them in English`, async ({
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    const api = await adminApi(baseURL!);
+    const id = randomBytes(4).toString("hex");
+    const created = await api.put(`/api/servers/${id}`, {
+      ...echoDefinition(),
+      name: unique("task-lines-"),
+      node: 0,
+      users: [admin.username],
+    });
+    expect(created.status, created.text).toBe(200);
+    const task = await api.post(`/api/servers/${id}/tasks`, {
+      name: "Lines",
+      operations: [
+        { type: "start" },
+        { type: "console", message: "hello-task" },
+        { type: "stop" },
+        { type: "command", commands: ["false"] },
+      ],
+    });
+    expect(task.status, task.text).toBe(200);
+    expect((await api.post(`/api/servers/${id}/tasks/${task.body.id}/run`)).status).toBe(202);
+    type Run = { finished: string | null; success: boolean; message: string; output: string };
+    const runs = async () => (await api.get(`/api/servers/${id}/tasks/${task.body.id}/runs`)).body as Run[];
+    await expect.poll(async () => (await runs())[0]?.finished ?? null, { timeout: 30_000 }).not.toBeNull();
+    // What other clients read: the runner's English, as before.
+    const [run] = await runs();
+    expect(run.success).toBe(false);
+    expect(run.output).toContain("[TASK] operation 1: start\n[TASK] server started\n");
+    expect(run.output).toContain("[TASK] Sending to the console: hello-task\n");
+    expect(run.output).toContain("[TASK] server stopped\n");
+    expect(run.message).toMatch(/^operation 4 \(command\): /);
+    expect(run.output).toContain(`[TASK] ${run.message}\n`);
+
+    const phone = width < 600;
+    const context = await browser.newContext({
+      baseURL,
+      locale,
+      viewport: { width, height: phone ? 844 : 800 },
+      isMobile: phone,
+      hasTouch: phone,
+    });
+    const page = await context.newPage();
+    await page.goto(`/servers/view/${id}#tasks`);
+    await page.getByTestId("login-email").fill(admin.email);
+    await page.getByTestId("login-password").fill(admin.password);
+    await page.getByTestId("login-submit").click();
+    const item = page.getByTestId("task-item").filter({ hasText: "Lines" });
+    await item.locator("button[aria-expanded]").click();
+    const shown = item.getByTestId("task-run").first();
+    const output = shown.locator(".tk-output");
+    const lines = output.locator(".tk-line-task");
+    // Each of the runner's lines in the page's words, under the page's word for a task.
+    await expect(lines).toHaveCount(run.output.split("\n").filter((l) => l.startsWith("[TASK] ")).length);
+    await expect(lines.first()).toContainText(tr(catalog, "Task"));
+    await expect(lines.first()).toContainText(
+      tr(catalog, "Operation {number}: {type}").replace("{number}", "1").replace("{type}", "start"),
+    );
+    await expect(output).toContainText(tr(catalog, "Server started"));
+    await expect(output).toContainText(tr(catalog, "Server stopped"));
+    const sending = lines.filter({ has: page.locator("q", { hasText: "hello-task" }) });
+    await expect(sending).toContainText(
+      tr(catalog, "Sending to the console: {text}").split("{text}")[0].trim(),
+    );
+    // The failure: the words the page's, the system's reason quoted as it came; the run's message too.
+    const failedWords = tr(catalog, "Operation {number} ({type}): {reason}")
+      .replace("{number}", "4")
+      .replace("{type}", "command")
+      .split("{reason}")[0]
+      .trim();
+    await expect(lines.last()).toContainText(failedWords);
+    await expect(lines.last().locator("q")).toHaveText(run.message.replace(/^operation 4 \(command\): /, ""));
+    await expect(shown.locator(".tk-message")).toContainText(failedWords);
+    for (const english of ["operation", "server started", "server stopped", "Sending"])
+      await expect(shown).not.toContainText(english);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await snap(page, `task-lines-${catalog}-${width}`);
+    await context.close();
+    expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+  });
+}

@@ -1,5 +1,10 @@
 import { errorText } from "../../errors.ts";
-import { type NodeNotice, nodeMessageText } from "../../node-wire/console-messages.ts";
+import {
+  type NodeMessageCode,
+  type NodeMessageRest,
+  nodeMessageText,
+  taskLine,
+} from "../../node-wire/console-messages.ts";
 import type { TaskListView, TaskRunView, TaskTrigger, TaskView } from "../../node-wire/task-wire.ts";
 import { nextRun, parseCron } from "../../templates/cron.ts";
 import type { Operation } from "../../templates/index.ts";
@@ -35,12 +40,14 @@ class RunOutput {
     this.text += data.toString();
     if (this.text.length > outputBytes) this.text = this.text.slice(-outputBytes);
   }
-  /** A line of the task runner's own. */
-  note(text: string): void {
-    this.write(`[TASK] ${text}\n`);
-  }
-  /** A step's node line (console-messages.ts), in the run's output in English. */
-  notice: NodeNotice = (code, ...args) => this.note(nodeMessageText(code, ...args));
+  /**
+   * A line of the runner's or of a step's, through the node's table (console-messages.ts): in
+   * English in the run's output, read back into the page's language by our client. Returns its text.
+   */
+  notice = <C extends NodeMessageCode>(code: C, ...args: NodeMessageRest<C>): string => {
+    this.write(taskLine(code, ...args));
+    return nodeMessageText(code, ...args);
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -90,7 +97,7 @@ export class ServerTasks {
         Object.assign(run, {
           finished: run.started,
           success: false,
-          message: "the node stopped during the run",
+          message: nodeMessageText("taskRunCut"),
         });
         cut = true;
       }
@@ -250,7 +257,7 @@ export class ServerTasks {
     this.history.runs[id] = runs;
     const { concurrentLimit, limitMode } = this.file.settings;
     if (this.running >= concurrentLimit && (limitMode === "skip" || this.waiting.length >= waitingMax)) {
-      this.finish(id, run, false, `skipped: ${this.running} task runs of this server are under way`);
+      this.finish(id, run, false, nodeMessageText("taskRunSkipped", { count: this.running }));
       return run;
     }
     const work = this.execute(id, task, run);
@@ -261,13 +268,13 @@ export class ServerTasks {
 
   private async execute(id: string, task: Task, run: TaskRunView): Promise<void> {
     if (this.running >= this.file.settings.concurrentLimit) {
-      run.message = "waiting for another run to end";
+      run.message = nodeMessageText("taskRunWaiting");
       void this.writer.saveRuns(this.history).catch(() => {});
       await new Promise<void>((wake) => this.waiting.push(wake));
       run.message = "";
     }
     if (this.closing.signal.aborted) {
-      this.finish(id, run, false, "the node is shutting down");
+      this.finish(id, run, false, nodeMessageText("taskRunShuttingDown"));
       return;
     }
     this.running++;
@@ -278,20 +285,25 @@ export class ServerTasks {
     const signal = AbortSignal.any([limit, this.closing.signal]);
     try {
       for (const [index, op] of task.operations.entries()) {
-        output.note(`operation ${index + 1}: ${op.type}`);
+        const number = index + 1;
+        output.notice("taskOperation", { number, type: op.type });
         try {
           await abortable(this.operation(id, op, output, signal), signal);
         } catch (error) {
-          const why = limit.aborted
-            ? `took longer than ${Math.round(this.options.runLimitMs / 1000)} s`
-            : errorText(error);
-          throw new Error(`operation ${index + 1} (${op.type}): ${why}`, { cause: error });
+          // The run's last line, and its message: the same words.
+          const message = limit.aborted
+            ? output.notice("taskOperationTimedOut", {
+                number,
+                type: op.type,
+                seconds: Math.round(this.options.runLimitMs / 1000),
+              })
+            : output.notice("taskOperationFailed", { number, type: op.type, reason: errorText(error) });
+          throw new Error(message, { cause: error });
         }
       }
       run.output = output.text;
       this.finish(id, run, true, "");
     } catch (error) {
-      output.note((error as Error).message);
       run.output = output.text;
       this.finish(id, run, false, (error as Error).message);
     } finally {
@@ -323,20 +335,20 @@ export class ServerTasks {
     switch (op.type) {
       case "start":
         await server.start();
-        output.note("server started");
+        output.notice("taskServerStarted");
         return;
       case "stop":
         await server.instance.stop(true);
-        output.note("server stopped");
+        output.notice("taskServerStopped");
         return;
       case "restart":
         await server.instance.stop(true);
         await server.start();
-        output.note("server restarted");
+        output.notice("taskServerRestarted");
         return;
       case "kill":
         await server.instance.kill();
-        output.note("server killed");
+        output.notice("taskServerKilled");
         return;
       case "backup":
         return this.backupOperation(id, op.keep, output);
@@ -348,12 +360,12 @@ export class ServerTasks {
   /** A backup, then the oldest of those this task made beyond `keep` removed (others' backups are not touched). */
   private async backupOperation(id: string, keep: number | undefined, output: RunOutput): Promise<void> {
     const fileName = await this.backup(this.server, this.file.tasks[id]?.name ?? id);
-    output.note(`backup ${fileName} made`);
+    output.notice("taskBackupMade", { file: fileName });
     const made = [...(this.history.backups[id] ?? []), fileName];
     while (keep !== undefined && made.length > keep) {
       const oldest = made.shift() as string;
       await this.deleteBackup(this.server, oldest);
-      output.note(`backup ${oldest} removed (keeping ${keep})`);
+      output.notice("taskBackupRemoved", { file: oldest, keep });
     }
     this.history.backups[id] = made;
     await this.writer.saveRuns(this.history);

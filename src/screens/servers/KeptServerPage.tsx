@@ -5,7 +5,7 @@ import { KnownAt, LastKnownNote } from "../../offline/LastKnownNote";
 import type { Known, KnownServerPage } from "../../offline/lastKnown";
 import { offlineReason } from "../../offline/NeedsNetwork";
 import { DAEMON_PREFIX, daemonTag } from "./console/ConsoleWriter";
-import { nodeMessage } from "./console/nodeMessages";
+import { NodeLine } from "./console/NodeLine";
 import { BackToServers, ServerHeadId } from "./ServerHeadId";
 import { ActionIcon, type ActionIconName, StatusBadge } from "./serverIcons";
 import { serverCan } from "./serverScopes";
@@ -87,25 +87,5 @@ export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
         </div>
       )}
     </div>
-  );
-}
-
-/** A node line in the page's language when this client knows it; foreign words quoted. */
-function NodeLine({ text }: { text: string }) {
-  const shown = nodeMessage(text);
-  if (!shown) return <>{text}</>;
-  return (
-    <>
-      {shown.map((part, i) =>
-        typeof part === "string" ? (
-          part
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed sentence, never reordered
-          <q key={i} dir="auto">
-            {part.quoted}
-          </q>
-        ),
-      )}
-    </>
   );
 }

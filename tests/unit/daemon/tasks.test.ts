@@ -58,6 +58,10 @@ describe("task runs on a node", () => {
       success: false,
       message: "operation 1 (sleep): took longer than 1 s",
     });
+    // Its lines, through the node's table, in the English they always had.
+    expect((await finished(task.id))[0].output).toBe(
+      "[TASK] operation 1: sleep\n[TASK] Sleeping for 10s\n[TASK] operation 1 (sleep): took longer than 1 s\n",
+    );
     await engine.taskOps.delete(id, task.id);
   });
 

@@ -8,6 +8,7 @@ import {
   nodeLine,
   nodeMessages,
   nodeMessageText,
+  taskLine,
 } from "../../../server/node-wire/console-messages";
 
 // The node's own console lines: one table (server/node-wire/console-messages.ts) that the node
@@ -31,7 +32,7 @@ const text = (code: NodeMessageCode, args: Record<string, string | number>) =>
   (nodeMessageText as (c: NodeMessageCode, a: object) => string)(code, args);
 
 describe("the node's console lines", () => {
-  it("are all written through the table: no [DAEMON] literal anywhere else below server/", () => {
+  it("are all written through the table: no [DAEMON] or [TASK] literal anywhere else below server/", () => {
     const offenders: string[] = [];
     for (const entry of fs.readdirSync(serverDir, { withFileTypes: true, recursive: true })) {
       if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
@@ -39,7 +40,7 @@ describe("the node's console lines", () => {
       if (file === table) continue;
       const source = fs.readFileSync(file, "utf8");
       source.split("\n").forEach((line, i) => {
-        if (line.includes("[DAEMON]") && !/^\s*(\/\/|\/?\*)/.test(line))
+        if (/\[(DAEMON|TASK)\]/.test(line) && !/^\s*(\/\/|\/?\*)/.test(line))
           offenders.push(`${path.relative(serverDir, file)}:${i + 1}`);
       });
     }
@@ -80,6 +81,22 @@ describe("the node's console lines", () => {
       nodeMessageText("downloadProgressOf", { what: "a", done: 1572864, total: 10485760, percent: 15 }),
     ).toBe("Downloading a: 1.5 MiB of 10.0 MiB (15%)");
     expect(nodeLine("starting")).toBe("[DAEMON] Starting server\n");
+  });
+
+  it("write a task run's lines with [TASK] as before, its failure read back whole", () => {
+    expect(taskLine("taskOperation", { number: 1, type: "command" })).toBe("[TASK] operation 1: command\n");
+    expect(taskLine("taskBackupRemoved", { file: "a.tar.gz", keep: 2 })).toBe(
+      "[TASK] backup a.tar.gz removed (keeping 2)\n",
+    );
+    expect(taskLine("sendingToConsole", { text: "hi" })).toBe("[TASK] Sending to the console: hi\n");
+    expect(decodeNodeLine("operation 2 (command): exit status 1: sh: 1: nope: not found")).toEqual({
+      code: "taskOperationFailed",
+      args: { number: 2, type: "command", reason: "exit status 1: sh: 1: nope: not found" },
+    });
+    expect(decodeNodeLine("operation 1 (sleep): took longer than 1 s")).toEqual({
+      code: "taskOperationTimedOut",
+      args: { number: 1, type: "sleep", seconds: 1 },
+    });
   });
 
   it("leave a line of no code, or a process's line that only starts like one, unread", () => {

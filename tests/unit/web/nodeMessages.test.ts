@@ -99,4 +99,26 @@ describe("the node's console lines in the page's language", () => {
     expect(pulled.filter((p) => typeof p === "string").join("")).toMatch(/[\u0600-\u06FF]/);
     i18n.loadAndActivate({ locale: "en", messages: {} });
   });
+
+  it("reads a task run's own lines by the same table, in the page's language (German)", () => {
+    i18n.loadAndActivate({ locale: "de-DE", messages: catalog("de_DE") });
+    expect(nodeMessage(nodeMessageText("taskOperation", { number: 2, type: "console" }))).toEqual([
+      "Vorgang 2: console",
+    ]);
+    expect(nodeMessage(nodeMessageText("taskBackupRemoved", { file: "a.tar.gz", keep: 1 }))).toEqual([
+      "Backup ",
+      { quoted: "a.tar.gz" },
+      " entfernt (1 Backup wird behalten)",
+    ]);
+    const failed = "operation 1 (command): exit status 2";
+    expect(nodeMessage(failed)).toEqual(["Vorgang 1 (command): ", { quoted: "exit status 2" }]);
+    expect(
+      nodeMessage(nodeMessageText("taskOperationTimedOut", { number: 1, type: "sleep", seconds: 5 })),
+    ).toEqual(["Vorgang 1 (sleep): hat länger als 5 Sekunden gedauert"]);
+    // A run's message when it did not run to its end.
+    expect(nodeMessage("skipped: 2 task runs of this server are under way")).toEqual([
+      "Übersprungen: 2 Ausführungen der Aufgaben dieses Servers laufen bereits",
+    ]);
+    i18n.loadAndActivate({ locale: "en", messages: {} });
+  });
 });

@@ -13,7 +13,8 @@ import { formatBytes } from "../format";
 // in English through one table (server/node-wire/console-messages.ts) into the console stream every
 // client reads (PufferPanel's client shows them as they are); this client reads each line's code
 // back by that table and shows it in the page's language. Text that is not ours (git's, the
-// system's reason, a path, a command) stays as it came and is shown quoted.
+// system's reason, a path, a command) stays as it came and is shown quoted. A task run's `[TASK]`
+// lines (its output on the tasks screen) are read by the same table.
 
 interface Words {
   message: MessageDescriptor;
@@ -162,6 +163,34 @@ const words: Record<NodeMessageCode, Words> = {
   installerRunning: { message: running, values: (a) => ({ command: a.jar }) },
   installerNotDeleted: { message: msg({ message: "Could not delete the installer" }) },
   serverStarter: { message: downloading, values: () => ({ url: "ServerStarter" }) },
+  taskOperation: { message: msg({ message: "Operation {number}: {type}" }) },
+  taskServerStarted: { message: msg({ message: "Server started" }) },
+  taskServerStopped: { message: msg({ message: "Server stopped" }) },
+  taskServerRestarted: { message: msg({ message: "Server restarted" }) },
+  taskServerKilled: { message: msg({ message: "Server killed" }) },
+  taskBackupMade: { message: msg({ message: "Backup {file} created" }) },
+  taskBackupRemoved: {
+    message: msg({
+      message:
+        "{keep, plural, one {Backup {file} removed (keeping # backup)} other {Backup {file} removed (keeping # backups)}}",
+    }),
+  },
+  taskOperationTimedOut: {
+    message: msg({
+      message:
+        "{seconds, plural, one {Operation {number} ({type}): took longer than # second} other {Operation {number} ({type}): took longer than # seconds}}",
+    }),
+  },
+  taskOperationFailed: { message: msg({ message: "Operation {number} ({type}): {reason}" }) },
+  taskRunSkipped: {
+    message: msg({
+      message:
+        "{count, plural, one {Skipped: # run of this server's tasks is under way} other {Skipped: # runs of this server's tasks are under way}}",
+    }),
+  },
+  taskRunWaiting: { message: msg({ message: "Waiting for another run to end" }) },
+  taskRunShuttingDown: { message: msg({ message: "The node is shutting down" }) },
+  taskRunCut: { message: msg({ message: "The node stopped during the run" }) },
 };
 
 /** For the tests: the words of each code. */

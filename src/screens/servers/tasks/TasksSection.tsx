@@ -2,6 +2,7 @@ import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import { TASK_PREFIX } from "../../../../server/node-wire/console-messages.ts";
 import { nextRuns, parseCron } from "../../../../server/templates/cron.ts";
 import {
   createTask,
@@ -22,6 +23,7 @@ import { Switch } from "../../../components/Switch";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";
 import { toBcp47 } from "../../../i18n/locales";
+import { NodeLine } from "../console/NodeLine";
 import { formatDateTime } from "../format";
 import type { SectionProps } from "../sectionProps";
 import "../../../components/controls.css";
@@ -357,6 +359,33 @@ function RunState({ run }: { run: Pick<TaskRun, "success" | "finished"> }) {
   );
 }
 
+/**
+ * A run's output: the runner's own lines and its steps' (`[TASK] `, the node's table) in the page's
+ * language, as the console shows the node's; what the run's commands printed as it came.
+ */
+function RunOutput({ output }: { output: string }) {
+  return (
+    <pre className="tk-output">
+      {output
+        .replace(/\n$/, "")
+        .split("\n")
+        .map((line, i) =>
+          line.startsWith(TASK_PREFIX) ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
+            <span key={i} className="tk-line tk-line-task">
+              <span className="tk-tag">{t`Task`}</span> <NodeLine text={line.slice(TASK_PREFIX.length)} />
+            </span>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines, never reordered
+            <span key={i} className="tk-line">
+              {line}
+            </span>
+          ),
+        )}
+    </pre>
+  );
+}
+
 function RunHistory({ serverId, task, locale }: { serverId: string; task: Task; locale: string }) {
   const { data: runs, reload } = useLoad(() => taskRuns(serverId, task.id), [serverId, task.id], {
     keep: true,
@@ -386,8 +415,12 @@ function RunHistory({ serverId, task, locale }: { serverId: string; task: Task; 
               {run.trigger === "manual" ? t`Run by hand` : triggerLabel(run.trigger as TriggerKind)}
             </span>
           </div>
-          {run.message && <p className="small tk-message">{run.message}</p>}
-          {run.output && <pre className="tk-output">{run.output}</pre>}
+          {run.message && (
+            <p className="small tk-message">
+              <NodeLine text={run.message} />
+            </p>
+          )}
+          {run.output && <RunOutput output={run.output} />}
         </li>
       ))}
     </ol>
