@@ -19,9 +19,9 @@ describe("console match", () => {
   it("cuts off a pattern that backtracks without end, and pauses it", () => {
     let now = 1_000_000;
     const matcher = new ConsoleMatcher("^(a+)+$", () => now);
-    const started = Date.now();
+    // "timeout" is the watchdog's cut: run to its end, this pattern takes 2^40 steps on this line.
+    // (No wall-clock bound here: it failed once on a loaded machine and says nothing more.)
     expect(matcher.test(`${"a".repeat(40)}!`)).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(2000);
     // Paused: not even tried for a minute.
     expect(matcher.test("aaa")).toBe(false);
     now += 61_000;
@@ -50,10 +50,9 @@ describe("task runs on a node", () => {
       name: "Slow",
       operations: [{ type: "sleep", duration: "10s" }],
     });
-    const started = Date.now();
     await engine.taskOps.run(id, task.id);
+    // The sleep is 10 s: a run that finishes within this wait was cut by the limit, as its message says.
     await waitUntil(async () => (await finished(task.id)).length === 1, 5000, 20);
-    expect(Date.now() - started).toBeLessThan(5000);
     expect((await finished(task.id))[0]).toMatchObject({
       success: false,
       message: "operation 1 (sleep): took longer than 1 s",
