@@ -9,7 +9,8 @@ export const online = signal(typeof navigator === "undefined" ? true : navigator
 /** Counts the returns to online: list screens re-read when it changes. */
 export const backOnline = signal(0);
 
-const PROBE_MS = 10_000;
+/** How often a page that lost the panel (the browser still online) asks whether it is back. */
+export const PROBE_MS = 10_000;
 let probe: ReturnType<typeof setInterval> | undefined;
 
 function setOnline(value: boolean): void {
