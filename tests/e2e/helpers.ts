@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
@@ -104,6 +105,9 @@ export async function adminApi(baseURL: string): Promise<PanelClient> {
   expect(res.status).toBe(200);
   return client;
 }
+
+/** A fresh server id (8 hex digits, as the panel's wizard makes them). */
+export const newServerId = (): string => randomBytes(4).toString("hex");
 
 export const unique = (prefix: string) =>
   `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
