@@ -2,7 +2,7 @@ import type { Page, WebSocketRoute } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, snap, tr, unique } from "./helpers.ts";
+import { adminApi, signIn, snap, tr, unique } from "./helpers.ts";
 
 // A console watcher the panel cuts off for not keeping up (issue 12: the socket closes with 1013).
 // The page's socket goes through Playwright to the real panel; the test holds back the panel's
@@ -95,9 +95,7 @@ function consoleLines(page: Page): Promise<string[]> {
 
 async function signInTo(page: Page, id: string): Promise<void> {
   await page.goto(`/servers/view/${id}`);
-  await page.getByTestId("login-email").fill(admin.email);
-  await page.getByTestId("login-password").fill(admin.password);
-  await page.getByTestId("login-submit").click();
+  await signIn(page);
   await expect(page.getByTestId("socket-state")).toHaveAttribute("data-state", "open");
   await expect(page.getByTestId("console-output")).toContainText("ready hello on 25565");
 }
