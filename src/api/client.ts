@@ -1,7 +1,7 @@
 import { i18n } from "@lingui/core";
 import { FetchError, ofetch } from "ofetch";
 import { toBcp47 } from "../i18n/locales";
-import { requestAnswered, requestUnanswered } from "../offline/network";
+import { backSince, requestAnswered, requestUnanswered, sentAt } from "../offline/network";
 import { LAST_KNOWN_AT_HEADER } from "../offline/storage";
 import { readCookie, XSRF_COOKIE } from "../state/cookies";
 import { getToken } from "../state/token";
@@ -113,6 +113,7 @@ export const lastKnownAt = (answer: unknown): number | undefined =>
   answer && typeof answer === "object" ? lastKnownCopies.get(answer) : undefined;
 
 async function send<T>(method: Method, url: string, opts: CallOptions, statusOnly = false): Promise<T> {
+  const sent = sentAt();
   try {
     const request = {
       method,
@@ -129,8 +130,10 @@ async function send<T>(method: Method, url: string, opts: CallOptions, statusOnl
     const answer = await http.raw<T>(url, request);
     const keptAt = Number(answer.headers.get(LAST_KNOWN_AT_HEADER));
     if (keptAt > 0) {
+      // Sent offline, but the network is back by now: ask again rather than show an old copy.
+      if (backSince(sent)) return send<T>(method, url, opts, statusOnly);
       // The service worker's last-known copy: the panel did not answer.
-      requestUnanswered();
+      requestUnanswered(sent);
       if (answer._data && typeof answer._data === "object") lastKnownCopies.set(answer._data, keptAt);
     } else {
       requestAnswered();
@@ -139,7 +142,7 @@ async function send<T>(method: Method, url: string, opts: CallOptions, statusOnl
   } catch (e) {
     const fe = e instanceof FetchError ? e : undefined;
     if (fe?.status !== undefined) requestAnswered();
-    else if (!opts.signal?.aborted) requestUnanswered();
+    else if (!opts.signal?.aborted) requestUnanswered(sent);
     const err = toApiError(
       { method, url: fe?.request?.toString() ?? url, body: opts.body },
       fe?.status,

@@ -9,7 +9,8 @@ export const online = signal(typeof navigator === "undefined" ? true : navigator
 /** Counts the returns to online: list screens re-read when it changes. */
 export const backOnline = signal(0);
 
-const PROBE_MS = 10_000;
+/** How often a page that lost the panel (the browser still online) asks whether it is back. */
+export const PROBE_MS = 10_000;
 let probe: ReturnType<typeof setInterval> | undefined;
 
 function setOnline(value: boolean): void {
@@ -22,8 +23,18 @@ function setOnline(value: boolean): void {
   }
 }
 
-/** A request got no HTTP answer (not an abort): the panel is out of reach. */
-export function requestUnanswered(): void {
+/** Taken when a request is sent, to hand to requestUnanswered: which return to online it followed. */
+export const sentAt = (): number => backOnline.peek();
+
+/** Whether the network came back since a request was sent (at `sent`, from sentAt). */
+export const backSince = (sent: number): boolean => sent !== backOnline.peek();
+
+/**
+ * A request sent at `sent` (sentAt) got no HTTP answer (not an abort): the panel is out of reach,
+ * unless the network came back since it was sent (its failure is older news than the "online").
+ */
+export function requestUnanswered(sent: number): void {
+  if (backSince(sent)) return;
   setOnline(false);
   // The browser sends no "online" event when only the server was gone: ask now and then.
   if (!probe && typeof setInterval !== "undefined") {

@@ -2,12 +2,7 @@ import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap } from "./helpers.ts";
-
-const hexId = () =>
-  Math.floor(Math.random() * 0xffffffff)
-    .toString(16)
-    .padStart(8, "0");
+import { adminApi, login, newServerId, snap } from "./helpers.ts";
 
 /**
  * A server whose install writes its state file from the `motd` variable
@@ -47,7 +42,7 @@ test("backups: create one and watch it finish, restore it over changed files, de
 }) => {
   test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
-  const id = hexId();
+  const id = newServerId();
   const created = await api.put(`/api/servers/${id}`, { ...stateful(), name: "Backup test", node: 0 });
   expect(created.status, created.text).toBe(200);
   expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);

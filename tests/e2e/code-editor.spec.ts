@@ -1,23 +1,13 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, deviceContext, snap, unique, visitAsAdmin } from "./helpers.ts";
+import { admin, adminApi, deviceContext, snap, tr, unique, visitAsAdmin } from "./helpers.ts";
 
 // The file manager's code editor (CodeMirror, issue 27): fetched only when a file is opened,
 // highlighting by file name, search and replace (with a button, for phones), line numbers, the
 // theme's colours, left to right on a right-to-left page, its own words in the page's language.
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-function tr(locale: string, english: string): string {
-  const po = fs.readFileSync(path.join(repoRoot, "locales", locale, "screens.po"), "utf8");
-  const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
-  if (at < 0) throw new Error(`${english} is not in ${locale}/screens.po`);
-  return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
-}
 
 let api: PanelClient;
 let serverId = "";

@@ -1,10 +1,8 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Page, WebSocketRoute } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, snap, unique } from "./helpers.ts";
+import { adminApi, signIn, snap, tr, unique } from "./helpers.ts";
 
 // A console watcher the panel cuts off for not keeping up (issue 12: the socket closes with 1013).
 // The page's socket goes through Playwright to the real panel; the test holds back the panel's
@@ -25,18 +23,6 @@ function floodDefinition() {
       command: `sh -c 'echo "ready $1 on $2"; while read line; do [ "$line" = stop ] && { echo bye; exit 0; }; if [ "$line" = flood ]; then i=0; while [ $i -lt ${FLOOD_LINES} ]; do echo "flood line $i of the console that could not keep up"; i=$((i+1)); done; echo "flood done"; else echo "pong $line"; fi; done' echo "\${motd}" "\${port}"`,
     },
   };
-}
-
-/** The catalog's translation of a message (the marker in the page's language). */
-function translated(locale: string, english: string): string {
-  const po = fs.readFileSync(
-    path.resolve(import.meta.dirname, "../../locales", locale, "screens.po"),
-    "utf8",
-  );
-  const at = po.indexOf(`msgid ${JSON.stringify(english)}\nmsgstr `);
-  if (at < 0) throw new Error(`${english} is not in ${locale}/screens.po`);
-  const line = po.slice(at).split("\n")[1];
-  return JSON.parse(line.slice("msgstr ".length));
 }
 
 /** Proxies the server's socket; while `stalled`, the panel's frames never reach the page. */
@@ -109,9 +95,7 @@ function consoleLines(page: Page): Promise<string[]> {
 
 async function signInTo(page: Page, id: string): Promise<void> {
   await page.goto(`/servers/view/${id}`);
-  await page.getByTestId("login-email").fill(admin.email);
-  await page.getByTestId("login-password").fill(admin.password);
-  await page.getByTestId("login-submit").click();
+  await signIn(page);
   await expect(page.getByTestId("socket-state")).toHaveAttribute("data-state", "open");
   await expect(page.getByTestId("console-output")).toContainText("ready hello on 25565");
 }
@@ -194,7 +178,7 @@ test("the marker is in the page's language and reads right to left in Arabic", a
   await tap.dropTooSlow();
   const output = page.getByTestId("console-output");
   const marker = output.locator(".console-mark");
-  await expect(marker).toHaveText(translated("ar_SA", MARKER));
+  await expect(marker).toHaveText(tr("ar_SA", MARKER));
   await expect(output).toContainText("flood done");
   await marker.scrollIntoViewIfNeeded();
   await snap(page, "console-gap-ar_SA-phone");

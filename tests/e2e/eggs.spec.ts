@@ -8,7 +8,7 @@ import { type DockerEngine, startDockerEngine, testImage } from "../support/dock
 import { echoDefinition } from "../support/echo-template.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, editorText, login, snap, unique } from "./helpers.ts";
+import { adminApi, editorText, login, newServerId, snap, unique } from "./helpers.ts";
 
 // Issue 28: a Pelican egg (YAML, PLCN_v3) imported from a file on the Templates page, then a
 // server created from it in the wizard. Eggs run in the docker environment, so this test has a
@@ -18,6 +18,11 @@ import { adminApi, editorText, login, snap, unique } from "./helpers.ts";
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 let engine: DockerEngine;
 let panel: PanelProcess;
+
+// Each test drives a template import and a server to a running state, the first through the whole
+// wizard and an install in a container: under load (2 busy cores) the steps alone took 55 s of the
+// default minute, and the install's own wait had no time left.
+test.describe.configure({ timeout: 120_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -142,7 +147,6 @@ test("an admin imports an egg from a file on the Templates page and creates a se
 test("an admin imports an egg by pasting it and from a URL; a server waiting for its done line shows Starting", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const api = await adminApi(panel.url);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${panel.url}/templates/new`);
@@ -198,7 +202,7 @@ test("an admin imports an egg by pasting it and from a URL; a server waiting for
   }
 
   // Starting: running, its done line ("pong", its answer to a console line) not seen yet; Online once it appears.
-  const id = Math.random().toString(16).slice(2, 10).padEnd(8, "0");
+  const id = newServerId();
   const serverName = unique("starting-");
   const created = await api.put(`/api/servers/${id}`, {
     ...echoDefinition({ display: "Echo egg" }),

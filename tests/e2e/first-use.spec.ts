@@ -1,21 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, login, registerUser, snap, unique } from "./helpers.ts";
+import { admin, adminApi, deviceContext, login, registerUser, signIn, snap, tr, unique } from "./helpers.ts";
 
 // What a new administrator and native speakers tripped over (issue 27): the server view's tabs in
 // long languages, the phone's top bar and drawer, and a language change reaching every label.
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-/** A message's translation, read from the catalog the app is built from. */
-function tr(locale: string, catalog: "shell" | "screens", english: string): string {
-  const po = fs.readFileSync(path.join(repoRoot, "locales", locale, `${catalog}.po`), "utf8");
-  const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
-  if (at < 0) throw new Error(`${english} is not in ${locale}/${catalog}.po`);
-  return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
-}
 
 let serverId = "";
 
@@ -37,21 +26,9 @@ const sizes = [
 ] as const;
 
 async function open(browser: Browser, baseURL: string, locale: string, size: (typeof sizes)[number]) {
-  const context = await browser.newContext({
-    baseURL,
-    locale,
-    viewport: { width: size.width, height: size.height },
-    isMobile: size.phone,
-    hasTouch: size.phone,
-  });
+  const context = await deviceContext(browser, { baseURL, locale, width: size.width });
   const page = await context.newPage();
   return { context, page };
-}
-
-async function signIn(page: Page, email = admin.email, password = admin.password) {
-  await page.getByTestId("login-email").fill(email);
-  await page.getByTestId("login-password").fill(password);
-  await page.getByTestId("login-submit").click();
 }
 
 /** Nothing wider than the window: no sideways scroll. */
@@ -165,34 +142,31 @@ test("changing the language on the account page changes every label at once", as
   const picker = page.getByTestId("preferences").getByLabel("Language");
   await picker.selectOption("de_DE");
   await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
-  await expect(page.getByText(tr("de_DE", "screens", "Preferences"), { exact: true })).toBeVisible();
+  await expect(page.getByText(tr("de_DE", "Preferences"), { exact: true })).toBeVisible();
 
-  await page
-    .getByTestId("preferences")
-    .getByLabel(tr("de_DE", "screens", "Language"))
-    .selectOption("ar_SA");
+  await page.getByTestId("preferences").getByLabel(tr("de_DE", "Language")).selectOption("ar_SA");
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
-  await expect(page.getByText(tr("ar_SA", "screens", "Preferences"), { exact: true })).toBeVisible();
+  await expect(page.getByText(tr("ar_SA", "Preferences"), { exact: true })).toBeVisible();
   // Shell and screen, text and labels: all Arabic, nothing German left.
   const nav = page.getByRole("navigation").first();
-  await expect(nav.getByRole("link", { name: tr("ar_SA", "shell", "Servers") })).toBeVisible();
+  await expect(nav.getByRole("link", { name: tr("ar_SA", "Servers", "shell") })).toBeVisible();
   await expect(page.locator(".topbar .search input")).toHaveAttribute(
     "placeholder",
-    tr("ar_SA", "shell", "Search"),
+    tr("ar_SA", "Search", "shell"),
   );
   await expect(page.locator(".avatar-link")).toHaveAttribute(
     "aria-label",
-    tr("ar_SA", "shell", "My profile"),
+    tr("ar_SA", "My profile", "shell"),
   );
   for (const english of ["Servers", "Logout", "Search", "My profile"]) {
-    const german = tr("de_DE", "shell", english);
+    const german = tr("de_DE", english, "shell");
     await expect(page.locator("body")).not.toContainText(german);
     await expect(
       page.locator(`[aria-label="${german}"], [title="${german}"], [placeholder="${german}"]`),
     ).toHaveCount(0);
   }
   for (const english of ["Preferences", "Language", "Theme", "Two-factor sign-in"]) {
-    await expect(page.locator("main")).not.toContainText(tr("de_DE", "screens", english));
+    await expect(page.locator("main")).not.toContainText(tr("de_DE", english));
   }
   await snap(page, "language-change-ar");
 });

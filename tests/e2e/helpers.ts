@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
@@ -7,7 +8,8 @@ import { expect } from "./fixtures.ts";
 
 export { admin };
 
-const shots = path.resolve(import.meta.dirname, "../../test-results/screens");
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const shots = path.join(repoRoot, "test-results/screens");
 
 /** Whether screenshots for people are taken: only with OUTPOST_SCREENSHOTS=1 (they cost every run time). */
 export const screenshotsWanted = process.env.OUTPOST_SCREENSHOTS === "1";
@@ -75,12 +77,25 @@ export function deviceContext(
   });
 }
 
+/** Signs in on the login screen shown, by its test ids (its labels are in the page's language). */
+export async function signIn(page: Page, email = admin.email, password = admin.password): Promise<void> {
+  await page.getByTestId("login-email").fill(email);
+  await page.getByTestId("login-password").fill(password);
+  await page.getByTestId("login-submit").click();
+}
+
 /** Opens a page signed out and signs in as the administrator on the login screen it leads to (any locale). */
 export async function visitAsAdmin(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await page.getByTestId("login-email").fill(admin.email);
-  await page.getByTestId("login-password").fill(admin.password);
-  await page.getByTestId("login-submit").click();
+  await signIn(page);
+}
+
+/** A message's translation (its msgstr), read from the catalog the app is built from. */
+export function tr(locale: string, english: string, catalog: "screens" | "shell" = "screens"): string {
+  const po = fs.readFileSync(path.join(repoRoot, "locales", locale, `${catalog}.po`), "utf8");
+  const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
+  if (at < 0) throw new Error(`${english} is not in ${locale}/${catalog}.po`);
+  return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
 }
 
 /** Acts as the administrator through the API, as the settings screen would. */
@@ -90,6 +105,9 @@ export async function adminApi(baseURL: string): Promise<PanelClient> {
   expect(res.status).toBe(200);
   return client;
 }
+
+/** A fresh server id (8 hex digits, as the panel's wizard makes them). */
+export const newServerId = (): string => randomBytes(4).toString("hex");
 
 export const unique = (prefix: string) =>
   `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;

@@ -1,15 +1,10 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, unique } from "./helpers.ts";
+import { adminApi, login, newServerId, unique } from "./helpers.ts";
 
 // Contextual hotkeys (spec §2.2, issue 11): each screen's keys do what the help dialog lists
 // under "This page".
-
-const hexId = () =>
-  Math.floor(Math.random() * 0xffffffff)
-    .toString(16)
-    .padStart(8, "0");
 
 /** The help dialog's "This page" section lists these labels. */
 async function helpLists(page: Page, labels: string[]): Promise<void> {
@@ -29,7 +24,7 @@ const focusedEntry = (page: Page) =>
 
 test("lists: j / k move between entries, o opens, Shift+N starts a new one", async ({ page, baseURL }) => {
   const api = await adminApi(baseURL!);
-  const ids = [hexId(), hexId()];
+  const ids = [newServerId(), newServerId()];
   for (const id of ids) {
     expect(
       (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: unique("keys-"), node: 0 })).status,
@@ -84,7 +79,7 @@ test("server view: Shift+S/T/R/K run the lifecycle, numbers switch sections, i g
 }) => {
   test.setTimeout(90_000);
   const api = await adminApi(baseURL!);
-  const id = hexId();
+  const id = newServerId();
   expect(
     (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: unique("keys-view-"), node: 0 }))
       .status,
@@ -143,7 +138,7 @@ test("file manager: Backspace goes up, Shift+F / Shift+N make a folder / file, D
   baseURL,
 }) => {
   const api = await adminApi(baseURL!);
-  const id = hexId();
+  const id = newServerId();
   expect(
     (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: unique("keys-files-"), node: 0 }))
       .status,

@@ -1,13 +1,13 @@
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap } from "./helpers.ts";
+import { adminApi, login, newServerId, snap, unique } from "./helpers.ts";
 
 test("a server never installed says so and offers Install instead of a Start that would fail", async ({
   page,
   baseURL,
 }) => {
   const api = await adminApi(baseURL!);
-  const id = "1e57a11d";
+  const id = newServerId();
   const created = await api.put(`/api/servers/${id}`, {
     ...echoDefinition({ install: [{ type: "writefile", target: "motd.txt", text: "${motd}" }] }),
     name: "Not yet installed",
@@ -39,8 +39,8 @@ test("a server whose install failed says so with the reason, and the list offers
   baseURL,
 }) => {
   const api = await adminApi(baseURL!);
-  const id = "1e57fa11";
-  const name = "Install goes wrong";
+  const id = newServerId();
+  const name = unique("Install goes wrong ");
   const created = await api.put(`/api/servers/${id}`, {
     ...echoDefinition({ install: [{ type: "writefile", target: "../escape.txt", text: "x" }] }),
     name,
@@ -61,6 +61,8 @@ test("a server whose install failed says so with the reason, and the list offers
   await snap(page, "server-install-failed");
 
   await page.goto("/servers");
+  // Found by name: in a whole run other specs' servers may fill the list's first page.
+  await page.getByTestId("server-search").fill(name);
   const entry = page.getByTestId("server-entry").filter({ hasText: name });
   await expect(entry.getByRole("button", { name: `Install ${name}` })).toBeVisible();
   await expect(entry.getByRole("button", { name: `Start ${name}` })).toHaveCount(0);

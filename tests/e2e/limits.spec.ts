@@ -1,12 +1,10 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, registerUser, snap, unique } from "./helpers.ts";
+import { adminApi, login, newServerId, registerUser, snap, unique } from "./helpers.ts";
 
 // Resource limits through the UI: an administrator sets them in the admin section of the server
 // view and in the creation wizard, and the server list shows a running server's usage against them.
-
-const serverId = () => Array.from({ length: 8 }, () => Math.floor(Math.random() * 16).toString(16)).join("");
 
 async function top(page: Page, name: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -18,7 +16,7 @@ test("an administrator sets limits in the admin section; the list shows usage ag
   baseURL,
 }) => {
   const api = await adminApi(baseURL!);
-  const id = serverId();
+  const id = newServerId();
   const name = unique("limits-");
   expect(
     (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0, users: ["admin"] })).status,
@@ -123,7 +121,7 @@ test("the creation wizard shows the limits to an administrator and creates the s
 test("a server user who may edit the definition gets no limits to set", async ({ page, baseURL }) => {
   const api = await adminApi(baseURL!);
   const user = await registerUser(baseURL!, "limited");
-  const id = serverId();
+  const id = newServerId();
   const name = unique("limits-user-");
   const definition = echoDefinition({ limits: { memoryMiB: 128 } });
   expect((await api.put(`/api/servers/${id}`, { ...definition, name, node: 0 })).status).toBe(200);

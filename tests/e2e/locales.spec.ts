@@ -1,27 +1,13 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { admin, login, preferencesSaved, registerUser, screenReady, snap } from "./helpers.ts";
+import { login, preferencesSaved, registerUser, screenReady, signIn, snap, tr } from "./helpers.ts";
 
 // Languages (issue 10): the browser's language picks the catalog, ar_SA lays the app out right
 // to left, the picker on the account page switches and the choice follows the user.
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-/** A message's translation, read from the catalog the app is built from. */
-function tr(locale: string, catalog: "shell" | "screens", english: string): string {
-  const po = fs.readFileSync(path.join(repoRoot, "locales", locale, `${catalog}.po`), "utf8");
-  const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
-  if (at < 0) throw new Error(`${english} is not in ${locale}/${catalog}.po`);
-  const line = po.slice(at).split("\n")[2];
-  return JSON.parse(line.slice("msgstr ".length));
-}
-
-/** Signs in through the form by test ids (its labels are in the page's language). */
-async function signIn(page: Page, email = admin.email, password = admin.password) {
-  await page.getByTestId("login-email").fill(email);
-  await page.getByTestId("login-password").fill(password);
-  await page.getByTestId("login-submit").click();
+/** Signs in as the administrator by the form's test ids, landing on the server list. */
+async function signInToServers(page: Page) {
+  await signIn(page);
   await expect(page).toHaveURL(/\/servers$/);
 }
 
@@ -43,11 +29,11 @@ for (const { tag, locale, dir } of browsers) {
     const html = page.locator("html");
     await expect(html).toHaveAttribute("lang", tag);
     await expect(html).toHaveAttribute("dir", dir);
-    await expect(page.getByTestId("login-submit")).toHaveText(tr(locale, "shell", "Login"));
-    await expect(page.getByLabel(tr(locale, "shell", "Email"))).toBeVisible();
-    await signIn(page);
+    await expect(page.getByTestId("login-submit")).toHaveText(tr(locale, "Login", "shell"));
+    await expect(page.getByLabel(tr(locale, "Email", "shell"))).toBeVisible();
+    await signInToServers(page);
     const nav = page.getByRole("navigation").first();
-    await expect(nav.getByRole("link", { name: tr(locale, "shell", "Servers") })).toBeVisible();
+    await expect(nav.getByRole("link", { name: tr(locale, "Servers", "shell") })).toBeVisible();
     const sidebar = await page.locator("aside").first().boundingBox();
     const main = await page.locator("main").boundingBox();
     if (dir === "rtl") {
@@ -87,7 +73,7 @@ test("the language picker lists locales by their own names, switches at once and
 
   await picker.selectOption("de_DE");
   await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
-  await expect(page.getByText(tr("de_DE", "screens", "Preferences"), { exact: true })).toBeVisible();
+  await expect(page.getByText(tr("de_DE", "Preferences"), { exact: true })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("locale"))).toBe("de_DE");
   await preferencesSaved(page, ["locale"]);
   await page.reload();
@@ -104,12 +90,9 @@ test("the language picker lists locales by their own names, switches at once and
 
   // Right to left at once, without a reload.
   await second.goto("/self");
-  await second
-    .getByTestId("preferences")
-    .getByLabel(tr("de_DE", "screens", "Language"))
-    .selectOption("ar_SA");
+  await second.getByTestId("preferences").getByLabel(tr("de_DE", "Language")).selectOption("ar_SA");
   await expect(second.locator("html")).toHaveAttribute("dir", "rtl");
-  await expect(second.getByText(tr("ar_SA", "screens", "Preferences"), { exact: true })).toBeVisible();
+  await expect(second.getByText(tr("ar_SA", "Preferences"), { exact: true })).toBeVisible();
   await other.close();
 });
 
@@ -123,11 +106,11 @@ test.describe("right to left on a phone", () => {
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
     await snap(page, "rtl-phone-login");
     await fits();
-    await signIn(page);
+    await signInToServers(page);
     await screenReady(page);
     await snap(page, "rtl-phone-servers");
     await fits();
-    await page.getByRole("button", { name: tr("ar_SA", "shell", "Menu") }).click();
+    await page.getByRole("button", { name: tr("ar_SA", "Menu", "shell") }).click();
     const sidebar = await page.locator("aside").first().boundingBox();
     await expect(page.locator("aside").first()).toBeInViewport();
     expect(sidebar!.x + sidebar!.width).toBeGreaterThan(350);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, screenReady, snap, unique } from "./helpers.ts";
+import { adminApi, screenReady, signIn, snap, unique } from "./helpers.ts";
 
 // Issue 11: every screen usable on a 360×640 phone, left to right and right to left, with nothing
 // scrolling sideways. Screenshots land in test-results/screens/narrow-<locale>-<screen>.png.
@@ -46,9 +46,7 @@ for (const { locale, dir } of [
 
       await visit("/auth/login", "login");
       await expect(page.locator("html")).toHaveAttribute("dir", dir);
-      await page.getByTestId("login-email").fill(admin.email);
-      await page.getByTestId("login-password").fill(admin.password);
-      await page.getByTestId("login-submit").click();
+      await signIn(page);
       await expect(page).toHaveURL(/\/servers$/);
       await check("servers");
       await visit("/servers/new", "server-create");

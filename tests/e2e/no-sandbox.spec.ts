@@ -2,7 +2,7 @@ import { type DaemonProcess, hideBubblewrap, startDaemon } from "../support/daem
 import { echoDefinition } from "../support/echo-template.ts";
 import { loopbackNode } from "../support/remote-node.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, unique } from "./helpers.ts";
+import { adminApi, login, newServerId, unique } from "./helpers.ts";
 
 const refusal = "Servers cannot run on this node: it has no sandbox (bubblewrap (bwrap) is not installed).";
 
@@ -29,7 +29,7 @@ test("a node without bubblewrap says why servers cannot run, in its view and whe
     await expect(warning).toContainText(refusal);
     await expect(warning).toContainText("apt-get install bubblewrap");
 
-    const id = "1e5b0001";
+    const id = newServerId();
     const created = await api.put(`/api/servers/${id}`, {
       ...echoDefinition(),
       name: "No sandbox",

@@ -1,24 +1,14 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, snap, unique } from "./helpers.ts";
+import { admin, adminApi, deviceContext, snap, tr, unique, visitAsAdmin } from "./helpers.ts";
 
 // The node's own console lines in the page's language (issue 27): the node still writes English
 // into the console (PufferPanel's client reads it as it is), every line through one table of codes
 // (server/node-wire/console-messages.ts); this client reads the code back by that table and shows
 // the line in German, Russian or Arabic, the foreign parts (a URL, a file, a command) quoted.
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-function tr(locale: string, english: string): string {
-  const po = fs.readFileSync(path.join(repoRoot, "locales", locale, "screens.po"), "utf8");
-  const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
-  if (at < 0) throw new Error(`${english} is not in ${locale}/screens.po`);
-  return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
-}
 
 /** The words of an ICU plural translation's `which` case around its argument, `#` as `n`. */
 function pluralWords(message: string, which: string, n: number): string {
@@ -64,19 +54,9 @@ for (const [locale, catalog, width] of [
       users: [admin.username],
     });
     expect(created.status, created.text).toBe(200);
-    const phone = width < 600;
-    const context = await browser.newContext({
-      baseURL,
-      locale,
-      viewport: { width, height: phone ? 844 : 800 },
-      isMobile: phone,
-      hasTouch: phone,
-    });
+    const context = await deviceContext(browser, { baseURL: baseURL!, locale, width });
     const page = await context.newPage();
-    await page.goto(`/servers/view/${id}`);
-    await page.getByTestId("login-email").fill(admin.email);
-    await page.getByTestId("login-password").fill(admin.password);
-    await page.getByTestId("login-submit").click();
+    await visitAsAdmin(page, `/servers/view/${id}`);
     const output = page.getByTestId("console-output");
     // An install step's line: the node's words translated, the command quoted as it came.
     expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);

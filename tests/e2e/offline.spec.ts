@@ -1,4 +1,5 @@
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
+import { PROBE_MS } from "../../src/offline/network.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
 import type { PanelClient } from "../support/http-client.ts";
@@ -79,6 +80,16 @@ async function signInUnderServiceWorker(page: Page, path: string) {
   await expect(page).not.toHaveURL(/\/auth\/login/);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+}
+
+/**
+ * The network comes back and the banner goes. Chromium's emulation loads a page offline with
+ * navigator.onLine true and so sends no "online" event on return (a real browser does): the page
+ * learns it from its next answered request, a list's poll or its probe every PROBE_MS.
+ */
+async function goBackOnline(context: BrowserContext, page: Page) {
+  await context.setOffline(false);
+  await expect(page.getByTestId("offline-banner")).toBeHidden({ timeout: PROBE_MS + 10_000 });
 }
 
 /** Each list, visited offline, shows its kept items under the banner with their age. */
@@ -179,8 +190,7 @@ test("offline: the lists show their last-known items with their age; back online
   // Back online: the banner goes and the list re-reads by itself (a server added meanwhile shows).
   await page.goto("/nodes");
   await expect(page.getByTestId("offline-banner")).toBeVisible();
-  await context.setOffline(false);
-  await expect(page.getByTestId("offline-banner")).toBeHidden();
+  await goBackOnline(context, page);
   await expect(page.getByTestId("last-known")).toHaveCount(0);
   await expect(page.getByTestId("reachable").first()).toHaveAttribute("data-reachable", "true");
   await page.goto("/servers");
@@ -191,8 +201,7 @@ test("offline: the lists show their last-known items with their age; back online
   const { id: laterId, name: later } = await newEchoServer(api, "offline-later-");
   await expect(page.getByTestId("server-entry").filter({ hasText: serverName })).toBeVisible();
   await expect(page.getByTestId("server-entry").filter({ hasText: later })).toHaveCount(0);
-  await context.setOffline(false);
-  await expect(page.getByTestId("offline-banner")).toBeHidden();
+  await goBackOnline(context, page);
   await expect(page.getByTestId("server-entry").filter({ hasText: later })).toBeVisible();
   await expect(page.getByTestId("last-known")).toHaveCount(0);
 
@@ -307,8 +316,7 @@ test("offline: a server's page shows what it last showed (name, console lines, i
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Back online: the live page by itself, the banner gone.
-  await context.setOffline(false);
-  await expect(page.getByTestId("offline-banner")).toBeHidden();
+  await goBackOnline(context, page);
   await expect(page.getByTestId("kept-server-page")).toHaveCount(0);
   await expect(page.getByTestId("console-output")).toContainText("pong seen before going offline");
   await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "online");
@@ -371,8 +379,7 @@ test("offline: the server list shows each server's last known status and usage w
     }
     expect(perServer).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await context.setOffline(false);
-    await expect(page.getByTestId("offline-banner")).toBeHidden();
+    await goBackOnline(context, page);
     await expect(entry.getByTestId("known-at")).toHaveCount(0);
   } finally {
     await api.post(`/api/servers/${id}/stop?wait`);
@@ -526,8 +533,7 @@ test("offline: a node's and a user's page show their list's last-known copy, rea
   // Back online: the live page by itself, the banner and the age gone, editing back.
   await page.goto(`/users/view/${userId}`);
   await expect(page.getByTestId("last-known")).toBeVisible();
-  await context.setOffline(false);
-  await expect(page.getByTestId("offline-banner")).toBeHidden();
+  await goBackOnline(context, page);
   await expect(page.getByTestId("last-known")).toHaveCount(0);
   await expect(page.getByTestId("user-scopes")).toBeVisible();
   await expect(page.getByTestId("user-details").getByLabel("Username")).toBeEditable();

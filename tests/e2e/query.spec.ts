@@ -2,19 +2,14 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
 import { openttdTemplate } from "../support/openttd-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap } from "./helpers.ts";
-
-const hexId = () =>
-  Math.floor(Math.random() * 0xffffffff)
-    .toString(16)
-    .padStart(8, "0");
+import { adminApi, login, newServerId, snap } from "./helpers.ts";
 
 // The Players section against a real OpenTTD server on the local node: who is online while it
 // runs, "not running" after a stop, and a plain note for a server whose template has no query.
 test("the Players section shows a running OpenTTD server's count", async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   const api = await adminApi(baseURL!);
-  const id = hexId();
+  const id = newServerId();
   const template = openttdTemplate(await freePort());
   template.data.maxplayers.value = 8;
   template.data.servername.value = "Outpost E2E Players";
@@ -61,7 +56,7 @@ test("the Players section shows a running OpenTTD server's count", async ({ page
     await api.post(`/api/servers/${id}/kill`);
   }
 
-  const plain = hexId();
+  const plain = newServerId();
   expect(
     (await api.put(`/api/servers/${plain}`, { ...echoDefinition(), name: "No query", node: 0 })).status,
   ).toBe(200);

@@ -10,7 +10,7 @@ import { admin, type PanelProcess, startPanel, stopChild } from "../support/pane
 import { waitForExit } from "../support/poll.ts";
 import { type PostgresCluster, startPostgres } from "../support/postgres-cluster.ts";
 import { expect, test } from "./fixtures.ts";
-import { snap } from "./helpers.ts";
+import { signIn, snap } from "./helpers.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -99,9 +99,7 @@ test.describe("several panels behind HAProxy", () => {
   }) => {
     const api = await signedIn(lb);
     await page.goto(`${lb}/servers/view/e2escale`);
-    await page.getByTestId("login-email").fill(admin.email);
-    await page.getByTestId("login-password").fill(admin.password);
-    await page.getByTestId("login-submit").click();
+    await signIn(page);
     const socketState = page.getByTestId("socket-state");
     const output = page.getByTestId("console-output");
     await expect(socketState).toHaveAttribute("data-state", "open");

@@ -1,18 +1,13 @@
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap } from "./helpers.ts";
-
-const hexId = () =>
-  Math.floor(Math.random() * 0xffffffff)
-    .toString(16)
-    .padStart(8, "0");
+import { adminApi, login, newServerId, snap } from "./helpers.ts";
 
 // Resource history against a real process on the local node (sampled every 2 s by the e2e panels):
 // the server's Statistics section and the node view draw their charts, on a desktop and a phone.
 test("resource history charts render for a server and its node", async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   const api = await adminApi(baseURL!);
-  const id = hexId();
+  const id = newServerId();
   const name = `History ${id}`;
   expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
   expect((await api.post(`/api/servers/${id}/start?wait`)).status).toBe(204);

@@ -1,20 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, editorText, snap, unique } from "./helpers.ts";
+import { adminApi, deviceContext, editorText, snap, tr, unique, visitAsAdmin } from "./helpers.ts";
 
 // The admin's template definition editor is the app's code editor (CodeMirror, issue 27): fetched
 // only when a template is opened (never in the first load), JSON highlighting, line numbers,
 // search with the app's controls in the page's language; edited and saved through it.
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-function tr(locale: string, english: string): string {
-  const po = fs.readFileSync(path.join(repoRoot, "locales", locale, "screens.po"), "utf8");
-  const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
-  if (at < 0) throw new Error(`${english} is not in ${locale}/screens.po`);
-  return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
-}
 
 for (const [locale, catalog, width] of [
   ["en-US", "en_US", 1280],
@@ -31,23 +21,13 @@ for (const [locale, catalog, width] of [
     expect((await api.put(`/api/templates/0/${name}`, echoDefinition({ display: "Before" }))).status).toBe(
       204,
     );
-    const phone = width < 600;
-    const context = await browser.newContext({
-      baseURL,
-      locale,
-      viewport: { width, height: phone ? 844 : 900 },
-      isMobile: phone,
-      hasTouch: phone,
-    });
+    const context = await deviceContext(browser, { baseURL: baseURL!, locale, width });
     const page = await context.newPage();
     const scripts: string[] = [];
     page.on("request", (r) => {
       if (r.resourceType() === "script") scripts.push(r.url());
     });
-    await page.goto("/templates");
-    await page.getByTestId("login-email").fill(admin.email);
-    await page.getByTestId("login-password").fill(admin.password);
-    await page.getByTestId("login-submit").click();
+    await visitAsAdmin(page, "/templates");
     await expect(page.getByTestId("template-entry").first()).toBeVisible();
     // Not in the first load, nor on the list: only once a template is opened.
     expect(scripts.filter((u) => /codeEditor|lang-json/.test(u))).toEqual([]);

@@ -1,19 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, snap } from "./helpers.ts";
+import { adminApi, snap, tr, visitAsAdmin } from "./helpers.ts";
 
 // The rules for a username are shown under the field from the start (issue 27), on the sign-up
 // page and on an administrator's "New user" form, and a name that breaks them is refused in the
 // page before anything is sent.
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-function tr(locale: string, english: string): string {
-  const po = fs.readFileSync(path.join(repoRoot, "locales", locale, "shell.po"), "utf8");
-  const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
-  if (at < 0) throw new Error(`${english} is not in ${locale}/shell.po`);
-  return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
-}
 const RULE = "At least {USERNAME_MIN} characters: letters, digits, . _ ~ -";
 
 test("sign-up shows the username rules before anything is typed and refuses a name that breaks them", async ({
@@ -48,13 +39,10 @@ test("an administrator's New user form shows the username rules, in the page's l
   ] as const) {
     const context = await browser.newContext({ baseURL, locale, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await page.goto("/users/new");
-    await page.getByTestId("login-email").fill(admin.email);
-    await page.getByTestId("login-password").fill(admin.password);
-    await page.getByTestId("login-submit").click();
+    await visitAsAdmin(page, "/users/new");
     const form = page.getByTestId("user-create-form");
     await expect(form).toBeVisible();
-    const rule = catalog === "en_US" ? RULE : tr(catalog, RULE);
+    const rule = catalog === "en_US" ? RULE : tr(catalog, RULE, "shell");
     await expect(form.getByText(rule.replace("{USERNAME_MIN}", "5"))).toBeVisible();
     await snap(page, `username-rules-new-user-${catalog}`);
     await context.close();

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call, get, post, setErrorHandler } from "../../../src/api/client";
+import { call, get, lastKnownAt, post, setErrorHandler } from "../../../src/api/client";
 import type { ApiError } from "../../../src/api/errors";
+import { online } from "../../../src/offline/network";
+import { LAST_KNOWN_AT_HEADER } from "../../../src/offline/storage";
 import { setToken } from "../../../src/state/token";
 
 // The real client against a real HTTP server: headers it sends, errors it builds, exemptions.
@@ -20,6 +22,13 @@ let seen: Seen[] = [];
 /** How many requests had arrived when the slow /rotate call was answered. */
 let answeredRotation = -1;
 const handled: ApiError[] = [];
+/** Requests held until the test lets them go: they stand for requests sent while offline. */
+let held: (() => void)[] = [];
+const letGo = () => {
+  for (const go of held) go();
+  held = [];
+};
+let keptServed = 0;
 
 beforeAll(async () => {
   // The client reads the XSRF cookie from document.cookie, as in the browser.
@@ -45,6 +54,16 @@ beforeAll(async () => {
         return;
       }
       if (req.url === "/empty-401") return reply(401);
+      // No HTTP answer at all, once let go: what a request sent offline ends in.
+      if (req.url === "/unanswered") return void held.push(() => req.socket.destroy());
+      // The service worker's last-known copy (offline), once let go; fresh answers after it.
+      if (req.url === "/list") {
+        if (keptServed++ > 0) return reply(200, { fresh: true });
+        return void held.push(() => {
+          res.writeHead(200, { "content-type": "application/json", [LAST_KNOWN_AT_HEADER]: "1000" });
+          res.end(JSON.stringify({ fresh: false }));
+        });
+      }
       if (req.url === "/text") {
         res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
         return res.end("plain words");
@@ -71,6 +90,8 @@ afterAll(async () => {
 
 beforeEach(() => {
   seen = [];
+  held = [];
+  keptServed = 0;
   handled.length = 0;
   setToken(null);
 });
@@ -142,5 +163,63 @@ describe("API client", () => {
     const err = (await get("http://127.0.0.1:1/nothing-listens").catch((e: unknown) => e)) as ApiError;
     expect(err).toMatchObject({ name: "ApiError", status: undefined, code: "ErrUnknownError" });
     expect(handled).toEqual([err]);
+  });
+
+  /** Waits until the test server holds `n` requests. */
+  const holding = async (n: number) => {
+    while (held.length < n) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it("a request left without an answer marks the panel offline; any answer marks it back online", async () => {
+    await get(`${base}/ok`);
+    expect(online.value).toBe(true);
+    const failing = get(`${base}/unanswered`).catch((e: unknown) => e);
+    await holding(1);
+    letGo();
+    expect(await failing).toMatchObject({ status: undefined });
+    expect(online.value).toBe(false);
+    await get(`${base}/ok`);
+    expect(online.value).toBe(true);
+  });
+
+  it("a request sent offline that fails after the network came back does not mark the panel offline again", async () => {
+    const offline = get("http://127.0.0.1:1/nothing-listens").catch(() => undefined);
+    await offline;
+    expect(online.value).toBe(false);
+    const sentOffline = get(`${base}/unanswered`).catch((e: unknown) => e);
+    await holding(1);
+    // The network is back (an answer came) before the request sent offline ends without one.
+    await get(`${base}/ok`);
+    expect(online.value).toBe(true);
+    letGo();
+    expect(await sentOffline).toMatchObject({ status: undefined });
+    expect(online.value).toBe(true);
+  });
+
+  it("a last-known copy that arrives after the network came back is asked for again, and the panel stays online", async () => {
+    await get("http://127.0.0.1:1/nothing-listens").catch(() => undefined);
+    expect(online.value).toBe(false);
+    const sentOffline = get<{ fresh: boolean }>(`${base}/list`);
+    await holding(1);
+    await get(`${base}/ok`);
+    expect(online.value).toBe(true);
+    letGo();
+    const answer = await sentOffline;
+    expect(answer).toEqual({ fresh: true });
+    expect(lastKnownAt(answer)).toBeUndefined();
+    expect(online.value).toBe(true);
+    expect(seen.filter((r) => r.url === "/list")).toHaveLength(2);
+  });
+
+  it("a last-known copy while still offline is shown as such", async () => {
+    await get("http://127.0.0.1:1/nothing-listens").catch(() => undefined);
+    const sentOffline = get<{ fresh: boolean }>(`${base}/list`);
+    await holding(1);
+    letGo();
+    const answer = await sentOffline;
+    expect(answer).toEqual({ fresh: false });
+    expect(lastKnownAt(answer)).toBe(1000);
+    expect(online.value).toBe(false);
+    await get(`${base}/ok`);
   });
 });
