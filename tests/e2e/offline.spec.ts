@@ -4,23 +4,18 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
 import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, login, snap, unique } from "./helpers.ts";
+import { admin, adminApi, login, newServerId, snap, unique } from "./helpers.ts";
 
 // Issue 11, offline first: the lists a user visited stay readable offline (the service worker
 // serves the app, IndexedDB the last-known lists), say how old they are, claim no live status and
 // offer no action that needs the panel. Back online they refresh by themselves; logout wipes them.
-
-const hexId = () =>
-  Math.floor(Math.random() * 0xffffffff)
-    .toString(16)
-    .padStart(8, "0");
 
 // Each test here goes offline and back, with the service worker in between: slower than most.
 test.describe.configure({ timeout: 120_000 });
 
 /** An echo server on the local node under a fresh name. */
 async function newEchoServer(api: PanelClient, prefix: string) {
-  const id = hexId();
+  const id = newServerId();
   const name = unique(prefix);
   const made = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 });
   expect(made.status, made.text).toBe(200);
@@ -336,7 +331,7 @@ test("offline: the server list shows each server's last known status and usage w
   test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
   const name = unique("known-");
-  const id = hexId();
+  const id = newServerId();
   expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
   expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
   try {
@@ -393,7 +388,7 @@ test("without the live socket the list polls each server, and what the polls rea
 }) => {
   const api = await adminApi(baseURL!);
   const name = unique("polled-");
-  const id = hexId();
+  const id = newServerId();
   expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
   expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
   try {

@@ -2,12 +2,7 @@ import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, registerUser, snap } from "./helpers.ts";
-
-const hexId = () =>
-  Math.floor(Math.random() * 0xffffffff)
-    .toString(16)
-    .padStart(8, "0");
+import { adminApi, login, newServerId, registerUser, snap } from "./helpers.ts";
 
 async function consoleText(api: PanelClient, id: string): Promise<string> {
   const res = await api.get(`/api/servers/${id}/console`);
@@ -24,7 +19,7 @@ test("tasks: a server user makes a scheduled task and a crash task, sees the nex
   test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
   const user = await registerUser(baseURL!, "tasker");
-  const id = hexId();
+  const id = newServerId();
   const created = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name: "Task test", node: 0 });
   expect(created.status, created.text).toBe(200);
   const scopes = [
