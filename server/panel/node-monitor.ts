@@ -19,8 +19,15 @@ const failuresToTell = 2;
 export class NodeMonitor {
   private readonly watches = new Map<number, Watch>();
 
-  /** Told once each time a node that answered stops answering. */
-  constructor(private readonly onUnreachable: (nodeId: number) => void = () => {}) {}
+  constructor(
+    /** Told once each time a node that answered stops answering. */
+    private readonly onUnreachable: (nodeId: number) => void = () => {},
+    /**
+     * Told when a node answers after not answering: its first answer once watched (the panel
+     * started, or the node was added or changed), and each answer after a failed check or call.
+     */
+    private readonly onReachable: (nodeId: number) => void = () => {},
+  ) {}
 
   watch(client: NodeClient): void {
     this.unwatch(client.nodeId);
@@ -28,12 +35,21 @@ export class NodeMonitor {
     this.watches.set(client.nodeId, watch);
     let failures = 0;
     let answered = false;
+    // Until the first answer, the node counts as not answering.
+    let down = true;
     const check = async () => {
       try {
+        // A call that failed since the last check (a change of rights the node missed) counts too.
+        down ||= !client.reachable;
         await client.health();
         failures = 0;
         answered = true;
+        if (down && watch.active) {
+          down = false;
+          this.onReachable(client.nodeId);
+        }
       } catch {
+        down = true;
         failures++;
         if (answered && failures === failuresToTell && watch.active) {
           answered = false;

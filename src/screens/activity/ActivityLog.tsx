@@ -49,7 +49,9 @@ function Entry({ entry, showServer, locale }: { entry: ActivityEntry; showServer
         ? t`SFTP`
         : entry.actorKind === "client"
           ? t`OAuth client`
-          : "";
+          : entry.actorKind === "panel"
+            ? t`Panel`
+            : "";
   const details = detailText(entry.details);
   return (
     <li className="activity-entry" data-testid="activity-entry">
