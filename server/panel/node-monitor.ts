@@ -24,7 +24,8 @@ export class NodeMonitor {
     private readonly onUnreachable: (nodeId: number) => void = () => {},
     /**
      * Told when a node answers after not answering: its first answer once watched (the panel
-     * started, or the node was added or changed), and each answer after a failed check or call.
+     * started, or the node was added or changed), and at the next check after any call found it
+     * back from being unreachable.
      */
     private readonly onReachable: (nodeId: number) => void = () => {},
   ) {}
@@ -35,21 +36,19 @@ export class NodeMonitor {
     this.watches.set(client.nodeId, watch);
     let failures = 0;
     let answered = false;
-    // Until the first answer, the node counts as not answering.
-    let down = true;
+    let comebacks = 0;
     const check = async () => {
       try {
-        // A call that failed since the last check (a change of rights the node missed) counts too.
-        down ||= !client.reachable;
         await client.health();
         failures = 0;
         answered = true;
-        if (down && watch.active) {
-          down = false;
+        // Counted by the client, so a return first seen by another call (after a change of rights
+        // the node missed) is told as well, at this check.
+        if (client.comebacks !== comebacks && watch.active) {
+          comebacks = client.comebacks;
           this.onReachable(client.nodeId);
         }
       } catch {
-        down = true;
         failures++;
         if (answered && failures === failuresToTell && watch.active) {
           answered = false;
