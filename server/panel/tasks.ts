@@ -202,7 +202,9 @@ export class Tasks {
       if (missing === undefined) continue;
       const { id: taskId, nextRun, lastRun, ...saved } = task;
       await node.update(serverId, taskId, { ...saved, enabled: false });
-      this.warn(`task ${taskId} of server ${serverId} disabled: its author (user ${author}) lacks ${missing}`);
+      this.warn(
+        `task ${taskId} of server ${serverId} disabled: its author (user ${author}) lacks ${missing}`,
+      );
       void this.record({
         actor: { kind: "panel", userId: author, name: "" },
         address: "",
