@@ -65,7 +65,10 @@ function Entry({ entry, showServer, locale }: { entry: ActivityEntry; showServer
         {entry.subject && <span className="activity-subject">{entry.subject}</span>}
       </div>
       <div className="activity-who muted">
-        <span className="activity-actor">{entry.actor || entry.clientId || "—"}</span>
+        {/* The panel's own entries name no one but their tag. */}
+        {(entry.actorKind !== "panel" || entry.actor) && (
+          <span className="activity-actor">{entry.actor || entry.clientId || "—"}</span>
+        )}
         {kind && <span className="tag">{kind}</span>}
         {showServer && entry.serverId && (
           <Link href={`/servers/view/${encodeURIComponent(entry.serverId)}`} className="activity-server">
