@@ -1,10 +1,19 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { joinScopes } from "../../server/panel/scopes.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { newUser } from "../support/expect-api.ts";
-import { waitUntil } from "../support/poll.ts";
-import { type PanelClient, registeredClient, usePanelWithRemoteNode } from "../support/test-panel.ts";
+import { withPanelDb } from "../support/panel-db.ts";
+import { type PanelProcess, startPanel } from "../support/panel-process.ts";
+import { waitForExit, waitUntil } from "../support/poll.ts";
+import {
+  adminClient,
+  type PanelClient,
+  registeredClient,
+  usePanelWithRemoteNode,
+} from "../support/test-panel.ts";
 
 const taskScopes = ["server.tasks.view", "server.tasks.create", "server.tasks.edit", "server.tasks.run"];
 
@@ -74,5 +83,58 @@ describe("a task's authority across a node that was down", () => {
         details: { task: taskId, missingScope: "server.console.send" },
       }),
     ]);
+  });
+});
+
+describe("a task's authority across a panel restart", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-task-restart-"));
+  const started: PanelProcess[] = [];
+  afterAll(async () => {
+    for (const p of started.reverse()) await p.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("disables, when the panel starts, a local task whose author lost a scope while the panel was down", async () => {
+    const onPostgres = process.env.OUTPOST_TEST_DB === "postgres";
+    const first = await startPanel({ dataDir, postgresUrl: onPostgres ? inject("postgresUrl") : undefined });
+    started.push(first);
+    const admin = await adminClient(first);
+    const writer = newUser("taskrestart");
+    const author = await registeredClient(first, writer);
+    const id = "a7c0b002";
+    expect((await admin.put(`/api/servers/${id}`, { ...echoDefinition(), node: 0 })).status).toBe(200);
+    const scopes = ["server.view", "server.console.send", ...taskScopes];
+    const granted = await admin.put(`/api/servers/${id}/user/${encodeURIComponent(writer.email)}`, {
+      scopes,
+    });
+    expect(granted.status, granted.text).toBeLessThan(300);
+    const made = await author.post(`/api/servers/${id}/tasks`, {
+      name: "Hourly",
+      cronSchedule: "0 * * * *",
+      operations: [{ type: "console", message: "hello" }],
+    });
+    expect(made.status, made.text).toBe(200);
+    const authorId: number = (await author.get("/api/self")).body.id;
+
+    process.kill(first.pid, "SIGKILL");
+    await waitForExit(first.pid);
+    // Changed while no panel ran (another tool on the database): nothing told the node.
+    await withPanelDb(first, (db) =>
+      db
+        .updateTable("permissions")
+        .set({ scopes: joinScopes(scopes.filter((s) => s !== "server.console.send")) })
+        .where("user_id", "=", authorId)
+        .where("server_id", "=", id)
+        .execute(),
+    );
+
+    const second = await startPanel({ dataDir, env: { DATABASE_URL: first.databaseUrl ?? "" } });
+    started.push(second);
+    const again = await adminClient(second);
+    await waitUntil(
+      async () => (await again.get(`/api/servers/${id}/tasks/${made.body.id}`)).body.enabled === false,
+      10_000,
+      200,
+    );
   });
 });
