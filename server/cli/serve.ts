@@ -32,6 +32,9 @@ export async function serve(
     (msg) => app.log.warn(msg),
     (msg) => app.log.info(msg),
   );
+  // Rights may have shrunk while the panel was down: its own node's tasks are checked now (a remote
+  // node's at its first answer, nodes.onReachable).
+  if (localEngine) void services.tasks.reviewNode(localNodeId);
   // Alerts: told through the app's log; the servers' streams are held once the local node runs.
   services.notifier.log = app.log;
   services.alertWatch.start();

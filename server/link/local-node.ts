@@ -14,6 +14,8 @@ import type { NodeClient, NodeFeatures } from "./node-client.ts";
 export class LocalNode implements NodeClient {
   readonly nodeId = 0;
   readonly reachable = true;
+  /** In-process: it answers from the start and never goes away. */
+  readonly comebacks = 1;
   readonly servers: NodeServers;
   readonly files: NodeFiles;
   readonly backups: NodeBackups;

@@ -23,6 +23,11 @@ export interface NodeClient {
   features(): Promise<NodeFeatures>;
   /** Whether the last contact with the node worked. */
   readonly reachable: boolean;
+  /**
+   * How many times the node answered after not answering, its first answer
+   * included: it grows when any call (not only a health check) finds it back.
+   */
+  readonly comebacks: number;
   readonly servers: NodeServers;
   readonly files: NodeFiles;
   readonly backups: NodeBackups;

@@ -37,6 +37,8 @@ export interface StreamOptions {
 export class NodeHttp {
   /** Unknown until the first contact; only a node known to be down fails fast. */
   state: "unknown" | "up" | "down" = "unknown";
+  /** Times a call got an answer while the state was not "up" (NodeClient.comebacks). */
+  comebacks = 0;
 
   constructor(
     readonly address: RemoteNodeAddress,
@@ -126,6 +128,7 @@ export class NodeHttp {
       this.state = "down";
       throw this.unreachable(error);
     }
+    if (this.state !== "up") this.comebacks++;
     this.state = "up";
     return res;
   }

@@ -44,6 +44,10 @@ export class RemoteNode implements NodeClient {
     return this.http.state === "up";
   }
 
+  get comebacks(): number {
+    return this.http.comebacks;
+  }
+
   async health(): Promise<void> {
     await this.http.call("GET", "/daemon", { timeoutMs: 2000, evenIfDown: true });
   }

@@ -5,9 +5,12 @@ import type { ActivityEntryView, ActivityQuery } from "../wire/activity.ts";
 import { likePattern, pageOf, pageSizeMax } from "./paging.ts";
 import type { Settings } from "./settings.ts";
 
-/** Who did it: a user (a client's owner), an OAuth2 client, a task, or an SFTP user. */
+/**
+ * Who did it: a user (a client's owner), an OAuth2 client, a task, an SFTP
+ * user, or the panel itself (a task it disabled; userId is then whom it concerns).
+ */
 export interface ActivityActor {
-  kind: "user" | "client" | "task" | "sftp";
+  kind: "user" | "client" | "task" | "sftp" | "panel";
   userId?: number;
   /** A username; the name given at a failed sign-in; a task's name; the SFTP login name. */
   name: string;

@@ -19,8 +19,16 @@ const failuresToTell = 2;
 export class NodeMonitor {
   private readonly watches = new Map<number, Watch>();
 
-  /** Told once each time a node that answered stops answering. */
-  constructor(private readonly onUnreachable: (nodeId: number) => void = () => {}) {}
+  constructor(
+    /** Told once each time a node that answered stops answering. */
+    private readonly onUnreachable: (nodeId: number) => void = () => {},
+    /**
+     * Told when a node answers after not answering: its first answer once watched (the panel
+     * started, or the node was added or changed), and at the next check after any call found it
+     * back from being unreachable.
+     */
+    private readonly onReachable: (nodeId: number) => void = () => {},
+  ) {}
 
   watch(client: NodeClient): void {
     this.unwatch(client.nodeId);
@@ -28,11 +36,18 @@ export class NodeMonitor {
     this.watches.set(client.nodeId, watch);
     let failures = 0;
     let answered = false;
+    let comebacks = 0;
     const check = async () => {
       try {
         await client.health();
         failures = 0;
         answered = true;
+        // Counted by the client, so a return first seen by another call (after a change of rights
+        // the node missed) is told as well, at this check.
+        if (client.comebacks !== comebacks && watch.active) {
+          comebacks = client.comebacks;
+          this.onReachable(client.nodeId);
+        }
       } catch {
         failures++;
         if (answered && failures === failuresToTell && watch.active) {

@@ -40,9 +40,14 @@ const notFound = () => new ApiError(404, "ErrNodeNotFound", "no node with this i
  */
 export class Nodes {
   private readonly clients = new Map<number, NodeClient>();
-  private readonly monitor = new NodeMonitor((id) => this.onUnreachable(id));
+  private readonly monitor = new NodeMonitor(
+    (id) => this.onUnreachable(id),
+    (id) => this.onReachable(id),
+  );
   /** Told when a node that answered stops answering (the alert dispatcher). */
   onUnreachable: (nodeId: number) => void = () => {};
+  /** Told when a remote node answers after not answering, its first answer included (task review). */
+  onReachable: (nodeId: number) => void = () => {};
   private readonly backupTargets: BackupTargets;
 
   constructor(

@@ -118,11 +118,19 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const notifier = new Notifier(db, notificationChannels, mailer, settings, vapid);
   const notify = notifier.notify.bind(notifier);
   const alertWatch = new AlertWatch(db, (id) => servers.clientOf(id), notify);
-  const tasks = new Tasks(db, servers, notify, (msg) => process.emitWarning(msg));
+  const tasks = new Tasks(
+    db,
+    servers,
+    notify,
+    (msg) => process.emitWarning(msg),
+    (entry) => activity.record(entry),
+  );
   // A task runs with its author's rights: when they shrink, the tasks beyond them stop (tasks.ts).
   const rightsShrank = (userId: number, serverId?: string) => void tasks.authorRightsShrank(userId, serverId);
   notificationChannels.onChange = () => alertWatch.refresh();
   nodes.onUnreachable = (nodeId) => notify({ type: "node.unreachable", nodeId });
+  // Rights may have shrunk while a node could not be reached: its tasks are checked when it answers.
+  nodes.onReachable = (nodeId) => void tasks.reviewNode(nodeId);
   const live = new LiveConnections(
     config.connectionLimits,
     shared,

@@ -2,6 +2,7 @@ import type { Db } from "../db/database.ts";
 import { errors, errorText } from "../errors.ts";
 import type { TaskListView, TaskRunView, TaskView } from "../node-wire/task-wire.ts";
 import { type TaskSettings, taskOperationTypes } from "../templates/tasks.ts";
+import type { ActivityRecord } from "./activity.ts";
 import type { AlertEvent } from "./notifications/notifier.ts";
 import { holdsScope, parseScopes } from "./scopes.ts";
 import type { Servers } from "./servers.ts";
@@ -95,6 +96,8 @@ export class Tasks {
     /** Alerts: failures the panel sees in the node's answers (task.failed). */
     private readonly notify: (event: AlertEvent) => void = () => {},
     private readonly warn: (msg: string) => void = () => {},
+    /** The activity log: a task the panel disabled, under the author's user id so they see it. */
+    private readonly record: (entry: ActivityRecord) => Promise<void> = async () => {},
   ) {}
 
   private async node(serverId: string) {
@@ -143,7 +146,8 @@ export class Tasks {
    * After a user's rights shrank (on one server, or globally: every server),
    * their tasks that now hold an operation they may not do by hand are
    * disabled on the node, so no schedule, event or console line runs them.
-   * A node that cannot be reached keeps them as they were (logged).
+   * A node that cannot be reached keeps them as they were (logged) until it
+   * answers again: then reviewNode() checks them.
    */
   async authorRightsShrank(userId: number, serverId?: string): Promise<void> {
     const ids =
@@ -152,19 +156,64 @@ export class Tasks {
         : (await this.db.selectFrom("servers").select("id").execute()).map((row) => row.id);
     for (const id of ids) {
       try {
-        const node = await this.node(id);
-        const held = await authorScopes(this.db, userId, id);
-        for (const task of (await node.list(id)).tasks) {
-          if (task.author !== userId || !task.enabled || missingOperationScope(task, held) === undefined)
-            continue;
-          const { id: taskId, nextRun, lastRun, ...saved } = task;
-          await node.update(id, taskId, { ...saved, enabled: false });
-        }
+        await this.reviewServer(id, userId);
       } catch (error) {
         this.warn(
           `tasks of server ${id} by user ${userId} not checked after a change of rights: ${errorText(error)}`,
         );
       }
+    }
+  }
+
+  /**
+   * Every enabled task on a node, checked against its author's rights now (as
+   * authorRightsShrank does): called when a node answers again, and when the
+   * panel starts, since rights may have changed while the node could not be
+   * reached. Idempotent, so several panels reviewing the same node is harmless.
+   */
+  async reviewNode(nodeId: number): Promise<void> {
+    let rows: { id: string }[];
+    try {
+      rows = await this.db.selectFrom("servers").select("id").where("node_id", "=", nodeId).execute();
+    } catch (error) {
+      this.warn(`tasks of node ${nodeId} not checked: ${errorText(error)}`);
+      return;
+    }
+    for (const { id } of rows) {
+      try {
+        await this.reviewServer(id);
+      } catch (error) {
+        this.warn(`tasks of server ${id} not checked after node ${nodeId} answered: ${errorText(error)}`);
+      }
+    }
+  }
+
+  /** Disables a server's enabled tasks (of one author, or all) that need a scope their author lacks. */
+  private async reviewServer(serverId: string, onlyAuthor?: number): Promise<void> {
+    const node = await this.node(serverId);
+    const rights = new Map<number, Promise<string[]>>();
+    for (const task of (await node.list(serverId)).tasks) {
+      const author = task.author;
+      // A task saved before tasks had authors keeps its schedule (SECURITY.md).
+      if (author === undefined || !task.enabled || (onlyAuthor !== undefined && author !== onlyAuthor))
+        continue;
+      if (!rights.has(author)) rights.set(author, authorScopes(this.db, author, serverId));
+      const missing = missingOperationScope(task, (await rights.get(author)) ?? []);
+      if (missing === undefined) continue;
+      const { id: taskId, nextRun, lastRun, ...saved } = task;
+      await node.update(serverId, taskId, { ...saved, enabled: false });
+      this.warn(
+        `task ${taskId} of server ${serverId} disabled: its author (user ${author}) lacks ${missing}`,
+      );
+      void this.record({
+        actor: { kind: "panel", userId: author, name: "" },
+        address: "",
+        action: "task.disable",
+        ok: true,
+        serverId,
+        subject: task.name || taskId,
+        details: { task: taskId, missingScope: missing },
+      });
     }
   }
 

@@ -49,7 +49,9 @@ function Entry({ entry, showServer, locale }: { entry: ActivityEntry; showServer
         ? t`SFTP`
         : entry.actorKind === "client"
           ? t`OAuth client`
-          : "";
+          : entry.actorKind === "panel"
+            ? t`Panel`
+            : "";
   const details = detailText(entry.details);
   return (
     <li className="activity-entry" data-testid="activity-entry">
@@ -63,7 +65,10 @@ function Entry({ entry, showServer, locale }: { entry: ActivityEntry; showServer
         {entry.subject && <span className="activity-subject">{entry.subject}</span>}
       </div>
       <div className="activity-who muted">
-        <span className="activity-actor">{entry.actor || entry.clientId || "—"}</span>
+        {/* The panel's own entries name no one but their tag. */}
+        {(entry.actorKind !== "panel" || entry.actor) && (
+          <span className="activity-actor">{entry.actor || entry.clientId || "—"}</span>
+        )}
         {kind && <span className="tag">{kind}</span>}
         {showServer && entry.serverId && (
           <Link href={`/servers/view/${encodeURIComponent(entry.serverId)}`} className="activity-server">
