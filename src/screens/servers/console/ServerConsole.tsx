@@ -2,6 +2,7 @@ import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { sendCommand } from "../../../api/servers";
+import { online } from "../../../offline/network";
 import type { ServerLive } from "../../../state/serverLive";
 import { ActionIcon } from "../serverIcons";
 import { AnsiParser } from "./ansi";
@@ -18,6 +19,14 @@ const TAIL_SLACK_PX = 24;
 
 function ConnectionState({ live }: { live: ServerLive }) {
   const state = live.socket.value;
+  // Offline, a socket may still look open until it times out: nothing live reaches it.
+  if (!online.value) {
+    return (
+      <span className="conn conn-closed" data-testid="socket-state" data-state="offline">
+        <Trans>Not live: you are offline</Trans>
+      </span>
+    );
+  }
   if (state === "open") {
     return (
       <span className="conn conn-open" data-testid="socket-state" data-state="open">
