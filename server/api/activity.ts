@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
+import type { ActivityEntryView } from "../contract/api/activity.ts";
+import { ActivityList, ActivityQuery } from "../contract/api/activity.ts";
+import { ServerIdParams } from "../contract/api/servers.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { ActivityFilter } from "../panel/activity.ts";
-import type { ActivityEntryView } from "../wire/activity.ts";
-import { ActivityList, ActivityQuery } from "../wire/activity.ts";
-import { ServerIdParams } from "../wire/servers.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { LoginAnswer, LoginBody, OtpBody, RegisterBody } from "../contract/api/auth.ts";
+import { InviteAcceptBody } from "../contract/api/server-users.ts";
 import type { IssuedSession } from "../panel/sign-in.ts";
 import { otpPendingSeconds } from "../panel/sign-in.ts";
 import { tokenHash } from "../panel/tokens.ts";
-import { LoginAnswer, LoginBody, OtpBody, RegisterBody } from "../wire/auth.ts";
-import { InviteAcceptBody } from "../wire/server-users.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

@@ -1,6 +1,6 @@
+import { BackupCreateQuery, BackupList, BackupParams, BackupView } from "../contract/api/backups.ts";
+import { ServerIdParams } from "../contract/api/servers.ts";
 import { Backups } from "../panel/backups.ts";
-import { BackupCreateQuery, BackupList, BackupParams, BackupView } from "../wire/backups.ts";
-import { ServerIdParams } from "../wire/servers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const byServer = { params: ServerIdParams };

@@ -1,4 +1,4 @@
-import { PanelConfigAnswer } from "../wire/settings.ts";
+import { PanelConfigAnswer } from "../contract/api/settings.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** GET /api/config: what the browser needs before sign-in (reference §10.4). */

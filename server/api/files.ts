@@ -1,5 +1,7 @@
 import { PassThrough, type Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
+import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../contract/api/files.ts";
+import { ServerIdParams } from "../contract/api/servers.ts";
 import { ApiError, errors } from "../errors.ts";
 import {
   abortedWhenGone,
@@ -13,8 +15,6 @@ import {
   tooLarge,
 } from "../http/file-http.ts";
 import { refuseNulPaths, requestPath } from "../http/request-path.ts";
-import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../wire/files.ts";
-import { ServerIdParams } from "../wire/servers.ts";
 import { firstFile, isMultipart } from "./pipeline/multipart-file.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

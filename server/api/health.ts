@@ -1,5 +1,5 @@
+import { HealthAnswer } from "../contract/api/health.ts";
 import { ApiError } from "../errors.ts";
-import { HealthAnswer } from "../wire/health.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** How long the database may take to answer before this panel calls itself unhealthy. */

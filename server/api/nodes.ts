@@ -1,6 +1,5 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import { holdsScope } from "../panel/scopes.ts";
 import {
   NodeCreateBody,
   NodeDeployment,
@@ -8,7 +7,8 @@ import {
   NodeIdParams,
   NodeUpdateBody,
   NodeView,
-} from "../wire/nodes.ts";
+} from "../contract/api/nodes.ts";
+import { holdsScope } from "../panel/scopes.ts";
 import { CachedAnswers } from "./pipeline/cached-answer.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";

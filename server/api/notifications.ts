@@ -1,7 +1,12 @@
+import {
+  ChannelCreateBody,
+  ChannelCreated,
+  ChannelList,
+  ChannelParams,
+} from "../contract/api/notifications.ts";
 import { errors } from "../errors.ts";
 import type { Principal } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
-import { ChannelCreateBody, ChannelCreated, ChannelList, ChannelParams } from "../wire/notifications.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { TokenBody } from "../contract/api/auth.ts";
+import { parseSftpUsername } from "../contract/node/sftp-username.ts";
 import { ApiError } from "../errors.ts";
-import { parseSftpUsername } from "../node-wire/sftp-username.ts";
 import type { PanelServices } from "../panel/services.ts";
 import { sessionLifetimeMs } from "../panel/sessions.ts";
 import { newToken } from "../panel/tokens.ts";
-import { TokenBody } from "../wire/auth.ts";
 import { toApiError } from "./pipeline/error-handler.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { ServerIdParams } from "../wire/servers.ts";
+import { ServerIdParams } from "../contract/api/servers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const byId = { params: ServerIdParams };

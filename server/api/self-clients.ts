@@ -1,5 +1,5 @@
+import { SelfClient, SelfClientCreateBody, SelfClientList, SelfClientParams } from "../contract/api/self.ts";
 import type { OAuthClient } from "../panel/oauth-clients.ts";
-import { SelfClient, SelfClientCreateBody, SelfClientList, SelfClientParams } from "../wire/self.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

@@ -1,4 +1,10 @@
-import { OtpEnrolment, OtpStatus, OtpTokenBody, OtpTokenParams, RecoveryCodes } from "../wire/self.ts";
+import {
+  OtpEnrolment,
+  OtpStatus,
+  OtpTokenBody,
+  OtpTokenParams,
+  RecoveryCodes,
+} from "../contract/api/self.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { SelfUpdateBody, UserView } from "../wire/self.ts";
+import { SelfUpdateBody, UserView } from "../contract/api/self.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

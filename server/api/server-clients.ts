@@ -1,11 +1,11 @@
-import type { OAuthClient } from "../panel/oauth-clients.ts";
 import {
   ServerClientCreateBody,
   ServerClientCreated,
   ServerClientList,
   ServerClientParams,
-} from "../wire/server-clients.ts";
-import { ServerIdParams } from "../wire/servers.ts";
+} from "../contract/api/server-clients.ts";
+import { ServerIdParams } from "../contract/api/servers.ts";
+import type { OAuthClient } from "../panel/oauth-clients.ts";
 import { requirePrincipal, requireServerScopes } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

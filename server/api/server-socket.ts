@@ -1,10 +1,10 @@
+import { ServerIdParams } from "../contract/api/servers.ts";
+import { frameBytes } from "../contract/node/frame-text.ts";
+import type { SocketChannel } from "../contract/node/server-wire.ts";
 import { boundedSend, tooSlowClose } from "../http/socket-send.ts";
-import { frameBytes } from "../node-wire/frame-text.ts";
-import type { SocketChannel } from "../node-wire/server-wire.ts";
 import type { Reservation } from "../panel/live-connections.ts";
 import { scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
-import { ServerIdParams } from "../wire/servers.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { isSameOrigin } from "./pipeline/same-origin.ts";
 import { webSocketHandler } from "./pipeline/websocket.ts";

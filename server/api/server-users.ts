@@ -1,7 +1,12 @@
 import { Type } from "typebox";
+import {
+  InviteAnswer,
+  ServerUserGrantBody,
+  ServerUserList,
+  ServerUserParams,
+} from "../contract/api/server-users.ts";
+import { ServerIdParams } from "../contract/api/servers.ts";
 import { errors } from "../errors.ts";
-import { InviteAnswer, ServerUserGrantBody, ServerUserList, ServerUserParams } from "../wire/server-users.ts";
-import { ServerIdParams } from "../wire/servers.ts";
 import { requirePrincipal, requireServerScopes } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

@@ -1,9 +1,4 @@
 import { Type } from "typebox";
-import { ApiError } from "../errors.ts";
-import { type ServerAction, serverActions } from "../node-wire/server-wire.ts";
-import { type Principal, scopesOnServer } from "../panel/principal.ts";
-import { holdsScope } from "../panel/scopes.ts";
-import type { VariableValue } from "../templates/index.ts";
 import {
   FlagsBody,
   ServerCreateBody,
@@ -12,7 +7,12 @@ import {
   ServerList,
   ServerListQuery,
   ServerWithPerms,
-} from "../wire/servers.ts";
+} from "../contract/api/servers.ts";
+import { type ServerAction, serverActions } from "../contract/node/server-wire.ts";
+import { ApiError } from "../errors.ts";
+import { type Principal, scopesOnServer } from "../panel/principal.ts";
+import { holdsScope } from "../panel/scopes.ts";
+import type { VariableValue } from "../templates/index.ts";
 import { CachedAnswers } from "./pipeline/cached-answer.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";

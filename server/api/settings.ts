@@ -6,7 +6,7 @@ import {
   UserSettingBody,
   UserSettingKeyParams,
   UserSettingList,
-} from "../wire/settings.ts";
+} from "../contract/api/settings.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

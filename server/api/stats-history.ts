@@ -1,7 +1,7 @@
+import { NodeIdParams } from "../contract/api/nodes.ts";
+import { ServerIdParams } from "../contract/api/servers.ts";
+import { HistoryQuery, HistoryView, NodeHistoryAnswer } from "../contract/api/stats-history.ts";
 import { StatsHistory } from "../panel/stats-history.ts";
-import { NodeIdParams } from "../wire/nodes.ts";
-import { ServerIdParams } from "../wire/servers.ts";
-import { HistoryQuery, HistoryView, NodeHistoryAnswer } from "../wire/stats-history.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** Resource history (issue 24): a server's under the live stats' scope, a node's for those who see nodes. */

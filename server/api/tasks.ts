@@ -1,6 +1,4 @@
-import { scopesOnServer } from "../panel/principal.ts";
-import type { TaskCaller } from "../panel/tasks.ts";
-import { ServerIdParams } from "../wire/servers.ts";
+import { ServerIdParams } from "../contract/api/servers.ts";
 import {
   TaskBody,
   TaskList,
@@ -9,7 +7,9 @@ import {
   TaskRunView,
   TaskSettings,
   TaskView,
-} from "../wire/tasks.ts";
+} from "../contract/api/tasks.ts";
+import { scopesOnServer } from "../panel/principal.ts";
+import type { TaskCaller } from "../panel/tasks.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

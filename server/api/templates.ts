@@ -1,8 +1,5 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import { ApiError } from "../errors.ts";
-import { holdsScope } from "../panel/scopes.ts";
-import { localRepoId } from "../panel/templates/template-repos.ts";
 import {
   RepoCreateBody,
   RepoListQuery,
@@ -12,7 +9,10 @@ import {
   TemplateBody,
   TemplateImportBody,
   TemplateImportView,
-} from "../wire/templates.ts";
+} from "../contract/api/templates.ts";
+import { ApiError } from "../errors.ts";
+import { holdsScope } from "../panel/scopes.ts";
+import { localRepoId } from "../panel/templates/template-repos.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 

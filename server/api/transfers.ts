@@ -1,7 +1,7 @@
+import { ServerIdParams } from "../contract/api/servers.ts";
+import { TransferBody, TransferTargets } from "../contract/api/transfers.ts";
 import { ApiError } from "../errors.ts";
 import { localNodeId } from "../panel/nodes.ts";
-import { ServerIdParams } from "../wire/servers.ts";
-import { TransferBody, TransferTargets } from "../wire/transfers.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const grantRefused = () =>

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import type { Editor } from "../panel/user-admin.ts";
-import { UserView } from "../wire/self.ts";
+import { UserView } from "../contract/api/self.ts";
 import {
   ScopesBody,
   UserCreateBody,
@@ -9,7 +8,8 @@ import {
   UserList,
   UserListQuery,
   UserUpdateBody,
-} from "../wire/users.ts";
+} from "../contract/api/users.ts";
+import type { Editor } from "../panel/user-admin.ts";
 import { CachedAnswers } from "./pipeline/cached-answer.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";

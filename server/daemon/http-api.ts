@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
+import { verifyNodeToken } from "../contract/node/node-token.ts";
 import { ApiError } from "../errors.ts";
-import { verifyNodeToken } from "../node-wire/node-token.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
 import type { DaemonConfig } from "./config.ts";
 import type { DaemonEngine } from "./engine.ts";

@@ -1,8 +1,8 @@
 import { Type } from "typebox";
+import { frameBytes } from "../contract/node/frame-text.ts";
+import { type ServerAction, type SocketChannel, serverActions } from "../contract/node/server-wire.ts";
 import { ApiError } from "../errors.ts";
 import { boundedSend } from "../http/socket-send.ts";
-import { frameBytes } from "../node-wire/frame-text.ts";
-import { type ServerAction, type SocketChannel, serverActions } from "../node-wire/server-wire.ts";
 import type { Router } from "./http/router.ts";
 import type { ServerOps } from "./server-ops.ts";
 

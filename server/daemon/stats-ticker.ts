@@ -1,4 +1,4 @@
-import type { SocketMessage, StatsView } from "../node-wire/server-wire.ts";
+import type { SocketMessage, StatsView } from "../contract/node/server-wire.ts";
 
 type Watcher = (message: SocketMessage) => void;
 

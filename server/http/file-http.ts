@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable, Transform } from "node:stream";
 import type { FastifyInstance } from "fastify";
+import type { ByteRange, FileBytes, FileRead } from "../contract/node/file-wire.ts";
 import { ApiError, errors } from "../errors.ts";
-import type { ByteRange, FileBytes, FileRead } from "../node-wire/file-wire.ts";
 
 /**
  * How files go over HTTP, written once for the panel's routes and the

@@ -1,13 +1,13 @@
-import type { NodeBackups } from "../node-wire/backup-wire.ts";
-import type { NodeFiles } from "../node-wire/file-wire.ts";
-import type { NodeHistory } from "../node-wire/history-wire.ts";
-import type { NodeEngine } from "../node-wire/node-engine.ts";
-import type { NodeEvents } from "../node-wire/node-events.ts";
-import type { NodeQuery } from "../node-wire/query-wire.ts";
-import type { NodeServers } from "../node-wire/server-wire.ts";
-import type { NodeSftp } from "../node-wire/sftp-wire.ts";
-import type { NodeTasks } from "../node-wire/task-wire.ts";
-import type { NodeTransfers, TransferSource } from "../node-wire/transfer-wire.ts";
+import type { NodeBackups } from "../contract/node/backup-wire.ts";
+import type { NodeFiles } from "../contract/node/file-wire.ts";
+import type { NodeHistory } from "../contract/node/history-wire.ts";
+import type { NodeEngine } from "../contract/node/node-engine.ts";
+import type { NodeEvents } from "../contract/node/node-events.ts";
+import type { NodeQuery } from "../contract/node/query-wire.ts";
+import type { NodeServers } from "../contract/node/server-wire.ts";
+import type { NodeSftp } from "../contract/node/sftp-wire.ts";
+import type { NodeTasks } from "../contract/node/task-wire.ts";
+import type { NodeTransfers, TransferSource } from "../contract/node/transfer-wire.ts";
 import type { NodeClient, NodeFeatures } from "./node-client.ts";
 
 /** The node inside the panel process: calls go straight to its engine. */

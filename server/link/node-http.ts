@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
+import { signNodeToken } from "../contract/node/node-token.ts";
 import { ApiError, type ErrorMetadata } from "../errors.ts";
-import { signNodeToken } from "../node-wire/node-token.ts";
 
 export interface RemoteNodeAddress {
   nodeId: number;

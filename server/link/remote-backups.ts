@@ -1,6 +1,11 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import type { BackupBytes, NodeBackups, NodeBackupView, S3BackupTarget } from "../node-wire/backup-wire.ts";
+import type {
+  BackupBytes,
+  NodeBackups,
+  NodeBackupView,
+  S3BackupTarget,
+} from "../contract/node/backup-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** A remote node's backups API, through the daemon's routes under /daemon/server/{id}. */

@@ -1,4 +1,4 @@
-import type { NodeEvent, NodeEvents } from "../node-wire/node-events.ts";
+import type { NodeEvent, NodeEvents } from "../contract/node/node-events.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** A remote node's events, over the daemon's WebSocket GET /daemon/events. */

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
+import type { FileEntry, FileRead, NodeFiles } from "../contract/node/file-wire.ts";
 import { fileBytesOf, uploadFailure } from "../http/file-http.ts";
-import type { FileEntry, FileRead, NodeFiles } from "../node-wire/file-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** How long a node may take to delete, move or list (a large tree), before the call is given up. */

@@ -1,4 +1,9 @@
-import type { HistoryRange, HistoryView, NodeHistory, NodeHistoryView } from "../node-wire/history-wire.ts";
+import type {
+  HistoryRange,
+  HistoryView,
+  NodeHistory,
+  NodeHistoryView,
+} from "../contract/node/history-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** A remote node's resource history, through the daemon's /daemon/…/stats/history routes. */

@@ -1,5 +1,5 @@
+import { type NodeQuery, type QueryView, queryTypeHeader } from "../contract/node/query-wire.ts";
 import { ApiError } from "../errors.ts";
-import { type NodeQuery, type QueryView, queryTypeHeader } from "../node-wire/query-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** The daemon bounds a query to 3 s; this leaves room for the way there and back. */

@@ -8,7 +8,7 @@ import type {
   SocketChannel,
   SocketMessage,
   StatsView,
-} from "../node-wire/server-wire.ts";
+} from "../contract/node/server-wire.ts";
 import type { Template, VariableValue } from "../templates/index.ts";
 import type { NodeHttp } from "./node-http.ts";
 

@@ -1,4 +1,4 @@
-import type { NodeSftp, SftpSessionFilter } from "../node-wire/sftp-wire.ts";
+import type { NodeSftp, SftpSessionFilter } from "../contract/node/sftp-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** A remote node's SFTP sessions, through the daemon's POST /daemon/sftp/end. */

@@ -1,4 +1,4 @@
-import type { NodeTasks, TaskListView, TaskRunView, TaskView } from "../node-wire/task-wire.ts";
+import type { NodeTasks, TaskListView, TaskRunView, TaskView } from "../contract/node/task-wire.ts";
 import type { TaskSettings } from "../templates/tasks.ts";
 import type { NodeHttp } from "./node-http.ts";
 

@@ -6,7 +6,7 @@ import {
   type TransferReceipt,
   type TransferSourceAddress,
   transferExportPath,
-} from "../node-wire/transfer-wire.ts";
+} from "../contract/node/transfer-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** A remote node's transfer API, through the daemon's routes under /daemon/transfer/{id}. */

@@ -1,7 +1,7 @@
 import { type Selectable, sql } from "kysely";
+import type { ActivityEntryView, ActivityQuery } from "../contract/api/activity.ts";
 import type { Db } from "../db/database.ts";
 import type { ActivityTable } from "../db/tables.ts";
-import type { ActivityEntryView, ActivityQuery } from "../wire/activity.ts";
 import { likePattern, pageOf, pageSizeMax } from "./paging.ts";
 import type { Settings } from "./settings.ts";
 

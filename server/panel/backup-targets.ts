@@ -1,9 +1,9 @@
+import type { BackupTargetInput, BackupTargetView } from "../contract/api/nodes.ts";
+import type { S3BackupTarget } from "../contract/node/backup-wire.ts";
 import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { S3BackupTarget } from "../node-wire/backup-wire.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
-import type { BackupTargetInput, BackupTargetView } from "../wire/nodes.ts";
 
 type Settings = Omit<S3BackupTarget, "type" | "secretAccessKey">;
 

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Selectable } from "kysely";
+import { type BackupView, backupNameMax } from "../contract/api/backups.ts";
+import type { BackupState, NodeBackupView } from "../contract/node/backup-wire.ts";
 import type { Db } from "../db/database.ts";
 import type { BackupTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
-import type { BackupState, NodeBackupView } from "../node-wire/backup-wire.ts";
-import { type BackupView, backupNameMax } from "../wire/backups.ts";
 import type { AlertEvent } from "./notifications/notifier.ts";
 import { assertServerExists } from "./server-exists.ts";
 import type { Servers } from "./servers.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { SftpSessionFilter } from "../contract/node/sftp-wire.ts";
 import { ApiError } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { SftpSessionFilter } from "../node-wire/sftp-wire.ts";
 import { RemoteSftpEnds } from "./remote-sftp-ends.ts";
 import { rotatedSessionGraceMs } from "./sessions.ts";
 import type { SharedState } from "./shared-state.ts";

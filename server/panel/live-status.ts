@@ -1,4 +1,4 @@
-import type { NodeServers, ServerStatusView, StatsView } from "../node-wire/server-wire.ts";
+import type { NodeServers, ServerStatusView, StatsView } from "../contract/node/server-wire.ts";
 import type { ServerLimits } from "../templates/index.ts";
 
 /** What one `/api/live` socket wants of one server, as its caller's scopes allow. */

@@ -1,5 +1,5 @@
+import type { NodeActivity, NodeEvent } from "../contract/node/node-events.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { NodeActivity, NodeEvent } from "../node-wire/node-events.ts";
 import type { Activity } from "./activity.ts";
 
 /** How often the set of nodes is looked at again, and how long a lost stream waits to reconnect. */

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { Selectable } from "kysely";
+import type { BackupTargetInput, BackupTargetView } from "../contract/api/nodes.ts";
 import type { Db } from "../db/database.ts";
 import type { NodeTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import { RemoteNode } from "../link/remote-node.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
-import type { BackupTargetInput, BackupTargetView } from "../wire/nodes.ts";
 import { BackupTargets } from "./backup-targets.ts";
 import { NodeMonitor } from "./node-monitor.ts";
 import { checkNodeFields, type NodeFields } from "./node-rules.ts";

@@ -1,5 +1,5 @@
+import type { SftpSessionFilter } from "../contract/node/sftp-wire.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { SftpSessionFilter } from "../node-wire/sftp-wire.ts";
 
 /** How often the ends a node could not take are asked again. */
 export const sftpEndRetryMs = 15_000;

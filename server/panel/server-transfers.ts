@@ -1,8 +1,8 @@
+import { transferExportPath } from "../contract/node/transfer-wire.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import { ApiError, errors, errorText } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import { transferExportPath } from "../node-wire/transfer-wire.ts";
 import type { LiveConnections } from "./live-connections.ts";
 import type { Nodes } from "./nodes.ts";
 import type { Settings } from "./settings.ts";

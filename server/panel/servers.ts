@@ -1,9 +1,9 @@
 import { type Selectable, sql } from "kysely";
+import type { NodeServers, ServerDataView } from "../contract/node/server-wire.ts";
 import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { NodeServers, ServerDataView } from "../node-wire/server-wire.ts";
 import type { Template, Variable, VariableValue } from "../templates/index.ts";
 import {
   hiddenNames,

@@ -1,5 +1,5 @@
+import type { HistoryRange, HistoryView } from "../contract/node/history-wire.ts";
 import type { Db } from "../db/database.ts";
-import type { HistoryRange, HistoryView } from "../node-wire/history-wire.ts";
 import type { Nodes } from "./nodes.ts";
 import type { Servers } from "./servers.ts";
 

@@ -1,6 +1,6 @@
+import type { TaskListView, TaskRunView, TaskView } from "../contract/node/task-wire.ts";
 import type { Db } from "../db/database.ts";
 import { errors, errorText } from "../errors.ts";
-import type { TaskListView, TaskRunView, TaskView } from "../node-wire/task-wire.ts";
 import { type TaskSettings, taskOperationTypes } from "../templates/tasks.ts";
 import type { ActivityRecord } from "./activity.ts";
 import type { AlertEvent } from "./notifications/notifier.ts";

@@ -1,4 +1,4 @@
-import type { ActivityList, ActivityQuery } from "../../server/wire/activity";
+import type { ActivityList, ActivityQuery } from "../../server/contract/api/activity";
 import { type CallOptions, get } from "./client";
 
 // The activity log: /api/activity (administrators), /api/servers/{id}/activity, /api/self/activity.

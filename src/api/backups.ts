@@ -1,4 +1,4 @@
-import type { BackupView } from "../../server/wire/backups";
+import type { BackupView } from "../../server/contract/api/backups";
 import { type CallOptions, del, get, post } from "./client";
 
 // Backups of a server (spec §7, reference §12.19). Types come from the server's wire definitions.

@@ -1,4 +1,4 @@
-import type { FileEntry as WireFileEntry } from "../../server/wire/files";
+import type { FileEntry as WireFileEntry } from "../../server/contract/api/files";
 import { authHeaders, type CallOptions, del, post, put, sessionSettled } from "./client";
 import { type ApiError, toApiError } from "./errors";
 

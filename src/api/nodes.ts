@@ -6,7 +6,7 @@ import type {
   NodeFeaturesAnswer,
   NodeUpdateBody,
   NodeView,
-} from "../../server/wire/nodes";
+} from "../../server/contract/api/nodes";
 import { type CallOptions, del, get, post, put } from "./client";
 
 // /api/nodes (spec §7, reference §9). Types come from the server's wire schemas.

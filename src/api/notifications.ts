@@ -1,4 +1,4 @@
-import type { ChannelCreated, ChannelView, NotificationEvent } from "../../server/wire/notifications";
+import type { ChannelCreated, ChannelView, NotificationEvent } from "../../server/contract/api/notifications";
 import { del, get, post } from "./client";
 
 // The signed-in user's alert channels (issue 24): this device's Web Push, webhooks, e-mail.

@@ -1,4 +1,4 @@
-import type { QueryAnswer, QueryView } from "../../server/node-wire/query-wire";
+import type { QueryAnswer, QueryView } from "../../server/contract/node/query-wire";
 import { type CallOptions, get, headStatus } from "./client";
 
 // The player-count query (spec §7, reference §5.10). Types come from the server's wire definitions.

@@ -1,4 +1,4 @@
-import type { SelfClient } from "../../server/wire/self";
+import type { SelfClient } from "../../server/contract/api/self";
 import { del, get, post, put } from "./client";
 
 // The signed-in user's own account (spec §7 Own account).

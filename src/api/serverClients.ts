@@ -2,7 +2,7 @@ import type {
   ServerClient,
   ServerClientCreateBody,
   ServerClientCreated,
-} from "../../server/wire/server-clients";
+} from "../../server/contract/api/server-clients";
 import { type CallOptions, del, get, post } from "./client";
 
 // OAuth2 clients bound to one server: their tokens act on that server only, with their scopes.

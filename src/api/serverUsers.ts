@@ -1,4 +1,4 @@
-import type { InviteAcceptBody, InviteAnswer, ServerUser } from "../../server/wire/server-users";
+import type { InviteAcceptBody, InviteAnswer, ServerUser } from "../../server/contract/api/server-users";
 import type { ScopesAnswer } from "./auth";
 import { type CallOptions, del, get, post, put } from "./client";
 

@@ -1,3 +1,5 @@
+import type { ServerList, ServerView } from "../../server/contract/api/servers";
+import type { TransferMessage, TransferTargets } from "../../server/contract/api/transfers";
 import type {
   ConsoleView,
   FlagsView,
@@ -5,10 +7,8 @@ import type {
   ServerDataView,
   ServerStatusView,
   StatsView,
-} from "../../server/node-wire/server-wire";
+} from "../../server/contract/node/server-wire";
 import type { Template, VariableValue } from "../../server/templates/index.ts";
-import type { ServerList, ServerView } from "../../server/wire/servers";
-import type { TransferMessage, TransferTargets } from "../../server/wire/transfers";
 import { type CallOptions, del, get, post, put } from "./client";
 
 // /api/servers (spec §7, reference §4–§6). Types come from the server's wire definitions.

@@ -1,4 +1,4 @@
-import type { HistoryPoint, HistoryRange, HistoryView } from "../../server/node-wire/history-wire";
+import type { HistoryPoint, HistoryRange, HistoryView } from "../../server/contract/node/history-wire";
 import type { NodeHistoryAnswer } from "../../server/panel/stats-history";
 import { type CallOptions, get } from "./client";
 

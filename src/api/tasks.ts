@@ -1,4 +1,4 @@
-import type { TaskListView, TaskRunView, TaskView } from "../../server/node-wire/task-wire";
+import type { TaskListView, TaskRunView, TaskView } from "../../server/contract/node/task-wire";
 import { type CallOptions, del, get, post, put } from "./client";
 
 // A server's tasks (kept and run by its node). Types come from the server's wire definitions.

@@ -1,5 +1,10 @@
-import type { UserView } from "../../server/wire/self";
-import type { UserCreateBody, UserList, UserListQuery, UserUpdateBody } from "../../server/wire/users";
+import type { UserView } from "../../server/contract/api/self";
+import type {
+  UserCreateBody,
+  UserList,
+  UserListQuery,
+  UserUpdateBody,
+} from "../../server/contract/api/users";
 import { type CallOptions, del, get, post, put } from "./client";
 
 // /api/users (spec §7 Users, reference §12.18). Types come from the server's wire schemas.

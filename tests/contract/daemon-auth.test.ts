@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeAudience, signNodeToken } from "../../server/node-wire/node-token.ts";
+import { nodeAudience, signNodeToken } from "../../server/contract/node/node-token.ts";
 import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
 import { freePort } from "../support/free-port.ts";
 import { waitUntil } from "../support/poll.ts";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { signNodeToken } from "../../server/node-wire/node-token.ts";
+import { signNodeToken } from "../../server/contract/node/node-token.ts";
 import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError } from "../support/expect-api.ts";

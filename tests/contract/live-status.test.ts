@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NodeServers } from "../../server/node-wire/server-wire.ts";
+import type { NodeServers } from "../../server/contract/node/server-wire.ts";
 import { LiveStatus, type LiveWatcher } from "../../server/panel/live-status.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";

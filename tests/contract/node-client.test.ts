@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SocketMessage } from "../../server/contract/node/server-wire.ts";
 import { dockerAnswers } from "../../server/daemon/docker-probe.ts";
-import type { SocketMessage } from "../../server/node-wire/server-wire.ts";
 import { productVersion } from "../../server/version.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";

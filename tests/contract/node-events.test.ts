@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NodeEvent } from "../../server/node-wire/node-events.ts";
+import type { NodeEvent } from "../../server/contract/node/node-events.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
 import { waitUntil } from "../support/poll.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FileRead } from "../../server/node-wire/file-wire.ts";
+import type { FileRead } from "../../server/contract/node/file-wire.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
 import { waitUntil } from "../support/poll.ts";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TaskRunView } from "../../server/node-wire/task-wire.ts";
+import type { TaskRunView } from "../../server/contract/node/task-wire.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
 import { waitUntil } from "../support/poll.ts";

@@ -7,7 +7,7 @@ import { admin, adminApi, deviceContext, snap, tr, unique, visitAsAdmin } from "
 
 // The node's own console lines in the page's language (issue 27): the node still writes English
 // into the console (PufferPanel's client reads it as it is), every line through one table of codes
-// (server/node-wire/console-messages.ts); this client reads the code back by that table and shows
+// (server/contract/node/console-messages.ts); this client reads the code back by that table and shows
 // the line in German, Russian or Arabic, the foreign parts (a URL, a file, a command) quoted.
 
 /** The words of an ICU plural translation's `which` case around its argument, `#` as `n`. */

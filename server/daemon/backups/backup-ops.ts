@@ -1,14 +1,14 @@
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ApiError } from "../../errors.ts";
 import {
   type BackupBytes,
   backupFileNamePattern,
   type NodeBackups,
   type NodeBackupView,
   type S3BackupTarget,
-} from "../../node-wire/backup-wire.ts";
+} from "../../contract/node/backup-wire.ts";
+import { ApiError } from "../../errors.ts";
 import { privateFileMode } from "../../secrets/private-files.ts";
 import type { ServerInstance } from "../runtime/instance.ts";
 import type { ServerStore } from "../servers/server-store.ts";

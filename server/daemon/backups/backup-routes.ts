@@ -4,7 +4,7 @@ import type { BackupOps } from "./backup-ops.ts";
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const ByFile = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
-/** The panel checked the fields (server/wire/nodes.ts); the node holds them to the same bounds. */
+/** The panel checked the fields (server/contract/api/nodes.ts); the node holds them to the same bounds. */
 const TargetBody = Type.Object({
   target: Type.Union([
     Type.Null(),

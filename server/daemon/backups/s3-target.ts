@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
+import { backupFileNamePattern, type S3BackupTarget } from "../../contract/node/backup-wire.ts";
 import { ApiError, errorText } from "../../errors.ts";
-import { backupFileNamePattern, type S3BackupTarget } from "../../node-wire/backup-wire.ts";
 import { backupMissing } from "./backup-restore.ts";
 
 type Sdk = typeof import("@aws-sdk/client-s3");

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { PassThrough } from "node:stream";
 import type Docker from "dockerode";
-import { nodeLine } from "../../node-wire/console-messages.ts";
+import { nodeLine } from "../../contract/node/console-messages.ts";
 import type { ServerProcess } from "../runtime/instance.ts";
 import type { ExitResult } from "../runtime/process-group.ts";
 import type { ProcessStats } from "../runtime/tree-stats.ts";

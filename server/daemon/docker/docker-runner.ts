@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type Docker from "dockerode";
+import { nodeLine } from "../../contract/node/console-messages.ts";
 import { ApiError } from "../../errors.ts";
-import { nodeLine } from "../../node-wire/console-messages.ts";
 import { dockerAnswers } from "../docker-probe.ts";
 import type { CommandExit, CommandSpec } from "../install/command-runner.ts";
 import type { ServerProcess } from "../runtime/instance.ts";

@@ -1,6 +1,6 @@
 import type Docker from "dockerode";
+import { nodeLine } from "../../contract/node/console-messages.ts";
 import { ApiError } from "../../errors.ts";
-import { nodeLine } from "../../node-wire/console-messages.ts";
 
 /** An image's reference with the `latest` tag Docker assumes when none is given. */
 export function withTag(image: string): string {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { NodeActivity, NodeEvent, NodeEvents } from "../../node-wire/node-events.ts";
+import type { NodeActivity, NodeEvent, NodeEvents } from "../../contract/node/node-events.ts";
 
 /** Events kept for a panel that reconnects: enough for minutes of busy SFTP, a few hundred KiB at most. */
 const keptEvents = 2000;

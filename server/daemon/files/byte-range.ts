@@ -1,5 +1,5 @@
+import type { ByteRange } from "../../contract/node/file-wire.ts";
 import { ApiError } from "../../errors.ts";
-import type { ByteRange } from "../../node-wire/file-wire.ts";
 
 /**
  * The one range of a `Range: bytes=…` header (RFC 9110 §14) a file of

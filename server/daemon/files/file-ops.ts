@@ -1,9 +1,9 @@
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { FileRead, NodeFiles } from "../../contract/node/file-wire.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { uploadFailure } from "../../http/file-http.ts";
-import type { FileRead, NodeFiles } from "../../node-wire/file-wire.ts";
 import { createArchive, extractArchive } from "../archive/index.ts";
 import { readStreamOf, type Sandbox, sandboxErrors, writeStreamOf } from "../sandbox/index.ts";
 import { newFolderBytes } from "../servers/disk-ledger.ts";

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../../contract/api/files.ts";
 import {
   abortedWhenGone,
   bodyStreamOf,
@@ -7,7 +8,6 @@ import {
   sendFileRead,
 } from "../../http/file-http.ts";
 import { pathAfterRoute } from "../../http/request-path.ts";
-import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../../wire/files.ts";
 import type { DaemonRequest, Router } from "../http/router.ts";
 import type { FileOps } from "./file-ops.ts";
 

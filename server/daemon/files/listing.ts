@@ -1,6 +1,6 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
-import type { FileEntry } from "../../node-wire/file-wire.ts";
+import type { FileEntry } from "../../contract/node/file-wire.ts";
 import type { Location, Sandbox } from "../sandbox/index.ts";
 import { isTempUpload } from "./temp-uploads.ts";
 

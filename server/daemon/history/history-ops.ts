@@ -7,7 +7,7 @@ import {
   type NodeHistory,
   type NodeHistoryView,
   rangeMs,
-} from "../../node-wire/history-wire.ts";
+} from "../../contract/node/history-wire.ts";
 import type { ProcessStats } from "../runtime/tree-stats.ts";
 import type { ManagedServer } from "../servers/managed-server.ts";
 import type { ServerStore } from "../servers/server-store.ts";

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { historyRanges } from "../../node-wire/history-wire.ts";
+import { historyRanges } from "../../contract/node/history-wire.ts";
 import type { Router } from "../http/router.ts";
 import type { HistoryOps } from "./history-ops.ts";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { HistoryPoint } from "../../node-wire/history-wire.ts";
+import type { HistoryPoint } from "../../contract/node/history-wire.ts";
 import { rollUp, type StoredPoint } from "./roll-up.ts";
 
 export const hourMs = 3_600_000;

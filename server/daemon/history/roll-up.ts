@@ -1,4 +1,4 @@
-import type { HistoryPoint, Metrics } from "../../node-wire/history-wire.ts";
+import type { HistoryPoint, Metrics } from "../../contract/node/history-wire.ts";
 
 /** A stored point: `n` is how many raw samples it stands for (1 when absent). */
 export interface StoredPoint extends HistoryPoint {

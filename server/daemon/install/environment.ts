@@ -1,4 +1,4 @@
-import type { NodeNotice } from "../../node-wire/console-messages.ts";
+import type { NodeNotice } from "../../contract/node/console-messages.ts";
 import type { VariableValue } from "../../templates/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { CommandRunner } from "./command-runner.ts";

@@ -1,6 +1,6 @@
 import path from "node:path";
+import { type NodeNotice, nodeLine } from "../../contract/node/console-messages.ts";
 import { ApiError } from "../../errors.ts";
-import { type NodeNotice, nodeLine } from "../../node-wire/console-messages.ts";
 import {
   ConditionEvaluator,
   isOperationType,

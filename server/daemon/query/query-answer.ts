@@ -1,4 +1,4 @@
-import type { QueryAnswer } from "../../node-wire/query-wire.ts";
+import type { QueryAnswer } from "../../contract/node/query-wire.ts";
 
 /** The part of a gamedig result the answer is made of (gamedig's own field names). */
 export interface GamedigResult {

@@ -1,4 +1,4 @@
-import type { NodeQuery, QueryView } from "../../node-wire/query-wire.ts";
+import type { NodeQuery, QueryView } from "../../contract/node/query-wire.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { GamedigClient, knowsQueryType } from "./gamedig-client.ts";
 import { queryAnswer } from "./query-answer.ts";

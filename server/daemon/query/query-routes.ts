@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { queryTypeHeader } from "../../node-wire/query-wire.ts";
+import { queryTypeHeader } from "../../contract/node/query-wire.ts";
 import type { Router } from "../http/router.ts";
 import type { QueryOps } from "./query-ops.ts";
 

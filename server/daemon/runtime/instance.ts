@@ -1,5 +1,9 @@
+import {
+  type NodeMessageCode,
+  type NodeMessageRest,
+  nodeLine,
+} from "../../contract/node/console-messages.ts";
 import { ApiError, errorText } from "../../errors.ts";
-import { type NodeMessageCode, type NodeMessageRest, nodeLine } from "../../node-wire/console-messages.ts";
 import { ConsoleBuffer } from "./console-buffer.ts";
 import { type ExitResult, ProcessGroup, type SpawnSpec } from "./process-group.ts";
 import { CgroupStats, type ProcessStats, TreeStats } from "./tree-stats.ts";

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { nodeLine } from "../../node-wire/console-messages.ts";
+import { nodeLine } from "../../contract/node/console-messages.ts";
 import type { ServerCgroup } from "./cgroups/index.ts";
 import { type Isolation, sandboxArgv, unconfinedArgv } from "./host-sandbox.ts";
 

@@ -1,4 +1,4 @@
-import type { NodeNotice } from "../../node-wire/console-messages.ts";
+import type { NodeNotice } from "../../contract/node/console-messages.ts";
 import {
   editConfigText,
   type ServerContext,

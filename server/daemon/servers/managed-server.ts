@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { NodeNotice } from "../../contract/node/console-messages.ts";
 import { ApiError, errorText } from "../../errors.ts";
 import { checkedFetch } from "../../net/public-address.ts";
-import type { NodeNotice } from "../../node-wire/console-messages.ts";
 import {
   ConditionEvaluator,
   checkVariableValue,

@@ -1,7 +1,7 @@
 import type { AddressInfo, Socket } from "node:net";
 import type { Connection, Server } from "ssh2";
-import type { NodeActivity } from "../../node-wire/node-events.ts";
-import { parseSftpUsername } from "../../node-wire/sftp-username.ts";
+import type { NodeActivity } from "../../contract/node/node-events.ts";
+import { parseSftpUsername } from "../../contract/node/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { DiskLedger } from "../servers/disk-ledger.ts";
 import { ConnectionGate, defaultGateLimits, type GateLimits } from "./connection-gate.ts";

@@ -1,4 +1,4 @@
-import type { NodeSftp, SftpSessionFilter } from "../../node-wire/sftp-wire.ts";
+import type { NodeSftp, SftpSessionFilter } from "../../contract/node/sftp-wire.ts";
 
 interface OpenSession {
   userId: number;

@@ -1,11 +1,11 @@
-import { errorText } from "../../errors.ts";
 import {
   type NodeMessageCode,
   type NodeMessageRest,
   nodeMessageText,
   taskLine,
-} from "../../node-wire/console-messages.ts";
-import type { TaskListView, TaskRunView, TaskTrigger, TaskView } from "../../node-wire/task-wire.ts";
+} from "../../contract/node/console-messages.ts";
+import type { TaskListView, TaskRunView, TaskTrigger, TaskView } from "../../contract/node/task-wire.ts";
+import { errorText } from "../../errors.ts";
 import { nextRun, parseCron } from "../../templates/cron.ts";
 import type { Operation } from "../../templates/index.ts";
 import type { Task, TaskOperation, TaskSettings } from "../../templates/tasks.ts";

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { TaskRunView } from "../../node-wire/task-wire.ts";
+import type { TaskRunView } from "../../contract/node/task-wire.ts";
 import { privateFileMode } from "../../secrets/private-files.ts";
 import { parseTask, parseTaskSettings, type Task, type TaskSettings } from "../../templates/tasks.ts";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { NodeTasks, TaskListView, TaskRunView, TaskView } from "../../node-wire/task-wire.ts";
+import type { NodeTasks, TaskListView, TaskRunView, TaskView } from "../../contract/node/task-wire.ts";
 import {
   checkedTask,
   parseTaskSettings,

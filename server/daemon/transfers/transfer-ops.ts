@@ -3,7 +3,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { ApiError } from "../../errors.ts";
 import {
   type NodeSpace,
   type NodeTransfers,
@@ -15,7 +14,8 @@ import {
   type TransferSourceAddress,
   transferLayout,
   verifyGrant,
-} from "../../node-wire/transfer-wire.ts";
+} from "../../contract/node/transfer-wire.ts";
+import { ApiError } from "../../errors.ts";
 import { extractTarStream } from "../archive/index.ts";
 import { type BackupProgress, tarEntries } from "../backups/backup-archive.ts";
 import { Sandbox } from "../sandbox/index.ts";

@@ -1,7 +1,7 @@
+import type { NotificationEvent } from "../../contract/api/notifications.ts";
+import type { NodeServers, ServerStatusView, StatsView } from "../../contract/node/server-wire.ts";
 import type { Db } from "../../db/database.ts";
-import type { NodeServers, ServerStatusView, StatsView } from "../../node-wire/server-wire.ts";
 import type { ServerLimits } from "../../templates/index.ts";
-import type { NotificationEvent } from "../../wire/notifications.ts";
 import { holdsScope, parseScopes } from "../scopes.ts";
 import { split } from "./channels.ts";
 import type { AlertEvent } from "./notifier.ts";

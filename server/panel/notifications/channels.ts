@@ -1,10 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { Selectable } from "kysely";
-import type { Db } from "../../db/database.ts";
-import type { NotificationChannelTable } from "../../db/tables.ts";
-import { ApiError } from "../../errors.ts";
-import { checkedAddressOf } from "../../net/public-address.ts";
-import type { SecretBox } from "../../secrets/secret-box.ts";
 import {
   type ChannelCreateBody,
   type ChannelCreated,
@@ -13,7 +8,12 @@ import {
   channelTypes,
   type NotificationEvent,
   notificationEvents,
-} from "../../wire/notifications.ts";
+} from "../../contract/api/notifications.ts";
+import type { Db } from "../../db/database.ts";
+import type { NotificationChannelTable } from "../../db/tables.ts";
+import { ApiError } from "../../errors.ts";
+import { checkedAddressOf } from "../../net/public-address.ts";
+import type { SecretBox } from "../../secrets/secret-box.ts";
 import { holdsScope, parseScopes } from "../scopes.ts";
 
 type Row = Selectable<NotificationChannelTable>;

@@ -1,6 +1,6 @@
+import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import type { Db } from "../../db/database.ts";
 import { type AddressCheck, isPublicAddress } from "../../net/public-address.ts";
-import type { NotificationEvent } from "../../wire/notifications.ts";
 import type { Mailer, MailLog } from "../mailer.ts";
 import { holdsScope, parseScopes } from "../scopes.ts";
 import type { Settings } from "../settings.ts";

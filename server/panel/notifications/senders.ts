@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import webpush from "web-push";
+import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import { type AddressCheck, checkedPost } from "../../net/public-address.ts";
-import type { NotificationEvent } from "../../wire/notifications.ts";
 import { escapeHtml, oneLine } from "../invite-mail.ts";
 import type { Mailer, MailLog, MailMessage } from "../mailer.ts";
 import type { VapidPair } from "./vapid.ts";

@@ -9,13 +9,13 @@ import {
   nodeMessages,
   nodeMessageText,
   taskLine,
-} from "../../../server/node-wire/console-messages";
+} from "../../../server/contract/node/console-messages";
 
-// The node's own console lines: one table (server/node-wire/console-messages.ts) that the node
+// The node's own console lines: one table (server/contract/node/console-messages.ts) that the node
 // writes by and the client reads back by. Every line goes through it; each reads back to its code.
 
 const serverDir = path.resolve(import.meta.dirname, "../../../server");
-const table = path.join(serverDir, "node-wire/console-messages.ts");
+const table = path.join(serverDir, "contract/node/console-messages.ts");
 
 /** A plain value of each kind; text has spaces, a token none. */
 const sample: Record<NodeArgKind, string | number> = {

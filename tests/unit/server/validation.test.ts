@@ -6,9 +6,13 @@ import {
   validationError,
   validatorCompiler,
 } from "../../../server/api/pipeline/validation.ts";
+import { LoginBody, RegisterBody } from "../../../server/contract/api/auth.ts";
+import {
+  SettingKeyParams,
+  UserSettingBody,
+  UserSettingKeyParams,
+} from "../../../server/contract/api/settings.ts";
 import { ApiError } from "../../../server/errors.ts";
-import { LoginBody, RegisterBody } from "../../../server/wire/auth.ts";
-import { SettingKeyParams, UserSettingBody, UserSettingKeyParams } from "../../../server/wire/settings.ts";
 
 // Ajv loads on first use (the first check answers a promise); these checks call the validator directly.
 beforeAll(() => loadValidators());

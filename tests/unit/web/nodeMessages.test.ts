@@ -9,7 +9,7 @@ import {
   type NodeMessageCode,
   nodeMessages,
   nodeMessageText,
-} from "../../../server/node-wire/console-messages";
+} from "../../../server/contract/node/console-messages";
 import { nodeMessage, nodeMessageWords } from "../../../src/screens/servers/console/nodeMessages";
 
 // The client shows every code of the node's table in the page's language, foreign parts quoted.

@@ -1,9 +1,9 @@
 import { t } from "@lingui/core/macro";
-import { DAEMON_PREFIX } from "../../../../server/node-wire/console-messages";
+import { DAEMON_PREFIX } from "../../../../server/contract/node/console-messages";
 import { type Piece, type Style, styleClasses, styleColors } from "./ansi";
 import { type NodeMessagePart, nodeMessage } from "./nodeMessages";
 
-export { DAEMON_PREFIX } from "../../../../server/node-wire/console-messages";
+export { DAEMON_PREFIX } from "../../../../server/contract/node/console-messages";
 
 /**
  * What stands for `[DAEMON]` before the node's own lines: one short fixed word, not the company

@@ -5,12 +5,12 @@ import {
   isQuotedArg,
   type NodeMessageCode,
   nodeMessages,
-} from "../../../../server/node-wire/console-messages";
+} from "../../../../server/contract/node/console-messages";
 import { intlLocale } from "../../../i18n/locales";
 import { formatBytes } from "../format";
 
 // The node's own console lines (server/daemon: "[DAEMON] Starting server" …). The node writes them
-// in English through one table (server/node-wire/console-messages.ts) into the console stream every
+// in English through one table (server/contract/node/console-messages.ts) into the console stream every
 // client reads (PufferPanel's client shows them as they are); this client reads each line's code
 // back by that table and shows it in the page's language. Text that is not ours (git's, the
 // system's reason, a path, a command) stays as it came and is shown quoted. A task run's `[TASK]`

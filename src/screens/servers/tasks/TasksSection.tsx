@@ -2,7 +2,7 @@ import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
-import { TASK_PREFIX } from "../../../../server/node-wire/console-messages.ts";
+import { TASK_PREFIX } from "../../../../server/contract/node/console-messages.ts";
 import { nextRuns, parseCron } from "../../../../server/templates/cron.ts";
 import {
   createTask,

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from "typebox";
-import { historyRanges } from "../node-wire/history-wire.ts";
+import { historyRanges } from "../node/history-wire.ts";
 
 /** `?range=`: how far back the chart reaches (default one hour). */
 export const HistoryQuery = Type.Object({

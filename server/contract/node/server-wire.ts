@@ -1,4 +1,11 @@
-import type { EggRule, Group, ServerLimits, Template, Variable, VariableValue } from "../templates/index.ts";
+import type {
+  EggRule,
+  Group,
+  ServerLimits,
+  Template,
+  Variable,
+  VariableValue,
+} from "../../templates/index.ts";
 
 /** Shapes that cross the panel↔node seam for servers (reference §4, §5.8–§5.10). */
 export interface ServerStatusView {

@@ -1,4 +1,4 @@
-import type { Task, TaskSettings } from "../templates/tasks.ts";
+import type { Task, TaskSettings } from "../../templates/tasks.ts";
 
 /**
  * Shapes that cross the panel↔node seam for tasks. The node owns tasks: it

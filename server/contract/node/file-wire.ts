@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { FileEntry } from "../wire/files.ts";
+import type { FileEntry } from "../api/files.ts";
 
 /**
  * Shapes that cross the panel↔node seam for a server's files (reference §12.8–§12.9).
