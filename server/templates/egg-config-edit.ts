@@ -1,4 +1,5 @@
-import { dump, load } from "js-yaml";
+import { dump } from "js-yaml";
+import { boundedJson, boundedYaml, configFileBounds } from "./bounded-document.ts";
 import type { EggConfigParser } from "./types.ts";
 
 /**
@@ -17,9 +18,9 @@ export function editConfigText(parser: EggConfigParser, text: string, find: Reco
     case "ini":
       return editIni(text, find);
     case "json":
-      return `${JSON.stringify(editTree(text.trim() ? JSON.parse(text) : {}, find), null, 2)}\n`;
+      return `${JSON.stringify(editTree(text.trim() ? boundedJson(text, configFileBounds) : {}, find), null, 2)}\n`;
     case "yaml":
-      return dump(editTree(text.trim() ? load(text) : {}, find), { lineWidth: -1 });
+      return dump(editTree(text.trim() ? boundedYaml(text, configFileBounds) : {}, find), { lineWidth: -1 });
     case "xml":
       return editXml(text, find);
   }

@@ -43,7 +43,8 @@ export async function readRepo(dir: string): Promise<{ templates: RepoTemplate[]
       try {
         const read = parseDocumentText(await fs.readFile(path.join(folderPath, entry.name), "utf8"));
         if (!read.ok) {
-          if (!nested) problems.push(`${file}: ${read.problem}`);
+          // Another file of a repository may be any YAML, but one too big to read is named wherever it is.
+          if (!nested || read.tooBig) problems.push(`${file}: ${read.problem}`);
           continue;
         }
         if (nested && !isEgg(read.document)) continue;
