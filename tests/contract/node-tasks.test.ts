@@ -58,6 +58,8 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
         [{ name: "x", operations: [{ type: "teleport" }] }, "operations[0].type"],
         [{ name: "x", cronSchedule: "0 0 31 2 *", operations: [] }, "cronSchedule"],
         [{ name: "x", consoleMatch: "([", operations: [] }, "consoleMatch"],
+        // Valid JavaScript, but no linear-time engine runs a back-reference: the node matches with RE2.
+        [{ name: "x", consoleMatch: "(a)\\1", operations: [] }, "consoleMatch"],
         [{ operations: [] }, "name"],
       ] as const;
       for (const [body, field] of bad) {

@@ -10,7 +10,7 @@ import { nextRun, parseCron } from "../../templates/cron.ts";
 import type { Operation } from "../../templates/index.ts";
 import type { Task, TaskOperation, TaskSettings } from "../../templates/tasks.ts";
 import type { ManagedServer } from "../servers/managed-server.ts";
-import { ConsoleMatcher } from "./console-match.ts";
+import { ConsoleMatcher, consoleLines, matchLimits } from "./console-match.ts";
 import type { TaskFileContent, TaskFileWriter, TaskRunsContent } from "./task-file.ts";
 
 export const runsKept = 20;
@@ -72,6 +72,8 @@ export class ServerTasks {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly due = new Map<string, number>();
   private readonly matchers = new Map<string, { matcher: ConsoleMatcher; last: number }>();
+  /** Where the next console chunk starts among the matchers, after one ran out of budget. */
+  private nextMatcher = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly closing = new AbortController();
   private readonly underWay = new Set<Promise<void>>();
@@ -188,7 +190,12 @@ export class ServerTasks {
     const task = this.file.tasks[id];
     if (!task?.enabled) return;
     if (task.consoleMatch !== undefined) {
-      this.matchers.set(id, { matcher: new ConsoleMatcher(task.consoleMatch), last: 0 });
+      try {
+        this.matchers.set(id, { matcher: new ConsoleMatcher(task.consoleMatch), last: 0 });
+      } catch {
+        // Saved before the node matched with RE2, which cannot run it (the node refuses such a
+        // pattern now): not armed, and the task's editor says why when it is next saved.
+      }
     }
     if (task.cronSchedule !== undefined) this.aim(id, Date.now());
   }
@@ -226,17 +233,37 @@ export class ServerTasks {
     this.aim(id, Math.max(now, due));
   }
 
-  private matchConsole(text: string): void {
+  /**
+   * One console chunk against this server's task patterns, within one budget for all of them (a
+   * hundred tasks each under a per-pattern cut-off still held the node 3.5 s a chunk). Each chunk
+   * starts where the last one ran out, so every pattern gets its turn; a pattern that spends the
+   * whole budget alone pauses for a minute and the console says so.
+   */
+  matchConsole(text: string): void {
+    if (this.matchers.size === 0) return;
     const now = Date.now();
-    for (const [id, entry] of this.matchers) {
+    const lines = consoleLines(text);
+    const entries = [...this.matchers];
+    const started = performance.now();
+    for (let step = 0; step < entries.length; step++) {
+      const index = (this.nextMatcher + step) % entries.length;
+      const [id, entry] = entries[index];
       // At most once a second, however chatty the console.
-      if (now - entry.last < 1000) continue;
-      const found = entry.matcher.test(text);
-      if (found === "timeout") {
-        this.server.instance.notice("taskPatternPaused", { task: this.file.tasks[id]?.name ?? id });
-      } else if (found) {
+      if (now - entry.last < 1000 || entry.matcher.paused) continue;
+      const before = performance.now();
+      const found = entry.matcher.test(lines);
+      const after = performance.now();
+      if (found) {
         entry.last = now;
         this.trigger(id, "console");
+      }
+      if (after - before > matchLimits.chunkBudgetMs) {
+        entry.matcher.pause();
+        this.server.instance.notice("taskPatternPaused", { task: this.file.tasks[id]?.name ?? id });
+      }
+      if (after - started > matchLimits.chunkBudgetMs) {
+        this.nextMatcher = index + 1;
+        return;
       }
     }
   }

@@ -9,6 +9,7 @@ import {
 } from "../../templates/tasks.ts";
 import type { BackupOps } from "../backups/backup-ops.ts";
 import type { ServerStore } from "../servers/server-store.ts";
+import { compileConsolePattern } from "./console-match.ts";
 import { defaultTaskRunOptions, ServerTasks, type TaskRunOptions } from "./server-tasks.ts";
 import { hasTaskFile, loadTaskFile, TaskFileWriter } from "./task-file.ts";
 
@@ -66,7 +67,7 @@ export class TaskOps implements NodeTasks {
     // Held for a move: the copy already took the task file.
     this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
-    const task = checkedTask(raw, tasks.settings.timezone);
+    const task = runnableTask(raw, tasks.settings.timezone);
     if (tasks.count >= taskLimits.tasksPerServer) throw taskErrors.tooMany();
     const id = randomUUID();
     await tasks.put(id, task);
@@ -78,7 +79,7 @@ export class TaskOps implements NodeTasks {
     this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
     if (!tasks.has(taskId)) throw taskErrors.notFound();
-    await tasks.put(taskId, checkedTask(raw, tasks.settings.timezone));
+    await tasks.put(taskId, runnableTask(raw, tasks.settings.timezone));
     return tasks.view(taskId);
   }
 
@@ -113,7 +114,7 @@ export class TaskOps implements NodeTasks {
   }
 
   /** A server's tasks, loaded and started on first use (404 for a server this node does not have). */
-  private of(serverId: string): Promise<ServerTasks> {
+  of(serverId: string): Promise<ServerTasks> {
     const server = this.store.get(serverId);
     const known = this.byServer.get(serverId);
     if (known) return Promise.resolve(known);
@@ -150,4 +151,25 @@ export class TaskOps implements NodeTasks {
     await tasks?.close();
     await new TaskFileWriter(this.dir, id).remove();
   }
+}
+
+/**
+ * A task as the template rules read it, whose console pattern the node can also run: it matches
+ * with RE2 (linear time), which has no lookarounds or back-references that JavaScript allows.
+ */
+function runnableTask(raw: unknown, timeZone: string) {
+  const task = checkedTask(raw, timeZone);
+  if (task.consoleMatch !== undefined) {
+    try {
+      compileConsolePattern(task.consoleMatch);
+    } catch (error) {
+      throw taskErrors.invalid([
+        {
+          path: "consoleMatch",
+          problem: `cannot be matched in linear time: ${(error as Error).message} (lookarounds and back-references are not supported)`,
+        },
+      ]);
+    }
+  }
+  return task;
 }
