@@ -6,9 +6,9 @@ import { nameQuery, newServerId } from "../../../src/api/servers";
 import { CommandHistory } from "../../../src/screens/servers/console/commandHistory";
 import { templateEnvironments } from "../../../src/screens/servers/create/wizard";
 import { listActions } from "../../../src/screens/servers/ServerList";
-import { viewActions } from "../../../src/screens/servers/ServerView";
 import { serverAddress } from "../../../src/screens/servers/serverScopes";
 import { checkValues, plainText, shownGroups } from "../../../src/screens/servers/variables";
+import { viewActions } from "../../../src/screens/servers/view/Lifecycle";
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

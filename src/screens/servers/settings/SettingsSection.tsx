@@ -1,7 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, useState } from "react";
-import type { VariableValue } from "../../../server/templates/index.ts";
+import type { VariableValue } from "../../../../server/templates/index.ts";
 import {
   getData,
   getFlags,
@@ -11,17 +11,17 @@ import {
   type ServerFlags,
   saveData,
   setFlags,
-} from "../../api/servers";
-import { useDraft } from "../../app/useDraft";
-import { useLoad } from "../../app/useLoad";
-import { Spinner } from "../../components/Spinner";
-import { Switch } from "../../components/Switch";
-import { TextField } from "../../components/TextField";
-import { toastSuccess } from "../../components/toastStore";
-import type { ServerCan } from "./serverScopes";
-import { useTemplateKit } from "./templateKit";
-import { VariablesForm } from "./VariablesForm";
-import { checkValues, shownGroups, type Values } from "./variables";
+} from "../../../api/servers";
+import { useDraft } from "../../../app/useDraft";
+import { useLoad } from "../../../app/useLoad";
+import { Spinner } from "../../../components/Spinner";
+import { Switch } from "../../../components/Switch";
+import { TextField } from "../../../components/TextField";
+import { toastSuccess } from "../../../components/toastStore";
+import type { SectionProps } from "../sectionProps";
+import { useTemplateKit } from "../templateKit";
+import { VariablesForm } from "../VariablesForm";
+import { checkValues, shownGroups, type Values } from "../variables";
 
 function Rename({ server, onRenamed }: { server: Server; onRenamed: (name: string) => void }) {
   const [name, setName] = useState(server.name);
@@ -166,19 +166,11 @@ function Variables({ id, canEdit, asAdmin }: { id: string; canEdit: boolean; asA
 }
 
 /** Server settings (spec §2.3): name, start/restart flags, variables. */
-export function SettingsSection({
-  server,
-  can,
-  onRenamed,
-}: {
-  server: Server;
-  can: ServerCan;
-  onRenamed: (name: string) => void;
-}) {
+export default function SettingsSection({ server, can, onChanged }: SectionProps) {
   const asAdmin = can("server.data.edit.admin");
   return (
     <div className="settings-section">
-      {can("server.name.edit") && <Rename server={server} onRenamed={onRenamed} />}
+      {can("server.name.edit") && <Rename server={server} onRenamed={(name) => onChanged({ name })} />}
       {can("server.flags.view") && <Flags id={server.id} canEdit={can("server.flags.edit")} />}
       {can("server.data.view") && (
         <Variables id={server.id} canEdit={asAdmin || can("server.data.edit")} asAdmin={asAdmin} />
