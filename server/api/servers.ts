@@ -12,31 +12,12 @@ import { type ServerAction, serverActions } from "../contract/node/server-wire.t
 import { ApiError } from "../errors.ts";
 import { type Principal, scopesOnServer } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
-import type { VariableValue } from "../templates/index.ts";
 import { CachedAnswers } from "./pipeline/cached-answer.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
+import { dataValues } from "./server-data.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const byId = { params: ServerIdParams };
-
-/**
- * `{data: {name: value | {value}}}` or the flat `{name: value | {value}}` → values. A body whose
- * only key is `data` holding a map is the wrapped form; so a flat update of one variable that is
- * itself named "data" must use the wrapped form (`{data: {data: …}}`).
- */
-function dataValues(body: Record<string, unknown>): Record<string, VariableValue> {
-  const keys = Object.keys(body);
-  const wrapped = keys.length === 1 && keys[0] === "data" && isMap(body.data);
-  const data = wrapped ? (body.data as Record<string, unknown>) : body;
-  return Object.fromEntries(
-    Object.entries(data).map(([k, v]) => [
-      k,
-      (isMap(v) ? (v as { value: unknown }).value : v) as VariableValue,
-    ]),
-  );
-}
-
-const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** /api/servers (reference §2.5 scopes, §12 behaviour). */
 export function serverRoutes(app: Api, { services }: RouteContext): void {

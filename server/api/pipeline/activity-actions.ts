@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { dataValues } from "../server-data.ts";
 
 /**
  * What each API route that changes something is called in the activity log:
@@ -30,6 +31,9 @@ const params = (request: FastifyRequest) => request.params as Record<string, str
 const body = (request: FastifyRequest) => request.body as Record<string, unknown> | undefined;
 const folderMade = (request: FastifyRequest) =>
   (request.query as Record<string, unknown>)?.folder !== undefined ? "file.mkdir" : "file.write";
+const variableNames = (request: FastifyRequest) => ({
+  variables: Object.keys(dataValues(body(request) ?? {})).sort(),
+});
 /** A setting's value is kept under the setting's name, so that a secret setting's value is stripped by it. */
 const settingValue = (request: FastifyRequest) => ({ [params(request).key]: body(request)?.value });
 
@@ -91,8 +95,10 @@ export const activityActions: Record<string, ActionRule> = {
   "DELETE /api/servers/:id": { action: "server.delete" },
   "PUT /api/servers/:id/name/:name": { action: "server.rename" },
   "PUT /api/servers/:id/definition": { action: "server.definition", details: () => ({}) },
-  "POST /api/servers/:id/data": { action: "server.data" },
-  "PUT /api/servers/:id/data": { action: "server.data" },
+  // Which variables, never their values: a hidden (admin-only) variable's value is a licence key or
+  // a game server token whatever its name, and a refused attempt holds what was tried.
+  "POST /api/servers/:id/data": { action: "server.data", details: variableNames },
+  "PUT /api/servers/:id/data": { action: "server.data", details: variableNames },
   "POST /api/servers/:id/flags": { action: "server.flags" },
   "POST /api/servers/:id/start": { action: "server.start" },
   "POST /api/servers/:id/stop": { action: "server.stop" },
@@ -111,9 +117,10 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/servers/:id/oauth2": { action: "server.client.create" },
   "DELETE /api/servers/:id/oauth2/:clientId": { action: "server.client.delete" },
 
-  "POST /api/servers/:id/tasks": { action: "task.create" },
+  // A task's name, not its steps: they may hold a download's password or a file's text.
+  "POST /api/servers/:id/tasks": { action: "task.create", details: (r) => ({ name: body(r)?.name }) },
   "PUT /api/servers/:id/tasks": { action: "task.settings" },
-  "PUT /api/servers/:id/tasks/:taskId": { action: "task.edit" },
+  "PUT /api/servers/:id/tasks/:taskId": { action: "task.edit", details: (r) => ({ name: body(r)?.name }) },
   "DELETE /api/servers/:id/tasks/:taskId": { action: "task.delete" },
   "POST /api/servers/:id/tasks/:taskId/run": { action: "task.run" },
 

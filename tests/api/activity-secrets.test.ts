@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEchoServer } from "../support/echo-server.ts";
+import { setServerScopes } from "../support/panel-db.ts";
+import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+
+/**
+ * Issue 35, P5: values of a server's variables reached the activity log with the body (redaction was
+ * by field name, so `GSLT` or `LICENSE` passed), and a refused attempt kept what was tried; task
+ * steps went there whole. Anyone with `server.activity.view` read them.
+ */
+describe("activity details hold no variable values and no task steps", () => {
+  const panel = usePanel();
+  const id = "ac75ec01";
+  const watcher = { username: "act-watcher", email: "act-watcher@example.com", password: "watcher-pass-1" };
+  let admin: PanelClient;
+  let user: PanelClient;
+
+  beforeAll(async () => {
+    admin = await adminClient(panel());
+    user = await registeredClient(panel(), watcher);
+    await createEchoServer(admin, id);
+    await setServerScopes(panel(), watcher.email, id, ["server.view", "server.activity.view", "server.data.edit"]);
+  });
+  afterAll(async () => {
+    await admin?.delete(`/api/servers/${id}`);
+  });
+
+  it("records which variables changed, never their values, also for a refused attempt", async () => {
+    // `secret` is not user-editable: the administrator sets it, the user's attempt is refused.
+    const set = await admin.put(`/api/servers/${id}/data`, {
+      data: { secret: { value: "GSLT-0123456789ABCDEF" }, motd: { value: "public words" } },
+    });
+    expect(set.status, set.text).toBe(204);
+    const tried = await user.post(`/api/servers/${id}/data`, { secret: "TRIED-SECRET-42" });
+    expect(tried.status).toBeGreaterThanOrEqual(400);
+    const made = await admin.post(`/api/servers/${id}/tasks`, {
+      name: "Nightly note",
+      cronSchedule: "0 4 * * *",
+      operations: [{ type: "writefile", target: "note.txt", text: "STEP-TEXT-7f3a" }],
+    });
+    expect(made.status, made.text).toBeLessThan(300);
+
+    const log = await user.get(`/api/servers/${id}/activity`);
+    expect(log.status, log.text).toBe(200);
+    for (const value of ["GSLT-0123456789ABCDEF", "public words", "TRIED-SECRET-42", "STEP-TEXT-7f3a"]) {
+      expect(log.text).not.toContain(value);
+    }
+    const entries = log.body.activity as { action: string; ok: boolean; details: unknown }[];
+    const data = entries.filter((entry) => entry.action === "server.data");
+    expect(data.map((entry) => [entry.ok, entry.details])).toEqual(
+      expect.arrayContaining([
+        [true, expect.objectContaining({ variables: ["motd", "secret"] })],
+        [false, expect.objectContaining({ variables: ["secret"] })],
+      ]),
+    );
+    expect(entries.find((entry) => entry.action === "task.create")?.details).toEqual({ name: "Nightly note" });
+  });
+});
