@@ -1,5 +1,5 @@
 import { type InstallEnvironment, runOperations } from "./install/index.ts";
-import type { StepRunner } from "./servers/managed-server.ts";
+import type { StepRunner } from "./servers/step-runs.ts";
 
 /** What a node shares between its servers' steps: where javadl puts JDKs, where downloads are cached, … */
 export type NodeStepOptions = Pick<

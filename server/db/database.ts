@@ -5,7 +5,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type Pg from "pg";
 import { ensurePrivateDir, ensurePrivateFile, privateFileMode } from "../secrets/private-files.ts";
-import { migrations } from "./migrations.ts";
+import { migrations } from "./migrations/index.ts";
 import { withStatementCache } from "./statement-cache.ts";
 import type { Database } from "./tables.ts";
 import { countingWrites, registerWriteGeneration, WriteGeneration } from "./write-generation.ts";

@@ -1,6 +1,6 @@
 import { ApiError } from "../errors.ts";
 import type { Group, Template, VariableValue } from "../templates/index.ts";
-import { canonicalJson } from "./templates/template-repos.ts";
+import { canonicalJson } from "./templates/canonical-json.ts";
 
 /**
  * The variables an imported egg hides from the server's users (`user_viewable: false`,

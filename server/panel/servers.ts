@@ -20,7 +20,7 @@ import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
 import { ServerCreations } from "./server-creations.ts";
 import { defaultServerUserScopes } from "./server-scopes.ts";
 import type { SharedState } from "./shared-state.ts";
-import { canonicalJson } from "./templates/template-repos.ts";
+import { canonicalJson } from "./templates/canonical-json.ts";
 
 const limitsAdminOnly = () =>
   new ApiError(403, "ErrLimitsAdminOnly", "only an administrator may set a server's limits");

@@ -21,8 +21,10 @@ import {
   saveDefinition,
 } from "./definition-file.ts";
 import { findBinary, hostPlatform } from "./host.ts";
-import { ManagedServer, type NodeHost, type StepRunner } from "./managed-server.ts";
+import { ManagedServer } from "./managed-server.ts";
+import type { NodeHost } from "./run-plan.ts";
 import { ensureServerOwner } from "./server-owner.ts";
+import type { StepRunner } from "./step-runs.ts";
 
 const notFound = (id: string) =>
   new ApiError(404, "ErrServerNotFound", "no server ${id} on this node", { id });
@@ -54,8 +56,7 @@ export class ServerStore {
     for (const id of await listDefinitionIds(this.dir)) {
       try {
         const server = this.managed(id, await loadDefinition(this.dir, id));
-        server.installed = !(await server.installMarker.isSet());
-        if (!server.installed) server.installFailure = await server.installMarker.failure();
+        await server.readInstallState();
         await fs.mkdir(server.root, { recursive: true });
         server.owner = await ensureServerOwner(this.dir, server.root, this.host.uidBlock);
         this.servers.set(id, server);
@@ -103,10 +104,7 @@ export class ServerStore {
     await fs.mkdir(server.root, { recursive: true });
     server.owner = await ensureServerOwner(this.dir, server.root, this.host.uidBlock);
     // Marked before the definition is written: a crash in between leaves no server that looks installed.
-    if ((definition.install ?? []).length > 0) {
-      await server.installMarker.set();
-      server.installed = false;
-    }
+    await server.markNotInstalledIfItInstalls();
     await saveDefinition(this.dir, id, definition);
     this.servers.set(id, server);
     return server;
@@ -123,8 +121,7 @@ export class ServerStore {
     const definition = checkedDefinition(raw);
     await this.checkCanRun(id, definition);
     const server = this.managed(id, definition);
-    server.installed = !(await server.installMarker.isSet());
-    if (!server.installed) server.installFailure = await server.installMarker.failure();
+    await server.readInstallState();
     server.owner = await ensureServerOwner(this.dir, server.root, this.host.uidBlock);
     await saveDefinition(this.dir, id, definition);
     this.servers.set(id, server);
@@ -144,7 +141,7 @@ export class ServerStore {
     await server.close();
     this.servers.delete(id);
     await removeDefinition(this.dir, id);
-    await server.installMarker.clear();
+    await server.removeInstallState();
     await fs.rm(server.root, { recursive: true, force: true });
     for (const hook of this.afterDelete) await hook(id);
   }

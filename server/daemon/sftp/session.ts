@@ -3,21 +3,18 @@ import type { FileHandle } from "node:fs/promises";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Attributes, SFTPWrapper } from "ssh2";
-import { ApiError } from "../../errors.ts";
 import { type Sandbox, sandboxErrors } from "../sandbox/index.ts";
-import { type DiskBudget, type DiskLedger, newFolderBytes } from "../servers/disk-ledger.ts";
-import { diskLimitText } from "../servers/disk-quota.ts";
+import { type DiskLedger, newFolderBytes } from "../servers/disk-ledger.ts";
 import { FolderReader } from "./folder-reader.ts";
 import { attrsOf, longNameOf } from "./listing.ts";
+import { closeFile, creationMode, HandleTable, type OpenFile, writeAll } from "./open-handles.ts";
 import { OPEN_MODE, STATUS_CODE } from "./sftp-codes.ts";
+import { Refusal, readOnly, sftpStatusOf } from "./sftp-status.ts";
 
 /** Bytes answered per READ at most (OpenSSH asks for 32 KiB; a short read is fine in SFTP). */
 const maxReadLength = 64 * 1024;
 /** Names answered per READDIR. */
 const namesPerBatch = 100;
-/** Files and folders one session may hold open (each is a descriptor of the node's process). */
-const maxOpenHandles = 256;
-
 /**
  * An SFTP path as the session sees it: "/" is the server's folder, a relative
  * path starts there (it is the session's home), and ".." stops there, as in a
@@ -28,39 +25,8 @@ export function sessionPath(requested: string): string {
   return path.posix.resolve("/", requested);
 }
 
-interface OpenFile {
-  kind: "file";
-  reader?: FileHandle;
-  writer?: FileHandle;
-  /** SSH_FXF_APPEND: every write goes to the end, whatever offset it names. */
-  append: boolean;
-  /** Appends one after the other (each needs the size the previous one left). */
-  appending: Promise<unknown>;
-  /** What writes through it may take of the server's room under its disk limit; ended at close. */
-  budget?: DiskBudget;
-  /** For a file open for writing: its path and the bytes written, told to the activity log at close. */
-  written?: { path: string; bytes: number };
-}
-
 /** Tells the node's activity log of one change this session made (sftp-server.ts fills in who and where). */
 export type SftpRecord = (action: string, subject: string, details?: Record<string, unknown>) => void;
-
-interface OpenFolder {
-  kind: "folder";
-  reader: FolderReader;
-}
-
-type Handle = OpenFile | OpenFolder;
-
-/** A failure that is the client's doing, answered with its own status and text. */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * One SFTP channel, confined to one server's folder: every path goes through
@@ -69,8 +35,7 @@ class Refusal extends Error {
  * file). Handles still open when the channel ends are closed.
  */
 export class SftpSession {
-  private readonly handles = new Map<number, Handle>();
-  private nextHandle = 1;
+  private readonly handles = new HandleTable();
 
   /** The server's disk use and limit; none means no limit. */
   private readonly disk?: DiskLedger;
@@ -144,73 +109,12 @@ export class SftpSession {
   }
 
   private fail(id: number, event: string, error: unknown): void {
-    const [status, message] = this.statusOf(event, error);
+    const [status, message] = sftpStatusOf(event, error, this.log);
     try {
       this.sftp.status(id, status, message);
     } catch {
       // the channel is gone
     }
-  }
-
-  private statusOf(event: string, error: unknown): [number, string] {
-    if (error instanceof Refusal) return [error.status, error.message];
-    if (error instanceof ApiError) {
-      if (error.code === "ErrDiskLimit")
-        return [STATUS_CODE.FAILURE, diskLimitText(Number(error.metadata?.limit))];
-      if (error.code === "ErrFileNotFound") return [STATUS_CODE.NO_SUCH_FILE, error.message];
-      // Outside the folder, or a file an egg's file_denylist protects: the client says permission denied.
-      if (
-        error.code === "ErrIllegalFileAccess" ||
-        error.code === "ErrFileDenied" ||
-        error.code === "ErrServerTransferring"
-      )
-        return [STATUS_CODE.PERMISSION_DENIED, error.message];
-      if (error.status < 500) return [STATUS_CODE.FAILURE, error.message];
-    }
-    // Node's own messages name real paths on the node: answer by kind only.
-    switch ((error as NodeJS.ErrnoException).code) {
-      case "ENOENT":
-        return [STATUS_CODE.NO_SUCH_FILE, "no such file"];
-      case "EACCES":
-      case "EPERM":
-        return [STATUS_CODE.PERMISSION_DENIED, "permission denied"];
-      case "EEXIST":
-        return [STATUS_CODE.FAILURE, "already exists"];
-      case "ENOTEMPTY":
-        return [STATUS_CODE.FAILURE, "the folder is not empty"];
-      case "ENOTDIR":
-        return [STATUS_CODE.FAILURE, "not a folder"];
-      case "EISDIR":
-        return [STATUS_CODE.FAILURE, "is a folder"];
-      case "ENOSPC":
-        return [STATUS_CODE.FAILURE, "no space left on the node"];
-    }
-    this.log(`SFTP ${event} failed: ${(error as Error)?.message ?? String(error)}`);
-    return [STATUS_CODE.FAILURE, "failure"];
-  }
-
-  private register(handle: Handle): Buffer {
-    if (this.handles.size >= maxOpenHandles) {
-      void (handle.kind === "folder" ? handle.reader.close() : closeFile(handle));
-      throw new Refusal(STATUS_CODE.FAILURE, `no more than ${maxOpenHandles} open files per session`);
-    }
-    const number = this.nextHandle++;
-    this.handles.set(number, handle);
-    const buffer = Buffer.alloc(4);
-    buffer.writeUInt32BE(number);
-    return buffer;
-  }
-
-  private handle(raw: Buffer): Handle {
-    const handle = raw.length === 4 ? this.handles.get(raw.readUInt32BE()) : undefined;
-    if (!handle) throw new Refusal(STATUS_CODE.FAILURE, "unknown handle");
-    return handle;
-  }
-
-  private file(raw: Buffer): OpenFile {
-    const handle = this.handle(raw);
-    if (handle.kind !== "file") throw new Refusal(STATUS_CODE.FAILURE, "not a file handle");
-    return handle;
   }
 
   private async open(id: number, filename: string, flags: number, attrs: Attributes): Promise<void> {
@@ -253,11 +157,11 @@ export class SftpSession {
       await closeFile(file);
       throw error;
     }
-    this.sftp.handle(id, this.register(file));
+    this.sftp.handle(id, this.handles.register(file));
   }
 
   private async read(id: number, raw: Buffer, offset: number, length: number): Promise<void> {
-    const { reader } = this.file(raw);
+    const { reader } = this.handles.file(raw);
     if (!reader) throw new Refusal(STATUS_CODE.PERMISSION_DENIED, "the file is not open for reading");
     const size = Math.min(length, maxReadLength);
     const buffer = Buffer.allocUnsafe(size);
@@ -267,7 +171,7 @@ export class SftpSession {
   }
 
   private async write(id: number, raw: Buffer, offset: number, data: Buffer): Promise<void> {
-    const file = this.file(raw);
+    const file = this.handles.file(raw);
     const { writer } = file;
     if (!writer) throw new Refusal(STATUS_CODE.PERMISSION_DENIED, "the file is not open for writing");
     // A file opened before a move began is held to it too.
@@ -286,7 +190,7 @@ export class SftpSession {
   }
 
   private async fstat(id: number, raw: Buffer): Promise<void> {
-    const handle = this.handle(raw);
+    const handle = this.handles.get(raw);
     const stats =
       handle.kind === "folder"
         ? await handle.reader.stat()
@@ -300,7 +204,7 @@ export class SftpSession {
    * writable by the game server (`put -p` sends the uploader's own mode).
    */
   private async fsetstat(id: number, raw: Buffer, attrs: Attributes): Promise<void> {
-    const handle = this.handle(raw);
+    const handle = this.handles.get(raw);
     if (handle.kind === "file") {
       if (typeof attrs.size === "number") {
         if (!handle.writer)
@@ -341,8 +245,7 @@ export class SftpSession {
   }
 
   private async close(id: number, raw: Buffer): Promise<void> {
-    const handle = this.handle(raw);
-    this.handles.delete(raw.readUInt32BE());
+    const handle = this.handles.take(raw);
     if (handle.kind === "folder") await handle.reader.close();
     else await this.closeWritten(handle);
     this.sftp.status(id, STATUS_CODE.OK);
@@ -356,11 +259,11 @@ export class SftpSession {
 
   private async opendir(id: number, folder: string): Promise<void> {
     const reader = await FolderReader.open(this.sandbox, sessionPath(folder));
-    this.sftp.handle(id, this.register({ kind: "folder", reader }));
+    this.sftp.handle(id, this.handles.register({ kind: "folder", reader }));
   }
 
   private async readdir(id: number, raw: Buffer): Promise<void> {
-    const handle = this.handle(raw);
+    const handle = this.handles.get(raw);
     if (handle.kind !== "folder") throw new Refusal(STATUS_CODE.FAILURE, "not a folder handle");
     const entries = await handle.reader.next(namesPerBatch);
     if (!entries) {
@@ -471,35 +374,7 @@ export class SftpSession {
   }
 
   private async closeAll(): Promise<void> {
-    const open = [...this.handles.values()];
-    this.handles.clear();
+    const open = this.handles.drain();
     await Promise.all(open.map((h) => (h.kind === "folder" ? h.reader.close() : this.closeWritten(h))));
   }
-}
-
-/** The answer to a change asked of a read-only session. */
-const readOnly = () =>
-  new Refusal(
-    STATUS_CODE.PERMISSION_DENIED,
-    "read-only: changing files needs the server.files.edit permission",
-  );
-
-/** Mode of a created file: what the client asks (at least owner read/write), else 0644. */
-function creationMode(attrs: Attributes | undefined): number {
-  return typeof attrs?.mode === "number" ? (attrs.mode & 0o777) | 0o600 : 0o644;
-}
-
-async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < data.length) {
-    const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
-    done += bytesWritten;
-  }
-}
-
-async function closeFile(file: OpenFile): Promise<void> {
-  await file.appending;
-  await Promise.all([file.reader?.close(), file.writer?.close()].map((p) => p?.catch(() => {})));
-  // What it wrote stays on disk.
-  file.budget?.end(true);
 }

@@ -1,22 +1,14 @@
-import fs from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Db } from "../../db/database.ts";
-import { ApiError, errors } from "../../errors.ts";
-import { checkedAddressOf } from "../../net/public-address.ts";
+import { ApiError } from "../../errors.ts";
 import { repoRoot } from "../../repo-root.ts";
-import {
-  environmentsOf,
-  importTemplate,
-  isEgg,
-  type Template,
-  templateErrors,
-  type VariableValue,
-} from "../../templates/index.ts";
-import { fetchRepo } from "./repo-fetch.ts";
+import { importTemplate, isEgg, type Template, templateErrors } from "../../templates/index.ts";
+import { RemoteRepos } from "./remote-repos.ts";
+import { checkedRepoAddress } from "./repo-address.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
 import { localeOf, localize, readStarterTexts, type StarterTexts } from "./starter-texts.ts";
 import { fetchTemplateText } from "./template-import.ts";
+import { stripPanelFields, vouchedTemplateIn } from "./template-vouching.ts";
 
 export interface RepoView {
   id: number;
@@ -44,27 +36,7 @@ export const localRepoId = 0;
 export const starterRepoId = -1;
 /** Where the starter templates ship: beside the server code, in the upstream repository layout. */
 export const starterDir = path.join(repoRoot, "starter-templates");
-/** A remote repository is fetched again at most this often. */
-export const refreshAfterMs = 5 * 60_000;
-/** A repository that could not be fetched is not tried again for this long, unless asked to (Retry). */
-export const retryFailedAfterMs = 2 * 60_000;
-
 const namePattern = /^[A-Za-z0-9._-]{1,100}$/;
-/** Why a non-administrator's repository could not be fetched, whatever the cause. */
-const unreachable = "it could not be reached";
-const invalidUrl = (why: string) =>
-  new ApiError(400, "ErrFieldInvalid", `\${field} ${why}`, { field: "url" });
-
-/** A folder on the panel's host given as `/path` or `file:///path`; undefined for anything else. */
-export function localFolderOf(url: string): string | undefined {
-  if (url.startsWith("/")) return path.resolve(url);
-  if (!url.startsWith("file:")) return undefined;
-  try {
-    return path.resolve(fileURLToPath(url));
-  } catch {
-    return undefined;
-  }
-}
 const noTemplate = (template: string) =>
   new ApiError(404, "ErrNoTemplate", "no template ${template}", { template });
 
@@ -88,17 +60,17 @@ function summary(name: string, t: Template): TemplateSummary {
  * still list.
  */
 export class TemplateRepos {
-  private readonly fetched = new Map<number, { at: number; templates: RepoTemplate[] }>();
-  private readonly inFlight = new Map<number, Promise<RepoTemplate[]>>();
-  private readonly failed = new Map<number, { at: number; reason: string }>();
+  private readonly remote: RemoteRepos;
   private starter: Promise<RepoTemplate[]> | undefined;
   private starterTexts: Map<string, StarterTexts> | undefined;
 
   constructor(
     private readonly db: Db,
-    private readonly cacheDir: string,
+    cacheDir: string,
     private readonly starterFolder = starterDir,
-  ) {}
+  ) {
+    this.remote = new RemoteRepos(db, cacheDir);
+  }
 
   async repos(): Promise<RepoView[]> {
     const rows = await this.db.selectFrom("template_repos").selectAll().orderBy("id").execute();
@@ -118,7 +90,7 @@ export class TemplateRepos {
       const rows = await this.db.selectFrom("templates").selectAll().orderBy("name").execute();
       return rows.map((r) => summary(r.name, JSON.parse(r.body)));
     }
-    if (opts.retry) this.failed.delete(repoId);
+    if (opts.retry) this.remote.retryNow(repoId);
     const texts = this.textsFor(repoId, opts.acceptLanguage);
     return (await this.read(repoId)).map((t) => summary(t.name, localize(t.template, texts?.[t.name])));
   }
@@ -202,18 +174,7 @@ export class TemplateRepos {
       });
     if (["local", "starter"].includes(name.toLowerCase()))
       throw new ApiError(409, "ErrRepoExists", "a repository named ${name} exists", { name });
-    // Reading a folder on the panel's host is for administrators only: it reads the host's disk.
-    const url = await this.checkedSource(input.url.trim(), opts.byAdmin);
-    // Anyone else's is fetched from public addresses only (repo-fetch.ts): one that is not is
-    // refused now, in the same words as one that does not resolve.
-    if (
-      !opts.byAdmin &&
-      !(await checkedAddressOf(new URL(url)).then(
-        () => true,
-        () => false,
-      ))
-    )
-      throw invalidUrl("cannot be reached");
+    const url = await checkedRepoAddress(input.url.trim(), opts.byAdmin);
     const existing = await this.db
       .selectFrom("template_repos")
       .select("id")
@@ -239,26 +200,6 @@ export class TemplateRepos {
     return fetchTemplateText(url, opts);
   }
 
-  /** The URL to store: an http(s) URL as given, or a host folder that exists as a file: URL. */
-  private async checkedSource(given: string, mayReadHostFolders: boolean): Promise<string> {
-    const folder = localFolderOf(given);
-    if (folder !== undefined) {
-      if (!mayReadHostFolders) throw errors.missingScope("admin");
-      const stat = await fs.stat(folder).catch(() => undefined);
-      if (!stat?.isDirectory()) throw invalidUrl("is not a folder on the panel's host");
-      return pathToFileURL(folder).toString();
-    }
-    let url: URL;
-    try {
-      url = new URL(given);
-    } catch {
-      throw invalidUrl("must be an http(s) URL or a folder on the panel's host");
-    }
-    if (url.protocol !== "https:" && url.protocol !== "http:")
-      throw invalidUrl("must be an http(s) URL or a folder on the panel's host");
-    return url.toString();
-  }
-
   /**
    * The template a non-administrator's server definition was made from, rebuilt from the template
    * as it is stored; undefined when it was made from none. Only templates an administrator vouched
@@ -268,39 +209,7 @@ export class TemplateRepos {
    * variable values (of the template's own variables) and the environment, one the template offers.
    */
   async vouchedTemplateOf(definition: Record<string, unknown>): Promise<Template | undefined> {
-    const { environment, data, ...code } = withoutPanelFields(definition);
-    const wanted = canonicalJson(code);
-    for await (const template of this.vouchedTemplates()) {
-      const { environment: _e, data: _d, ...templateCode } = withoutPanelFields(template);
-      if (canonicalJson(templateCode) !== wanted) continue;
-      const chosen =
-        environment === undefined
-          ? template.environment
-          : environmentsOf(template).find((offered) => canonicalJson(offered) === canonicalJson(environment));
-      const values = valuesOf(data, template);
-      if (chosen === undefined || values === undefined) continue;
-      // An egg's hidden variables (user_viewable: false) keep the template's values: they are the
-      // administrators' to set (hidden-variables.ts), from the server's creation on.
-      const hidden = template.egg?.hidden ?? [];
-      if (
-        hidden.some(
-          (key) => key in values && canonicalJson(values[key]) !== canonicalJson(template.data[key]?.value),
-        )
-      )
-        continue;
-      const variables = Object.fromEntries(
-        Object.entries(template.data).map(([key, variable]) => [
-          key,
-          key in values ? { ...variable, value: values[key] } : variable,
-        ]),
-      );
-      return {
-        ...(templateCode as Omit<Template, "environment" | "data">),
-        environment: chosen,
-        data: variables,
-      };
-    }
-    return undefined;
+    return vouchedTemplateIn(definition, this.vouchedTemplates());
   }
 
   /** Every template an administrator vouched for: starter, administrators' repositories, their local ones. */
@@ -331,17 +240,12 @@ export class TemplateRepos {
       );
     const result = await this.db.deleteFrom("template_repos").where("id", "=", repoId).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new ApiError(404, "ErrRepoNotFound", "no such repository");
-    this.fetched.delete(repoId);
-    await fs.rm(this.repoDir(repoId), { recursive: true, force: true });
-  }
-
-  private repoDir(repoId: number): string {
-    return path.join(this.cacheDir, String(repoId));
+    await this.remote.forget(repoId);
   }
 
   /** A read-only repository's templates: the starter ones (read once), or a fetched one's. */
   private read(repoId: number): Promise<RepoTemplate[]> {
-    if (repoId !== starterRepoId) return this.remote(repoId);
+    if (repoId !== starterRepoId) return this.remote.templates(repoId);
     this.starter ??= readRepo(this.starterFolder).then(({ templates, problems }) => {
       // A starter template that does not import is our bug, and a test catches it; never hide it.
       if (problems.length) throw new Error(`starter templates: ${problems.join("; ")}`);
@@ -349,112 +253,4 @@ export class TemplateRepos {
     });
     return this.starter;
   }
-
-  /** The repository's templates, fetched when missing or older than refreshAfterMs; one fetch at a time per repo. */
-  private async remote(repoId: number): Promise<RepoTemplate[]> {
-    const cached = this.fetched.get(repoId);
-    if (cached && Date.now() - cached.at < refreshAfterMs) return cached.templates;
-    // A source that just failed is not asked again on every page: the same answer, at once.
-    const failure = this.failed.get(repoId);
-    if (failure && Date.now() - failure.at < retryFailedAfterMs) {
-      if (cached) return cached.templates;
-      throw await this.unavailable(repoId, failure);
-    }
-    const running = this.inFlight.get(repoId);
-    if (running) return running;
-    const work = this.refresh(repoId, cached?.templates).finally(() => this.inFlight.delete(repoId));
-    this.inFlight.set(repoId, work);
-    return work;
-  }
-
-  private async refresh(repoId: number, stale: RepoTemplate[] | undefined): Promise<RepoTemplate[]> {
-    const row = await this.db
-      .selectFrom("template_repos")
-      .selectAll()
-      .where("id", "=", repoId)
-      .executeTakeFirst();
-    if (!row) throw new ApiError(404, "ErrRepoNotFound", "no such repository");
-    const folder = localFolderOf(row.url);
-    try {
-      // A host folder is read where it is, every time: what the administrator edits there shows at once.
-      if (folder !== undefined) return await this.readFolder(folder);
-      await fetchRepo(row.url, row.branch, this.repoDir(repoId), { publicOnly: row.by_admin !== 1 });
-    } catch (err) {
-      // A non-administrator's repository fails in one word: the reason would tell what answers
-      // (or not) at an address they chose.
-      const reason = row.by_admin === 1 ? (err as Error).message : unreachable;
-      const failure = { at: Date.now(), reason };
-      this.failed.set(repoId, failure);
-      // A copy fetched before still serves while the source is away.
-      if (stale) return stale;
-      throw await this.unavailable(repoId, failure, row.name);
-    }
-    this.failed.delete(repoId);
-    const { templates } = await readRepo(this.repoDir(repoId));
-    this.fetched.set(repoId, { at: Date.now(), templates });
-    return templates;
-  }
-
-  private async readFolder(folder: string): Promise<RepoTemplate[]> {
-    const stat = await fs.stat(folder).catch(() => undefined);
-    if (!stat?.isDirectory()) throw new Error(`${folder} is not a folder`);
-    return (await readRepo(folder)).templates;
-  }
-
-  /** ErrRepoUnavailable with the reason and when the source was last tried (the screen offers Retry). */
-  private async unavailable(
-    repoId: number,
-    failure: { at: number; reason: string },
-    name?: string,
-  ): Promise<ApiError> {
-    const repo =
-      name ??
-      (await this.db.selectFrom("template_repos").select("name").where("id", "=", repoId).executeTakeFirst())
-        ?.name ??
-      String(repoId);
-    return new ApiError(502, "ErrRepoUnavailable", "repository ${repo} could not be read: ${reason}", {
-      repo,
-      reason: failure.reason,
-      triedAt: new Date(failure.at).toISOString(),
-    });
-  }
-}
-
-/** A template fetched for server creation carries the panel's own fields; they are not part of it. */
-function stripPanelFields(body: unknown): unknown {
-  if (!body || typeof body !== "object") return body;
-  const { name: _n, readme: _r, node: _no, users: _u, id: _i, ...rest } = body as Record<string, unknown>;
-  return rest;
-}
-
-/** A definition or template without the panel's fields and the limits (administrators' alone, set apart). */
-function withoutPanelFields(body: object): Record<string, unknown> {
-  const { limits: _l, ...rest } = stripPanelFields(body) as Record<string, unknown>;
-  return rest;
-}
-
-/** JSON with every object's keys in order: two documents compare equal whatever order they were written in. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
-
-/**
- * A definition's variable values (`{name: value}` or `{name: {value, …}}`, as either client sends
- * them), all of them the template's own variables and plain values; undefined otherwise.
- */
-function valuesOf(data: unknown, template: Template): Record<string, VariableValue> | undefined {
-  if (data === undefined) return {};
-  if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
-  const values: Record<string, VariableValue> = {};
-  for (const [key, given] of Object.entries(data)) {
-    if (!Object.hasOwn(template.data, key)) return undefined;
-    const value = given && typeof given === "object" && !Array.isArray(given) ? given.value : given;
-    if (value !== null && !["string", "number", "boolean"].includes(typeof value)) return undefined;
-    values[key] = value ?? "";
-  }
-  return values;
 }
