@@ -15,6 +15,29 @@ const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 const reservations = new WeakMap<object, Reservation>();
 
+/**
+ * How many `watch` frames a socket may send: a burst (a page that mounts several lists), then a
+ * few a second (a person paging or searching). Each watch reads the caller's rights on up to 200
+ * servers, so a flood of them (600 frames held /api/health for 25 s) closes the socket instead.
+ */
+export const watchRate = { burst: 20, perSecond: 5 } as const;
+/** The close code of a socket that sent watches faster than watchRate allows. */
+export const closeWatchFlood = 4008;
+
+/** A token bucket over watchRate. */
+function watchBudget(now: () => number = Date.now): () => boolean {
+  let tokens: number = watchRate.burst;
+  let last = now();
+  return () => {
+    const at = now();
+    tokens = Math.min(watchRate.burst, tokens + ((at - last) / 1000) * watchRate.perSecond);
+    last = at;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}
+
 /** The ids of a `{"type":"watch","ids":[...]}` frame, or the reason it is not one. */
 function watchedIds(data: unknown): string[] | ApiError {
   let frame: unknown;
@@ -90,7 +113,12 @@ export function liveRoutes(app: Api, { services }: RouteContext): void {
       // Signing out, a password change, a change of rights on a server: the browser opens it again.
       reservations.get(request.raw)?.attach((reason) => socket.close(4001, reason));
 
+      const mayWatch = watchBudget();
       socket.on("message", async (data) => {
+        if (!mayWatch()) {
+          socket.close(closeWatchFlood, "too many watch frames: at most 5 a second");
+          return;
+        }
         const ids = watchedIds(data);
         if (ids instanceof ApiError) return sendError(socket, ids);
         const watch = ++watches;
