@@ -1,3 +1,4 @@
+import { defaultServerUserScopes, serverScopes } from "../contract/scopes.ts";
 import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
 import { checkEmail, normaliseEmail } from "./account-rules.ts";
@@ -6,9 +7,8 @@ import { invitationMail } from "./invite-mail.ts";
 import type { InviteMailThrottle } from "./invite-mail-throttle.ts";
 import { type Invites, pendingPasswordHash } from "./invites.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
-import { holdsScope, isServerScope, joinScopes, parseScopes, serverScopes } from "./scopes.ts";
+import { holdsScope, isServerScope, joinScopes, parseScopes } from "./scopes.ts";
 import { assertServerExists } from "./server-exists.ts";
-import { defaultServerUserScopes } from "./server-scopes.ts";
 import type { Settings } from "./settings.ts";
 
 export interface ServerUser {

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from "kysely";
 import type { NodeServers, ServerDataView } from "../contract/node/server-wire.ts";
+import { defaultServerUserScopes } from "../contract/scopes.ts";
 import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -18,7 +19,6 @@ import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
 import type { Principal } from "./principal.ts";
 import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
 import { ServerCreations } from "./server-creations.ts";
-import { defaultServerUserScopes } from "./server-scopes.ts";
 import type { SharedState } from "./shared-state.ts";
 import { canonicalJson } from "./templates/template-repos.ts";
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
+import type { Scope } from "../../contract/scopes.ts";
 import { errors } from "../../errors.ts";
 import {
   type Principal,
@@ -6,7 +7,7 @@ import {
   principalFromToken,
   scopesOnServer,
 } from "../../panel/principal.ts";
-import { holdsScope, type Scope } from "../../panel/scopes.ts";
+import { holdsScope } from "../../panel/scopes.ts";
 import type { CookieJar } from "./cookies.ts";
 
 /**

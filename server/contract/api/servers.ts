@@ -1,7 +1,8 @@
 import { type Static, Type } from "typebox";
+import { serverIdPattern } from "../constants.ts";
 
 export const ServerIdParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" }),
+  id: Type.String({ minLength: 1, maxLength: 64, pattern: serverIdPattern.source }),
 });
 
 export const ServerNodeView = Type.Object({

@@ -1,7 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Plural, Trans } from "@lingui/react/macro";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { defaultServerUserScopes } from "../../../../server/panel/server-scopes";
+import { defaultServerUserScopes } from "../../../../server/contract/scopes.ts";
 import {
   type GrantOutcome,
   grantServerUser,
@@ -31,7 +31,7 @@ import "../entry-list.css";
 import "./users.css";
 
 // A new user starts with what users named in the wizard get (and what the API gives when a
-// client sends no scopes): one default, server/panel/server-scopes.ts.
+// client sends no scopes): one default, server/contract/scopes.ts.
 
 /** Whether two scope lists grant the same (server.view is always part of both). */
 function sameScopes(a: readonly string[], b: readonly string[]): boolean {
