@@ -1,13 +1,8 @@
+import type { Paging } from "../contract/api/servers.ts";
+
 /** Paged lists (reference §1.2): 1-based pages, 20 by default, never more than 100. */
 export const pageSizeDefault = 20;
 export const pageSizeMax = 100;
-
-export interface Paging {
-  page: number;
-  pageSize: number;
-  maxSize: number;
-  total: number;
-}
 
 /** The page asked for, with its size clamped, and the rows to skip. */
 export function pageOf(query: { page?: number; limit?: number }): {

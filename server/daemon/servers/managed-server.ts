@@ -29,9 +29,9 @@ import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import { type Isolation, sandboxUnavailable } from "../runtime/host-sandbox.ts";
 import {
   type InstanceOptions,
+  type InstanceStatus,
   type RunPlan,
   ServerInstance,
-  type ServerStatus,
 } from "../runtime/instance.ts";
 import type { SpawnSpec } from "../runtime/process-group.ts";
 import { denylistMatcher, ProtectedSandbox, Sandbox } from "../sandbox/index.ts";
@@ -96,7 +96,7 @@ export interface NodeHost {
  * The instance's status plus whether the install steps have run once (false: Start is refused)
  * and, while not, why the last try failed.
  */
-export type ManagedStatus = ServerStatus & {
+export type ManagedStatus = InstanceStatus & {
   installed: boolean;
   starting?: boolean;
   installFailure?: string;

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { RepoView, TemplateSummary } from "../../contract/api/templates.ts";
 import type { Db } from "../../db/database.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { checkedAddressOf } from "../../net/public-address.ts";
@@ -17,27 +18,6 @@ import { fetchRepo } from "./repo-fetch.ts";
 import { type RepoTemplate, readRepo } from "./repo-reader.ts";
 import { localeOf, localize, readStarterTexts, type StarterTexts } from "./starter-texts.ts";
 import { fetchTemplateText } from "./template-import.ts";
-
-export interface RepoView {
-  id: number;
-  name: string;
-  url: string;
-  branch: string;
-  isLocal: boolean;
-  /** The starter templates shipped with the panel: read-only, cannot be removed. */
-  isBuiltIn?: boolean;
-}
-
-/** What the template picker needs of each template (reference §12.15). */
-export interface TemplateSummary {
-  name: string;
-  display: string;
-  type: string;
-  icon?: string;
-  environment: Template["environment"];
-  supportedEnvironments?: Template["supportedEnvironments"];
-  requirements: Template["requirements"];
-}
 
 export const localRepoId = 0;
 /** The starter repository's id: below every stored repository's (they count up from 1). */
