@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Selectable } from "kysely";
-import type { BackupTargetInput, BackupTargetView, NodeView } from "../contract/api/nodes.ts";
+import type { BackupTargetInput, NodeView } from "../contract/api/nodes.ts";
 import type { Db } from "../db/database.ts";
 import type { NodeTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";

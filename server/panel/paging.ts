@@ -1,5 +1,3 @@
-import type { Paging } from "../contract/api/servers.ts";
-
 /** Paged lists (reference §1.2): 1-based pages, 20 by default, never more than 100. */
 export const pageSizeDefault = 20;
 export const pageSizeMax = 100;
