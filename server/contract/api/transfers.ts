@@ -21,14 +21,17 @@ export type TransferTarget = Static<typeof TransferTarget>;
 export const TransferTargets = Type.Object({ nodes: Type.Array(TransferTarget) });
 export type TransferTargets = Static<typeof TransferTargets>;
 
+/** How a move stands: bytes received by the new node so far, of the total. */
+export interface TransferState {
+  state: "copying" | "done" | "failed";
+  node: number;
+  received: number;
+  total: number;
+  error?: string;
+}
+
 /** The `transfer` message on a server's socket while it moves. */
 export interface TransferMessage {
   type: "transfer";
-  data: {
-    state: "copying" | "done" | "failed";
-    node: number;
-    received: number;
-    total: number;
-    error?: string;
-  };
+  data: TransferState;
 }
