@@ -4,7 +4,7 @@ import type { ActivityEntryView } from "../contract/api/activity.ts";
 import { ActivityList, ActivityQuery } from "../contract/api/activity.ts";
 import { ServerIdParams } from "../contract/api/servers.ts";
 import { ApiError, errors } from "../errors.ts";
-import type { ActivityFilter } from "../panel/activity.ts";
+import type { ActivityLogFilter } from "../panel/activity.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
@@ -46,7 +46,7 @@ export function activityRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { activity } = services;
 
-  const answer = async (reply: FastifyReply, query: ActivityQuery, filter: ActivityFilter) => {
+  const answer = async (reply: FastifyReply, query: ActivityQuery, filter: ActivityLogFilter) => {
     if (query.format === "csv" || query.format === "jsonl") {
       const entries = activity.all(filter);
       const csv = query.format === "csv";

@@ -1,4 +1,6 @@
 import type { WebSocket } from "ws";
+import type { LiveErrorFrame } from "../contract/api/live.ts";
+import { closeRightsChanged, liveMaxWatchedIds, serverIdPattern } from "../contract/constants.ts";
 import { ApiError } from "../errors.ts";
 import { boundedSend } from "../http/socket-send.ts";
 import type { Reservation } from "../panel/live-connections.ts";
@@ -8,10 +10,6 @@ import { requirePrincipal } from "./pipeline/guard.ts";
 import { isSameOrigin } from "./pipeline/same-origin.ts";
 import { webSocketHandler } from "./pipeline/websocket.ts";
 import type { Api, RouteContext } from "./types.ts";
-
-/** The most servers one watch may name (a page of the list holds far fewer). */
-export const maxWatchedIds = 200;
-const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 const reservations = new WeakMap<object, Reservation>();
 
@@ -38,7 +36,7 @@ function watchBudget(now: () => number = Date.now): () => boolean {
   };
 }
 
-/** The ids of a `{"type":"watch","ids":[...]}` frame, or the reason it is not one. */
+/** The ids of a LiveWatchFrame, or the reason the frame is not one. */
 function watchedIds(data: unknown): string[] | ApiError {
   let frame: unknown;
   try {
@@ -49,16 +47,16 @@ function watchedIds(data: unknown): string[] | ApiError {
   const { type, ids } = (frame ?? {}) as { type?: unknown; ids?: unknown };
   if (type !== "watch")
     return new ApiError(400, "ErrBadRequest", 'the only frame is {"type":"watch","ids":[...]}');
-  if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string" && idPattern.test(id)))
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string" && serverIdPattern.test(id)))
     return new ApiError(400, "ErrBadRequest", "ids must be a list of server ids");
-  if (ids.length > maxWatchedIds)
-    return new ApiError(400, "ErrBadRequest", "at most ${max} servers per watch", { max: maxWatchedIds });
+  if (ids.length > liveMaxWatchedIds)
+    return new ApiError(400, "ErrBadRequest", "at most ${max} servers per watch", { max: liveMaxWatchedIds });
   return [...new Set(ids as string[])];
 }
 
 /** A refused frame is answered in the API's error envelope, and the socket stays open. */
 function sendError(socket: WebSocket, error: ApiError): void {
-  socket.send(JSON.stringify({ type: "error", ...error.toBody() }));
+  socket.send(JSON.stringify({ type: "error", ...error.toBody() } satisfies LiveErrorFrame));
 }
 
 /**
@@ -111,7 +109,7 @@ export function liveRoutes(app: Api, { services }: RouteContext): void {
         reservations.get(request.raw)?.release();
       });
       // Signing out, a password change, a change of rights on a server: the browser opens it again.
-      reservations.get(request.raw)?.attach((reason) => socket.close(4001, reason));
+      reservations.get(request.raw)?.attach((reason) => socket.close(closeRightsChanged, reason));
 
       const mayWatch = watchBudget();
       socket.on("message", async (data) => {

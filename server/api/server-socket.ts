@@ -1,4 +1,5 @@
 import { ServerIdParams } from "../contract/api/servers.ts";
+import { closeRightsChanged } from "../contract/constants.ts";
 import { frameBytes } from "../contract/node/frame-text.ts";
 import type { SocketChannel } from "../contract/node/server-wire.ts";
 import { boundedSend, tooSlowClose } from "../http/socket-send.ts";
@@ -67,7 +68,7 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
         reservations.get(request.raw)?.release();
       });
       // Signing out, a password change, losing rights on this server: the socket goes with them.
-      reservations.get(request.raw)?.attach((reason) => socket.close(4001, reason));
+      reservations.get(request.raw)?.attach((reason) => socket.close(closeRightsChanged, reason));
       try {
         const held = await scopesOnServer(services, requirePrincipal(request), id);
         const channels = channelScopes.filter(([, scope]) => holdsScope(held, scope)).map(([c]) => c);

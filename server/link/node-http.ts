@@ -9,7 +9,7 @@ export interface RemoteNodeAddress {
   baseUrl: string;
 }
 
-export interface CallOptions {
+export interface NodeCallOptions {
   json?: unknown;
   text?: string;
   timeoutMs?: number;
@@ -60,7 +60,7 @@ export class NodeHttp {
     );
   }
 
-  async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
+  async call<T>(method: string, path: string, opts: NodeCallOptions = {}): Promise<T> {
     const headers: Record<string, string> = {};
     let body: string | undefined;
     if (opts.json !== undefined) {
@@ -102,7 +102,7 @@ export class NodeHttp {
   private async send(
     method: string,
     path: string,
-    opts: CallOptions & { headers?: Record<string, string>; body?: BodyInit | Readable | null },
+    opts: NodeCallOptions & { headers?: Record<string, string>; body?: BodyInit | Readable | null },
   ): Promise<Response> {
     if (this.state === "down" && !opts.evenIfDown) {
       await this.call("GET", "/daemon", { timeoutMs: 1000, evenIfDown: true });
@@ -149,7 +149,7 @@ export class NodeHttp {
 }
 
 /** The call's timeout (none when 0), joined with the caller's own signal. */
-function signalOf(opts: CallOptions, defaultMs: number): AbortSignal | undefined {
+function signalOf(opts: NodeCallOptions, defaultMs: number): AbortSignal | undefined {
   const timeout = opts.timeoutMs === 0 ? undefined : AbortSignal.timeout(opts.timeoutMs ?? defaultMs);
   const signals = [timeout, opts.signal].filter((s): s is AbortSignal => s !== undefined);
   return signals.length > 1 ? AbortSignal.any(signals) : signals[0];

@@ -1,3 +1,4 @@
+import type { UserView as User } from "../contract/api/self.ts";
 import type { Db } from "../db/database.ts";
 import type { UserTable } from "../db/tables.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
@@ -7,12 +8,8 @@ import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./a
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords.ts";
 import { joinScopes, parseScopes } from "./scopes.ts";
 
-export interface User {
-  id: number;
-  username: string;
-  email: string;
-  otpActive: boolean;
-}
+/** An account as the API shows it (GET /api/self, /api/users/{id}). */
+export type { User };
 
 type UserRow = Pick<UserTable, "username" | "email" | "otp_active"> & { id: number };
 

@@ -37,7 +37,7 @@ const dayMs = 24 * 60 * 60 * 1000;
 const exportBatch = 500;
 
 /** What the three lists filter by; `userId` is what /api/self/activity pins. */
-export interface ActivityFilter extends Omit<ActivityQuery, "page" | "limit" | "format"> {
+export interface ActivityLogFilter extends Omit<ActivityQuery, "page" | "limit" | "format"> {
   userId?: number;
   serverId?: string;
 }
@@ -96,7 +96,7 @@ export class Activity {
   }
 
   /** One page, newest first. */
-  async list(filter: ActivityFilter, paging: { page?: number; limit?: number }) {
+  async list(filter: ActivityLogFilter, paging: { page?: number; limit?: number }) {
     const { page, pageSize, offset } = pageOf(paging);
     const [rows, count] = await Promise.all([
       this.filtered(filter).selectAll().orderBy("id", "desc").limit(pageSize).offset(offset).execute(),
@@ -111,7 +111,7 @@ export class Activity {
   }
 
   /** Every matching entry, newest first, read a batch at a time (for the exports). */
-  async *all(filter: ActivityFilter): AsyncGenerator<ActivityEntryView> {
+  async *all(filter: ActivityLogFilter): AsyncGenerator<ActivityEntryView> {
     let below: number | undefined;
     for (;;) {
       let query = this.filtered(filter).selectAll().orderBy("id", "desc").limit(exportBatch);
@@ -133,7 +133,7 @@ export class Activity {
     return Number(result.numDeletedRows);
   }
 
-  private filtered(filter: ActivityFilter) {
+  private filtered(filter: ActivityLogFilter) {
     let query = this.db.selectFrom("activity");
     if (filter.userId !== undefined) query = query.where("user_id", "=", filter.userId);
     if (filter.serverId !== undefined) query = query.where("server_id", "=", filter.serverId);

@@ -1,3 +1,4 @@
+import type { LiveStatsFrame, LiveStatusFrame } from "../contract/api/live.ts";
 import type { NodeServers, ServerStatusView, StatsView } from "../contract/node/server-wire.ts";
 import type { ServerLimits } from "../templates/index.ts";
 
@@ -136,7 +137,7 @@ export class LiveStatus {
         // Ours: an egg's done line not seen yet; why a never-installed server's install failed.
         ...(status.starting ? { starting: true } : {}),
         ...(status.installFailure ? { installFailure: status.installFailure } : {}),
-      }),
+      } satisfies LiveStatusFrame),
     );
     for (const watcher of feed.watchers) if (watcher.status) watcher.send(feed.statusFrame);
   }
@@ -149,7 +150,9 @@ export class LiveStatus {
     if (feed.unreachable) return;
     feed.status = undefined;
     feed.unreachable = true;
-    feed.statusFrame = Buffer.from(JSON.stringify({ type: "status", id, unreachable: true }));
+    feed.statusFrame = Buffer.from(
+      JSON.stringify({ type: "status", id, unreachable: true } satisfies LiveStatusFrame),
+    );
     for (const watcher of feed.watchers) if (watcher.status) watcher.send(feed.statusFrame);
   }
 
@@ -167,7 +170,13 @@ export class LiveStatus {
     if (!feed.status?.running) return;
     const { limits } = feed;
     const frame = Buffer.from(
-      JSON.stringify({ type: "stats", id, cpu: stats.cpu, memory: stats.memory, limits }),
+      JSON.stringify({
+        type: "stats",
+        id,
+        cpu: stats.cpu,
+        memory: stats.memory,
+        limits,
+      } satisfies LiveStatsFrame),
     );
     for (const watcher of feed.watchers) if (watcher.stats) watcher.send(frame);
   }

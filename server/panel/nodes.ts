@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Selectable } from "kysely";
-import type { BackupTargetInput, BackupTargetView } from "../contract/api/nodes.ts";
+import type { BackupTargetInput, NodeView } from "../contract/api/nodes.ts";
 import type { Db } from "../db/database.ts";
 import type { NodeTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -11,13 +11,6 @@ import { BackupTargets } from "./backup-targets.ts";
 import { NodeMonitor } from "./node-monitor.ts";
 import { checkNodeFields, type NodeFields } from "./node-rules.ts";
 import type { Settings } from "./settings.ts";
-
-export interface NodeView extends NodeFields {
-  id: number;
-  isLocal: boolean;
-  reachable: boolean;
-  backupTarget?: BackupTargetView;
-}
 
 /** A change to a node: its fields, and (administrators only) where its backups go. */
 export interface NodeChanges extends Partial<NodeFields> {

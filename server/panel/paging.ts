@@ -2,13 +2,6 @@
 export const pageSizeDefault = 20;
 export const pageSizeMax = 100;
 
-export interface Paging {
-  page: number;
-  pageSize: number;
-  maxSize: number;
-  total: number;
-}
-
 /** The page asked for, with its size clamped, and the rows to skip. */
 export function pageOf(query: { page?: number; limit?: number }): {
   page: number;

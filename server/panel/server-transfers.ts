@@ -1,3 +1,4 @@
+import type { TransferTarget } from "../contract/api/transfers.ts";
 import { transferExportPath } from "../contract/node/transfer-wire.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
@@ -15,15 +16,6 @@ export interface TransferEvent {
   received: number;
   total: number;
   error?: string;
-}
-
-/** A target node as the Move to node dialog lists it. */
-export interface TransferTarget {
-  id: number;
-  name: string;
-  reachable: boolean;
-  /** Bytes free where the node keeps servers, when it answered. */
-  free?: number;
 }
 
 const progressEveryMs = 500;

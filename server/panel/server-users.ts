@@ -1,3 +1,5 @@
+import type { ServerUser } from "../contract/api/server-users.ts";
+import { defaultServerUserScopes, serverScopes } from "../contract/scopes.ts";
 import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
 import { checkEmail, normaliseEmail } from "./account-rules.ts";
@@ -6,18 +8,9 @@ import { invitationMail } from "./invite-mail.ts";
 import type { InviteMailThrottle } from "./invite-mail-throttle.ts";
 import { type Invites, pendingPasswordHash } from "./invites.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
-import { holdsScope, isServerScope, joinScopes, parseScopes, serverScopes } from "./scopes.ts";
+import { holdsScope, isServerScope, joinScopes, parseScopes } from "./scopes.ts";
 import { assertServerExists } from "./server-exists.ts";
-import { defaultServerUserScopes } from "./server-scopes.ts";
 import type { Settings } from "./settings.ts";
-
-export interface ServerUser {
-  username: string;
-  email: string;
-  scopes: string[];
-  /** Invited and has not chosen a password yet. */
-  invited?: boolean;
-}
 
 /** Who asks for a change, and what they hold on the server (global and server rows together). */
 export interface ServerEditor {

@@ -1,5 +1,7 @@
 import { type Selectable, sql } from "kysely";
+import type { Paging, ServerView } from "../contract/api/servers.ts";
 import type { NodeServers, ServerDataView } from "../contract/node/server-wire.ts";
+import { defaultServerUserScopes } from "../contract/scopes.ts";
 import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -14,11 +16,10 @@ import {
   withoutHiddenGroups,
 } from "./hidden-variables.ts";
 import type { Nodes } from "./nodes.ts";
-import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
+import { likePattern, pageOf, pageSizeMax } from "./paging.ts";
 import type { Principal } from "./principal.ts";
 import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
 import { ServerCreations } from "./server-creations.ts";
-import { defaultServerUserScopes } from "./server-scopes.ts";
 import type { SharedState } from "./shared-state.ts";
 import { canonicalJson } from "./templates/canonical-json.ts";
 
@@ -42,17 +43,6 @@ export interface VouchedTemplates {
 function sortedKeys(value: unknown): unknown {
   if (!value || typeof value !== "object" || Array.isArray(value)) return value;
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
-}
-
-export interface ServerView {
-  id: string;
-  name: string;
-  node: { id: number; name: string; publicHost: string; publicPort: number; sftpPort: number };
-  ip?: string;
-  port?: number;
-  type: string;
-  icon?: string;
-  canGetStatus?: boolean;
 }
 
 type Row = Selectable<ServerTable>;

@@ -1,3 +1,4 @@
+import type { SettingValue } from "../contract/api/settings.ts";
 import type { Db } from "../db/database.ts";
 import { ApiError } from "../errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
@@ -7,7 +8,6 @@ import type { SecretBox } from "../secrets/secret-box.ts";
  * Each key has a type and a check; unknown keys are refused, never silently
  * dropped (the reference ignores them, which hides typos).
  */
-export type SettingValue = string | boolean;
 
 interface SettingRule {
   kind: "string" | "boolean";

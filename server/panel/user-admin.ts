@@ -1,10 +1,12 @@
 import { sql } from "kysely";
+import type { Paging } from "../contract/api/servers.ts";
+import { globalScopes, serverScopes } from "../contract/scopes.ts";
 import type { Db } from "../db/database.ts";
 import { ApiError, errors } from "../errors.ts";
 import { checkNewPassword } from "./account-rules.ts";
 import { type Accounts, toUser, type User } from "./accounts.ts";
-import { likePattern, type Paging, pageOf, pageSizeMax } from "./paging.ts";
-import { globalScopes, holdsScope, parseScopes, registeredUserScopes, serverScopes } from "./scopes.ts";
+import { likePattern, pageOf, pageSizeMax } from "./paging.ts";
+import { holdsScope, parseScopes, registeredUserScopes } from "./scopes.ts";
 import type { Sessions } from "./sessions.ts";
 
 /** Who is administering: their user id, their global scopes, and the session they call with. */

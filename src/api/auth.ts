@@ -1,10 +1,8 @@
+import type { LoginAnswer } from "../../server/contract/api/auth";
 import { type CallOptions, post } from "./client";
 
 // POST /auth/* (spec §7). Login answers {scopes} or {otpNeeded:true}.
-export interface LoginAnswer {
-  scopes?: string[];
-  otpNeeded?: boolean;
-}
+export type { LoginAnswer };
 export interface ScopesAnswer {
   scopes?: string[];
 }

@@ -1,22 +1,17 @@
+import type { PanelConfigAnswer } from "../../server/contract/api/settings";
 import { get } from "./client";
 
-export interface PanelConfig {
-  themes: { active: string; settings?: string; available: string[] };
-  branding: { name: string };
-  registrationEnabled: boolean;
-  /** The panel's VAPID public key, for this device's Web Push subscription. */
-  vapidPublicKey?: string;
-}
+export type { PanelConfigAnswer };
 
-export const DEFAULT_CONFIG: PanelConfig = {
+export const DEFAULT_CONFIG: PanelConfigAnswer = {
   themes: { active: "Outpost", settings: "{}", available: ["Outpost"] },
   branding: { name: "Outpost" },
   registrationEnabled: true,
 };
 
 /** Merge an answer over the defaults so a partial or failed answer still works (spec §4). */
-export function normalizeConfig(raw: unknown): PanelConfig {
-  const c = (raw && typeof raw === "object" ? raw : {}) as Partial<PanelConfig>;
+export function normalizeConfig(raw: unknown): PanelConfigAnswer {
+  const c = (raw && typeof raw === "object" ? raw : {}) as Partial<PanelConfigAnswer>;
   const themes = { ...DEFAULT_CONFIG.themes, ...(c.themes ?? {}) };
   return {
     themes: {
@@ -32,7 +27,7 @@ export function normalizeConfig(raw: unknown): PanelConfig {
 /** The last answer, so a page opened offline keeps the company name and theme (public data). */
 const KEPT_CONFIG = "outpost.config";
 
-export async function loadConfig(): Promise<PanelConfig> {
+export async function loadConfig(): Promise<PanelConfigAnswer> {
   try {
     const answer = normalizeConfig(await get("/api/config", { exempt: true }));
     try {

@@ -1,4 +1,4 @@
-import type { FileEntry as WireFileEntry } from "../../server/contract/api/files";
+import type { FileEntry } from "../../server/contract/api/files";
 import { authHeaders, type CallOptions, del, post, put, sessionSettled } from "./client";
 import { type ApiError, toApiError } from "./errors";
 
@@ -12,7 +12,7 @@ import { type ApiError, toApiError } from "./errors";
 // caller, which passes it to the global handler.
 
 /** One entry of a folder listing (folders and links carry only name and isFile; modifyTime in unix s). */
-export type FileEntry = WireFileEntry;
+export type { FileEntry };
 
 /** A file path as the URL wants it (spec §5): leading slashes stripped, encoded, slashes kept. */
 export function encodeFilePath(path: string): string {

@@ -1,4 +1,3 @@
-import type { Static } from "typebox";
 import type {
   BackupTargetView,
   NodeCreateBody,
@@ -13,9 +12,8 @@ import { type CallOptions, del, get, post, put } from "./client";
 
 export type Node = NodeView;
 export type BackupTarget = BackupTargetView;
-export type NodeFields = NodeCreateBody;
 export type Deployment = NodeDeployment;
-export type NodeFeatures = Static<typeof NodeFeaturesAnswer>;
+export type { NodeCreateBody, NodeFeaturesAnswer };
 
 export const listNodes = (opts?: CallOptions) => get<Node[]>("/api/nodes", opts);
 export const getNode = (id: number, opts?: CallOptions) => get<Node>(`/api/nodes/${id}`, opts);
@@ -26,13 +24,13 @@ export const getDeployment = (id: number) => get<Deployment>(`/api/nodes/${id}/d
 
 /** A node that is down answers 502 (500 on older panels): that is "no features", not an error to show. */
 export const getFeatures = (id: number) =>
-  get<NodeFeatures>(`/api/nodes/${id}/features`, { exempt: [500, 502] });
+  get<NodeFeaturesAnswer>(`/api/nodes/${id}/features`, { exempt: [500, 502] });
 
 /**
  * Creates a node and answers its id. This panel answers the new node; the reference panel
  * answers `{}`, so without an id the list is fetched and the node found by name (-1 if absent).
  */
-export async function createNode(body: NodeFields, opts?: CallOptions): Promise<number> {
+export async function createNode(body: NodeCreateBody, opts?: CallOptions): Promise<number> {
   const answer = await post<Partial<Node> | undefined>("/api/nodes", body, opts);
   if (typeof answer?.id === "number") return answer.id;
   try {

@@ -1,36 +1,20 @@
-import type { SelfClient } from "../../server/contract/api/self";
+import type {
+  OtpEnrolment,
+  OtpStatus,
+  RecoveryCodes,
+  SelfClient,
+  SelfUpdateBody,
+  UserView,
+} from "../../server/contract/api/self";
 import { del, get, post, put } from "./client";
 
 // The signed-in user's own account (spec §7 Own account).
 
-export interface Self {
-  id: number;
-  username: string;
-  email: string;
-  otpActive?: boolean;
-}
+export type Self = UserView;
+export type { OtpEnrolment, OtpStatus, RecoveryCodes };
 
 export const getSelf = () => get<Self>("/api/self");
-export const updateSelf = (body: {
-  username?: string;
-  email?: string;
-  password: string;
-  newPassword?: string;
-}) => put<void>("/api/self", body);
-
-export interface OtpStatus {
-  otpEnabled: boolean;
-  recoveryCodesLeft?: number;
-}
-export interface OtpEnrolment {
-  secret: string;
-  uri: string;
-  /** The QR code, a data URL drawn by the panel. */
-  img: string;
-}
-export interface RecoveryCodes {
-  recoveryCodes: string[];
-}
+export const updateSelf = (body: SelfUpdateBody) => put<void>("/api/self", body);
 
 export const getOtp = () => get<OtpStatus>("/api/self/otp");
 export const startOtp = () => post<OtpEnrolment>("/api/self/otp");

@@ -1,5 +1,5 @@
-import type { ServerList, ServerView } from "../../server/contract/api/servers";
-import type { TransferMessage, TransferTargets } from "../../server/contract/api/transfers";
+import type { ServerList, ServerView, ServerWithPerms } from "../../server/contract/api/servers";
+import type { TransferState, TransferTarget, TransferTargets } from "../../server/contract/api/transfers";
 import type {
   ConsoleView,
   FlagsView,
@@ -20,15 +20,10 @@ export type ServerStats = StatsView;
 export type ConsoleAnswer = ConsoleView;
 export type ServerData = ServerDataView;
 export type ServerFlags = FlagsView;
-export type { ServerAction };
-
-export interface ServerWithPerms {
-  server: Server;
-  permissions: { scopes: string[] } | null;
-}
+export type { ServerAction, ServerWithPerms };
 
 /** The create body: a template with where it runs, its name and who may use it (reference §6). */
-export type ServerCreateBody = Template & { name: string; node: number; users: string[] };
+export type NewServerBody = Template & { name: string; node: number; users: string[] };
 
 export const SERVER_PAGE_SIZE = 20;
 
@@ -58,7 +53,7 @@ export const listServers = (
 export const getServer = (id: string, opts?: CallOptions) =>
   get<ServerWithPerms>(base(id), { ...opts, query: { perms: "" } });
 
-export const createServer = (id: string, body: ServerCreateBody, opts?: CallOptions) =>
+export const createServer = (id: string, body: NewServerBody, opts?: CallOptions) =>
   put<{ id: string }>(base(id), body, opts);
 
 export const deleteServer = (id: string) => del<void>(base(id));
@@ -96,8 +91,7 @@ export const getDefinition = (id: string, opts?: CallOptions) =>
 export const putDefinition = (id: string, definition: unknown) =>
   put<void>(`${base(id)}/definition`, definition);
 
-export type TransferProgress = TransferMessage["data"];
-export type TransferTarget = TransferTargets["nodes"][number];
+export type { TransferState, TransferTarget };
 
 /** The nodes a server could move to, each with its free space (administrators). */
 export const getTransferTargets = (id: string) => get<TransferTargets>(`${base(id)}/transfer`);

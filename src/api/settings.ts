@@ -1,14 +1,19 @@
+import type { SettingAnswer } from "../../server/contract/api/settings";
 import { type CallOptions, get, post, put } from "./client";
 
 // Panel settings (scope settings.edit). GET answers {value}; a write-only secret (the SMTP
-// password, an API key) answers {value: "", isSet} instead.
-export interface SettingAnswer<T> {
-  value: T;
-  isSet?: boolean;
-}
-export const getSettingAnswer = <T = unknown>(key: string, opts?: CallOptions) =>
-  get<SettingAnswer<T> | undefined>(`/api/settings/${encodeURIComponent(key)}`, opts);
-export const getSetting = async <T = unknown>(key: string) => (await getSettingAnswer<T>(key))?.value;
+// password, an API key) answers {value: "", isSet} instead. T: the setting's own type, a string
+// or a boolean (SettingAnswer says either).
+export const getSettingAnswer = <T extends SettingAnswer["value"] = SettingAnswer["value"]>(
+  key: string,
+  opts?: CallOptions,
+) =>
+  get<(Omit<SettingAnswer, "value"> & { value: T }) | undefined>(
+    `/api/settings/${encodeURIComponent(key)}`,
+    opts,
+  );
+export const getSetting = async <T extends SettingAnswer["value"] = SettingAnswer["value"]>(key: string) =>
+  (await getSettingAnswer<T>(key))?.value;
 export const putSetting = (key: string, value: unknown) =>
   put<void>(`/api/settings/${encodeURIComponent(key)}`, { value });
 /** For a secret: "" leaves it as it is, null clears it, any other text replaces it. */

@@ -1,5 +1,5 @@
+import type { NodeHistoryAnswer } from "../../server/contract/api/stats-history.ts";
 import type { HistoryPoint, HistoryRange, HistoryView } from "../../server/contract/node/history-wire";
-import type { NodeHistoryAnswer } from "../../server/panel/stats-history";
 import { type CallOptions, get } from "./client";
 
 // Resource history (issue 24): kept by each node, charted on the server's statistics section and the node view.

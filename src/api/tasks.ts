@@ -3,23 +3,22 @@ import { type CallOptions, del, get, post, put } from "./client";
 
 // A server's tasks (kept and run by its node). Types come from the server's wire definitions.
 
-export type Task = TaskView;
+export type { TaskListView, TaskView };
 export type TaskRun = TaskRunView;
-export type TaskList = TaskListView;
 
 /** What the editor sends: a task without the fields the node fills in. */
-export type TaskInput = Omit<Task, "id" | "nextRun" | "lastRun">;
+export type TaskInput = Omit<TaskView, "id" | "nextRun" | "lastRun">;
 
 const base = (id: string) => `/api/servers/${encodeURIComponent(id)}/tasks`;
 const one = (id: string, taskId: string) => `${base(id)}/${encodeURIComponent(taskId)}`;
 
-export const listTasks = (id: string, opts?: CallOptions) => get<TaskList>(base(id), opts);
+export const listTasks = (id: string, opts?: CallOptions) => get<TaskListView>(base(id), opts);
 
 export const createTask = (id: string, task: TaskInput, opts?: CallOptions) =>
-  post<Task>(base(id), task, opts);
+  post<TaskView>(base(id), task, opts);
 
 export const updateTask = (id: string, taskId: string, task: TaskInput, opts?: CallOptions) =>
-  put<Task>(one(id, taskId), task, opts);
+  put<TaskView>(one(id, taskId), task, opts);
 
 export const deleteTask = (id: string, taskId: string, opts?: CallOptions) =>
   del<void>(one(id, taskId), opts);

@@ -1,29 +1,13 @@
-import type { Environment, Requirements, Template } from "../../server/templates/index.ts";
+import type { RepoView, TemplateSummary } from "../../server/contract/api/templates.ts";
+import type { Template } from "../../server/templates/index.ts";
 import { type CallOptions, del, get, post, put } from "./client";
 import { type ApiError, isApiError, toApiError } from "./errors";
 
 // /api/templates (spec §7, reference §12.15).
 
-export interface TemplateRepo {
-  id: number;
-  name: string;
-  url: string;
-  branch: string;
-  isLocal: boolean;
-  /** The starter templates shipped with the panel (read-only, never removed). */
-  isBuiltIn?: boolean;
-}
-
+export type TemplateRepo = RepoView;
 /** What a repo listing gives per template: the fields a picker needs. */
-export interface TemplateSummary {
-  name: string;
-  display?: string;
-  type?: string;
-  icon?: string;
-  environment?: Environment;
-  supportedEnvironments?: Environment[];
-  requirements?: Requirements;
-}
+export type { TemplateSummary };
 
 /** The full template as GET /api/templates/{repo}/{name} answers it. */
 export type FullTemplate = Template & { name?: string; readme?: string };

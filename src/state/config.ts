@@ -1,5 +1,5 @@
 import { signal } from "@preact/signals-react";
-import { DEFAULT_CONFIG, type PanelConfig } from "../api/config";
+import { DEFAULT_CONFIG, type PanelConfigAnswer } from "../api/config";
 
 /** Panel configuration from /api/config (or the defaults when it failed). */
-export const config = signal<PanelConfig>(DEFAULT_CONFIG);
+export const config = signal<PanelConfigAnswer>(DEFAULT_CONFIG);

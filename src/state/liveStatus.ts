@@ -1,5 +1,6 @@
 import { signal } from "@preact/signals-react";
-import type { ServerStats } from "../api/servers";
+import type { LiveFrame, LiveWatchFrame } from "../../server/contract/api/live.ts";
+import { closeRightsChanged, liveMaxWatchedIds } from "../../server/contract/constants.ts";
 import type { SocketLike, SocketState } from "./live/reconnectingSocket";
 import { liveStats, setServerStats, setServerStatus } from "./serverStatus";
 
@@ -7,27 +8,8 @@ import { liveStats, setServerStats, setServerStatus } from "./serverStatus";
 // screens that show servers say which ones (watchLive); the socket's state tells them whether they
 // must poll instead (only while it cannot be had).
 
-/** The most ids one watch may name (the panel refuses more). */
-export const LIVE_MAX_IDS = 200;
 /** Waits before opening again after a close, doubling up to the last. */
 export const LIVE_RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
-/** The close of a socket whose rights changed (sign-out ends the session; a change of scopes does not). */
-const CLOSE_RIGHTS_CHANGED = 4001;
-
-type LiveFrame =
-  | {
-      type: "status";
-      id: string;
-      running?: boolean;
-      installing?: boolean;
-      /** The server's node cannot be reached: its status is not known. */
-      unreachable?: boolean;
-      installed?: boolean;
-      starting?: boolean;
-      installFailure?: string;
-    }
-  | ({ type: "stats"; id: string } & ServerStats)
-  | { type: "error"; error: { code: string } };
 
 /** The part of a WebSocket this module uses: what the console's uses, and send. */
 export interface LiveSocketLike extends SocketLike {
@@ -41,7 +23,7 @@ export interface LiveChannelOptions {
 
 /**
  * The one /api/live socket of this page. It is open while any screen watches a server and closed
- * when none does. Every watch() adds ids; the socket is told the union (the first LIVE_MAX_IDS). A
+ * when none does. Every watch() adds ids; the socket is told the union (the first liveMaxWatchedIds, the most the panel takes). A
  * lost socket is opened again after a growing wait; meanwhile `state` says "closed" and screens poll.
  */
 export class LiveChannel {
@@ -87,8 +69,8 @@ export class LiveChannel {
     queueMicrotask(() => {
       this.sendQueued = false;
       if (this.state.value !== "open" || !this.ws) return;
-      const ids = [...this.counts.keys()].slice(0, LIVE_MAX_IDS);
-      this.ws.send(JSON.stringify({ type: "watch", ids }));
+      const ids = [...this.counts.keys()].slice(0, liveMaxWatchedIds);
+      this.ws.send(JSON.stringify({ type: "watch", ids } satisfies LiveWatchFrame));
     });
   }
 
@@ -124,7 +106,7 @@ export class LiveChannel {
       if (this.ws !== ws) return;
       this.ws = undefined;
       // Rights changed on a server: open again at once, to be told what may be seen now.
-      if ((ev as { code?: number } | undefined)?.code === CLOSE_RIGHTS_CHANGED) this.failures = 0;
+      if ((ev as { code?: number } | undefined)?.code === closeRightsChanged) this.failures = 0;
       this.lost();
     };
   }

@@ -8,7 +8,7 @@ import {
   type ServerStats,
   type ServerStatusAnswer,
   socketUrl,
-  type TransferProgress,
+  type TransferState,
 } from "../api/servers";
 import { toastError } from "../components/toastStore";
 import { errorMessage } from "../i18n/errorMessages";
@@ -69,7 +69,7 @@ type Frame =
   | { type: "console"; data: { logs?: string } }
   | { type: "status"; data: ServerStatusAnswer }
   | { type: "stat"; data: ServerStats }
-  | { type: "transfer"; data: TransferProgress };
+  | { type: "transfer"; data: TransferState };
 
 function parseFrame(raw: unknown): Frame | undefined {
   const text = typeof raw === "string" ? raw : raw instanceof Uint8Array ? new TextDecoder().decode(raw) : "";
@@ -98,7 +98,7 @@ export class ServerLive {
   readonly installFailure: Signal<string | undefined>;
   readonly stats: Signal<ServerStats | undefined>;
   /** A move to another node under way (or just ended), as the panel reports it. */
-  readonly transfer: Signal<TransferProgress | undefined>;
+  readonly transfer: Signal<TransferState | undefined>;
   /** True after the failure limit: no more automatic reconnects (reconnect() starts over). */
   readonly gaveUp: Signal<boolean>;
 

@@ -19,7 +19,11 @@ describe("activity details hold no variable values and no task steps", () => {
     admin = await adminClient(panel());
     user = await registeredClient(panel(), watcher);
     await createEchoServer(admin, id);
-    await setServerScopes(panel(), watcher.email, id, ["server.view", "server.activity.view", "server.data.edit"]);
+    await setServerScopes(panel(), watcher.email, id, [
+      "server.view",
+      "server.activity.view",
+      "server.data.edit",
+    ]);
   });
   afterAll(async () => {
     await admin?.delete(`/api/servers/${id}`);
@@ -53,6 +57,8 @@ describe("activity details hold no variable values and no task steps", () => {
         [false, expect.objectContaining({ variables: ["secret"] })],
       ]),
     );
-    expect(entries.find((entry) => entry.action === "task.create")?.details).toEqual({ name: "Nightly note" });
+    expect(entries.find((entry) => entry.action === "task.create")?.details).toEqual({
+      name: "Nightly note",
+    });
   });
 });

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { serverScopes } from "../../server/panel/scopes.ts";
+import { serverScopes } from "../../server/contract/scopes.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { newUser } from "../support/expect-api.ts";
 import { PanelClient } from "../support/http-client.ts";

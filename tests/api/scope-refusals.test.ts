@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DeclaredRoute } from "../../server/api/pipeline/guard.ts";
-import { isServerScope, serverScopes } from "../../server/panel/scopes.ts";
+import { serverScopes } from "../../server/contract/scopes.ts";
+import { isServerScope } from "../../server/panel/scopes.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import type { PanelClient as Client } from "../support/http-client.ts";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { defaultServerUserScopes } from "../../server/panel/server-scopes.ts";
+import { defaultServerUserScopes } from "../../server/contract/scopes.ts";
 import { createEchoServer } from "../support/echo-server.ts";
 import { cookieValue, expectError, setCookie } from "../support/expect-api.ts";
 import { setServerScopes, withPanelDb } from "../support/panel-db.ts";

@@ -1,12 +1,12 @@
 import type { Page } from "@playwright/test";
-import { defaultServerUserScopes } from "../../server/panel/server-scopes.ts";
+import { defaultServerUserScopes } from "../../server/contract/scopes.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { SmtpInbox } from "../support/smtp-inbox.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
 
-/** The usual scopes of a server user (server/panel/server-scopes.ts) less some, sorted. */
+/** The usual scopes of a server user (server/contract/scopes.ts) less some, sorted. */
 const usualWithout = (...less: string[]) => defaultServerUserScopes.filter((s) => !less.includes(s)).sort();
 
 /** Screenshots from the top of the page (a focused field may have scrolled it). */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
+import type { Scope } from "../../contract/scopes.ts";
 import { errors } from "../../errors.ts";
 import {
   type Principal,
@@ -6,7 +7,7 @@ import {
   principalFromToken,
   scopesOnServer,
 } from "../../panel/principal.ts";
-import { holdsScope, type Scope } from "../../panel/scopes.ts";
+import { holdsScope } from "../../panel/scopes.ts";
 import type { CookieJar } from "./cookies.ts";
 
 /**
@@ -21,11 +22,11 @@ import type { CookieJar } from "./cookies.ts";
  * A route under /api, /auth or /oauth2 without a declaration fails at startup,
  * so no endpoint can forget its check.
  */
-export type Access = "public" | "authenticated" | Scope;
+export type RouteAccess = "public" | "authenticated" | Scope;
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    access?: Access;
+    access?: RouteAccess;
     serverParam?: string;
   }
   interface FastifyRequest {
@@ -75,7 +76,7 @@ const guardedPrefixes = ["/api", "/auth", "/oauth2"];
 export interface DeclaredRoute {
   method: string;
   url: string;
-  access: Access;
+  access: RouteAccess;
   serverParam: string;
 }
 
@@ -93,7 +94,7 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
   /** Lets the principal through or throws; a promise only when a server's scopes must be read. */
   const admit = (
     request: FastifyRequest,
-    access: Exclude<Access, "public">,
+    access: Exclude<RouteAccess, "public">,
     serverParam: string,
     principal: Principal | undefined,
   ): Promise<void> | undefined => {
@@ -118,7 +119,7 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
    * without a promise when the session is kept in memory and no server's scopes are needed: this
    * runs on every call. A throw here reaches the error handler as done(err).
    */
-  const guardOf = (access: Exclude<Access, "public">, serverParam: string): onRequestHookHandler =>
+  const guardOf = (access: Exclude<RouteAccess, "public">, serverParam: string): onRequestHookHandler =>
     function accessGuard(request, _reply, done) {
       const found = authenticate(deps, cookies, request);
       const admitted =

@@ -92,6 +92,7 @@ export const NodeFeaturesAnswer = Type.Object({
   /** Why the node cannot sandbox its host servers (they are refused, or run unconfined with `unsandboxed`). */
   sandboxReason: Type.Optional(Type.String()),
 });
+export type NodeFeaturesAnswer = Static<typeof NodeFeaturesAnswer>;
 
 export const DaemonConfigView = Type.Object({
   nodeId: Type.Integer(),

@@ -19,15 +19,18 @@ export type SelfUpdateBody = Static<typeof SelfUpdateBody>;
 
 /** GET /api/self/otp; recoveryCodesLeft is Outpost's addition. */
 export const OtpStatus = Type.Object({ otpEnabled: Type.Boolean(), recoveryCodesLeft: Type.Integer() });
+export type OtpStatus = Static<typeof OtpStatus>;
 
 /** POST /api/self/otp: the new secret as text, as an otpauth URI and as a QR code (data URL). */
 export const OtpEnrolment = Type.Object({ secret: Type.String(), uri: Type.String(), img: Type.String() });
+export type OtpEnrolment = Static<typeof OtpEnrolment>;
 
 /** A 6-digit code, or a recovery code where one is accepted. */
 export const OtpTokenBody = Type.Object({ token: Type.String({ maxLength: 64 }) });
 export const OtpTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const RecoveryCodes = Type.Object({ recoveryCodes: Type.Array(Type.String()) });
+export type RecoveryCodes = Static<typeof RecoveryCodes>;
 
 /** A user's own OAuth2 client; client_secret is "" except in the answer that created it. */
 export const SelfClient = Type.Object({

@@ -1,7 +1,8 @@
 import { type Static, Type } from "typebox";
+import { serverIdPattern } from "../constants.ts";
 
 export const ServerIdParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" }),
+  id: Type.String({ minLength: 1, maxLength: 64, pattern: serverIdPattern.source }),
 });
 
 export const ServerNodeView = Type.Object({
@@ -32,6 +33,7 @@ export const Paging = Type.Object({
   maxSize: Type.Integer(),
   total: Type.Integer(),
 });
+export type Paging = Static<typeof Paging>;
 
 export const ServerList = Type.Object({ servers: Type.Array(ServerView), paging: Paging });
 export type ServerList = Static<typeof ServerList>;
@@ -48,6 +50,7 @@ export const ServerWithPerms = Type.Object({
   server: ServerView,
   permissions: Type.Union([Type.Object({ scopes: Type.Array(Type.String()) }), Type.Null()]),
 });
+export type ServerWithPerms = Static<typeof ServerWithPerms>;
 
 /** The create body: a template/definition plus where it runs, its name and who may use it. */
 export const ServerCreateBody = Type.Object(

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 
 export const SettingValue = Type.Union([Type.String(), Type.Boolean()]);
+export type SettingValue = Static<typeof SettingValue>;
 /** A secret setting (SMTP password, mail API key) answers value "" and whether it is set. */
 export const SettingAnswer = Type.Object({ value: SettingValue, isSet: Type.Optional(Type.Boolean()) });
 export type SettingAnswer = Static<typeof SettingAnswer>;

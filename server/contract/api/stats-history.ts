@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from "typebox";
-import { historyRanges } from "../node/history-wire.ts";
+import { type HistoryRange, historyRanges } from "../node/history-wire.ts";
 
 /** `?range=`: how far back the chart reaches (default one hour). */
 export const HistoryQuery = Type.Object({
@@ -27,8 +27,11 @@ const HistoryPoint = Type.Object({
   max: Type.Optional(Metrics),
 });
 
+/** Typed as the ranges themselves: a union built by map() would infer `never`. */
+const Range = Type.Unsafe<HistoryRange>(Type.Union(historyRanges.map((r) => Type.Literal(r))));
+
 const historyFields = {
-  range: Type.Union(historyRanges.map((r) => Type.Literal(r))),
+  range: Range,
   step: Type.Number({ description: "seconds each point stands for" }),
   points: Type.Array(HistoryPoint),
 };
@@ -37,7 +40,7 @@ const historyFields = {
 export const HistoryView: TSchema = Type.Object(historyFields);
 
 /** GET /api/nodes/{id}/stats/history: the node's own history and its servers' in fewer points. */
-export const NodeHistoryAnswer: TSchema = Type.Object({
+export const NodeHistoryAnswer = Type.Object({
   ...historyFields,
   totals: Type.Object({
     cpus: Type.Integer(),
@@ -46,3 +49,4 @@ export const NodeHistoryAnswer: TSchema = Type.Object({
   }),
   servers: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), ...historyFields })),
 });
+export type NodeHistoryAnswer = Static<typeof NodeHistoryAnswer>;

@@ -1,4 +1,5 @@
-import { Type } from "typebox";
+import { type Static, Type } from "typebox";
+import type { Environment, Requirements } from "../../templates/index.ts";
 
 // -1 is the built-in starter repository, 0 the local one, stored repositories count up from 1.
 export const RepoParams = Type.Object({ repo: Type.Integer({ minimum: -1 }) });
@@ -16,8 +17,27 @@ export const RepoView = Type.Object({
   url: Type.String(),
   branch: Type.String(),
   isLocal: Type.Boolean(),
+  /** The starter templates shipped with the panel: read-only, cannot be removed. */
   isBuiltIn: Type.Optional(Type.Boolean()),
 });
+export type RepoView = Static<typeof RepoView>;
+
+/** Environments and requirements are the template module's own shapes, checked where templates are read. */
+const TemplateEnvironment = Type.Unsafe<Environment>(
+  Type.Object({ type: Type.String() }, { additionalProperties: true }),
+);
+
+/** GET /api/templates/{repo}: what the template picker needs of each template (reference §12.15). */
+export const TemplateSummary = Type.Object({
+  name: Type.String(),
+  display: Type.String(),
+  type: Type.String(),
+  icon: Type.Optional(Type.String()),
+  environment: TemplateEnvironment,
+  supportedEnvironments: Type.Optional(Type.Array(TemplateEnvironment)),
+  requirements: Type.Unsafe<Requirements>(Type.Object({}, { additionalProperties: true })),
+});
+export type TemplateSummary = Static<typeof TemplateSummary>;
 
 export const RepoCreateBody = Type.Object({
   name: Type.String({ maxLength: 100 }),

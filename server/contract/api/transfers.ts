@@ -7,28 +7,31 @@ export const TransferBody = Type.Object(
 );
 export type TransferBody = Static<typeof TransferBody>;
 
-/** GET /api/servers/{id}/transfer: the nodes it could move to, with their free space. */
-export const TransferTargets = Type.Object({
-  nodes: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      name: Type.String(),
-      reachable: Type.Boolean(),
-      /** Bytes free where the node keeps servers (absent when it did not answer). */
-      free: Type.Optional(Type.Number()),
-    }),
-  ),
+/** A node a server could move to, as the Move to node dialog lists it. */
+export const TransferTarget = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  reachable: Type.Boolean(),
+  /** Bytes free where the node keeps servers (absent when it did not answer). */
+  free: Type.Optional(Type.Number()),
 });
+export type TransferTarget = Static<typeof TransferTarget>;
+
+/** GET /api/servers/{id}/transfer: the nodes it could move to, with their free space. */
+export const TransferTargets = Type.Object({ nodes: Type.Array(TransferTarget) });
 export type TransferTargets = Static<typeof TransferTargets>;
+
+/** How a move stands: bytes received by the new node so far, of the total. */
+export interface TransferState {
+  state: "copying" | "done" | "failed";
+  node: number;
+  received: number;
+  total: number;
+  error?: string;
+}
 
 /** The `transfer` message on a server's socket while it moves. */
 export interface TransferMessage {
   type: "transfer";
-  data: {
-    state: "copying" | "done" | "failed";
-    node: number;
-    received: number;
-    total: number;
-    error?: string;
-  };
+  data: TransferState;
 }

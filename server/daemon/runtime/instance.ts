@@ -44,7 +44,7 @@ function hostProcess(plan: RunPlan, onOutput: (data: Buffer) => void): ServerPro
   return Object.assign(group, { sample: async () => stats?.sample() ?? { cpu: 0, memory: 0 } });
 }
 
-export interface ServerStatus {
+export interface InstanceStatus {
   running: boolean;
   installing: boolean;
   /** Set while stopped after a crash (an exit nobody asked for, not the expected code): alerts tell it apart. */
@@ -57,7 +57,7 @@ export interface InstanceHooks {
   /** run.pre before start; run.post after exit (with success and exitCode). */
   pre(): Promise<void>;
   post(result: { success: boolean; exitCode: number }): Promise<void>;
-  onStatus?(status: ServerStatus): void;
+  onStatus?(status: InstanceStatus): void;
   /** The process ended; `requested` when a stop or kill asked for it (tasks tell a crash from a stop). */
   onExit?(exit: { success: boolean; requested: boolean }): void;
 }
@@ -110,7 +110,7 @@ export class ServerInstance {
     this.console = new ConsoleBuffer(options.consoleBytes);
   }
 
-  status(): ServerStatus {
+  status(): InstanceStatus {
     const running = this.process?.running ?? false;
     return {
       running,

@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { serverIdPattern } from "../../contract/constants.ts";
 import { ApiError } from "../../errors.ts";
 import { ensurePrivateFile, privateFileMode } from "../../secrets/private-files.ts";
 import { checkVariableValue, parseTemplate, type Template, templateErrors } from "../../templates/index.ts";
@@ -52,10 +53,8 @@ export async function removeDefinition(serversDir: string, id: string): Promise<
   await fs.rm(path.join(serversDir, `${id}.json`), { force: true });
 }
 
-const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
-
 export function checkServerId(id: string): string {
-  if (!idPattern.test(id))
+  if (!serverIdPattern.test(id))
     throw new ApiError(400, "ErrServerIdInvalid", "a server id is 1 to 64 letters, digits, - or _");
   return id;
 }

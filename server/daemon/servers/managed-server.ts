@@ -16,7 +16,7 @@ import type { DockerRunner } from "../docker/docker-runner.ts";
 import { ConsoleBatcher } from "../runtime/console-batch.ts";
 import type { ConsoleChunk } from "../runtime/console-buffer.ts";
 import type { Isolation } from "../runtime/host-sandbox.ts";
-import { type InstanceOptions, ServerInstance, type ServerStatus } from "../runtime/instance.ts";
+import { type InstanceOptions, type InstanceStatus, ServerInstance } from "../runtime/instance.ts";
 import { denylistMatcher, ProtectedSandbox, Sandbox } from "../sandbox/index.ts";
 import { type Flags, flagsOf, withFlags, withValues } from "./definition-edits.ts";
 import { DiskGuard } from "./disk-guard.ts";
@@ -32,7 +32,7 @@ import { type StepOutput, type StepRunner, StepRuns } from "./step-runs.ts";
  * The instance's status plus whether the install steps have run once (false: Start is refused)
  * and, while not, why the last try failed.
  */
-export type ManagedStatus = ServerStatus & {
+export type ManagedStatus = InstanceStatus & {
   installed: boolean;
   starting?: boolean;
   installFailure?: string;

@@ -32,7 +32,7 @@ const invalid = (field: string, problem: string) =>
 export const split = (text: string) => (text ? text.split(",") : []);
 
 /** Who the owner of a channel is, for the rules that differ for administrators. */
-export interface Owner {
+export interface ChannelOwner {
   userId: number;
   admin: boolean;
 }
@@ -62,7 +62,7 @@ export class NotificationChannels {
     return rows.map((row) => this.view(row));
   }
 
-  async create(owner: Owner, body: ChannelCreateBody): Promise<ChannelCreated> {
+  async create(owner: ChannelOwner, body: ChannelCreateBody): Promise<ChannelCreated> {
     const type = body.type as ChannelType;
     if (!channelTypes.includes(type)) throw invalid("type", `must be one of ${channelTypes.join(", ")}`);
     const events = [...new Set(body.events)];
@@ -191,7 +191,7 @@ export class NotificationChannels {
   }
 
   /** Only servers the owner can see: another server is not found, as in every other route. */
-  private async assertVisible(owner: Owner, servers: string[]): Promise<void> {
+  private async assertVisible(owner: ChannelOwner, servers: string[]): Promise<void> {
     if (servers.length === 0) return;
     const found = await this.db.selectFrom("servers").select("id").where("id", "in", servers).execute();
     const known = new Set(found.map((r) => r.id));
@@ -216,7 +216,7 @@ export class NotificationChannels {
    * repositories follow. The check is made again at each delivery.
    */
   private async checkedUrl(
-    owner: Owner,
+    owner: ChannelOwner,
     field: string,
     given: string | undefined,
     httpsOnly: boolean,

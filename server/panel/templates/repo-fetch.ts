@@ -16,9 +16,9 @@ import { extractZipRepo } from "./repo-zip.ts";
  * Only regular .json and README.md files are taken from archives, and never
  * outside the folder.
  */
-export type ArchiveKind = "tar.gz" | "zip";
+export type RepoArchiveKind = "tar.gz" | "zip";
 
-export function archiveKindOf(url: string): ArchiveKind | undefined {
+export function archiveKindOf(url: string): RepoArchiveKind | undefined {
   const pathname = url.split(/[?#]/)[0];
   if (/\.(tar\.gz|tgz)$/i.test(pathname)) return "tar.gz";
   if (/\.zip$/i.test(pathname)) return "zip";
@@ -109,7 +109,12 @@ async function cloneGit(url: string, branch: string, dir: string, publicOnly: bo
   });
 }
 
-async function fetchArchive(url: string, kind: ArchiveKind, dir: string, publicOnly: boolean): Promise<void> {
+async function fetchArchive(
+  url: string,
+  kind: RepoArchiveKind,
+  dir: string,
+  publicOnly: boolean,
+): Promise<void> {
   const whole = AbortSignal.timeout(fetchTimeouts.totalMs);
   const answered = new AbortController();
   const connect = setTimeout(

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { RepoView, TemplateSummary } from "../../contract/api/templates.ts";
 import type { Db } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import { repoRoot } from "../../repo-root.ts";
@@ -9,27 +10,6 @@ import { type RepoTemplate, readRepo } from "./repo-reader.ts";
 import { localeOf, localize, readStarterTexts, type StarterTexts } from "./starter-texts.ts";
 import { fetchTemplateText } from "./template-import.ts";
 import { stripPanelFields, vouchedTemplateIn } from "./template-vouching.ts";
-
-export interface RepoView {
-  id: number;
-  name: string;
-  url: string;
-  branch: string;
-  isLocal: boolean;
-  /** The starter templates shipped with the panel: read-only, cannot be removed. */
-  isBuiltIn?: boolean;
-}
-
-/** What the template picker needs of each template (reference §12.15). */
-export interface TemplateSummary {
-  name: string;
-  display: string;
-  type: string;
-  icon?: string;
-  environment: Template["environment"];
-  supportedEnvironments?: Template["supportedEnvironments"];
-  requirements: Template["requirements"];
-}
 
 export const localRepoId = 0;
 /** The starter repository's id: below every stored repository's (they count up from 1). */

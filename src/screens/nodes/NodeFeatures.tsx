@@ -1,7 +1,7 @@
 import { i18n, type MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type NodeFeatures as Features, getFeatures } from "../../api/nodes";
+import { type NodeFeaturesAnswer as Features, getFeatures } from "../../api/nodes";
 import { useLoad } from "../../app/useLoad";
 import { Panel } from "../../components/Panel";
 import { ScreenIcon } from "../../components/screenIcons";

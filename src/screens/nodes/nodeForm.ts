@@ -1,10 +1,10 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import type { Node, NodeFields } from "../../api/nodes";
+import type { Node, NodeCreateBody } from "../../api/nodes";
 
 // The node form's state and the server's rules for it (reference §9.1), checked before sending.
 
-export type FieldName = keyof NodeFields;
+export type FieldName = keyof NodeCreateBody;
 export const FIELD_NAMES: readonly FieldName[] = [
   "name",
   "publicHost",
@@ -43,7 +43,7 @@ export function formFromNode(n: Node): NodeFormValues {
 }
 
 /** The body to send: ports as numbers, the private address mirrored from the public one when off. */
-export function formToBody(v: NodeFormValues): NodeFields {
+export function formToBody(v: NodeFormValues): NodeCreateBody {
   return {
     name: v.name.trim(),
     publicHost: v.publicHost.trim(),

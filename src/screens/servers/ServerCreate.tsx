@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useReducer } from "react";
 import { Link, useLocation } from "wouter";
 import { isApiError } from "../../api/errors";
 import { getFeatures, listNodes } from "../../api/nodes";
-import { createServer, newServerId, type ServerCreateBody, serverAction } from "../../api/servers";
+import { createServer, type NewServerBody, newServerId, serverAction } from "../../api/servers";
 import { getTemplate } from "../../api/templates";
 import { reportSessionEnd } from "../../app/background";
 import { handleApiError } from "../../app/errorHandler";
@@ -47,7 +47,7 @@ function stepLabel(step: Step): string {
 }
 
 /** Creates the server; 4 random bytes can collide: once more with a fresh id. Returns its id. */
-async function createWithFreshId(body: ServerCreateBody): Promise<string> {
+async function createWithFreshId(body: NewServerBody): Promise<string> {
   const id = newServerId();
   try {
     await createServer(id, body, { exempt: [409] });

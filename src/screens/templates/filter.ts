@@ -1,7 +1,13 @@
 import type { TemplateSummary } from "../../api/templates";
 
-/** Templates whose name or display contains the query, ignoring case (spec §7 "Other"). */
-export function filterTemplates(list: readonly TemplateSummary[], query: string): TemplateSummary[] {
+/**
+ * Templates whose name or display contains the query, ignoring case (spec §7 "Other"). Only those
+ * two fields are read (a copy kept offline before display was always sent may lack it).
+ */
+export function filterTemplates<T extends Pick<TemplateSummary, "name"> & { display?: string }>(
+  list: readonly T[],
+  query: string,
+): T[] {
   const q = query.trim().toLocaleLowerCase();
   if (!q) return [...list];
   return list.filter(

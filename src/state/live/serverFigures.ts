@@ -1,5 +1,5 @@
 import { type Signal, signal } from "@preact/signals-react";
-import type { ServerStats, ServerStatusAnswer, TransferProgress } from "../../api/servers";
+import type { ServerStats, ServerStatusAnswer, TransferState } from "../../api/servers";
 import {
   type ServerStatus,
   serverInstalled,
@@ -18,7 +18,7 @@ export class ServerFigures {
   readonly installFailure: Signal<string | undefined>;
   readonly stats = signal<ServerStats | undefined>(undefined);
   /** A move to another node under way (or just ended), as the panel reports it. */
-  readonly transfer = signal<TransferProgress | undefined>(undefined);
+  readonly transfer = signal<TransferState | undefined>(undefined);
 
   /** Counts of status / stat frames. */
   private statusFrames = 0;

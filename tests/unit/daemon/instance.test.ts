@@ -2,9 +2,9 @@ import os from "node:os";
 import { describe, expect, it } from "vitest";
 import {
   type InstanceHooks,
+  type InstanceStatus,
   type RunPlan,
   ServerInstance,
-  type ServerStatus,
 } from "../../../server/daemon/runtime/instance.ts";
 import { waitUntil } from "../../support/poll.ts";
 
@@ -22,7 +22,7 @@ const plan = (script: string, over: Partial<RunPlan> = {}): RunPlan => ({
 
 function instance(run: RunPlan, options: Partial<ConstructorParameters<typeof ServerInstance>[2]> = {}) {
   const statuses: string[] = [];
-  const stopped: ServerStatus[] = [];
+  const stopped: InstanceStatus[] = [];
   const posts: { success: boolean; exitCode: number }[] = [];
   const hooks: InstanceHooks = {
     plan: async () => run,

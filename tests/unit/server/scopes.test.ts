@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { globalScopes, serverScopes } from "../../../server/contract/scopes.ts";
 import {
-  globalScopes,
   holdsScope,
   isServerScope,
   joinScopes,
   parseScopes,
   registeredUserScopes,
-  serverScopes,
 } from "../../../server/panel/scopes.ts";
 
 describe("holdsScope (reference §2.2)", () => {

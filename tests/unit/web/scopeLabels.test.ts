@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { globalScopes, serverScopes } from "../../../server/panel/scopes.ts";
+import { globalScopes, serverScopes } from "../../../server/contract/scopes.ts";
 import { scopeGroups, scopeLabel } from "../../../src/screens/servers/scopes/scopeLabels";
 import { globalScopeGroups } from "../../../src/screens/users/globalScopeLabels";
 

@@ -1,5 +1,5 @@
 import type { Environment, VariableValue } from "../../../../server/templates/index.ts";
-import type { ServerCreateBody } from "../../../api/servers";
+import type { NewServerBody } from "../../../api/servers";
 import type { FullTemplate } from "../../../api/templates";
 import { type LimitTexts, limitTexts, readLimits } from "../limits";
 import type { TemplateKit } from "../templateKit";
@@ -207,7 +207,7 @@ export interface CreateCheck {
   errors: Record<string, string>;
   nameMissing: boolean;
   /** The request body, when nothing is wrong. */
-  body?: ServerCreateBody;
+  body?: NewServerBody;
 }
 
 /**

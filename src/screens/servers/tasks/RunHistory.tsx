@@ -2,7 +2,7 @@ import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect } from "react";
 import { TASK_PREFIX } from "../../../../server/contract/node/console-messages.ts";
-import { type Task, type TaskRun, taskRuns } from "../../../api/tasks";
+import { type TaskView as Task, type TaskRun, taskRuns } from "../../../api/tasks";
 import { useLoad } from "../../../app/useLoad";
 import { Spinner } from "../../../components/Spinner";
 import { NodeLine } from "../console/NodeLine";

@@ -1,7 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, useState } from "react";
-import { createTask, type Task, type TaskInput, updateTask } from "../../../api/tasks";
+import { createTask, type TaskView as Task, type TaskInput, updateTask } from "../../../api/tasks";
 import { Switch } from "../../../components/Switch";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";

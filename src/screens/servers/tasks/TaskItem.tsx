@@ -1,5 +1,5 @@
 import { Trans } from "@lingui/react/macro";
-import type { Task } from "../../../api/tasks";
+import type { TaskView as Task } from "../../../api/tasks";
 import { formatDateTime } from "../format";
 import type { ServerCan } from "../serverScopes";
 import { RunHistory, RunState } from "./RunHistory";

@@ -2,7 +2,13 @@ import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useCallback, useEffect, useState } from "react";
-import { deleteTask, listTasks, runTask, type Task, type TaskList } from "../../../api/tasks";
+import {
+  deleteTask,
+  listTasks,
+  runTask,
+  type TaskView as Task,
+  type TaskListView as TaskList,
+} from "../../../api/tasks";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { toastSuccess } from "../../../components/toastStore";

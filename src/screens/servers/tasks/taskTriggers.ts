@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { nextRuns, parseCron } from "../../../../server/templates/cron.ts";
-import type { Task } from "../../../api/tasks";
+import type { TaskView as Task } from "../../../api/tasks";
 
 // What a task is made of, in the words the editor, the list and the run history share.
 

@@ -1,7 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, useState } from "react";
-import { defaultServerUserScopes } from "../../../../server/panel/server-scopes";
+import { defaultServerUserScopes } from "../../../../server/contract/scopes.ts";
 import { type GrantOutcome, grantServerUser } from "../../../api/serverUsers";
 import { validEmail } from "../../../app/validation";
 import { ScreenIcon } from "../../../components/screenIcons";
@@ -12,7 +12,7 @@ import { alwaysGranted } from "../scopes/scopeLabels";
 import type { ServerCan } from "../serverScopes";
 
 // A new user starts with what users named in the wizard get (and what the API gives when a
-// client sends no scopes): one default, server/panel/server-scopes.ts.
+// client sends no scopes): one default, server/contract/scopes.ts.
 
 /** Add someone by e-mail (an account here, or an invitee) with the permissions chosen. */
 export function AddUser({
