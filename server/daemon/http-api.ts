@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { DaemonHealth, NodeFeatures } from "../contract/node/features.ts";
 import { verifyNodeToken } from "../contract/node/node-token.ts";
 import { ApiError } from "../errors.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
@@ -25,8 +26,8 @@ import { daemonTransferRoutes, isTransferExportPath } from "./transfers/transfer
  */
 export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, log: Logger): HttpServer {
   const router = new Router();
-  router.get("/daemon", {}, () => ({ message: "daemon is running" }));
-  router.get("/daemon/features", {}, () => engine.features());
+  router.get("/daemon", { answer: DaemonHealth }, () => ({ message: "daemon is running" }));
+  router.get("/daemon/features", { answer: NodeFeatures }, () => engine.features());
   daemonServerRoutes(router, engine.serverOps);
   daemonFileRoutes(router, engine.fileOps);
   daemonBackupRoutes(router, engine.backupOps);
@@ -48,5 +49,6 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
       throw new ApiError(401, "ErrTokenInvalid", "a valid panel token is required");
     }
   };
-  return new HttpServer({ router, log, authorize });
+  const checkAnswers = process.env.OUTPOST_CHECK_ANSWERS === "1" || process.env.VITEST !== undefined;
+  return new HttpServer({ router, log, authorize, checkAnswers });
 }

@@ -1,12 +1,11 @@
+import type { NodeHistoryAnswer } from "../contract/api/stats-history.ts";
 import type { HistoryRange, HistoryView } from "../contract/node/history-wire.ts";
 import type { Db } from "../db/database.ts";
 import type { Nodes } from "./nodes.ts";
 import type { Servers } from "./servers.ts";
 
-export interface NodeHistoryAnswer extends HistoryView {
-  totals: { cpus: number; memory: number; disk: number };
-  servers: Array<HistoryView & { id: string; name: string }>;
-}
+/** The API's shape (server/contract/api/stats-history.ts), named here for the client's imports. */
+export type { NodeHistoryAnswer };
 
 /**
  * Resource history (issue 24): kept by each node, so a remote node's history
