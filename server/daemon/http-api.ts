@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { DaemonHealth, NodeFeatures } from "../contract/node/features.ts";
+import { NodeFeatures } from "../contract/node/features.ts";
 import { verifyNodeToken } from "../contract/node/node-token.ts";
 import { ApiError } from "../errors.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
@@ -26,7 +26,8 @@ import { daemonTransferRoutes, isTransferExportPath } from "./transfers/transfer
  */
 export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, log: Logger): HttpServer {
   const router = new Router();
-  router.get("/daemon", { answer: DaemonHealth }, () => ({ message: "daemon is running" }));
+  // The open health check: the panel reads only that it answers, and it must stay light.
+  router.get("/daemon", {}, () => ({ message: "daemon is running" }));
   router.get("/daemon/features", { answer: NodeFeatures }, () => engine.features());
   daemonServerRoutes(router, engine.serverOps);
   daemonFileRoutes(router, engine.fileOps);

@@ -11,6 +11,3 @@ export const NodeFeatures = Type.Object({
   sandboxReason: Type.Optional(Type.String()),
 });
 export type NodeFeatures = Static<typeof NodeFeatures>;
-
-/** GET /daemon: the open health check. */
-export const DaemonHealth = Type.Object({ message: Type.String() });
