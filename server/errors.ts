@@ -71,7 +71,7 @@ export const errors = {
     new ApiError(
       502,
       "ErrNodeAnswer",
-      "node ${node} answered ${path} with a body that breaks the contract at ${field}",
+      'node ${node} answered ${path} with a body that breaks the contract at "${field}"',
       { node, path, field },
     ),
   passwordRequirements: () =>
