@@ -131,7 +131,7 @@ const packedPackages = [
   "dockerode",
   "ssh2",
   "tar",
-  "typebox/value",
+  "typebox/compile",
   "ws",
   "yazl",
   "yauzl",

@@ -62,6 +62,18 @@ export const errors = {
     }),
   fieldNotEmail: (field: string) =>
     new ApiError(400, "ErrFieldNotEmail", "${field} must be an email address", { field }),
+  /**
+   * A node answered a daemon call with JSON that breaks the contract's schema
+   * (server/contract/node): `field` is the JSON path that broke ("" for the
+   * whole answer), `path` the daemon's path, without its query.
+   */
+  nodeAnswer: (node: number, path: string, field: string) =>
+    new ApiError(
+      502,
+      "ErrNodeAnswer",
+      'node ${node} answered ${path} with a body that breaks the contract at "${field}"',
+      { node, path, field },
+    ),
   passwordRequirements: () =>
     new ApiError(400, "ErrPasswordRequirements", "password must be at least ${min} characters", { min: 8 }),
 };

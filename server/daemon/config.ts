@@ -120,3 +120,11 @@ export function daemonSettings(
     },
   };
 }
+
+/**
+ * Whether the daemon checks its own answers against the contract before it sends them: under the
+ * test runner, or with OUTPOST_CHECK_ANSWERS=1. Off by default: the panel checks every answer.
+ */
+export function checksOwnAnswers(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.OUTPOST_CHECK_ANSWERS === "1" || env.VITEST !== undefined;
+}

@@ -1,8 +1,9 @@
 import type { IncomingMessage } from "node:http";
+import { NodeFeatures } from "../contract/node/features.ts";
 import { verifyNodeToken } from "../contract/node/node-token.ts";
 import { ApiError } from "../errors.ts";
 import { daemonBackupRoutes } from "./backups/backup-routes.ts";
-import type { DaemonConfig } from "./config.ts";
+import { checksOwnAnswers, type DaemonConfig } from "./config.ts";
 import type { DaemonEngine } from "./engine.ts";
 import { daemonEventRoutes } from "./events/event-routes.ts";
 import { daemonFileRoutes } from "./files/file-routes.ts";
@@ -25,8 +26,9 @@ import { daemonTransferRoutes, isTransferExportPath } from "./transfers/transfer
  */
 export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, log: Logger): HttpServer {
   const router = new Router();
+  // The open health check: the panel reads only that it answers, and it must stay light.
   router.get("/daemon", {}, () => ({ message: "daemon is running" }));
-  router.get("/daemon/features", {}, () => engine.features());
+  router.get("/daemon/features", { answer: NodeFeatures }, () => engine.features());
   daemonServerRoutes(router, engine.serverOps);
   daemonFileRoutes(router, engine.fileOps);
   daemonBackupRoutes(router, engine.backupOps);
@@ -48,5 +50,5 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
       throw new ApiError(401, "ErrTokenInvalid", "a valid panel token is required");
     }
   };
-  return new HttpServer({ router, log, authorize });
+  return new HttpServer({ router, log, authorize, checkAnswers: checksOwnAnswers() });
 }

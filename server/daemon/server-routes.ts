@@ -1,12 +1,31 @@
-import { Type } from "typebox";
 import { frameBytes } from "../contract/node/frame-text.ts";
-import { type ServerAction, type SocketChannel, serverActions } from "../contract/node/server-wire.ts";
+import {
+  ConsoleLine,
+  ConsoleQuery,
+  ConsoleView,
+  FlagsBody,
+  FlagsView,
+  NodeServerParams as Id,
+  NodeDataBody,
+  type ServerAction,
+  ServerActionParams,
+  ServerActionQuery,
+  ServerCreated,
+  ServerDataQuery,
+  ServerDataView,
+  ServerStatusView,
+  type SocketChannel,
+  StatsView,
+  serverActions,
+} from "../contract/node/server-wire.ts";
+import { ParsedByNode, WireTemplate } from "../contract/node/template-wire.ts";
 import { ApiError } from "../errors.ts";
 import { boundedSend } from "../http/socket-send.ts";
 import type { Router } from "./http/router.ts";
 import type { ServerOps } from "./server-ops.ts";
 
-const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+/** A definition as written: the node's template parser checks it and names the bad field. */
+const DefinitionBody = ParsedByNode("a server definition (reference api.md §6)");
 const channels: SocketChannel[] = ["console", "status", "stats"];
 
 /**
@@ -16,7 +35,7 @@ const channels: SocketChannel[] = ["console", "status", "stats"];
 export function daemonServerRoutes(api: Router, ops: ServerOps): void {
   const base = "/daemon/server/:id";
 
-  api.put(base, { params: Id }, async (request) => {
+  api.put(base, { params: Id, body: DefinitionBody, answer: ServerCreated }, async (request) => {
     await ops.createServer(request.params.id, request.body);
     return { id: request.params.id };
   });
@@ -24,54 +43,28 @@ export function daemonServerRoutes(api: Router, ops: ServerOps): void {
     await ops.deleteServer(request.params.id);
     return reply.status(204).send();
   });
-  api.get(`${base}/definition`, { params: Id }, (request) => ops.definition(request.params.id));
-  api.put(`${base}/definition`, { params: Id }, async (request, reply) => {
+  api.get(`${base}/definition`, { params: Id, answer: WireTemplate }, (request) =>
+    ops.definition(request.params.id),
+  );
+  api.put(`${base}/definition`, { params: Id, body: DefinitionBody }, async (request, reply) => {
     await ops.replaceDefinition(request.params.id, request.body);
     return reply.status(204).send();
   });
-  api.get(
-    `${base}/data`,
-    { params: Id, query: Type.Object({ all: Type.Optional(Type.Boolean()) }) },
-    (request) => ops.serverData(request.params.id, request.query.all === true),
+  api.get(`${base}/data`, { params: Id, query: ServerDataQuery, answer: ServerDataView }, (request) =>
+    ops.serverData(request.params.id, request.query.all === true),
   );
-  api.post(
-    `${base}/data`,
-    {
-      params: Id,
-      body: Type.Object({
-        values: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
-        onlyUserEditable: Type.Boolean(),
-      }),
-    },
-    async (request, reply) => {
-      await ops.setServerData(request.params.id, request.body.values, request.body.onlyUserEditable);
-      return reply.status(204).send();
-    },
-  );
-  api.get(`${base}/flags`, { params: Id }, (request) => ops.flags(request.params.id));
-  api.post(
-    `${base}/flags`,
-    {
-      params: Id,
-      body: Type.Partial(
-        Type.Object({
-          autoStart: Type.Boolean(),
-          autoRestartOnCrash: Type.Boolean(),
-          autoRestartOnGraceful: Type.Boolean(),
-        }),
-      ),
-    },
-    async (request, reply) => {
-      await ops.setFlags(request.params.id, request.body);
-      return reply.status(204).send();
-    },
-  );
+  api.post(`${base}/data`, { params: Id, body: NodeDataBody }, async (request, reply) => {
+    await ops.setServerData(request.params.id, request.body.values, request.body.onlyUserEditable);
+    return reply.status(204).send();
+  });
+  api.get(`${base}/flags`, { params: Id, answer: FlagsView }, (request) => ops.flags(request.params.id));
+  api.post(`${base}/flags`, { params: Id, body: FlagsBody }, async (request, reply) => {
+    await ops.setFlags(request.params.id, request.body);
+    return reply.status(204).send();
+  });
   api.post(
     `${base}/:action`,
-    {
-      params: Type.Object({ id: Id.properties.id, action: Type.String() }),
-      query: Type.Object({ wait: Type.Optional(Type.String()) }),
-    },
+    { params: ServerActionParams, query: ServerActionQuery },
     async (request, reply) => {
       const action = request.params.action as ServerAction;
       if (!serverActions.includes(action)) throw new ApiError(404, "ErrNotFound", "no such endpoint");
@@ -79,17 +72,17 @@ export function daemonServerRoutes(api: Router, ops: ServerOps): void {
       return reply.status(204).send();
     },
   );
-  api.get(
-    `${base}/console`,
-    { params: Id, query: Type.Object({ time: Type.Optional(Type.Integer({ minimum: 0 })) }) },
-    (request) => ops.console(request.params.id, request.query.time ?? 0),
+  api.get(`${base}/console`, { params: Id, query: ConsoleQuery, answer: ConsoleView }, (request) =>
+    ops.console(request.params.id, request.query.time ?? 0),
   );
-  api.post(`${base}/console`, { params: Id }, async (request, reply) => {
-    await ops.sendConsole(request.params.id, String(request.body ?? ""));
+  api.post(`${base}/console`, { params: Id, body: ConsoleLine }, async (request, reply) => {
+    await ops.sendConsole(request.params.id, request.body);
     return reply.status(204).send();
   });
-  api.get(`${base}/stats`, { params: Id }, (request) => ops.stats(request.params.id));
-  api.get(`${base}/status`, { params: Id }, (request) => ops.status(request.params.id));
+  api.get(`${base}/stats`, { params: Id, answer: StatsView }, (request) => ops.stats(request.params.id));
+  api.get(`${base}/status`, { params: Id, answer: ServerStatusView }, (request) =>
+    ops.status(request.params.id),
+  );
 
   api.socket(`${base}/socket`, { params: Id }, async (socket, request) => {
     const query = request.query as Record<string, unknown>;

@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
+import type { Static, TSchema } from "typebox";
 import { signNodeToken } from "../contract/node/node-token.ts";
-import { ApiError, type ErrorMetadata } from "../errors.ts";
+import { ApiError, type ErrorMetadata, errors } from "../errors.ts";
+import { firstBreak } from "../http/schema-check.ts";
 
 export interface RemoteNodeAddress {
   nodeId: number;
@@ -60,7 +62,23 @@ export class NodeHttp {
     );
   }
 
-  async call<T>(method: string, path: string, opts: NodeCallOptions = {}): Promise<T> {
+  /**
+   * One JSON call. With `answer` (the route's schema in server/contract/node)
+   * the node's answer is checked against it and handed back typed; one that
+   * breaks it is 502 ErrNodeAnswer naming the node, the path and the field.
+   * Without, the answer is not read (a 204, or one the caller has no use for).
+   */
+  call(method: string, path: string, opts?: NodeCallOptions & { answer?: undefined }): Promise<void>;
+  call<S extends TSchema>(
+    method: string,
+    path: string,
+    opts: NodeCallOptions & { answer: S },
+  ): Promise<Static<S>>;
+  async call(
+    method: string,
+    path: string,
+    opts: NodeCallOptions & { answer?: TSchema } = {},
+  ): Promise<unknown> {
     const headers: Record<string, string> = {};
     let body: string | undefined;
     if (opts.json !== undefined) {
@@ -72,10 +90,24 @@ export class NodeHttp {
     }
     const res = await this.send(method, path, { ...opts, headers, body });
     const text = await res.text();
-    const parsed =
-      text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined;
-    if (!res.ok) throw this.failure(res.status, parsed);
-    return parsed as T;
+    let parsed: unknown;
+    try {
+      parsed =
+        text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined;
+    } catch {
+      if (res.ok && opts.answer) throw errors.nodeAnswer(this.address.nodeId, pathOnly(path), "");
+      parsed = undefined;
+    }
+    if (!res.ok) throw this.failure(res.status, parsed as Parameters<NodeHttp["failure"]>[1]);
+    if (!opts.answer) return undefined;
+    return this.checked(opts.answer, parsed, path);
+  }
+
+  /** A node's answer to `path`, once it keeps its schema; ErrNodeAnswer otherwise (see call). */
+  async checked<S extends TSchema>(schema: S, answer: unknown, path: string): Promise<Static<S>> {
+    const broken = await firstBreak(schema, answer);
+    if (broken) throw errors.nodeAnswer(this.address.nodeId, pathOnly(path), broken.path);
+    return answer as Static<S>;
   }
 
   /**
@@ -147,6 +179,9 @@ export class NodeHttp {
     return new ApiError(status, error?.code ?? "ErrUnknownError", error?.msg, error?.metadata);
   }
 }
+
+/** A daemon path without its query (which may hold a file name). */
+const pathOnly = (path: string) => path.split("?")[0];
 
 /** The call's timeout (none when 0), joined with the caller's own signal. */
 function signalOf(opts: NodeCallOptions, defaultMs: number): AbortSignal | undefined {

@@ -1,10 +1,11 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import type {
-  BackupBytes,
-  NodeBackups,
-  NodeBackupView,
-  S3BackupTarget,
+import {
+  type BackupBytes,
+  NodeBackupList,
+  type NodeBackups,
+  type NodeBackupView,
+  type S3BackupTarget,
 } from "../contract/node/backup-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
@@ -28,7 +29,7 @@ export class RemoteBackups implements NodeBackups {
   }
 
   list(serverId: string): Promise<NodeBackupView[]> {
-    return this.http.call("GET", this.path(serverId, ""));
+    return this.http.call("GET", this.path(serverId, ""), { answer: NodeBackupList });
   }
 
   async restore(serverId: string, fileName: string): Promise<void> {

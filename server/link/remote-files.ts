@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import type { FileEntry, FileRead, NodeFiles } from "../contract/node/file-wire.ts";
+import { FileListing, type FileRead, type NodeFiles } from "../contract/node/file-wire.ts";
 import { fileBytesOf, uploadFailure } from "../http/file-http.ts";
 import type { NodeHttp } from "./node-http.ts";
 
@@ -26,13 +26,15 @@ export class RemoteFiles implements NodeFiles {
   }
 
   async read(id: string, userPath: string, range?: string): Promise<FileRead> {
-    const res = await this.http.stream("GET", this.path(id, "file", userPath), {
+    const path = this.path(id, "file", userPath);
+    const res = await this.http.stream("GET", path, {
       headers: range === undefined ? {} : { range },
       // A download lasts as long as it lasts; a stalled node is left to the HTTP client's idle timeouts.
       timeoutMs: 0,
     });
     if (!res.headers.get("content-disposition")) {
-      return { kind: "folder", entries: (await res.json()) as FileEntry[] };
+      const listing = await res.json().catch(() => undefined);
+      return { kind: "folder", entries: await this.http.checked(FileListing, listing, path) };
     }
     if (!res.body) throw new Error("the node answered a file without a body");
     return fileBytesOf(res.headers, Readable.fromWeb(res.body as import("node:stream/web").ReadableStream));

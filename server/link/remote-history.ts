@@ -1,7 +1,7 @@
-import type {
-  HistoryRange,
+import {
+  type HistoryRange,
   HistoryView,
-  NodeHistory,
+  type NodeHistory,
   NodeHistoryView,
 } from "../contract/node/history-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
@@ -11,10 +11,12 @@ export class RemoteHistory implements NodeHistory {
   constructor(readonly http: NodeHttp) {}
 
   serverHistory(id: string, range: HistoryRange): Promise<HistoryView> {
-    return this.http.call("GET", `/daemon/server/${encodeURIComponent(id)}/stats/history?range=${range}`);
+    return this.http.call("GET", `/daemon/server/${encodeURIComponent(id)}/stats/history?range=${range}`, {
+      answer: HistoryView,
+    });
   }
 
   nodeHistory(range: HistoryRange): Promise<NodeHistoryView> {
-    return this.http.call("GET", `/daemon/stats/history?range=${range}`);
+    return this.http.call("GET", `/daemon/stats/history?range=${range}`, { answer: NodeHistoryView });
   }
 }

@@ -1,4 +1,5 @@
-import type { NodeClient, NodeFeatures } from "./node-client.ts";
+import { NodeFeatures } from "../contract/node/features.ts";
+import type { NodeClient } from "./node-client.ts";
 import { NodeHttp, type RemoteNodeAddress } from "./node-http.ts";
 import { RemoteBackups } from "./remote-backups.ts";
 import { RemoteEvents } from "./remote-events.ts";
@@ -53,6 +54,6 @@ export class RemoteNode implements NodeClient {
   }
 
   features(): Promise<NodeFeatures> {
-    return this.http.call<NodeFeatures>("GET", "/daemon/features");
+    return this.http.call("GET", "/daemon/features", { answer: NodeFeatures });
   }
 }

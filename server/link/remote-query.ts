@@ -1,6 +1,10 @@
-import { type NodeQuery, type QueryView, queryTypeHeader } from "../contract/node/query-wire.ts";
+import { Type } from "typebox";
+import { type NodeQuery, QueryView, queryTypeHeader } from "../contract/node/query-wire.ts";
 import { ApiError } from "../errors.ts";
 import type { NodeHttp } from "./node-http.ts";
+
+/** The view, or nothing: the daemon's 204 when the game server did not answer. */
+const QueryViewOrNone = Type.Union([QueryView, Type.Undefined()]);
 
 /** The daemon bounds a query to 3 s; this leaves room for the way there and back. */
 const queryCallMs = 6000;
@@ -26,7 +30,8 @@ export class RemoteQuery implements NodeQuery {
 
   /** A 204 from the daemon (no answer) comes back from call() as undefined. */
   async query(id: string): Promise<QueryView | null> {
-    const view = await this.http.call<QueryView | undefined>("GET", this.path(id), {
+    const view = await this.http.call("GET", this.path(id), {
+      answer: QueryViewOrNone,
       timeoutMs: queryCallMs,
     });
     return view ?? null;

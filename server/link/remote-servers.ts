@@ -1,14 +1,15 @@
-import type {
+import {
   ConsoleView,
   FlagsView,
-  NodeServers,
-  ServerAction,
+  type NodeServers,
+  type ServerAction,
   ServerDataView,
   ServerStatusView,
-  SocketChannel,
-  SocketMessage,
+  type SocketChannel,
+  type SocketMessage,
   StatsView,
 } from "../contract/node/server-wire.ts";
+import { WireTemplate } from "../contract/node/template-wire.ts";
 import type { Template, VariableValue } from "../templates/index.ts";
 import type { NodeHttp } from "./node-http.ts";
 
@@ -39,7 +40,7 @@ export class RemoteServers implements NodeServers {
   }
 
   definition(id: string): Promise<Template> {
-    return this.http.call("GET", this.path(id, "/definition"));
+    return this.http.call("GET", this.path(id, "/definition"), { answer: WireTemplate });
   }
 
   async replaceDefinition(id: string, definition: unknown): Promise<void> {
@@ -47,7 +48,7 @@ export class RemoteServers implements NodeServers {
   }
 
   serverData(id: string, all: boolean): Promise<ServerDataView> {
-    return this.http.call("GET", this.path(id, `/data${all ? "?all=true" : ""}`));
+    return this.http.call("GET", this.path(id, `/data${all ? "?all=true" : ""}`), { answer: ServerDataView });
   }
 
   async setServerData(
@@ -59,7 +60,7 @@ export class RemoteServers implements NodeServers {
   }
 
   flags(id: string): Promise<FlagsView> {
-    return this.http.call("GET", this.path(id, "/flags"));
+    return this.http.call("GET", this.path(id, "/flags"), { answer: FlagsView });
   }
 
   async setFlags(id: string, flags: Partial<FlagsView>): Promise<void> {
@@ -74,7 +75,7 @@ export class RemoteServers implements NodeServers {
   }
 
   console(id: string, since: number): Promise<ConsoleView> {
-    return this.http.call("GET", this.path(id, `/console?time=${since}`));
+    return this.http.call("GET", this.path(id, `/console?time=${since}`), { answer: ConsoleView });
   }
 
   async sendConsole(id: string, line: string): Promise<void> {
@@ -82,11 +83,11 @@ export class RemoteServers implements NodeServers {
   }
 
   stats(id: string): Promise<StatsView> {
-    return this.http.call("GET", this.path(id, "/stats"));
+    return this.http.call("GET", this.path(id, "/stats"), { answer: StatsView });
   }
 
   status(id: string): Promise<ServerStatusView> {
-    return this.http.call("GET", this.path(id, "/status"));
+    return this.http.call("GET", this.path(id, "/status"), { answer: ServerStatusView });
   }
 
   async subscribe(

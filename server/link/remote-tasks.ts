@@ -1,5 +1,11 @@
-import type { NodeTasks, TaskListView, TaskRunView, TaskView } from "../contract/node/task-wire.ts";
-import type { TaskSettings } from "../templates/tasks.ts";
+import {
+  type NodeTasks,
+  NodeTaskView,
+  TaskListView,
+  TaskRunList,
+  TaskRunView,
+  TaskSettings,
+} from "../contract/node/task-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
 
 /** A remote node's tasks, through the daemon's routes under /daemon/server/{id}/tasks. */
@@ -15,19 +21,19 @@ export class RemoteTasks implements NodeTasks {
   }
 
   list(serverId: string): Promise<TaskListView> {
-    return this.http.call("GET", this.path(serverId));
+    return this.http.call("GET", this.path(serverId), { answer: TaskListView });
   }
 
-  get(serverId: string, taskId: string): Promise<TaskView> {
-    return this.http.call("GET", this.task(serverId, taskId));
+  get(serverId: string, taskId: string): Promise<NodeTaskView> {
+    return this.http.call("GET", this.task(serverId, taskId), { answer: NodeTaskView });
   }
 
-  create(serverId: string, task: unknown): Promise<TaskView> {
-    return this.http.call("POST", this.path(serverId), { json: task ?? null });
+  create(serverId: string, task: unknown): Promise<NodeTaskView> {
+    return this.http.call("POST", this.path(serverId), { json: task ?? null, answer: NodeTaskView });
   }
 
-  update(serverId: string, taskId: string, task: unknown): Promise<TaskView> {
-    return this.http.call("PUT", this.task(serverId, taskId), { json: task ?? null });
+  update(serverId: string, taskId: string, task: unknown): Promise<NodeTaskView> {
+    return this.http.call("PUT", this.task(serverId, taskId), { json: task ?? null, answer: NodeTaskView });
   }
 
   async delete(serverId: string, taskId: string): Promise<void> {
@@ -35,14 +41,17 @@ export class RemoteTasks implements NodeTasks {
   }
 
   run(serverId: string, taskId: string): Promise<TaskRunView> {
-    return this.http.call("POST", this.task(serverId, taskId, "/run"));
+    return this.http.call("POST", this.task(serverId, taskId, "/run"), { answer: TaskRunView });
   }
 
   runs(serverId: string, taskId: string): Promise<TaskRunView[]> {
-    return this.http.call("GET", this.task(serverId, taskId, "/runs"));
+    return this.http.call("GET", this.task(serverId, taskId, "/runs"), { answer: TaskRunList });
   }
 
   setSettings(serverId: string, settings: unknown): Promise<TaskSettings> {
-    return this.http.call("PUT", `${this.path(serverId)}-settings`, { json: settings ?? null });
+    return this.http.call("PUT", `${this.path(serverId)}-settings`, {
+      json: settings ?? null,
+      answer: TaskSettings,
+    });
   }
 }

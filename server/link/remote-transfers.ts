@@ -1,9 +1,10 @@
 import {
-  type NodeSpace,
+  NodeSpace,
   type NodeTransfers,
-  type TransferOffer,
+  TransferOffer,
   type TransferProgress,
-  type TransferReceipt,
+  TransferProgressAnswer,
+  TransferReceipt,
   type TransferSourceAddress,
   transferExportPath,
 } from "../contract/node/transfer-wire.ts";
@@ -20,7 +21,8 @@ export class RemoteTransfers implements NodeTransfers {
   /** The grant, and where the target fetches with it: this node's private address, as the panel reaches it. */
   async offer(serverId: string): Promise<TransferOffer & { url: string }> {
     // Sums the sizes of the server's files: a large tree takes a while.
-    const offer = await this.http.call<TransferOffer>("POST", this.path(serverId, "offer"), {
+    const offer = await this.http.call("POST", this.path(serverId, "offer"), {
+      answer: TransferOffer,
       timeoutMs: 60_000,
     });
     return { ...offer, url: this.http.address.baseUrl + transferExportPath(serverId) };
@@ -32,7 +34,11 @@ export class RemoteTransfers implements NodeTransfers {
 
   /** Answers when the whole server has arrived and been checked: no timeout. */
   pull(serverId: string, source: TransferSourceAddress): Promise<TransferReceipt> {
-    return this.http.call("POST", this.path(serverId, "pull"), { json: source, timeoutMs: 0 });
+    return this.http.call("POST", this.path(serverId, "pull"), {
+      json: source,
+      answer: TransferReceipt,
+      timeoutMs: 0,
+    });
   }
 
   async activate(serverId: string): Promise<void> {
@@ -40,11 +46,13 @@ export class RemoteTransfers implements NodeTransfers {
   }
 
   async progress(serverId: string): Promise<TransferProgress | undefined> {
-    const answer = await this.http.call<Partial<TransferProgress>>("GET", this.path(serverId, "progress"));
+    const answer = await this.http.call("GET", this.path(serverId, "progress"), {
+      answer: TransferProgressAnswer,
+    });
     return answer.received === undefined ? undefined : { received: answer.received };
   }
 
   space(): Promise<NodeSpace> {
-    return this.http.call("GET", "/daemon/space");
+    return this.http.call("GET", "/daemon/space", { answer: NodeSpace });
   }
 }

@@ -1,4 +1,4 @@
-import type { TaskListView, TaskRunView, TaskView } from "../contract/node/task-wire.ts";
+import type { NodeTaskView, TaskListView, TaskRunView } from "../contract/node/task-wire.ts";
 import type { Db } from "../db/database.ts";
 import { errors, errorText } from "../errors.ts";
 import { type TaskSettings, taskOperationTypes } from "../templates/tasks.ts";
@@ -110,17 +110,17 @@ export class Tasks {
     return list;
   }
 
-  async get(serverId: string, taskId: string): Promise<TaskView> {
+  async get(serverId: string, taskId: string): Promise<NodeTaskView> {
     return (await this.node(serverId)).get(serverId, taskId);
   }
 
   /** `caller`: who saves it and their scopes on the server; the task then runs with that user's rights. */
-  async create(serverId: string, task: unknown, caller: TaskCaller): Promise<TaskView> {
+  async create(serverId: string, task: unknown, caller: TaskCaller): Promise<NodeTaskView> {
     checkOperationScopes(task, caller.held);
     return (await this.node(serverId)).create(serverId, authored(task, caller.userId));
   }
 
-  async update(serverId: string, taskId: string, task: unknown, caller: TaskCaller): Promise<TaskView> {
+  async update(serverId: string, taskId: string, task: unknown, caller: TaskCaller): Promise<NodeTaskView> {
     checkOperationScopes(task, caller.held);
     return (await this.node(serverId)).update(serverId, taskId, authored(task, caller.userId));
   }

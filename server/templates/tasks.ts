@@ -1,3 +1,4 @@
+import type { TaskSettings } from "../contract/node/task-wire.ts";
 import { ApiError } from "../errors.ts";
 import { CronError, checkTimeZone, nextRun, parseCron } from "./cron.ts";
 import { isAbsent, readBoolean, readInteger, readList, readObject, readString } from "./fields.ts";
@@ -40,11 +41,8 @@ export interface Task {
   author?: number;
 }
 
-export interface TaskSettings {
-  timezone: string;
-  concurrentLimit: number;
-  limitMode: "wait" | "skip";
-}
+/** Declared once, with the node's other task shapes: the settings cross the panel↔node seam as they are. */
+export type { TaskSettings };
 
 export const taskLimits = {
   tasksPerServer: 100,

@@ -1,4 +1,5 @@
-import type { TaskListView, TaskRunView, TaskView } from "../../server/contract/node/task-wire";
+import type { TaskList as TaskListView, TaskView } from "../../server/contract/api/tasks";
+import type { TaskRunView } from "../../server/contract/node/task-wire";
 import { type CallOptions, del, get, post, put } from "./client";
 
 // A server's tasks (kept and run by its node). Types come from the server's wire definitions.

@@ -136,6 +136,7 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrNodeNotFound", message: "Node not found" }),
   msg({ id: "errors.ErrNodeUnreachable", message: "Node {node} cannot be reached" }),
   msg({ id: "errors.ErrNodeRefused", message: "Node {node} refused the panel's credentials" }),
+  msg({ id: "errors.ErrNodeAnswer", message: "Node {node} sent an answer the panel cannot use" }),
   msg({ id: "errors.ErrCannotDeleteLocalNode", message: "The local node cannot be deleted" }),
   msg({ id: "errors.ErrDuplicateNodeName", message: "A node named {name} already exists" }),
   msg({ id: "errors.ErrNoNodes", message: "There are no nodes yet" }),

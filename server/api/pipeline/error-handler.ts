@@ -26,7 +26,11 @@ export function installErrorHandler(app: FastifyInstance): void {
 
 /** Maps anything thrown while handling a request to an ApiError; logs what was not expected. */
 export function toApiError(err: FastifyError, request: FastifyRequest): ApiError {
-  if (err instanceof ApiError) return err;
+  if (err instanceof ApiError) {
+    // A node out of contract (another version, or a bug) is for the administrator to find in the log.
+    if (err.code === "ErrNodeAnswer") request.log.warn({ err: err.metadata }, err.message);
+    return err;
+  }
   if (err.validation) return validationError(err.validation as never, err.validationContext ?? "body");
   if (err.code && fastifyCodes[err.code]) {
     const [status, code] = fastifyCodes[err.code];

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { BackupState } from "../node/backup-wire.ts";
 import { ServerIdParams } from "./servers.ts";
 
 export const backupNameMax = 100;
@@ -15,7 +16,7 @@ export const BackupView = Type.Object({
   fileName: Type.String(),
   createdAt: Type.String(),
   size: Type.Integer(),
-  state: Type.Union([Type.Literal("creating"), Type.Literal("ready"), Type.Literal("failed")]),
+  state: BackupState,
   bytesWritten: Type.Optional(Type.Integer()),
   error: Type.Optional(Type.String()),
 });

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { NodeFeatures } from "../node/features.ts";
 
 const Port = Type.Integer({ minimum: 1, maximum: 65535 });
 
@@ -83,15 +84,8 @@ export type NodeUpdateBody = Static<typeof NodeUpdateBody>;
 
 export const NodeIdParams = Type.Object({ id: Type.Integer({ minimum: 0 }) });
 
-export const NodeFeaturesAnswer = Type.Object({
-  features: Type.Array(Type.String()),
-  environments: Type.Array(Type.String()),
-  os: Type.String(),
-  arch: Type.String(),
-  version: Type.String(),
-  /** Why the node cannot sandbox its host servers (they are refused, or run unconfined with `unsandboxed`). */
-  sandboxReason: Type.Optional(Type.String()),
-});
+/** GET /api/nodes/{id}/features: the node's answer as it is. */
+export const NodeFeaturesAnswer = NodeFeatures;
 export type NodeFeaturesAnswer = Static<typeof NodeFeaturesAnswer>;
 
 export const DaemonConfigView = Type.Object({

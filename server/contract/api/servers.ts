@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import { serverIdPattern } from "../constants.ts";
+import { FlagsBody } from "../node/server-wire.ts";
 
 export const ServerIdParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64, pattern: serverIdPattern.source }),
@@ -85,10 +86,5 @@ export const ServerDataBody = Type.Record(
   Type.Union([VariableInput, Type.Record(Type.String(), VariableInput)]),
 );
 
-export const FlagsBody = Type.Partial(
-  Type.Object({
-    autoStart: Type.Boolean(),
-    autoRestartOnCrash: Type.Boolean(),
-    autoRestartOnGraceful: Type.Boolean(),
-  }),
-);
+/** POST/PUT …/flags: the flags to change, passed to the node as they are. */
+export { FlagsBody };

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { type Static, Type } from "typebox";
 
 /**
  * Shapes that cross the panel↔node seam for backups (reference §12.19).
@@ -7,21 +8,31 @@ import type { Readable } from "node:stream";
  * of ids and names. The panel picks the file name, so it can record the row
  * under the name the node will use.
  */
-export type BackupState = "creating" | "ready" | "failed";
+export const BackupState = Type.Union([
+  Type.Literal("creating"),
+  Type.Literal("ready"),
+  Type.Literal("failed"),
+]);
+export type BackupState = Static<typeof BackupState>;
 
 /** What a node knows of one backup file of a server. */
-export interface NodeBackupView {
-  fileName: string;
-  state: BackupState;
+export const NodeBackupView = Type.Object({
+  fileName: Type.String(),
+  state: BackupState,
   /** The finished archive's bytes; while creating, the bytes written so far. */
-  size: number;
+  size: Type.Number(),
   /** Why it failed. */
-  error?: string;
+  error: Type.Optional(Type.String()),
   /** The name of the task that made it: the panel lists such backups, which it did not ask for. */
-  task?: string;
+  task: Type.Optional(Type.String()),
   /** When it was finished (ms since the epoch), for a task's backup. */
-  createdAt?: number;
-}
+  createdAt: Type.Optional(Type.Number()),
+});
+export type NodeBackupView = Static<typeof NodeBackupView>;
+export const NodeBackupList = Type.Array(NodeBackupView);
+
+/** `?fileName=`: the backup a call is about (the node checks it against backupFileNamePattern). */
+export const BackupFileQuery = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** A finished backup being read: the caller consumes or destroys the stream. */
 export interface BackupBytes {
@@ -39,16 +50,20 @@ export const backupFileNamePattern =
  * secret sealed) and hands it to the node, which keeps it so that its tasks
  * back up there while the panel is down.
  */
-export interface S3BackupTarget {
-  type: "s3";
-  endpoint: string;
-  region: string;
-  bucket: string;
-  prefix: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-}
+export const S3BackupTarget = Type.Object({
+  type: Type.Literal("s3"),
+  endpoint: Type.String({ minLength: 1, maxLength: 500 }),
+  region: Type.String({ minLength: 1, maxLength: 64 }),
+  bucket: Type.String({ minLength: 1, maxLength: 63 }),
+  prefix: Type.String({ maxLength: 200 }),
+  accessKeyId: Type.String({ minLength: 1, maxLength: 256 }),
+  secretAccessKey: Type.String({ minLength: 1, maxLength: 256 }),
+  forcePathStyle: Type.Boolean(),
+});
+export type S3BackupTarget = Static<typeof S3BackupTarget>;
+
+/** PUT /daemon/backup-target. The panel checked the fields (server/contract/api/nodes.ts); the node holds them to the same bounds. */
+export const BackupTargetBody = Type.Object({ target: Type.Union([Type.Null(), S3BackupTarget]) });
 
 /** What the panel asks of a node about a server's backups. */
 export interface NodeBackups {

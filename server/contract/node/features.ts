@@ -1,10 +1,13 @@
+import { type Static, Type } from "typebox";
+
 /** What a node can do, in the reference's shape (§9.3): the daemon answers it, the panel reads it. */
-export interface NodeFeatures {
-  features: string[];
-  environments: string[];
-  os: string;
-  arch: string;
-  version: string;
+export const NodeFeatures = Type.Object({
+  features: Type.Array(Type.String()),
+  environments: Type.Array(Type.String()),
+  os: Type.String(),
+  arch: Type.String(),
+  version: Type.String(),
   /** Why host servers have no sandbox here (then `sandbox` is missing from features). */
-  sandboxReason?: string;
-}
+  sandboxReason: Type.Optional(Type.String()),
+});
+export type NodeFeatures = Static<typeof NodeFeatures>;

@@ -1,3 +1,5 @@
+import { type Static, Type } from "typebox";
+
 /**
  * What a node tells its panel of its own accord, as one stream of events.
  * Kept general: each event is `{id, type, data}`; a panel ignores a type it
@@ -6,23 +8,36 @@
  */
 
 /** A change made on the node, not through the panel's API. */
-export interface NodeActivity {
+export const NodeActivity = Type.Object({
   /** Unix milliseconds. */
-  at: number;
-  serverId: string;
+  at: Type.Number(),
+  serverId: Type.String(),
   /** The SFTP user (the name they signed in with, and the panel's user id), or the task that ran. */
-  actor: { kind: "sftp"; name: string; userId?: number } | { kind: "task"; name: string; taskId: string };
+  actor: Type.Union([
+    Type.Object({ kind: Type.Literal("sftp"), name: Type.String(), userId: Type.Optional(Type.Number()) }),
+    Type.Object({ kind: Type.Literal("task"), name: Type.String(), taskId: Type.String() }),
+  ]),
   /** Where an SFTP client connected from; "" for a task. */
-  address: string;
+  address: Type.String(),
   /** The same names as the API's: `file.write`, `file.delete`, `file.rename`, `file.mkdir`, `task.run`. */
-  action: string;
-  ok: boolean;
+  action: Type.String(),
+  ok: Type.Boolean(),
   /** A file path, or `task:<id>`. */
-  subject: string;
-  details: Record<string, unknown>;
-}
+  subject: Type.String(),
+  details: Type.Record(Type.String(), Type.Unknown()),
+});
+export type NodeActivity = Static<typeof NodeActivity>;
 
-export type NodeEvent = { id: string; type: "activity"; data: NodeActivity };
+/** One frame of GET /daemon/events. */
+export const NodeEvent = Type.Object({
+  id: Type.String(),
+  type: Type.Literal("activity"),
+  data: NodeActivity,
+});
+export type NodeEvent = Static<typeof NodeEvent>;
+
+/** `?after=`: the last event the panel has. */
+export const NodeEventsQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 100 })) });
 
 /** What the panel asks of a node about its events; LocalNode and RemoteNode both provide it. */
 export interface NodeEvents {

@@ -1,3 +1,5 @@
+import { type Static, Type } from "typebox";
+
 /** Shapes that cross the panel↔node seam for the player-count query (reference §5.10). */
 
 /**
@@ -6,17 +8,19 @@
  * `name` and `map` appear only when known, and never for `minecraft`, whose
  * answer keeps exactly the reference's four fields.
  */
-export interface QueryAnswer {
-  numPlayers: number;
-  maxPlayers: number;
-  version: string;
-  players: string[] | null;
-  name?: string;
-  map?: string;
-}
+export const QueryAnswer = Type.Object({
+  numPlayers: Type.Number(),
+  maxPlayers: Type.Number(),
+  version: Type.String(),
+  players: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  name: Type.Optional(Type.String()),
+  map: Type.Optional(Type.String()),
+});
+export type QueryAnswer = Static<typeof QueryAnswer>;
 
 /** The body of `GET .../query`: the answer under its query type, e.g. `{"minecraft": {…}}`. */
-export type QueryView = Record<string, QueryAnswer>;
+export const QueryView = Type.Record(Type.String(), QueryAnswer);
+export type QueryView = Static<typeof QueryView>;
 
 /** What the panel asks of a node about a server's player count. */
 export interface NodeQuery {

@@ -1,68 +1,98 @@
-import type {
-  EggRule,
-  Group,
-  ServerLimits,
-  Template,
-  Variable,
-  VariableValue,
-} from "../../templates/index.ts";
+import { type Static, Type } from "typebox";
+import type { Template, VariableValue } from "../../templates/index.ts";
+import { WireEggRule, WireGroup, WireServerLimits, WireVariable } from "./template-wire.ts";
 
 /** Shapes that cross the panel↔node seam for servers (reference §4, §5.8–§5.10). */
-export interface ServerStatusView {
-  running: boolean;
-  installing: boolean;
-  /** Ours, beside the reference's two: false until the install steps have run once (Start refused). */
-  installed?: boolean;
-  /** Ours: running, but an imported egg's done line has not appeared in its console yet. */
-  starting?: boolean;
-  /** Ours: while not installed, why the last install failed (absent when none was tried). */
-  installFailure?: string;
-  /** Ours: stopped because its process crashed (exited unasked, not with the expected code). */
-  crashed?: boolean;
-}
 
-export interface StatsView {
-  cpu: number;
-  memory: number;
+/** A server id in a daemon path. */
+export const NodeServerParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** PUT /daemon/server/{id}: the server was made. */
+export const ServerCreated = Type.Object({ id: Type.String() });
+
+export const ServerStatusView = Type.Object({
+  running: Type.Boolean(),
+  installing: Type.Boolean(),
+  /** Ours, beside the reference's two: false until the install steps have run once (Start refused). */
+  installed: Type.Optional(Type.Boolean()),
+  /** Ours: running, but an imported egg's done line has not appeared in its console yet. */
+  starting: Type.Optional(Type.Boolean()),
+  /** Ours: while not installed, why the last install failed (absent when none was tried). */
+  installFailure: Type.Optional(Type.String()),
+  /** Ours: stopped because its process crashed (exited unasked, not with the expected code). */
+  crashed: Type.Optional(Type.Boolean()),
+});
+export type ServerStatusView = Static<typeof ServerStatusView>;
+
+export const StatsView = Type.Object({
+  cpu: Type.Number(),
+  memory: Type.Number(),
   /**
    * Ours, beside the reference's two (GET …/stats only, not the socket's
    * frames): the limits in force, the node's defaults filled in, so a list
    * can show usage against them.
    */
-  limits?: ServerLimits;
+  limits: Type.Optional(WireServerLimits),
   /** Ours: bytes the server's folders held at the node's last disk measurement, when it has one. */
-  disk?: number;
-}
+  disk: Type.Optional(Type.Number()),
+});
+export type StatsView = Static<typeof StatsView>;
 
 /** Console output since a time: `logs` is base64 of the raw bytes, `epoch` in µs. */
-export interface ConsoleView {
-  epoch: number;
-  logs: string;
-}
+export const ConsoleView = Type.Object({ epoch: Type.Number(), logs: Type.String() });
+export type ConsoleView = Static<typeof ConsoleView>;
 
-export interface ServerDataView {
-  data: Record<string, Variable>;
-  groups: Group[];
+/** GET …/console?time=: output since that time (µs). */
+export const ConsoleQuery = Type.Object({ time: Type.Optional(Type.Integer({ minimum: 0 })) });
+
+/** POST …/console: one line for the server's console, as text/plain. */
+export const ConsoleLine = Type.String();
+
+export const ServerDataView = Type.Object({
+  data: Type.Record(Type.String(), WireVariable),
+  groups: Type.Array(WireGroup),
   /** An imported egg's checks of these variables (egg-rules.ts), for the editor to check as the node does. */
-  rules?: Record<string, EggRule>;
-}
+  rules: Type.Optional(Type.Record(Type.String(), WireEggRule)),
+});
+export type ServerDataView = Static<typeof ServerDataView>;
 
-export interface FlagsView {
-  autoStart: boolean;
-  autoRestartOnCrash: boolean;
-  autoRestartOnGraceful: boolean;
-}
+/** GET …/data?all=true: hidden variables too. */
+export const ServerDataQuery = Type.Object({ all: Type.Optional(Type.Boolean()) });
+
+/** POST …/data: values to set; only those the server's users may edit when `onlyUserEditable`. */
+export const NodeDataBody = Type.Object({
+  values: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+  onlyUserEditable: Type.Boolean(),
+});
+
+const flagFields = {
+  autoStart: Type.Boolean(),
+  autoRestartOnCrash: Type.Boolean(),
+  autoRestartOnGraceful: Type.Boolean(),
+};
+export const FlagsView = Type.Object(flagFields);
+export type FlagsView = Static<typeof FlagsView>;
+/** POST …/flags: the flags to change. */
+export const FlagsBody = Type.Partial(FlagsView);
 
 export type ServerAction = "start" | "stop" | "kill" | "install" | "reload";
 export const serverActions: readonly ServerAction[] = ["start", "stop", "kill", "install", "reload"];
+export const ServerActionParams = Type.Object({ id: NodeServerParams.properties.id, action: Type.String() });
+/** `?wait`: answer once the action is done. */
+export const ServerActionQuery = Type.Object({ wait: Type.Optional(Type.String()) });
 
 export type SocketChannel = "console" | "status" | "stats";
 
 /** One socket frame as the browser gets it: `{type, data}`; the stats frame's type is `stat`. */
-export type SocketMessage =
-  | { type: "console"; data: { epoch: 0; logs: string } }
-  | { type: "status"; data: ServerStatusView }
-  | { type: "stat"; data: StatsView };
+export const SocketMessage = Type.Union([
+  Type.Object({
+    type: Type.Literal("console"),
+    data: Type.Object({ epoch: Type.Literal(0), logs: Type.String() }),
+  }),
+  Type.Object({ type: Type.Literal("status"), data: ServerStatusView }),
+  Type.Object({ type: Type.Literal("stat"), data: StatsView }),
+]);
+export type SocketMessage = Static<typeof SocketMessage>;
 
 /** What the panel asks of a node about its servers; LocalNode and RemoteNode both provide it. */
 export interface NodeServers {

@@ -1,10 +1,16 @@
+import { type Static, Type } from "typebox";
+
 /** Shapes that cross the panel↔node seam for ending SFTP sessions. */
 
 /** Which sessions to end: every one of a user, or only those on one server. */
-export interface SftpSessionFilter {
-  userId: number;
-  serverId?: string;
-}
+export const SftpSessionFilter = Type.Object(
+  {
+    userId: Type.Integer({ minimum: 0 }),
+    serverId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type SftpSessionFilter = Static<typeof SftpSessionFilter>;
 
 /** What the panel asks of a node about its open SFTP sessions. */
 export interface NodeSftp {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Readable } from "node:stream";
+import { type Static, Type } from "typebox";
 
 /**
  * Shapes that cross the panel↔node seam when a server moves to another node.
@@ -9,36 +10,38 @@ import type { Readable } from "node:stream";
  * archive from the source itself (the panel never carries the bytes), checks
  * its size and sha256 against what the source says it sent, and installs it.
  */
-export interface TransferOffer {
+export const TransferOffer = Type.Object({
   /** Short-lived proof, for the source only, that the bearer may fetch this one server. */
-  grant: string;
+  grant: Type.String(),
   /** What the source will send, about (files and backups): for progress only. */
-  bytes: number;
+  bytes: Type.Number(),
   /** Where the target fetches: the link names a remote node's address; the local node's is the panel's. */
-  url?: string;
-}
+  url: Type.Optional(Type.String()),
+});
+export type TransferOffer = Static<typeof TransferOffer>;
 
 /** Where the target fetches from: `<url>` streams the archive, `<url>/digest` answers what was sent. */
-export interface TransferSourceAddress {
-  url: string;
-  grant: string;
-}
+export const TransferSourceAddress = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2000, pattern: "^https?://" }),
+  grant: Type.String({ minLength: 1, maxLength: 1000 }),
+});
+export type TransferSourceAddress = Static<typeof TransferSourceAddress>;
 
 /** What the target received and checked. */
-export interface TransferReceipt {
-  bytes: number;
-  sha256: string;
-}
+export const TransferReceipt = Type.Object({ bytes: Type.Number(), sha256: Type.String() });
+export type TransferReceipt = Static<typeof TransferReceipt>;
 
-export interface TransferProgress {
-  received: number;
-}
+export const TransferProgress = Type.Object({ received: Type.Number() });
+export type TransferProgress = Static<typeof TransferProgress>;
+/** GET …/progress: `{}` when no pull is under way. */
+export const TransferProgressAnswer = Type.Partial(TransferProgress);
 
-export interface NodeSpace {
+export const NodeSpace = Type.Object({
   /** Bytes free where the node keeps server files, and the file system's size. */
-  free: number;
-  total: number;
-}
+  free: Type.Number(),
+  total: Type.Number(),
+});
+export type NodeSpace = Static<typeof NodeSpace>;
 
 /** What the panel asks of a node for moving servers between nodes. */
 export interface NodeTransfers {

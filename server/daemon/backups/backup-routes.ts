@@ -1,25 +1,11 @@
-import { Type } from "typebox";
+import {
+  BackupFileQuery as ByFile,
+  NodeBackupList,
+  BackupTargetBody as TargetBody,
+} from "../../contract/node/backup-wire.ts";
+import { NodeServerParams as Id } from "../../contract/node/server-wire.ts";
 import type { Router } from "../http/router.ts";
 import type { BackupOps } from "./backup-ops.ts";
-
-const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const ByFile = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
-/** The panel checked the fields (server/contract/api/nodes.ts); the node holds them to the same bounds. */
-const TargetBody = Type.Object({
-  target: Type.Union([
-    Type.Null(),
-    Type.Object({
-      type: Type.Literal("s3"),
-      endpoint: Type.String({ minLength: 1, maxLength: 500 }),
-      region: Type.String({ minLength: 1, maxLength: 64 }),
-      bucket: Type.String({ minLength: 1, maxLength: 63 }),
-      prefix: Type.String({ maxLength: 200 }),
-      accessKeyId: Type.String({ minLength: 1, maxLength: 256 }),
-      secretAccessKey: Type.String({ minLength: 1, maxLength: 256 }),
-      forcePathStyle: Type.Boolean(),
-    }),
-  ]),
-});
 
 /**
  * The daemon's backup routes under /daemon/server/{id}/backup, spoken by the
@@ -35,7 +21,7 @@ export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
     return reply.status(204).send();
   });
 
-  api.get(base, { params: Id }, (request) => ops.list(request.params.id));
+  api.get(base, { params: Id, answer: NodeBackupList }, (request) => ops.list(request.params.id));
 
   api.post(`${base}/create`, { params: Id, query: ByFile }, async (request, reply) => {
     await ops.create(request.params.id, request.query.fileName);

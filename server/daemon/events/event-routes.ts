@@ -1,9 +1,7 @@
-import { Type } from "typebox";
+import { NodeEventsQuery as Query } from "../../contract/node/node-events.ts";
 import { boundedSend } from "../../http/socket-send.ts";
 import type { Router } from "../http/router.ts";
 import type { NodeEventLog } from "./node-event-log.ts";
-
-const Query = Type.Object({ after: Type.Optional(Type.String({ maxLength: 100 })) });
 
 /**
  * GET /daemon/events (WebSocket): the node's events as JSON frames, those

@@ -1,5 +1,5 @@
-import { Type } from "typebox";
-import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../../contract/api/files.ts";
+import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../../contract/node/file-wire.ts";
+import { NodeServerParams as Id } from "../../contract/node/server-wire.ts";
 import {
   abortedWhenGone,
   bodyStreamOf,
@@ -11,7 +11,6 @@ import { pathAfterRoute } from "../../http/request-path.ts";
 import type { DaemonRequest, Router } from "../http/router.ts";
 import type { FileOps } from "./file-ops.ts";
 
-const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const base = "/daemon/server/:id";
 
 /** The file path after the route's prefix, decoded once (server/http/request-path.ts). */

@@ -6,6 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { errorHeaders } from "../../http/error-headers.ts";
 import { drainRequest, StreamedBody } from "../../http/file-http.ts";
 import { redactUrl } from "../../http/log-redaction.ts";
+import { firstBreak } from "../../http/schema-check.ts";
 import type { Logger } from "./logger.ts";
 import { Reply } from "./reply.ts";
 import { readBody } from "./request-body.ts";
@@ -17,6 +18,14 @@ export interface HttpServerOptions {
   log: Logger;
   /** Runs before anything else for every request and WebSocket upgrade; throws an ApiError to refuse. */
   authorize(request: IncomingMessage, path: string, log: Logger): void;
+  /**
+   * Checks each JSON answer against its route's `answer` schema before it goes
+   * out; one that breaks it is logged and answered 500. On in tests (and with
+   * OUTPOST_CHECK_ANSWERS=1), off by default: the panel checks every answer it
+   * reads anyway, and a check per console or stats poll is time a node's
+   * game servers could use.
+   */
+  checkAnswers?: boolean;
 }
 
 const notFound = () => new ApiError(404, "ErrNotFound", "no such endpoint");
@@ -82,7 +91,11 @@ export class HttpServer {
       request.body = route.upload ? new StreamedBody(req) : await readBody(req);
       if (route.schemas.body) request.body = await valid(route.schemas.body, request.body, "body");
       const result = await route.handler?.(request, reply);
-      if (!reply.sent) reply.send(result);
+      if (reply.sent) return;
+      if (this.options.checkAnswers && route.schemas.answer && result !== undefined) {
+        await answerKeeps(route.schemas.answer, result, route.url);
+      }
+      reply.send(result);
     } catch (error) {
       const apiError = this.toApiError(error, log);
       if (res.headersSent) {
@@ -197,6 +210,14 @@ async function valid(
   const result = await checked(schema, value, part);
   if ("error" in result) throw result.error;
   return result.value;
+}
+
+/** An answer that breaks its route's schema is the node's own bug: a 500, logged with where it broke. */
+async function answerKeeps(schema: TSchema, answer: unknown, route: string): Promise<void> {
+  const broken = await firstBreak(schema, JSON.parse(JSON.stringify(answer)));
+  if (broken) {
+    throw new Error(`the answer of ${route} breaks its schema at "${broken.path}": ${broken.message}`);
+  }
 }
 
 /** The query string as Fastify gave it: a repeated name as an array, `?flag` as "". */

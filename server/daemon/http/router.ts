@@ -5,11 +5,16 @@ import { ApiError } from "../../errors.ts";
 import type { Logger } from "./logger.ts";
 import type { Reply } from "./reply.ts";
 
-/** The TypeBox schemas a route's request is checked against (validate.ts). */
+/**
+ * A route's side of the panel↔node contract (server/contract/node): the
+ * TypeBox schemas its request is checked against (validate.ts), and the one
+ * its JSON answer keeps (checked where answers are checked, see HttpServer).
+ */
 export interface RouteSchemas {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
+  answer?: TSchema;
 }
 
 type Part<S extends RouteSchemas, K extends keyof RouteSchemas> = S[K] extends TSchema

@@ -1,9 +1,7 @@
-import { Type } from "typebox";
-import { queryTypeHeader } from "../../contract/node/query-wire.ts";
+import { QueryView, queryTypeHeader } from "../../contract/node/query-wire.ts";
+import { NodeServerParams as Id } from "../../contract/node/server-wire.ts";
 import type { Router } from "../http/router.ts";
 import type { QueryOps } from "./query-ops.ts";
-
-const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /**
  * The daemon's query routes under /daemon/server/{id}/query, spoken by the
@@ -18,7 +16,7 @@ export function daemonQueryRoutes(api: Router, ops: QueryOps): void {
     if (!type) return reply.status(404).send();
     return reply.header(queryTypeHeader, type).status(204).send();
   });
-  api.get(path, { params: Id }, async (request, reply) => {
+  api.get(path, { params: Id, answer: QueryView }, async (request, reply) => {
     const view = await ops.query(request.params.id);
     return view ? view : reply.status(204).send();
   });

@@ -1,14 +1,6 @@
-import { Type } from "typebox";
+import { SftpSessionFilter as Filter } from "../../contract/node/sftp-wire.ts";
 import type { Router } from "../http/router.ts";
 import type { SftpSessions } from "./sftp-sessions.ts";
-
-const Filter = Type.Object(
-  {
-    userId: Type.Integer({ minimum: 0 }),
-    serverId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  },
-  { additionalProperties: false },
-);
 
 /** POST /daemon/sftp/end: the panel ends a user's SFTP sessions on this node (its RemoteSftp). */
 export function daemonSftpRoutes(api: Router, sessions: SftpSessions): void {

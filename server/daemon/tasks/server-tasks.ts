@@ -4,7 +4,7 @@ import {
   nodeMessageText,
   taskLine,
 } from "../../contract/node/console-messages.ts";
-import type { TaskListView, TaskRunView, TaskTrigger, TaskView } from "../../contract/node/task-wire.ts";
+import type { NodeTaskView, TaskListView, TaskRunView, TaskTrigger } from "../../contract/node/task-wire.ts";
 import { errorText } from "../../errors.ts";
 import { nextRun, parseCron } from "../../templates/cron.ts";
 import type { Operation } from "../../templates/index.ts";
@@ -136,7 +136,7 @@ export class ServerTasks {
     return Object.hasOwn(this.file.tasks, id);
   }
 
-  view(id: string): TaskView {
+  view(id: string): NodeTaskView {
     const task = this.file.tasks[id];
     const last = (this.history.runs[id] ?? []).find((run) => run.finished !== null);
     const due = this.due.get(id);

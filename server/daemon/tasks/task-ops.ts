@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { NodeTasks, TaskListView, TaskRunView, TaskView } from "../../contract/node/task-wire.ts";
+import type { NodeTasks, NodeTaskView, TaskListView, TaskRunView } from "../../contract/node/task-wire.ts";
 import {
   checkedTask,
   parseTaskSettings,
@@ -57,13 +57,13 @@ export class TaskOps implements NodeTasks {
     return (await this.of(serverId)).list();
   }
 
-  async get(serverId: string, taskId: string): Promise<TaskView> {
+  async get(serverId: string, taskId: string): Promise<NodeTaskView> {
     const tasks = await this.of(serverId);
     if (!tasks.has(taskId)) throw taskErrors.notFound();
     return tasks.view(taskId);
   }
 
-  async create(serverId: string, raw: unknown): Promise<TaskView> {
+  async create(serverId: string, raw: unknown): Promise<NodeTaskView> {
     // Held for a move: the copy already took the task file.
     this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
@@ -74,7 +74,7 @@ export class TaskOps implements NodeTasks {
     return tasks.view(id);
   }
 
-  async update(serverId: string, taskId: string, raw: unknown): Promise<TaskView> {
+  async update(serverId: string, taskId: string, raw: unknown): Promise<NodeTaskView> {
     // Held for a move: the copy already took the task file.
     this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);

@@ -1,10 +1,16 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { Type } from "typebox";
+import { NodeServerParams as Id } from "../../contract/node/server-wire.ts";
+import {
+  NodeSpace,
+  TransferOffer,
+  TransferProgressAnswer,
+  TransferReceipt,
+  TransferSourceAddress,
+} from "../../contract/node/transfer-wire.ts";
 import { ApiError } from "../../errors.ts";
 import type { Router } from "../http/router.ts";
 import type { TransferOps } from "./transfer-ops.ts";
 
-const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const exportPath = /^\/daemon\/transfer\/[^/]+\/export(\/digest)?\/?$/;
 
 /** The two paths another node calls with a grant instead of the panel's token. */
@@ -25,22 +31,14 @@ export function grantOf(headers: IncomingHttpHeaders): string {
  */
 export function daemonTransferRoutes(api: Router, ops: TransferOps): void {
   const base = "/daemon/transfer/:id";
-  api.get("/daemon/space", {}, () => ops.space());
-  api.post(`${base}/offer`, { params: Id }, (request) => ops.offer(request.params.id));
+  api.get("/daemon/space", { answer: NodeSpace }, () => ops.space());
+  api.post(`${base}/offer`, { params: Id, answer: TransferOffer }, (request) => ops.offer(request.params.id));
   api.post(`${base}/release`, { params: Id }, async (request, reply) => {
     await ops.release(request.params.id);
     return reply.status(204).send();
   });
-  api.post(
-    `${base}/pull`,
-    {
-      params: Id,
-      body: Type.Object({
-        url: Type.String({ minLength: 1, maxLength: 2000, pattern: "^https?://" }),
-        grant: Type.String({ minLength: 1, maxLength: 1000 }),
-      }),
-    },
-    (request) => ops.pull(request.params.id, request.body),
+  api.post(`${base}/pull`, { params: Id, body: TransferSourceAddress, answer: TransferReceipt }, (request) =>
+    ops.pull(request.params.id, request.body),
   );
   api.post(`${base}/activate`, { params: Id }, async (request, reply) => {
     await ops.activate(request.params.id);
@@ -48,14 +46,14 @@ export function daemonTransferRoutes(api: Router, ops: TransferOps): void {
   });
   api.get(
     `${base}/progress`,
-    { params: Id },
+    { params: Id, answer: TransferProgressAnswer },
     async (request) => (await ops.progress(request.params.id)) ?? {},
   );
   api.get(`${base}/export`, { params: Id }, (request, reply) => {
     const body = ops.exportStream(request.params.id, grantOf(request.headers));
     return reply.header("content-type", "application/x-tar").send(body);
   });
-  api.get(`${base}/export/digest`, { params: Id }, (request) =>
+  api.get(`${base}/export/digest`, { params: Id, answer: TransferReceipt }, (request) =>
     ops.digest(request.params.id, grantOf(request.headers)),
   );
 }

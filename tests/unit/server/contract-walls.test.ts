@@ -118,6 +118,8 @@ function nodeOnlyReach(starts: string[]): string[] {
     for (const imp of importsOf(chain.at(-1) as string)) {
       const where = [...chain.map(rel), imp.file ? rel(imp.file) : imp.spec].join(" → ");
       if (!imp.file) {
+        // A type of a package (Node's `Readable` in a seam's signature) is erased from what runs.
+        if (imp.typeOnly) continue;
         const pkg = imp.spec.startsWith("@")
           ? imp.spec.split("/").slice(0, 2).join("/")
           : imp.spec.split("/")[0];

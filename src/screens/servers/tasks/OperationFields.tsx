@@ -1,9 +1,15 @@
 import { t } from "@lingui/core/macro";
 import { TextField } from "../../../components/TextField";
-import type { Operation } from "./taskTriggers";
+import type { EditedOperation } from "./taskTriggers";
 
 /** One operation's fields: the type's one or two values (the template operations the editor offers). */
-export function OperationFields({ op, onChange }: { op: Operation; onChange: (op: Operation) => void }) {
+export function OperationFields({
+  op,
+  onChange,
+}: {
+  op: EditedOperation;
+  onChange: (op: EditedOperation) => void;
+}) {
   const text = (key: string) => (typeof op[key] === "string" ? (op[key] as string) : "");
   const set = (key: string, value: unknown) => onChange({ ...op, [key]: value });
   switch (op.type) {

@@ -8,10 +8,10 @@ import { toastSuccess } from "../../../components/toastStore";
 import { OperationFields } from "./OperationFields";
 import { Select } from "./SelectField";
 import {
+  type EditedOperation,
   eventLabel,
   events,
   kindOf,
-  type Operation,
   operationTypes,
   type TriggerKind,
   triggerLabel,
@@ -39,8 +39,8 @@ export function TaskEditor({
   const [cron, setCron] = useState(task?.cronSchedule ?? "0 4 * * *");
   const [event, setEvent] = useState<string>(task?.event ?? "crashed");
   const [pattern, setPattern] = useState(task?.consoleMatch ?? "");
-  const [ops, setOps] = useState<Operation[]>(
-    (task?.operations as Operation[] | undefined) ?? [{ type: "console", message: "" }],
+  const [ops, setOps] = useState<EditedOperation[]>(
+    (task?.operations as EditedOperation[] | undefined) ?? [{ type: "console", message: "" }],
   );
   const [sending, setSending] = useState(false);
   const runs = kind === "schedule" ? upcoming(cron, timeZone) : undefined;

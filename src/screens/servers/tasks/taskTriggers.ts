@@ -5,7 +5,7 @@ import type { TaskView as Task } from "../../../api/tasks";
 // What a task is made of, in the words the editor, the list and the run history share.
 
 export type TriggerKind = "schedule" | "event" | "console" | "manual";
-export type Operation = Record<string, unknown> & { type: string };
+export type EditedOperation = Record<string, unknown> & { type: string };
 
 export const events = ["started", "stopped", "crashed", "installed", "backupFailed"] as const;
 export const operationTypes = [

@@ -9,7 +9,7 @@ import { ServerLive } from "../../../state/serverLive";
 import { type ServerCan, serverCan } from "../serverScopes";
 import { useKeepServerPage } from "../useKeepServerPage";
 
-export interface ServerPage {
+export interface OpenServerPage {
   server?: Server;
   /** A section changed the server: the header shows it at once. */
   patchServer: (changes: Partial<Server>) => void;
@@ -31,7 +31,7 @@ export interface ServerPage {
  * started after the console subscribed), and offline what the page last showed.
  * The caller's children subscribe before the connection starts: React runs their effects first.
  */
-export function useServerPage(id: string): ServerPage {
+export function useServerPage(id: string): OpenServerPage {
   const [server, setServer] = useState<Server>();
   const [scopes, setScopes] = useState<string[]>();
   const [missing, setMissing] = useState(false);
