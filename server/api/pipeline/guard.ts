@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
 import { errors } from "../../errors.ts";
+import { mayLogIn } from "../../panel/permissions.ts";
 import {
   type Principal,
   type PrincipalDeps,
@@ -99,8 +100,7 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
   ): Promise<void> | undefined => {
     if (!principal) throw errors.notLoggedIn();
     request.principal = principal;
-    if (!holdsScope(principal.bound?.ownerScopes ?? principal.scopes, "login"))
-      throw errors.missingScope("login");
+    if (!mayLogIn(principal.bound?.ownerScopes ?? principal.scopes)) throw errors.missingScope("login");
     if (access === "authenticated") return;
     const serverId = (request.params as Record<string, string> | undefined)?.[serverParam];
     if (access.startsWith("server.") && serverId) {
