@@ -4,7 +4,7 @@ import { closeRightsChanged, liveMaxWatchedIds, serverIdPattern } from "../contr
 import { ApiError } from "../errors.ts";
 import { boundedSend } from "../http/socket-send.ts";
 import type { Reservation } from "../panel/live-connections.ts";
-import { scopesOnServer } from "../panel/principal.ts";
+import { scopesOnServers } from "../panel/principal.ts";
 import { holdsScope } from "../panel/scopes.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
 import { isSameOrigin } from "./pipeline/same-origin.ts";
@@ -121,7 +121,7 @@ export function liveRoutes(app: Api, { services }: RouteContext): void {
         if (ids instanceof ApiError) return sendError(socket, ids);
         const watch = ++watches;
         try {
-          const held = await Promise.all(ids.map((id) => scopesOnServer(services, principal, id)));
+          const held = await scopesOnServers(services, principal, ids);
           // A newer watch (or the close) came while the scopes were read: this one is void.
           if (closed || watch !== watches) return;
           // The new watches first: a server in both keeps its node stream (and its status is sent at once).

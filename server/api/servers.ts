@@ -27,7 +27,7 @@ export function serverRoutes(app: Api, { services }: RouteContext): void {
   // ?perms answers the server row's scopes (reference §12.6); a server-bound client's are its own.
   const permsOf = (principal: Principal, id: string) =>
     principal.onlyServer === undefined
-      ? servers.scopesOf(principal.user.id, id)
+      ? services.permissions.serverScopes(principal.user.id, id).then((scopes) => scopes ?? [])
       : scopesOnServer(services, principal, id);
 
   /**

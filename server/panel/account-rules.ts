@@ -10,6 +10,13 @@ const emailPattern = /^[^@\s]+@[^@\s]+\.[^@\s.]{2,}$/;
 // Printable, and nothing that would need escaping in a URL path (reference §9.1, §18).
 const usernamePattern = /^[A-Za-z0-9._~-]+$/;
 
+/**
+ * The password hash of an invited user who has not chosen a password yet. It
+ * is no argon2 hash, so no password ever matches it, and it tells an invitee
+ * who is still pending from a user with a password.
+ */
+export const pendingPasswordHash = "!invited";
+
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }

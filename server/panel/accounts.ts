@@ -6,7 +6,7 @@ import { ApiError, errors } from "../errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords.ts";
-import { joinScopes, parseScopes } from "./scopes.ts";
+import { Permissions } from "./permissions.ts";
 
 /** An account as the API shows it (GET /api/self, /api/users/{id}). */
 export type { User };
@@ -17,12 +17,13 @@ export function toUser(row: UserRow): User {
   return { id: row.id, username: row.username, email: row.email, otpActive: row.otp_active === 1 };
 }
 
-/** Users and their global scopes. */
+/** Users: made with their global scopes (kept by permissions.ts), signed in, renamed, given a code. */
 export class Accounts {
   /** `box` seals TOTP secrets at rest: the panel needs them back to check codes, so they cannot be hashed. */
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox,
+    private readonly permissions = new Permissions(db),
   ) {}
 
   async count(): Promise<number> {
@@ -64,10 +65,7 @@ export class Accounts {
           .values({ username, email, password_hash, otp_active: 0, otp_last_step: 0, created_at: Date.now() })
           .returning(["id", "username", "email", "otp_active"])
           .executeTakeFirstOrThrow();
-        await trx
-          .insertInto("permissions")
-          .values({ user_id: row.id, server_id: "", scopes: joinScopes(input.scopes) })
-          .execute();
+        await this.permissions.within(trx).setGlobalScopes(row.id, input.scopes);
         return toUser(row);
       });
     } catch (err) {
@@ -126,25 +124,6 @@ export class Accounts {
   async setPassword(userId: number, password: string, field = "password"): Promise<void> {
     const password_hash = await hashPassword(checkNewPassword(password, field));
     await this.db.updateTable("users").set({ password_hash }).where("id", "=", userId).execute();
-  }
-
-  async globalScopes(userId: number): Promise<string[]> {
-    const row = await this.db
-      .selectFrom("permissions")
-      .select("scopes")
-      .where("user_id", "=", userId)
-      .where("server_id", "=", "")
-      .executeTakeFirst();
-    return row ? parseScopes(row.scopes) : [];
-  }
-
-  async setGlobalScopes(userId: number, scopes: string[]): Promise<void> {
-    const value = joinScopes(scopes);
-    await this.db
-      .insertInto("permissions")
-      .values({ user_id: userId, server_id: "", scopes: value })
-      .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
-      .execute();
   }
 
   async otpState(

@@ -1,23 +1,25 @@
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import { ApiError, errors } from "../errors.ts";
-import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
+import {
+  checkEmail,
+  checkNewPassword,
+  checkUsername,
+  normaliseEmail,
+  pendingPasswordHash,
+} from "./account-rules.ts";
 import type { Accounts, User } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { hashPassword } from "./passwords.ts";
-import { holdsScope, joinScopes, registeredUserScopes } from "./scopes.ts";
+import { mayLogIn, type Permissions } from "./permissions.ts";
+import { registeredUserScopes } from "./scopes.ts";
 import type { Sessions } from "./sessions.ts";
 import type { IssuedSession } from "./sign-in.ts";
 import { tokenHash } from "./tokens.ts";
 
 export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 
-/**
- * The password hash of an invited user who has not chosen a password yet. It
- * is no argon2 hash, so no password ever matches it, and it tells an invitee
- * who is still pending from a user with a password.
- */
-export const pendingPasswordHash = "!invited";
+export { pendingPasswordHash };
 
 const invalidLink = () => new ApiError(400, "ErrInviteLinkInvalid", "this invite link is not valid");
 
@@ -49,6 +51,7 @@ export class Invites {
   constructor(
     private readonly db: Db,
     private readonly accounts: Accounts,
+    private readonly permissions: Permissions,
     private readonly sessions: Sessions,
     private readonly throttle: LoginThrottle,
   ) {}
@@ -75,10 +78,7 @@ export class Invites {
         })
         .returning(["id"])
         .executeTakeFirstOrThrow();
-      await trx
-        .insertInto("permissions")
-        .values({ user_id: row.id, server_id: "", scopes: joinScopes(registeredUserScopes) })
-        .execute();
+      await this.permissions.within(trx).setGlobalScopes(row.id, registeredUserScopes);
       return { id: row.id, username, email, otpActive: false };
     });
     // Two invitations of the same address (or two usernames derived alike) raced.
@@ -168,8 +168,8 @@ export class Invites {
         throw isUniqueViolation(err) ? errors.userExists("username") : err;
       });
     await this.throttle.recordSuccess(email, address);
-    const scopes = await this.accounts.globalScopes(user.id);
-    if (!holdsScope(scopes, "login")) throw errors.loginNotPermitted();
+    const scopes = await this.permissions.globalScopes(user.id);
+    if (!mayLogIn(scopes)) throw errors.loginNotPermitted();
     const session = await this.sessions.create(user.id, "session");
     return { ...session, scopes, user: { id: user.id, username } };
   }

@@ -3,6 +3,7 @@ import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
 import { type Accounts, toUser, type User } from "./accounts.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
+import { globalScopesColumn, type Permissions, rightsOn } from "./permissions.ts";
 import { holdsScope, parseScopes } from "./scopes.ts";
 import type { Sessions } from "./sessions.ts";
 import { tokenHash } from "./tokens.ts";
@@ -28,6 +29,7 @@ export interface PrincipalDeps {
   accounts: Accounts;
   sessions: Sessions;
   clients: OAuthClients;
+  permissions: Permissions;
 }
 
 /** What a live session resolves to, as kept in memory between calls. */
@@ -119,10 +121,7 @@ async function loadSession(deps: PrincipalDeps, hash: string): Promise<SessionEn
   const row = await deps.db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .leftJoin("permissions", (join) =>
-      join.onRef("permissions.user_id", "=", "users.id").on("permissions.server_id", "=", ""),
-    )
-    .select([
+    .select((eb) => [
       "sessions.token_hash",
       "sessions.client_id",
       "sessions.expires_at",
@@ -130,7 +129,7 @@ async function loadSession(deps: PrincipalDeps, hash: string): Promise<SessionEn
       "users.username",
       "users.email",
       "users.otp_active",
-      "permissions.scopes",
+      globalScopesColumn(eb),
     ])
     .where("sessions.token_hash", "=", hash)
     .where("sessions.kind", "=", "session")
@@ -156,25 +155,42 @@ async function loadSession(deps: PrincipalDeps, hash: string): Promise<SessionEn
   return { principal, expiresAt: Number(row.expires_at) };
 }
 
-/** The scopes a principal holds on one server: its server row plus its global row (reference §2.2). */
+/**
+ * The scopes a principal holds on one server: its server row plus its global row (reference §2.2),
+ * by the one rule (permissions.ts: nothing without `login`).
+ */
 export async function scopesOnServer(
   deps: PrincipalDeps,
   principal: Principal,
   serverId: string,
 ): Promise<string[]> {
-  if (principal.onlyServer !== undefined && (principal.onlyServer !== serverId || !principal.bound))
-    return [];
-  const row = await deps.db
-    .selectFrom("permissions")
-    .select("scopes")
-    .where("user_id", "=", principal.user.id)
-    .where("server_id", "=", serverId)
-    .executeTakeFirst();
-  const onServer = row ? parseScopes(row.scopes) : [];
-  if (!principal.bound) return [...principal.scopes, ...onServer];
+  if (!reaches(principal, serverId)) return [];
+  return heldWith(principal, (await deps.permissions.serverScopes(principal.user.id, serverId)) ?? []);
+}
+
+/** `scopesOnServer` for several servers, their rows read in one query. */
+export async function scopesOnServers(
+  deps: PrincipalDeps,
+  principal: Principal,
+  serverIds: readonly string[],
+): Promise<string[][]> {
+  const rows = await deps.permissions.serverScopesOnEach(
+    principal.user.id,
+    serverIds.filter((id) => reaches(principal, id)),
+  );
+  return serverIds.map((id) => (reaches(principal, id) ? heldWith(principal, rows.get(id) ?? []) : []));
+}
+
+/** A server-bound client reaches its own server only. */
+const reaches = (principal: Principal, serverId: string) =>
+  principal.onlyServer === undefined || (principal.onlyServer === serverId && principal.bound !== undefined);
+
+/** What the principal holds on a server whose row for its user holds `onServer`. */
+function heldWith(principal: Principal, onServer: readonly string[]): string[] {
+  if (!principal.bound) return rightsOn(principal.scopes, onServer);
   // A bound client never reaches further than its owner (the token's user) reaches now: what the
   // owner lost there (or the owner's removal from the server) the client loses too.
-  const owner = [...principal.bound.ownerScopes, ...onServer];
+  const owner = rightsOn(principal.bound.ownerScopes, onServer);
   return principal.bound.clientScopes.filter((scope) => holdsScope(owner, scope));
 }
 

@@ -6,6 +6,7 @@ import { ApiError, errors, errorText } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
 import type { LiveConnections } from "./live-connections.ts";
 import type { Nodes } from "./nodes.ts";
+import type { Permissions } from "./permissions.ts";
 import type { Settings } from "./settings.ts";
 
 /** What a server's sockets hear while it moves (the `transfer` message). */
@@ -38,6 +39,7 @@ export class ServerTransfers {
 
   constructor(
     private readonly db: Db,
+    private readonly permissions: Permissions,
     private readonly nodes: Nodes,
     private readonly settings: Settings,
     private readonly live: LiveConnections,
@@ -201,16 +203,7 @@ export class ServerTransfers {
 
   /** After the switch: what was open on the source ends, and its copy goes. */
   private async dropSource(serverId: string, source: NodeClient): Promise<void> {
-    const users = await this.db
-      .selectFrom("permissions")
-      .select("user_id")
-      .where("server_id", "=", serverId)
-      .execute();
-    this.live.closeForServerMoved(
-      serverId,
-      users.map((u) => u.user_id),
-      source,
-    );
+    this.live.closeForServerMoved(serverId, await this.permissions.usersOf(serverId), source);
     await source.transfers.release(serverId).catch(() => {});
     await source.servers.deleteServer(serverId).catch((error) => {
       process.emitWarning(

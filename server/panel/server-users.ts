@@ -6,9 +6,10 @@ import { checkEmail, normaliseEmail } from "./account-rules.ts";
 import type { Accounts } from "./accounts.ts";
 import { invitationMail } from "./invite-mail.ts";
 import type { InviteMailThrottle } from "./invite-mail-throttle.ts";
-import { type Invites, pendingPasswordHash } from "./invites.ts";
+import type { Invites } from "./invites.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
-import { holdsScope, isServerScope, joinScopes, parseScopes } from "./scopes.ts";
+import type { Permissions } from "./permissions.ts";
+import { holdsScope, isServerScope } from "./scopes.ts";
 import { assertServerExists } from "./server-exists.ts";
 import type { Settings } from "./settings.ts";
 
@@ -80,6 +81,7 @@ export class ServerUsers {
   constructor(
     private readonly db: Db,
     private readonly accounts: Accounts,
+    private readonly permissions: Permissions,
     private readonly invites: Invites,
     private readonly settings: Settings,
     private readonly mailer: Mailer,
@@ -91,16 +93,13 @@ export class ServerUsers {
 
   async list(serverId: string, email?: string): Promise<ServerUser[]> {
     await assertServerExists(this.db, serverId);
-    let q = this.db
-      .selectFrom("permissions")
-      .innerJoin("users", "users.id", "permissions.user_id")
-      .select(["users.username", "users.email", "users.password_hash", "permissions.scopes"])
-      .where("permissions.server_id", "=", serverId);
-    if (email !== undefined) q = q.where("users.email", "=", normaliseEmail(email));
-    const rows = await q.orderBy("users.username").execute();
-    return rows.map((row) => {
-      const user: ServerUser = { username: row.username, email: row.email, scopes: parseScopes(row.scopes) };
-      if (row.password_hash === pendingPasswordHash) user.invited = true;
+    const members = await this.permissions.membersOf(
+      serverId,
+      email === undefined ? undefined : normaliseEmail(email),
+    );
+    return members.map((member) => {
+      const user: ServerUser = { username: member.username, email: member.email, scopes: member.scopes };
+      if (member.invited) user.invited = true;
       return user;
     });
   }
@@ -122,7 +121,7 @@ export class ServerUsers {
     const scopes = checkServerScopes(requested ?? defaultServerUserScopes);
     const email = checkEmail(emailInput);
     let user = await this.accounts.byEmail(email);
-    const current = user ? await this.rowScopes(user.id, serverId) : undefined;
+    const current = user ? await this.permissions.serverScopes(user.id, serverId) : undefined;
     // Changing someone's scopes here needs server.users.edit; adding someone new to the server,
     // server.users.create is enough.
     if (current !== undefined && !holdsScope(editor.held, "server.users.edit")) {
@@ -138,12 +137,7 @@ export class ServerUsers {
     if (invites && !editor.held.includes("admin"))
       await this.mailThrottle.refuseIfThrottled(email, editor.userId);
     user ??= await this.invites.createInvitee(email);
-    const value = joinScopes(resultingScopes(editor.held, current ?? [], scopes));
-    await this.db
-      .insertInto("permissions")
-      .values({ user_id: user.id, server_id: serverId, scopes: value })
-      .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
-      .execute();
+    await this.permissions.grant(user.id, serverId, resultingScopes(editor.held, current ?? [], scopes));
     if (current !== undefined) this.rightsChanged(user.id, serverId);
     if (!(await this.invites.isPending(user.id))) return {};
     return { invite: await this.invite(serverId, user.email, user.id, editor, log) };
@@ -208,17 +202,13 @@ export class ServerUsers {
   async remove(serverId: string, email: string, editor: ServerEditor): Promise<void> {
     await assertServerExists(this.db, serverId);
     const user = await this.accounts.byEmail(email);
-    const current = user ? await this.rowScopes(user.id, serverId) : undefined;
+    const current = user ? await this.permissions.serverScopes(user.id, serverId) : undefined;
     if (!user || current === undefined) throw errors.userNotFound();
     if (user.id !== editor.userId && !mayReplaceAll(editor.held)) {
       const beyond = current.find((s) => isServerScope(s) && !holdsScope(editor.held, s));
       if (beyond) throw errors.missingScope(beyond);
     }
-    await this.db
-      .deleteFrom("permissions")
-      .where("user_id", "=", user.id)
-      .where("server_id", "=", serverId)
-      .execute();
+    await this.permissions.revoke(user.id, serverId);
     this.rightsChanged(user.id, serverId);
   }
 
@@ -226,15 +216,5 @@ export class ServerUsers {
     const base = String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
     const query = new URLSearchParams({ token, email });
     return `${base}/auth/invite?${query}`;
-  }
-
-  private async rowScopes(userId: number, serverId: string): Promise<string[] | undefined> {
-    const row = await this.db
-      .selectFrom("permissions")
-      .select("scopes")
-      .where("user_id", "=", userId)
-      .where("server_id", "=", serverId)
-      .executeTakeFirst();
-    return row ? parseScopes(row.scopes) : undefined;
   }
 }

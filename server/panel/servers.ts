@@ -17,8 +17,9 @@ import {
 } from "./hidden-variables.ts";
 import type { Nodes } from "./nodes.ts";
 import { likePattern, pageOf, pageSizeMax } from "./paging.ts";
+import { type Permissions, rightsOn } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
-import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
+import { holdsScope } from "./scopes.ts";
 import { ServerCreations } from "./server-creations.ts";
 import type { SharedState } from "./shared-state.ts";
 import { canonicalJson } from "./templates/canonical-json.ts";
@@ -71,6 +72,7 @@ export class Servers {
 
   constructor(
     private readonly db: Db,
+    private readonly permissions: Permissions,
     private readonly nodes: Nodes,
     private readonly templates: VouchedTemplates,
     shared?: SharedState,
@@ -136,12 +138,7 @@ export class Servers {
           .insertInto("servers")
           .values({ id, name, node_id: nodeId, ...recordedFields(definition), created_at: Date.now() })
           .execute();
-        for (const userId of users) {
-          await trx
-            .insertInto("permissions")
-            .values({ user_id: userId, server_id: id, scopes: joinScopes(defaultServerUserScopes) })
-            .execute();
-        }
+        await this.permissions.within(trx).addToNewServer(id, users, defaultServerUserScopes);
       });
     } catch (err) {
       await this.creations.abandon(id, claim, true).catch(() => {});
@@ -168,14 +165,7 @@ export class Servers {
       // A server-bound client sees its server, even when its owner (an administrator) has no row there.
       filtered = filtered.where("id", "=", principal.onlyServer);
     } else if (!seesAll) {
-      const userId = principal.user.id;
-      filtered = filtered.where("id", "in", (eb) =>
-        eb
-          .selectFrom("permissions")
-          .select("server_id")
-          .where("user_id", "=", userId)
-          .where("server_id", "!=", ""),
-      );
+      filtered = filtered.where("id", "in", this.permissions.serversOfQuery(principal.user.id));
     }
     if (query.name) {
       const pattern = likePattern(query.name.includes("*") ? query.name : `*${query.name}*`);
@@ -193,12 +183,15 @@ export class Servers {
       .execute();
     const scopesById = seesAll
       ? new Map<string, string[]>()
-      : await this.serverScopesOf(principal.user.id, rows);
+      : await this.permissions.serverScopesOnEach(
+          principal.user.id,
+          rows.map((row) => row.id),
+        );
     const nodes = await this.nodeSummaries();
     const servers = rows.map((row) => ({
       ...this.view(row, nodes),
       canGetStatus:
-        seesAll || holdsScope([...principal.scopes, ...(scopesById.get(row.id) ?? [])], "server.status"),
+        seesAll || holdsScope(rightsOn(principal.scopes, scopesById.get(row.id) ?? []), "server.status"),
     }));
     return { servers, paging: { page, pageSize, maxSize: pageSizeMax, total } };
   }
@@ -207,22 +200,11 @@ export class Servers {
     return this.view(await this.row(id), await this.nodeSummaries());
   }
 
-  /** The caller's scopes on this server's own row (reference §12.6). */
-  async scopesOf(userId: number, id: string): Promise<string[]> {
-    const row = await this.db
-      .selectFrom("permissions")
-      .select("scopes")
-      .where("user_id", "=", userId)
-      .where("server_id", "=", id)
-      .executeTakeFirst();
-    return row ? parseScopes(row.scopes) : [];
-  }
-
   async delete(id: string): Promise<void> {
     const client = await this.clientOf(id);
     await client.deleteServer(id);
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("permissions").where("server_id", "=", id).execute();
+      await this.permissions.within(trx).dropServer(id);
       await trx.deleteFrom("oauth_clients").where("server_id", "=", id).execute();
       // The node removed the backup files with the server (reference §12.11).
       await trx.deleteFrom("backups").where("server_id", "=", id).execute();
@@ -346,21 +328,6 @@ export class Servers {
     const row = await this.db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw errors.serverNotFound();
     return row;
-  }
-
-  private async serverScopesOf(userId: number, rows: ViewRow[]): Promise<Map<string, string[]>> {
-    if (rows.length === 0) return new Map();
-    const perms = await this.db
-      .selectFrom("permissions")
-      .select(["server_id", "scopes"])
-      .where("user_id", "=", userId)
-      .where(
-        "server_id",
-        "in",
-        rows.map((r) => r.id),
-      )
-      .execute();
-    return new Map(perms.map((p) => [p.server_id, parseScopes(p.scopes)]));
   }
 
   /** Name and public address of every node, read once per request. */

@@ -20,6 +20,7 @@ import { Notifier } from "./notifications/notifier.ts";
 import { VapidKeys } from "./notifications/vapid.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
+import { Permissions } from "./permissions.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerTransfers } from "./server-transfers.ts";
 import { ServerUsers } from "./server-users.ts";
@@ -40,6 +41,8 @@ import { UserSettings } from "./user-settings.ts";
 export interface PanelServices {
   config: PanelConfig;
   db: Db;
+  /** Who holds which scopes, globally and per server: the one reader and writer of that table. */
+  permissions: Permissions;
   accounts: Accounts;
   sessions: Sessions;
   clients: OAuthClients;
@@ -99,27 +102,29 @@ export function defaultPublicUrl(config: PanelConfig): string {
 export function createServices(config: PanelConfig, db: Db, localNode?: LocalNodeOptions): PanelServices {
   ensurePrivateDir(config.dataDir);
   const secrets = SecretBox.forPanel(config.dataDir, config.secretKey);
-  const accounts = new Accounts(db, secrets);
+  const permissions = new Permissions(db);
+  const accounts = new Accounts(db, secrets, permissions);
   const sessions = new Sessions(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) }, secrets);
   // Counted in the database: every panel on it counts the same attempts (shared-state.ts).
   const shared = new SharedState(db, panelIdOf(config.dataDir));
   const throttle = new LoginThrottle(shared, "sign-in");
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
-  const invites = new Invites(db, accounts, sessions, throttle);
+  const invites = new Invites(db, accounts, permissions, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode, secrets);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
-  const servers = new Servers(db, nodes, templates, shared);
+  const servers = new Servers(db, permissions, nodes, templates, shared);
   const activity = new Activity(db, settings);
-  const notificationChannels = new NotificationChannels(db, secrets);
+  const notificationChannels = new NotificationChannels(db, permissions, secrets);
   const vapid = new VapidKeys(db, secrets);
-  const notifier = new Notifier(db, notificationChannels, mailer, settings, vapid);
+  const notifier = new Notifier(db, permissions, notificationChannels, mailer, settings, vapid);
   const notify = notifier.notify.bind(notifier);
-  const alertWatch = new AlertWatch(db, (id) => servers.clientOf(id), notify);
+  const alertWatch = new AlertWatch(db, permissions, (id) => servers.clientOf(id), notify);
   const tasks = new Tasks(
     db,
+    permissions,
     servers,
     notify,
     (msg) => process.emitWarning(msg),
@@ -154,6 +159,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   return {
     config,
     db,
+    permissions,
     accounts,
     sessions,
     clients,
@@ -161,6 +167,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     userSettings: new UserSettings(db),
     signIn: new SignIn(
       accounts,
+      permissions,
       sessions,
       throttle,
       clients,
@@ -176,13 +183,14 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     mailer,
     nodes,
     servers,
-    transfers: new ServerTransfers(db, nodes, settings, live),
+    transfers: new ServerTransfers(db, permissions, nodes, settings, live),
     templates,
-    sftpAuth: new SftpAuth(db, accounts, throttle, secrets),
+    sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),
     invites,
     serverUsers: new ServerUsers(
       db,
       accounts,
+      permissions,
       invites,
       settings,
       mailer,
@@ -193,7 +201,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       },
     ),
     serverClients: new ServerClients(db, clients),
-    userAdmin: new UserAdmin(db, accounts, sessions, (userId, reason) => {
+    userAdmin: new UserAdmin(db, accounts, permissions, sessions, (userId, reason) => {
       live.closeForUser(userId, reason);
       rightsShrank(userId);
     }),

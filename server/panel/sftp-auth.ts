@@ -4,7 +4,8 @@ import type { SecretBox } from "../secrets/secret-box.ts";
 import { normaliseEmail } from "./account-rules.ts";
 import type { Accounts } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
-import { holdsScope, parseScopes } from "./scopes.ts";
+import type { Permissions } from "./permissions.ts";
+import { holdsScope } from "./scopes.ts";
 
 export interface SftpLoginCheck {
   email: string;
@@ -37,6 +38,7 @@ export class SftpAuth {
   constructor(
     private readonly db: Db,
     private readonly accounts: Accounts,
+    private readonly permissions: Permissions,
     private readonly throttle: LoginThrottle,
     /** Node secrets are stored sealed (see nodes.ts). */
     private readonly box: SecretBox,
@@ -51,23 +53,15 @@ export class SftpAuth {
       await this.throttle.recordFailure(account, login.address);
       return undefined;
     }
-    // The reference lets anyone with the password in; an account an
-    // administrator barred from signing in (no `login`) stays out here too.
-    const global = await this.accounts.globalScopes(user.id);
-    if (!holdsScope(global, "login")) return undefined;
     const server = await this.db
       .selectFrom("servers")
       .select("node_id")
       .where("id", "=", login.serverId)
       .executeTakeFirst();
     if (!server || server.node_id !== nodeId) return undefined;
-    const row = await this.db
-      .selectFrom("permissions")
-      .select("scopes")
-      .where("user_id", "=", user.id)
-      .where("server_id", "=", login.serverId)
-      .executeTakeFirst();
-    const held = [...global, ...parseScopes(row?.scopes ?? "")];
+    // The reference lets anyone with the password in; an account an administrator barred from
+    // signing in (no `login`) holds nothing here either (permissions.ts).
+    const held = await this.permissions.scopesOn(user.id, login.serverId);
     if (!holdsScope(held, "server.sftp") || !holdsScope(held, "server.files.view")) return undefined;
     await this.throttle.recordSuccess(account, login.address);
     return { userId: user.id, write: holdsScope(held, "server.files.edit") };

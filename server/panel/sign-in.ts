@@ -6,7 +6,8 @@ import type { Invites } from "./invites.ts";
 import { anyAddress, type LoginThrottle } from "./login-throttle.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
-import { holdsScope, registeredUserScopes } from "./scopes.ts";
+import { mayLogIn, type Permissions } from "./permissions.ts";
+import { registeredUserScopes } from "./scopes.ts";
 import { otpPendingLifetimeMs, rotatedSessionGraceMs, type Sessions } from "./sessions.ts";
 import type { Settings } from "./settings.ts";
 import type { TwoFactor } from "./two-factor.ts";
@@ -28,6 +29,7 @@ export type LoginResult = { kind: "session"; session: IssuedSession } | { kind: 
 export class SignIn {
   constructor(
     private readonly accounts: Accounts,
+    private readonly permissions: Permissions,
     private readonly sessions: Sessions,
     private readonly throttle: LoginThrottle,
     private readonly clients: OAuthClients,
@@ -133,8 +135,8 @@ export class SignIn {
   }
 
   private async requireLogin(user: User): Promise<string[]> {
-    const scopes = await this.accounts.globalScopes(user.id);
-    if (!holdsScope(scopes, "login")) throw errors.loginNotPermitted();
+    const scopes = await this.permissions.globalScopes(user.id);
+    if (!mayLogIn(scopes)) throw errors.loginNotPermitted();
     return scopes;
   }
 

@@ -4,7 +4,8 @@ import { errors, errorText } from "../errors.ts";
 import { type TaskSettings, taskOperationTypes } from "../templates/tasks.ts";
 import type { ActivityRecord } from "./activity.ts";
 import type { AlertEvent } from "./notifications/notifier.ts";
-import { holdsScope, parseScopes } from "./scopes.ts";
+import type { Permissions } from "./permissions.ts";
+import { holdsScope } from "./scopes.ts";
 import type { Servers } from "./servers.ts";
 
 /**
@@ -65,22 +66,6 @@ export interface TaskCaller {
   held: readonly string[];
 }
 
-/**
- * What a task's author may do on a server now: their global scopes and those
- * on the server, nothing once they lost `login` or were deleted.
- */
-async function authorScopes(db: Db, userId: number, serverId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom("permissions")
-    .select(["server_id", "scopes"])
-    .where("user_id", "=", userId)
-    .where("server_id", "in", ["", serverId])
-    .execute();
-  const global = parseScopes(rows.find((row) => row.server_id === "")?.scopes ?? "");
-  if (!holdsScope(global, "login")) return [];
-  return [...global, ...parseScopes(rows.find((row) => row.server_id === serverId)?.scopes ?? "")];
-}
-
 /** A failed run older than this, seen in an answer, is history rather than news. */
 const recentFailureMs = 15 * 60_000;
 
@@ -92,6 +77,8 @@ const recentFailureMs = 15 * 60_000;
 export class Tasks {
   constructor(
     private readonly db: Db,
+    /** A task runs with its author's rights there now (`scopesOn`: none without `login`, or once deleted). */
+    private readonly permissions: Permissions,
     private readonly servers: Servers,
     /** Alerts: failures the panel sees in the node's answers (task.failed). */
     private readonly notify: (event: AlertEvent) => void = () => {},
@@ -137,7 +124,8 @@ export class Tasks {
   async run(serverId: string, taskId: string, caller: TaskCaller): Promise<TaskRunView> {
     const node = await this.node(serverId);
     const task = await node.get(serverId, taskId);
-    const held = task.author === undefined ? caller.held : await authorScopes(this.db, task.author, serverId);
+    const held =
+      task.author === undefined ? caller.held : await this.permissions.scopesOn(task.author, serverId);
     checkOperationScopes(task, held);
     return node.run(serverId, taskId);
   }
@@ -197,7 +185,7 @@ export class Tasks {
       // A task saved before tasks had authors keeps its schedule (SECURITY.md).
       if (author === undefined || !task.enabled || (onlyAuthor !== undefined && author !== onlyAuthor))
         continue;
-      if (!rights.has(author)) rights.set(author, authorScopes(this.db, author, serverId));
+      if (!rights.has(author)) rights.set(author, this.permissions.scopesOn(author, serverId));
       const missing = missingOperationScope(task, (await rights.get(author)) ?? []);
       if (missing === undefined) continue;
       const { id: taskId, nextRun, lastRun, ...saved } = task;

@@ -6,7 +6,8 @@ import { ApiError, errors } from "../errors.ts";
 import { checkNewPassword } from "./account-rules.ts";
 import { type Accounts, toUser, type User } from "./accounts.ts";
 import { likePattern, pageOf, pageSizeMax } from "./paging.ts";
-import { holdsScope, parseScopes, registeredUserScopes } from "./scopes.ts";
+import { type Permissions, rightsOn } from "./permissions.ts";
+import { holdsScope, registeredUserScopes } from "./scopes.ts";
 import type { Sessions } from "./sessions.ts";
 
 /** Who is administering: their user id, their global scopes, and the session they call with. */
@@ -46,6 +47,7 @@ export class UserAdmin {
   constructor(
     private readonly db: Db,
     private readonly accounts: Accounts,
+    private readonly permissions: Permissions,
     private readonly sessions: Sessions,
     private readonly closeLive: CloseLive = () => {},
   ) {}
@@ -110,13 +112,14 @@ export class UserAdmin {
     await this.get(id);
     await this.assertReach(id, editor);
     await this.db.transaction().execute(async (trx) => {
-      const scopes = await this.globalScopesIn(trx, id);
-      if (scopes.includes("admin") && (await this.adminCount(trx)) <= 1) throw lastAdmin();
+      const permissions = this.permissions.within(trx);
+      const scopes = await permissions.globalScopes(id);
+      if (scopes.includes("admin") && (await permissions.administratorCount()) <= 1) throw lastAdmin();
       // Sessions (cookies and bearer tokens), OAuth clients, permissions and settings go with the
       // row (ON DELETE CASCADE); deleted here by name as well, so nothing depends on the cascade.
       await trx.deleteFrom("sessions").where("user_id", "=", id).execute();
       await trx.deleteFrom("oauth_clients").where("user_id", "=", id).execute();
-      await trx.deleteFrom("permissions").where("user_id", "=", id).execute();
+      await permissions.dropUser(id);
       await trx.deleteFrom("users").where("id", "=", id).execute();
     });
     this.closeLive(id);
@@ -124,7 +127,7 @@ export class UserAdmin {
 
   async scopesOf(id: number): Promise<string[]> {
     await this.get(id);
-    return this.accounts.globalScopes(id);
+    return this.permissions.globalScopes(id);
   }
 
   async setScopes(id: number, requested: string[], editor: Editor): Promise<void> {
@@ -133,7 +136,8 @@ export class UserAdmin {
     const wanted = new Set(requested.filter((s) => knownScopes.has(s)));
     let lost: string[] = [];
     await this.db.transaction().execute(async (trx) => {
-      const current = await this.globalScopesIn(trx, id);
+      const permissions = this.permissions.within(trx);
+      const current = await permissions.globalScopes(id);
       if (!isAdmin && current.includes("admin")) throw reachesFurther();
       // An administrator replaces the set; anyone else toggles only the scopes they hold.
       const next = isAdmin
@@ -144,14 +148,9 @@ export class UserAdmin {
           ];
       if (current.includes("admin") && !next.includes("admin")) {
         if (id === editor.userId) throw ownAdmin();
-        if ((await this.adminCount(trx)) <= 1) throw lastAdmin();
+        if ((await permissions.administratorCount()) <= 1) throw lastAdmin();
       }
-      const value = [...new Set(next)].join(",");
-      await trx
-        .insertInto("permissions")
-        .values({ user_id: id, server_id: "", scopes: value })
-        .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
-        .execute();
+      await permissions.setGlobalScopes(id, next);
       lost = current.filter((s) => !next.includes(s));
     });
     // A global scope reaches every server: what was opened with it (sockets, SFTP) reopens with what is left.
@@ -161,49 +160,12 @@ export class UserAdmin {
   /** A non-administrator may act only on a user whose every scope (global and per server) they hold. */
   private async assertReach(id: number, editor: Editor): Promise<void> {
     if (holdsScope(editor.scopes, "admin") || id === editor.userId) return;
-    const rows = await this.db
-      .selectFrom("permissions")
-      .select(["user_id", "server_id", "scopes"])
-      .where("user_id", "in", [id, editor.userId])
-      .execute();
-    const editorOn = new Map(
-      rows.filter((r) => r.user_id === editor.userId).map((r) => [r.server_id, parseScopes(r.scopes)]),
-    );
-    for (const row of rows.filter((r) => r.user_id === id)) {
-      const held = [...editor.scopes, ...(row.server_id ? (editorOn.get(row.server_id) ?? []) : [])];
-      if (!parseScopes(row.scopes).every((s) => holdsScope(held, s))) throw reachesFurther();
+    const grants = await this.permissions.grantsOf([id, editor.userId]);
+    const editorOn = grants.get(editor.userId) ?? new Map<string, string[]>();
+    for (const [serverId, scopes] of grants.get(id) ?? []) {
+      // On the target's global row, the editor's global scopes; on a server, what they hold there.
+      const held = serverId ? rightsOn(editor.scopes, editorOn.get(serverId) ?? []) : editor.scopes;
+      if (!scopes.every((s) => holdsScope(held, s))) throw reachesFurther();
     }
-  }
-
-  private async globalScopesIn(trx: Db, id: number): Promise<string[]> {
-    const row = await trx
-      .selectFrom("permissions")
-      .select("scopes")
-      .where("user_id", "=", id)
-      .where("server_id", "=", "")
-      .executeTakeFirst();
-    return row ? parseScopes(row.scopes) : [];
-  }
-
-  /**
-   * How many users hold `admin` in their global row, counted inside the writing transaction.
-   * The no-op UPDATE first locks those rows (PostgreSQL): of two transactions demoting the last
-   * two administrators, the second waits for the first and then counts what it left. SQLite runs
-   * one writing transaction at a time anyway.
-   */
-  private async adminCount(trx: Db): Promise<number> {
-    await trx
-      .updateTable("permissions")
-      .set({ scopes: sql`scopes` })
-      .where("server_id", "=", "")
-      .where("scopes", "like", "%admin%")
-      .execute();
-    const rows = await trx
-      .selectFrom("permissions")
-      .select("scopes")
-      .where("server_id", "=", "")
-      .where("scopes", "like", "%admin%")
-      .execute();
-    return rows.filter((r) => parseScopes(r.scopes).includes("admin")).length;
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
 import type { Scope } from "../../contract/scopes.ts";
 import { errors } from "../../errors.ts";
+import { mayLogIn } from "../../panel/permissions.ts";
 import {
   type Principal,
   type PrincipalDeps,
@@ -100,8 +101,7 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
   ): Promise<void> | undefined => {
     if (!principal) throw errors.notLoggedIn();
     request.principal = principal;
-    if (!holdsScope(principal.bound?.ownerScopes ?? principal.scopes, "login"))
-      throw errors.missingScope("login");
+    if (!mayLogIn(principal.bound?.ownerScopes ?? principal.scopes)) throw errors.missingScope("login");
     if (access === "authenticated") return;
     const serverId = (request.params as Record<string, string> | undefined)?.[serverParam];
     if (access.startsWith("server.") && serverId) {

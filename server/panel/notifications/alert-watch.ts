@@ -2,7 +2,8 @@ import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import type { NodeServers, ServerStatusView, StatsView } from "../../contract/node/server-wire.ts";
 import type { Db } from "../../db/database.ts";
 import type { ServerLimits } from "../../templates/index.ts";
-import { holdsScope, parseScopes } from "../scopes.ts";
+import type { Permissions } from "../permissions.ts";
+import { holdsScope } from "../scopes.ts";
 import { split } from "./channels.ts";
 import type { AlertEvent } from "./notifier.ts";
 
@@ -49,6 +50,7 @@ export class AlertWatch {
 
   constructor(
     private readonly db: Db,
+    private readonly permissions: Permissions,
     private readonly serversOf: (id: string) => Promise<NodeServers>,
     private readonly notify: (event: AlertEvent) => void,
     private readonly refreshMs = 15_000,
@@ -116,14 +118,11 @@ export class AlertWatch {
       else everyServerOf.add(channel.user_id);
     }
     if (everyServerOf.size > 0) {
-      const perms = await this.db
-        .selectFrom("permissions")
-        .select(["user_id", "server_id", "scopes"])
-        .where("user_id", "in", [...everyServerOf])
-        .execute();
-      if (perms.some((p) => p.server_id === "" && holdsScope(parseScopes(p.scopes), "admin"))) {
+      const grants = [...(await this.permissions.grantsOf([...everyServerOf])).values()];
+      if (grants.some((rows) => holdsScope(rows.get("") ?? [], "admin"))) {
         for (const { id } of await this.db.selectFrom("servers").select("id").execute()) wanted.add(id);
-      } else for (const p of perms) if (p.server_id !== "") wanted.add(p.server_id);
+      } else
+        for (const rows of grants) for (const serverId of rows.keys()) if (serverId) wanted.add(serverId);
     }
     // Only servers that exist (a channel may still name a deleted one).
     if (wanted.size === 0) return wanted;

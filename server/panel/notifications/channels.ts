@@ -14,7 +14,7 @@ import type { NotificationChannelTable } from "../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import { checkedAddressOf } from "../../net/public-address.ts";
 import type { SecretBox } from "../../secrets/secret-box.ts";
-import { holdsScope, parseScopes } from "../scopes.ts";
+import type { Permissions } from "../permissions.ts";
 
 type Row = Selectable<NotificationChannelTable>;
 export type ChannelRow = Row;
@@ -49,6 +49,7 @@ export class NotificationChannels {
 
   constructor(
     private readonly db: Db,
+    private readonly permissions: Permissions,
     private readonly box: SecretBox,
   ) {}
 
@@ -197,13 +198,7 @@ export class NotificationChannels {
     const known = new Set(found.map((r) => r.id));
     let visible = known;
     if (!owner.admin) {
-      const rows = await this.db
-        .selectFrom("permissions")
-        .select("server_id")
-        .where("user_id", "=", owner.userId)
-        .where("server_id", "in", servers)
-        .execute();
-      visible = new Set(rows.map((r) => r.server_id));
+      visible = new Set(await this.permissions.serversOf(owner.userId, servers));
     }
     for (const id of servers)
       if (!known.has(id) || !visible.has(id))
@@ -240,17 +235,6 @@ export class NotificationChannels {
     if (!reachable) throw invalid(field, "must be a public address that can be reached");
     return url.href;
   }
-}
-
-/** Whether a user holds `admin` now (its global permissions row). */
-export async function isAdministrator(db: Db, userId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom("permissions")
-    .select("scopes")
-    .where("user_id", "=", userId)
-    .where("server_id", "=", "")
-    .executeTakeFirst();
-  return row ? holdsScope(parseScopes(row.scopes), "admin") : false;
 }
 
 function decodedLength(text: string): number {

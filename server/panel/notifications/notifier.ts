@@ -2,7 +2,8 @@ import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import type { Db } from "../../db/database.ts";
 import { type AddressCheck, isPublicAddress } from "../../net/public-address.ts";
 import type { Mailer, MailLog } from "../mailer.ts";
-import { holdsScope, parseScopes } from "../scopes.ts";
+import type { Permissions } from "../permissions.ts";
+import { holdsScope } from "../scopes.ts";
 import type { Settings } from "../settings.ts";
 import { type ChannelRow, type NotificationChannels, split } from "./channels.ts";
 import {
@@ -69,6 +70,7 @@ export class Notifier {
 
   constructor(
     private readonly db: Db,
+    private readonly permissions: Permissions,
     private readonly channels: NotificationChannels,
     private readonly mailer: Mailer,
     private readonly settings: Settings,
@@ -133,17 +135,13 @@ export class Notifier {
       .select(["id", "email"])
       .where("id", "in", owners)
       .execute();
-    const perms = await this.db
-      .selectFrom("permissions")
-      .select(["user_id", "server_id", "scopes"])
-      .where("user_id", "in", owners)
-      .execute();
-    const admins = new Set(
-      perms
-        .filter((p) => p.server_id === "" && holdsScope(parseScopes(p.scopes), "admin"))
-        .map((p) => p.user_id),
-    );
-    const seen = new Set(perms.filter((p) => p.server_id !== "").map((p) => `${p.user_id}:${p.server_id}`));
+    const grants = await this.permissions.grantsOf(owners);
+    const admins = new Set<number>();
+    const seen = new Set<string>();
+    for (const [userId, rows] of grants)
+      for (const [serverId, scopes] of rows)
+        if (serverId !== "") seen.add(`${userId}:${serverId}`);
+        else if (holdsScope(scopes, "admin")) admins.add(userId);
     let subjects: string[] = [];
     if (event.serverId !== undefined) subjects = [event.serverId];
     else if (event.nodeId !== undefined)
