@@ -117,7 +117,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const vapid = new VapidKeys(db, secrets);
   const notifier = new Notifier(db, notificationChannels, mailer, settings, vapid);
   const notify = notifier.notify.bind(notifier);
-  const alertWatch = new AlertWatch(db, (id) => servers.clientOf(id), notify);
+  const alertWatch = new AlertWatch(db, async (id) => (await servers.nodeOf(id)).live, notify);
   const tasks = new Tasks(
     db,
     servers,
@@ -200,7 +200,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     tasks,
     live,
     liveStatus: new LiveStatus(
-      (id) => servers.clientOf(id),
+      async (id) => (await servers.nodeOf(id)).live,
       (msg) => process.emitWarning(msg),
     ),
     secrets,
