@@ -18,6 +18,8 @@ interface Entry {
 
 /** Reconnection waits: at once after a drop, then doubling from this, up to `maxBackoffMs`. */
 const firstBackoffMs = 500;
+/** A stream up this long counts as steady: its drop is not one more of a series. */
+const steadyAfterMs = 10_000;
 /** A stream with no frame nor pong for this long is taken for dead (a host that vanished sends no FIN). */
 const pingEveryMs = 20_000;
 
@@ -110,10 +112,11 @@ export class NodeLiveStream implements NodeLive {
     this.socket = socket;
     this.opened++;
     let alive = true;
+    let openedAt = 0;
     socket.on("open", () => {
       if (this.socket !== socket) return;
+      openedAt = Date.now();
       this.connected = true;
-      this.failures = 0;
       this.down = false;
       this.onNode.clear();
       this.pinger = setInterval(() => {
@@ -147,9 +150,13 @@ export class NodeLiveStream implements NodeLive {
       this.onNode.clear();
       clearInterval(this.pinger);
       if (this.entries.size === 0) return;
-      // A stream that was up is asked for again at once; one that could not be had means the node is away.
+      // A stream that was up is asked for again at once (the node cut a slow reader, or restarts);
+      // one that could not be had means the node is away. One that keeps dropping as soon as it
+      // opens waits longer each time, as a failed one does.
       if (!wasOpen) this.unreachable();
-      this.again(wasOpen ? 0 : firstBackoffMs * 2 ** Math.min(this.failures++, 10));
+      if (wasOpen && Date.now() - openedAt > steadyAfterMs) this.failures = 0;
+      this.again(wasOpen && this.failures === 0 ? 0 : firstBackoffMs * 2 ** Math.min(this.failures, 10));
+      this.failures++;
     });
   }
 
