@@ -132,7 +132,7 @@ export class DaemonEngine {
         : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
     this.servers.host.defaultLimits = options.defaultLimits ?? defaultLimits;
     this.serverOps = new ServerOps(this.servers);
-    this.live = new LiveFeeds(this.serverOps);
+    this.live = new LiveFeeds(this.serverOps, this.servers);
     this.fileOps = new FileOps(this.servers, options.extractMaxRatio);
     this.backupOps = new BackupOps(
       this.servers,

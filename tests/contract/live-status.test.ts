@@ -106,5 +106,34 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       stopGone();
       if (remote) expect(remote.active).toBe(false);
     });
+
+    it("follows a watched server that moved: deleted on its node, it is looked for on the one it is on now", async () => {
+      const moving = "11fe0005";
+      await subject.client.servers.createServer(moving, echoDefinition());
+      // The node it moves to: an in-process one, where it runs.
+      const other = await nodeImplementations.LocalNode();
+      try {
+        await other.client.servers.createServer(moving, echoDefinition());
+        await other.client.servers.action(moving, "start", true);
+        let home = subject.client.live;
+        const following = new LiveStatus(async () => home);
+        const frames: Record<string, unknown>[] = [];
+        const stop = following.watch(moving, {
+          status: true,
+          stats: false,
+          send: (bytes) => frames.push(JSON.parse(bytes.toString())),
+        });
+        await waitUntil(async () => frames.length === 1, 10_000, 20);
+        expect(frames[0]).toMatchObject({ id: moving, running: false });
+        home = other.client.live;
+        await subject.client.servers.deleteServer(moving);
+        await waitUntil(async () => frames.length === 2, 10_000, 20);
+        expect(frames[1]).toMatchObject({ id: moving, running: true });
+        stop();
+      } finally {
+        await other.client.servers.action(moving, "kill", false).catch(() => {});
+        await other.close();
+      }
+    });
   });
 }
