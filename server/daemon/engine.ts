@@ -13,6 +13,7 @@ import { dockerSocketPath } from "./docker/socket.ts";
 import { NodeEventLog } from "./events/node-event-log.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { HistoryOps } from "./history/history-ops.ts";
+import { LiveFeeds } from "./live/live-feeds.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import { detectCgroups, SwapGuard } from "./runtime/cgroups/index.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
@@ -79,6 +80,8 @@ const goOs: Record<string, string> = { win32: "windows" };
 export class DaemonEngine {
   readonly servers: ServerStore;
   readonly serverOps: ServerOps;
+  /** Live status, stats and limits per watched server (the local node's and GET /daemon/live's). */
+  readonly live: LiveFeeds;
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
@@ -129,6 +132,7 @@ export class DaemonEngine {
         : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
     this.servers.host.defaultLimits = options.defaultLimits ?? defaultLimits;
     this.serverOps = new ServerOps(this.servers);
+    this.live = new LiveFeeds(this.serverOps, this.servers);
     this.fileOps = new FileOps(this.servers, options.extractMaxRatio);
     this.backupOps = new BackupOps(
       this.servers,

@@ -11,6 +11,7 @@ import { daemonHistoryRoutes } from "./history/history-routes.ts";
 import { HttpServer } from "./http/http-server.ts";
 import type { Logger } from "./http/logger.ts";
 import { Router } from "./http/router.ts";
+import { daemonLiveRoutes } from "./live/live-routes.ts";
 import { daemonQueryRoutes } from "./query/query-routes.ts";
 import { daemonServerRoutes } from "./server-routes.ts";
 import { daemonSftpRoutes } from "./sftp/sftp-routes.ts";
@@ -37,6 +38,7 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
   daemonTaskRoutes(router, engine.taskOps);
   daemonHistoryRoutes(router, engine.historyOps);
   daemonEventRoutes(router, engine.events);
+  daemonLiveRoutes(router, engine.live);
   daemonTransferRoutes(router, engine.transferOps);
 
   const authorize = (request: IncomingMessage, path: string, requestLog: Logger) => {

@@ -9,7 +9,7 @@ import type {
   SocketMessage,
   StatsView,
 } from "../contract/node/server-wire.ts";
-import type { Template, VariableValue } from "../templates/index.ts";
+import type { ServerLimits, Template, VariableValue } from "../templates/index.ts";
 import type { ConsoleChunk } from "./runtime/console-buffer.ts";
 import type { ProcessStats } from "./runtime/tree-stats.ts";
 import type { ManagedServer } from "./servers/managed-server.ts";
@@ -139,6 +139,11 @@ export class ServerOps implements NodeServers {
   async stats(id: string): Promise<StatsView> {
     const server = this.store.get(id);
     return { ...(await server.instance.sampleStats()), limits: server.limits() };
+  }
+
+  /** The limits in force, the node's defaults filled in (the live stream sends them with each status). */
+  limits(id: string): ServerLimits {
+    return this.store.get(id).limits();
   }
 
   async status(id: string): Promise<ServerStatusView> {

@@ -1,6 +1,7 @@
 import type { NodeBackups } from "../contract/node/backup-wire.ts";
 import type { NodeFiles } from "../contract/node/file-wire.ts";
 import type { NodeHistory } from "../contract/node/history-wire.ts";
+import type { NodeLive } from "../contract/node/live-wire.ts";
 import type { NodeEngine } from "../contract/node/node-engine.ts";
 import type { NodeEvents } from "../contract/node/node-events.ts";
 import type { NodeQuery } from "../contract/node/query-wire.ts";
@@ -27,6 +28,7 @@ export class LocalNode implements NodeClient {
   /** Empty in practice: the local node's SFTP sessions are the panel's live connections. */
   readonly sftp: NodeSftp;
   readonly events: NodeEvents;
+  readonly live: NodeLive;
 
   constructor(private readonly engine: NodeEngine) {
     this.servers = engine.serverOps;
@@ -39,6 +41,7 @@ export class LocalNode implements NodeClient {
     this.exports = engine.transferOps;
     this.sftp = engine.sftpSessions;
     this.events = engine.events;
+    this.live = engine.live;
   }
 
   async health(): Promise<void> {}

@@ -2,6 +2,7 @@ import type { NodeBackups } from "../contract/node/backup-wire.ts";
 import type { NodeFeatures } from "../contract/node/features.ts";
 import type { NodeFiles } from "../contract/node/file-wire.ts";
 import type { NodeHistory } from "../contract/node/history-wire.ts";
+import type { NodeLive } from "../contract/node/live-wire.ts";
 import type { NodeEvents } from "../contract/node/node-events.ts";
 import type { NodeQuery } from "../contract/node/query-wire.ts";
 import type { NodeServers } from "../contract/node/server-wire.ts";
@@ -38,6 +39,8 @@ export interface NodeClient {
   readonly history: NodeHistory;
   /** What the node tells of its own accord (its own changes, for the activity log). */
   readonly events: NodeEvents;
+  /** Live status, stats and limits of the servers watched there: one stream per node, whatever their number. */
+  readonly live: NodeLive;
   readonly transfers: NodeTransfers;
   /** The local node only: the export another node fetches, served by the panel's HTTP server. */
   readonly exports?: TransferSource;

@@ -1,6 +1,7 @@
 import { NodeFeatures } from "../contract/node/features.ts";
 import type { NodeClient } from "./node-client.ts";
 import { NodeHttp, type RemoteNodeAddress } from "./node-http.ts";
+import { NodeLiveStream } from "./node-live-stream.ts";
 import { RemoteBackups } from "./remote-backups.ts";
 import { RemoteEvents } from "./remote-events.ts";
 import { RemoteFiles } from "./remote-files.ts";
@@ -25,6 +26,7 @@ export class RemoteNode implements NodeClient {
   readonly history: RemoteHistory;
   readonly events: RemoteEvents;
   readonly transfers: RemoteTransfers;
+  readonly live: NodeLiveStream;
   private readonly http: NodeHttp;
 
   constructor(address: RemoteNodeAddress, timeoutMs = 5000) {
@@ -39,6 +41,7 @@ export class RemoteNode implements NodeClient {
     this.history = new RemoteHistory(this.http);
     this.events = new RemoteEvents(this.http);
     this.transfers = new RemoteTransfers(this.http);
+    this.live = new NodeLiveStream(this.http);
   }
 
   get reachable(): boolean {

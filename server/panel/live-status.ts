@@ -1,5 +1,6 @@
 import type { LiveStatsFrame, LiveStatusFrame } from "../contract/api/live.ts";
-import type { NodeServers, ServerStatusView, StatsView } from "../contract/node/server-wire.ts";
+import type { NodeLive } from "../contract/node/live-wire.ts";
+import type { ServerStatusView, StatsView } from "../contract/node/server-wire.ts";
 import type { ServerLimits } from "../templates/index.ts";
 
 /** What one `/api/live` socket wants of one server, as its caller's scopes allow. */
@@ -10,7 +11,7 @@ export interface LiveWatcher {
   send(frame: Buffer): void;
 }
 
-/** One watched server: one node stream, whatever the number of watchers. */
+/** One watched server: one watch on its node's stream, whatever the number of watchers. */
 interface Feed {
   readonly watchers: Set<LiveWatcher>;
   status?: ServerStatusView;
@@ -18,9 +19,8 @@ interface Feed {
   statusFrame?: Buffer;
   end?: () => void;
   retry?: NodeJS.Timeout;
-  /** The limits in force, read from the node each time the server starts (stats frames carry them). */
+  /** The limits in force, sent by the node with each status (stats frames carry them). */
   limits?: ServerLimits;
-  servers?: NodeServers;
   /** Said once per feed, not at every retry. */
   warned?: boolean;
   /** The last frame said the node cannot be reached. */
@@ -36,22 +36,24 @@ const sameStatus = (a: ServerStatusView | undefined, b: ServerStatusView) =>
   a.installFailure === b.installFailure;
 
 /**
- * Live status for every `/api/live` socket of this panel (issue 25). The
- * panel holds one status+stats stream per watched server from the server's
- * node (LocalNode in-process, RemoteNode over the daemon's socket), and the
- * node samples the server once per interval for that stream however many
- * people watch; the panel fans frames out, encoded once. A status frame goes
- * out only when the status changes; a stats frame only while the server runs.
+ * Live status for every `/api/live` socket of this panel (issue 25). Each
+ * watched server is one watch on its node's live stream (NodeClient.live:
+ * LocalNode in-process, RemoteNode over one GET /daemon/live socket per node
+ * for all its servers, limits riding with each status), and the node
+ * samples the server once per interval however many people watch; the
+ * panel fans frames out, encoded once. A status frame goes out only when the
+ * status changes; a stats frame only while the server runs.
  *
- * A stream that cannot be had (node unreachable) or that the node ends is
- * asked for again every `retryMs` while anyone still watches; a server that
- * does not exist is not asked for again.
+ * The node stream reconnects by itself and says when the node cannot be
+ * reached; a server the node does not have is looked up again once (it may
+ * have moved to another node), then left; a server that does not exist is
+ * not asked for again.
  */
 export class LiveStatus {
   private readonly feeds = new Map<string, Feed>();
 
   constructor(
-    private readonly serversOf: (id: string) => Promise<NodeServers>,
+    private readonly liveOf: (id: string) => Promise<NodeLive>,
     private readonly log: (msg: string) => void = () => {},
     private readonly retryMs = 5000,
   ) {}
@@ -77,33 +79,32 @@ export class LiveStatus {
     };
   }
 
-  /** How many node streams are open or being opened (for tests and the bench). */
+  /** How many servers are watched on their nodes' streams (for tests and the bench). */
   get streams(): number {
     return this.feeds.size;
   }
 
-  private async open(id: string, feed: Feed): Promise<void> {
+  /** `goneFrom`: the node that said it has no such server (looked up again in case it moved). */
+  private async open(id: string, feed: Feed, goneFrom?: NodeLive): Promise<void> {
     const current = () => this.feeds.get(id) === feed;
     try {
-      const servers = await this.serversOf(id);
-      if (!current()) return;
-      feed.servers = servers;
-      const end = await servers.subscribe(
-        id,
-        ["status", "stats"],
-        (message) => {
-          if (message.type === "status") this.status(id, feed, message.data);
-          else if (message.type === "stat") this.stats(id, feed, message.data);
+      const live = await this.liveOf(id);
+      if (!current() || live === goneFrom) return;
+      feed.end = live.watch(id, {
+        status: (status, limits) => {
+          feed.limits = limits;
+          this.status(id, feed, status);
         },
-        () => {
-          feed.end = undefined;
+        stats: (stats) => this.stats(id, feed, stats),
+        unreachable: () => {
           // What the node says once it is back goes out even when it is what it said before.
-          feed.status = undefined;
-          this.again(id, feed);
+          this.unreachable(id, feed);
         },
-      );
-      if (current()) feed.end = end;
-      else end();
+        gone: () => {
+          feed.end = undefined;
+          if (current()) void this.open(id, feed, goneFrom ?? live);
+        },
+      });
     } catch (error) {
       if ((error as { code?: string }).code === "ErrServerNotFound") return;
       if (!feed.warned) this.log(`live status of server ${id} not available: ${(error as Error).message}`);
@@ -125,7 +126,6 @@ export class LiveStatus {
   private status(id: string, feed: Feed, status: ServerStatusView): void {
     if (sameStatus(feed.status, status)) return;
     feed.unreachable = false;
-    if (status.running && !feed.status?.running) this.readLimits(id, feed);
     feed.status = status;
     feed.statusFrame = Buffer.from(
       JSON.stringify({
@@ -154,16 +154,6 @@ export class LiveStatus {
       JSON.stringify({ type: "status", id, unreachable: true } satisfies LiveStatusFrame),
     );
     for (const watcher of feed.watchers) if (watcher.status) watcher.send(feed.statusFrame);
-  }
-
-  /** The node's stream carries figures only; the limits they are shown against come once per start. */
-  private readLimits(id: string, feed: Feed): void {
-    feed.servers
-      ?.stats(id)
-      .then(({ limits }) => {
-        feed.limits = limits;
-      })
-      .catch(() => {});
   }
 
   private stats(id: string, feed: Feed, stats: StatsView): void {

@@ -121,7 +121,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const vapid = new VapidKeys(db, secrets);
   const notifier = new Notifier(db, permissions, notificationChannels, mailer, settings, vapid);
   const notify = notifier.notify.bind(notifier);
-  const alertWatch = new AlertWatch(db, permissions, (id) => servers.clientOf(id), notify);
+  const alertWatch = new AlertWatch(db, permissions, async (id) => (await servers.nodeOf(id)).live, notify);
   const tasks = new Tasks(
     db,
     permissions,
@@ -208,7 +208,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     tasks,
     live,
     liveStatus: new LiveStatus(
-      (id) => servers.clientOf(id),
+      async (id) => (await servers.nodeOf(id)).live,
       (msg) => process.emitWarning(msg),
     ),
     secrets,

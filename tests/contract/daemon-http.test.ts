@@ -7,6 +7,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { expectError } from "../support/expect-api.ts";
 import { freePort } from "../support/free-port.ts";
 import { type CallOptions, PanelClient } from "../support/http-client.ts";
+import { waitUntil } from "../support/poll.ts";
 
 /**
  * What the daemon's own HTTP layer (node:http and its router, no Fastify)
@@ -148,6 +149,38 @@ describe("the daemon's HTTP layer", () => {
     expect(await socketAnswer("/daemon/server/abc00001/socket?console")).toBe(401);
     expect(await socketAnswer("/daemon/nothing/socket", signNodeToken(5, secret))).toBe(404);
     expect(await socketAnswer("/daemon/server/abc00001/socket?console", signNodeToken(5, secret))).toBe(101);
+  });
+
+  it("serves the node's live stream only with this node's token, and closes it on a frame it does not know", async () => {
+    expect(await socketAnswer("/daemon/live")).toBe(401);
+    expect(await socketAnswer("/daemon/live", signNodeToken(6, secret))).toBe(401);
+    const id = "abc00003";
+    expect((await call("PUT", `/daemon/server/${id}`, { json: echoDefinition() })).status).toBe(200);
+    const socket = new WebSocket(`${daemon.baseUrl.replace(/^http/, "ws")}/daemon/live`, {
+      headers: { authorization: `Bearer ${signNodeToken(5, secret)}` },
+    });
+    const frames: Record<string, unknown>[] = [];
+    socket.on("message", (data) => frames.push(JSON.parse(data.toString())));
+    await new Promise((resolve, reject) => {
+      socket.once("open", resolve);
+      socket.once("error", reject);
+    });
+    socket.send(JSON.stringify({ type: "subscribe", ids: [id, "abc0ffff"] }));
+    await waitUntil(async () => frames.length >= 2, 10_000, 20);
+    expect(frames).toEqual(
+      expect.arrayContaining([
+        {
+          type: "status",
+          id,
+          status: { running: false, installing: false, installed: true },
+          limits: expect.any(Object),
+        },
+        { type: "gone", id: "abc0ffff" },
+      ]),
+    );
+    const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+    socket.send(JSON.stringify({ type: "watch", ids: [id] }));
+    expect(await closed).toBe(1008);
   });
 
   it("closes its WebSockets with 1001 when it stops, and comes back", async () => {

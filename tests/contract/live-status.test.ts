@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NodeServers } from "../../server/contract/node/server-wire.ts";
+import type { NodeLive } from "../../server/contract/node/live-wire.ts";
+import type { NodeLiveStream } from "../../server/link/node-live-stream.ts";
 import { LiveStatus, type LiveWatcher } from "../../server/panel/live-status.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
@@ -20,12 +21,13 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
     beforeAll(async () => {
       subject = await make();
       await subject.client.servers.createServer(id, echoDefinition());
-      const servers = subject.client.servers;
-      // The node's own servers API, counting the streams asked of it.
-      const counted: NodeServers = Object.create(servers);
-      counted.subscribe = (...args) => {
-        streamsAsked++;
-        return servers.subscribe(...args);
+      const node = subject.client.live;
+      // The node's own live stream, counting the watches asked of it.
+      const counted: NodeLive = {
+        watch: (...args) => {
+          streamsAsked++;
+          return node.watch(...args);
+        },
       };
       live = new LiveStatus(async () => counted);
     });
@@ -63,6 +65,75 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       expect(live.streams).toBe(0);
       await subject.client.servers.action(id, "stop", true);
       expect(got[0].filter((f) => f.type === "status")).toHaveLength(2);
+    });
+
+    it("streams several servers of one node together, the limits with each status, and closes with the last", async () => {
+      const others = ["11fe0002", "11fe0003", "11fe0004"];
+      for (const other of others) await subject.client.servers.createServer(other, echoDefinition());
+      const remote = name === "RemoteNode" ? (subject.client.live as NodeLiveStream) : undefined;
+      const openedBefore = remote?.opened ?? 0;
+      const heard = new Map<string, unknown[]>();
+      const stops = [id, ...others].map((server) => {
+        const frames: unknown[] = [];
+        heard.set(server, frames);
+        return subject.client.live.watch(server, {
+          status: (status, limits) => frames.push({ status, limits }),
+          stats: (stats) => frames.push({ stats }),
+          gone: () => frames.push("gone"),
+          unreachable: () => frames.push("unreachable"),
+        });
+      });
+      const gone: unknown[] = [];
+      const stopGone = subject.client.live.watch("ffffffff", {
+        status: () => gone.push("status"),
+        stats: () => gone.push("stats"),
+        gone: () => gone.push("gone"),
+        unreachable: () => gone.push("unreachable"),
+      });
+      await waitUntil(
+        async () => [...heard.values()].every((f) => f.length > 0) && gone.length > 0,
+        10_000,
+        20,
+      );
+      expect(gone).toEqual(["gone"]);
+      // The limits GET …/stats gives, without asking for them.
+      const { limits } = await subject.client.servers.stats(id);
+      for (const frames of heard.values())
+        expect(frames[0]).toEqual({ status: { running: false, installing: false, installed: true }, limits });
+      // Four servers and one unknown id: one connection to the node.
+      if (remote) expect(remote.opened - openedBefore).toBe(1);
+      for (const stop of stops) stop();
+      stopGone();
+      if (remote) expect(remote.active).toBe(false);
+    });
+
+    it("follows a watched server that moved: deleted on its node, it is looked for on the one it is on now", async () => {
+      const moving = "11fe0005";
+      await subject.client.servers.createServer(moving, echoDefinition());
+      // The node it moves to: an in-process one, where it runs.
+      const other = await nodeImplementations.LocalNode();
+      try {
+        await other.client.servers.createServer(moving, echoDefinition());
+        await other.client.servers.action(moving, "start", true);
+        let home = subject.client.live;
+        const following = new LiveStatus(async () => home);
+        const frames: Record<string, unknown>[] = [];
+        const stop = following.watch(moving, {
+          status: true,
+          stats: false,
+          send: (bytes) => frames.push(JSON.parse(bytes.toString())),
+        });
+        await waitUntil(async () => frames.length === 1, 10_000, 20);
+        expect(frames[0]).toMatchObject({ id: moving, running: false });
+        home = other.client.live;
+        await subject.client.servers.deleteServer(moving);
+        await waitUntil(async () => frames.length === 2, 10_000, 20);
+        expect(frames[1]).toMatchObject({ id: moving, running: true });
+        stop();
+      } finally {
+        await other.client.servers.action(moving, "kill", false).catch(() => {});
+        await other.close();
+      }
     });
   });
 }

@@ -2,6 +2,7 @@ import type { NodeBackups } from "./backup-wire.ts";
 import type { NodeFeatures } from "./features.ts";
 import type { NodeFiles } from "./file-wire.ts";
 import type { NodeHistory } from "./history-wire.ts";
+import type { NodeLive } from "./live-wire.ts";
 import type { NodeEvents } from "./node-events.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
@@ -24,5 +25,6 @@ export interface NodeEngine {
   readonly transferOps: NodeTransfers & TransferSource;
   readonly sftpSessions: NodeSftp;
   readonly events: NodeEvents;
+  readonly live: NodeLive;
   features(): Promise<NodeFeatures>;
 }

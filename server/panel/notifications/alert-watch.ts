@@ -1,5 +1,6 @@
 import type { NotificationEvent } from "../../contract/api/notifications.ts";
-import type { NodeServers, ServerStatusView, StatsView } from "../../contract/node/server-wire.ts";
+import type { NodeLive } from "../../contract/node/live-wire.ts";
+import type { ServerStatusView, StatsView } from "../../contract/node/server-wire.ts";
 import type { Db } from "../../db/database.ts";
 import type { ServerLimits } from "../../templates/index.ts";
 import type { Permissions } from "../permissions.ts";
@@ -28,8 +29,9 @@ interface Watch {
 
 /**
  * Follows the status and stats of each server some alert channel is about
- * (one node stream per server, as LiveStatus holds for /api/live, whoever
- * watches) and turns what it sees into alerts:
+ * (one watch on its node's live stream, the stream LiveStatus uses for
+ * /api/live: one connection per node however many servers) and turns what
+ * it sees into alerts:
  * - `server.crashed`: a status that says the process stopped by crashing
  *   (the node's `crashed` flag: it exited unasked, not with its expected code);
  * - `server.installFailed`: an install ended with the node's `installFailure`;
@@ -51,7 +53,7 @@ export class AlertWatch {
   constructor(
     private readonly db: Db,
     private readonly permissions: Permissions,
-    private readonly serversOf: (id: string) => Promise<NodeServers>,
+    private readonly liveOf: (id: string) => Promise<NodeLive>,
     private readonly notify: (event: AlertEvent) => void,
     private readonly refreshMs = 15_000,
     private readonly retryMs = 5000,
@@ -148,22 +150,21 @@ export class AlertWatch {
 
   private async open(id: string, watch: Watch): Promise<void> {
     try {
-      const servers = await this.serversOf(id);
+      const live = await this.liveOf(id);
       if (!this.current(id, watch)) return;
-      const end = await servers.subscribe(
-        id,
-        ["status", "stats"],
-        (message) => {
-          if (message.type === "status") this.status(id, watch, message.data, servers);
-          else if (message.type === "stat") this.stats(id, watch, message.data);
+      watch.end = live.watch(id, {
+        status: (status, limits) => this.status(id, watch, status, limits),
+        stats: (stats) => this.stats(id, watch, stats),
+        // What comes once the node is back tells what was, not what just happened.
+        unreachable: () => {
+          watch.status = undefined;
         },
-        () => {
+        gone: () => {
           watch.end = undefined;
+          watch.status = undefined;
           this.retry(id, watch);
         },
-      );
-      if (this.current(id, watch)) watch.end = end;
-      else end();
+      });
     } catch {
       this.retry(id, watch);
     }
@@ -178,18 +179,11 @@ export class AlertWatch {
     watch.retry.unref();
   }
 
-  private status(id: string, watch: Watch, status: ServerStatusView, servers: NodeServers): void {
+  private status(id: string, watch: Watch, status: ServerStatusView, limits: ServerLimits): void {
     const before = watch.status;
     watch.status = status;
-    if (status.running && !before?.running) {
-      watch.near = false;
-      servers
-        .stats(id)
-        .then(({ limits }) => {
-          watch.limits = limits;
-        })
-        .catch(() => {});
-    }
+    watch.limits = limits;
+    if (status.running && !before?.running) watch.near = false;
     // The first frame of a stream tells what was, not what just happened.
     if (!before) return;
     if (status.crashed && !before.crashed) this.notify({ type: "server.crashed", serverId: id });
