@@ -1,4 +1,4 @@
-import { type CallOptions, get, post, put } from "./client";
+import { type CallOptions, get, post } from "./client";
 
 // Panel settings (scope settings.edit). GET answers {value}; a write-only secret (the SMTP
 // password, an API key) answers {value: "", isSet} instead.
@@ -8,9 +8,6 @@ export interface SettingAnswer<T> {
 }
 export const getSettingAnswer = <T = unknown>(key: string, opts?: CallOptions) =>
   get<SettingAnswer<T> | undefined>(`/api/settings/${encodeURIComponent(key)}`, opts);
-export const getSetting = async <T = unknown>(key: string) => (await getSettingAnswer<T>(key))?.value;
-export const putSetting = (key: string, value: unknown) =>
-  put<void>(`/api/settings/${encodeURIComponent(key)}`, { value });
 /** For a secret: "" leaves it as it is, null clears it, any other text replaces it. */
 export const postSettings = (values: Record<string, unknown>) => post<void>("/api/settings", values);
 export const testEmail = (opts?: CallOptions) => post<void>("/api/settings/test/email", undefined, opts);
