@@ -10,6 +10,8 @@ bash scripts/system-deps.sh
 
 step "lint and types"
 npx biome check .
+# Unused files, exports and dependencies, undeclared imports (knip.jsonc says what it knows).
+npx knip
 npx tsc -p tsconfig.json --noEmit
 
 step "translations (every locale complete, catalogs current)"

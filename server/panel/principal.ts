@@ -193,7 +193,3 @@ function heldWith(principal: Principal, onServer: readonly string[]): string[] {
   const owner = rightsOn(principal.bound.ownerScopes, onServer);
   return principal.bound.clientScopes.filter((scope) => holdsScope(owner, scope));
 }
-
-export function principalHolds(principal: Principal, scope: string): boolean {
-  return holdsScope(principal.scopes, scope);
-}

@@ -1,5 +1,5 @@
 import type { SettingAnswer } from "../../server/contract/api/settings";
-import { type CallOptions, get, post, put } from "./client";
+import { type CallOptions, get, post } from "./client";
 
 // Panel settings (scope settings.edit). GET answers {value}; a write-only secret (the SMTP
 // password, an API key) answers {value: "", isSet} instead. T: the setting's own type, a string
@@ -12,10 +12,6 @@ export const getSettingAnswer = <T extends SettingAnswer["value"] = SettingAnswe
     `/api/settings/${encodeURIComponent(key)}`,
     opts,
   );
-export const getSetting = async <T extends SettingAnswer["value"] = SettingAnswer["value"]>(key: string) =>
-  (await getSettingAnswer<T>(key))?.value;
-export const putSetting = (key: string, value: unknown) =>
-  put<void>(`/api/settings/${encodeURIComponent(key)}`, { value });
 /** For a secret: "" leaves it as it is, null clears it, any other text replaces it. */
 export const postSettings = (values: Record<string, unknown>) => post<void>("/api/settings", values);
 export const testEmail = (opts?: CallOptions) => post<void>("/api/settings/test/email", undefined, opts);

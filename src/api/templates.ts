@@ -25,8 +25,6 @@ export const listTemplates = (repo: number, opts?: CallOptions) =>
   get<TemplateSummary[]>(`/api/templates/${repo}`, opts);
 export const getTemplate = (repo: number, name: string, opts?: CallOptions) =>
   get<FullTemplate>(`/api/templates/${repo}/${encodeURIComponent(name)}`, opts);
-export const putLocalTemplate = (name: string, body: unknown) =>
-  put<void>(`/api/templates/${LOCAL_REPO}/${encodeURIComponent(name)}`, body);
 
 /**
  * Every repo with its templates. A repo whose listing fails keeps the error on its entry and the

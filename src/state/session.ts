@@ -1,4 +1,4 @@
-import { computed, signal } from "@preact/signals-react";
+import { signal } from "@preact/signals-react";
 import * as auth from "../api/auth";
 import { getSelf, type Self } from "../api/self";
 import { backOnline } from "../offline/network";
@@ -18,7 +18,6 @@ function detectSession(): boolean {
 
 export const loggedIn = signal(typeof document === "undefined" ? false : detectSession());
 export const user = signal<Self | null>(null);
-export const avatarEmail = computed(() => user.value?.email ?? "");
 
 let reauthTimer: ReturnType<typeof setInterval> | undefined;
 

@@ -89,7 +89,6 @@ export const themeSettings = computed(() =>
     parseThemeSettings(JSON.stringify(themeDefaults.value), DEFAULT_THEME_SETTINGS),
   ),
 );
-export const themeMode = computed(() => themeSettings.value.mode);
 registerPreference(THEME_SETTINGS_KEY, (value) => {
   storedSettings.value = value;
 });
@@ -106,10 +105,6 @@ export function updateThemeSettings(change: Partial<ThemeSettings>): void {
   const next = JSON.stringify({ ...stored, ...storedForm(change) });
   storedSettings.value = next;
   savePreference(THEME_SETTINGS_KEY, next);
-}
-
-export function setThemeMode(mode: ThemeMode): void {
-  updateThemeSettings({ mode });
 }
 
 function channel(c: number): number {

@@ -7,6 +7,5 @@ export {
   ExtractQuery,
   FileActionBody,
   FileEntry,
-  FileListing,
   WriteQuery,
 } from "../node/file-wire.ts";

@@ -63,11 +63,6 @@ export const ServerCreateBody = Type.Object(
   { additionalProperties: true },
 );
 
-export const VariableValues = Type.Record(
-  Type.String(),
-  Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
-);
-
 /** POST/PUT …/data: `{data: {name: value}}`; a full variable object is also taken (its `value`). */
 const VariableInput = Type.Union([
   Type.String(),

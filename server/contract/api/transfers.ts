@@ -29,9 +29,3 @@ export interface TransferState {
   total: number;
   error?: string;
 }
-
-/** The `transfer` message on a server's socket while it moves. */
-export interface TransferMessage {
-  type: "transfer";
-  data: TransferState;
-}

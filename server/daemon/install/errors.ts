@@ -46,10 +46,3 @@ export function hostOf(url: string): string {
     return url;
   }
 }
-
-/** The step's name on an error that is not already an API error. */
-export function asStepError(step: string, error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return installErrors.failed(step, message, {}, { cause: error });
-}

@@ -4,8 +4,6 @@
  */
 export { denylistMatcher, ProtectedSandbox } from "./denylist.ts";
 export { sandboxErrors } from "./errors.ts";
-export type { AbsolutePolicy } from "./lexical.ts";
-export type { OpenedFolder, WriteOptions } from "./open.ts";
-export { type ResolveOptions, Sandbox } from "./sandbox.ts";
+export { Sandbox } from "./sandbox.ts";
 export { readStreamOf, writeStreamOf } from "./streams.ts";
 export type { Location } from "./walk.ts";

@@ -89,8 +89,6 @@ export function gameName(type: string | undefined): string | undefined {
 const genericServer =
   "M5 4h14a2 2 0 0 1 2 2v3a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zM5 13h14a2 2 0 0 1 2 2v3a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-3a2 2 0 0 1 2-2zM7 7.5h.01M7 16.5h.01";
 
-export const knownServerTypes = Object.keys(typeGlyphs);
-
 function glyphOf(type: string | undefined, icon?: string) {
   const key = (k: string | undefined) => (k ? k.toLowerCase() : "");
   const table = typeGlyphs as Record<string, { d: string; hue: number } | undefined>;
