@@ -23,6 +23,8 @@ const timerMaxMs = 24 * 60 * 60 * 1000;
 export interface TaskRunOptions {
   /** The longest a run may take before it is stopped (default one hour). */
   runLimitMs: number;
+  /** The time all of a server's console patterns share for one chunk (default matchLimits.chunkBudgetMs). */
+  consoleBudgetMs?: number;
   /** Told of each run once it has ended (done, failed or skipped): the node's activity events. */
   onRunEnd?: (serverId: string, taskId: string, taskName: string, run: TaskRunView) => void;
 }
@@ -244,6 +246,7 @@ export class ServerTasks {
     const now = Date.now();
     const lines = consoleLines(text);
     const entries = [...this.matchers];
+    const budget = this.options.consoleBudgetMs ?? matchLimits.chunkBudgetMs;
     const started = performance.now();
     for (let step = 0; step < entries.length; step++) {
       const index = (this.nextMatcher + step) % entries.length;
@@ -257,11 +260,11 @@ export class ServerTasks {
         entry.last = now;
         this.trigger(id, "console");
       }
-      if (after - before > matchLimits.chunkBudgetMs) {
+      if (after - before > budget) {
         entry.matcher.pause();
         this.server.instance.notice("taskPatternPaused", { task: this.file.tasks[id]?.name ?? id });
       }
-      if (after - started > matchLimits.chunkBudgetMs) {
+      if (after - started > budget) {
         this.nextMatcher = index + 1;
         return;
       }

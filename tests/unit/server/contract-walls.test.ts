@@ -33,7 +33,7 @@ const isBrowserSafe = (file: string) =>
   browserSafe.some((entry) => (entry.endsWith("/") ? rel(file).startsWith(entry) : rel(file) === entry));
 
 /** Packages a browser-safe module may import: they run in a browser. */
-const browserPackages = new Set(["typebox", "js-yaml", "@marcbachmann/cel-js"]);
+const browserPackages = new Set(["typebox", "js-yaml", "@marcbachmann/cel-js", "croner"]);
 /** Server folders that are Node's only (sockets, files, the database, processes). */
 const nodeOnlyDirs = ["api", "panel", "db", "daemon", "link", "http", "net", "secrets", "cli"];
 
