@@ -122,6 +122,12 @@ export const newServerId = (): string => randomBytes(4).toString("hex");
 export const unique = (prefix: string) =>
   `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
+/**
+ * A fresh name that sorts before the names other specs use ("0-" first), for a server a spec must
+ * find on the list's first page (sorted by name, 20 a page) while other specs' servers fill it.
+ */
+export const firstListed = (prefix: string) => unique(`0-${prefix}`);
+
 /** A fresh registered user (registration is turned on through the admin API for it). */
 export async function registerUser(baseURL: string, prefix = "user") {
   const api = await adminApi(baseURL);

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, login, registerUser, snap, unique } from "./helpers.ts";
+import { admin, adminApi, firstListed, login, registerUser, snap } from "./helpers.ts";
 
 // Right after sign-in the server list shows what it read, not a spinner (issue 27).
 
@@ -25,8 +25,7 @@ test("right after sign-in, and signing in again, the server list settles without
 }) => {
   const api = await adminApi(baseURL!);
   const id = `${Date.now().toString(16).slice(-6)}a1`;
-  // First on the list's first page (sorted by name), whatever other specs have made.
-  const name = `0-${unique("spin-")}`;
+  const name = firstListed("spin-");
   const created = await api.put(`/api/servers/${id}`, {
     ...echoDefinition(),
     name,
@@ -43,6 +42,7 @@ test("right after sign-in, and signing in again, the server list settles without
   await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
   await login(page);
   await settled(page, "server-list", name);
+  expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
 });
 
 test("a new user's empty server list settles without a spinner", async ({ page, baseURL }) => {
