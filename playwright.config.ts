@@ -1,5 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
+/** Specs that change panel-wide settings or depend on their values. */
+const panelWide = /\/(settings|first-use|offline|server-users|admin-shell)\.spec\.ts$/;
+
 /**
  * End-to-end tests in Debian's Chromium against real panels started by the
  * global setup: one serving the production (Preact-aliased) build, one the
@@ -10,7 +13,10 @@ export default defineConfig({
   globalSetup: "./tests/e2e/global-setup.ts",
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  workers: 1,
+  // Two workers, files in parallel and the tests of a file in order. Specs share the panels, so each
+  // finds its own data by search or id; those that change panel-wide settings run one at a time.
+  workers: 2,
+  fullyParallel: false,
   retries: 0,
   forbidOnly: true,
   reporter: [["list"]],
@@ -35,7 +41,10 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "preact", testIgnore: /react-smoke/ },
+    // They set the company name or the mail provider, or look at them (the title, an invitation's
+    // link or mail): one file at a time, beside the rest. First, so the long one does not run last alone.
+    { name: "preact-panel-wide", testMatch: panelWide, workers: 1 },
+    { name: "preact", testIgnore: [/react-smoke/, panelWide] },
     { name: "react", testMatch: /react-smoke/ },
   ],
 });

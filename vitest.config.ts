@@ -1,9 +1,11 @@
 import { defineConfig } from "vitest/config";
 import { babelMacros } from "./scripts/vite-babel-macros.ts";
+import { postgresIncludes } from "./tests/api/postgres-files.ts";
 
 /**
- * Three projects: unit tests, and the API suite twice — once on SQLite, once
- * on a throw-away PostgreSQL cluster started by its global setup.
+ * Four projects: unit tests, contract tests, and the API suite twice — every file on SQLite, and
+ * on a throw-away PostgreSQL cluster (started by its global setup) the files whose subject can
+ * differ by database (tests/api/postgres-files.ts says which, and why).
  */
 export default defineConfig({
   test: {
@@ -35,7 +37,7 @@ export default defineConfig({
       {
         test: {
           name: "api-postgres",
-          include: ["tests/api/**/*.test.ts"],
+          include: postgresIncludes,
           env: { OUTPOST_TEST_DB: "postgres" },
           globalSetup: ["tests/support/postgres-setup.ts"],
           testTimeout: 30_000,

@@ -10,6 +10,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { setServerScopes, withPanelDb } from "../support/panel-db.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { consoleText } from "../support/server-console.ts";
 import {
   adminClient,
   type PanelClient as Client,
@@ -51,9 +52,6 @@ async function createReady(api: Client, id: string, name: string): Promise<Backu
   expect(backup.state, backup.error).toBe("ready");
   return backup;
 }
-
-const consoleText = async (api: Client, id: string) =>
-  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
 
 /** Backup, download, restore and delete on one node, with the node's own folders to look at. */
 function roundTrip(

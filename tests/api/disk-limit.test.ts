@@ -9,12 +9,10 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { localServerRoot, type RawAnswer, rawRequest, sessionHeaders } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { consoleText } from "../support/server-console.ts";
 import { admin, adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
 const KiB = 1024;
-
-const consoleText = async (api: PanelClient, id: string) =>
-  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
 
 /** Bytes of every file under a folder (links not followed). */
 function bytesUnder(dir: string): number {

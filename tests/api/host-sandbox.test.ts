@@ -5,11 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { rawRequest } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
+import { consoleText } from "../support/server-console.ts";
 import { runSftp } from "../support/sftp-client.ts";
 import { admin, type PanelClient, usePanelWithRemoteNode } from "../support/test-panel.ts";
-
-const consoleText = async (api: PanelClient, id: string) =>
-  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
 
 /** Runs a one-shot server command and answers its console once it has exited. */
 async function runOnce(api: PanelClient, id: string, node: number, script: string): Promise<string> {

@@ -5,10 +5,8 @@ import { type DaemonProcess, hideBubblewrap } from "../support/daemon-process.ts
 import { echoDefinition } from "../support/echo-template.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { consoleText } from "../support/server-console.ts";
 import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
-
-const consoleText = async (api: PanelClient, id: string) =>
-  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
 
 /** A server that says who runs it and what it can reach, then leaves. */
 const probeDefinition = (database: string) =>

@@ -10,6 +10,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { newUser } from "../support/expect-api.ts";
 import { freePort } from "../support/free-port.ts";
 import { PanelClient } from "../support/http-client.ts";
+import { openLive } from "../support/live-client.ts";
 import { waitForExit, waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
 import { openServerSocket } from "../support/socket-client.ts";
@@ -177,16 +178,17 @@ describe.runIf(onPostgres)("README scale-out: three panels behind HAProxy on one
   it("caps one session's sockets over every panel together", async () => {
     // OUTPOST_MAX_CONNECTIONS_PER_SESSION is 50 by default: 50 live sockets spread over three panels.
     const api = await signedIn(lb);
-    const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const sockets = [];
-    for (let i = 0; i < 50; i++) sockets.push(await openLive(panels[i % 3], cookie));
-    const refused = await Promise.all(panels.map((base) => openLive(base, cookie).catch((e: Error) => e)));
+    for (let i = 0; i < 50; i++) sockets.push(await openLive(api, { baseUrl: panels[i % 3] }));
+    const refused = await Promise.all(
+      panels.map((baseUrl) => openLive(api, { baseUrl }).catch((e: Error) => e)),
+    );
     for (const r of refused) expect(String(r)).toContain("429");
     // A socket closed on one panel frees a place on any other.
     sockets.pop()?.close();
     await waitUntil(
       async () => {
-        const s = await openLive(panels[0], cookie).catch(() => undefined);
+        const s = await openLive(api, { baseUrl: panels[0] }).catch(() => undefined);
         if (s) sockets.push(s);
         return s !== undefined;
       },
@@ -279,21 +281,6 @@ describe.runIf(onPostgres)("README scale-out: three panels behind HAProxy on one
     await api.post(`/api/servers/${id}/kill`);
   }, 120_000);
 });
-
-/** A live-status socket with this cookie; rejects with the answer's status when refused. */
-function openLive(base: string, cookie: string): Promise<{ close(): void }> {
-  return import("ws").then(
-    ({ default: WebSocket }) =>
-      new Promise((resolve, reject) => {
-        const socket = new WebSocket(`${base.replace(/^http/, "ws")}/api/live`, { headers: { cookie } });
-        socket.on("unexpected-response", (_req, res) =>
-          reject(new Error(`socket refused: ${res.statusCode}`)),
-        );
-        socket.on("error", reject);
-        socket.on("open", () => resolve({ close: () => socket.close() }));
-      }),
-  );
-}
 
 /** Each panel's state as HAProxy sees it (UP, DOWN, …), from its status page. */
 async function panelStates(stats: string): Promise<Record<string, string>> {

@@ -8,10 +8,8 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { rawRequest } from "../support/file-requests.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
+import { consoleText } from "../support/server-console.ts";
 import { type PanelClient, registeredClient, usePanelWithRemoteNode } from "../support/test-panel.ts";
-
-const consoleText = async (api: PanelClient, id: string) =>
-  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
 
 /** The cgroup folders of a server, in every v1 hierarchy this host mounts (none once it is gone). */
 function cgroupsOf(id: string): string[] {

@@ -3,10 +3,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { waitUntil } from "../support/poll.ts";
+import { consoleText } from "../support/server-console.ts";
 import { type PanelClient, usePanelWithRemoteNode } from "../support/test-panel.ts";
-
-const consoleText = async (api: PanelClient, id: string) =>
-  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
 
 // Leaves a mark in its folder when it is told to stop, so a test can see the stop was graceful.
 const markingServer = () =>

@@ -4,6 +4,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { consoleText } from "../support/server-console.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import {
   adminClient,
@@ -12,9 +13,6 @@ import {
   registeredClient,
   usePanel,
 } from "../support/test-panel.ts";
-
-const consoleText = async (api: Client, id: string) =>
-  Buffer.from((await api.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
 
 /** The whole life of a server through the panel's API, on whichever node it lives. */
 function lifecycle(label: string, nodeOf: () => number, setup: () => { admin: Client; owner: Client }) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newUser } from "../support/expect-api.ts";
+import { openLive } from "../support/live-client.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
 import { adminClient, PanelClient } from "../support/test-panel.ts";
 
@@ -49,24 +50,19 @@ describe.runIf(onPostgres)("throttles and caps shared by panels on one database"
 
   it("caps one session's sockets over both panels together", async () => {
     const api = await adminClient(a);
-    const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const open = [];
-    for (let i = 0; i < perSession; i++) open.push(await openLive((i % 2 ? b : a).url, cookie));
+    for (let i = 0; i < perSession; i++) open.push(await openLive(api, { baseUrl: (i % 2 ? b : a).url }));
     for (const panel of [a, b])
-      expect(String(await openLive(panel.url, cookie).catch((e) => e))).toContain("429");
+      expect(String(await openLive(api, { baseUrl: panel.url }).catch((e) => e))).toContain("429");
     for (const s of open) s.close();
   });
 
   it("a sign-out through one panel closes the session's sockets on the other", async () => {
     const api = await adminClient(a);
-    const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-    const onB = await openLive(b.url, cookie);
-    const kept = await openLive(
-      b.url,
-      [...(await adminClient(b)).cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-    );
+    const onB = await openLive(api, { baseUrl: b.url });
+    const kept = await openLive(await adminClient(b));
     expect((await api.post("/auth/logout")).status).toBeLessThan(300);
-    expect(await onB.closed).toBe(4001);
+    expect((await onB.closed).code).toBe(4001);
     // Another session of the same user keeps its socket.
     let keptClosed = false;
     void kept.closed.then(() => {
@@ -77,15 +73,3 @@ describe.runIf(onPostgres)("throttles and caps shared by panels on one database"
     kept.close();
   });
 });
-
-/** A live-status socket with this cookie; rejects with the answer's status when refused. */
-async function openLive(base: string, cookie: string): Promise<{ close(): void; closed: Promise<number> }> {
-  const { default: WebSocket } = await import("ws");
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${base.replace(/^http/, "ws")}/api/live`, { headers: { cookie } });
-    const closed = new Promise<number>((r) => socket.on("close", (code) => r(code)));
-    socket.on("unexpected-response", (_req, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
-    socket.on("error", reject);
-    socket.on("open", () => resolve({ close: () => socket.close(), closed }));
-  });
-}

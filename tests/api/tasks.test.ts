@@ -12,6 +12,7 @@ import { setServerScopes } from "../support/panel-db.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
+import { consoleText } from "../support/server-console.ts";
 import { adminClient, type PanelClient as Client } from "../support/test-panel.ts";
 
 const onSqlite = process.env.OUTPOST_TEST_DB !== "postgres";
@@ -59,8 +60,6 @@ describe("tasks", () => {
   const servers = { local: "7a5c1001", remote: "7a5c1002" };
   const minuteTasks: Record<string, string> = {};
 
-  const consoleText = async (id: string) =>
-    Buffer.from((await admin.get(`/api/servers/${id}/console`)).body.logs, "base64").toString();
   const finished = async (api: Client, id: string, taskId: string): Promise<Run[]> => {
     const res = await api.get(`/api/servers/${id}/tasks/${taskId}/runs`);
     expect(res.status, res.text).toBe(200);
@@ -250,7 +249,7 @@ describe("tasks", () => {
       });
 
       it("runs a task now: its line reaches the running server's console, and the run is kept", async () => {
-        await waitUntil(async () => (await consoleText(id)).includes("ready hello"), 10_000, 100);
+        await waitUntil(async () => (await consoleText(admin, id)).includes("ready hello"), 10_000, 100);
         const made = await tasker.post(`/api/servers/${id}/tasks`, {
           name: "Greet",
           operations: [{ type: "console", message: "now-${motd}" }],
@@ -258,7 +257,7 @@ describe("tasks", () => {
         const run = await tasker.post(`/api/servers/${id}/tasks/${made.body.id}/run`);
         expect(run.status, run.text).toBe(202);
         expect(run.body).toMatchObject({ trigger: "manual" });
-        await waitUntil(async () => (await consoleText(id)).includes("pong now-hello"), 10_000, 100);
+        await waitUntil(async () => (await consoleText(admin, id)).includes("pong now-hello"), 10_000, 100);
         await waitUntil(async () => (await finished(tasker, id, made.body.id)).length === 1, 10_000, 100);
         expect((await finished(tasker, id, made.body.id))[0]).toMatchObject({ success: true, message: "" });
         const view = await tasker.get(`/api/servers/${id}/tasks/${made.body.id}`);
@@ -273,7 +272,7 @@ describe("tasks", () => {
         });
         expect(made.status, made.text).toBe(200);
         await admin.call("POST", `/api/servers/${id}/console`, { raw: "who-is-there" });
-        await waitUntil(async () => (await consoleText(id)).includes("pong it-is-me"), 10_000, 100);
+        await waitUntil(async () => (await consoleText(admin, id)).includes("pong it-is-me"), 10_000, 100);
         expect((await finished(tasker, id, made.body.id))[0]).toMatchObject({ trigger: "console" });
       });
 
@@ -380,7 +379,7 @@ describe("tasks", () => {
         });
       });
     }
-    expect(await consoleText(servers.remote)).toContain("pong tick");
-    expect(await consoleText(servers.local)).toContain("pong tick");
+    expect(await consoleText(admin, servers.remote)).toContain("pong tick");
+    expect(await consoleText(admin, servers.local)).toContain("pong tick");
   }, 120_000);
 });

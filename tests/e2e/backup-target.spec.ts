@@ -1,13 +1,7 @@
-import type { Page } from "@playwright/test";
 import { freePort } from "../support/free-port.ts";
 import { S3StandIn, s3Keys } from "../support/s3-stand-in.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap } from "./helpers.ts";
-
-async function snapTop(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await snap(page, name);
-}
+import { adminApi, login, snapTop } from "./helpers.ts";
 
 /**
  * The node screen's Backups form, against s3rver on 127.0.0.1 standing in

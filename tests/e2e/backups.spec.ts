@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
-import type { PanelClient } from "../support/http-client.ts";
+import { consoleText } from "../support/server-console.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, newServerId, snap } from "./helpers.ts";
 
@@ -29,11 +29,6 @@ function stateful() {
 async function toPhone(page: Page): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.locator(".sidebar")).toBeHidden();
-}
-
-async function consoleText(api: PanelClient, id: string): Promise<string> {
-  const res = await api.get(`/api/servers/${id}/console`);
-  return Buffer.from(res.body.logs, "base64").toString();
 }
 
 test("backups: create one and watch it finish, restore it over changed files, delete it", async ({

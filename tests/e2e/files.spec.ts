@@ -4,15 +4,10 @@ import type { CDPSession, Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
+import { adminApi, login, snapTop, unique } from "./helpers.ts";
 
 // The file manager of the server view, in Chromium against a real panel and its local node: the
 // files it shows and changes are real files in the server's folder, checked through the API.
-
-async function snap(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await snapAt(page, name);
-}
 
 declare global {
   interface Window {
@@ -156,7 +151,7 @@ test("the admin browses, edits, uploads, downloads, renames, archives, extracts 
   await expect(row(page, "configs")).toHaveAttribute("data-kind", "folder");
   await row(page, "configs").getByRole("button", { name: "configs", exact: true }).click();
   await expect(page.getByTestId("file-empty")).toBeVisible();
-  await snap(page, "files-empty-folder");
+  await snapTop(page, "files-empty-folder");
 
   // A new text file opens in the editor; Ctrl+S saves it; leaving with changes asks first.
   await page.getByTestId("file-new-file").click();
@@ -181,7 +176,7 @@ test("the admin browses, edits, uploads, downloads, renames, archives, extracts 
   await expect(confirm).toContainText("Discard the changes?");
   await confirm.getByRole("button", { name: "Keep editing", exact: true }).click();
   await expect(editor).toBeVisible();
-  await snap(page, "files-editor-desktop");
+  await snapTop(page, "files-editor-desktop");
   await page.getByTestId("file-save").click();
   await expect(page.getByTestId("file-editor-status")).toHaveText("No changes");
   stored = await api.get(`${files}/configs/server.properties`);
@@ -207,7 +202,7 @@ test("the admin browses, edits, uploads, downloads, renames, archives, extracts 
   const uploaded = await getBytes(api, `${files}/configs/${encodeURIComponent("big upload.bin")}`);
   expect(uploaded.status).toBe(200);
   expect(sha(uploaded.bytes)).toBe(sha(big));
-  await snap(page, "files-uploaded-desktop");
+  await snapTop(page, "files-uploaded-desktop");
 
   // Download through a plain link: the browser saves the same bytes.
   const downloading = page.waitForEvent("download");
@@ -258,7 +253,7 @@ test("the admin browses, edits, uploads, downloads, renames, archives, extracts 
   expect(sha((await getBytes(api, `${files}/unpacked/data.bin`)).bytes)).toBe(sha(big));
   await page.getByRole("button", { name: "Server folder", exact: true }).click();
   await expect(row(page, "unpacked")).toBeVisible();
-  await snap(page, "files-root-desktop");
+  await snapTop(page, "files-root-desktop");
 
   // Delete, with the confirm dialog: cancel keeps it, confirm removes it (with what is inside).
   await row(page, "unpacked").getByRole("button", { name: "Delete unpacked", exact: true }).click();
@@ -340,7 +335,7 @@ test("upload progress moves in 64 KiB steps with bytes and percent, and Cancel s
   await expect(item).toHaveAttribute("data-state", "sending");
   await expect(item).toContainText(/\d+(\.\d)? (byte|kB|MB) of 2\.1 MB · \d+%/);
   await expect.poll(() => page.evaluate(() => window.progressSeen.length)).toBeGreaterThan(2);
-  await snap(page, "files-upload-progress");
+  await snapTop(page, "files-upload-progress");
   await item.getByRole("button", { name: "Cancel upload of slow.bin" }).click();
   await expect(item).toHaveAttribute("data-state", "cancelled");
   await expect(item).toContainText("Cancelled");
@@ -388,12 +383,12 @@ test.describe("on a phone", () => {
     expect(box!.height).toBeGreaterThanOrEqual(40);
     const checkbox = await row(page, "server.jar").locator(".fm-check-hit").boundingBox();
     expect(checkbox!.width).toBeGreaterThanOrEqual(40);
-    await snap(page, "files-phone");
+    await snapTop(page, "files-phone");
 
     await more.click();
     const sheet = page.getByTestId("file-actions-sheet");
     await expect(sheet.getByRole("link", { name: "Download server.jar" })).toBeVisible();
-    await snap(page, "files-actions-phone");
+    await snapTop(page, "files-actions-phone");
     await sheet.getByRole("button", { name: "Rename or move server.jar", exact: true }).click();
     await expect(sheet).toHaveCount(0);
     await page.getByTestId("move-dialog").getByLabel("New name or path").fill("/plugins/server.jar");
@@ -408,7 +403,7 @@ test.describe("on a phone", () => {
     await row(page, longName).getByRole("button", { name: longName, exact: true }).click();
     await expect(page.getByTestId("file-editor-text")).toHaveText("x=1");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await snap(page, "files-editor-phone");
+    await snapTop(page, "files-editor-phone");
   });
 });
 
@@ -444,7 +439,7 @@ test("a user with only server.files.view browses and reads but sees no control t
   for (const action of ["Rename or move", "Extract", "Delete"]) {
     await expect(page.getByRole("button", { name: `${action} world.zip` })).toHaveCount(0);
   }
-  await snap(page, "files-view-only");
+  await snapTop(page, "files-view-only");
 
   // Text opens read-only, without a save button.
   await row(page, "config").getByRole("button", { name: "config", exact: true }).click();

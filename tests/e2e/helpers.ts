@@ -30,6 +30,16 @@ export async function snap(
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: opts.fullPage ?? true });
 }
 
+/** snap, scrolled to the top first (the scroll only when a picture is taken). */
+export const snapTop = (page: Page, name: string): Promise<void> =>
+  snap(page, name, { before: () => page.evaluate(() => window.scrollTo(0, 0)) });
+
+/** The page does not scroll sideways: nothing is wider than the window. */
+export async function expectNoOverflow(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
 export async function login(page: Page, email = admin.email, password = admin.password): Promise<void> {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
@@ -111,6 +121,12 @@ export const newServerId = (): string => randomBytes(4).toString("hex");
 
 export const unique = (prefix: string) =>
   `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+
+/**
+ * A fresh name that sorts before the names other specs use ("0-" first), for a server a spec must
+ * find on the list's first page (sorted by name, 20 a page) while other specs' servers fill it.
+ */
+export const firstListed = (prefix: string) => unique(`0-${prefix}`);
 
 /** A fresh registered user (registration is turned on through the admin API for it). */
 export async function registerUser(baseURL: string, prefix = "user") {

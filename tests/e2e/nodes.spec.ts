@@ -1,9 +1,8 @@
-import type { Page } from "@playwright/test";
 import type { DaemonConfig } from "../../server/daemon/config.ts";
 import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
 import { freePort } from "../support/free-port.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap, unique } from "./helpers.ts";
+import { adminApi, expectNoOverflow, login, snap, snapTop, unique } from "./helpers.ts";
 
 /** The deployment command: fetch the daemon bundle from the panel with the saved config's secret, start it. */
 const command = (panelUrl: string) =>
@@ -14,17 +13,7 @@ const command = (panelUrl: string) =>
   ].join(" && \\\n  ");
 
 /** A full-page picture from the top (the fixed top bar would otherwise be drawn mid-page). */
-async function snapTop(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await snap(page, name);
-}
-
 /** No sideways scrolling: the page fits the viewport it is shown in. */
-async function expectNoOverflow(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
 test("an admin creates a node, starts its daemon, sees it reachable with its features, renames and deletes it", async ({
   page,
   context,

@@ -4,7 +4,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
 import type { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, login, newServerId, snap, unique } from "./helpers.ts";
+import { admin, adminApi, firstListed, login, newServerId, snap, unique } from "./helpers.ts";
 
 // Issue 11, offline first: the lists a user visited stay readable offline (the service worker
 // serves the app, IndexedDB the last-known lists), say how old they are, claim no live status and
@@ -16,7 +16,7 @@ test.describe.configure({ timeout: 120_000 });
 /** An echo server on the local node under a fresh name. */
 async function newEchoServer(api: PanelClient, prefix: string) {
   const id = newServerId();
-  const name = unique(prefix);
+  const name = firstListed(prefix);
   const made = await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 });
   expect(made.status, made.text).toBe(200);
   return { id, name };
@@ -335,7 +335,7 @@ test("offline: the server list shows each server's last known status and usage w
 }) => {
   test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
-  const name = unique("known-");
+  const name = firstListed("known-");
   const id = newServerId();
   expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
   expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
@@ -392,7 +392,7 @@ test("without the live socket the list polls each server, and what the polls rea
   baseURL,
 }) => {
   const api = await adminApi(baseURL!);
-  const name = unique("polled-");
+  const name = firstListed("polled-");
   const id = newServerId();
   expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0 })).status).toBe(200);
   expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);

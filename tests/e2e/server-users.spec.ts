@@ -4,15 +4,12 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { SmtpInbox } from "../support/smtp-inbox.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
+import { adminApi, login, snap as snapAt, snapTop, unique } from "./helpers.ts";
 
 /** The usual scopes of a server user (server/contract/scopes.ts) less some, sorted. */
 const usualWithout = (...less: string[]) => defaultServerUserScopes.filter((s) => !less.includes(s)).sort();
 
 /** Screenshots from the top of the page (a focused field may have scrolled it). */
-const snap = (page: Page, name: string) =>
-  snapAt(page, name, { before: () => page.evaluate(() => window.scrollTo(0, 0)) });
-
 /** What a phone shows at once (full-page shots are too tall to judge a phone by). */
 const snapView = (page: Page, name: string) => snapAt(page, name, { fullPage: false });
 
@@ -87,7 +84,7 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   await sftp.uncheck();
   await expect(sftpNote).toHaveCount(0);
   await expect(picker.locator("fieldset")).toHaveCount(9);
-  await snap(page, "server-users-add");
+  await snapTop(page, "server-users-add");
   await add.getByTestId("add-user-submit").click();
   const entry = section.locator(`[data-testid="server-user"][data-email="${player.email}"]`);
   await expect(entry).toContainText(player.username);
@@ -99,7 +96,7 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   await expect(scopes).toBeVisible();
   await scopes.getByLabel("Start", { exact: true }).uncheck();
   await scopes.getByLabel("Read the console").uncheck();
-  await snap(page, "server-users-entry");
+  await snapTop(page, "server-users-entry");
   await entry.getByTestId("save-user").click();
   await expect(page.getByText(`Permissions of ${player.username} saved`)).toBeVisible();
   expect(await scopesOf(api, id, player.email)).toEqual(
@@ -123,7 +120,7 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   );
   // The add form started over from the usual set, not from the first user's choice.
   expect(await scopesOf(api, id, email)).toEqual(usualWithout());
-  await snap(page, "server-users-invited");
+  await snapTop(page, "server-users-invited");
 
   // The invitee follows the link in a browser of their own, chooses a password, sees the server.
   const theirs = await browser.newContext({ baseURL });
@@ -220,7 +217,7 @@ test("with mail configured, inviting says the invitation was e-mailed instead of
     const entry = section.locator(`[data-testid="server-user"][data-email="${email}"]`);
     await expect(entry).toContainText("invited");
     expect((await inbox.nth(1)).to).toEqual([email]);
-    await snap(page, "server-users-mailed");
+    await snapTop(page, "server-users-mailed");
 
     // Sending it again from the entry says so too.
     await page.getByText(`An invitation was e-mailed to ${email}`).waitFor({ state: "hidden" });
@@ -264,7 +261,7 @@ test("a user who is no administrator gets no invite link: the panel says an admi
   await expect(section.getByTestId("invite-url")).toHaveCount(0);
   const entry = section.locator(`[data-testid="server-user"][data-email="${email}"]`);
   await expect(entry).toContainText("invited");
-  await snap(page, "server-users-invite-admin-needed");
+  await snapTop(page, "server-users-invite-admin-needed");
 
   // Asking again from the entry says the same; the link is never on the page.
   await notice.getByRole("button", { name: "Done" }).click();
@@ -292,7 +289,7 @@ test.describe("on a phone", () => {
     await expect(entry.getByTestId("user-scopes")).toBeVisible();
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(await overflow()).toBeLessThanOrEqual(0);
-    await snap(page, "server-users-phone");
+    await snapTop(page, "server-users-phone");
     await section.getByText("Users of this server").scrollIntoViewIfNeeded();
     await snapView(page, "server-users-phone-entry");
 

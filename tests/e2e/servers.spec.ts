@@ -1,13 +1,9 @@
-import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, login, snap as snapAt, unique } from "./helpers.ts";
+import { adminApi, login, snapTop, unique } from "./helpers.ts";
 
 /** Screenshots from the top of the page (a focused field may have scrolled it). */
-const snap = (page: Page, name: string) =>
-  snapAt(page, name, { before: () => page.evaluate(() => window.scrollTo(0, 0)) });
-
 // A server's whole life through the UI: a local template (made through the API, as the template
 // screens would), the creation wizard, the server view, start, console over the socket, a command
 // and its answer, stop. Then the list and the console on a phone.
@@ -60,7 +56,7 @@ test("the admin creates a server from a local template, starts it, talks to it a
     "aria-pressed",
     "true",
   );
-  await snap(page, "server-wizard-template");
+  await snapTop(page, "server-wizard-template");
   await page.getByTestId("wizard-next").click();
 
   // 2. Node and environment: the local node, host marked as the template's default.
@@ -69,7 +65,7 @@ test("the admin creates a server from a local template, starts it, talks to it a
   const host = envStep.locator("label.env-choice").filter({ hasText: "Host" });
   await expect(host.getByTestId("env-default")).toBeVisible();
   await expect(host.getByRole("radio")).toBeChecked();
-  await snap(page, "server-wizard-environment");
+  await snapTop(page, "server-wizard-environment");
   await page.getByTestId("wizard-next").click();
 
   // 3. Users: the signed-in user is already there.
@@ -91,7 +87,7 @@ test("the admin creates a server from a local template, starts it, talks to it a
   await page.getByTestId("wizard-create").click();
   await expect(settings.getByText("Enter a whole number")).toBeVisible();
   await settings.getByLabel("Port").fill("25570");
-  await snap(page, "server-wizard-settings");
+  await snapTop(page, "server-wizard-settings");
   await page.getByTestId("wizard-create").click();
 
   // The server view, live.
@@ -111,7 +107,7 @@ test("the admin creates a server from a local template, starts it, talks to it a
     toastBox!.y < inputBox!.y + inputBox!.height &&
     inputBox!.y < toastBox!.y + toastBox!.height;
   expect(overlaps).toBe(false);
-  await snap(page, "server-created-toast");
+  await snapTop(page, "server-created-toast");
   const status = page.locator(".lifecycle .status");
   const output = page.getByTestId("console-output");
   // The wizard installed it (Install now is on by default); it starts once that is done.
@@ -151,7 +147,7 @@ test("the admin creates a server from a local template, starts it, talks to it a
   await expect(input).toHaveValue("ping");
   for (let i = 0; i < 3; i++) await input.press("ArrowDown");
   await expect(input).toHaveValue("");
-  await snap(page, "server-console-desktop");
+  await snapTop(page, "server-console-desktop");
 
   await page.getByTestId("action-stop").click();
   await expect(status).toHaveAttribute("data-status", "offline");
@@ -164,14 +160,14 @@ test("the admin creates a server from a local template, starts it, talks to it a
     "from the wizard",
   );
   await expect(page.getByRole("group", { name: "Advanced" }).getByRole("switch")).toBeChecked();
-  await snap(page, "server-settings-desktop");
+  await snapTop(page, "server-settings-desktop");
   await page.getByRole("tab", { name: "Admin" }).click();
   const editor = page.getByTestId("definition-editor");
   await expect(editor).toHaveValue(/"type": "test"/);
   await editor.fill('{"type": 1}');
   await expect(page.getByTestId("definition-problems")).toBeVisible();
   await expect(page.getByTestId("save-definition")).toBeDisabled();
-  await snap(page, "server-admin-desktop");
+  await snapTop(page, "server-admin-desktop");
 
   // Back in the list: found by name, offline, with start offered.
   await page.getByRole("link", { name: "Servers", exact: true }).first().click();
@@ -181,7 +177,7 @@ test("the admin creates a server from a local template, starts it, talks to it a
   await expect(entry.locator(".status")).toHaveAttribute("data-status", "offline");
   await expect(entry.getByRole("button", { name: `Start ${name}` })).toBeVisible();
   await expect(entry.getByRole("button", { name: `Stop ${name}` })).toHaveCount(0);
-  await snap(page, "server-list-desktop");
+  await snapTop(page, "server-list-desktop");
 });
 
 test("a user of a server sees its actions and console, edits only their variables, and no admin section", async ({
@@ -235,7 +231,7 @@ test("a user of a server sees its actions and console, edits only their variable
   await expect(page.getByText("Settings saved")).toBeVisible();
   const data = await api.get(`/api/servers/${id}/data`);
   expect(data.body.data.motd.value).toBe("set by the owner");
-  await snap(page, "server-settings-user");
+  await snapTop(page, "server-settings-user");
 });
 
 const knownTypes = [
@@ -295,10 +291,10 @@ test("every known server type has its icon, others the generic one; grid or list
     const icon = entries.nth(i).locator(".type-icon");
     await expect(icon).toHaveAttribute("data-type", type === "something-else" ? "generic" : type);
   }
-  await snap(page, "server-types-grid");
+  await snapTop(page, "server-types-grid");
   await page.getByRole("button", { name: "List" }).click();
   await expect(page.getByTestId("server-list")).toHaveClass(/item-list-list/);
-  await snap(page, "server-types-list");
+  await snapTop(page, "server-types-list");
   await page.reload();
   await expect(page.getByTestId("server-list")).toHaveClass(/item-list-list/);
   await page.getByRole("button", { name: "Grid" }).click();
@@ -325,7 +321,7 @@ test.describe("on a phone", () => {
     // Other tests' servers share this panel: find ours by name (statuses are read for what is on screen).
     await page.getByPlaceholder("Filter servers by name").fill(name);
     await expect(page.locator(`[data-id="${id}"] .status`)).toHaveAttribute("data-status", "offline");
-    await snap(page, "server-list-phone");
+    await snapTop(page, "server-list-phone");
 
     await page.goto(`/servers/view/${id}`);
     await page.getByTestId("action-start").click();
@@ -335,7 +331,7 @@ test.describe("on a phone", () => {
     await input.fill("ping");
     await input.press("Enter");
     await expect(output).toContainText("pong ping");
-    await snap(page, "server-console-phone");
+    await snapTop(page, "server-console-phone");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
 

@@ -1,13 +1,8 @@
 import type { Page } from "@playwright/test";
 import { echoDefinition } from "../support/echo-template.ts";
-import type { PanelClient } from "../support/http-client.ts";
+import { consoleText } from "../support/server-console.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, newServerId, registerUser, snap } from "./helpers.ts";
-
-async function consoleText(api: PanelClient, id: string): Promise<string> {
-  const res = await api.get(`/api/servers/${id}/console`);
-  return Buffer.from(res.body.logs, "base64").toString();
-}
 
 const noSideways = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

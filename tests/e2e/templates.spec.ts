@@ -5,23 +5,22 @@ import type { Locator, Page } from "@playwright/test";
 import * as tar from "tar";
 import { serveFolder } from "../support/static-server.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, editorText, login, setEditorText, snap, unique } from "./helpers.ts";
+import {
+  adminApi,
+  editorText,
+  expectNoOverflow,
+  login,
+  setEditorText,
+  snap,
+  snapTop,
+  unique,
+} from "./helpers.ts";
 
 // The community template corpus, vendored in tests/fixtures/.
 const corpus = path.resolve(import.meta.dirname, "../fixtures/pufferpanel-templates");
 
 /** A full-page picture from the top (the fixed top bar would otherwise be drawn mid-page). */
-async function snapTop(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await snap(page, name);
-}
-
 /** No sideways scrolling: the page is no wider than the viewport it is shown in. */
-async function expectNoOverflow(page: Page): Promise<void> {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
-}
-
 const section = (page: Page, name: string | RegExp): Locator =>
   page.getByTestId("repo-section").filter({ has: page.getByRole("heading", { name }) });
 

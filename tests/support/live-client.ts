@@ -17,12 +17,15 @@ export interface LiveSocket {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-/** Opens GET /api/live as the browser would: with the client's cookies (or a bearer token). */
+/**
+ * Opens GET /api/live as the browser would: with the client's cookies (or a bearer token), on the
+ * client's panel or, with `baseUrl`, on another panel of the same database (the same session).
+ */
 export function openLive(
   client: PanelClient,
-  opts: { bearer?: string; origin?: string } = {},
+  opts: { bearer?: string; origin?: string; baseUrl?: string } = {},
 ): Promise<LiveSocket> {
-  const url = `${client.baseUrl.replace(/^http/, "ws")}/api/live`;
+  const url = `${(opts.baseUrl ?? client.baseUrl).replace(/^http/, "ws")}/api/live`;
   const headers: Record<string, string> = {};
   if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
   else headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");

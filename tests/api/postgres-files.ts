@@ -1,0 +1,66 @@
+/**
+ * The API test files the api-postgres project runs (api-sqlite runs them all). A file is here when
+ * what it tests can differ by database: SQL a dialect answers its own way, rows written by another
+ * connection, limits and schedules shared through the database. A file that tests a node, file,
+ * process or HTTP feature, the same whatever database holds the panel's rows, runs on SQLite only.
+ * tests/unit/support/postgres-files.test.ts fails when a file that touches the database layer is missing.
+ */
+export const postgresGroups: readonly { reason: string; files: readonly string[] }[] = [
+  {
+    reason: "several panels on one database, a database cut away: PostgreSQL only",
+    files: ["*.postgres.test.ts"],
+  },
+  {
+    reason: "reads or writes the panel's tables itself, or restarts a panel on the database it wrote",
+    files: [
+      "activity",
+      "backup-targets",
+      "backups",
+      "cli",
+      "durability",
+      "eggs",
+      "secrets-at-rest",
+      "self-otp",
+      "server-create-crash",
+      "server-create-leftover",
+      "server-create-templates",
+      "server-users",
+      "sftp",
+      "transfer-claim",
+      "template-repo-addresses",
+    ],
+  },
+  { reason: "lists with filters, search, paging and sorting", files: ["users", "servers", "stats-history"] },
+  {
+    reason: "unique names and addresses, all-or-nothing writes, NUL and odd values reaching the queries",
+    files: ["register", "self", "nodes", "settings", "validation", "templates", "fuzz"],
+  },
+  {
+    reason: "sessions, tokens and codes stored and expired; answers kept in memory dropped on a write",
+    files: [
+      "session",
+      "login",
+      "reauth-logout",
+      "access",
+      "otp",
+      "oauth2",
+      "self-clients",
+      "server-clients",
+      "xsrf",
+      "answers-from-memory",
+    ],
+  },
+  {
+    reason: "throttles and connection caps shared through the database (server/panel/shared-state.ts)",
+    files: ["rate-limit", "invite-mail", "live-connections"],
+  },
+  {
+    reason: "tasks stored, claimed and run on schedule; per-user rows and alert claims (upserts)",
+    files: ["tasks", "task-authority", "task-authority-offline", "user-settings", "notifications"],
+  },
+];
+
+/** The same list as vitest include patterns. */
+export const postgresIncludes: string[] = postgresGroups.flatMap((g) =>
+  g.files.map((f) => (f.includes("*") ? `tests/api/**/${f}` : `tests/api/${f}.test.ts`)),
+);
