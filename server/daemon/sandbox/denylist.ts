@@ -20,13 +20,23 @@ function globSource(glob: string): string {
   return out;
 }
 
+/** A denylist: whether a path is protected, and whether a folder at a path may come to hold one. */
+export interface Denylist {
+  (relative: string): boolean;
+  /**
+   * Whether a pattern names a path from the server folder below `folder` (`config/secret.yml`
+   * below `config`): a link made there would put another folder's files at protected paths.
+   */
+  mayHoldDenied(folder: string): boolean;
+}
+
 /**
  * An egg's `file_denylist` (gitignore-style, as Wings reads it): a pattern
  * with a slash names a path from the server folder, one without names a file
  * or folder at any depth; `!pattern` allows again what an earlier pattern
  * denied. A path is denied when it or a folder above it matches.
  */
-export function denylistMatcher(patterns: string[]): (relative: string) => boolean {
+export function denylistMatcher(patterns: string[]): Denylist {
   const rules = patterns
     .map((pattern) => pattern.trim())
     .filter((pattern) => pattern && !pattern.startsWith("#"))
@@ -34,18 +44,36 @@ export function denylistMatcher(patterns: string[]): (relative: string) => boole
       const allow = pattern.startsWith("!");
       const body = (allow ? pattern.slice(1) : pattern).replace(/\/+$/, "");
       const anchored = body.includes("/");
-      const source = globSource(body.replace(/^\/+/, ""));
-      return { allow, regex: new RegExp(anchored ? `^${source}$` : `(^|/)${source}$`) };
+      const path = body.replace(/^\/+/, "");
+      const source = globSource(path);
+      const segments = path.split("/").map((segment) => new RegExp(`^${globSource(segment)}$`));
+      return { allow, anchored, segments, regex: new RegExp(anchored ? `^${source}$` : `(^|/)${source}$`) };
     });
-  return (relative) => {
+  const denied = (relative: string) => {
     const parts = relative.split("/").filter(Boolean);
-    let denied = false;
+    let isDenied = false;
     for (let end = 1; end <= parts.length; end++) {
       const prefix = parts.slice(0, end).join("/");
-      for (const rule of rules) if (rule.regex.test(prefix)) denied = !rule.allow;
+      for (const rule of rules) if (rule.regex.test(prefix)) isDenied = !rule.allow;
     }
-    return denied;
+    return isDenied;
   };
+  // An allowing pattern is not weighed here: a folder that may hold a protected path is refused as a link.
+  const mayHoldDenied = (folder: string) => {
+    const parts = folder.split("/").filter(Boolean);
+    return rules.some((rule) => {
+      if (rule.allow || !rule.anchored) return false;
+      for (let i = 0; i < parts.length; i++) {
+        const segment = rule.segments[i];
+        if (!segment) return false;
+        // `**` reaches any depth below what matched so far.
+        if (segment.source === "^.*$") return true;
+        if (!segment.test(parts[i])) return false;
+      }
+      return parts.length < rule.segments.length;
+    });
+  };
+  return Object.assign(denied, { mayHoldDenied });
 }
 
 const deniedFile = (shown: string) =>
@@ -61,7 +89,7 @@ const deniedFile = (shown: string) =>
 export class ProtectedSandbox extends Sandbox {
   constructor(
     root: string,
-    private readonly denied: (relative: string) => boolean,
+    private readonly denied: Denylist,
   ) {
     super(root);
   }
@@ -88,6 +116,16 @@ export class ProtectedSandbox extends Sandbox {
       (await this.holdsDenied(location.path, location.relative))
     )
       throw deniedFile(userPath);
+  }
+
+  /** Where a new entry at a user's path really lands: its folder resolved (links followed), then its name. */
+  private async landingOf(userPath: string): Promise<string> {
+    const lexical = this.relative(userPath);
+    const name = path.posix.basename(lexical);
+    const folder = await this.resolve(path.posix.dirname(lexical) || ".", { followFinal: true }).catch(
+      () => undefined,
+    );
+    return folder ? path.posix.join(folder.relative, name) : lexical;
   }
 
   /** Whether anything under a folder is protected (links are not followed: they stay where they lie). */
@@ -119,7 +157,23 @@ export class ProtectedSandbox extends Sandbox {
   override async rename(from: string, to: string): Promise<void> {
     await this.check(from, { inside: true });
     await this.check(to);
+    await this.checkLanding(from, to);
     return super.rename(from, to);
+  }
+
+  /**
+   * What a rename puts at the destination: a protected path that does not exist yet is made by
+   * moving a folder holding it into place (`tmp/secret.yml` → `config/secret.yml`), and a link
+   * moved to a folder that may hold protected paths puts another folder's files there.
+   */
+  private async checkLanding(from: string, to: string): Promise<void> {
+    const source = await this.resolve(from, { followFinal: false }).catch(() => undefined);
+    if (!source?.stats) return;
+    const landing = await this.landingOf(to);
+    // Through a link to a protected path's folder, a name that is not protected lands on one that is.
+    if (this.denied(landing)) throw deniedFile(to);
+    if (source.stats.isSymbolicLink() && this.denied.mayHoldDenied(landing)) throw deniedFile(to);
+    if (source.stats.isDirectory() && (await this.holdsDenied(source.path, landing))) throw deniedFile(to);
   }
 
   override async remove(userPath: string, options: { recursive?: boolean } = {}): Promise<void> {
@@ -129,6 +183,8 @@ export class ProtectedSandbox extends Sandbox {
 
   override async symlink(target: string, linkPath: string): Promise<void> {
     await this.check(linkPath);
+    // A link where a protected path's folder would be makes its target's files protected paths.
+    if (this.denied.mayHoldDenied(await this.landingOf(linkPath))) throw deniedFile(linkPath);
     return super.symlink(target, linkPath);
   }
 

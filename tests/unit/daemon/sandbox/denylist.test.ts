@@ -48,3 +48,54 @@ describe("the sandbox a server's users reach when an egg protects files", () => 
     }
   });
 });
+
+// Issue 35, P8: a protected path that does not exist yet was made through a door the checks did not
+// look at: a folder holding it renamed into place (over SFTP), or a link where its folder would be.
+describe("a protected path that does not exist yet", () => {
+  const refused = { code: "ErrFileDenied" };
+  const withRoot = async (run: (root: string, sandbox: ProtectedSandbox) => Promise<void>) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-denylist-new-"));
+    try {
+      await run(root, new ProtectedSandbox(root, denylistMatcher(["/config/secret.yml", "keys/**"])));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  };
+
+  it("is not made by renaming a folder that holds it into place", async () => {
+    await withRoot(async (root, sandbox) => {
+      fs.mkdirSync(path.join(root, "tmp"));
+      fs.writeFileSync(path.join(root, "tmp", "secret.yml"), "mine");
+      await expect(sandbox.rename("tmp", "config")).rejects.toMatchObject(refused);
+      expect(fs.existsSync(path.join(root, "config"))).toBe(false);
+      // The same folder without that file moves as usual.
+      fs.renameSync(path.join(root, "tmp", "secret.yml"), path.join(root, "tmp", "other.yml"));
+      await sandbox.rename("tmp", "config");
+      expect(fs.readdirSync(path.join(root, "config"))).toEqual(["other.yml"]);
+    });
+  });
+
+  it("is not reached through a link where its folder would be, made or moved there", async () => {
+    await withRoot(async (root, sandbox) => {
+      fs.mkdirSync(path.join(root, "tmp"));
+      await expect(sandbox.symlink("tmp", "config")).rejects.toMatchObject(refused);
+      await expect(sandbox.symlink("tmp", "keys")).rejects.toMatchObject(refused);
+      fs.symlinkSync("tmp", path.join(root, "link"));
+      await expect(sandbox.rename("link", "config")).rejects.toMatchObject(refused);
+      expect(fs.existsSync(path.join(root, "config"))).toBe(false);
+      // A link elsewhere is fine.
+      await sandbox.symlink("tmp", "elsewhere");
+    });
+  });
+
+  it("is not made by moving a file through a link to its folder", async () => {
+    await withRoot(async (root, sandbox) => {
+      fs.mkdirSync(path.join(root, "config"));
+      fs.symlinkSync("config", path.join(root, "alias"));
+      fs.writeFileSync(path.join(root, "secret.yml"), "mine");
+      await expect(sandbox.rename("secret.yml", "alias/secret.yml")).rejects.toMatchObject(refused);
+      await expect(sandbox.writeFile("alias/secret.yml", "mine")).rejects.toMatchObject(refused);
+      expect(fs.existsSync(path.join(root, "config", "secret.yml"))).toBe(false);
+    });
+  });
+});
