@@ -23,8 +23,13 @@ const csvColumns = [
   "details",
 ] as const;
 
-/** RFC 4180 field; a leading =, +, - or @ is quoted with a ' so a spreadsheet does not run it. */
-function csvField(value: unknown): string {
+/**
+ * One CSV cell, as OWASP's CSV-injection guidance says: every cell quoted, so that a spreadsheet
+ * splitting on `;` or a tab (as many locales' do) does not start a new cell inside one
+ * (`a;=HYPERLINK(…)`), and a cell it would read as a formula (`=`, `+`, `-`, `@`, a tab or a
+ * carriage return first) prefixed with a single quote.
+ */
+export function csvField(value: unknown): string {
   let text =
     value === null || value === undefined
       ? ""
@@ -32,7 +37,7 @@ function csvField(value: unknown): string {
         ? JSON.stringify(value)
         : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return `"${text.replaceAll('"', '""')}"`;
 }
 
 const csvLine = (entry: ActivityEntryView) => `${csvColumns.map((c) => csvField(entry[c])).join(",")}\r\n`;
