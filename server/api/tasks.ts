@@ -33,7 +33,7 @@ export function taskRoutes(app: Api, { services }: RouteContext): void {
   api.get(
     "/api/servers/:id/tasks",
     { config: { access: "server.tasks.view" }, schema: { ...byServer, response: { 200: TaskList } } },
-    (request) => tasks.list(request.params.id),
+    async (request) => tasks.list(request.params.id, (await caller(request, request.params.id)).held),
   );
 
   api.post(
@@ -58,7 +58,8 @@ export function taskRoutes(app: Api, { services }: RouteContext): void {
   api.get(
     "/api/servers/:id/tasks/:taskId",
     { config: { access: "server.tasks.view" }, schema: { ...byTask, response: { 200: TaskView } } },
-    (request) => tasks.get(request.params.id, request.params.taskId),
+    async (request) =>
+      tasks.get(request.params.id, request.params.taskId, (await caller(request, request.params.id)).held),
   );
 
   api.put(

@@ -49,6 +49,16 @@ function missingOperationScope(task: unknown, held: readonly string[]): string |
   return undefined;
 }
 
+/**
+ * A task as a caller may read it: its steps whole for one who could write them (server.tasks.edit
+ * and every scope its operations need), else each step's type alone. A step may hold what only
+ * its author meant to show: a download's password, a file's text, a command line.
+ */
+function asSeenBy<T extends { operations: { type: string }[] }>(task: T, held: readonly string[]): T {
+  if (holdsScope(held, "server.tasks.edit") && missingOperationScope(task, held) === undefined) return task;
+  return { ...task, operations: task.operations.map(({ type }) => ({ type })) };
+}
+
 /** Refuses a task holding an operation its author may not do by hand (403 naming the scope). */
 function checkOperationScopes(task: unknown, held: readonly string[]): void {
   const missing = missingOperationScope(task, held);
@@ -91,14 +101,15 @@ export class Tasks {
     return (await this.servers.nodeOf(serverId)).tasks;
   }
 
-  async list(serverId: string): Promise<TaskListView> {
+  /** `held`: the reader's scopes on the server, which decide how much of each task's steps they see. */
+  async list(serverId: string, held: readonly string[]): Promise<TaskListView> {
     const list = await (await this.node(serverId)).list(serverId);
     for (const task of list.tasks) if (task.lastRun) this.failed(serverId, task.id, task.name, task.lastRun);
-    return list;
+    return { ...list, tasks: list.tasks.map((task) => asSeenBy(task, held)) };
   }
 
-  async get(serverId: string, taskId: string): Promise<NodeTaskView> {
-    return (await this.node(serverId)).get(serverId, taskId);
+  async get(serverId: string, taskId: string, held: readonly string[]): Promise<NodeTaskView> {
+    return asSeenBy(await (await this.node(serverId)).get(serverId, taskId), held);
   }
 
   /** `caller`: who saves it and their scopes on the server; the task then runs with that user's rights. */
