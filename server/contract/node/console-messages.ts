@@ -201,6 +201,7 @@ export const nodeMessages = {
   taskRunWaiting: { en: "waiting for another run to end" },
   taskRunShuttingDown: { en: "the node is shutting down" },
   taskRunCut: { en: "the node stopped during the run" },
+  taskRunDisabled: { en: "the task was disabled or removed: this run was stopped" },
 } as const satisfies Record<string, Spec>;
 
 export type NodeMessageCode = keyof typeof nodeMessages;

@@ -77,6 +77,8 @@ export class ServerTasks {
   /** Where the next console chunk starts among the matchers, after one ran out of budget. */
   private nextMatcher = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Each task's runs waiting or under way, to stop when the task is disabled or removed. */
+  private readonly stoppers = new Map<string, Set<AbortController>>();
   private readonly closing = new AbortController();
   private readonly underWay = new Set<Promise<void>>();
   private running = 0;
@@ -158,9 +160,17 @@ export class ServerTasks {
     this.file.tasks[id] = task;
     await this.writer.save(this.file);
     this.arm(id);
+    // Disabled (by hand, or by the panel when its author lost a right it needs): no run goes on.
+    if (!task.enabled) this.stopRuns(id);
+  }
+
+  /** Ends a task's waiting runs and cuts its runs under way short, each saying why. */
+  private stopRuns(id: string): void {
+    for (const stopper of this.stoppers.get(id) ?? []) stopper.abort();
   }
 
   async remove(id: string): Promise<void> {
+    this.stopRuns(id);
     delete this.file.tasks[id];
     delete this.history.runs[id];
     // The backups it made stay, as any others.
@@ -297,11 +307,36 @@ export class ServerTasks {
   }
 
   private async execute(id: string, task: Task, run: TaskRunView): Promise<void> {
+    const stopper = new AbortController();
+    const stoppers = this.stoppers.get(id) ?? new Set();
+    this.stoppers.set(id, stoppers.add(stopper));
+    try {
+      await this.executeUnlessStopped(id, task, run, stopper.signal);
+    } finally {
+      stoppers.delete(stopper);
+      if (stoppers.size === 0 && this.stoppers.get(id) === stoppers) this.stoppers.delete(id);
+    }
+  }
+
+  private async executeUnlessStopped(id: string, task: Task, run: TaskRunView, stopped: AbortSignal) {
     if (this.running >= this.file.settings.concurrentLimit) {
       run.message = nodeMessageText("taskRunWaiting");
       void this.writer.saveRuns(this.history).catch(() => {});
-      await new Promise<void>((wake) => this.waiting.push(wake));
+      await new Promise<void>((wake) => {
+        this.waiting.push(wake);
+        // Stopped while waiting: out of the queue, so the next free slot wakes another run.
+        const leave = () => {
+          const place = this.waiting.indexOf(wake);
+          if (place !== -1) this.waiting.splice(place, 1);
+          wake();
+        };
+        stopped.addEventListener("abort", leave, { once: true });
+      });
       run.message = "";
+    }
+    if (stopped.aborted) {
+      this.finish(id, run, false, nodeMessageText("taskRunDisabled"));
+      return;
     }
     if (this.closing.signal.aborted) {
       this.finish(id, run, false, nodeMessageText("taskRunShuttingDown"));
@@ -312,7 +347,7 @@ export class ServerTasks {
     void this.writer.saveRuns(this.history).catch(() => {});
     const output = new RunOutput();
     const limit = AbortSignal.timeout(this.options.runLimitMs);
-    const signal = AbortSignal.any([limit, this.closing.signal]);
+    const signal = AbortSignal.any([limit, this.closing.signal, stopped]);
     try {
       for (const [index, op] of task.operations.entries()) {
         const number = index + 1;
@@ -321,13 +356,15 @@ export class ServerTasks {
           await abortable(this.operation(id, op, output, signal), signal);
         } catch (error) {
           // The run's last line, and its message: the same words.
-          const message = limit.aborted
-            ? output.notice("taskOperationTimedOut", {
-                number,
-                type: op.type,
-                seconds: Math.round(this.options.runLimitMs / 1000),
-              })
-            : output.notice("taskOperationFailed", { number, type: op.type, reason: errorText(error) });
+          const message = stopped.aborted
+            ? output.notice("taskRunDisabled")
+            : limit.aborted
+              ? output.notice("taskOperationTimedOut", {
+                  number,
+                  type: op.type,
+                  seconds: Math.round(this.options.runLimitMs / 1000),
+                })
+              : output.notice("taskOperationFailed", { number, type: op.type, reason: errorText(error) });
           throw new Error(message, { cause: error });
         }
       }

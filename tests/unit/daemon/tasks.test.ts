@@ -207,3 +207,57 @@ describe("console patterns of one server share one budget a chunk", () => {
     expect(await triggered()).toBe(made.length);
   });
 });
+
+// Issue 35, P6: when a task's author lost a right it needs, the panel disabled the task, but its
+// runs under way or waiting went on with the old rights (up to 100 queued, an hour each).
+describe("a task disabled or removed stops its runs", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-task-stop-"));
+  let engine: DaemonEngine;
+  const id = "7a5c5701";
+  const finished = async (taskId: string): Promise<TaskRunView[]> =>
+    (await engine.taskOps.runs(id, taskId)).filter((r) => r.finished !== null);
+
+  beforeAll(async () => {
+    engine = new DaemonEngine({ dataDir: dir, version: productVersion, tasks: { runLimitMs: 600_000 } });
+    await engine.servers.create(id, echoDefinition());
+  });
+  afterAll(async () => {
+    await engine.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("cuts the run under way short and drops the waiting one, each saying why", async () => {
+    await engine.taskOps.setSettings(id, { concurrentLimit: 1, limitMode: "wait", timezone: "UTC" });
+    const body = { name: "Long", operations: [{ type: "sleep", duration: "10m" }] };
+    const task = await engine.taskOps.create(id, body);
+    await engine.taskOps.run(id, task.id);
+    await engine.taskOps.run(id, task.id);
+    await waitUntil(async () => (await engine.taskOps.runs(id, task.id)).length === 2, 5000, 20);
+
+    await engine.taskOps.update(id, task.id, { ...body, enabled: false });
+    await waitUntil(async () => (await finished(task.id)).length === 2, 5000, 20);
+    for (const run of await finished(task.id)) {
+      expect(run).toMatchObject({
+        success: false,
+        message: "the task was disabled or removed: this run was stopped",
+      });
+    }
+    // The server's slot is free again: another task runs at once.
+    const quick = await engine.taskOps.create(id, { name: "Quick", operations: [] });
+    await engine.taskOps.run(id, quick.id);
+    await waitUntil(async () => (await finished(quick.id)).length === 1, 5000, 20);
+    expect((await finished(quick.id))[0].success).toBe(true);
+  });
+
+  it("stops the runs of a task that is removed", async () => {
+    const task = await engine.taskOps.create(id, {
+      name: "Gone",
+      operations: [{ type: "sleep", duration: "10m" }],
+    });
+    await engine.taskOps.run(id, task.id);
+    await engine.taskOps.delete(id, task.id);
+    const quick = await engine.taskOps.create(id, { name: "After", operations: [] });
+    await engine.taskOps.run(id, quick.id);
+    await waitUntil(async () => (await finished(quick.id)).length === 1, 5000, 20);
+  });
+});

@@ -191,6 +191,7 @@ const words: Record<NodeMessageCode, Words> = {
   taskRunWaiting: { message: msg({ message: "Waiting for another run to end" }) },
   taskRunShuttingDown: { message: msg({ message: "The node is shutting down" }) },
   taskRunCut: { message: msg({ message: "The node stopped during the run" }) },
+  taskRunDisabled: { message: msg({ message: "The task was disabled or removed: this run was stopped" }) },
 };
 
 /** For the tests: the words of each code. */
