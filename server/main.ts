@@ -1,3 +1,4 @@
+import "./regexp-guard.ts";
 import { parseArgs } from "node:util";
 
 const usage = `usage: outpost <command>

@@ -1,3 +1,4 @@
+import "../regexp-guard.ts";
 import { parseArgs } from "node:util";
 import { daemon } from "./daemon.ts";
 
