@@ -14,11 +14,11 @@ function lineCount(file: string): number {
   return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 }
 
-/** Every .ts and .tsx file below the folder, as `path (lines)` for those over the limit. */
+/** Every .ts, .tsx and .css file below the folder, as `path (lines)` for those over the limit. */
 function overLimit(folder: string): string[] {
   const over: string[] = [];
   for (const entry of fs.readdirSync(path.join(repo, folder), { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue;
+    if (!entry.isFile() || !/\.(tsx?|css)$/.test(entry.name)) continue;
     const file = path.join(entry.parentPath, entry.name);
     const lines = lineCount(file);
     if (lines > maxLines) over.push(`${path.relative(repo, file)} (${lines} lines)`);

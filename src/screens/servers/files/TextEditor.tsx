@@ -8,6 +8,7 @@ import { toastSuccess } from "../../../components/toastStore";
 import { editorPhrases } from "../../editorPhrases";
 import { useLeaveGuard } from "../../templates/useLeaveGuard";
 import { formatBytes } from "../format";
+import "./text-editor.css";
 import type { CodeEditor } from "./codeEditor";
 import { FileIcon } from "./fileIcons";
 import { EDIT_LIMIT } from "./kinds";
