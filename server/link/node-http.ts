@@ -41,9 +41,11 @@ export interface StreamOptions {
  * Calls go over this node's own pool of one keep-alive connection: calls made
  * side by side (a health check beside a start) queue on it instead of each
  * opening one, so with the live stream the panel holds two connections to the
- * node. (A pool of node:http, as undici, which would give fetch one, is not a
- * dependency here.) Streamed calls (file transfers, backups: stream()) go over
- * fetch's own pool, apart: they can last minutes and must not hold calls up.
+ * node. (A pool of node:http: undici, which would give fetch one, is not a
+ * dependency here.) Calls allowed longer than the usual bound (mayLast) go
+ * on a connection of their own while they last; streamed calls (file
+ * transfers, backups: stream()) over fetch's own pool: they can last minutes
+ * and must not hold the other calls up.
  */
 export class NodeHttp {
   /** Unknown until the first contact; only a node known to be down fails fast. */
@@ -53,6 +55,8 @@ export class NodeHttp {
 
   /** The one connection calls share (see above). */
   private readonly pool: http.Agent;
+  /** For calls that may last (mayLast): a connection each, closed when it ends. */
+  private readonly apart: http.Agent;
 
   constructor(
     readonly address: RemoteNodeAddress,
@@ -60,6 +64,7 @@ export class NodeHttp {
   ) {
     const Agent = address.baseUrl.startsWith("https:") ? https.Agent : http.Agent;
     this.pool = new Agent({ keepAlive: true, maxSockets: 1, maxFreeSockets: 1 });
+    this.apart = new Agent({ keepAlive: false });
   }
 
   token(): string {
@@ -145,6 +150,16 @@ export class NodeHttp {
     return res;
   }
 
+  /**
+   * A call allowed longer than the node's usual bound (no bound: a start that waits for the server
+   * to be up; a deletion of minutes) goes on a connection of its own, closed when it ends (none
+   * kept): on the one connection it would hold the health checks up past their 2 s and have the
+   * node taken for down.
+   */
+  private mayLast(opts: NodeCallOptions): boolean {
+    return opts.timeoutMs === 0 || (opts.timeoutMs ?? this.timeoutMs) > this.timeoutMs;
+  }
+
   /** One call on the pool's connection, its answer read whole (within the call's timeout). */
   private async exchange(
     method: string,
@@ -162,7 +177,8 @@ export class NodeHttp {
     try {
       answer = await new Promise((resolve, reject) => {
         const signal = signalOf(opts, this.timeoutMs);
-        const req = client.request(url, { method, headers: all, agent: this.pool, signal }, (res) => {
+        const agent = this.mayLast(opts) ? this.apart : this.pool;
+        const req = client.request(url, { method, headers: all, agent, signal }, (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("error", reject);

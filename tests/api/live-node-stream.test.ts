@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type LiveFrame, openLive } from "../support/live-client.ts";
+import { waitUntil } from "../support/poll.ts";
 import { tcpConnectionsTo } from "../support/tcp-connections.ts";
 import { usePanelWithRemoteNode } from "../support/test-panel.ts";
 
@@ -32,6 +33,15 @@ describe("one live stream per node", () => {
       expect((await api.post(`/api/servers/${id}/start?wait=false`)).status).toBe(204);
     }
     try {
+      // Each start waits on the node on a connection of its own until the server is up: counted
+      // once they are all up (the figure is for a node whose calls are done).
+      for (const id of ids) {
+        await waitUntil(
+          async () => (await api.get(`/api/servers/${id}/status`)).body?.running === true,
+          20_000,
+          100,
+        );
+      }
       // Before any watch: the stream, open for the node's events (the activity log), and at most
       // the one HTTP connection the 20 creates and starts (and the health checks beside them) queued on.
       const before = connections();

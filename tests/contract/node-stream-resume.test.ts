@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NodeEvent } from "../../server/contract/node/node-events.ts";
 import { RemoteNode } from "../../server/link/remote-node.ts";
@@ -7,41 +6,8 @@ import { type DaemonProcess, startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { freePort } from "../support/free-port.ts";
 import { waitUntil } from "../support/poll.ts";
-
-/** A TCP relay to the daemon that can be cut (its connections dropped, no new ones) and mended. */
-class Relay {
-  private server?: net.Server;
-  private readonly sockets = new Set<net.Socket>();
-  connections = 0;
-  constructor(
-    readonly port: number,
-    private readonly target: number,
-  ) {}
-
-  async open(): Promise<void> {
-    const server = net.createServer((inbound) => {
-      this.connections++;
-      const outbound = net.connect(this.target, "127.0.0.1");
-      for (const s of [inbound, outbound]) {
-        this.sockets.add(s);
-        s.on("close", () => this.sockets.delete(s));
-        s.on("error", () => {});
-      }
-      inbound.pipe(outbound).pipe(inbound);
-      inbound.on("close", () => outbound.destroy());
-      outbound.on("close", () => inbound.destroy());
-    });
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const s of this.sockets) s.destroy();
-    await new Promise((resolve) => server?.close(resolve));
-  }
-}
+import { tcpConnectionsTo } from "../support/tcp-connections.ts";
+import { startRelay, type TcpRelay } from "../support/tcp-relay.ts";
 
 /**
  * The node's events ride on the panel's one live stream to the node: when
@@ -52,7 +18,7 @@ class Relay {
 describe("RemoteNode: events on the live stream across a drop", () => {
   const id = "e7e70002";
   let daemon: DaemonProcess;
-  let relay: Relay;
+  let relay: TcpRelay;
   let direct: RemoteNode;
   let relayed: RemoteNode;
 
@@ -66,14 +32,13 @@ describe("RemoteNode: events on the live stream across a drop", () => {
       sftp: { host: "127.0.0.1", port: await freePort() },
       dataDir: "unused",
     });
-    relay = new Relay(await freePort(), daemon.config.listen.port);
-    await relay.open();
+    relay = await startRelay(daemon.config.listen.port);
     direct = new RemoteNode({ nodeId: 7, secret, baseUrl: daemon.baseUrl });
     relayed = new RemoteNode({ nodeId: 7, secret, baseUrl: `http://127.0.0.1:${relay.port}` });
     await direct.servers.createServer(id, echoDefinition());
   });
   afterAll(async () => {
-    await relay?.cut();
+    await relay?.close();
     await daemon?.destroy();
   });
 
@@ -104,17 +69,17 @@ describe("RemoteNode: events on the live stream across a drop", () => {
       await waitUntil(async () => told(heard, first) === 1, 10_000, 20);
       await waitUntil(async () => statuses.length > 0, 10_000, 20);
       // Events and live status on one connection (the events' socket is the live stream's).
-      expect(relay.connections).toBe(1);
+      expect(tcpConnectionsTo(process.pid, relay.port)).toHaveLength(1);
       expect(relayed.live.opened).toBe(1);
 
-      await relay.cut();
+      relay.cut();
       const missed = await runTask("while away");
       await waitUntil(
         async () => (await direct.tasks.runs(id, missed)).some((r) => r.finished !== null),
         10_000,
         20,
       );
-      await relay.open();
+      relay.restore();
       await waitUntil(async () => told(heard, missed) === 1, 15_000, 50);
       const after = await runTask("after");
       await waitUntil(async () => told(heard, after) === 1, 10_000, 20);
