@@ -38,7 +38,7 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
   daemonTaskRoutes(router, engine.taskOps);
   daemonHistoryRoutes(router, engine.historyOps);
   daemonEventRoutes(router, engine.events);
-  daemonLiveRoutes(router, engine.live);
+  daemonLiveRoutes(router, engine.live, engine.events);
   daemonTransferRoutes(router, engine.transferOps);
 
   const authorize = (request: IncomingMessage, path: string, requestLog: Logger) => {

@@ -1,3 +1,5 @@
+import http from "node:http";
+import https from "node:https";
 import { Readable } from "node:stream";
 import type { Static, TSchema } from "typebox";
 import { signNodeToken } from "../contract/node/node-token.ts";
@@ -35,6 +37,15 @@ export interface StreamOptions {
  * for this node and is bounded by a timeout. Once the node is known to be
  * down, a call first probes it with a one-second health check and fails with
  * ErrNodeUnreachable when that fails, instead of waiting for the full timeout.
+ *
+ * Calls go over this node's own pool of one keep-alive connection: calls made
+ * side by side (a health check beside a start) queue on it instead of each
+ * opening one, so with the live stream the panel holds two connections to the
+ * node. (A pool of node:http: undici, which would give fetch one, is not a
+ * dependency here.) Calls allowed longer than the usual bound (mayLast) go
+ * on a connection of their own while they last; streamed calls (file
+ * transfers, backups: stream()) over fetch's own pool: they can last minutes
+ * and must not hold the other calls up.
  */
 export class NodeHttp {
   /** Unknown until the first contact; only a node known to be down fails fast. */
@@ -42,10 +53,19 @@ export class NodeHttp {
   /** Times a call got an answer while the state was not "up" (NodeClient.comebacks). */
   comebacks = 0;
 
+  /** The one connection calls share (see above). */
+  private readonly pool: http.Agent;
+  /** For calls that may last (mayLast): a connection each, closed when it ends. */
+  private readonly apart: http.Agent;
+
   constructor(
     readonly address: RemoteNodeAddress,
     private readonly timeoutMs = 5000,
-  ) {}
+  ) {
+    const Agent = address.baseUrl.startsWith("https:") ? https.Agent : http.Agent;
+    this.pool = new Agent({ keepAlive: true, maxSockets: 1, maxFreeSockets: 1 });
+    this.apart = new Agent({ keepAlive: false });
+  }
 
   token(): string {
     return signNodeToken(this.address.nodeId, this.address.secret);
@@ -88,12 +108,11 @@ export class NodeHttp {
       headers["content-type"] = "text/plain";
       body = opts.text;
     }
-    const res = await this.send(method, path, { ...opts, headers, body });
-    const text = await res.text();
+    const res = await this.exchange(method, path, opts, headers, body);
+    const text = res.text;
     let parsed: unknown;
     try {
-      parsed =
-        text && (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : undefined;
+      parsed = text && res.contentType.includes("json") ? JSON.parse(text) : undefined;
     } catch {
       if (res.ok && opts.answer) throw errors.nodeAnswer(this.address.nodeId, pathOnly(path), "");
       parsed = undefined;
@@ -131,14 +150,74 @@ export class NodeHttp {
     return res;
   }
 
+  /**
+   * A call allowed longer than the node's usual bound (no bound: a start that waits for the server
+   * to be up; a deletion of minutes) goes on a connection of its own, closed when it ends (none
+   * kept): on the one connection it would hold the health checks up past their 2 s and have the
+   * node taken for down.
+   */
+  private mayLast(opts: NodeCallOptions): boolean {
+    return opts.timeoutMs === 0 || (opts.timeoutMs ?? this.timeoutMs) > this.timeoutMs;
+  }
+
+  /** One call on the pool's connection, its answer read whole (within the call's timeout). */
+  private async exchange(
+    method: string,
+    path: string,
+    opts: NodeCallOptions,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<{ ok: boolean; status: number; contentType: string; text: string }> {
+    await this.probeIfDown(opts);
+    const all: Record<string, string | number> = { ...headers, authorization: `Bearer ${this.token()}` };
+    if (body !== undefined) all["content-length"] = Buffer.byteLength(body);
+    const url = new URL(this.address.baseUrl + path);
+    const client = url.protocol === "https:" ? https : http;
+    let answer: { ok: boolean; status: number; contentType: string; text: string };
+    try {
+      answer = await new Promise((resolve, reject) => {
+        const signal = signalOf(opts, this.timeoutMs);
+        const agent = this.mayLast(opts) ? this.apart : this.pool;
+        const req = client.request(url, { method, headers: all, agent, signal }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("error", reject);
+          res.on("end", () => {
+            const status = res.statusCode ?? 0;
+            const contentType = String(res.headers["content-type"] ?? "");
+            const text = Buffer.concat(chunks).toString("utf8");
+            resolve({ ok: status >= 200 && status < 300, status, contentType, text });
+          });
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    } catch (error) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      this.state = "down";
+      throw this.unreachable(error);
+    }
+    this.reached();
+    return answer;
+  }
+
+  private async probeIfDown(opts: { evenIfDown?: boolean }): Promise<void> {
+    if (this.state === "down" && !opts.evenIfDown) {
+      await this.call("GET", "/daemon", { timeoutMs: 1000, evenIfDown: true });
+    }
+  }
+
+  private reached(): void {
+    if (this.state !== "up") this.comebacks++;
+    this.state = "up";
+  }
+
   private async send(
     method: string,
     path: string,
     opts: NodeCallOptions & { headers?: Record<string, string>; body?: BodyInit | Readable | null },
   ): Promise<Response> {
-    if (this.state === "down" && !opts.evenIfDown) {
-      await this.call("GET", "/daemon", { timeoutMs: 1000, evenIfDown: true });
-    }
+    await this.probeIfDown(opts);
     const headers: Record<string, string> = { ...opts.headers, authorization: `Bearer ${this.token()}` };
     const streamed = opts.body instanceof Readable;
     // A streamed body that fails (the browser cancelled its upload) is not the node being down.
@@ -160,8 +239,7 @@ export class NodeHttp {
       this.state = "down";
       throw this.unreachable(error);
     }
-    if (this.state !== "up") this.comebacks++;
-    this.state = "up";
+    this.reached();
     return res;
   }
 

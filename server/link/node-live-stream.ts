@@ -6,6 +6,7 @@ import {
   type NodeLive,
   type NodeLiveListener,
 } from "../contract/node/live-wire.ts";
+import type { NodeEvent } from "../contract/node/node-events.ts";
 import type { ServerStatusView } from "../contract/node/server-wire.ts";
 import type { ServerLimits } from "../templates/index.ts";
 import type { NodeHttp } from "./node-http.ts";
@@ -25,9 +26,11 @@ const pingEveryMs = 20_000;
 
 /**
  * A remote node's live stream (GET /daemon/live, contract/node/live-wire.ts):
- * one WebSocket for the status, stats and limits of every server the panel
- * watches on that node. It opens with the first watched server and closes
- * with the last; servers join and leave it by subscribe/unsubscribe frames,
+ * one WebSocket for the node's events and for the status, stats and limits of
+ * every server the panel watches on that node. It is open while someone
+ * listens to the events (the activity feed, always) or watches a server;
+ * each connection asks for the events after the last one heard, so a
+ * reconnection loses none and tells none twice. Servers join and leave it by subscribe/unsubscribe frames,
  * sent together once per turn of the event loop (a watch of a list's page
  * is one frame). A stream that drops is opened again at once, then with a
  * doubling wait; while it cannot be had, every listener hears `unreachable`
@@ -49,6 +52,11 @@ export class NodeLiveStream implements NodeLive {
   private failures = 0;
   /** The listeners have been told the node cannot be reached, and nothing came since. */
   private down = false;
+  /** Who hears the node's events, and the last event heard (the next connection resumes after it). */
+  private eventListener?: (event: NodeEvent) => void;
+  private lastEvent?: string;
+  /** The current connection was opened asking for the events. */
+  private withEvents = false;
   /** Connections opened so far (for tests). */
   opened = 0;
 
@@ -77,9 +85,42 @@ export class NodeLiveStream implements NodeLive {
       if (joined.listeners.size > 0 || this.entries.get(id) !== joined) return;
       this.entries.delete(id);
       this.fresh.delete(id);
-      if (this.entries.size === 0) this.shut();
+      if (!this.wanted) this.shut();
       else this.scheduleFlush();
     };
+  }
+
+  /**
+   * The node's events to `listener`, from after the event `after` (RemoteEvents); one listener at
+   * a time (a new one takes over). The stream reconnects by itself: nothing ends it but the stop.
+   */
+  events(after: string | undefined, listener: (event: NodeEvent) => void): () => void {
+    this.eventListener = listener;
+    this.lastEvent = after;
+    // A connection made without the events, or from another point, is made again from this one.
+    if (this.socket) this.restart();
+    else this.connect();
+    return () => {
+      if (this.eventListener !== listener) return;
+      this.eventListener = undefined;
+      if (!this.wanted) this.shut();
+    };
+  }
+
+  /** Someone needs the connection: a listener of the events, or a watcher. */
+  private get wanted(): boolean {
+    return this.eventListener !== undefined || this.entries.size > 0;
+  }
+
+  /** Drops the current connection (without a word to the watchers) and opens another at once. */
+  private restart(): void {
+    const socket = this.socket;
+    this.socket = undefined;
+    this.connected = false;
+    this.onNode.clear();
+    clearInterval(this.pinger);
+    socket?.terminate();
+    this.connect();
   }
 
   /** Whether a connection is open or being opened (for tests). */
@@ -88,11 +129,11 @@ export class NodeLiveStream implements NodeLive {
   }
 
   private connect(): void {
-    if (this.socket || this.retry || this.opening || this.entries.size === 0) return;
+    if (this.socket || this.retry || this.opening || !this.wanted) return;
     this.opening = true;
     void this.open()
       .catch(() => {
-        if (this.entries.size === 0) return;
+        if (!this.wanted) return;
         this.unreachable();
         this.again(this.maxBackoffMs);
       })
@@ -103,13 +144,18 @@ export class NodeLiveStream implements NodeLive {
 
   private async open(): Promise<void> {
     const { default: WebSocket } = await import("ws");
-    if (this.socket || this.entries.size === 0) return;
-    const url = `${this.http.address.baseUrl.replace(/^http/, "ws")}/daemon/live`;
+    if (this.socket || !this.wanted) return;
+    const withEvents = this.eventListener !== undefined;
+    const query = withEvents
+      ? `?events=1${this.lastEvent === undefined ? "" : `&after=${encodeURIComponent(this.lastEvent)}`}`
+      : "";
+    const url = `${this.http.address.baseUrl.replace(/^http/, "ws")}/daemon/live${query}`;
     const socket = new WebSocket(url, {
       headers: { authorization: `Bearer ${this.http.token()}` },
       handshakeTimeout: 5000,
     });
     this.socket = socket;
+    this.withEvents = withEvents;
     this.opened++;
     let alive = true;
     let openedAt = 0;
@@ -138,7 +184,7 @@ export class NodeLiveStream implements NodeLive {
       } catch {
         return; // A frame that is not JSON is not ours.
       }
-      this.received(frame);
+      if (this.socket === socket) this.received(frame);
     });
     // An error is followed by a close: the close decides what comes next.
     socket.on("error", () => {});
@@ -149,7 +195,7 @@ export class NodeLiveStream implements NodeLive {
       this.connected = false;
       this.onNode.clear();
       clearInterval(this.pinger);
-      if (this.entries.size === 0) return;
+      if (!this.wanted) return;
       // A stream that was up is asked for again at once (the node cut a slow reader, or restarts);
       // one that could not be had means the node is away. One that keeps dropping as soon as it
       // opens waits longer each time, as a failed one does.
@@ -173,6 +219,12 @@ export class NodeLiveStream implements NodeLive {
   }
 
   private received(frame: LiveNodeFrame): void {
+    if (frame.type === "event") {
+      if (!this.withEvents || !this.eventListener) return;
+      this.lastEvent = frame.event.id;
+      this.eventListener(frame.event);
+      return;
+    }
     const entry = this.entries.get(frame.id);
     if (!entry) return;
     if (frame.type === "status") {
@@ -187,7 +239,7 @@ export class NodeLiveStream implements NodeLive {
       this.onNode.delete(frame.id);
       this.entries.delete(frame.id);
       for (const listener of [...entry.listeners]) listener.gone();
-      if (this.entries.size === 0) this.shut();
+      if (!this.wanted) this.shut();
     }
   }
 
@@ -240,6 +292,7 @@ export class NodeLiveStream implements NodeLive {
     this.connected = false;
     this.down = false;
     this.failures = 0;
+    this.withEvents = false;
     this.onNode.clear();
     this.fresh.clear();
     if (socket) {

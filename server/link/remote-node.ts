@@ -39,9 +39,9 @@ export class RemoteNode implements NodeClient {
     this.sftp = new RemoteSftp(this.http);
     this.tasks = new RemoteTasks(this.http);
     this.history = new RemoteHistory(this.http);
-    this.events = new RemoteEvents(this.http);
     this.transfers = new RemoteTransfers(this.http);
     this.live = new NodeLiveStream(this.http);
+    this.events = new RemoteEvents(this.live);
   }
 
   get reachable(): boolean {

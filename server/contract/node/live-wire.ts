@@ -1,11 +1,14 @@
 import { type Static, Type } from "typebox";
 import type { ServerLimits } from "../../templates/index.ts";
+import { NodeEvent } from "./node-events.ts";
 import type { ServerStatusView, StatsView } from "./server-wire.ts";
 
 /**
  * One live stream per node (GET /daemon/live, a WebSocket): the status, stats
  * and limits of every server the panel watches there, on one connection
- * whatever the number of servers. The panel names the servers it wants
+ * whatever the number of servers, and (asked for with `?events=1`) the
+ * node's events (node-events.ts) on the same connection, so the panel holds
+ * one socket per node for both. The panel names the servers it wants
  * (`subscribe` / `unsubscribe`); the node answers each one's status at once,
  * then a status frame on each change and a stats frame per sample while it runs.
  *
@@ -70,8 +73,28 @@ export type NodeLiveStatsFrame = Static<typeof NodeLiveStatsFrame>;
 export const NodeLiveGoneFrame = Type.Object({ type: Type.Literal("gone"), id: ServerId });
 export type NodeLiveGoneFrame = Static<typeof NodeLiveGoneFrame>;
 
-export const LiveNodeFrame = Type.Union([NodeLiveStatusFrame, NodeLiveStatsFrame, NodeLiveGoneFrame]);
+/** Node → panel: one of the node's events, in order (only on a stream opened with `?events=1`). */
+export const NodeLiveEventFrame = Type.Object({ type: Type.Literal("event"), event: NodeEvent });
+export type NodeLiveEventFrame = Static<typeof NodeLiveEventFrame>;
+
+export const LiveNodeFrame = Type.Union([
+  NodeLiveStatusFrame,
+  NodeLiveStatsFrame,
+  NodeLiveGoneFrame,
+  NodeLiveEventFrame,
+]);
 export type LiveNodeFrame = Static<typeof LiveNodeFrame>;
+
+/**
+ * The stream's query. `events=1`: the node's events come on it too, first those it still keeps
+ * after the event `after` (all it keeps when `after` is unknown to it), then each as it comes;
+ * a panel reconnecting gives the last event it heard, so none is lost or told twice.
+ */
+export const LiveQuery = Type.Object({
+  events: Type.Optional(Type.Literal("1")),
+  after: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export type LiveQuery = Static<typeof LiveQuery>;
 
 // The TypeBox shapes and the interfaces the rest of the seam uses may not drift apart.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

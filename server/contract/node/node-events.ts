@@ -28,7 +28,7 @@ export const NodeActivity = Type.Object({
 });
 export type NodeActivity = Static<typeof NodeActivity>;
 
-/** One frame of GET /daemon/events. */
+/** One event: a frame of GET /daemon/events, or the `event` of a live-wire.ts event frame. */
 export const NodeEvent = Type.Object({
   id: Type.String(),
   type: Type.Literal("activity"),

@@ -1,10 +1,12 @@
 import type { WebSocket } from "ws";
 import {
   type LiveNodeFrame,
+  LiveQuery,
   LiveRequestFrame,
   type NodeLive,
   type NodeLiveListener,
 } from "../../contract/node/live-wire.ts";
+import type { NodeEvents } from "../../contract/node/node-events.ts";
 import { boundedSend } from "../../http/socket-send.ts";
 import type { Router } from "../http/router.ts";
 
@@ -21,12 +23,16 @@ const loadValue = () => (valueModule ??= import("typebox/value"));
  * servers by id; each subscribed server's status (with its limits) comes at
  * once and on each change, its stats per sample while it runs. A subscribe
  * of a server already on the stream starts it anew (its status comes again),
- * for a panel that needs it told afresh. A panel that reads too slowly is cut
- * off (1013) and subscribes again on its new connection.
+ * for a panel that needs it told afresh. With `?events=1` the node's events
+ * come on it too, from after `?after=` (the panel's one socket to the node).
+ * A panel that reads too slowly is cut off (1013) and subscribes again on its
+ * new connection, from its last event.
  */
-export function daemonLiveRoutes(api: Router, live: NodeLive): void {
-  api.socket("/daemon/live", {}, (socket) => {
+export function daemonLiveRoutes(api: Router, live: NodeLive, events: NodeEvents): void {
+  api.socket("/daemon/live", { query: LiveQuery }, (socket, request) => {
     const send = boundedSend(socket);
+    let closed = false;
+    let endEvents: (() => void) | undefined;
     const watching = new Map<string, () => void>();
     const frame = (f: LiveNodeFrame) => send(JSON.stringify(f));
     const listener = (id: string): NodeLiveListener => ({
@@ -38,6 +44,18 @@ export function daemonLiveRoutes(api: Router, live: NodeLive): void {
       },
       unreachable: () => {},
     });
+    if (request.query.events === "1") {
+      void events
+        .subscribe(
+          request.query.after,
+          (event) => frame({ type: "event", event }),
+          () => socket.close(),
+        )
+        .then((end) => {
+          if (closed) end();
+          else endEvents = end;
+        });
+    }
     const checker = loadValue();
     // Listened to at once: the panel's first subscribe follows the upgrade without a pause.
     socket.on("message", async (data) => {
@@ -57,6 +75,8 @@ export function daemonLiveRoutes(api: Router, live: NodeLive): void {
       }
     });
     socket.on("close", () => {
+      closed = true;
+      endEvents?.();
       for (const stop of watching.values()) stop();
       watching.clear();
     });
