@@ -22,7 +22,9 @@ let compiler: Promise<typeof import("fast-json-stringify")> | undefined;
  * one run, best of 7 rounds of 200, on a loaded 2-core machine): a 1,000-entry
  * folder listing in 0.25 of JSON.stringify's time (150 against 611 µs), a
  * 24-hour history of 1,440 points in 0.81 (3.6 against 4.4 ms), a 64 KiB
- * console in 0.74 (123 against 166 µs).
+ * console in 0.74 (123 against 166 µs). Packed apart in the daemon bundle
+ * (scripts/build-server.mjs): 75 KB more file, the same settled idle RSS
+ * (54 MiB before and after, bench/idle-rss.ts, 2 rounds of 90 s).
  */
 export async function serializerFor(schema: TSchema): Promise<Serialize> {
   const known = compiled.get(schema);
