@@ -112,7 +112,8 @@ const panelFiles = [...current].filter((f) => f.endsWith(".mjs"));
 
 // The daemon's packages that only a rarely used part loads, each by a dynamic
 // import() (a query, Docker, an archive or a backup, the first SFTP or
-// WebSocket connection, the first request checked by TypeBox). In the daemon bundle
+// WebSocket connection, the first request checked by TypeBox, the first answer
+// written by its schema's serializer). In the daemon bundle
 // they are packed apart: compressed at the end of the file, on comment lines
 // the JavaScript parser skips, and unpacked into a function on first use.
 // Parsed with the rest, their 1.2 MB of code (gamedig alone brings 0.5 MB
@@ -129,6 +130,7 @@ const packedPackages = [
   "@aws-sdk/lib-storage",
   "gamedig",
   "dockerode",
+  "fast-json-stringify",
   "ssh2",
   "tar",
   "typebox/compile",

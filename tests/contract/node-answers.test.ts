@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signNodeToken } from "../../server/contract/node/node-token.ts";
 import { RemoteNode } from "../../server/link/remote-node.ts";
@@ -154,5 +156,66 @@ describe("a real daemon checks each request against the contract", () => {
     expect((await call("POST", "/daemon/server/abc00003/flags", { autoStart: true })).status).toBe(204);
     const flags = await call("GET", "/daemon/server/abc00003/flags");
     expect(flags.body).toEqual({ autoStart: true, autoRestartOnCrash: false, autoRestartOnGraceful: false });
+  });
+
+  it("answers only the fields its answer schema names: a history point's extra fields on disk stay home", async () => {
+    // Hourly roll-ups as a node keeps them, one with a field no schema names (as a newer node's might).
+    const hour = 3_600_000;
+    const start = Math.floor(Date.now() / hour) * hour - 5 * hour;
+    const rolled = [0, 1, 2].map((i) => ({
+      time: start + i * hour,
+      cpu: 10 + i,
+      memory: 1_000_000 * (i + 1),
+      n: 120,
+      min: { cpu: 1, memory: 1000, n: 120 },
+      max: { cpu: 50, memory: 9_000_000 },
+      sampledBy: "/srv/outpost/internal",
+    }));
+    await daemon.stop();
+    const historyDir = path.join(daemon.config.dataDir, "history");
+    fs.mkdirSync(historyDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(historyDir, "node.hourly.jsonl"),
+      rolled.map((p) => `${JSON.stringify(p)}\n`).join(""),
+    );
+    await daemon.start();
+    const history = await call("GET", "/daemon/stats/history?range=7d");
+    expect(history.status).toBe(200);
+    expect(history.text).not.toContain("sampledBy");
+    expect((history.body as { points: unknown[] }).points).toEqual(
+      rolled.map(({ n: _n, sampledBy: _by, min, ...point }) => ({
+        ...point,
+        min: { cpu: min.cpu, memory: min.memory },
+      })),
+    );
+  });
+
+  it("sends the parts its schemas leave open whole: a definition's run, a task's operations", async () => {
+    const echo = echoDefinition();
+    const definition = echoDefinition({
+      run: {
+        ...echo.run,
+        pre: [{ type: "writefile", target: "motd.txt", text: "${motd}" }],
+        environmentVars: { GREETING: "${motd}", LANG: "C.UTF-8" },
+      },
+    });
+    expect((await call("PUT", "/daemon/server/abc00004", definition)).status).toBe(200);
+    const stored = await call("GET", "/daemon/server/abc00004/definition");
+    expect(stored.body).toMatchObject({
+      run: definition.run,
+      data: definition.data,
+      requirements: definition.requirements,
+    });
+    const operations = [
+      { type: "console", message: "hello" },
+      { type: "writefile", target: "notes/today.txt", text: "line one\nline two" },
+    ];
+    const created = await call("POST", "/daemon/server/abc00004/tasks", { name: "Notes", operations });
+    expect(created.status).toBe(200);
+    const { id } = created.body as { id: string };
+    expect((await call("GET", `/daemon/server/abc00004/tasks/${id}`)).body).toMatchObject({
+      name: "Notes",
+      operations,
+    });
   });
 });

@@ -1,4 +1,10 @@
-import { ArchiveBody, ExtractQuery, FileActionBody, WriteQuery } from "../../contract/node/file-wire.ts";
+import {
+  ArchiveBody,
+  ExtractQuery,
+  FileActionBody,
+  FileListing,
+  WriteQuery,
+} from "../../contract/node/file-wire.ts";
 import { NodeServerParams as Id } from "../../contract/node/server-wire.ts";
 import {
   abortedWhenGone,
@@ -28,7 +34,8 @@ export function daemonFileRoutes(api: Router, ops: FileOps): void {
     api.route({
       methods: ["GET", "HEAD"],
       url,
-      schemas: { params: Id },
+      // A folder's listing is written with FileListing's serializer; a file's bytes go as they are.
+      schemas: { params: Id, answer: FileListing },
       handler: async (request, reply) => {
         const read = await ops
           .read(request.params.id, pathOf(request), request.headers.range)

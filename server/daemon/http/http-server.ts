@@ -7,6 +7,7 @@ import { errorHeaders } from "../../http/error-headers.ts";
 import { drainRequest, StreamedBody } from "../../http/file-http.ts";
 import { redactUrl } from "../../http/log-redaction.ts";
 import { firstBreak } from "../../http/schema-check.ts";
+import { serializerFor } from "./answer-serializer.ts";
 import type { Logger } from "./logger.ts";
 import { Reply } from "./reply.ts";
 import { readBody } from "./request-body.ts";
@@ -20,7 +21,9 @@ export interface HttpServerOptions {
   authorize(request: IncomingMessage, path: string, log: Logger): void;
   /**
    * Checks each JSON answer against its route's `answer` schema before it goes
-   * out; one that breaks it is logged and answered 500. On in tests (and with
+   * out; one that breaks it is logged and answered 500. (Every answer of such
+   * a route is written by that schema's serializer, check or not, see
+   * answer-serializer.ts; the serializer drops and coerces silently.) On in tests (and with
    * OUTPOST_CHECK_ANSWERS=1), off by default: the panel checks every answer it
    * reads anyway, and a check per console or stats poll is time a node's
    * game servers could use.
@@ -90,6 +93,7 @@ export class HttpServer {
       const { route } = match;
       request.body = route.upload ? new StreamedBody(req) : await readBody(req);
       if (route.schemas.body) request.body = await valid(route.schemas.body, request.body, "body");
+      if (route.schemas.answer) reply.serialize = await serializerFor(route.schemas.answer);
       const result = await route.handler?.(request, reply);
       if (reply.sent) return;
       if (this.options.checkAnswers && route.schemas.answer && result !== undefined) {
@@ -102,6 +106,7 @@ export class HttpServer {
         res.destroy();
         return;
       }
+      reply.serialize = undefined;
       // What the handler had set stays (a 416's Content-Range), as with Fastify.
       for (const [name, value] of Object.entries(errorHeaders(apiError))) reply.header(name, value);
       if (apiError.status === 413) {

@@ -2,19 +2,24 @@ import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { HttpReply } from "../../http/file-http.ts";
+import type { Serialize } from "./answer-serializer.ts";
 
 /**
  * One answer, sent as Fastify sent the daemon's: an object or array as JSON
  * (`application/json; charset=utf-8`), text as text/plain, bytes and streams
  * as they are (octet-stream unless a type was set), nothing as an empty
- * body. HEAD gets the headers only. A stream that fails after its headers
- * went out ends the connection, so the reader sees a cut, not a short file.
+ * body. A route with an `answer` schema writes its JSON with that schema's
+ * serializer (answer-serializer.ts): only the fields the schema names. HEAD
+ * gets the headers only. A stream that fails after its headers went out ends
+ * the connection, so the reader sees a cut, not a short file.
  */
 export class Reply implements HttpReply {
   private code = 200;
   private readonly headers: Record<string, string> = {};
   /** A payload was given (send() was called); the handler's return value is then not sent. */
   sent = false;
+  /** The route's answer serializer; an error envelope is sent without it. */
+  serialize: Serialize | undefined;
 
   constructor(
     readonly raw: ServerResponse,
@@ -31,24 +36,26 @@ export class Reply implements HttpReply {
     return this;
   }
 
+  /** Serialises at once: an answer the serializer refuses (a required field missing) throws here, to be a 500. */
   send(payload?: unknown): this {
-    this.sent = true;
-    const done = this.write(payload);
-    done.catch(() => this.raw.destroy());
-    return this;
-  }
-
-  private async write(payload: unknown): Promise<void> {
-    const { raw } = this;
-    if (raw.headersSent || raw.destroyed) return;
     let body: string | Buffer | Readable | undefined;
     let type: string | undefined;
     if (payload instanceof Readable) [body, type] = [payload, "application/octet-stream"];
     else if (Buffer.isBuffer(payload)) [body, type] = [payload, "application/octet-stream"];
     else if (typeof payload === "string") [body, type] = [payload, "text/plain; charset=utf-8"];
     else if (payload !== undefined && payload !== null) {
-      [body, type] = [JSON.stringify(payload), "application/json; charset=utf-8"];
+      const json = this.serialize ? this.serialize(payload) : JSON.stringify(payload);
+      [body, type] = [json, "application/json; charset=utf-8"];
     }
+    this.sent = true;
+    const done = this.write(body, type);
+    done.catch(() => this.raw.destroy());
+    return this;
+  }
+
+  private async write(body: string | Buffer | Readable | undefined, type: string | undefined): Promise<void> {
+    const { raw } = this;
+    if (raw.headersSent || raw.destroyed) return;
     if (type && !this.headers["content-type"]) this.headers["content-type"] = type;
     if (
       !(body instanceof Readable) &&

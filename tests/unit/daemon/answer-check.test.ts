@@ -21,6 +21,7 @@ describe("the daemon checks its answers against the route's answer schema", () =
     const Answer = Type.Object({ count: Type.Integer() });
     router.get("/daemon/good", { answer: Answer }, () => ({ count: 3 }));
     router.get("/daemon/bad", { answer: Answer }, () => ({ count: "three" }));
+    router.get("/daemon/loose", { answer: Answer }, () => ({ count: "3" }));
     const out = new PassThrough();
     let log = "";
     out.on("data", (chunk) => (log += chunk));
@@ -42,8 +43,15 @@ describe("the daemon checks its answers against the route's answer schema", () =
     expect(log()).toContain('the answer of /daemon/bad breaks its schema at \\"count\\"');
   });
 
-  it("leaves answers unchecked when checking is off (a node in production)", async () => {
+  it("leaves answers unchecked when checking is off (a node in production): the serializer coerces or fails", async () => {
     const { base } = await serve(false);
-    expect(await (await fetch(`${base}/daemon/bad`)).json()).toEqual({ count: "three" });
+    // What the check would refuse goes out coerced to the schema's type...
+    expect(await (await fetch(`${base}/daemon/loose`)).json()).toEqual({ count: 3 });
+    // ...or, when it cannot be, is a 500 in the envelope rather than a wrong shape.
+    const bad = await fetch(`${base}/daemon/bad`);
+    expect(bad.status).toBe(500);
+    expect(await bad.json()).toEqual({
+      error: { code: "ErrUnknownError", msg: "an unexpected error occurred" },
+    });
   });
 });
