@@ -14,6 +14,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
     reason: "reads or writes the panel's tables itself, or restarts a panel on the database it wrote",
     files: [
       "activity",
+      "activity-secrets",
       "backup-targets",
       "backups",
       "cli",
