@@ -177,7 +177,9 @@ export class NodeHttp {
     try {
       answer = await new Promise((resolve, reject) => {
         const signal = signalOf(opts, this.timeoutMs);
-        const agent = this.mayLast(opts) ? this.apart : this.pool;
+        // A health check never queues behind another call on the one connection: a slow answer
+        // there (a big folder's listing) would have the node taken for down.
+        const agent = this.mayLast(opts) || opts.evenIfDown ? this.apart : this.pool;
         const req = client.request(url, { method, headers: all, agent, signal }, (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
