@@ -2,6 +2,12 @@ import { defineConfig } from "@playwright/test";
 
 /** Specs that change panel-wide settings or depend on their values. */
 const panelWide = /\/(settings|first-use|offline|server-users|admin-shell)\.spec\.ts$/;
+/**
+ * Run alone, after the rest: the template editor's walk-through found its form disabled (the draft
+ * read as no JSON) in both full runs on two workers, and never alone, under CPU load, or beside the
+ * specs that ran with it. Until that is understood, it runs as it always passed: with nothing beside it.
+ */
+const alone = /\/templates\.spec\.ts$/;
 
 /**
  * End-to-end tests in Debian's Chromium against real panels started by the
@@ -44,7 +50,8 @@ export default defineConfig({
     // They set the company name or the mail provider, or look at them (the title, an invitation's
     // link or mail): one file at a time, beside the rest. First, so the long one does not run last alone.
     { name: "preact-panel-wide", testMatch: panelWide, workers: 1 },
-    { name: "preact", testIgnore: [/react-smoke/, panelWide] },
+    { name: "preact", testIgnore: [/react-smoke/, panelWide, alone] },
     { name: "react", testMatch: /react-smoke/ },
+    { name: "preact-alone", testMatch: alone, dependencies: ["preact-panel-wide", "preact", "react"] },
   ],
 });
