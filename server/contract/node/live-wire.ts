@@ -1,7 +1,8 @@
 import { type Static, Type } from "typebox";
 import type { ServerLimits } from "../../templates/index.ts";
 import { NodeEvent } from "./node-events.ts";
-import type { ServerStatusView, StatsView } from "./server-wire.ts";
+import { ServerStatusView, type StatsView } from "./server-wire.ts";
+import { WireServerLimits } from "./template-wire.ts";
 
 /**
  * One live stream per node (GET /daemon/live, a WebSocket): the status, stats
@@ -29,24 +30,6 @@ export const LiveRequestFrame = Type.Object({
 });
 export type LiveRequestFrame = Static<typeof LiveRequestFrame>;
 
-/** ServerStatusView as TypeBox (the checks below keep the two the same shape). */
-export const LiveServerStatus = Type.Object({
-  running: Type.Boolean(),
-  installing: Type.Boolean(),
-  installed: Type.Optional(Type.Boolean()),
-  starting: Type.Optional(Type.Boolean()),
-  installFailure: Type.Optional(Type.String()),
-  crashed: Type.Optional(Type.Boolean()),
-});
-
-/** ServerLimits as TypeBox; absent values are the node's defaults, already filled in by the node. */
-export const LiveLimits = Type.Object({
-  memoryMiB: Type.Optional(Type.Number()),
-  pids: Type.Optional(Type.Number()),
-  cpuPercent: Type.Optional(Type.Number()),
-  diskMiB: Type.Optional(Type.Number()),
-});
-
 /**
  * Node → panel: a server's status, with the limits in force, on subscribe and on each change.
  * The limits ride here so that a start needs no round trip of its own to read them.
@@ -54,8 +37,9 @@ export const LiveLimits = Type.Object({
 export const NodeLiveStatusFrame = Type.Object({
   type: Type.Literal("status"),
   id: ServerId,
-  status: LiveServerStatus,
-  limits: LiveLimits,
+  status: ServerStatusView,
+  /** Absent values are the node's defaults, already filled in by the node. */
+  limits: WireServerLimits,
 });
 export type NodeLiveStatusFrame = Static<typeof NodeLiveStatusFrame>;
 
@@ -95,13 +79,6 @@ export const LiveQuery = Type.Object({
   after: Type.Optional(Type.String({ maxLength: 100 })),
 });
 export type LiveQuery = Static<typeof LiveQuery>;
-
-// The TypeBox shapes and the interfaces the rest of the seam uses may not drift apart.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameStatus: Same<Static<typeof LiveServerStatus>, ServerStatusView> = true;
-const sameLimits: Same<Static<typeof LiveLimits>, ServerLimits> = true;
-void sameStatus;
-void sameLimits;
 
 /** What one watcher of a server hears from the node's live stream. */
 export interface NodeLiveListener {
