@@ -7,6 +7,7 @@
 # bubblewrap, the sandbox every game server of the host environment runs in,
 # and Docker's engine (docker.io, for the docker environment's tests, which start their own dockerd
 # when none runs) with the static busybox their test image is built from (no registry needed),
+# MariaDB's server (database hosts and the import from Pterodactyl or Pelican run their tests against it),
 # and HAProxy (with curl), the load balancer the scale-out test puts in front of several panels (deploy/haproxy.cfg).
 # Idempotent: installs only what is missing. Fails loudly when it cannot.
 set -euo pipefail
@@ -28,6 +29,7 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # Only the static build can be copied alone into an image.
 { [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1; } || missing+=(busybox-static)
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+[ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
 # The README's scale-out steps (run by that test) wait for the balancer with curl.
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 
@@ -54,6 +56,7 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "system-deps: Post
 [ -x /usr/games/openttd ] || { echo "system-deps: OpenTTD still missing" >&2; exit 1; }
 [ -x /usr/sbin/dockerd ] || [ -x /usr/bin/dockerd ] || { echo "system-deps: dockerd still missing" >&2; exit 1; }
 [ -x /usr/sbin/haproxy ] || { echo "system-deps: haproxy still missing" >&2; exit 1; }
+[ -x /usr/sbin/mariadbd ] || { echo "system-deps: MariaDB still missing" >&2; exit 1; }
 for program in xz bzip2 zstd sftp ssh ssh-keyscan ssh-keygen bwrap; do
   command -v "$program" >/dev/null 2>&1 || { echo "system-deps: $program still missing" >&2; exit 1; }
 done
