@@ -33,6 +33,7 @@ import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
 import { selfOtpRoutes } from "./api/self-otp.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
+import { serverLimitRoutes } from "./api/server-limits.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
 import { serverRoutes } from "./api/servers.ts";
@@ -115,6 +116,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     nodeRoutes,
     serverRoutes,
     statsHistoryRoutes,
+    serverLimitRoutes,
     serverSocketRoutes,
     liveRoutes,
     fileRoutes,

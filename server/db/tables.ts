@@ -89,6 +89,10 @@ export interface ServerTable {
   type: string;
   icon: string;
   created_at: number;
+  /** Port allocations it may hold beyond its primary one (0016; panel/server-limits.ts). */
+  allocation_limit: Generated<number>;
+  /** Databases it may hold (0016). */
+  database_limit: Generated<number>;
 }
 
 /**

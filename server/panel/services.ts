@@ -22,6 +22,7 @@ import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
 import { Permissions } from "./permissions.ts";
 import { ServerClients } from "./server-clients.ts";
+import { ServerLimits } from "./server-limits.ts";
 import { ServerTransfers } from "./server-transfers.ts";
 import { ServerUsers } from "./server-users.ts";
 import { Servers } from "./servers.ts";
@@ -54,6 +55,8 @@ export interface PanelServices {
   mailer: Mailer;
   nodes: Nodes;
   servers: Servers;
+  /** How many extra port allocations and databases each server may hold. */
+  serverLimits: ServerLimits;
   /** Moving servers between nodes. */
   transfers: ServerTransfers;
   templates: TemplateRepos;
@@ -183,6 +186,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     mailer,
     nodes,
     servers,
+    serverLimits: new ServerLimits(db),
     transfers: new ServerTransfers(db, permissions, nodes, settings, live),
     templates,
     sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),

@@ -104,6 +104,7 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/servers/:id/stop": { action: "server.stop" },
   "POST /api/servers/:id/kill": { action: "server.kill" },
   "POST /api/servers/:id/transfer": { action: "server.transfer" },
+  "PUT /api/servers/:id/limits": { action: "server.limits", details: (r) => ({ ...body(r) }) },
   "POST /api/servers/:id/install": { action: "server.install" },
   "POST /api/servers/:id/reload": { action: "server.reload" },
   // The command as typed: what an operator most wants to know of a console.

@@ -15,6 +15,7 @@ import { notifications } from "./0012-notifications.ts";
 import { sharedLimits } from "./0013-shared-limits.ts";
 import { backupTargets } from "./0014-backup-targets.ts";
 import { serverTransfers } from "./0015-server-transfers.ts";
+import { serverHostingLimits } from "./0016-server-hosting-limits.ts";
 
 /**
  * One set of migrations for SQLite and PostgreSQL, one file each, in the order they run. The
@@ -38,6 +39,7 @@ export function migrations(dialect: Dialect): MigrationProvider {
     "0013_shared_limits": sharedLimits,
     "0014_backup_targets": backupTargets,
     "0015_server_transfers": serverTransfers,
+    "0016_server_hosting_limits": serverHostingLimits,
   };
   return { getMigrations: async () => list };
 }
