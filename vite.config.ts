@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { lingui } from "@lingui/vite-plugin";
 import type { ChunkingContext } from "rolldown";
 import { defineConfig, type LogLevel, type Plugin } from "vite";
@@ -88,7 +89,10 @@ export default defineConfig(({ mode }) => {
   const realReact = mode === "react";
   const inTests = Boolean(process.env.VITEST);
   const outDir = realReact ? "dist-react" : "dist";
+  const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
   return {
+    // The version the sidebar shows (the web app is built and served with the panel of that version).
+    define: { __OUTPOST_VERSION__: JSON.stringify(version) },
     // OUTPOST_BUILD_LOG=info shows the bundler's full report again.
     logLevel: (process.env.OUTPOST_BUILD_LOG as LogLevel | undefined) ?? "warn",
     resolve: { alias: realReact || inTests ? {} : preactAlias },

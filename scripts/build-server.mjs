@@ -109,6 +109,30 @@ for (const name of fs.readdirSync(panelDir)) {
   if (!current.has(file) && fs.statSync(file).mtimeMs < Date.now() - 24 * 3600_000) fs.rmSync(file);
 }
 const panelFiles = [...current].filter((f) => f.endsWith(".mjs"));
+// The npm packages the built panel imports (left external above): a release (scripts/release.mjs)
+// ships these and what they depend on, and nothing else of node_modules.
+const packageOf = (specifier) =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
+const importedPackages = new Set();
+for (const output of Object.values(built.metafile.outputs))
+  for (const imported of output.imports)
+    if (imported.external && !imported.path.startsWith("node:"))
+      importedPackages.add(packageOf(imported.path));
+// …and those the server loads with createRequire(import.meta.url)(…) or resolves to a file, which
+// the bundler leaves as they are (pg, Fastify's form parser, Swagger UI's files).
+for (const file of fs.readdirSync(path.join(root, "server"), { recursive: true }))
+  if (String(file).endsWith(".ts"))
+    for (const [, name] of fs
+      .readFileSync(path.join(root, "server", String(file)), "utf8")
+      .matchAll(/createRequire\(import\.meta\.url\)(?:\.resolve)?\(\s*"([^"]+)"/g))
+      importedPackages.add(packageOf(name));
+fs.writeFileSync(
+  path.join(panelDir, "imported-packages.json"),
+  `${JSON.stringify([...importedPackages].sort(), null, 2)}\n`,
+);
 
 // The daemon's packages that only a rarely used part loads, each by a dynamic
 // import() (a query, Docker, an archive or a backup, the first SFTP or

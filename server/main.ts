@@ -2,11 +2,13 @@ import "./regexp-guard.ts";
 import { parseArgs } from "node:util";
 
 const usage = `usage: outpost <command>
+  --version                               print the version
   serve [--no-local-node]                 start the panel (and its local node)
   daemon --config FILE                    run a node on its own (the file comes from the node's deployment page)
   user add --email E --username U [--password P] [--admin]
   user passwd --email E [--password P]
   migrate                                 apply database migrations and exit
+  upgrade check                           what this version changes for this installation (changes nothing)
   template check FILE|FOLDER…             convert and validate templates and eggs without saving
 
 Configuration comes from the environment: OUTPOST_PORT (8080), OUTPOST_HOST (0.0.0.0),
@@ -20,6 +22,11 @@ async function main(argv: string[]): Promise<void> {
     console.log(usage);
     return;
   }
+  if (command === "--version" || command === "version") {
+    const { productVersion } = await import("./version.ts");
+    console.log(`outpost ${productVersion}`);
+    return;
+  }
   if (command === "daemon") {
     const { values } = parseArgs({ args: rest, options: { config: { type: "string" } } });
     if (!values.config) throw new Error(`daemon needs --config FILE\n${usage}`);
@@ -31,7 +38,7 @@ async function main(argv: string[]): Promise<void> {
     if (!templateCheck(rest.slice(1))) process.exitCode = 1;
     return;
   }
-  if (!["serve", "user", "migrate"].includes(command))
+  if (!["serve", "user", "migrate", "upgrade"].includes(command))
     throw new Error(`unknown command "${command}"\n${usage}`);
   const { panelCommand } = await import("./cli/panel-command.ts");
   return panelCommand(command, rest);

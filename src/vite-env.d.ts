@@ -13,3 +13,6 @@ declare module "@babel/core" {
     options: Record<string, unknown>,
   ): Promise<{ code?: string | null; map?: import("vite").Rollup.SourceMapInput } | null>;
 }
+
+/** package.json's version, set by the build (vite.config.ts). */
+declare const __OUTPOST_VERSION__: string;

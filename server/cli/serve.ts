@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { buildApp } from "../app.ts";
 import type { ComposedPanel } from "../compose.ts";
 import type { PanelConfig } from "../config.ts";
@@ -8,6 +10,12 @@ import type { Reservation } from "../panel/live-connections.ts";
 import { localNodeId } from "../panel/nodes.ts";
 import type { PanelServices } from "../panel/services.ts";
 import { panelBeatMs } from "../panel/shared-state.ts";
+import { repoRoot } from "../repo-root.ts";
+
+/** How this installation runs the `outpost` command: from a checkout through npm, or a release's own. */
+function outpostCommand(): string {
+  return fs.existsSync(path.join(repoRoot, "server")) ? "npm run outpost --" : "outpost";
+}
 
 /** `outpost serve`: the panel until SIGINT/SIGTERM. */
 export async function serve(
@@ -22,7 +30,7 @@ export async function serve(
   if ((await services.accounts.count()) === 0) {
     app.log.warn(
       "no user exists yet: create the first administrator with " +
-        '"npm run outpost -- user add --admin --email you@example.com --username admin" ' +
+        `"${outpostCommand()} user add --admin --email you@example.com --username admin" ` +
         "(or set OUTPOST_ADMIN_EMAIL, OUTPOST_ADMIN_USERNAME and OUTPOST_ADMIN_PASSWORD before starting)",
     );
   }

@@ -11,6 +11,9 @@ import { routes } from "./routes";
 import { closeIfNarrow, setMini, sidebarMini, sidebarOpen, wideWindow } from "./sidebarState";
 import "./sidebar.css";
 
+/** The panel's version (package.json, set by the build). */
+const version = __OUTPOST_VERSION__;
+
 // Lists the permitted nav routes of the table with icon, label and hotkey; mini toggle; logout.
 export function Sidebar() {
   const { i18n } = useLingui();
@@ -83,6 +86,11 @@ export function Sidebar() {
           <Icon name="logout" className="flip-rtl" />
           <span className="nav-label">{t`Logout`}</span>
         </button>
+        {!mini && (
+          <p className="sidebar-version" data-testid="panel-version">
+            {t`Outpost version ${version}`}
+          </p>
+        )}
       </div>
     </aside>
   );
