@@ -29,6 +29,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "sftp",
       "transfer-claim",
       "template-repo-addresses",
+      "upgrade",
     ],
   },
   { reason: "lists with filters, search, paging and sorting", files: ["users", "servers", "stats-history"] },
