@@ -30,6 +30,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "transfer-claim",
       "template-repo-addresses",
       "upgrade",
+      "upgrade-check",
     ],
   },
   { reason: "lists with filters, search, paging and sorting", files: ["users", "servers", "stats-history"] },

@@ -2,8 +2,9 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { openDatabase } from "../../server/db/database.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -17,15 +18,31 @@ const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), 
  */
 describe("the upgrade report", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-upgrade-"));
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // On PostgreSQL (the api-postgres project) a database of the test's own, dropped after.
+  const postgresUrl = process.env.OUTPOST_TEST_DB === "postgres" ? inject("postgresUrl") : undefined;
+  const databaseName = `t_upgrade_check_${process.pid}`;
+  const databaseUrl = postgresUrl?.replace(/\/[^/]*$/, `/${databaseName}`);
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+  beforeAll(async () => {
+    if (postgresUrl) await admin(`CREATE DATABASE ${databaseName}`);
+  });
+  afterAll(async () => {
+    if (postgresUrl) await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
   const outpost = (...args: string[]) =>
     spawnSync(process.execPath, [bin, ...args], {
       encoding: "utf8",
-      env: { ...process.env, OUTPOST_DATA_DIR: dataDir, DATABASE_URL: "" },
+      env: { ...process.env, OUTPOST_DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "" },
       timeout: 60_000,
     });
 
-  it("names what changes and the servers that will not start, before migrating, and once", () => {
+  it("names what changes and the servers that will not start, before migrating, and once", async () => {
     expect(outpost("--version").stdout.trim()).toBe(`outpost ${version}`);
     const made = outpost(
       "user",
@@ -39,14 +56,26 @@ describe("the upgrade report", () => {
     );
     expect(made.status, made.stderr).toBe(0);
     // What a 0.2.0 panel left: its version, a server row and the local node's definition of it.
-    const db = new Database(path.join(dataDir, "outpost.db"));
-    db.prepare("UPDATE settings SET value = ? WHERE key = 'outpost.openedWithVersion'").run(
-      JSON.stringify("0.2.0"),
-    );
-    db.prepare(
-      "INSERT INTO servers (id, name, node_id, ip, port, type, icon, created_at) VALUES (?, ?, 0, '', 0, 'test', '', 0)",
-    ).run("0ld5he11", "Old shell server");
-    db.close();
+    const opened = openDatabase({ databaseUrl, dataDir });
+    await opened.db
+      .updateTable("settings")
+      .set({ value: JSON.stringify("0.2.0") })
+      .where("key", "=", "outpost.openedWithVersion")
+      .execute();
+    await opened.db
+      .insertInto("servers")
+      .values({
+        id: "0ld5he11",
+        name: "Old shell server",
+        node_id: 0,
+        ip: "",
+        port: 0,
+        type: "test",
+        icon: "",
+        created_at: 0,
+      })
+      .execute();
+    await opened.close();
     const servers = path.join(dataDir, "node", "servers");
     fs.mkdirSync(servers, { recursive: true });
     const definition = echoDefinition({
