@@ -100,10 +100,19 @@ describe("the node's console lines in the page's language", () => {
     i18n.loadAndActivate({ locale: "en", messages: {} });
   });
 
+  it('counts crashes as a plural (issue 41: it read "1 times")', () => {
+    expect(nodeMessage(nodeMessageText("crashLimit", { count: 1 }))).toEqual([
+      "Server crashed 1 time in a row; not restarting it",
+    ]);
+    expect(nodeMessage(nodeMessageText("crashLimit", { count: 3 }))).toEqual([
+      "Server crashed 3 times in a row; not restarting it",
+    ]);
+  });
+
   it("reads a task run's own lines by the same table, in the page's language (German)", () => {
     i18n.loadAndActivate({ locale: "de-DE", messages: catalog("de_DE") });
     expect(nodeMessage(nodeMessageText("taskOperation", { number: 2, type: "console" }))).toEqual([
-      "Vorgang 2: console",
+      "Vorgang 2: Zeile an die Konsole senden",
     ]);
     expect(nodeMessage(nodeMessageText("taskBackupRemoved", { file: "a.tar.gz", keep: 1 }))).toEqual([
       "Backup ",
@@ -111,10 +120,10 @@ describe("the node's console lines in the page's language", () => {
       " entfernt (1 Backup wird behalten)",
     ]);
     const failed = "operation 1 (command): exit status 2";
-    expect(nodeMessage(failed)).toEqual(["Vorgang 1 (command): ", { quoted: "exit status 2" }]);
+    expect(nodeMessage(failed)).toEqual(["Vorgang 1 (Befehl ausführen): ", { quoted: "exit status 2" }]);
     expect(
       nodeMessage(nodeMessageText("taskOperationTimedOut", { number: 1, type: "sleep", seconds: 5 })),
-    ).toEqual(["Vorgang 1 (sleep): hat länger als 5 Sekunden gedauert"]);
+    ).toEqual(["Vorgang 1 (Warten): hat länger als 5 Sekunden gedauert"]);
     // A run's message when it did not run to its end.
     expect(nodeMessage("skipped: 2 task runs of this server are under way")).toEqual([
       "Übersprungen: 2 Ausführungen der Aufgaben dieses Servers laufen bereits",

@@ -8,6 +8,7 @@ import {
 } from "../../../../server/contract/node/console-messages";
 import { intlLocale } from "../../../i18n/locales";
 import { formatBytes } from "../format";
+import { operationLabel } from "../tasks/operationLabels";
 
 // The node's own console lines (server/daemon: "[DAEMON] Starting server" …). The node writes them
 // in English through one table (server/contract/node/console-messages.ts) into the console stream every
@@ -23,6 +24,8 @@ interface Words {
 }
 
 const downloading = msg({ message: "Downloading {url}" });
+/** A task operation's type by its name in the page's language, not its code. */
+const operationType = (a: Record<string, unknown>) => ({ type: operationLabel(String(a.type)) });
 const running = msg({ message: "Running: {command}" });
 
 /** code → the words this client shows; several codes may share words. */
@@ -40,7 +43,12 @@ const words: Record<NodeMessageCode, Words> = {
   limitsFailed: { message: msg({ message: "Could not apply the server's limits: {reason}" }) },
   cgroupRemoveFailed: { message: msg({ message: "Could not remove the server's cgroup: {reason}" }) },
   postFailed: { message: msg({ message: "Post steps failed: {reason}" }) },
-  crashLimit: { message: msg({ message: "Server crashed {count} times in a row; not restarting it" }) },
+  crashLimit: {
+    message: msg({
+      message:
+        "{count, plural, one {Server crashed # time in a row; not restarting it} other {Server crashed # times in a row; not restarting it}}",
+    }),
+  },
   restartAfterExit: { message: msg({ message: "Restarting after a graceful exit" }) },
   restartAfterCrash: { message: msg({ message: "Restarting after a crash ({count} of {limit})" }) },
   restartFailed: { message: msg({ message: "Restart failed: {reason}" }) },
@@ -163,7 +171,7 @@ const words: Record<NodeMessageCode, Words> = {
   installerRunning: { message: running, values: (a) => ({ command: a.jar }) },
   installerNotDeleted: { message: msg({ message: "Could not delete the installer" }) },
   serverStarter: { message: downloading, values: () => ({ url: "ServerStarter" }) },
-  taskOperation: { message: msg({ message: "Operation {number}: {type}" }) },
+  taskOperation: { message: msg({ message: "Operation {number}: {type}" }), values: operationType },
   taskServerStarted: { message: msg({ message: "Server started" }) },
   taskServerStopped: { message: msg({ message: "Server stopped" }) },
   taskServerRestarted: { message: msg({ message: "Server restarted" }) },
@@ -180,8 +188,12 @@ const words: Record<NodeMessageCode, Words> = {
       message:
         "{seconds, plural, one {Operation {number} ({type}): took longer than # second} other {Operation {number} ({type}): took longer than # seconds}}",
     }),
+    values: operationType,
   },
-  taskOperationFailed: { message: msg({ message: "Operation {number} ({type}): {reason}" }) },
+  taskOperationFailed: {
+    message: msg({ message: "Operation {number} ({type}): {reason}" }),
+    values: operationType,
+  },
   taskRunSkipped: {
     message: msg({
       message:

@@ -6,6 +6,7 @@ import { Switch } from "../../../components/Switch";
 import { TextField } from "../../../components/TextField";
 import { toastSuccess } from "../../../components/toastStore";
 import { OperationFields } from "./OperationFields";
+import { operationLabel } from "./operationLabels";
 import { Select } from "./SelectField";
 import {
   type EditedOperation,
@@ -146,7 +147,7 @@ export function TaskEditor({
               label={t`Operation type`}
               value={op.type}
               onValue={(type) => setOps(ops.map((o, i) => (i === index ? { type } : o)))}
-              options={operationTypes.map((type) => ({ value: type, label: type }))}
+              options={operationTypes.map((type) => ({ value: type, label: operationLabel(type) }))}
             />
             <OperationFields
               op={op}
