@@ -24,6 +24,8 @@ export async function serve(
   { services, localEngine }: ComposedPanel,
 ): Promise<void> {
   const app = await buildApp(config, services);
+  // The services' warnings become the log's (JSON lines under OUTPOST_LOG_FORMAT=json).
+  services.warnings.write = (msg) => app.log.warn(msg);
   // Other panels' writes drop the answers this one keeps in memory (PostgreSQL: its LISTEN connection).
   opened.followOtherWriters(app.log);
   await ensureFirstAdmin(config, services, (msg) => app.log.info(msg));

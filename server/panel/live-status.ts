@@ -1,6 +1,7 @@
 import type { LiveStatsFrame, LiveStatusFrame } from "../contract/api/live.ts";
 import type { NodeLive } from "../contract/node/live-wire.ts";
 import type { ServerStatusView, StatsView } from "../contract/node/server-wire.ts";
+import { errorText } from "../errors.ts";
 import type { ServerLimits } from "../templates/index.ts";
 
 /** What one `/api/live` socket wants of one server, as its caller's scopes allow. */
@@ -107,7 +108,7 @@ export class LiveStatus {
       });
     } catch (error) {
       if ((error as { code?: string }).code === "ErrServerNotFound") return;
-      if (!feed.warned) this.log(`live status of server ${id} not available: ${(error as Error).message}`);
+      if (!feed.warned) this.log(`live status of server ${id} not available: ${errorText(error)}`);
       feed.warned = true;
       this.unreachable(id, feed);
       this.again(id, feed);

@@ -43,6 +43,7 @@ export class ServerTransfers {
     private readonly nodes: Nodes,
     private readonly settings: Settings,
     private readonly live: LiveConnections,
+    private readonly warn: (msg: string) => void = (msg) => process.emitWarning(msg),
   ) {}
 
   /** Hears the server's transfer events (its socket); answers the unsubscribe. */
@@ -195,7 +196,7 @@ export class ServerTransfers {
   private async activate(serverId: string, target: NodeClient): Promise<void> {
     await target.transfers.activate(serverId).catch((error) => {
       // They start anyway at the target's next start, or when the server's tasks are next used.
-      process.emitWarning(
+      this.warn(
         `server ${serverId} moved, but node ${target.nodeId} did not start its tasks yet: ${errorText(error)}`,
       );
     });
@@ -206,7 +207,7 @@ export class ServerTransfers {
     this.live.closeForServerMoved(serverId, await this.permissions.usersOf(serverId), source);
     await source.transfers.release(serverId).catch(() => {});
     await source.servers.deleteServer(serverId).catch((error) => {
-      process.emitWarning(
+      this.warn(
         `server ${serverId} moved, but its old copy on node ${source.nodeId} was not removed: ${errorText(error)}`,
       );
     });

@@ -39,8 +39,14 @@ import { UserAdmin } from "./user-admin.ts";
 import { UserSettings } from "./user-settings.ts";
 
 /** Every panel service, wired once; routes receive this. */
+/** Where the services' warnings go (serve.ts: the app's log, one JSON line each). */
+export interface PanelWarnings {
+  write(msg: string): void;
+}
+
 export interface PanelServices {
   config: PanelConfig;
+  warnings: PanelWarnings;
   db: Db;
   /** Who holds which scopes, globally and per server: the one reader and writer of that table. */
   permissions: Permissions;
@@ -104,6 +110,9 @@ export function defaultPublicUrl(config: PanelConfig): string {
  */
 export function createServices(config: PanelConfig, db: Db, localNode?: LocalNodeOptions): PanelServices {
   ensurePrivateDir(config.dataDir);
+  // The services' warnings: Node's own until `outpost serve` hands them to the app's logger.
+  const warnings: PanelWarnings = { write: (msg) => process.emitWarning(msg) };
+  const warn = (msg: string) => warnings.write(msg);
   const secrets = SecretBox.forPanel(config.dataDir, config.secretKey);
   const permissions = new Permissions(db);
   const accounts = new Accounts(db, secrets, permissions);
@@ -119,20 +128,13 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
   const servers = new Servers(db, permissions, nodes, templates, shared);
-  const activity = new Activity(db, settings);
+  const activity = new Activity(db, settings, warn);
   const notificationChannels = new NotificationChannels(db, permissions, secrets);
   const vapid = new VapidKeys(db, secrets);
   const notifier = new Notifier(db, permissions, notificationChannels, mailer, settings, vapid);
   const notify = notifier.notify.bind(notifier);
   const alertWatch = new AlertWatch(db, permissions, async (id) => (await servers.nodeOf(id)).live, notify);
-  const tasks = new Tasks(
-    db,
-    permissions,
-    servers,
-    notify,
-    (msg) => process.emitWarning(msg),
-    (entry) => activity.record(entry),
-  );
+  const tasks = new Tasks(db, permissions, servers, notify, warn, (entry) => activity.record(entry));
   // A task runs with its author's rights: when they shrink, the tasks beyond them stop (tasks.ts).
   const rightsShrank = (userId: number, serverId?: string) => void tasks.authorRightsShrank(userId, serverId);
   notificationChannels.onChange = () => alertWatch.refresh();
@@ -147,7 +149,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       nodeOf: (id) => servers.nodeOf(id),
       client: (id) => nodes.client(id),
     },
-    (msg) => process.emitWarning(msg),
+    warn,
   );
   // A deleted OAuth2 client's tokens end with it, and so does what was opened with them.
   const clients = new OAuthClients(db, (hashes) => {
@@ -161,6 +163,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   );
   return {
     config,
+    warnings,
     db,
     permissions,
     accounts,
@@ -187,7 +190,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     nodes,
     servers,
     serverLimits: new ServerLimits(db),
-    transfers: new ServerTransfers(db, permissions, nodes, settings, live),
+    transfers: new ServerTransfers(db, permissions, nodes, settings, live, warn),
     templates,
     sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),
     invites,
@@ -211,10 +214,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     }),
     tasks,
     live,
-    liveStatus: new LiveStatus(
-      async (id) => (await servers.nodeOf(id)).live,
-      (msg) => process.emitWarning(msg),
-    ),
+    liveStatus: new LiveStatus(async (id) => (await servers.nodeOf(id)).live, warn),
     secrets,
     themes: new ThemeArchives({
       shipped: path.join(config.webDir, "theme"),
