@@ -1,3 +1,4 @@
+import { eggGameType } from "./egg-game.ts";
 import { readRules } from "./egg-rules.ts";
 import { convertStartup, serverValueNames } from "./egg-startup.ts";
 import { childPath, isObject, jsonType, type Problem } from "./problems.ts";
@@ -106,7 +107,11 @@ export function convertEgg(input: unknown): EggConversion {
   if (hidden.length) extras.hidden = hidden;
 
   const document: Json = {
-    type: "egg",
+    type: eggGameType(
+      text(egg.name),
+      text(egg.description),
+      images.map((image) => String((image as { image?: unknown }).image ?? "")),
+    ),
     display: text(egg.name) || "Imported egg",
     data,
     install: [],

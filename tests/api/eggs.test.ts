@@ -69,7 +69,7 @@ describe("egg import", () => {
     expect(template).toMatchObject({
       name: "paper",
       display: "Paper",
-      type: "egg",
+      type: "minecraft-java",
       environment: {
         type: "docker",
         image: "ghcr.io/pterodactyl/yolks:java_8",

@@ -17,7 +17,8 @@ function Figure({ label, used, limit, unit }: { label: string; used: number; lim
     <span className="usage-figure">
       <span className="usage-label">{label}</span>
       {limit ? <meter min={0} max={limit} value={Math.min(used, limit)} aria-label={label} /> : null}
-      <span className="usage-value">{text}</span>
+      {/* Isolated: in a right-to-left page "50 MiB" would otherwise read "MiB 50". */}
+      <bdi className="usage-value">{text}</bdi>
     </span>
   );
 }

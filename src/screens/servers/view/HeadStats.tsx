@@ -28,13 +28,18 @@ export function HeadStats({ live, known }: { live: ServerLive; known: KnownStatu
         <dt>
           <Trans>CPU</Trans>
         </dt>
-        <dd>{stats ? `${percent.format(stats.cpu)} %` : "–"}</dd>
+        <dd>
+          <bdi>{stats ? `${percent.format(stats.cpu)} %` : "–"}</bdi>
+        </dd>
       </div>
       <div>
         <dt>
           <Trans>Memory</Trans>
         </dt>
-        <dd>{stats ? `${percent.format(stats.memory / MIB)} MiB` : "–"}</dd>
+        <dd>
+          {/* Isolated: in a right-to-left page "50 MiB" would otherwise read "MiB 50". */}
+          <bdi>{stats ? `${percent.format(stats.memory / MIB)} MiB` : "–"}</bdi>
+        </dd>
       </div>
     </dl>
   );
