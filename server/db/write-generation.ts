@@ -67,6 +67,20 @@ export class WriteGeneration {
   bump(): void {
     this.value++;
   }
+
+  private readonly elsewhere = new Set<() => void>();
+
+  /** Follows commits by other connections, as notifications bring them (PostgreSQL); answers the unsubscribe. */
+  onElsewhere(listener: () => void): () => void {
+    this.elsewhere.add(listener);
+    return () => this.elsewhere.delete(listener);
+  }
+
+  /** Another connection committed (write-notifications.ts heard it). */
+  bumpFromElsewhere(): void {
+    this.bump();
+    for (const listener of this.elsewhere) listener();
+  }
 }
 
 /** Wraps a dialect so that every write through it bumps `generation` (before it runs and once it is done). */

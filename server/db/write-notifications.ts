@@ -186,7 +186,7 @@ export class WriteListener {
     this.client = client;
     client.on("notification", (message) => {
       if (message.channel === this.beatChannel) this.heard(client, Number(message.payload));
-      else this.generation.bump();
+      else this.generation.bumpFromElsewhere();
     });
     client.on("error", (err) => this.lost(client, err));
     client.on("end", () => this.lost(client));

@@ -2,6 +2,7 @@ import { type ExpressionBuilder, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { Database } from "../db/tables.ts";
 import { pendingPasswordHash } from "./account-rules.ts";
+import type { PanelChanges } from "./panel-changes.ts";
 import { holdsScope, joinScopes, parseScopes } from "./scopes.ts";
 
 /** The server id of a user's global row. */
@@ -52,11 +53,20 @@ export function globalScopesColumn(eb: ExpressionBuilder<Database, "users">) {
  * `within(trx)` does the same inside a caller's transaction.
  */
 export class Permissions {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told after each write made outside a caller's transaction (that caller tells once it commits). */
+    private readonly changes?: PanelChanges,
+    private readonly inTransaction = false,
+  ) {}
 
   /** The same, on a transaction's connection. */
   within(trx: Db): Permissions {
-    return new Permissions(trx);
+    return new Permissions(trx, this.changes, true);
+  }
+
+  private changed(): void {
+    if (!this.inTransaction) this.changes?.tell("rights");
   }
 
   async globalScopes(userId: number): Promise<string[]> {
@@ -173,6 +183,7 @@ export class Permissions {
       .values({ user_id: userId, server_id: serverId, scopes: value })
       .onConflict((oc) => oc.columns(["user_id", "server_id"]).doUpdateSet({ scopes: value }))
       .execute();
+    this.changed();
   }
 
   /** Rows for users named at a server's creation, in one statement (a user named twice fails it). */
@@ -187,6 +198,7 @@ export class Permissions {
       .insertInto("permissions")
       .values(userIds.map((userId) => ({ user_id: userId, server_id: serverId, scopes: value })))
       .execute();
+    this.changed();
   }
 
   /** Removes the user's row on the server and nothing else. */
@@ -196,16 +208,19 @@ export class Permissions {
       .where("user_id", "=", userId)
       .where("server_id", "=", serverId)
       .execute();
+    this.changed();
   }
 
   /** Every row on a server that is being deleted. */
   async dropServer(serverId: string): Promise<void> {
     await this.db.deleteFrom("permissions").where("server_id", "=", serverId).execute();
+    this.changed();
   }
 
   /** Every row of a user who is being deleted, the global one included. */
   async dropUser(userId: number): Promise<void> {
     await this.db.deleteFrom("permissions").where("user_id", "=", userId).execute();
+    this.changed();
   }
 
   /**

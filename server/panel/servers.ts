@@ -17,6 +17,7 @@ import {
 } from "./hidden-variables.ts";
 import type { Nodes } from "./nodes.ts";
 import { likePattern, pageOf, pageSizeMax } from "./paging.ts";
+import type { PanelChanges } from "./panel-changes.ts";
 import { type Permissions, rightsOn } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
 import { holdsScope } from "./scopes.ts";
@@ -76,6 +77,8 @@ export class Servers {
     private readonly nodes: Nodes,
     private readonly templates: VouchedTemplates,
     shared?: SharedState,
+    /** Told once a server is recorded or gone (the alert watch follows the set of servers). */
+    private readonly changes?: PanelChanges,
   ) {
     this.creations = new ServerCreations(db, nodes, shared);
   }
@@ -144,6 +147,7 @@ export class Servers {
       await this.creations.abandon(id, claim, true).catch(() => {});
       throw err;
     }
+    this.changes?.tell("servers");
   }
 
   /** Takes back the node's part of creations a crash cut short (at start, and now and then). */
@@ -210,6 +214,7 @@ export class Servers {
       await trx.deleteFrom("backups").where("server_id", "=", id).execute();
       await trx.deleteFrom("servers").where("id", "=", id).execute();
     });
+    this.changes?.tell("servers");
   }
 
   async rename(id: string, name: string): Promise<void> {

@@ -20,6 +20,7 @@ import { Notifier } from "./notifications/notifier.ts";
 import { VapidKeys } from "./notifications/vapid.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
+import { PanelChanges } from "./panel-changes.ts";
 import { Permissions } from "./permissions.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerLimits } from "./server-limits.ts";
@@ -114,7 +115,9 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const warnings: PanelWarnings = { write: (msg) => process.emitWarning(msg) };
   const warn = (msg: string) => warnings.write(msg);
   const secrets = SecretBox.forPanel(config.dataDir, config.secretKey);
-  const permissions = new Permissions(db);
+  // What writes changed, for those who follow it (the alert watch).
+  const changes = new PanelChanges();
+  const permissions = new Permissions(db, changes);
   const accounts = new Accounts(db, secrets, permissions);
   const sessions = new Sessions(db);
   const settings = new Settings(db, { defaultPublicUrl: defaultPublicUrl(config) }, secrets);
@@ -127,13 +130,19 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
-  const servers = new Servers(db, permissions, nodes, templates, shared);
+  const servers = new Servers(db, permissions, nodes, templates, shared, changes);
   const activity = new Activity(db, settings, warn);
   const notificationChannels = new NotificationChannels(db, permissions, secrets);
   const vapid = new VapidKeys(db, secrets);
   const notifier = new Notifier(db, permissions, notificationChannels, mailer, settings, vapid);
   const notify = notifier.notify.bind(notifier);
-  const alertWatch = new AlertWatch(db, permissions, async (id) => (await servers.nodeOf(id)).live, notify);
+  const alertWatch = new AlertWatch(
+    db,
+    permissions,
+    async (id) => (await servers.nodeOf(id)).live,
+    notify,
+    changes,
+  );
   const tasks = new Tasks(db, permissions, servers, notify, warn, (entry) => activity.record(entry));
   // A task runs with its author's rights: when they shrink, the tasks beyond them stop (tasks.ts).
   const rightsShrank = (userId: number, serverId?: string) => void tasks.authorRightsShrank(userId, serverId);

@@ -251,6 +251,24 @@ describe("alerts", () => {
     expect(hooks.to("/asked")).toEqual([]);
   });
 
+  it("tells a crash one second after the server was made, its channel made before it (issue 41)", async () => {
+    // The watch used to read its servers every 15 s: a server made and crashing in between was missed.
+    const hook = await api.post("/api/self/notifications", {
+      type: "webhook",
+      events: ["server.crashed"],
+      url: `${base}/early`,
+    });
+    expect(hook.status, hook.text).toBe(200);
+    const id = "a1e70015";
+    await create(id, crashing(1));
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    // Well within the 15 s the old refresh took: the crash comes 1 s after the start.
+    const told = await hooks.nth("/early", 1, 8_000);
+    expect(told.headers["x-outpost-signature"]).toBe(hmac(hook.body.secret, told.body));
+    expect(JSON.parse(told.body.toString())).toMatchObject({ event: "server.crashed", server: { id } });
+    await api.delete(`/api/self/notifications/${hook.body.id}`);
+  });
+
   it("tells a crash on a remote node, and a node that stops answering", async () => {
     const id = "a1e70020";
     await create(id, crashing(1), remoteId);

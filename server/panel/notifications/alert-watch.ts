@@ -2,7 +2,9 @@ import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import type { NodeLive } from "../../contract/node/live-wire.ts";
 import type { ServerStatusView, StatsView } from "../../contract/node/server-wire.ts";
 import type { Db } from "../../db/database.ts";
+import { writeGeneration } from "../../db/write-generation.ts";
 import type { ServerLimits } from "../../templates/index.ts";
+import type { PanelChanges } from "../panel-changes.ts";
 import type { Permissions } from "../permissions.ts";
 import { holdsScope } from "../scopes.ts";
 import { split } from "./channels.ts";
@@ -37,15 +39,19 @@ interface Watch {
  * - `server.installFailed`: an install ended with the node's `installFailure`;
  * - `disk.nearLimit`: a stats frame whose disk figure (the node's last
  *   measurement) is 90 % of the server's disk limit or more.
- * The set of servers is read again every `refreshMs` and whenever a channel
- * changes; a stream the node ends or cannot give is asked for again.
+ * The set of servers is read again when it may have changed, not on a timer: when a channel
+ * changes, a server is recorded or deleted, or rights change on this panel (PanelChanges), and
+ * shortly after another panel's commit is heard (PostgreSQL's notifications: a burst of them
+ * reads once). A server made and crashing in the same second is so followed from its creation.
+ * A stream the node ends or cannot give is asked for again.
  *
  * Limit: a stream is held for every server some channel concerns, so a node
  * keeps sampling those servers' stats while they run.
  */
 export class AlertWatch {
   private readonly watches = new Map<string, Watch>();
-  private timer?: NodeJS.Timeout;
+  private following: (() => void)[] = [];
+  private elsewhere?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
   private again = false;
   private stopped = true;
@@ -55,21 +61,37 @@ export class AlertWatch {
     private readonly permissions: Permissions,
     private readonly liveOf: (id: string) => Promise<NodeLive>,
     private readonly notify: (event: AlertEvent) => void,
-    private readonly refreshMs = 15_000,
+    private readonly changes: PanelChanges,
+    /** How long after another panel's commit the set is read (one read for a burst). */
+    private readonly elsewhereMs = 500,
     private readonly retryMs = 5000,
   ) {}
 
   start(): void {
     this.stopped = false;
+    this.following = [
+      this.changes.on((change) => (change === "elsewhere" ? this.refreshSoon() : this.refresh())),
+      writeGeneration(this.db).onElsewhere(() => this.refreshSoon()),
+    ];
     this.refresh();
-    this.timer = setInterval(() => this.refresh(), this.refreshMs);
-    this.timer.unref();
   }
 
   stop(): void {
     this.stopped = true;
-    clearInterval(this.timer);
+    for (const unfollow of this.following) unfollow();
+    this.following = [];
+    clearTimeout(this.elsewhere);
     for (const id of [...this.watches.keys()]) this.drop(id);
+  }
+
+  /** A refresh a moment from now, however many commits arrive meanwhile. */
+  private refreshSoon(): void {
+    if (this.stopped || this.elsewhere) return;
+    this.elsewhere = setTimeout(() => {
+      this.elsewhere = undefined;
+      this.refresh();
+    }, this.elsewhereMs);
+    this.elsewhere.unref();
   }
 
   /** Reads the set of servers again (one read at a time; a call meanwhile reads once more after). */
@@ -91,7 +113,7 @@ export class AlertWatch {
   }
 
   /** The servers being followed (for tests). */
-  get following(): string[] {
+  get followed(): string[] {
     return [...this.watches.keys()];
   }
 
