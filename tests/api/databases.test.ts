@@ -1,9 +1,10 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseServers, queryAs, startDatabaseServers } from "../support/database-servers.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { freePort } from "../support/free-port.ts";
-import { setServerScopes } from "../support/panel-db.ts";
+import { panelSecretBox, setServerScopes, withPanelDb } from "../support/panel-db.ts";
 import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 /**
@@ -139,7 +140,22 @@ describe("database hosts and servers' databases", () => {
     const refused = await admin.post(`/api/database-hosts/${closed.body.id}/test`);
     expectError(refused, 502, "ErrDatabaseHostRefused", { host: "gone" });
     expect((await admin.delete(`/api/database-hosts/${closed.body.id}`)).status).toBe(204);
-  });
+    // A host that takes the connection and never speaks: the short connect timeout says so.
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (silent.address() as net.AddressInfo).port;
+      const mute = await admin.post("/api/database-hosts", hostBody("mysql", { name: "mute", port }));
+      expectError(
+        await admin.post(`/api/database-hosts/${mute.body.id}/test`),
+        504,
+        "ErrDatabaseHostTimeout",
+      );
+      expect((await admin.delete(`/api/database-hosts/${mute.body.id}`)).status).toBe(204);
+    } finally {
+      silent.close();
+    }
+  }, 30_000);
 
   it("refuses a database until an administrator sets the server's limit", async () => {
     const refused = await admin.post(`/api/servers/${serverA}/databases`, {
@@ -252,6 +268,36 @@ describe("database hosts and servers' databases", () => {
           queryAs({ type, port: port(), user: gone.username, password: gone.password }, "SELECT 1"),
         ).rejects.toThrow();
       });
+
+      it("a create cut short by a crash is listed as unfinished, and deleting it drops what the host holds", async () => {
+        // As a panel that died between CREATE DATABASE and CREATE USER leaves it.
+        const name = `s${serverA}_crashed`;
+        await asRoot(type, `CREATE DATABASE ${name}`);
+        await withPanelDb(panel(), (db) =>
+          db
+            .insertInto("server_databases")
+            .values({
+              server_id: serverA,
+              host_id: hostIds[type],
+              name,
+              username: `u${serverA}_crashed`,
+              password: panelSecretBox(panel()).seal("never-used"),
+              state: "creating",
+              created_at: Date.now(),
+            })
+            .execute(),
+        );
+        const listed = (await admin.get(`/api/servers/${serverA}/databases`)).body.databases;
+        const entry = listed.find((d: { name: string }) => d.name === name);
+        expect(entry.state).toBe("creating");
+        expectError(
+          await admin.post(`/api/servers/${serverA}/databases/${entry.id}/rotate-password`),
+          404,
+          "ErrDatabaseNotFound",
+        );
+        expect((await admin.delete(`/api/servers/${serverA}/databases/${entry.id}`)).status).toBe(204);
+        expect(await databasesOnHost(type, name)).toEqual([]);
+      });
     });
   }
 
@@ -346,6 +392,16 @@ describe("database hosts and servers' databases", () => {
     const ofB = (await admin.get(`/api/servers/${serverB}/databases`)).body.databases[0];
     await set(["server.databases.delete"]);
     expectError(await memberApi.delete(`${url}/${ofB.id}`), 404, "ErrDatabaseNotFound");
+  });
+
+  it("keeps no password in the activity log", async () => {
+    const log = await admin.get("/api/activity?limit=200");
+    expect(log.status, log.text).toBe(200);
+    expect(log.text).toContain("database.create");
+    expect(log.text).toContain("databasehost.create");
+    for (const secret of [mysqlPassword, servers.postgres.password]) expect(log.text).not.toContain(secret);
+    const { databases } = (await admin.get(`/api/servers/${serverA}/databases`)).body;
+    for (const d of databases) expect(log.text).not.toContain(d.password);
   });
 
   it("deleting a server drops its databases; a host with databases cannot be deleted until then", async () => {
