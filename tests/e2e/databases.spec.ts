@@ -39,10 +39,13 @@ test("an administrator adds a host; a server user adds a database and copies its
   await form.getByLabel("Port", { exact: true }).fill(String(mariadb.port));
   await form.getByLabel("User name").fill("panel");
   await form.getByLabel("Password", { exact: true }).fill(panelPassword);
+  // Served to the panel's own node only: its servers may use it.
+  await form.getByLabel("LocalNode").check();
   await snap(page, "database-hosts-form-desktop");
   await page.getByTestId("database-host-save").click();
   const entry = page.getByTestId("database-host").filter({ hasText: hostName });
   await expect(entry).toBeVisible();
+  await expect(entry).toContainText("LocalNode");
   await entry.getByTestId("database-host-test").click();
   await expect(page.getByRole("status").filter({ hasText: /answers: .*MariaDB/ })).toBeVisible();
   await snap(page, "database-hosts-desktop");

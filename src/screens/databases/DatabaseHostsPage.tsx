@@ -10,6 +10,7 @@ import {
   testDatabaseHost,
   updateDatabaseHost,
 } from "../../api/databases";
+import { listNodes } from "../../api/nodes";
 import { confirmAsync } from "../../components/confirmStore";
 import { NotPermitted } from "../../components/NotPermitted";
 import { Spinner } from "../../components/Spinner";
@@ -27,12 +28,18 @@ export default function DatabaseHostsPage() {
   const [hosts, setHosts] = useState<DatabaseHost[]>();
   const [editing, setEditing] = useState<number | "new">();
   const [busy, setBusy] = useState<number>();
+  const [nodes, setNodes] = useState<{ id: number; name: string }[]>([]);
   const allowed = hasScope("admin");
 
   const load = useCallback(async () => setHosts(await listDatabaseHosts()), []);
   useEffect(() => {
-    if (allowed) void load().catch(() => {});
+    if (!allowed) return;
+    void load().catch(() => {});
+    void listNodes({ exempt: true })
+      .then((list) => setNodes(list.map((n) => ({ id: n.id, name: n.name }))))
+      .catch(() => {});
   }, [allowed, load]);
+  const nodeName = (id: number) => nodes.find((n) => n.id === id)?.name ?? String(id);
   if (!allowed) return <NotPermitted />;
 
   const save = async (id: number | "new", body: DatabaseHostInput) => {
@@ -98,7 +105,11 @@ export default function DatabaseHostsPage() {
         </Trans>
       </p>
       {editing === "new" && (
-        <HostForm onSave={(body) => save("new", body)} onCancel={() => setEditing(undefined)} />
+        <HostForm
+          nodeChoices={nodes}
+          onSave={(body) => save("new", body)}
+          onCancel={() => setEditing(undefined)}
+        />
       )}
       {!hosts ? (
         <Spinner />
@@ -113,6 +124,7 @@ export default function DatabaseHostsPage() {
               <li key={host.id} className="db-item">
                 <HostForm
                   host={host}
+                  nodeChoices={nodes}
                   onSave={(body) => save(host.id, body)}
                   onCancel={() => setEditing(undefined)}
                 />
@@ -143,7 +155,7 @@ export default function DatabaseHostsPage() {
                   <dt>
                     <Trans>Nodes</Trans>
                   </dt>
-                  <dd>{host.nodes === null ? t`Every node` : host.nodes.join(", ")}</dd>
+                  <dd>{host.nodes === null ? t`Every node` : host.nodes.map(nodeName).join(", ")}</dd>
                 </dl>
                 <div className="db-actions">
                   <button

@@ -10,10 +10,13 @@ const defaultPort = { mysql: 3306, postgres: 5432 } as const;
 /** Adds a host, or changes one: the password field stays empty unless it is to change. */
 export function HostForm({
   host,
+  nodeChoices,
   onSave,
   onCancel,
 }: {
   host?: DatabaseHost;
+  /** The panel's nodes, to tick those the host serves. */
+  nodeChoices: { id: number; name: string }[];
   onSave: (body: DatabaseHostInput) => Promise<void>;
   onCancel: () => void;
 }) {
@@ -23,20 +26,15 @@ export function HostForm({
   const [port, setPort] = useState(String(host?.port ?? defaultPort.mysql));
   const [username, setUsername] = useState(host?.username ?? "");
   const [password, setPassword] = useState("");
-  const [nodes, setNodes] = useState(host?.nodes?.join(", ") ?? "");
+  const [nodeIds, setNodeIds] = useState<number[]>(host?.nodes ?? []);
   const [max, setMax] = useState(host?.maxDatabases === null || !host ? "" : String(host.maxDatabases));
   const [busy, setBusy] = useState(false);
-  const nodeIds = nodes
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map(Number);
   const valid =
     name.trim() !== "" &&
     address.trim() !== "" &&
     Number.isInteger(Number(port)) &&
     username !== "" &&
     (host !== undefined || password !== "") &&
-    nodeIds.every((n) => Number.isInteger(n) && n >= 0) &&
     (max === "" || Number.isInteger(Number(max)));
 
   const changeType = (next: string) => {
@@ -107,13 +105,28 @@ export function HostForm({
         />
       </div>
       <div className="dbh-pair">
-        <TextField
-          label={t`Nodes it serves`}
-          value={nodes}
-          onValue={setNodes}
-          placeholder="0, 2"
-          hint={t`Node ids, separated by commas; empty for every node.`}
-        />
+        <fieldset className="dbh-nodes">
+          <legend>
+            <Trans>Nodes it serves</Trans>
+          </legend>
+          {nodeChoices.map((node) => (
+            <label key={node.id} className="dbh-node">
+              <input
+                type="checkbox"
+                checked={nodeIds.includes(node.id)}
+                onChange={(e) =>
+                  setNodeIds(
+                    e.currentTarget.checked ? [...nodeIds, node.id] : nodeIds.filter((n) => n !== node.id),
+                  )
+                }
+              />
+              {node.name}
+            </label>
+          ))}
+          <p className="field-hint">
+            <Trans>None ticked: every node.</Trans>
+          </p>
+        </fieldset>
         <TextField
           label={t`Most databases`}
           value={max}
