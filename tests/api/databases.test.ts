@@ -394,6 +394,15 @@ describe("database hosts and servers' databases", () => {
     expectError(await memberApi.delete(`${url}/${ofB.id}`), 404, "ErrDatabaseNotFound");
   });
 
+  it("stores every password sealed", async () => {
+    const stored = await withPanelDb(panel(), async (db) => [
+      ...(await db.selectFrom("database_hosts").select("password").execute()),
+      ...(await db.selectFrom("server_databases").select("password").execute()),
+    ]);
+    expect(stored.length).toBeGreaterThan(2);
+    for (const { password } of stored) expect(password).toMatch(/^sealed:v1:/);
+  });
+
   it("keeps no password in the activity log", async () => {
     const log = await admin.get("/api/activity?limit=200");
     expect(log.status, log.text).toBe(200);
