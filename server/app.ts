@@ -7,6 +7,7 @@ import { authRoutes } from "./api/auth.ts";
 import { backupRoutes } from "./api/backups.ts";
 import { configRoutes } from "./api/config.ts";
 import { daemonBundleRoutes } from "./api/daemon-bundle.ts";
+import { databaseHostRoutes } from "./api/database-hosts.ts";
 import { fileRoutes } from "./api/files.ts";
 import { healthRoutes } from "./api/health.ts";
 import { liveRoutes } from "./api/live.ts";
@@ -33,6 +34,7 @@ import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
 import { selfOtpRoutes } from "./api/self-otp.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
+import { serverDatabaseRoutes } from "./api/server-databases.ts";
 import { serverLimitRoutes } from "./api/server-limits.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
@@ -117,6 +119,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverRoutes,
     statsHistoryRoutes,
     serverLimitRoutes,
+    databaseHostRoutes,
+    serverDatabaseRoutes,
     serverSocketRoutes,
     liveRoutes,
     fileRoutes,

@@ -69,6 +69,11 @@ export const serverScopes = [
   "server.backup.restore",
   "server.backup.delete",
   "server.activity.view",
+  "server.databases.view",
+  "server.databases.view.password",
+  "server.databases.create",
+  "server.databases.delete",
+  "server.databases.rotate",
 ] as const;
 
 export type Scope = (typeof globalScopes)[number] | (typeof serverScopes)[number];

@@ -163,6 +163,39 @@ export interface BackupTargetTable {
   secret: string;
 }
 
+/** A MySQL/MariaDB or PostgreSQL server the panel makes servers' databases on (0024). */
+export interface DatabaseHostTable {
+  id: Generated<number>;
+  name: string;
+  /** "mysql" (MySQL or MariaDB) or "postgres". */
+  type: string;
+  host: string;
+  port: number;
+  /** The panel's own account there: it creates and drops databases and users. */
+  username: string;
+  /** Sealed (server/secrets/secret-box.ts), never answered. */
+  password: string;
+  /** Comma-joined node ids it serves; "" for every node. */
+  nodes: string;
+  max_databases: number | null;
+  created_at: number;
+}
+
+/** A database of a server on a database host, with the one user that may use it (0024). */
+export interface ServerDatabaseTable {
+  id: Generated<number>;
+  server_id: string;
+  host_id: number;
+  /** The full name on the host, `s<serverId>_<name>`. */
+  name: string;
+  username: string;
+  /** That user's password, sealed. */
+  password: string;
+  /** 'creating' until the host made both (a crash in between leaves it so: delete drops what is there), then 'ready'. */
+  state: string;
+  created_at: number;
+}
+
 /**
  * One entry of the activity log: who changed what, when and from where. Kept apart from the
  * write notifications (write-notifications.ts): no cached read depends on it.
@@ -261,6 +294,8 @@ export interface Database {
   activity: ActivityTable;
   backups: BackupTable;
   backup_targets: BackupTargetTable;
+  database_hosts: DatabaseHostTable;
+  server_databases: ServerDatabaseTable;
   templates: TemplateRow;
   template_repos: TemplateRepoTable;
   nodes: NodeTable;

@@ -55,6 +55,9 @@ const ourTables: Record<keyof Database, boolean> = {
   activity: false,
   backups: true,
   backup_targets: false,
+  // Read afresh by every request that uses them: no kept answer depends on them.
+  database_hosts: false,
+  server_databases: false,
   templates: true,
   template_repos: true,
   nodes: true,

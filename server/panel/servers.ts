@@ -70,6 +70,8 @@ function recordedFields(definition: Record<string, unknown>) {
  */
 export class Servers {
   private readonly creations: ServerCreations;
+  /** Runs before a server is deleted (its databases are dropped); a failure stops the deletion. */
+  onDelete?: (id: string) => Promise<void>;
 
   constructor(
     private readonly db: Db,
@@ -206,6 +208,7 @@ export class Servers {
 
   async delete(id: string): Promise<void> {
     const client = await this.clientOf(id);
+    await this.onDelete?.(id);
     await client.deleteServer(id);
     await this.db.transaction().execute(async (trx) => {
       await this.permissions.within(trx).dropServer(id);

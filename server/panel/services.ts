@@ -5,6 +5,8 @@ import { ensurePrivateDir } from "../secrets/private-files.ts";
 import { SecretBox } from "../secrets/secret-box.ts";
 import { Accounts } from "./accounts.ts";
 import { Activity } from "./activity.ts";
+import { DatabaseHosts } from "./databases/database-hosts.ts";
+import { ServerDatabases } from "./databases/server-databases.ts";
 import { InviteMailThrottle } from "./invite-mail-throttle.ts";
 import { Invites } from "./invites.ts";
 import { LiveConnections } from "./live-connections.ts";
@@ -64,6 +66,9 @@ export interface PanelServices {
   servers: Servers;
   /** How many extra port allocations and databases each server may hold. */
   serverLimits: ServerLimits;
+  /** MySQL/MariaDB and PostgreSQL hosts, and the databases servers hold on them (issue 36). */
+  databaseHosts: DatabaseHosts;
+  serverDatabases: ServerDatabases;
   /** Moving servers between nodes. */
   transfers: ServerTransfers;
   templates: TemplateRepos;
@@ -132,6 +137,11 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const templates = new TemplateRepos(db, path.join(config.dataDir, "cache", "template-repos"));
   const servers = new Servers(db, permissions, nodes, templates, shared, changes);
   const activity = new Activity(db, settings, warn);
+  const serverLimits = new ServerLimits(db);
+  const databaseHosts = new DatabaseHosts(db, secrets);
+  const serverDatabases = new ServerDatabases(db, secrets, databaseHosts, serverLimits);
+  // A server's databases go with it, before the node removes its files.
+  servers.onDelete = (id) => serverDatabases.dropAll(id);
   const notificationChannels = new NotificationChannels(db, permissions, secrets);
   const vapid = new VapidKeys(db, secrets);
   const notifier = new Notifier(db, permissions, notificationChannels, mailer, settings, vapid);
@@ -198,7 +208,9 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     mailer,
     nodes,
     servers,
-    serverLimits: new ServerLimits(db),
+    serverLimits,
+    databaseHosts,
+    serverDatabases,
     transfers: new ServerTransfers(db, permissions, nodes, settings, live, warn),
     templates,
     sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),

@@ -56,6 +56,7 @@ const UserList = screenWithStrings(() => import("../screens/users/UserList"));
 const UserCreate = screenWithStrings(() => import("../screens/users/UserCreate"));
 const UserView = screenWithStrings(() => import("../screens/users/UserView"));
 const Settings = screenWithStrings(() => import("../screens/settings/Settings"));
+const DatabaseHostsPage = screenWithStrings(() => import("../screens/databases/DatabaseHostsPage"));
 const ActivityPage = screenWithStrings(() => import("../screens/activity/ActivityPage"));
 
 export const routes: readonly RouteDef[] = [
@@ -120,6 +121,14 @@ export const routes: readonly RouteDef[] = [
     nav: true,
     icon: "settings",
     hotkey: "g c",
+  },
+  {
+    path: "/database-hosts",
+    access: { scope: "admin" },
+    label: msg`Database hosts`,
+    screen: DatabaseHostsPage,
+    nav: true,
+    icon: "database",
   },
   {
     path: "/activity",

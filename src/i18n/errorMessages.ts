@@ -76,6 +76,50 @@ const list: MessageDescriptor[] = [
     id: "errors.ErrBackupTargetUnreachable",
     message: "The node cannot reach its backup storage: {reason}",
   }),
+  msg({ id: "errors.ErrDatabaseHostNotFound", message: "Database host not found" }),
+  msg({ id: "errors.ErrDatabaseNotFound", message: "Database not found" }),
+  msg({ id: "errors.ErrDatabaseHostNameTaken", message: "A database host named {name} already exists" }),
+  msg({
+    id: "errors.ErrDatabaseHostInUse",
+    message: "Database host {host} still holds {count} databases: delete them first",
+  }),
+  msg({ id: "errors.ErrDatabaseHostRefused", message: "Database host {host} refused the connection" }),
+  msg({
+    id: "errors.ErrDatabaseHostAuth",
+    message: "Database host {host} did not accept the panel's user name or password",
+  }),
+  msg({ id: "errors.ErrDatabaseHostTimeout", message: "Database host {host} did not answer in time" }),
+  msg({
+    id: "errors.ErrDatabaseHostUnreachable",
+    message: "Database host {host} could not be reached: {reason}",
+  }),
+  msg({
+    id: "errors.ErrDatabaseHostPrivileges",
+    message: "The panel's user on database host {host} may not do this: {reason}",
+  }),
+  msg({ id: "errors.ErrDatabaseHostFailed", message: "Database host {host} refused: {reason}" }),
+  msg({
+    id: "errors.ErrDatabaseExists",
+    message: "A database or user named {name} already exists on {host}",
+  }),
+  msg({
+    id: "errors.ErrDatabaseLimit",
+    message: "This server may have at most {limit} databases; an administrator can raise the limit",
+  }),
+  msg({
+    id: "errors.ErrDatabaseHostFull",
+    message: "Database host {host} holds as many databases as it may ({max})",
+  }),
+  msg({
+    id: "errors.ErrDatabaseHostNotForNode",
+    message: "Database host {host} does not serve this server's node",
+  }),
+  msg({ id: "errors.ErrNoDatabaseHost", message: "No database host serves this server's node" }),
+  msg({ id: "errors.ErrDatabaseNameInvalid", message: "A database name is 1 to {max} letters, digits or _" }),
+  msg({
+    id: "errors.ErrDatabaseServerId",
+    message: "Databases need a server id of at most 12 letters and digits",
+  }),
   msg({ id: "errors.ErrSettingNotConfigured", message: "Setting {setting} is not configured" }),
   msg({ id: "errors.ErrNoTemplate", message: "Template {template} not found" }),
   msg({ id: "errors.ErrTemplateInvalid", message: "The template is not valid at {path}: {problem}" }),

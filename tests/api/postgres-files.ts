@@ -18,6 +18,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "backup-targets",
       "backups",
       "cli",
+      "databases",
       "durability",
       "eggs",
       "secrets-at-rest",

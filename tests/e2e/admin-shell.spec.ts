@@ -12,7 +12,16 @@ test("the first administrator signs in, sees every section, navigates by hotkey 
   await login(page);
   await expect(page).toHaveURL(/\/servers$/);
   const nav = page.getByRole("navigation", { name: "Main" });
-  for (const label of ["Servers", "Nodes", "Users", "Templates", "Settings", "Activity", "Account"]) {
+  for (const label of [
+    "Servers",
+    "Nodes",
+    "Users",
+    "Templates",
+    "Settings",
+    "Database hosts",
+    "Activity",
+    "Account",
+  ]) {
     await expect(nav.getByRole("link", { name: label })).toBeVisible();
   }
   await expect(page).toHaveTitle(/Outpost/);

@@ -33,14 +33,24 @@ function asPostgres(args: string[]): void {
   if (result.status !== 0) throw new Error(`${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
 }
 
-export async function startPostgres(): Promise<PostgresCluster> {
+/**
+ * `password`: connections over TCP need it (SCRAM), as a real host's do, for the tests that check
+ * which passwords get in (database hosts); the superuser `postgres` has it. Without it, trust.
+ */
+export async function startPostgres(options: { password?: string } = {}): Promise<PostgresCluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-pg-"));
   fs.chmodSync(dir, 0o755);
   const data = path.join(dir, "data");
   fs.mkdirSync(data);
   if (process.getuid?.() === 0) execFileSync("chown", ["-R", "postgres:postgres", dir]);
   const port = await freePort();
-  asPostgres([pgBin("initdb"), "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
+  const auth = ["-A", "trust"];
+  if (options.password) {
+    const pwfile = path.join(dir, "pwfile");
+    fs.writeFileSync(pwfile, `${options.password}\n`, { mode: 0o644 });
+    auth.splice(0, 2, "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${pwfile}`);
+  }
+  asPostgres([pgBin("initdb"), "-D", data, "-U", "postgres", ...auth, "--no-sync", "-E", "UTF8"]);
   asPostgres([
     pgBin("pg_ctl"),
     "-D",
@@ -53,7 +63,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
     "start",
   ]);
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url: options.password
+      ? `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/postgres`
+      : `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
       try {
         asPostgres([pgBin("pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"]);

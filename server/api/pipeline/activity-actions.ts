@@ -37,6 +37,11 @@ const variableNames = (request: FastifyRequest) => ({
 /** A setting's value is kept under the setting's name, so that a secret setting's value is stripped by it. */
 const settingValue = (request: FastifyRequest) => ({ [params(request).key]: body(request)?.value });
 
+const hostDetails = (request: FastifyRequest) => {
+  const { name, type, host, port, username } = body(request) ?? {};
+  return { name, type, host, port, username };
+};
+
 export const activityActions: Record<string, ActionRule> = {
   // The name signed in with is the actor; the body holds nothing else worth keeping.
   "POST /auth/login": { action: "auth.login", signIn: "session", details: () => ({}) },
@@ -104,6 +109,17 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/servers/:id/stop": { action: "server.stop" },
   "POST /api/servers/:id/kill": { action: "server.kill" },
   "POST /api/servers/:id/transfer": { action: "server.transfer" },
+  // Database hosts: the body holds the host's password, so only what identifies the host is kept.
+  "POST /api/database-hosts": { action: "databasehost.create", details: (r) => hostDetails(r) },
+  "PUT /api/database-hosts/:id": { action: "databasehost.edit", details: (r) => hostDetails(r) },
+  "DELETE /api/database-hosts/:id": { action: "databasehost.delete" },
+  "POST /api/database-hosts/:id/test": { action: "databasehost.test" },
+  "POST /api/servers/:id/databases": {
+    action: "database.create",
+    details: (r) => ({ host: body(r)?.host, name: body(r)?.name }),
+  },
+  "DELETE /api/servers/:id/databases/:dbId": { action: "database.delete" },
+  "POST /api/servers/:id/databases/:dbId/rotate-password": { action: "database.rotate" },
   "PUT /api/servers/:id/limits": { action: "server.limits", details: (r) => ({ ...body(r) }) },
   "POST /api/servers/:id/install": { action: "server.install" },
   "POST /api/servers/:id/reload": { action: "server.reload" },

@@ -16,6 +16,7 @@ import { sharedLimits } from "./0013-shared-limits.ts";
 import { backupTargets } from "./0014-backup-targets.ts";
 import { serverTransfers } from "./0015-server-transfers.ts";
 import { serverHostingLimits } from "./0016-server-hosting-limits.ts";
+import { databases } from "./0024-databases.ts";
 
 /**
  * One set of migrations for SQLite and PostgreSQL, one file each, in the order they run. The
@@ -40,6 +41,7 @@ export function migrations(dialect: Dialect): MigrationProvider {
     "0014_backup_targets": backupTargets,
     "0015_server_transfers": serverTransfers,
     "0016_server_hosting_limits": serverHostingLimits,
+    "0024_databases": databases(dialect),
   };
   return { getMigrations: async () => list };
 }

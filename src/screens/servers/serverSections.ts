@@ -31,6 +31,7 @@ const UsersSection = lazy(() => import("./users/UsersSection"));
 const SftpSection = lazy(() => import("./sftp/SftpSection"));
 const FilesSection = lazy(() => import("./files/FilesSection"));
 const BackupsSection = lazy(() => import("./backups/BackupsSection"));
+const DatabasesSection = lazy(() => import("./databases/DatabasesSection"));
 const TasksSection = lazy(() => import("./tasks/TasksSection"));
 const ClientsSection = lazy(() => import("./clients/ClientsSection"));
 const QuerySection = lazy(() => import("./query/QuerySection"));
@@ -67,6 +68,12 @@ export const serverSections: readonly ServerSection[] = [
   },
   { id: "files", label: msg`Files`, shows: (can) => can("server.files.view"), screen: FilesSection },
   { id: "backups", label: msg`Backups`, shows: (can) => can("server.backup.view"), screen: BackupsSection },
+  {
+    id: "databases",
+    label: msg`Databases`,
+    shows: (can) => can("server.databases.view"),
+    screen: DatabasesSection,
+  },
   { id: "tasks", label: msg`Tasks`, shows: (can) => can("server.tasks.view"), screen: TasksSection },
   {
     id: "clients",

@@ -16,6 +16,7 @@ describe("server sections table", () => {
       "sftp",
       "files",
       "backups",
+      "databases",
       "tasks",
       "clients",
       "query",
@@ -36,6 +37,7 @@ describe("server sections table", () => {
     }
     expect(ids(["server.definition.view"])).toEqual(["admin"]);
     expect(ids(["server.delete"])).toEqual(["admin"]);
+    expect(ids(["server.databases.view"])).toEqual(["databases"]);
     // SFTP signs in only with files.view too.
     expect(ids(["server.sftp"])).toEqual([]);
     expect(ids(["server.sftp", "server.files.view"])).toEqual(["sftp", "files"]);

@@ -2,6 +2,7 @@ import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useState } from "react";
 import { useLocation } from "wouter";
+import { listServerDatabases } from "../../../api/databases";
 import { deleteServer, serverAction } from "../../../api/servers";
 import { confirmAsync } from "../../../components/confirmStore";
 import { ScreenIcon } from "../../../components/screenIcons";
@@ -27,9 +28,18 @@ export function Maintenance({ server, can }: { server: { id: string; name: strin
   };
 
   const remove = async () => {
+    // Its databases go with it: the confirmation names them.
+    const databases = can("server.databases.view")
+      ? await listServerDatabases(server.id, { exempt: true })
+          .then((l) => l.databases.map((d) => d.name))
+          .catch(() => [])
+      : [];
+    const names = databases.join(", ");
     const yes = await confirmAsync({
       title: t`Delete ${server.name}?`,
-      body: t`The server and all its files are deleted on its node. This cannot be undone. A running server must be stopped first.`,
+      body:
+        t`The server and all its files are deleted on its node. This cannot be undone. A running server must be stopped first.` +
+        (databases.length > 0 ? ` ${t`Its databases are dropped too: ${names}.`}` : ""),
       confirm: { text: t`Delete`, color: "error" },
       cancel: { color: "neutral" },
     });

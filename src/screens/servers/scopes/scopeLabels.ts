@@ -73,6 +73,17 @@ export const scopeGroups: ScopeGroup[] = [
     ],
   },
   {
+    id: "databases",
+    label: msg`Databases`,
+    scopes: [
+      { scope: "server.databases.view", label: msg`See databases and their users` },
+      { scope: "server.databases.view.password", label: msg`See database passwords` },
+      { scope: "server.databases.create", label: msg`Create databases` },
+      { scope: "server.databases.rotate", label: msg`Change database passwords` },
+      { scope: "server.databases.delete", label: msg`Delete databases` },
+    ],
+  },
+  {
     id: "settings",
     label: msg`Settings and data`,
     scopes: [
