@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import type { PanelConfig } from "../config.ts";
 import type { Database } from "../db/tables.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, errorText } from "../errors.ts";
 import { parseTemplate, renderRun, userValueNames, variableValues } from "../templates/index.ts";
 import { productVersion } from "../version.ts";
 import { compareVersions, upgradeNotes } from "./upgrade-notes.ts";
@@ -120,14 +120,8 @@ function localServersThatWillNotStart(serversDir: string): { id: string; reason:
     } catch (error) {
       // Only a value refused is this version's doing; a condition that needs the host is not checked here.
       if (error instanceof ApiError && error.code === "ErrVariableInvalid")
-        stuck.push({ id, reason: readable(error) });
+        stuck.push({ id, reason: errorText(error) });
     }
   }
   return stuck;
-}
-
-function readable(error: ApiError): string {
-  return error.message.replace(/\$\{(\w+)\}/g, (match, key: string) =>
-    String(error.metadata?.[key] ?? match),
-  );
 }

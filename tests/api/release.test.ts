@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newest } from "../../bin/newest-mtime.mjs";
 import { freePort } from "../support/free-port.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { stopChild } from "../support/panel-process.ts";
@@ -26,11 +27,7 @@ describe("the release tarball", () => {
 
   beforeAll(async () => {
     const built = path.join(root, "dist-server", "outpost.mjs");
-    const sources = fs.readdirSync(path.join(root, "server"), { recursive: true, withFileTypes: true });
-    const newestSource = Math.max(
-      ...sources.filter((f) => f.isFile()).map((f) => fs.statSync(path.join(f.parentPath, f.name)).mtimeMs),
-    );
-    if (!fs.existsSync(built) || newestSource > fs.statSync(built).mtimeMs)
+    if (!fs.existsSync(built) || newest(path.join(root, "server")) > fs.statSync(built).mtimeMs)
       throw new Error("the server's build is missing or older than its sources: run `npm run build` first");
     const made = spawnSync(
       process.execPath,

@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "../../server/db/database.ts";
 import { echoDefinition } from "../support/echo-template.ts";
+import { scratchPostgresDatabase } from "../support/postgres-database.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(root, "bin/outpost.mjs");
@@ -20,25 +20,18 @@ describe("the upgrade report", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-upgrade-"));
   // On PostgreSQL (the api-postgres project) a database of the test's own, dropped after.
   const postgresUrl = process.env.OUTPOST_TEST_DB === "postgres" ? inject("postgresUrl") : undefined;
-  const databaseName = `t_upgrade_check_${process.pid}`;
-  const databaseUrl = postgresUrl?.replace(/\/[^/]*$/, `/${databaseName}`);
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
+  let database: { url: string; drop(): Promise<void> } | undefined;
   beforeAll(async () => {
-    if (postgresUrl) await admin(`CREATE DATABASE ${databaseName}`);
+    if (postgresUrl) database = await scratchPostgresDatabase(postgresUrl, "t_upgrade_check");
   });
   afterAll(async () => {
-    if (postgresUrl) await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   const outpost = (...args: string[]) =>
     spawnSync(process.execPath, [bin, ...args], {
       encoding: "utf8",
-      env: { ...process.env, OUTPOST_DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "" },
+      env: { ...process.env, OUTPOST_DATA_DIR: dataDir, DATABASE_URL: database?.url ?? "" },
       timeout: 60_000,
     });
 
@@ -56,7 +49,7 @@ describe("the upgrade report", () => {
     );
     expect(made.status, made.stderr).toBe(0);
     // What a 0.2.0 panel left: its version, a server row and the local node's definition of it.
-    const opened = openDatabase({ databaseUrl, dataDir });
+    const opened = openDatabase({ databaseUrl: database?.url, dataDir });
     await opened.db
       .updateTable("settings")
       .set({ value: JSON.stringify("0.2.0") })

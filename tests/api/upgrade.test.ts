@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { currentOtp } from "../../server/panel/otp.ts";
 import { backupNamed, settledBackup } from "../support/backups.ts";
@@ -12,6 +11,7 @@ import { rawRequest, upload } from "../support/file-requests.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { admin, type PanelProcess, startPanel } from "../support/panel-process.ts";
 import { waitUntil } from "../support/poll.ts";
+import { scratchPostgresDatabase } from "../support/postgres-database.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /**
@@ -35,7 +35,6 @@ describe(`an upgrade in place from ${previousRelease.version}`, () => {
   const id = "0a9ade01";
   let panel: PanelProcess | undefined;
   let databaseUrl: string | undefined;
-  const databaseName = `t_upgrade_${process.pid}`;
   let dropDatabase = async () => {};
   let otpSecret = "";
   let friendSession: PanelClient;
@@ -65,17 +64,9 @@ describe(`an upgrade in place from ${previousRelease.version}`, () => {
     // On PostgreSQL the database is the test's, made here and dropped after: both panels use it.
     const postgresUrl = process.env.OUTPOST_TEST_DB === "postgres" ? inject("postgresUrl") : undefined;
     if (postgresUrl) {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`CREATE DATABASE ${databaseName}`);
-      await client.end();
-      databaseUrl = postgresUrl.replace(/\/[^/]*$/, `/${databaseName}`);
-      dropDatabase = async () => {
-        const c = new pg.Client({ connectionString: postgresUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-        await c.end();
-      };
+      const scratch = await scratchPostgresDatabase(postgresUrl, "t_upgrade");
+      databaseUrl = scratch.url;
+      dropDatabase = scratch.drop;
     }
     panel = await startPanel({ checkout: oldCheckout, dataDir, databaseUrl, env });
     await makeData(panel.url);

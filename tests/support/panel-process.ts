@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { freePort } from "./free-port.ts";
 import { waitForLine } from "./poll.ts";
+import { scratchPostgresDatabase } from "./postgres-database.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -49,18 +48,9 @@ export async function startPanel(
   let databaseUrl = opts.databaseUrl;
   let dropDatabase = async () => {};
   if (opts.postgresUrl && !databaseUrl) {
-    const name = `t_${randomBytes(6).toString("hex")}`;
-    const client = new pg.Client({ connectionString: opts.postgresUrl });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    databaseUrl = opts.postgresUrl.replace(/\/[^/]*$/, `/${name}`);
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: opts.postgresUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
+    const scratch = await scratchPostgresDatabase(opts.postgresUrl);
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
   }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
