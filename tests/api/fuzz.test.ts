@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { serverScopes } from "../../server/contract/scopes.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { newUser } from "../support/expect-api.ts";
+import { rawRequest } from "../support/file-requests.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { setServerScopes } from "../support/panel-db.ts";
 import { adminClient, registeredClient, usePanel } from "../support/test-panel.ts";
@@ -292,20 +293,17 @@ describe("fuzzing the route table", () => {
       }
       let sent = 0;
       const send = async (r: Request) => {
-        const xsrf = client.cookies.get("XSRF-TOKEN");
-        const res = await fetch(panel().url + r.path, {
-          method: r.method,
-          headers: {
-            ...(r.contentType ? { "content-type": r.contentType } : {}),
-            cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-            ...(xsrf ? { "x-xsrf-token": xsrf } : {}),
-            origin: panel().url,
-          },
-          body: r.body,
-          redirect: "manual",
-          signal: AbortSignal.timeout(30_000),
-        });
-        const text = await res.text();
+        // On the wire as generated: fetch would resolve the `%2e%2e` segments to another path first.
+        let res: Awaited<ReturnType<typeof rawRequest>>;
+        try {
+          res = await rawRequest(client, r.method, r.path, {
+            headers: { ...(r.contentType ? { "content-type": r.contentType } : {}), origin: panel().url },
+            body: r.body,
+          });
+        } catch (e) {
+          throw new Error(`${r.method} ${r.path.slice(0, 200)} [${(r.body ?? "").slice(0, 80)}]: ${e}`);
+        }
+        const text = res.text;
         sent++;
         const leak = leaks(text, panel().dataDir);
         if (res.status >= 500 || leak)

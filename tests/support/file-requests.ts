@@ -40,7 +40,9 @@ export function rawRequest(
   }
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: url.hostname, port: url.port, method, path: rawPath, headers },
+      // A connection of its own: a kept-alive one the panel has just closed (after a refused request)
+      // would reset under the next write, which fetch retries and this does not.
+      { host: url.hostname, port: url.port, method, path: rawPath, headers, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
