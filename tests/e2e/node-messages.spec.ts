@@ -175,7 +175,9 @@ for (const [locale, catalog, width] of [
     await expect(lines).toHaveCount(run.output.split("\n").filter((l) => l.startsWith("[TASK] ")).length);
     await expect(lines.first()).toContainText(tr(catalog, "Task"));
     await expect(lines.first()).toContainText(
-      tr(catalog, "Operation {number}: {type}").replace("{number}", "1").replace("{type}", "start"),
+      tr(catalog, "Operation {number}: {type}")
+        .replace("{number}", "1")
+        .replace("{type}", tr(catalog, "Start the server")),
     );
     await expect(output).toContainText(tr(catalog, "Server started"));
     await expect(output).toContainText(tr(catalog, "Server stopped"));
@@ -186,7 +188,7 @@ for (const [locale, catalog, width] of [
     // The failure: the words the page's, the system's reason quoted as it came; the run's message too.
     const failedWords = tr(catalog, "Operation {number} ({type}): {reason}")
       .replace("{number}", "4")
-      .replace("{type}", "command")
+      .replace("{type}", tr(catalog, "Run a command"))
       .split("{reason}")[0]
       .trim();
     await expect(lines.last()).toContainText(failedWords);
