@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ALL_LOCALES } from "../../src/i18n/locales.ts";
+import { alertTextProblems } from "./alert-texts.ts";
 import {
   bcp47,
   CATALOGS,
@@ -22,7 +23,6 @@ import {
 } from "./catalogs.mjs";
 import { hasNoWords, shapeProblems } from "./message-shape.mjs";
 import { starterTextProblems } from "./starter-texts.ts";
-import { alertTextProblems } from "./alert-texts.ts";
 
 const failures = [];
 const locales = presentLocales();
@@ -48,6 +48,20 @@ try {
 } finally {
   for (const [path, text] of saved) writeFileSync(path, text);
 }
+
+// Entries run together (a msgid right under the previous entry's msgstr, as a union merge of two
+// branches' catalogs leaves them) read as one here but lose their translations at the next extract.
+for (const locale of locales)
+  for (const catalog of CATALOGS) {
+    const lines = readFileSync(catalogPath(locale, catalog), "utf8").split("\n");
+    const at = lines.findIndex(
+      (line, i) => line.startsWith("msgid ") && /^(msgstr|")/.test(lines[i - 1] ?? ""),
+    );
+    if (at >= 0)
+      failures.push(
+        `locales/${locale}/${catalog}.po:${at + 1}: two entries run together (a merge's leftover): split them`,
+      );
+  }
 
 for (const locale of locales) {
   if (!ALL_LOCALES.includes(locale)) failures.push(`locales/${locale}: not a locale of spec §9`);

@@ -307,6 +307,57 @@ describe("alerts", () => {
     await api.delete(`/api/self/notifications/${hook.body.id}`);
   });
 
+  it("sends a test alert to one's own channel now and says what became of it; no one else's, and not without end (issue 41)", async () => {
+    const hook = await api.post("/api/self/notifications", {
+      type: "webhook",
+      events: ["server.crashed"],
+      url: `${base}/tried`,
+    });
+    expect(hook.status, hook.text).toBe(200);
+    const tried = await api.post(`/api/self/notifications/${hook.body.id}/test`);
+    expect(tried.status, tried.text).toBe(200);
+    expect(tried.body).toEqual({ outcome: "sent" });
+    const got = await hooks.nth("/tried", 1);
+    expect(got.headers["x-outpost-event"]).toBe("test");
+    expect(got.headers["x-outpost-signature"]).toBe(hmac(hook.body.secret, got.body));
+    expect(JSON.parse(got.body.toString())).toMatchObject({
+      event: "test",
+      title: "Test alert from Outpost",
+    });
+
+    // The far end refusing is told as such, at once (no retries for a test).
+    hooks.answers.push(410);
+    expect((await api.post(`/api/self/notifications/${hook.body.id}/test`)).body).toEqual({
+      outcome: "failed",
+    });
+    // Another user's channel is not there for them; the activity log has the tries.
+    expectError(
+      await user.post(`/api/self/notifications/${hook.body.id}/test`),
+      404,
+      "ErrNotificationNotFound",
+    );
+    const log = await api.get("/api/self/activity?action=self.notification.test");
+    expect(log.body.activity.length).toBeGreaterThanOrEqual(2);
+    // At most five tries in ten minutes per user, whichever channel: then 429 with the wait.
+    for (let i = 0; i < 3; i++) await api.post(`/api/self/notifications/${hook.body.id}/test`);
+    const held = await api.post(`/api/self/notifications/${hook.body.id}/test`);
+    expectError(held, 429, "ErrTooManyAttempts");
+    expect(held.body.error.metadata.retryAfter).toBeGreaterThan(0);
+    await api.delete(`/api/self/notifications/${hook.body.id}`);
+  });
+
+  it("refuses an address on Discord's hosts that is not one of its webhooks", async () => {
+    const made = await api.post("/api/self/notifications", {
+      type: "webhook",
+      events: ["server.crashed"],
+      url: "https://discord.com/channels/123/456",
+    });
+    expectError(made, 400, "ErrNotificationInvalid", {
+      field: "url",
+      problem: "is not a Discord webhook address (https://discord.com/api/webhooks/…)",
+    });
+  });
+
   it("tells a crash on a remote node, and a node that stops answering", async () => {
     const id = "a1e70020";
     await create(id, crashing(1), remoteId);

@@ -19,7 +19,10 @@ export interface AlertTexts {
 
 export const ALERT_TEXTS_FILE = "alerts.json";
 
-export const englishAlertTexts: Record<NotificationEvent, AlertTexts> = {
+/** What an alert is about: an event, or the test a channel's owner sends (`{server}` is then the panel's name). */
+export type AlertKind = NotificationEvent | "test";
+
+export const englishAlertTexts: Record<AlertKind, AlertTexts> = {
   "server.crashed": {
     title: "{server} crashed",
     message: "The server {server} stopped without being asked to.",
@@ -56,9 +59,13 @@ export const englishAlertTexts: Record<NotificationEvent, AlertTexts> = {
     messageWithDetail:
       "Your account was signed in to from a new device ({detail}). If this was not you, change your password now.",
   },
+  test: {
+    title: "Test alert from {server}",
+    message: "This is a test. Alerts you chose for this channel will arrive like this one.",
+  },
 };
 
-type LocaleTexts = Partial<Record<NotificationEvent, Partial<AlertTexts>>>;
+type LocaleTexts = Partial<Record<AlertKind, Partial<AlertTexts>>>;
 
 const localesDir = path.join(repoRoot, "locales");
 /** Each locale's file, read at its first alert and kept (a few KiB); null where there is none. */
@@ -88,7 +95,7 @@ const fill = (text: string, values: Record<string, string>) =>
  * locale or one of its texts is missing).
  */
 export function alertText(
-  event: NotificationEvent,
+  event: AlertKind,
   locale: string | undefined,
   values: { server: string; node: string; detail: string },
 ): { title: string; message: string } {

@@ -1,10 +1,12 @@
 import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import type { Db } from "../../db/database.ts";
+import { ApiError } from "../../errors.ts";
 import { type AddressCheck, isPublicAddress } from "../../net/public-address.ts";
 import type { Mailer, MailLog } from "../mailer.ts";
 import type { Permissions } from "../permissions.ts";
 import { holdsScope } from "../scopes.ts";
 import type { Settings } from "../settings.ts";
+import type { SharedState } from "../shared-state.ts";
 import { alertText } from "./alert-texts.ts";
 import { type ChannelRow, type NotificationChannels, split } from "./channels.ts";
 import {
@@ -43,6 +45,9 @@ export const maxPendingDeliveries = 500;
 const concurrency = 4;
 /** Waits before each retry: a hook that is down for a while still gets the alert. */
 export const defaultRetryDelaysMs = [1000, 5000, 30_000, 120_000, 600_000];
+/** Test alerts one user may send within testWindowMs (counted by every panel alike): a try, not a relay. */
+export const testsPerWindow = 5;
+const testWindowMs = 10 * 60_000;
 /** The same event about the same thing is sent once in this window (a crash loop is one alert a minute). */
 export const repeatWindowMs = 60_000;
 const claimsKeptMs = 24 * 3600_000;
@@ -76,6 +81,7 @@ export class Notifier {
     private readonly mailer: Mailer,
     private readonly settings: Settings,
     private readonly vapid: VapidKeys,
+    private readonly shared: SharedState,
     private readonly retryDelaysMs: readonly number[] = defaultRetryDelaysMs,
   ) {}
 
@@ -300,6 +306,51 @@ export class Notifier {
     const target = JSON.parse(this.channels.open(channel.target)) as PushTarget;
     if (!admin && !target.endpoint.startsWith("https:")) return "failed";
     return sendPush(target, message, await this.vapid.get(), await this.vapidSubject(), allowed);
+  }
+
+  /**
+   * A test alert to one of the owner's channels, in their language, sent once now (no retries, no
+   * claim: it is about nothing): what became of it, so the owner sees at once whether it works.
+   */
+  async sendTest(owner: { userId: number; admin: boolean }, channelId: number): Promise<SendOutcome> {
+    const channel = await this.channels.owned(owner.userId, channelId);
+    const key = `alert-test:${owner.userId}`;
+    const now = Date.now();
+    const sent = (await this.shared.times([key], now - testWindowMs)).get(key) ?? [];
+    if (sent.length >= testsPerWindow) {
+      const retryAfter = Math.ceil((sent[sent.length - testsPerWindow] + testWindowMs - now) / 1000);
+      throw new ApiError(429, "ErrTooManyAttempts", "too many test alerts, try again in ${retryAfter} s", {
+        retryAfter,
+      });
+    }
+    await this.shared.record([{ key, keepMs: testWindowMs }], now);
+    const user = await this.db
+      .selectFrom("users")
+      .leftJoin("user_settings", (join) =>
+        join.onRef("user_settings.user_id", "=", "users.id").on("user_settings.key", "=", "locale"),
+      )
+      .select(["users.email", "user_settings.value as locale"])
+      .where("users.id", "=", owner.userId)
+      .executeTakeFirstOrThrow();
+    const locale = user.locale ?? "en_US";
+    const base = String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
+    const panel = String(await this.settings.get("panel.settings.companyName"));
+    const message: AlertMessage = {
+      event: "test",
+      at: new Date().toISOString(),
+      ...alertText("test", locale, { server: oneLine(panel), node: "", detail: "" }),
+      lang: locale,
+      url: `${base}/self`,
+    };
+    let outcome: SendOutcome;
+    try {
+      outcome = await this.send({ channel, to: user.email, admin: owner.admin, message, attempt: 0 });
+    } catch (err) {
+      this.log.warn({ err: String(err), channel: channel.id }, "test alert not sent");
+      outcome = "failed";
+    }
+    if (outcome === "gone") await this.channels.forget(channel.id);
+    return outcome;
   }
 
   /** RFC 8292's contact: the panel's https address, else its sender's mailbox. */

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import webpush from "web-push";
 import type { NotificationEvent } from "../../contract/api/notifications.ts";
+import { isDiscordHook } from "../../contract/discord-hook.ts";
 import { type AddressCheck, checkedPost } from "../../net/public-address.ts";
 import { escapeHtml, oneLine } from "../invite-mail.ts";
 import type { Mailer, MailLog, MailMessage } from "../mailer.ts";
@@ -8,7 +9,8 @@ import type { VapidPair } from "./vapid.ts";
 
 /** One alert, as every kind of channel is told it. */
 export interface AlertMessage {
-  event: NotificationEvent;
+  /** What happened; "test" for the alert a channel's owner sends to try it. */
+  event: NotificationEvent | "test";
   /** ISO time the panel saw it. */
   at: string;
   title: string;
@@ -31,15 +33,38 @@ const outcomeOf = (status: number): SendOutcome =>
   status >= 200 && status < 300 ? "sent" : status === 429 || status >= 500 ? "retry" : "failed";
 
 /** The body a webhook URL gets: Discord's and Slack's own shapes, else the alert as it is. */
+/** Discord's embed colour per kind of alert: red for what broke, amber for a warning, blue for a test. */
+const discordColour = (event: AlertMessage["event"]) =>
+  event === "test"
+    ? 0x1e88e5
+    : event === "disk.nearLimit" || event === "account.newDevice"
+      ? 0xf9a825
+      : 0xd32f2f;
+
+/** Slack's text escapes (&, <, >): a server named `<!channel>` must not ping a whole channel. */
+const slackText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * The body a hook gets: Discord an embed (title, text, link, time, a colour per kind) that may
+ * mention no one, whatever a server's name says; Slack its text with its escapes; any other the
+ * alert as it is, machine-readable.
+ */
 export function webhookBody(url: string, message: AlertMessage): object {
-  const { hostname, pathname } = new URL(url);
-  const host = hostname.toLowerCase();
-  if (
-    (host === "discord.com" || host === "discordapp.com" || host.endsWith(".discord.com")) &&
-    pathname.startsWith("/api/webhooks/")
-  )
-    return { content: `**${message.title}**\n${message.message}\n${message.url}`.slice(0, 2000) };
-  if (host === "hooks.slack.com") return { text: `*${message.title}*\n${message.message}\n<${message.url}>` };
+  if (isDiscordHook(url))
+    return {
+      embeds: [
+        {
+          title: message.title.slice(0, 256),
+          description: message.message.slice(0, 4000),
+          url: message.url,
+          timestamp: message.at,
+          color: discordColour(message.event),
+        },
+      ],
+      allowed_mentions: { parse: [] },
+    };
+  if (new URL(url).hostname.toLowerCase() === "hooks.slack.com")
+    return { text: `*${slackText(message.title)}*\n${slackText(message.message)}\n<${message.url}>` };
   return message;
 }
 
