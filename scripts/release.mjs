@@ -45,6 +45,7 @@ for (const part of [
   "starter-templates",
   "LICENSE",
   "README.md",
+  "docs",
   "CHANGELOG.md",
 ])
   copy(part);
