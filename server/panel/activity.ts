@@ -99,13 +99,26 @@ export class Activity {
   async list(filter: ActivityLogFilter, paging: { page?: number; limit?: number }) {
     const { page, pageSize, offset } = pageOf(paging);
     const [rows, count] = await Promise.all([
-      this.filtered(filter).selectAll().orderBy("id", "desc").limit(pageSize).offset(offset).execute(),
+      this.filtered(filter)
+        .selectAll("activity")
+        // The server's name beside its id (null once the server is deleted): the log reads for people.
+        .select((eb) =>
+          eb
+            .selectFrom("servers")
+            .select("servers.name")
+            .whereRef("servers.id", "=", "activity.server_id")
+            .as("server_name"),
+        )
+        .orderBy("activity.id", "desc")
+        .limit(pageSize)
+        .offset(offset)
+        .execute(),
       this.filtered(filter)
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirstOrThrow(),
     ]);
     return {
-      activity: rows.map(toView),
+      activity: rows.map((row) => ({ ...toView(row), serverName: row.server_name ?? null })),
       paging: { page, pageSize, maxSize: pageSizeMax, total: Number(count.n) },
     };
   }

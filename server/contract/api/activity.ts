@@ -38,6 +38,8 @@ export const ActivityEntryView = Type.Object({
   action: Type.String(),
   ok: Type.Boolean(),
   serverId: Type.Union([Type.String(), Type.Null()]),
+  /** The server's name, in lists (not the exports); null when there is none or it was deleted. */
+  serverName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   subject: Type.String(),
   details: Type.Record(Type.String(), Type.Unknown()),
 });
