@@ -26,9 +26,9 @@ const labels: Record<string, MessageDescriptor> = {
   "self.otp.enable": msg`Turned on two-factor sign-in`,
   "self.otp.disable": msg`Turned off two-factor sign-in`,
   "self.otp.recovery": msg`Made new recovery codes`,
-  "self.notification.create": msg`Added an alert channel`,
-  "self.notification.delete": msg`Removed an alert channel`,
-  "self.notification.deleteAll": msg`Removed every alert channel`,
+  "self.notification.create": msg`Added a notification channel`,
+  "self.notification.delete": msg`Removed a notification channel`,
+  "self.notification.deleteAll": msg`Removed every notification channel`,
 
   "settings.edit": msg`Changed panel settings`,
   "settings.email.test": msg`Sent a test e-mail`,
