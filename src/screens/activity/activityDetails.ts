@@ -84,7 +84,7 @@ function errorShown(code: string): Shown {
 /** A value short and readable: lists joined, an object as `name: value` pairs, never raw JSON. */
 function shown(key: string, value: unknown, locale: string, depth = 0): Shown {
   if (value === redacted) return { text: t`hidden` };
-  if (value === null || value === undefined) return { text: "—" };
+  if (value === null || value === undefined || value === "") return { text: "—" };
   if (typeof value === "boolean") return { text: value ? t`yes` : t`no` };
   if (scopeKeys.has(key) && typeof value === "string") return scopeShown(value);
   if (key === "error" && typeof value === "string") return errorShown(value);
@@ -104,7 +104,8 @@ function shown(key: string, value: unknown, locale: string, depth = 0): Shown {
     const items = value.map((item) => shown(key, item, locale, depth + 1));
     const titles = items.map((i) => i.title ?? i.text);
     const hover = items.some((i) => i.title);
-    return { text: items.map((i) => i.text).join(", "), title: hover ? titles.join(", ") : undefined };
+    const list = new Intl.ListFormat(locale, { type: "conjunction" });
+    return { text: list.format(items.map((i) => i.text)), title: hover ? titles.join(", ") : undefined };
   }
   if (depth >= 1) return { text: "…" };
   const pairs = Object.entries(value as Record<string, unknown>).map(
