@@ -377,6 +377,21 @@ describe("activity log", () => {
     for (const entry of gone) expect(entry).toMatchObject({ serverId: id, serverName: null });
   });
 
+  it("keeps what a setting and a user's global permissions were before they changed", async () => {
+    const key = "panel.settings.companyName";
+    expect((await api.put(`/api/settings/${key}`, { value: "Before Ltd" })).status).toBe(204);
+    expect((await api.put(`/api/settings/${key}`, { value: "After Ltd" })).status).toBe(204);
+    const [setting] = await entries("action=settings.edit");
+    expect(setting.details).toEqual({ [key]: "After Ltd", before: { [key]: "Before Ltd" } });
+
+    const perms = `/api/users/${userId}/perms`;
+    const held = (await api.get(perms)).body.scopes as string[];
+    expect((await api.put(perms, { scopes: [...held, "nodes.view"] })).status).toBe(204);
+    const [changed] = await entries("action=user.perms");
+    expect(changed.details).toEqual({ scopes: [...held, "nodes.view"], before: { scopes: held } });
+    expect((await api.put(perms, { scopes: held })).status).toBe(204);
+  });
+
   it("exports every matching entry as CSV and as JSON lines", async () => {
     const all = await api.get("/api/activity?limit=100");
     const total = all.body.paging.total;

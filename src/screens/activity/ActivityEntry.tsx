@@ -60,6 +60,7 @@ export function ActivityEntry({
             ? t`Panel`
             : "";
   const fields = detailFields(entry.details, locale);
+  const userId = entry.userId;
   const rtl = typeof document !== "undefined" && document.documentElement.dir === "rtl";
   return (
     <li className="activity-entry" data-testid="activity-entry">
@@ -81,7 +82,9 @@ export function ActivityEntry({
       <div className="activity-who muted">
         {/* The panel's own entries name no one but their tag. */}
         {(entry.actorKind !== "panel" || entry.actor) && (
-          <bdi className="activity-actor">{entry.actor || entry.clientId || "—"}</bdi>
+          <bdi className="activity-actor" title={userId === null ? undefined : t`User ${userId}`}>
+            {entry.actor || entry.clientId || "—"}
+          </bdi>
         )}
         {kind && <span className="tag">{kind}</span>}
         {showServer &&
