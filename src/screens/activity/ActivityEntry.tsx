@@ -61,6 +61,7 @@ export function ActivityEntry({
             : "";
   const fields = detailFields(entry.details, locale);
   const userId = entry.userId;
+  const subject = entry.subject && subjectText(entry.subject, entry.details);
   const rtl = typeof document !== "undefined" && document.documentElement.dir === "rtl";
   return (
     <li className="activity-entry" data-testid="activity-entry">
@@ -73,9 +74,9 @@ export function ActivityEntry({
             <Trans>Failed</Trans>
           </span>
         )}
-        {entry.subject && (
+        {subject && (
           <bdi className="activity-subject" title={entry.subject}>
-            {subjectText(entry.subject)}
+            {subject}
           </bdi>
         )}
       </div>

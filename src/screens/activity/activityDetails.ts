@@ -137,8 +137,11 @@ export function detailFields(details: Record<string, unknown>, locale: string): 
   });
 }
 
-/** The known parts of a subject (`email:ann@example.com`, `repo:main name:minecraft`) in words. */
-export function subjectText(subject: string): string {
+/**
+ * The known parts of a subject (`email:ann@example.com`, `repo:main name:minecraft`) in words;
+ * nothing when the details say the same (a rename's `name:` is its new name, shown there).
+ */
+export function subjectText(subject: string, details: Record<string, unknown> = {}): string {
   const names: Record<string, string> = {
     user: t`User`,
     node: t`Node`,
@@ -154,5 +157,7 @@ export function subjectText(subject: string): string {
   };
   const parts = subject.split(/ (?=[A-Za-z]+:)/);
   if (!parts.every((p) => /^[A-Za-z]+:/.test(p) && p.slice(0, p.indexOf(":")) in names)) return subject;
-  return parts.map((p) => `${names[p.slice(0, p.indexOf(":"))]}: ${p.slice(p.indexOf(":") + 1)}`).join(" · ");
+  const pairs = parts.map((p) => [p.slice(0, p.indexOf(":")), p.slice(p.indexOf(":") + 1)] as const);
+  if (pairs.every(([key, value]) => details[key] === value)) return "";
+  return pairs.map(([key, value]) => `${names[key]}: ${value}`).join(" · ");
 }

@@ -90,5 +90,7 @@ describe("activity details in the page's words", () => {
     expect(subjectText("repo:main name:minecraft")).toBe("Repository: main · Name: minecraft");
     expect(subjectText("/logs/latest.log")).toBe("/logs/latest.log");
     expect(subjectText("weird:thing")).toBe("weird:thing");
+    // A rename's subject is its new name, which the details show already.
+    expect(subjectText("name:Neu", { name: "Neu", before: { name: "Alt" } })).toBe("");
   });
 });
