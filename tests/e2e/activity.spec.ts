@@ -141,6 +141,11 @@ for (const [locale, catalog] of [
       await expect(renamed.getByTestId("activity-server-name")).toHaveText(name);
       await expect(renamed.getByTestId("activity-server-name")).toHaveAttribute("title", id);
       await expect(renamed.getByTestId("activity-field")).toContainText(id);
+      // The action filter offers the actions by name.
+      await expect(page.locator('#activity-action-names option[value="server.rename"]')).toHaveAttribute(
+        "label",
+        label,
+      );
 
       // The second grant: what came and what went, as the permission picker words them.
       const changed = entries.filter({ has: page.locator('[data-action="server.user.edit"]') }).first();

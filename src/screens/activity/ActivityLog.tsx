@@ -16,12 +16,21 @@ import { Spinner } from "../../components/Spinner";
 import { intlLocale } from "../../i18n/locales";
 import { ShowMore } from "../ListParts";
 import { ActivityEntry } from "./ActivityEntry";
+import { actionLabel, labelledActions } from "./actionLabels";
 import "../../components/controls.css";
 import "./activity.css";
 
 const PAGE_SIZE = 50;
 /** Typing pauses this long before the log is asked again (as the other searches). */
 const SEARCH_PAUSE_MS = 500;
+
+const actionList = "activity-action-names";
+
+/** Every action the log knows, by its name in the page's language. */
+const actionOptions = (locale: string) =>
+  labelledActions()
+    .map((code) => [code, actionLabel(code)] as const)
+    .sort((a, b) => a[1].localeCompare(b[1], locale));
 
 type Listing = { entries: Entry[]; more: boolean; page: number } | "failed";
 
@@ -98,7 +107,7 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
   const words = [
     { value: user, set: setUser, label: t`User`, testId: "activity-user" },
     scope.kind === "all" && { value: server, set: setServer, label: t`Server`, testId: "activity-server" },
-    { value: action, set: setAction, label: t`Action`, testId: "activity-action" },
+    { value: action, set: setAction, label: t`Action`, testId: "activity-action", list: actionList },
   ].filter((f) => !!f);
   const days = [
     { value: since, set: setSince, label: t`Since` },
@@ -120,8 +129,15 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
                 placeholder={f.label}
                 aria-label={f.label}
                 data-testid={f.testId}
+                list={"list" in f ? f.list : undefined}
               />
             ))}
+            {/* The actions by name, for the action filter: typing a name offers its code. */}
+            <datalist id={actionList}>
+              {actionOptions(locale).map(([code, label]) => (
+                <option key={code} value={code} label={label} />
+              ))}
+            </datalist>
             <div className="activity-days">
               {days.map((d) => (
                 <label key={d.label} className="activity-day">

@@ -98,7 +98,7 @@ const labels: Record<string, MessageDescriptor> = {
   "api.write": msg`Made another change`,
 };
 
-/** The codes labelled here (for the unit test). */
+/** The codes labelled here: the action filter offers them by name. */
 export const labelledActions = (): string[] => Object.keys(labels);
 
 /** An action in the page's language; an action this client does not know, as its code. */
