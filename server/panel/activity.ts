@@ -117,10 +117,41 @@ export class Activity {
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirstOrThrow(),
     ]);
+    const names = await this.subjectNames(rows.map((row) => row.subject));
     return {
-      activity: rows.map((row) => ({ ...toView(row), serverName: row.server_name ?? null })),
+      activity: rows.map((row) => ({
+        ...toView(row),
+        serverName: row.server_name ?? null,
+        subjectName: names.get(row.subject) ?? null,
+      })),
       paging: { page, pageSize, maxSize: pageSizeMax, total: Number(count.n) },
     };
+  }
+
+  /** The names of the users and nodes a page's entries are about (`user:3`, `node:2`), in two reads. */
+  private async subjectNames(subjects: string[]): Promise<Map<string, string>> {
+    const ids = (kind: string) => [
+      ...new Set(
+        subjects.flatMap((s) => {
+          const m = /^(user|node):(\d{1,15})$/.exec(s);
+          return m && m[1] === kind ? [Number(m[2])] : [];
+        }),
+      ),
+    ];
+    const users = ids("user");
+    const nodes = ids("node");
+    const [userRows, nodeRows] = await Promise.all([
+      users.length
+        ? this.db.selectFrom("users").select(["id", "username as name"]).where("id", "in", users).execute()
+        : [],
+      nodes.length
+        ? this.db.selectFrom("nodes").select(["id", "name"]).where("id", "in", nodes).execute()
+        : [],
+    ]);
+    return new Map([
+      ...userRows.map((r) => [`user:${r.id}`, r.name] as const),
+      ...nodeRows.map((r) => [`node:${r.id}`, r.name] as const),
+    ]);
   }
 
   /** Every matching entry, newest first, read a batch at a time (for the exports). */

@@ -31,6 +31,7 @@ interface Entry {
   serverId: string | null;
   serverName?: string | null;
   subject: string;
+  subjectName?: string | null;
   details: Record<string, unknown>;
 }
 
@@ -370,6 +371,7 @@ describe("activity log", () => {
     expect(other.serverName).toBe(localId);
     const [signIn] = await entries("action=auth.login");
     expect(signIn.serverName).toBeNull();
+    expect(signIn.subjectName).toBeNull();
 
     expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
     const gone = await entries(`server=${id}`);
@@ -389,6 +391,8 @@ describe("activity log", () => {
     expect((await api.put(perms, { scopes: [...held, "nodes.view"] })).status).toBe(204);
     const [changed] = await entries("action=user.perms");
     expect(changed.details).toEqual({ scopes: [...held, "nodes.view"], before: { scopes: held } });
+    // The user it was done to, by name beside the subject's id.
+    expect(changed).toMatchObject({ subject: `user:${userId}`, subjectName: user.username });
     expect((await api.put(perms, { scopes: held })).status).toBe(204);
   });
 
@@ -404,9 +408,9 @@ describe("activity log", () => {
       .map((l) => JSON.parse(l) as Entry);
     expect(lines).toHaveLength(total);
     // The exports are the entries as stored: the server's name is the list's, for people.
-    const { serverName: _name, ...first } = all.body.activity[0] as Entry;
+    const { serverName: _name, subjectName: _subject, ...first } = all.body.activity[0] as Entry;
     expect(lines[0]).toEqual(first);
-    expect(lines.every((l) => !("serverName" in l))).toBe(true);
+    expect(lines.every((l) => !("serverName" in l) && !("subjectName" in l))).toBe(true);
 
     const csv = await download("/api/activity?format=csv&action=server.console");
     expect(csv.status).toBe(200);

@@ -41,6 +41,8 @@ export const ActivityEntryView = Type.Object({
   /** The server's name, in lists (not the exports); null when there is none or it was deleted. */
   serverName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   subject: Type.String(),
+  /** The name of the user or node the subject names (`user:3`), in lists; null otherwise or once deleted. */
+  subjectName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   details: Type.Record(Type.String(), Type.Unknown()),
 });
 export type ActivityEntryView = Static<typeof ActivityEntryView>;

@@ -61,7 +61,7 @@ export function ActivityEntry({
             : "";
   const fields = detailFields(entry.details, locale);
   const userId = entry.userId;
-  const subject = entry.subject && subjectText(entry.subject, entry.details);
+  const subject = entry.subject && subjectText(entry.subject, entry.details, entry.subjectName);
   const rtl = typeof document !== "undefined" && document.documentElement.dir === "rtl";
   return (
     <li className="activity-entry" data-testid="activity-entry">

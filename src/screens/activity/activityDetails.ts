@@ -141,7 +141,12 @@ export function detailFields(details: Record<string, unknown>, locale: string): 
  * The known parts of a subject (`email:ann@example.com`, `repo:main name:minecraft`) in words;
  * nothing when the details say the same (a rename's `name:` is its new name, shown there).
  */
-export function subjectText(subject: string, details: Record<string, unknown> = {}): string {
+export function subjectText(
+  subject: string,
+  details: Record<string, unknown> = {},
+  /** The name of the user or node it is (`user:3` → their name), when the list knows it. */
+  name?: string | null,
+): string {
   const names: Record<string, string> = {
     user: t`User`,
     node: t`Node`,
@@ -159,5 +164,6 @@ export function subjectText(subject: string, details: Record<string, unknown> = 
   if (!parts.every((p) => /^[A-Za-z]+:/.test(p) && p.slice(0, p.indexOf(":")) in names)) return subject;
   const pairs = parts.map((p) => [p.slice(0, p.indexOf(":")), p.slice(p.indexOf(":") + 1)] as const);
   if (pairs.every(([key, value]) => details[key] === value)) return "";
+  if (name && pairs.length === 1) return `${names[pairs[0][0]]}: ${name}`;
   return pairs.map(([key, value]) => `${names[key]}: ${value}`).join(" · ");
 }

@@ -90,6 +90,8 @@ describe("activity details in the page's words", () => {
     expect(subjectText("repo:main name:minecraft")).toBe("Repository: main · Name: minecraft");
     expect(subjectText("/logs/latest.log")).toBe("/logs/latest.log");
     expect(subjectText("weird:thing")).toBe("weird:thing");
+    expect(subjectText("user:3", {}, "ann")).toBe("Benutzer: ann");
+    expect(subjectText("user:3")).toBe("Benutzer: 3");
     // A rename's subject is its new name, which the details show already.
     expect(subjectText("name:Neu", { name: "Neu", before: { name: "Alt" } })).toBe("");
   });
