@@ -52,6 +52,7 @@ import type { PanelConfig } from "./config.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { logStream } from "./http/log-output.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
+import { beforeReads } from "./panel/activity-before.ts";
 import type { PanelServices } from "./panel/services.ts";
 
 export const apiVersion = "3.0.0-outpost";
@@ -88,7 +89,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
   installAuthRequestRules(app);
   installNulGuard(app);
   installGuard(app, services, cookies);
-  installActivityLog(app, services.activity);
+  installActivityLog(app, services.activity, beforeReads(services));
   collectOpenApi(app);
 
   // Callback-style, not async: it runs on every answer, and a promise per hook is a cost there.

@@ -38,6 +38,13 @@ const before = new Map(CATALOGS.map((c) => [c, sourceMessages(c)]));
 const saved = new Map(
   locales.flatMap((l) => CATALOGS.map((c) => [catalogPath(l, c), readFileSync(catalogPath(l, c), "utf8")])),
 );
+// How many messages each catalog has translated: the next extract must keep them all (an entry a
+// merge left without its explicit-id comment reads as translated here and is dropped there).
+const translated = (locale, catalog) =>
+  (readCatalog(locale, catalog)?.items ?? []).filter((i) => i.msgstr[0]).length;
+const translatedBefore = new Map(
+  locales.flatMap((l) => CATALOGS.map((c) => [`${l}/${c}`, translated(l, c)])),
+);
 try {
   execFileSync("npx", ["lingui", "extract", "--clean", "--overwrite"], { cwd: ROOT, stdio: "pipe" });
   for (const c of CATALOGS) {
@@ -45,6 +52,14 @@ try {
       failures.push(`locales/${SOURCE}/${c}.po is stale: run npm run i18n:extract and translate what is new`);
     }
   }
+  for (const l of locales)
+    for (const c of CATALOGS) {
+      const lost = translatedBefore.get(`${l}/${c}`) - translated(l, c);
+      if (lost > 0 && sourceMessages(c) === before.get(c))
+        failures.push(
+          `locales/${l}/${c}.po: ${lost} translation(s) would be lost at the next extract (an entry malformed by a merge?)`,
+        );
+    }
 } finally {
   for (const [path, text] of saved) writeFileSync(path, text);
 }

@@ -99,15 +99,59 @@ export class Activity {
   async list(filter: ActivityLogFilter, paging: { page?: number; limit?: number }) {
     const { page, pageSize, offset } = pageOf(paging);
     const [rows, count] = await Promise.all([
-      this.filtered(filter).selectAll().orderBy("id", "desc").limit(pageSize).offset(offset).execute(),
+      this.filtered(filter)
+        .selectAll("activity")
+        // The server's name beside its id (null once the server is deleted): the log reads for people.
+        .select((eb) =>
+          eb
+            .selectFrom("servers")
+            .select("servers.name")
+            .whereRef("servers.id", "=", "activity.server_id")
+            .as("server_name"),
+        )
+        .orderBy("activity.id", "desc")
+        .limit(pageSize)
+        .offset(offset)
+        .execute(),
       this.filtered(filter)
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirstOrThrow(),
     ]);
+    const names = await this.subjectNames(rows.map((row) => row.subject));
     return {
-      activity: rows.map(toView),
+      activity: rows.map((row) => ({
+        ...toView(row),
+        serverName: row.server_name ?? null,
+        subjectName: names.get(row.subject) ?? null,
+      })),
       paging: { page, pageSize, maxSize: pageSizeMax, total: Number(count.n) },
     };
+  }
+
+  /** The names of the users and nodes a page's entries are about (`user:3`, `node:2`), in two reads. */
+  private async subjectNames(subjects: string[]): Promise<Map<string, string>> {
+    const ids = (kind: string) => [
+      ...new Set(
+        subjects.flatMap((s) => {
+          const m = /^(user|node):(\d{1,15})$/.exec(s);
+          return m && m[1] === kind ? [Number(m[2])] : [];
+        }),
+      ),
+    ];
+    const users = ids("user");
+    const nodes = ids("node");
+    const [userRows, nodeRows] = await Promise.all([
+      users.length
+        ? this.db.selectFrom("users").select(["id", "username as name"]).where("id", "in", users).execute()
+        : [],
+      nodes.length
+        ? this.db.selectFrom("nodes").select(["id", "name"]).where("id", "in", nodes).execute()
+        : [],
+    ]);
+    return new Map([
+      ...userRows.map((r) => [`user:${r.id}`, r.name] as const),
+      ...nodeRows.map((r) => [`node:${r.id}`, r.name] as const),
+    ]);
   }
 
   /** Every matching entry, newest first, read a batch at a time (for the exports). */

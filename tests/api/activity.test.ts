@@ -29,7 +29,9 @@ interface Entry {
   action: string;
   ok: boolean;
   serverId: string | null;
+  serverName?: string | null;
   subject: string;
+  subjectName?: string | null;
   details: Record<string, unknown>;
 }
 
@@ -342,6 +344,58 @@ describe("activity log", () => {
     });
   });
 
+  it("names each entry's server beside its id, what a rename and a grant replaced, and a deleted server by its id", async () => {
+    const id = "act0named";
+    await createEchoServer(api, id, { name: "Old name" });
+    expect((await api.put(`/api/servers/${id}/name/New%20name`)).status).toBe(204);
+    const grant = (scopes: string[]) =>
+      api.put(`/api/servers/${id}/user/${encodeURIComponent(user.email)}`, { scopes });
+    expect((await grant(["server.view"])).status).toBe(204);
+    expect((await grant(["server.view", "server.start"])).status).toBe(204);
+
+    const [renamed] = await entries(`server=${id}&action=server.rename`);
+    expect(renamed).toMatchObject({
+      serverId: id,
+      serverName: "New name",
+      details: { name: "New name", before: { name: "Old name" } },
+    });
+    const [changed, added] = await entries(`server=${id}&action=server.user.edit`);
+    expect(changed.serverName).toBe("New name");
+    expect(changed.details).toEqual({
+      scopes: ["server.view", "server.start"],
+      before: { scopes: ["server.view"] },
+    });
+    // New to the server: nothing before.
+    expect(added.details).toEqual({ scopes: ["server.view"] });
+    const [other] = await entries(`server=${localId}`);
+    expect(other.serverName).toBe(localId);
+    const [signIn] = await entries("action=auth.login");
+    expect(signIn.serverName).toBeNull();
+    expect(signIn.subjectName).toBeNull();
+
+    expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+    const gone = await entries(`server=${id}`);
+    expect(gone.length).toBeGreaterThanOrEqual(4);
+    for (const entry of gone) expect(entry).toMatchObject({ serverId: id, serverName: null });
+  });
+
+  it("keeps what a setting and a user's global permissions were before they changed", async () => {
+    const key = "panel.settings.companyName";
+    expect((await api.put(`/api/settings/${key}`, { value: "Before Ltd" })).status).toBe(204);
+    expect((await api.put(`/api/settings/${key}`, { value: "After Ltd" })).status).toBe(204);
+    const [setting] = await entries("action=settings.edit");
+    expect(setting.details).toEqual({ [key]: "After Ltd", before: { [key]: "Before Ltd" } });
+
+    const perms = `/api/users/${userId}/perms`;
+    const held = (await api.get(perms)).body.scopes as string[];
+    expect((await api.put(perms, { scopes: [...held, "nodes.view"] })).status).toBe(204);
+    const [changed] = await entries("action=user.perms");
+    expect(changed.details).toEqual({ scopes: [...held, "nodes.view"], before: { scopes: held } });
+    // The user it was done to, by name beside the subject's id.
+    expect(changed).toMatchObject({ subject: `user:${userId}`, subjectName: user.username });
+    expect((await api.put(perms, { scopes: held })).status).toBe(204);
+  });
+
   it("exports every matching entry as CSV and as JSON lines", async () => {
     const all = await api.get("/api/activity?limit=100");
     const total = all.body.paging.total;
@@ -353,7 +407,10 @@ describe("activity log", () => {
       .split("\n")
       .map((l) => JSON.parse(l) as Entry);
     expect(lines).toHaveLength(total);
-    expect(lines[0]).toEqual(all.body.activity[0]);
+    // The exports are the entries as stored: the server's name is the list's, for people.
+    const { serverName: _name, subjectName: _subject, ...first } = all.body.activity[0] as Entry;
+    expect(lines[0]).toEqual(first);
+    expect(lines.every((l) => !("serverName" in l) && !("subjectName" in l))).toBe(true);
 
     const csv = await download("/api/activity?format=csv&action=server.console");
     expect(csv.status).toBe(200);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import type { BeforeReads } from "../../panel/activity-before.ts";
 import { dataValues } from "../server-data.ts";
 
 /**
@@ -23,6 +24,11 @@ export interface ActionRule {
    * is still to come is not a sign-in yet; /auth/otp records it).
    */
   signIn?: "session" | "token";
+  /**
+   * What the change replaces, read before it is made and kept as `details.before` (under the
+   * same keys as the details), so that the log can say "before → after". Done changes only.
+   */
+  before?: (request: FastifyRequest, read: BeforeReads) => Promise<Record<string, unknown> | undefined>;
   /** Not recorded: what the web app does by itself, not a change anyone made. */
   skip?: true;
 }
@@ -36,6 +42,9 @@ const variableNames = (request: FastifyRequest) => ({
 });
 /** A setting's value is kept under the setting's name, so that a secret setting's value is stripped by it. */
 const settingValue = (request: FastifyRequest) => ({ [params(request).key]: body(request)?.value });
+
+/** `{ [key]: value }` for a value there was, else nothing. */
+const kept = (key: string, value: unknown) => (value === undefined ? undefined : { [key]: value });
 
 const hostDetails = (request: FastifyRequest) => {
   const { name, type, host, port, username } = body(request) ?? {};
@@ -76,14 +85,32 @@ export const activityActions: Record<string, ActionRule> = {
   "DELETE /api/self/notifications/:id": { action: "self.notification.delete" },
   "POST /api/self/notifications/:id/test": { action: "self.notification.test" },
 
-  "PUT /api/settings/:key": { action: "settings.edit", details: settingValue },
+  "PUT /api/settings/:key": {
+    action: "settings.edit",
+    details: settingValue,
+    before: async (r, read) => kept(params(r).key, await read.setting(params(r).key)),
+  },
   "POST /api/settings": { action: "settings.edit" },
   "POST /api/settings/test/email": { action: "settings.email.test" },
 
   "POST /api/users": { action: "user.create" },
-  "POST /api/users/:id": { action: "user.edit" },
+  "POST /api/users/:id": {
+    action: "user.edit",
+    // The name and address it had, for the fields the edit sets (never the password).
+    before: async (r, read) => {
+      const user = await read.user(Number(params(r).id));
+      const sent = body(r) ?? {};
+      if (!user) return undefined;
+      return Object.fromEntries(
+        (["username", "email"] as const).filter((k) => k in sent).map((k) => [k, user[k]]),
+      );
+    },
+  },
   "DELETE /api/users/:id": { action: "user.delete" },
-  "PUT /api/users/:id/perms": { action: "user.perms" },
+  "PUT /api/users/:id/perms": {
+    action: "user.perms",
+    before: async (r, read) => kept("scopes", await read.userScopes(Number(params(r).id))),
+  },
 
   "POST /api/nodes": { action: "node.create" },
   "PUT /api/nodes/:id": { action: "node.edit" },
@@ -99,7 +126,11 @@ export const activityActions: Record<string, ActionRule> = {
 
   "PUT /api/servers/:id": { action: "server.create", details: (r) => ({ name: body(r)?.name }) },
   "DELETE /api/servers/:id": { action: "server.delete" },
-  "PUT /api/servers/:id/name/:name": { action: "server.rename" },
+  "PUT /api/servers/:id/name/:name": {
+    action: "server.rename",
+    details: (r) => ({ name: params(r).name }),
+    before: async (r, read) => kept("name", await read.serverName(params(r).id)),
+  },
   "PUT /api/servers/:id/definition": { action: "server.definition", details: () => ({}) },
   // Which variables, never their values: a hidden (admin-only) variable's value is a licence key or
   // a game server token whatever its name, and a refused attempt holds what was tried.
@@ -130,7 +161,11 @@ export const activityActions: Record<string, ActionRule> = {
     details: (r) => ({ command: String(r.body ?? "").replace(/\r?\n$/, "") }),
   },
 
-  "PUT /api/servers/:id/user/:email": { action: "server.user.edit" },
+  // A user new to the server had no scopes there: no before.
+  "PUT /api/servers/:id/user/:email": {
+    action: "server.user.edit",
+    before: async (r, read) => kept("scopes", await read.serverUserScopes(params(r).id, params(r).email)),
+  },
   "DELETE /api/servers/:id/user/:email": { action: "server.user.delete" },
   "POST /api/servers/:id/oauth2": { action: "server.client.create" },
   "DELETE /api/servers/:id/oauth2/:clientId": { action: "server.client.delete" },

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from "fastify";
 import { requestPath } from "../../http/request-path.ts";
 import type { Activity, ActivityActor } from "../../panel/activity.ts";
+import type { BeforeReads } from "../../panel/activity-before.ts";
 import { type ActionRule, activityActions } from "./activity-actions.ts";
 import { isSecretName, withoutSecrets } from "./activity-details.ts";
 
@@ -33,7 +34,9 @@ const unnamed = (method: string, url: string): ActionRule => ({
  * anyone could send by the million. The entry is written before the answer
  * goes out, so whoever reads the log next sees it.
  */
-export function installActivityLog(app: FastifyInstance, activity: Activity): void {
+export function installActivityLog(app: FastifyInstance, activity: Activity, read: BeforeReads): void {
+  // What a rule's `before` read for a request, until its answer is recorded.
+  const befores = new WeakMap<FastifyRequest, Record<string, unknown>>();
   app.addHook("onRoute", (route) => {
     const guarded = guardedPrefixes.some((p) => route.url === p || route.url.startsWith(`${p}/`));
     const method = [route.method].flat().find((m) => !reads.has(m));
@@ -41,11 +44,32 @@ export function installActivityLog(app: FastifyInstance, activity: Activity): vo
     const rule = activityActions[`${method} ${route.url}`] ?? unnamed(method, route.url);
     if (rule.skip) return;
     const own = route.onSend === undefined ? [] : [route.onSend].flat();
-    route.onSend = [...own, recorder(activity, rule, route.url)];
+    route.onSend = [...own, recorder(activity, rule, route.url, befores)];
+    const before = rule.before;
+    if (before) {
+      // After the guard and the schema, just before the change: a refused caller reads nothing.
+      const ownPre = route.preHandler === undefined ? [] : [route.preHandler].flat();
+      route.preHandler = [
+        ...ownPre,
+        async function readBefore(request: FastifyRequest) {
+          try {
+            const found = await before(request, read);
+            if (found && Object.keys(found).length > 0) befores.set(request, found);
+          } catch {
+            // Nothing to compare with (a server or user not found): the change says so itself.
+          }
+        },
+      ];
+    }
   });
 }
 
-function recorder(activity: Activity, rule: ActionRule, url: string): onSendHookHandler {
+function recorder(
+  activity: Activity,
+  rule: ActionRule,
+  url: string,
+  befores: WeakMap<FastifyRequest, Record<string, unknown>>,
+): onSendHookHandler {
   const onServer = url.startsWith("/api/servers/:id");
   const onFile = /^\/api\/servers\/:id\/(file|archive|extract)\b/.test(url);
   return async function recordActivity(request, reply, payload) {
@@ -69,7 +93,11 @@ function recorder(activity: Activity, rule: ActionRule, url: string): onSendHook
     const action = typeof rule.action === "string" ? rule.action : rule.action(request);
     if (action === undefined) return payload;
     const params = (request.params ?? {}) as Record<string, string>;
-    const details = withoutSecrets(rule.details ? rule.details(request) : bodyAndQuery(request));
+    const before = ok ? befores.get(request) : undefined;
+    const details = withoutSecrets({
+      ...(rule.details ? rule.details(request) : bodyAndQuery(request)),
+      ...(before ? { before } : {}),
+    });
     if (!ok) details.error = errorCode(payload, reply);
     await activity.record({
       actor,

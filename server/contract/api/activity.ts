@@ -38,7 +38,11 @@ export const ActivityEntryView = Type.Object({
   action: Type.String(),
   ok: Type.Boolean(),
   serverId: Type.Union([Type.String(), Type.Null()]),
+  /** The server's name, in lists (not the exports); null when there is none or it was deleted. */
+  serverName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   subject: Type.String(),
+  /** The name of the user or node the subject names (`user:3`), in lists; null otherwise or once deleted. */
+  subjectName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   details: Type.Record(Type.String(), Type.Unknown()),
 });
 export type ActivityEntryView = Static<typeof ActivityEntryView>;

@@ -2,12 +2,11 @@ import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useRef, useState } from "react";
-import { Link } from "wouter";
 import {
-  type ActivityEntry,
   type ActivityFilter,
   type ActivityScope,
   activityExportUrl,
+  type ActivityEntry as Entry,
   listActivity,
 } from "../../api/activity";
 import { pause } from "../../app/pause";
@@ -16,6 +15,8 @@ import { SearchBox } from "../../components/SearchBox";
 import { Spinner } from "../../components/Spinner";
 import { intlLocale } from "../../i18n/locales";
 import { ShowMore } from "../ListParts";
+import { ActivityEntry } from "./ActivityEntry";
+import { actionLabel, labelledActions } from "./actionLabels";
 import "../../components/controls.css";
 import "./activity.css";
 
@@ -23,7 +24,15 @@ const PAGE_SIZE = 50;
 /** Typing pauses this long before the log is asked again (as the other searches). */
 const SEARCH_PAUSE_MS = 500;
 
-type Listing = { entries: ActivityEntry[]; more: boolean; page: number } | "failed";
+const actionList = "activity-action-names";
+
+/** Every action the log knows, by its name in the page's language. */
+const actionOptions = (locale: string) =>
+  labelledActions()
+    .map((code) => [code, actionLabel(code)] as const)
+    .sort((a, b) => a[1].localeCompare(b[1], locale));
+
+type Listing = { entries: Entry[]; more: boolean; page: number } | "failed";
 
 /** A day from a date field as the API's time filter; `until` takes the whole day. */
 function dayBound(day: string, end: boolean): string | undefined {
@@ -32,59 +41,6 @@ function dayBound(day: string, end: boolean): string | undefined {
   if (Number.isNaN(at.getTime())) return undefined;
   if (end) at.setDate(at.getDate() + 1);
   return String(at.getTime());
-}
-
-/** The details as short `name: value` pairs (the API has already stripped secrets). */
-function detailText(details: Record<string, unknown>): string {
-  return Object.entries(details)
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
-    .join(" · ");
-}
-
-function Entry({ entry, showServer, locale }: { entry: ActivityEntry; showServer: boolean; locale: string }) {
-  const kind =
-    entry.actorKind === "task"
-      ? t`Task`
-      : entry.actorKind === "sftp"
-        ? t`SFTP`
-        : entry.actorKind === "client"
-          ? t`OAuth client`
-          : entry.actorKind === "panel"
-            ? t`Panel`
-            : "";
-  const details = detailText(entry.details);
-  return (
-    <li className="activity-entry" data-testid="activity-entry">
-      <div className="activity-what">
-        <code className="activity-action">{entry.action}</code>
-        {!entry.ok && (
-          <span className="tag activity-failed">
-            <Trans>Failed</Trans>
-          </span>
-        )}
-        {entry.subject && <span className="activity-subject">{entry.subject}</span>}
-      </div>
-      <div className="activity-who muted">
-        {/* The panel's own entries name no one but their tag. */}
-        {(entry.actorKind !== "panel" || entry.actor) && (
-          <span className="activity-actor">{entry.actor || entry.clientId || "—"}</span>
-        )}
-        {kind && <span className="tag">{kind}</span>}
-        {showServer && entry.serverId && (
-          <Link href={`/servers/view/${encodeURIComponent(entry.serverId)}`} className="activity-server">
-            {entry.serverId}
-          </Link>
-        )}
-        {entry.address && <span className="activity-address">{entry.address}</span>}
-        <time dateTime={entry.time}>
-          {new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium" }).format(
-            new Date(entry.time),
-          )}
-        </time>
-      </div>
-      {details && <div className="activity-details">{details}</div>}
-    </li>
-  );
 }
 
 /**
@@ -151,7 +107,7 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
   const words = [
     { value: user, set: setUser, label: t`User`, testId: "activity-user" },
     scope.kind === "all" && { value: server, set: setServer, label: t`Server`, testId: "activity-server" },
-    { value: action, set: setAction, label: t`Action`, testId: "activity-action" },
+    { value: action, set: setAction, label: t`Action`, testId: "activity-action", list: actionList },
   ].filter((f) => !!f);
   const days = [
     { value: since, set: setSince, label: t`Since` },
@@ -173,8 +129,15 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
                 placeholder={f.label}
                 aria-label={f.label}
                 data-testid={f.testId}
+                list={"list" in f ? f.list : undefined}
               />
             ))}
+            {/* The actions by name, for the action filter: typing a name offers its code. */}
+            <datalist id={actionList}>
+              {actionOptions(locale).map(([code, label]) => (
+                <option key={code} value={code} label={label} />
+              ))}
+            </datalist>
             <div className="activity-days">
               {days.map((d) => (
                 <label key={d.label} className="activity-day">
@@ -220,7 +183,7 @@ export function ActivityLog({ scope, filters = false }: { scope: ActivityScope; 
         <>
           <ol className="activity-list" data-testid="activity-list">
             {listing.entries.map((e) => (
-              <Entry key={e.id} entry={e} showServer={scope.kind !== "server"} locale={locale} />
+              <ActivityEntry key={e.id} entry={e} showServer={scope.kind !== "server"} locale={locale} />
             ))}
           </ol>
           {listing.more && <ShowMore onClick={loadMore} disabled={loadingMore} />}

@@ -25,6 +25,7 @@ function sourceFiles(dir: string): string[] {
 const browserSafe = [
   "server/contract/constants.ts",
   "server/contract/scopes.ts",
+  "server/contract/discord-hook.ts",
   "server/contract/api/",
   "server/contract/node/console-messages.ts",
   "server/templates/",
