@@ -120,6 +120,14 @@ export const activityActions: Record<string, ActionRule> = {
   },
   "DELETE /api/servers/:id/databases/:dbId": { action: "database.delete" },
   "POST /api/servers/:id/databases/:dbId/rotate-password": { action: "database.rotate" },
+  // Who was kicked, banned or whitelisted, and why: the values as sent (a refused one too).
+  "POST /api/servers/:id/players/:action": {
+    action: (r) => `player.${params(r).action}`,
+    details: (r) => {
+      const { player, reason, message } = body(r) ?? {};
+      return { player, reason, message };
+    },
+  },
   "PUT /api/servers/:id/limits": { action: "server.limits", details: (r) => ({ ...body(r) }) },
   "POST /api/servers/:id/install": { action: "server.install" },
   "POST /api/servers/:id/reload": { action: "server.reload" },
