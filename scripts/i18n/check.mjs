@@ -1,7 +1,7 @@
 // npm run i18n:check — fails when a catalog is stale (the code's messages differ from
 // locales/en_US) or when a locale present under locales/ has a message untranslated, left in
 // English, or malformed (placeholders, tags, plural cases); the same for the starter templates'
-// texts (locales/<locale>/starter-templates.json). A locale exists once its folder does;
+// texts (locales/<locale>/starter-templates.json) and the alerts' (locales/<locale>/alerts.json). A locale exists once its folder does;
 // translators add one complete (scripts/i18n/README.md).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -22,6 +22,7 @@ import {
 } from "./catalogs.mjs";
 import { hasNoWords, shapeProblems } from "./message-shape.mjs";
 import { starterTextProblems } from "./starter-texts.ts";
+import { alertTextProblems } from "./alert-texts.ts";
 
 const failures = [];
 const locales = presentLocales();
@@ -75,6 +76,7 @@ for (const locale of locales) {
     }
   }
   problems.push(...starterTextProblems(join(ROOT, "locales"), join(ROOT, "starter-templates"), locale));
+  problems.push(...alertTextProblems(join(ROOT, "locales"), locale));
   if (problems.length) {
     failures.push(
       `${locale}: ${problems.length} problem(s) (node scripts/i18n/todo.mjs ${locale} lists them)`,

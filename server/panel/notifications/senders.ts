@@ -13,6 +13,8 @@ export interface AlertMessage {
   at: string;
   title: string;
   message: string;
+  /** The language of the title and message: the recipient's choice in the web app (de_DE). */
+  lang: string;
   /** The panel page it concerns (the server's, the node's, the account's). */
   url: string;
   server?: { id: string; name: string };
@@ -128,7 +130,7 @@ export function alertMail(to: string, company: string, message: AlertMessage): M
   const lines = [message.message, "", message.url, ""];
   const html = [
     "<!doctype html>",
-    `<html><body style="font-family: sans-serif; line-height: 1.5">`,
+    `<html lang="${escapeHtml(message.lang.replace("_", "-"))}"><body style="font-family: sans-serif; line-height: 1.5">`,
     `<p>${escapeHtml(message.message)}</p>`,
     `<p><a href="${escapeHtml(message.url)}">${escapeHtml(message.url)}</a></p>`,
     "</body></html>",

@@ -16,6 +16,7 @@ const message: AlertMessage = {
   at: "2026-01-01T00:00:00.000Z",
   title: "Lobby crashed",
   message: "The server Lobby stopped without being asked to.",
+  lang: "en_US",
   url: "https://panel.example.com/servers/view/0a1b2c3d",
   server: { id: "0a1b2c3d", name: "Lobby" },
 };
