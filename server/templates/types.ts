@@ -82,6 +82,8 @@ export interface Execution {
   autorecover?: boolean;
   autorestart?: boolean;
   expectedExitCode?: number;
+  /** Ours: restart the server when its query fails this many times in a row (hang watchdog; absent or 0: off). */
+  unresponsiveRestartAfter?: number;
 }
 
 export interface HostEnvironment {
