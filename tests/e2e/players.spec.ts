@@ -1,3 +1,4 @@
+import { echoDefinition } from "../support/echo-template.ts";
 import { fakeGameDefinition, fakeGameScript } from "../support/fake-game.ts";
 import { fakeMinecraft, minecraftStatus } from "../support/fake-minecraft.ts";
 import { upload } from "../support/file-requests.ts";
@@ -77,8 +78,37 @@ test("a server user kicks, whitelists and ops players from the Players section",
     await expect(manager.getByTestId("players-ops")).toContainText("Nobody is on this list.", {
       timeout: 10_000,
     });
+
+    expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(true);
   } finally {
     await api.post(`/api/servers/${id}/kill`);
     await query.close();
   }
+});
+
+// The hang watchdog's option (issue 37) in the server's settings, beside the start and restart
+// switches: off (0) until an administrator sets how many failed queries in a row restart it.
+test("an administrator turns the hang watchdog on, on a phone", async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL!);
+  const id = newServerId();
+  const made = await api.put(`/api/servers/${id}`, {
+    ...echoDefinition(),
+    name: unique("watchdog-"),
+    node: 0,
+  });
+  expect(made.status, made.text).toBe(200);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/servers/view/${id}#settings`);
+  await login(page);
+  const watchdog = page.getByTestId("server-watchdog");
+  await expect(watchdog.getByLabel("Restart when it stops answering")).toHaveValue("0");
+  await watchdog.getByLabel("Restart when it stops answering").fill("3");
+  await watchdog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Settings saved")).toBeVisible();
+  expect((await api.get(`/api/servers/${id}/flags`)).body.unresponsiveRestartAfter).toBe(3);
+  await expectNoOverflow(page);
+  await snap(page, "players-watchdog-phone", {
+    fullPage: false,
+    before: () => watchdog.scrollIntoViewIfNeeded(),
+  });
 });
