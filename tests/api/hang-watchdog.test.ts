@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HookListener } from "../support/alert-receivers.ts";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { fakeGameDefinition, fakeGameScript } from "../support/fake-game.ts";
 import { fakeMinecraft, minecraftStatus } from "../support/fake-minecraft.ts";
 import { upload } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { consoleText } from "../support/server-console.ts";
 import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
@@ -22,6 +24,8 @@ describe("hang watchdog", () => {
   let silent: Awaited<ReturnType<typeof fakeMinecraft>>;
   let answering: Awaited<ReturnType<typeof fakeMinecraft>>;
   const ids = { hung: "0dd0d001", off: "0dd0d002", fine: "0dd0d003" };
+  const remoteId = "0dd0d101";
+  let remote: { nodeId: number; daemon: DaemonProcess } | undefined;
 
   beforeAll(async () => {
     base = await hooks.start();
@@ -30,16 +34,17 @@ describe("hang watchdog", () => {
     answering = await fakeMinecraft(minecraftStatus);
   });
   afterAll(async () => {
-    for (const id of Object.values(ids)) await api?.post(`/api/servers/${id}/kill`);
+    for (const id of [...Object.values(ids), remoteId]) await api?.post(`/api/servers/${id}/kill`);
+    await remote?.daemon.destroy();
     await silent?.close();
     await answering?.close();
     await hooks.stop();
   });
 
-  async function create(id: string, queryPort: number, restartAfter?: number) {
+  async function create(id: string, queryPort: number, restartAfter?: number, node = 0) {
     const definition = fakeGameDefinition();
     definition.data.port.value = queryPort;
-    const made = await api.put(`/api/servers/${id}`, { ...definition, name: `watchdog ${id}`, node: 0 });
+    const made = await api.put(`/api/servers/${id}`, { ...definition, name: `watchdog ${id}`, node });
     expect(made.status, made.text).toBe(200);
     expect((await upload(api, `/api/servers/${id}/file/game.js`, fakeGameScript)).status).toBe(204);
     if (restartAfter !== undefined) {
@@ -102,5 +107,19 @@ describe("hang watchdog", () => {
       15_000,
     );
     expect((await api.get(`/api/servers/${ids.hung}/status`)).body.running).toBe(true);
+  });
+
+  it("runs on a remote node too, at the pace of the node's own OUTPOST_WATCHDOG_SECONDS", async () => {
+    remote = await addRemoteNode(api, "watchdog-host", { OUTPOST_WATCHDOG_SECONDS: "0.5" });
+    await create(remoteId, silent.port, 1, remote.nodeId);
+    expect((await api.post(`/api/servers/${remoteId}/start?wait`)).status).toBe(204);
+    await waitUntil(async () => starts(await consoleText(api, remoteId)) >= 2, 20_000);
+    expect(await consoleText(api, remoteId)).toContain(
+      "did not answer its query 1 time in a row; restarting it",
+    );
+    await waitUntil(
+      async () => (await api.get(`/api/servers/${remoteId}/status`)).body.unresponsive === true,
+      10_000,
+    );
   });
 });
