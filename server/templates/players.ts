@@ -81,6 +81,8 @@ function patternProblem(pattern: string): string | undefined {
     return "must be a regular expression (JavaScript syntax)";
   }
   if (!pattern.startsWith("^") || !pattern.endsWith("$")) return "must match the whole name (^…$)";
+  // The process's regexp guard (server/regexp-guard.ts) bounds backtracking, but not with back-references.
+  if (/\\[1-9]|\\k</.test(pattern)) return "may not use back-references";
   return undefined;
 }
 

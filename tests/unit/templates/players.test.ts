@@ -62,6 +62,7 @@ describe("template players field", () => {
       "players.via",
     ]);
     expect(parsePlayers({ namePattern: "^(unclosed$" }).ok).toBe(false);
+    expect(parsePlayers({ namePattern: "^(a+)\\1$" }).ok).toBe(false);
   });
 
   it("gives a Minecraft-queried template Minecraft's commands, and others none", () => {
