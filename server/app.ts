@@ -29,6 +29,7 @@ import { installNulGuard } from "./api/pipeline/validation.ts";
 import { installWebApp } from "./api/pipeline/web-app.ts";
 import { installWebSockets } from "./api/pipeline/websocket.ts";
 import { installXsrf } from "./api/pipeline/xsrf.ts";
+import { playerRoutes } from "./api/players.ts";
 import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
@@ -122,6 +123,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverLimitRoutes,
     databaseHostRoutes,
     serverDatabaseRoutes,
+    playerRoutes,
     serverSocketRoutes,
     liveRoutes,
     fileRoutes,

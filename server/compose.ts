@@ -28,6 +28,7 @@ export function composePanel(config: PanelConfig, db: Db): ComposedPanel {
         allowUnlimitedSwap: config.node.allowUnlimitedSwap,
         statsSampleMs: config.node.statsSampleMs,
         diskCheckMs: config.node.diskCheckMs,
+        watchdogMs: config.node.watchdogMs,
         extractMaxRatio: config.node.extractMaxRatio,
       })
     : undefined;

@@ -34,6 +34,8 @@ export interface NodeSettings {
   statsSampleMs?: number;
   /** OUTPOST_DISK_CHECK_SECONDS (fractions allowed). */
   diskCheckMs?: number;
+  /** OUTPOST_WATCHDOG_SECONDS (fractions allowed): between the hang watchdog's rounds. */
+  watchdogMs?: number;
   /** OUTPOST_EXTRACT_MAX_RATIO: how many times its own size an archive may unpack to. */
   extractMaxRatio?: number;
   /** OUTPOST_UNSANDBOXED=allow. */
@@ -47,10 +49,12 @@ export interface NodeSettings {
 export function nodeSettings(env: Env): NodeSettings {
   const seconds = positive(env.OUTPOST_STATS_SAMPLE_SECONDS);
   const diskSeconds = positive(env.OUTPOST_DISK_CHECK_SECONDS);
+  const watchdogSeconds = positive(env.OUTPOST_WATCHDOG_SECONDS);
   const host = env.DOCKER_HOST;
   return {
     statsSampleMs: seconds === undefined ? undefined : Math.max(1, seconds) * 1000,
     diskCheckMs: diskSeconds === undefined ? undefined : diskSeconds * 1000,
+    watchdogMs: watchdogSeconds === undefined ? undefined : watchdogSeconds * 1000,
     extractMaxRatio: positive(env.OUTPOST_EXTRACT_MAX_RATIO),
     allowUnsandboxed: unsandboxedAllowed(env.OUTPOST_UNSANDBOXED),
     allowUnlimitedSwap: unlimitedSwapAllowed(env.OUTPOST_ALLOW_UNLIMITED_SWAP),

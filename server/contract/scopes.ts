@@ -74,6 +74,7 @@ export const serverScopes = [
   "server.databases.create",
   "server.databases.delete",
   "server.databases.rotate",
+  "server.players.manage",
 ] as const;
 
 export type Scope = (typeof globalScopes)[number] | (typeof serverScopes)[number];

@@ -96,6 +96,7 @@ export interface DaemonSettings {
     | "allowUnlimitedSwap"
     | "statsSampleMs"
     | "diskCheckMs"
+    | "watchdogMs"
     | "extractMaxRatio"
   >;
 }
@@ -116,6 +117,7 @@ export function daemonSettings(
       statsSampleMs:
         config.statsSampleSeconds === undefined ? node.statsSampleMs : config.statsSampleSeconds * 1000,
       diskCheckMs: node.diskCheckMs,
+      watchdogMs: node.watchdogMs,
       extractMaxRatio: node.extractMaxRatio,
     },
   };

@@ -14,7 +14,9 @@ import { NodeEventLog } from "./events/node-event-log.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { HistoryOps } from "./history/history-ops.ts";
 import { LiveFeeds } from "./live/live-feeds.ts";
+import { HangWatchdog } from "./query/hang-watchdog.ts";
 import { QueryOps } from "./query/query-ops.ts";
+import { RconOps } from "./rcon/rcon-ops.ts";
 import { detectCgroups, SwapGuard } from "./runtime/cgroups/index.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
@@ -62,6 +64,8 @@ export interface EngineOptions {
   statsSampleMs?: number;
   /** How many times its size an archive may unpack to (OUTPOST_EXTRACT_MAX_RATIO; default extract-budget.ts's). */
   extractMaxRatio?: number;
+  /** Milliseconds between the hang watchdog's rounds (OUTPOST_WATCHDOG_SECONDS; default 30 s). */
+  watchdogMs?: number;
   /** How long a task's run may take (default one hour). */
   tasks?: TaskRunOptions;
 }
@@ -85,11 +89,14 @@ export class DaemonEngine {
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
+  readonly rconOps: RconOps;
   readonly taskOps: TaskOps;
   readonly historyOps: HistoryOps;
   readonly transferOps: TransferOps;
   /** Stops a running server whose files pass its disk limit (what the game writes is held to it here). */
   private diskWatcher?: DiskWatcher;
+  /** Restarts servers whose query stopped answering, where their option asks for it. */
+  private readonly watchdog: HangWatchdog;
   /** Whether game processes run sandboxed here; without it the node leaves `sandbox` out of its features. */
   readonly sandbox: SandboxSupport;
   /** This node's server uids, on a root node. */
@@ -140,6 +147,12 @@ export class DaemonEngine {
       path.join(options.dataDir, "backup-target.json"),
     );
     this.queryOps = new QueryOps(this.servers);
+    this.rconOps = new RconOps(this.servers);
+    this.watchdog = new HangWatchdog(
+      () => this.servers.list(),
+      (id) => this.queryOps.answers(id),
+      options.watchdogMs,
+    );
     this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, {
       ...defaultTaskRunOptions,
       ...options.tasks,
@@ -220,6 +233,7 @@ export class DaemonEngine {
     await this.taskOps.start(log);
     this.diskWatcher = new DiskWatcher(() => this.servers.list(), this.options.diskCheckMs, log);
     this.diskWatcher.start();
+    this.watchdog.start();
     await this.historyOps.start(log);
   }
 
@@ -264,6 +278,7 @@ export class DaemonEngine {
   /** Stops every server gracefully (each is killed after its grace period). */
   async close(): Promise<void> {
     await this.diskWatcher?.close();
+    await this.watchdog.close();
     await this.historyOps.close();
     // Runs under way are recorded as stopped before their servers stop.
     await this.taskOps.close();

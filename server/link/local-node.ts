@@ -5,6 +5,7 @@ import type { NodeLive } from "../contract/node/live-wire.ts";
 import type { NodeEngine } from "../contract/node/node-engine.ts";
 import type { NodeEvents } from "../contract/node/node-events.ts";
 import type { NodeQuery } from "../contract/node/query-wire.ts";
+import type { NodeRcon } from "../contract/node/rcon-wire.ts";
 import type { NodeServers } from "../contract/node/server-wire.ts";
 import type { NodeSftp } from "../contract/node/sftp-wire.ts";
 import type { NodeTasks } from "../contract/node/task-wire.ts";
@@ -21,6 +22,7 @@ export class LocalNode implements NodeClient {
   readonly files: NodeFiles;
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
+  readonly rcon: NodeRcon;
   readonly tasks: NodeTasks;
   readonly history: NodeHistory;
   readonly transfers: NodeTransfers;
@@ -35,6 +37,7 @@ export class LocalNode implements NodeClient {
     this.files = engine.fileOps;
     this.backups = engine.backupOps;
     this.query = engine.queryOps;
+    this.rcon = engine.rconOps;
     this.tasks = engine.taskOps;
     this.history = engine.historyOps;
     this.transfers = engine.transferOps;

@@ -5,6 +5,7 @@ import type { NodeHistory } from "../contract/node/history-wire.ts";
 import type { NodeLive } from "../contract/node/live-wire.ts";
 import type { NodeEvents } from "../contract/node/node-events.ts";
 import type { NodeQuery } from "../contract/node/query-wire.ts";
+import type { NodeRcon } from "../contract/node/rcon-wire.ts";
 import type { NodeServers } from "../contract/node/server-wire.ts";
 import type { NodeSftp } from "../contract/node/sftp-wire.ts";
 import type { NodeTasks } from "../contract/node/task-wire.ts";
@@ -33,6 +34,8 @@ export interface NodeClient {
   readonly files: NodeFiles;
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
+  /** Commands sent over Source RCON to a game server on the node (player actions, issue 37). */
+  readonly rcon: NodeRcon;
   readonly sftp: NodeSftp;
   readonly tasks: NodeTasks;
   /** Past resource use of the node and its servers. */

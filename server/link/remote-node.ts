@@ -7,6 +7,7 @@ import { RemoteEvents } from "./remote-events.ts";
 import { RemoteFiles } from "./remote-files.ts";
 import { RemoteHistory } from "./remote-history.ts";
 import { RemoteQuery } from "./remote-query.ts";
+import { RemoteRcon } from "./remote-rcon.ts";
 import { RemoteServers } from "./remote-servers.ts";
 import { RemoteSftp } from "./remote-sftp.ts";
 import { RemoteTasks } from "./remote-tasks.ts";
@@ -21,6 +22,7 @@ export class RemoteNode implements NodeClient {
   readonly files: RemoteFiles;
   readonly backups: RemoteBackups;
   readonly query: RemoteQuery;
+  readonly rcon: RemoteRcon;
   readonly sftp: RemoteSftp;
   readonly tasks: RemoteTasks;
   readonly history: RemoteHistory;
@@ -36,6 +38,7 @@ export class RemoteNode implements NodeClient {
     this.files = new RemoteFiles(this.http);
     this.backups = new RemoteBackups(this.http);
     this.query = new RemoteQuery(this.http);
+    this.rcon = new RemoteRcon(this.http);
     this.sftp = new RemoteSftp(this.http);
     this.tasks = new RemoteTasks(this.http);
     this.history = new RemoteHistory(this.http);

@@ -24,6 +24,7 @@ import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
 import { PanelChanges } from "./panel-changes.ts";
 import { Permissions } from "./permissions.ts";
+import { Players } from "./players.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerLimits } from "./server-limits.ts";
 import { ServerTransfers } from "./server-transfers.ts";
@@ -71,6 +72,8 @@ export interface PanelServices {
   serverDatabases: ServerDatabases;
   /** Moving servers between nodes. */
   transfers: ServerTransfers;
+  /** Who plays on a server, and the template's commands to kick, ban, whitelist and op (issue 37). */
+  players: Players;
   templates: TemplateRepos;
   invites: Invites;
   serverUsers: ServerUsers;
@@ -212,6 +215,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     databaseHosts,
     serverDatabases,
     transfers: new ServerTransfers(db, permissions, nodes, settings, live, warn),
+    players: new Players((id) => servers.nodeOf(id)),
     templates,
     sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),
     invites,

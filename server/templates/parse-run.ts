@@ -49,6 +49,16 @@ function readSignal(raw: unknown, path: string, problems: Problems): number | un
   return signal;
 }
 
+/** How many failed queries in a row restart the server: 0 (off) to 100. */
+function readWatchdogCount(raw: unknown, path: string, problems: Problems): number | undefined {
+  const count = readInteger(raw, path, problems);
+  if (count !== undefined && (count < 0 || count > 100)) {
+    problems.push({ path, problem: "must be 0 (off) to 100" });
+    return undefined;
+  }
+  return count;
+}
+
 export function parseExecution(raw: unknown, path: string, problems: Problems): Execution | undefined {
   const run = requireField(raw, path, problems) ? readObject(raw, path, problems) : undefined;
   if (!run) return undefined;
@@ -70,6 +80,11 @@ export function parseExecution(raw: unknown, path: string, problems: Problems): 
       autorecover: readBoolean(run.autorecover, at("autorecover"), problems),
       autorestart: readBoolean(run.autorestart, at("autorestart"), problems),
       expectedExitCode: readInteger(run.expectedExitCode, at("expectedExitCode"), problems),
+      unresponsiveRestartAfter: readWatchdogCount(
+        run.unresponsiveRestartAfter,
+        at("unresponsiveRestartAfter"),
+        problems,
+      ),
     },
   );
   return command === undefined ? undefined : execution;

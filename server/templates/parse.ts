@@ -13,6 +13,7 @@ import {
 import { parseLimits } from "./limits.ts";
 import { parseOperations } from "./parse-operations.ts";
 import { parseExecution } from "./parse-run.ts";
+import { parsePlayerCommands } from "./players.ts";
 import { childPath, isObject, jsonType, type Problem, type Problems } from "./problems.ts";
 import type { Environment, Group, Requirements, Template, Variable } from "./types.ts";
 import { parseVariable } from "./variables.ts";
@@ -54,6 +55,7 @@ export function parseTemplate(input: unknown): ParseResult {
       query: parseQuery(input.query, problems),
       limits: parseLimits(input.limits, "limits", problems),
       egg: parseEggExtras(input.egg, "egg", problems),
+      players: parsePlayerCommands(input.players, "players", problems),
     },
   );
   return problems.length ? { ok: false, problems } : { ok: true, template };

@@ -82,6 +82,8 @@ export interface Execution {
   autorecover?: boolean;
   autorestart?: boolean;
   expectedExitCode?: number;
+  /** Ours: restart the server when its query fails this many times in a row (hang watchdog; absent or 0: off). */
+  unresponsiveRestartAfter?: number;
 }
 
 export interface HostEnvironment {
@@ -131,6 +133,8 @@ export interface Template {
   query?: { type: string };
   /** Resources the server may use; an Outpost addition, set by administrators only. */
   limits?: ServerLimits;
+  /** Player commands and lists (players.ts); an Outpost addition. */
+  players?: PlayerCommands;
   /** What an imported Pterodactyl / Pelican egg needs beyond v3; an Outpost addition (egg.ts). */
   egg?: EggExtras;
 }
@@ -184,4 +188,30 @@ export interface ServerLimits {
   /** Percent of one core: 100 = one core, 50 = half of one. */
   cpuPercent?: number;
   diskMiB?: number;
+}
+
+/** A template's `players` (players.ts): commands with `${player}`, `${reason}`, `${message}`. */
+export interface PlayerCommands {
+  kick?: string;
+  ban?: string;
+  unban?: string;
+  whitelistAdd?: string;
+  whitelistRemove?: string;
+  op?: string;
+  deop?: string;
+  say?: string;
+  /** How the commands are sent: the server's console (default) or Source RCON. */
+  via?: "console" | "rcon";
+  /** Where RCON listens and its password; values may use `${variable}`. */
+  rcon?: { ip?: string; port?: string | number; password?: string };
+  /** Files in the server's folder holding the game's lists (JSON). */
+  lists?: PlayerLists;
+  /** What a player's name must match; default `^[A-Za-z0-9_]{1,16}$`. */
+  namePattern?: string;
+}
+
+export interface PlayerLists {
+  whitelist?: string;
+  ops?: string;
+  bans?: string;
 }

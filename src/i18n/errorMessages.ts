@@ -198,6 +198,11 @@ const list: MessageDescriptor[] = [
     message: "The archive unpacks to more than {max} bytes, more than this node allows",
   }),
   msg({ id: "errors.ErrBackupFailed", message: "The backup failed: {reason}" }),
+  msg({
+    id: "errors.ErrPlayerActionUnavailable",
+    message: "This server's template has no command for that player action",
+  }),
+  msg({ id: "errors.ErrRconFailed", message: "The game's RCON did not take the command: {reason}" }),
   msg({ id: "errors.ErrBackupNameInvalid", message: "That is not the name of a backup file" }),
   msg({ id: "errors.ErrBackupNotFound", message: "The node has no such backup" }),
   msg({

@@ -3,6 +3,7 @@ import type { SocketMessage } from "../../server/contract/node/server-wire.ts";
 import { dockerAnswers } from "../../server/daemon/docker-probe.ts";
 import { productVersion } from "../../server/version.ts";
 import { echoDefinition } from "../support/echo-template.ts";
+import { type RconListener, rconListener } from "../support/fake-game.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
 import { waitUntil } from "../support/poll.ts";
 
@@ -162,6 +163,46 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       it("deletes the server with its files", async () => {
         await subject.client.servers.deleteServer(id);
         await expect(subject.client.servers.status(id)).rejects.toMatchObject({ code: "ErrServerNotFound" });
+      });
+    });
+
+    describe("rcon", () => {
+      const id = "c0ffee02";
+      let listener: RconListener;
+      beforeAll(async () => {
+        listener = await rconListener("pw-from-variables");
+      });
+      afterAll(async () => {
+        await subject.client.servers.deleteServer(id).catch(() => {});
+        await listener?.close();
+      });
+
+      it("sends a command to the running game with the password from its variables, one line only", async () => {
+        const echo = echoDefinition();
+        const definition = echoDefinition({
+          data: {
+            ...echo.data,
+            rconport: { type: "integer", value: listener.port, display: "RCON port" },
+            rconpassword: { type: "string", value: "pw-from-variables", display: "RCON password" },
+          },
+          players: {
+            kick: "kick ${player}",
+            via: "rcon",
+            rcon: { port: "${rconport}", password: "${rconpassword}" },
+          },
+        });
+        await subject.client.servers.createServer(id, definition);
+        await expect(subject.client.rcon.send(id, "list")).rejects.toMatchObject({
+          code: "ErrServerOffline",
+        });
+        await subject.client.servers.action(id, "start", true);
+        expect(await subject.client.rcon.send(id, "kick Steve")).toBe("ran: kick Steve");
+        expect(listener.passwords).toEqual(["pw-from-variables"]);
+        await expect(subject.client.rcon.send(id, "list\nop me")).rejects.toMatchObject({
+          code: "ErrFieldInvalid",
+        });
+        expect(listener.commands).toEqual(["kick Steve"]);
+        await subject.client.servers.action(id, "kill", true);
       });
     });
   });

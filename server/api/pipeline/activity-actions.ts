@@ -152,6 +152,25 @@ export const activityActions: Record<string, ActionRule> = {
   },
   "DELETE /api/servers/:id/databases/:dbId": { action: "database.delete" },
   "POST /api/servers/:id/databases/:dbId/rotate-password": { action: "database.rotate" },
+  // Who was kicked, banned or whitelisted, and why: the values as sent (a refused one too).
+  "POST /api/servers/:id/players/:action": {
+    // Named one by one (not `player.${action}`), so the activity page's labels can be checked.
+    action: (r) =>
+      ({
+        kick: "player.kick",
+        ban: "player.ban",
+        unban: "player.unban",
+        whitelistAdd: "player.whitelistAdd",
+        whitelistRemove: "player.whitelistRemove",
+        op: "player.op",
+        deop: "player.deop",
+        say: "player.say",
+      })[params(r).action] ?? "player.unknown",
+    details: (r) => {
+      const { player, reason, message } = body(r) ?? {};
+      return { player, reason, message };
+    },
+  },
   "PUT /api/servers/:id/limits": { action: "server.limits", details: (r) => ({ ...body(r) }) },
   "POST /api/servers/:id/install": { action: "server.install" },
   "POST /api/servers/:id/reload": { action: "server.reload" },

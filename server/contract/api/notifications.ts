@@ -4,6 +4,7 @@ import { type Static, Type } from "typebox";
 export const notificationEvents = [
   "server.crashed",
   "server.installFailed",
+  "server.unresponsive",
   "backup.failed",
   "task.failed",
   "disk.nearLimit",

@@ -48,6 +48,10 @@ export const nodeMessages = {
     args: { count: "integer", limit: "integer" },
   },
   restartFailed: { en: "Restart failed: {reason}", args: { reason: "text" } },
+  restartUnresponsive: {
+    en: "Server did not answer its query {count} {count|time|times} in a row; restarting it",
+    args: { count: "integer" },
+  },
   autostartFailed: { en: "Autostart failed: {reason}", args: { reason: "text" } },
   refused: { en: "Refused: {reason}", args: { reason: "text" } },
   couldNotStart: { en: "could not start {command}: {reason}", args: { command: "text", reason: "text" } },

@@ -5,6 +5,7 @@ import type { NodeHistory } from "./history-wire.ts";
 import type { NodeLive } from "./live-wire.ts";
 import type { NodeEvents } from "./node-events.ts";
 import type { NodeQuery } from "./query-wire.ts";
+import type { NodeRcon } from "./rcon-wire.ts";
 import type { NodeServers } from "./server-wire.ts";
 import type { NodeSftp } from "./sftp-wire.ts";
 import type { NodeTasks } from "./task-wire.ts";
@@ -20,6 +21,7 @@ export interface NodeEngine {
   readonly fileOps: NodeFiles;
   readonly backupOps: NodeBackups;
   readonly queryOps: NodeQuery;
+  readonly rconOps: NodeRcon;
   readonly taskOps: NodeTasks;
   readonly historyOps: NodeHistory;
   readonly transferOps: NodeTransfers & TransferSource;

@@ -21,6 +21,8 @@ export const ServerStatusView = Type.Object({
   installFailure: Type.Optional(Type.String()),
   /** Ours: stopped because its process crashed (exited unasked, not with the expected code). */
   crashed: Type.Optional(Type.Boolean()),
+  /** Ours: the hang watchdog restarted it, and its query has not answered since. */
+  unresponsive: Type.Optional(Type.Boolean()),
 });
 export type ServerStatusView = Static<typeof ServerStatusView>;
 
@@ -69,6 +71,8 @@ const flagFields = {
   autoStart: Type.Boolean(),
   autoRestartOnCrash: Type.Boolean(),
   autoRestartOnGraceful: Type.Boolean(),
+  /** Ours (hang watchdog): restart after this many failed queries in a row; absent or 0: off. */
+  unresponsiveRestartAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
 };
 export const FlagsView = Type.Object(flagFields);
 export type FlagsView = Static<typeof FlagsView>;

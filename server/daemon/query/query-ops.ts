@@ -60,6 +60,18 @@ export class QueryOps implements NodeQuery {
     return answer;
   }
 
+  /**
+   * For the hang watchdog: asks afresh (never an answer kept from before), whether the game
+   * answered; null when there is nothing to ask (not running, no query type or port).
+   */
+  async answers(id: string): Promise<boolean | null> {
+    const server = this.store.get(id);
+    const target = queryTarget(server.definition);
+    if (!server.status().running || !target || !(await knowsQueryType(target.type))) return null;
+    this.cache.delete(id);
+    return (await this.query(id)) !== null;
+  }
+
   /** Keeps the cache to recent answers (servers come and go). */
   private forgetOld(now: number): void {
     for (const [id, cached] of this.cache) {

@@ -11,6 +11,8 @@ export interface Flags {
   autoStart: boolean;
   autoRestartOnCrash: boolean;
   autoRestartOnGraceful: boolean;
+  /** The hang watchdog's count (run.unresponsiveRestartAfter); present only when on. */
+  unresponsiveRestartAfter?: number;
 }
 
 export function flagsOf(definition: Template): Flags {
@@ -19,6 +21,7 @@ export function flagsOf(definition: Template): Flags {
     autoStart: run.autostart ?? false,
     autoRestartOnCrash: run.autorecover ?? false,
     autoRestartOnGraceful: run.autorestart ?? false,
+    ...(run.unresponsiveRestartAfter ? { unresponsiveRestartAfter: run.unresponsiveRestartAfter } : {}),
   };
 }
 
@@ -27,6 +30,9 @@ export function withFlags(definition: Template, flags: Partial<Flags>): Template
   if (flags.autoStart !== undefined) run.autostart = flags.autoStart;
   if (flags.autoRestartOnCrash !== undefined) run.autorecover = flags.autoRestartOnCrash;
   if (flags.autoRestartOnGraceful !== undefined) run.autorestart = flags.autoRestartOnGraceful;
+  if (flags.unresponsiveRestartAfter === 0) delete run.unresponsiveRestartAfter;
+  else if (flags.unresponsiveRestartAfter !== undefined)
+    run.unresponsiveRestartAfter = flags.unresponsiveRestartAfter;
   return { ...definition, run };
 }
 

@@ -36,6 +36,7 @@ export type ManagedStatus = InstanceStatus & {
   installed: boolean;
   starting?: boolean;
   installFailure?: string;
+  unresponsive?: boolean;
 };
 
 /** What tasks may be triggered by (their `event` field). */
@@ -93,6 +94,8 @@ export class ManagedServer {
   private readonly stepRuns: StepRuns;
   private readonly diskGuard: DiskGuard;
   private wasRunning = false;
+  /** Set by the hang watchdog when it restarts the server, cleared when its query answers again. */
+  unresponsive = false;
 
   constructor(options: ManagedServerOptions) {
     const { id, serversDir, diskFolders = () => [] } = options;
@@ -335,6 +338,7 @@ export class ManagedServer {
     if (this.doneLine.starting && status.running) status.starting = true;
     const failure = this.installState.failure;
     if (failure) status.installFailure = failure;
+    if (this.unresponsive) status.unresponsive = true;
     return status;
   }
 
@@ -342,6 +346,13 @@ export class ManagedServer {
     this.stepRuns.close();
     await this.instance.close();
     this.consoleBatch.flush();
+  }
+
+  /** The hang watchdog's mark (see `unresponsive`), told to watchers when it changes. */
+  markUnresponsive(unresponsive: boolean): void {
+    if (this.unresponsive === unresponsive) return;
+    this.unresponsive = unresponsive;
+    this.emit({ type: "status", status: this.status() });
   }
 
   /** Tells watchers (the task scheduler) what happened to the server. */

@@ -33,6 +33,10 @@ export const englishAlertTexts: Record<AlertKind, AlertTexts> = {
     message: "The install of the server {server} failed.",
     messageWithDetail: "The install of the server {server} failed: {detail}",
   },
+  "server.unresponsive": {
+    title: "{server} stopped answering",
+    message: "The server {server} ran but did not answer its query, so it was restarted.",
+  },
   "backup.failed": {
     title: "Backup of {server} failed",
     message: "A backup of the server {server} failed.",

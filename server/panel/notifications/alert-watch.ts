@@ -14,6 +14,7 @@ import type { AlertEvent } from "./notifier.ts";
 const streamEvents: readonly NotificationEvent[] = [
   "server.crashed",
   "server.installFailed",
+  "server.unresponsive",
   "disk.nearLimit",
 ];
 const MiB = 1024 * 1024;
@@ -37,6 +38,8 @@ interface Watch {
  * - `server.crashed`: a status that says the process stopped by crashing
  *   (the node's `crashed` flag: it exited unasked, not with its expected code);
  * - `server.installFailed`: an install ended with the node's `installFailure`;
+ * - `server.unresponsive`: the node's hang watchdog restarted a server whose query stopped
+ *   answering (its status's `unresponsive` mark, set until the query answers again);
  * - `disk.nearLimit`: a stats frame whose disk figure (the node's last
  *   measurement) is 90 % of the server's disk limit or more.
  * The set of servers is read again when it may have changed, not on a timer: when a channel
@@ -209,6 +212,8 @@ export class AlertWatch {
     // The first frame of a stream tells what was, not what just happened.
     if (!before) return;
     if (status.crashed && !before.crashed) this.notify({ type: "server.crashed", serverId: id });
+    if (status.unresponsive && !before.unresponsive)
+      this.notify({ type: "server.unresponsive", serverId: id });
     if (before.installing && !status.installing && status.installFailure)
       this.notify({ type: "server.installFailed", serverId: id, detail: status.installFailure });
   }

@@ -35,6 +35,7 @@ export function NotificationsSection() {
   const labels: Record<NotificationEvent, string> = {
     "server.crashed": t`A server crashed`,
     "server.installFailed": t`An install failed`,
+    "server.unresponsive": t`A server stopped answering and was restarted`,
     "backup.failed": t`A backup failed`,
     "task.failed": t`A task failed`,
     "disk.nearLimit": t`A disk is nearly full`,

@@ -177,11 +177,14 @@ function renderAll(template: Template, ctx: ServerContext): void {
 function withoutExtensions(document: {
   run: { workingDirectory?: string };
   query?: { type?: string };
+  players?: unknown;
 }): void {
   // run.workingDirectory: v2 templates use it and the Go struct has it.
   delete document.run.workingDirectory;
   // query: the schema knows only minecraft; we query every type gamedig does.
   if (document.query && document.query.type !== "minecraft") delete document.query;
+  // players: an Outpost addition (server/templates/players.ts).
+  delete document.players;
 }
 
 function checkCorpusFile(file: CorpusFile, isV3: boolean): void {

@@ -52,6 +52,12 @@ const words: Record<NodeMessageCode, Words> = {
   restartAfterExit: { message: msg({ message: "Restarting after a graceful exit" }) },
   restartAfterCrash: { message: msg({ message: "Restarting after a crash ({count} of {limit})" }) },
   restartFailed: { message: msg({ message: "Restart failed: {reason}" }) },
+  restartUnresponsive: {
+    message: msg({
+      message:
+        "{count, plural, one {Server did not answer its query # time in a row; restarting it} other {Server did not answer its query # times in a row; restarting it}}",
+    }),
+  },
   autostartFailed: { message: msg({ message: "Autostart failed: {reason}" }) },
   refused: { message: msg({ message: "Refused: {reason}" }) },
   couldNotStart: { message: msg({ message: "Could not start {command}: {reason}" }) },

@@ -7,6 +7,7 @@ import { Spinner } from "../../../components/Spinner";
 import { intlLocale } from "../../../i18n/locales";
 import { serverStatus } from "../../../state/serverStatus";
 import type { SectionProps } from "../sectionProps";
+import { PlayerManager } from "./PlayerManager";
 import { type QueryResult, useServerQuery } from "./useServerQuery";
 import "./query.css";
 
@@ -110,8 +111,23 @@ function NoAnswer({ result, running }: { result: QueryResult; running: boolean |
   );
 }
 
-/** Player count (spec §2.3): who is online, asked with the protocol the server's template names. */
-export default function QuerySection({ server, active }: SectionProps) {
+/**
+ * The Players section: the player count (spec §2.3), and for holders of server.players.manage
+ * the template's player commands (issue 37).
+ */
+export default function QuerySection(props: SectionProps) {
+  return (
+    <div className="players-section">
+      <PlayerCount {...props} />
+      {props.can("server.players.manage") && (
+        <PlayerManager serverId={props.server.id} active={props.active} />
+      )}
+    </div>
+  );
+}
+
+/** Who is online, asked with the protocol the server's template names. */
+function PlayerCount({ server, active }: SectionProps) {
   const status = serverStatus(server.id).value;
   const query = useServerQuery(server.id, active, status);
   const time = useTimeFormat();

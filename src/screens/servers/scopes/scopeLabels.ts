@@ -35,6 +35,7 @@ export const scopeGroups: ScopeGroup[] = [
       { scope: "server.view", label: msg`See the server` },
       { scope: "server.status", label: msg`See whether it runs` },
       { scope: "server.stats", label: msg`See CPU, memory and players` },
+      { scope: "server.players.manage", label: msg`Kick, ban, whitelist and op players` },
       { scope: "server.name.edit", label: msg`Rename` },
       { scope: "server.flags.view", label: msg`See start and restart options` },
       { scope: "server.flags.edit", label: msg`Change start and restart options` },

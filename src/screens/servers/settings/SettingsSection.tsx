@@ -22,6 +22,7 @@ import type { SectionProps } from "../sectionProps";
 import { useTemplateKit } from "../templateKit";
 import { VariablesForm } from "../VariablesForm";
 import { checkValues, shownGroups, type Values } from "../variables";
+import { WatchdogField } from "./WatchdogField";
 
 function Rename({ server, onRenamed }: { server: Server; onRenamed: (name: string) => void }) {
   const [name, setName] = useState(server.name);
@@ -56,9 +57,12 @@ function Rename({ server, onRenamed }: { server: Server; onRenamed: (name: strin
   );
 }
 
+/** The flags shown as switches (the hang watchdog's count is a number of its own). */
+type SwitchFlag = Exclude<keyof ServerFlags, "unresponsiveRestartAfter">;
+
 function Flags({ id, canEdit }: { id: string; canEdit: boolean }) {
   const { data: flags, setData: setLocal } = useLoad(() => getFlags(id), [id]);
-  const toggle = async (key: keyof ServerFlags, value: boolean) => {
+  const toggle = async (key: SwitchFlag, value: boolean) => {
     if (!flags) return;
     const before = flags;
     setLocal({ ...flags, [key]: value });
@@ -68,7 +72,7 @@ function Flags({ id, canEdit }: { id: string; canEdit: boolean }) {
       setLocal(before);
     }
   };
-  const rows: [keyof ServerFlags, string, string][] = [
+  const rows: [SwitchFlag, string, string][] = [
     ["autoStart", t`Start with the node`, t`Starts the server when its node starts.`],
     ["autoRestartOnCrash", t`Restart after a crash`, t`Up to the node's crash limit in a row.`],
     [
@@ -96,6 +100,12 @@ function Flags({ id, canEdit }: { id: string; canEdit: boolean }) {
               onChange={(v) => void toggle(key, v)}
             />
           ))}
+          <WatchdogField
+            id={id}
+            current={flags.unresponsiveRestartAfter ?? 0}
+            canEdit={canEdit}
+            onSaved={(count) => setLocal({ ...flags, unresponsiveRestartAfter: count })}
+          />
         </div>
       )}
     </section>
