@@ -32,6 +32,7 @@ export {
 } from "./operation-kinds.ts";
 export { type ParseResult, parseTemplate } from "./parse.ts";
 export { goPlatform, type Platform } from "./platform.ts";
+export { portVariables } from "./port-variables.ts";
 export { prepareOperation, prepareOperations, substituteOperation } from "./prepare-operations.ts";
 export type { Problem } from "./problems.ts";
 export { alternatives, checkRequirements, type RequirementsContext } from "./requirements.ts";
