@@ -84,14 +84,17 @@ export default function NetworkSection({ server, can, active, onChanged }: Secti
       <ul className="net-list">
         {list.allocations.map((entry) => (
           <li key={entry.id} className="net-item" data-testid="network-allocation">
-            <div className="net-title">
-              {entry.primary && (
-                <span className="tag">
-                  <Trans>Primary</Trans>
-                </span>
-              )}
-              {entry.variable && !entry.primary && <span className="tag">{entry.variable}</span>}
-            </div>
+            {(entry.primary || entry.variable) && (
+              <div className="net-title">
+                {entry.primary ? (
+                  <span className="tag">
+                    <Trans>Primary</Trans>
+                  </span>
+                ) : (
+                  <span className="tag">{entry.variable}</span>
+                )}
+              </div>
+            )}
             <CopyField
               label={t`Address`}
               labelHidden
