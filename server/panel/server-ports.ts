@@ -31,6 +31,22 @@ export interface MovePlan {
   values: Record<string, number>;
 }
 
+/** The definition with its port variables set to the ports its allocations gave. */
+export function withPortValues(definition: Record<string, unknown>, values: Record<string, number>) {
+  const data = { ...((definition.data ?? {}) as Record<string, Partial<Variable>>) };
+  for (const [name, port] of Object.entries(values)) data[name] = { ...data[name], value: port };
+  return { ...definition, data };
+}
+
+/** The values of a definition's variables, by name. */
+export function portValues(data: Record<string, Partial<Variable>>): Record<string, VariableValue> {
+  return Object.fromEntries(
+    Object.entries(data)
+      .filter(([, variable]) => variable.value !== undefined)
+      .map(([name, variable]) => [name, variable.value as VariableValue]),
+  );
+}
+
 /** How many times a pick is tried again when another creation took the same free one first. */
 const claimAttempts = 5;
 

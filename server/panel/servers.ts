@@ -22,7 +22,7 @@ import { type Permissions, rightsOn } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
 import { holdsScope } from "./scopes.ts";
 import { ServerCreations } from "./server-creations.ts";
-import { ServerPorts } from "./server-ports.ts";
+import { portValues, ServerPorts, withPortValues } from "./server-ports.ts";
 import type { SharedState } from "./shared-state.ts";
 import { canonicalJson } from "./templates/canonical-json.ts";
 
@@ -63,22 +63,6 @@ function recordedFields(definition: Record<string, unknown>) {
     type: typeof definition.type === "string" ? definition.type : "",
     icon: typeof definition.icon === "string" ? definition.icon : "",
   };
-}
-
-/** The definition with its port variables set to the ports its allocations gave. */
-function withPortValues(definition: Record<string, unknown>, values: Record<string, number>) {
-  const data = { ...((definition.data ?? {}) as Record<string, Partial<Variable>>) };
-  for (const [name, port] of Object.entries(values)) data[name] = { ...data[name], value: port };
-  return { ...definition, data };
-}
-
-/** The values of a definition's variables, by name. */
-function portValues(data: Record<string, Partial<Variable>>): Record<string, VariableValue> {
-  return Object.fromEntries(
-    Object.entries(data)
-      .filter(([, variable]) => variable.value !== undefined)
-      .map(([name, variable]) => [name, variable.value as VariableValue]),
-  );
 }
 
 /**
@@ -316,7 +300,9 @@ export class Servers {
       );
     }
     const data = (definition.data ?? {}) as Record<string, Partial<Variable>>;
-    const ports = await this.portChange(principal, id, portValues(data), async () => portVariables(data));
+    const ports = await this.portChange(principal, id, portValues(data), portVariables(data), () =>
+      client.definition(id),
+    );
     await client.replaceDefinition(id, definition);
     await ports?.();
     await this.refreshRecord(id);
@@ -356,8 +342,12 @@ export class Servers {
       stored = await client.definition(id);
       refuseHiddenValues(values, hiddenNames(stored));
     }
-    const ports = await this.portChange(principal, id, values, async () =>
-      portVariables((stored ?? (await client.definition(id))).data),
+    const ports = await this.portChange(
+      principal,
+      id,
+      values,
+      undefined,
+      async () => stored ?? client.definition(id),
     );
     await client.setServerData(id, values, onlyUserEditable);
     if (ports) {
@@ -366,18 +356,29 @@ export class Servers {
     }
   }
 
-  /** A change of port variables on a pooled node: checked now, recorded once the node took it. */
+  /**
+   * A change of port variables on a pooled node: checked now, recorded once the node took it.
+   * `names`: the port variables (of the new definition; else of the stored one). A value left as
+   * it is needs no check (a server from before the pool keeps its port when its settings are saved).
+   */
   private async portChange(
     principal: Principal,
     id: string,
     values: Record<string, VariableValue>,
-    portNames: () => Promise<string[]>,
+    names: string[] | undefined,
+    stored: () => Promise<Template>,
   ) {
     const row = await this.row(id);
     if (!(await this.ports.pooled(row.node_id))) return undefined;
-    const names = await portNames();
-    if (!names.some((name) => name in values)) return undefined;
-    return this.ports.checkChange(id, row.node_id, names, values, principal);
+    const current = (await stored()).data;
+    const ports = names ?? portVariables(current);
+    const changed = Object.fromEntries(
+      Object.entries(values).filter(
+        ([name, value]) => ports.includes(name) && String(value) !== String(current[name]?.value),
+      ),
+    );
+    if (Object.keys(changed).length === 0) return undefined;
+    return this.ports.checkChange(id, row.node_id, ports, changed, principal);
   }
 
   /** After the node took a new definition or values: keep address, type and icon in step. */

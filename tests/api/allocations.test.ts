@@ -310,6 +310,11 @@ describe("port allocations", () => {
       ports: "30002-30004,30006",
     });
     expect(added.status, added.text).toBe(200);
+    // A server from before the pool keeps its port when its settings are saved as they are.
+    expect(
+      (await admin.put("/api/servers/port1a01/data", { data: { port: 25565, motd: "saved" } })).status,
+    ).toBe(204);
+    expect(await portOf("port1a01")).toBe(25565);
     // 25565 and 25570 are the remote's servers' ports from before its pool: never given out.
     expect((await create("port1c03", remote)).status).toBe(200);
     expect(await portOf("port1c03")).toBe(30002);

@@ -17,6 +17,7 @@ test("an administrator adds a range; a server user adds a port and copies its ad
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
   const api = await adminApi(baseURL!);
   const id = newServerId();
+  let wizardMade: string | undefined;
   try {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto("/nodes/view/0");
@@ -31,6 +32,27 @@ test("an administrator adds a range; a server user adds a port and copies its ad
     await panel.scrollIntoViewIfNeeded();
     await snap(page, "node-allocations-desktop");
 
+    // The wizard shows the port the server gets and offers the node's other free ones.
+    const template = unique("ports-tpl-");
+    expect((await api.put(`/api/templates/0/${template}`, echoDefinition())).status).toBe(204);
+    await page.goto("/servers/new");
+    await page.getByTestId("template-search").fill(template);
+    await page.getByTestId("template-item").filter({ hasText: template }).click();
+    for (let n = 0; n < 3; n++) await page.getByTestId("wizard-next").click();
+    const settings = page.getByTestId("wizard-settings");
+    await settings.getByTestId("server-name").fill(unique("ports-wizard-"));
+    const choice = settings.getByTestId("port-choice");
+    await expect(choice.getByTestId("port-chosen")).toContainText(`port ${range.from}`);
+    await choice.getByLabel("Port from the node's pool").selectOption(String(range.from + 3));
+    await expect(choice.getByTestId("port-chosen")).toContainText(`port ${range.from + 3}`);
+    await choice.scrollIntoViewIfNeeded();
+    await snap(page, "server-wizard-port", { fullPage: false });
+    await page.getByTestId("wizard-create").click();
+    await expect(page).toHaveURL(/\/servers\/view\/[0-9a-f]{8}$/);
+    wizardMade = page.url().split("/").pop() as string;
+    expect((await api.get(`/api/servers/${wizardMade}`)).body.server.port).toBe(range.from + 3);
+    await page.goto("/nodes/view/0");
+
     // A server of a plain user on that node: it takes the first free port; one extra allowed.
     const user = await registerUser(baseURL!, "portuser");
     const made = await api.put(`/api/servers/${id}`, {
@@ -42,7 +64,7 @@ test("an administrator adds a range; a server user adds a port and copies its ad
     expect(made.status, made.text).toBe(200);
     expect((await api.put(`/api/servers/${id}/limits`, { allocationLimit: 1 })).status).toBe(200);
     await page.reload();
-    await expect(panel.getByTestId("allocations-count")).toHaveText("Allocations: 5, free: 4");
+    await expect(panel.getByTestId("allocations-count")).toHaveText("Allocations: 5, free: 3");
     await expect(panel.getByTestId("allocation").first()).toContainText(`Held by ${id}`);
 
     await page.setViewportSize({ width: 390, height: 844 });
@@ -83,6 +105,7 @@ test("an administrator adds a range; a server user adds a port and copies its ad
     await snap(page, "server-network-phone");
   } finally {
     await api.delete(`/api/servers/${id}`);
+    if (wizardMade) await api.delete(`/api/servers/${wizardMade}`);
     const pool = (await api.get("/api/nodes/0/allocations")).body as { id: number; port: number }[];
     for (const entry of pool.filter((e) => e.port >= range.from && e.port <= range.to))
       await api.delete(`/api/nodes/0/allocations/${entry.id}`);
