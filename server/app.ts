@@ -2,6 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { activityRoutes } from "./api/activity.ts";
+import { allocationRoutes } from "./api/allocations.ts";
 import { apiDocsRoutes } from "./api/api-docs.ts";
 import { authRoutes } from "./api/auth.ts";
 import { backupRoutes } from "./api/backups.ts";
@@ -124,6 +125,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     databaseHostRoutes,
     serverDatabaseRoutes,
     playerRoutes,
+    allocationRoutes,
     serverSocketRoutes,
     liveRoutes,
     fileRoutes,

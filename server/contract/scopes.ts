@@ -75,6 +75,8 @@ export const serverScopes = [
   "server.databases.delete",
   "server.databases.rotate",
   "server.players.manage",
+  "server.allocations.view",
+  "server.allocations.edit",
 ] as const;
 
 export type Scope = (typeof globalScopes)[number] | (typeof serverScopes)[number];

@@ -196,6 +196,22 @@ export interface ServerDatabaseTable {
   created_at: number;
 }
 
+/** An address of a node's pool (issue 36) and the server holding it, if any. */
+export interface AllocationTable {
+  id: Generated<number>;
+  node_id: number;
+  ip: string;
+  port: number;
+  /** A host name players may use instead of the ip. */
+  alias: string | null;
+  server_id: string | null;
+  /** The template variable its port feeds; null for an extra allocation. */
+  variable: string | null;
+  /** 1 for the server's primary allocation (its ip and port), else 0. */
+  is_primary: number;
+  created_at: number;
+}
+
 /**
  * One entry of the activity log: who changed what, when and from where. Kept apart from the
  * write notifications (write-notifications.ts): no cached read depends on it.
@@ -292,6 +308,7 @@ export interface SharedJobTable {
 
 export interface Database {
   activity: ActivityTable;
+  allocations: AllocationTable;
   backups: BackupTable;
   backup_targets: BackupTargetTable;
   database_hosts: DatabaseHostTable;

@@ -58,6 +58,7 @@ const ourTables: Record<keyof Database, boolean> = {
   // Read afresh by every request that uses them: no kept answer depends on them.
   database_hosts: false,
   server_databases: false,
+  allocations: false,
   templates: true,
   template_repos: true,
   nodes: true,

@@ -154,6 +154,8 @@ export class Nodes {
       });
     }
     await this.db.deleteFrom("nodes").where("id", "=", id).execute();
+    // Its pool of ports goes with it (no server holds one: it has none).
+    await this.db.deleteFrom("allocations").where("node_id", "=", id).execute();
     await this.backupTargets.forget(id);
     this.monitor.unwatch(id);
     this.clients.delete(id);

@@ -7,6 +7,7 @@ import type { NodeClient } from "../link/node-client.ts";
 import type { LiveConnections } from "./live-connections.ts";
 import type { Nodes } from "./nodes.ts";
 import type { Permissions } from "./permissions.ts";
+import type { MovePlan, ServerPorts } from "./server-ports.ts";
 import type { Settings } from "./settings.ts";
 
 /** What a server's sockets hear while it moves (the `transfer` message). */
@@ -43,6 +44,7 @@ export class ServerTransfers {
     private readonly nodes: Nodes,
     private readonly settings: Settings,
     private readonly live: LiveConnections,
+    private readonly ports: ServerPorts,
     private readonly warn: (msg: string) => void = (msg) => process.emitWarning(msg),
   ) {}
 
@@ -73,6 +75,7 @@ export class ServerTransfers {
           name: node.name,
           reachable: space !== undefined,
           ...(space ? { free: space.free } : {}),
+          ...(await this.portPreview(serverId, node.id)),
         };
       }),
     );
@@ -90,6 +93,8 @@ export class ServerTransfers {
     const source = await this.nodes.client(row.node_id);
     const status = await source.servers.status(serverId);
     if (status.running || status.installing) throw running();
+    // Where its ports go on the target's pool, decided (or refused) before anything moves.
+    const plan = await this.ports.planMove(serverId, () => source.servers.definition(serverId), targetId);
     await this.claim(serverId, row.node_id, targetId);
     const event: TransferEvent = { state: "copying", node: targetId, received: 0, total: 0 };
     try {
@@ -101,7 +106,9 @@ export class ServerTransfers {
         await this.whileReporting(serverId, target, event, () =>
           target.transfers.pull(serverId, { url, grant: offer.grant }),
         );
-        await this.switchNode(serverId, row.node_id, targetId);
+        if (Object.keys(plan.values).length > 0)
+          await target.servers.setServerData(serverId, plan.values, false);
+        await this.switchNode(serverId, row.node_id, targetId, plan);
       } catch (error) {
         // The target may hold the whole server (the switch failed) or nothing (the pull failed).
         await target.servers.deleteServer(serverId).catch(() => {});
@@ -179,11 +186,29 @@ export class ServerTransfers {
     }
   }
 
-  private async switchNode(serverId: string, from: number, to: number): Promise<void> {
+  /** What GET …/transfer shows of a node's pool: where the ports would go, or why they cannot. */
+  private async portPreview(serverId: string, nodeId: number) {
+    try {
+      const plan = await this.ports.planMove(
+        serverId,
+        async () =>
+          (await this.nodes.client((await this.row(serverId)).node_id)).servers.definition(serverId),
+        nodeId,
+      );
+      return plan.moves.length > 0 ? { ports: plan.moves.map(({ from, to }) => ({ from, to })) } : {};
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) return { portsRefused: error.code };
+      return {};
+    }
+  }
+
+  private async switchNode(serverId: string, from: number, to: number, plan: MovePlan): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // Its old node's allocations go back; the target's the plan chose are taken (or the switch fails).
+      const address = await this.ports.applyMove(trx, serverId, plan);
       const switched = await trx
         .updateTable("servers")
-        .set({ node_id: to })
+        .set({ node_id: to, ...address })
         .where("id", "=", serverId)
         .where("node_id", "=", from)
         .executeTakeFirst();

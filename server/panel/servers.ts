@@ -6,7 +6,7 @@ import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { NodeClient } from "../link/node-client.ts";
-import type { Template, Variable, VariableValue } from "../templates/index.ts";
+import { portVariables, type Template, type Variable, type VariableValue } from "../templates/index.ts";
 import {
   hiddenNames,
   keepHidden,
@@ -22,6 +22,7 @@ import { type Permissions, rightsOn } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
 import { holdsScope } from "./scopes.ts";
 import { ServerCreations } from "./server-creations.ts";
+import { portValues, ServerPorts, withPortValues } from "./server-ports.ts";
 import type { SharedState } from "./shared-state.ts";
 import { canonicalJson } from "./templates/canonical-json.ts";
 
@@ -70,6 +71,8 @@ function recordedFields(definition: Record<string, unknown>) {
  */
 export class Servers {
   private readonly creations: ServerCreations;
+  /** Ports of servers on nodes with allocations (issue 36). */
+  readonly ports: ServerPorts;
   /** Runs before a server is deleted (its databases are dropped); a failure stops the deletion. */
   onDelete?: (id: string) => Promise<void>;
 
@@ -83,6 +86,7 @@ export class Servers {
     private readonly changes?: PanelChanges,
   ) {
     this.creations = new ServerCreations(db, nodes, shared);
+    this.ports = new ServerPorts(db, permissions);
   }
 
   /**
@@ -95,7 +99,7 @@ export class Servers {
    * it is confined, Docker options) is never the caller's.
    */
   async create(id: string, body: Record<string, unknown>, principal?: Principal): Promise<void> {
-    const { name: rawName, node: rawNode, users: rawUsers, ...given } = body;
+    const { name: rawName, node: rawNode, users: rawUsers, ports: chosenPorts, ...given } = body;
     let definition: Record<string, unknown> = given;
     if (principal && !holdsScope(principal.scopes, "admin")) {
       if (given.limits !== undefined) throw limitsAdminOnly();
@@ -122,9 +126,21 @@ export class Servers {
       if (!user) throw new ApiError(400, "ErrUserNotFound", "no user named ${username}", { username });
       users.push(user.id);
     }
+    // On a node with a pool, each port variable takes one of its free allocations.
+    const ports = await this.ports.claimForCreate(
+      id,
+      nodeId,
+      definition,
+      chosenPorts && typeof chosenPorts === "object" ? (chosenPorts as Record<string, unknown>) : undefined,
+      principal,
+    );
+    if (ports) definition = withPortValues(definition, ports.values);
     // Claimed first, so that a crash between the node's part and the panel's leaves a claim
     // naming the node's leftovers, taken back at the next start (see server-creations.ts).
-    const claim = await this.creations.claim(id, nodeId);
+    const claim = await this.creations.claim(id, nodeId).catch(async (err) => {
+      await this.ports.release(id);
+      throw err;
+    });
     // The node checks the definition and its requirements; only then does the panel record it.
     try {
       await this.creations.onNode(id, nodeId, claim, () =>
@@ -134,6 +150,7 @@ export class Servers {
       // A refusal (4xx) made nothing; anything else may have made the server before failing.
       const refused = err instanceof ApiError && err.status < 500;
       await this.creations.abandon(id, claim, !refused).catch(() => {});
+      if (ports) await this.ports.release(id).catch(() => {});
       throw err;
     }
     try {
@@ -141,12 +158,20 @@ export class Servers {
         await this.creations.settle(trx, id, claim);
         await trx
           .insertInto("servers")
-          .values({ id, name, node_id: nodeId, ...recordedFields(definition), created_at: Date.now() })
+          .values({
+            id,
+            name,
+            node_id: nodeId,
+            ...recordedFields(definition),
+            ...(ports ? { ip: ports.ip, port: ports.port } : {}),
+            created_at: Date.now(),
+          })
           .execute();
         await this.permissions.within(trx).addToNewServer(id, users, defaultServerUserScopes);
       });
     } catch (err) {
       await this.creations.abandon(id, claim, true).catch(() => {});
+      if (ports) await this.ports.release(id).catch(() => {});
       throw err;
     }
     this.changes?.tell("servers");
@@ -217,6 +242,7 @@ export class Servers {
       await trx.deleteFrom("backups").where("server_id", "=", id).execute();
       await trx.deleteFrom("servers").where("id", "=", id).execute();
     });
+    await this.ports.release(id);
     this.changes?.tell("servers");
   }
 
@@ -273,7 +299,12 @@ export class Servers {
         stored,
       );
     }
+    const data = (definition.data ?? {}) as Record<string, Partial<Variable>>;
+    const ports = await this.portChange(principal, id, portValues(data), portVariables(data), () =>
+      client.definition(id),
+    );
     await client.replaceDefinition(id, definition);
+    await ports?.();
     await this.refreshRecord(id);
   }
 
@@ -306,17 +337,58 @@ export class Servers {
     onlyUserEditable: boolean,
   ): Promise<void> {
     const client = await this.clientOf(id);
-    if (!holdsScope(principal.scopes, "admin"))
-      refuseHiddenValues(values, hiddenNames(await client.definition(id)));
+    let stored: Template | undefined;
+    if (!holdsScope(principal.scopes, "admin")) {
+      stored = await client.definition(id);
+      refuseHiddenValues(values, hiddenNames(stored));
+    }
+    const ports = await this.portChange(
+      principal,
+      id,
+      values,
+      undefined,
+      async () => stored ?? client.definition(id),
+    );
     await client.setServerData(id, values, onlyUserEditable);
+    if (ports) {
+      await ports();
+      await this.refreshRecord(id);
+    }
+  }
+
+  /**
+   * A change of port variables on a pooled node: checked now, recorded once the node took it.
+   * `names`: the port variables (of the new definition; else of the stored one). A value left as
+   * it is needs no check (a server from before the pool keeps its port when its settings are saved).
+   */
+  private async portChange(
+    principal: Principal,
+    id: string,
+    values: Record<string, VariableValue>,
+    names: string[] | undefined,
+    stored: () => Promise<Template>,
+  ) {
+    const row = await this.row(id);
+    if (!(await this.ports.pooled(row.node_id))) return undefined;
+    const current = (await stored()).data;
+    const ports = names ?? portVariables(current);
+    const changed = Object.fromEntries(
+      Object.entries(values).filter(
+        ([name, value]) => ports.includes(name) && String(value) !== String(current[name]?.value),
+      ),
+    );
+    if (Object.keys(changed).length === 0) return undefined;
+    return this.ports.checkChange(id, row.node_id, ports, changed, principal);
   }
 
   /** After the node took a new definition or values: keep address, type and icon in step. */
   async refreshRecord(id: string): Promise<void> {
     const definition = await (await this.clientOf(id)).definition(id);
+    // While it holds a primary allocation, that is its address.
+    const primary = await this.ports.primaryOf(id);
     await this.db
       .updateTable("servers")
-      .set(recordedFields(definition as unknown as Record<string, unknown>))
+      .set({ ...recordedFields(definition as unknown as Record<string, unknown>), ...primary })
       .where("id", "=", id)
       .execute();
   }

@@ -14,6 +14,7 @@ import { LiveStatus } from "./live-status.ts";
 import { accountWideLimits, LoginThrottle, registrationLimits } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
 import { NodeActivityFeed } from "./node-activity.ts";
+import { NodeAllocations } from "./node-allocations.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { AlertWatch } from "./notifications/alert-watch.ts";
 import { NotificationChannels } from "./notifications/channels.ts";
@@ -25,6 +26,7 @@ import { OwnAccount } from "./own-account.ts";
 import { PanelChanges } from "./panel-changes.ts";
 import { Permissions } from "./permissions.ts";
 import { Players } from "./players.ts";
+import { ServerAllocations } from "./server-allocations.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerLimits } from "./server-limits.ts";
 import { ServerTransfers } from "./server-transfers.ts";
@@ -70,6 +72,9 @@ export interface PanelServices {
   /** MySQL/MariaDB and PostgreSQL hosts, and the databases servers hold on them (issue 36). */
   databaseHosts: DatabaseHosts;
   serverDatabases: ServerDatabases;
+  /** Nodes' pools of ports, and the allocations each server holds (issue 36). */
+  nodeAllocations: NodeAllocations;
+  serverAllocations: ServerAllocations;
   /** Moving servers between nodes. */
   transfers: ServerTransfers;
   /** Who plays on a server, and the template's commands to kick, ban, whitelist and op (issue 37). */
@@ -145,6 +150,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const serverDatabases = new ServerDatabases(db, secrets, databaseHosts, serverLimits);
   // A server's databases go with it, before the node removes its files.
   servers.onDelete = (id) => serverDatabases.dropAll(id);
+  const nodeAllocations = new NodeAllocations(db, nodes);
   const notificationChannels = new NotificationChannels(db, permissions, secrets);
   const vapid = new VapidKeys(db, secrets);
   const notifier = new Notifier(db, permissions, notificationChannels, mailer, settings, vapid, shared);
@@ -214,7 +220,9 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     serverLimits,
     databaseHosts,
     serverDatabases,
-    transfers: new ServerTransfers(db, permissions, nodes, settings, live, warn),
+    nodeAllocations,
+    serverAllocations: new ServerAllocations(db, serverLimits, servers),
+    transfers: new ServerTransfers(db, permissions, nodes, settings, live, servers.ports, warn),
     players: new Players((id) => servers.nodeOf(id)),
     templates,
     sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),

@@ -33,6 +33,7 @@ export {
 export { type ParseResult, parseTemplate } from "./parse.ts";
 export { goPlatform, type Platform } from "./platform.ts";
 export { playerCommandsOf } from "./players.ts";
+export { portVariables } from "./port-variables.ts";
 export { prepareOperation, prepareOperations, substituteOperation } from "./prepare-operations.ts";
 export type { Problem } from "./problems.ts";
 export { alternatives, checkRequirements, type RequirementsContext } from "./requirements.ts";

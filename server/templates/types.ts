@@ -28,6 +28,11 @@ export interface Variable {
   userEdit?: boolean;
   /** Hidden state, such as a value written by an operation's outputVariable. */
   internal?: boolean;
+  /**
+   * True: the value is a port the server listens on, given from its node's allocations
+   * (port-variables.ts); false: it is not, whatever its name says.
+   */
+  port?: boolean;
   options?: VariableOption[];
 }
 

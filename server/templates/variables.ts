@@ -124,7 +124,7 @@ export function parseVariable(raw: unknown, path: string, problems: Problems): V
   if (!coerced.ok) problems.push({ path: childPath(path, "value"), problem: coerced.problem });
   const variable: Variable = { type, value: coerced.ok ? coerced.value : "" };
   const text = (key: "display" | "desc") => readString(object[key], childPath(path, key), problems);
-  const flag = (key: "required" | "userEdit" | "internal") =>
+  const flag = (key: "required" | "userEdit" | "internal" | "port") =>
     readBoolean(object[key], childPath(path, key), problems);
   assignDefined(variable, {
     display: text("display"),
@@ -132,6 +132,7 @@ export function parseVariable(raw: unknown, path: string, problems: Problems): V
     required: flag("required"),
     userEdit: flag("userEdit"),
     internal: flag("internal"),
+    port: flag("port"),
     options,
   });
   return variable;

@@ -23,7 +23,13 @@ export type ServerFlags = FlagsView;
 export type { ServerAction, ServerWithPerms };
 
 /** The create body: a template with where it runs, its name and who may use it (reference §6). */
-export type NewServerBody = Template & { name: string; node: number; users: string[] };
+export type NewServerBody = Template & {
+  name: string;
+  node: number;
+  users: string[];
+  /** On a node with a pool: the port chosen for a port variable, by its name (issue 36). */
+  ports?: Record<string, number>;
+};
 
 export const SERVER_PAGE_SIZE = 20;
 

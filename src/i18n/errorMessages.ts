@@ -120,6 +120,29 @@ const list: MessageDescriptor[] = [
     id: "errors.ErrDatabaseServerId",
     message: "Databases need a server id of at most 12 letters and digits",
   }),
+  msg({
+    id: "errors.ErrPortsInvalid",
+    message: "{ports} is not a port, a range such as 25565-25600 or a list of them",
+  }),
+  msg({ id: "errors.ErrTooManyPorts", message: "At most {max} ports at once ({count} given)" }),
+  msg({ id: "errors.ErrAllocationNotFound", message: "No such allocation" }),
+  msg({ id: "errors.ErrAllocationExists", message: "{ip}:{port} is in this node's pool already" }),
+  msg({ id: "errors.ErrAllocationInUse", message: "Server {server} holds {ip}:{port}" }),
+  msg({
+    id: "errors.ErrPortTaken",
+    message:
+      "{named, select, yes {Port {port} is used by server {name} ({server})} other {Port {port} is used by another server of this node}}",
+  }),
+  msg({ id: "errors.ErrNoFreeAllocation", message: "This node has no free port left" }),
+  msg({ id: "errors.ErrPortNotInPool", message: "Port {port} is not one of this node's allocations" }),
+  msg({
+    id: "errors.ErrAllocationLimit",
+    message: "This server may have at most {limit} extra ports; an administrator can raise the limit",
+  }),
+  msg({
+    id: "errors.ErrAllocationNotExtra",
+    message: "{ip}:{port} is the server's {variable} port: make another one the primary first",
+  }),
   msg({ id: "errors.ErrSettingNotConfigured", message: "Setting {setting} is not configured" }),
   msg({ id: "errors.ErrNoTemplate", message: "Template {template} not found" }),
   msg({ id: "errors.ErrTemplateInvalid", message: "The template is not valid at {path}: {problem}" }),

@@ -37,7 +37,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
   { reason: "lists with filters, search, paging and sorting", files: ["users", "servers", "stats-history"] },
   {
     reason: "unique names and addresses, all-or-nothing writes, NUL and odd values reaching the queries",
-    files: ["register", "self", "nodes", "settings", "validation", "templates", "fuzz"],
+    files: ["register", "self", "nodes", "settings", "validation", "templates", "fuzz", "allocations"],
   },
   {
     reason: "sessions, tokens and codes stored and expired; answers kept in memory dropped on a write",

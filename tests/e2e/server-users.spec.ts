@@ -83,8 +83,8 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   await picker.getByLabel("Change, upload and delete files").uncheck();
   await sftp.uncheck();
   await expect(sftpNote).toHaveCount(0);
-  // One fieldset per group of scopeLabels.ts (databases made it ten).
-  await expect(picker.locator("fieldset")).toHaveCount(10);
+  // One fieldset per group of scopeLabels.ts (ports made it eleven).
+  await expect(picker.locator("fieldset")).toHaveCount(11);
   await snapTop(page, "server-users-add");
   await add.getByTestId("add-user-submit").click();
   const entry = section.locator(`[data-testid="server-user"][data-email="${player.email}"]`);

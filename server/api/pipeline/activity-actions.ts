@@ -171,6 +171,15 @@ export const activityActions: Record<string, ActionRule> = {
       return { player, reason, message };
     },
   },
+  // Port allocations (issue 36): the ports asked for, and which allocation went or became primary.
+  "POST /api/nodes/:id/allocations": {
+    action: "node.allocations.add",
+    details: (r) => ({ ip: body(r)?.ip, ports: body(r)?.ports, alias: body(r)?.alias }),
+  },
+  "DELETE /api/nodes/:id/allocations/:allocationId": { action: "node.allocations.delete" },
+  "POST /api/servers/:id/allocations": { action: "server.allocation.add" },
+  "DELETE /api/servers/:id/allocations/:allocationId": { action: "server.allocation.delete" },
+  "PUT /api/servers/:id/allocations/:allocationId/primary": { action: "server.allocation.primary" },
   "PUT /api/servers/:id/limits": { action: "server.limits", details: (r) => ({ ...body(r) }) },
   "POST /api/servers/:id/install": { action: "server.install" },
   "POST /api/servers/:id/reload": { action: "server.reload" },

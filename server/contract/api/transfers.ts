@@ -14,6 +14,10 @@ export const TransferTarget = Type.Object({
   reachable: Type.Boolean(),
   /** Bytes free where the node keeps servers (absent when it did not answer). */
   free: Type.Optional(Type.Number()),
+  /** On a node with allocations: where each of the server's ports would go (issue 36). */
+  ports: Type.Optional(Type.Array(Type.Object({ from: Type.Integer(), to: Type.Integer() }))),
+  /** Why the server's ports do not fit there (an error code: ErrPortTaken, ErrNoFreeAllocation). */
+  portsRefused: Type.Optional(Type.String()),
 });
 export type TransferTarget = Static<typeof TransferTarget>;
 

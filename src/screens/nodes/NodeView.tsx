@@ -21,6 +21,7 @@ import { useKeptDetail } from "../../offline/useKeptDetail";
 import { hasScope } from "../../state/scopes";
 import { DeleteButton } from "../DeleteButton";
 import { formatAddress } from "./address";
+import { NodeAllocations } from "./NodeAllocations";
 import { NodeBackupTarget } from "./NodeBackupTarget";
 import { NodeDeployment } from "./NodeDeployment";
 import { NodeEdit } from "./NodeEdit";
@@ -154,6 +155,8 @@ export default function NodeView({ params }: ScreenProps) {
         {node?.backupTarget && !offline && (
           <NodeBackupTarget key={shown.id} nodeId={shown.id} target={node.backupTarget} />
         )}
+        {/* The pool is the administrators' (GET /api/nodes/{id}/allocations). */}
+        {!offline && hasScope("admin") && <NodeAllocations key={shown.id} nodeId={shown.id} />}
         {!shown.isLocal &&
           hasScope("nodes.deploy") &&
           (offline ? (

@@ -32,6 +32,7 @@ const SftpSection = lazy(() => import("./sftp/SftpSection"));
 const FilesSection = lazy(() => import("./files/FilesSection"));
 const BackupsSection = lazy(() => import("./backups/BackupsSection"));
 const DatabasesSection = lazy(() => import("./databases/DatabasesSection"));
+const NetworkSection = lazy(() => import("./network/NetworkSection"));
 const TasksSection = lazy(() => import("./tasks/TasksSection"));
 const ClientsSection = lazy(() => import("./clients/ClientsSection"));
 const QuerySection = lazy(() => import("./query/QuerySection"));
@@ -68,6 +69,12 @@ export const serverSections: readonly ServerSection[] = [
   },
   { id: "files", label: msg`Files`, shows: (can) => can("server.files.view"), screen: FilesSection },
   { id: "backups", label: msg`Backups`, shows: (can) => can("server.backup.view"), screen: BackupsSection },
+  {
+    id: "network",
+    label: msg`Network`,
+    shows: (can) => can("server.allocations.view"),
+    screen: NetworkSection,
+  },
   {
     id: "databases",
     label: msg`Databases`,

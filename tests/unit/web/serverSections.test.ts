@@ -16,6 +16,7 @@ describe("server sections table", () => {
       "sftp",
       "files",
       "backups",
+      "network",
       "databases",
       "tasks",
       "clients",
@@ -38,6 +39,7 @@ describe("server sections table", () => {
     expect(ids(["server.definition.view"])).toEqual(["admin"]);
     expect(ids(["server.delete"])).toEqual(["admin"]);
     expect(ids(["server.databases.view"])).toEqual(["databases"]);
+    expect(ids(["server.allocations.view"])).toEqual(["network"]);
     // SFTP signs in only with files.view too.
     expect(ids(["server.sftp"])).toEqual([]);
     expect(ids(["server.sftp", "server.files.view"])).toEqual(["sftp", "files"]);

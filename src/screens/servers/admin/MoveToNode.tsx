@@ -89,13 +89,27 @@ export function MoveToNode({
         <button
           type="button"
           className="btn"
-          disabled={!target?.reachable || moving}
+          disabled={!target?.reachable || moving || target.portsRefused !== undefined}
           onClick={() => void move()}
           data-testid="move-server"
         >
           <Trans>Move to node</Trans>
         </button>
       </div>
+      {/* Where its ports go on a node with a pool (issue 36), before the move is confirmed. */}
+      {target?.ports && target.ports.length > 0 && (
+        <p className="small" data-testid="move-ports">
+          <Trans>
+            Ports there:{" "}
+            {target.ports.map((p) => (p.from === p.to ? `${p.to}` : `${p.from} → ${p.to}`)).join(", ")}
+          </Trans>
+        </p>
+      )}
+      {target?.portsRefused && (
+        <p className="small color-error" data-testid="move-ports">
+          <Trans>Its ports do not fit in that node's pool: the move would be refused.</Trans>
+        </p>
+      )}
       {moving && (
         <div className="move-progress" role="status" data-testid="move-progress">
           <progress

@@ -7,6 +7,7 @@ import { isAdmin } from "../../../state/scopes";
 import { LimitsFields } from "../LimitsFields";
 import type { TemplateKit } from "../templateKit";
 import { VariablesForm } from "../VariablesForm";
+import { PortChoice } from "./PortChoice";
 import { formData, templateEnvironments, type WizardAction, type WizardState } from "./wizard";
 
 /** The wizard's last step: the server's name, the template's variables, install now, limits. */
@@ -48,6 +49,7 @@ export function SettingsStep({
       ) : (
         <Spinner />
       )}
+      <PortChoice state={state} dispatch={dispatch} />
       <Switch
         label={t`Install now`}
         checked={state.installNow}

@@ -32,6 +32,8 @@ export interface WizardState {
   /** The last Create found no name. */
   nameMissing: boolean;
   values: Values;
+  /** Ports picked from the node's pool, by port variable (PortChoice.tsx); the rest the panel picks. */
+  ports: Record<string, number>;
   errors: Record<string, string>;
   installNow: boolean;
   limits: LimitTexts;
@@ -53,6 +55,7 @@ export type WizardAction =
   | { type: "users"; users: string[] }
   | { type: "name"; name: string }
   | { type: "value"; name: string; value: VariableValue }
+  | { type: "port"; name: string; port: number }
   | { type: "installNow"; on: boolean }
   | { type: "limits"; texts: LimitTexts }
   | { type: "checked"; errors: Record<string, string>; nameMissing: boolean }
@@ -70,6 +73,7 @@ export function initialWizard(me: string | undefined): WizardState {
     name: "",
     nameMissing: false,
     values: {},
+    ports: {},
     errors: {},
     installNow: true,
     limits: limitTexts(undefined),
@@ -149,6 +153,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
         limits: limitTexts(full.limits),
         values: Object.fromEntries(Object.entries(full.data ?? {}).map(([k, v]) => [k, v.value])),
         errors: {},
+        ports: {},
         envIndex: Math.max(def, 0),
       });
     }
@@ -160,7 +165,9 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       return { ...state, nodes: action.nodes, nodeId: local ? local.id : state.nodeId };
     }
     case "node":
-      return action.id === state.nodeId ? state : { ...state, nodeId: action.id, available: undefined };
+      return action.id === state.nodeId
+        ? state
+        : { ...state, nodeId: action.id, available: undefined, ports: {} };
     case "available":
       return fitEnvironment({ ...state, available: action.available });
     case "env":
@@ -179,6 +186,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
         errors: action.name in state.errors ? errors : state.errors,
       };
     }
+    case "port":
+      return { ...state, ports: { ...state.ports, [action.name]: action.port } };
     case "installNow":
       return { ...state, installNow: action.on };
     case "limits":
@@ -244,6 +253,7 @@ export function checkCreate(state: WizardState, kit: TemplateKit, asAdmin: boole
       users: state.users,
       environment,
       data,
+      ...(Object.keys(state.ports).length ? { ports: state.ports } : {}),
       ...(asAdmin && Object.keys(limits.limits).length ? { limits: limits.limits } : {}),
     },
   };

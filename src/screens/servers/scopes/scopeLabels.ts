@@ -85,6 +85,14 @@ export const scopeGroups: ScopeGroup[] = [
     ],
   },
   {
+    id: "network",
+    label: msg`Network`,
+    scopes: [
+      { scope: "server.allocations.view", label: msg`See the server's addresses` },
+      { scope: "server.allocations.edit", label: msg`Add and remove ports, choose the primary` },
+    ],
+  },
+  {
     id: "settings",
     label: msg`Settings and data`,
     scopes: [

@@ -1,0 +1,47 @@
+import { t } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
+import { type Dispatch, useEffect, useState } from "react";
+import { portVariables } from "../../../../server/templates/port-variables";
+import { freeNodeAllocations } from "../../../api/allocations";
+import { Select } from "../tasks/SelectField";
+import type { WizardAction, WizardState } from "./wizard";
+
+type Free = { ip: string; port: number }[];
+
+/**
+ * On a node with a pool of ports (issue 36): the port the panel will give the server (the
+ * template's own when it is free, else the first free one), and the choice of another free one.
+ * Nothing shows on a node without a pool: the template's value is the port, as before.
+ */
+export function PortChoice({ state, dispatch }: { state: WizardState; dispatch: Dispatch<WizardAction> }) {
+  const [free, setFree] = useState<Free>();
+  const nodeId = state.nodeId;
+  useEffect(() => {
+    let live = true;
+    setFree(undefined);
+    freeNodeAllocations(nodeId, { exempt: [403, 404] }).then(
+      (list) => live && setFree(list),
+      () => live && setFree([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [nodeId]);
+  const [primary] = portVariables(state.template?.data);
+  if (!free || free.length === 0 || !primary) return null;
+  const own = Number(state.values[primary]);
+  const chosen = state.ports[primary] ?? (free.some((a) => a.port === own) ? own : free[0].port);
+  return (
+    <div className="port-choice" data-testid="port-choice">
+      <Select
+        label={t`Port from the node's pool`}
+        value={String(chosen)}
+        onValue={(value) => dispatch({ type: "port", name: primary, port: Number(value) })}
+        options={free.map((a) => ({ value: String(a.port), label: `${a.ip}:${a.port}` }))}
+      />
+      <p className="muted small" data-testid="port-chosen">
+        <Trans>The server gets port {chosen}; its other port settings take the next free ones.</Trans>
+      </p>
+    </div>
+  );
+}
