@@ -23,6 +23,7 @@ import { VapidKeys } from "./notifications/vapid.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
 import { PanelChanges } from "./panel-changes.ts";
+import { PermissionPresets } from "./permission-presets.ts";
 import { Permissions } from "./permissions.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerLimits } from "./server-limits.ts";
@@ -53,6 +54,8 @@ export interface PanelServices {
   db: Db;
   /** Who holds which scopes, globally and per server: the one reader and writer of that table. */
   permissions: Permissions;
+  /** Presets of server scopes: the built-in four and administrators' own (issue 39). */
+  permissionPresets: PermissionPresets;
   accounts: Accounts;
   sessions: Sessions;
   clients: OAuthClients;
@@ -131,6 +134,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const throttle = new LoginThrottle(shared, "sign-in");
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, permissions, sessions, throttle);
+  const permissionPresets = new PermissionPresets(db);
   const nodes = new Nodes(db, settings, localNode, secrets);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
@@ -185,6 +189,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     warnings,
     db,
     permissions,
+    permissionPresets,
     accounts,
     sessions,
     clients,
@@ -223,6 +228,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       settings,
       mailer,
       new InviteMailThrottle(shared),
+      permissionPresets,
       (userId, serverId) => {
         live.closeForUserOnServer(userId, serverId);
         rightsShrank(userId, serverId);

@@ -163,6 +163,12 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrOwnAdmin", message: "You cannot remove your own admin scope" }),
   msg({ id: "errors.ErrCannotDeleteSelf", message: "You cannot delete your own account" }),
   msg({ id: "errors.ErrUserOutranks", message: "This user holds permissions you do not hold" }),
+  msg({ id: "errors.ErrPresetNotFound", message: "There is no permission preset {preset}" }),
+  msg({
+    id: "errors.ErrPresetBuiltIn",
+    message: "The built-in preset {preset} cannot be changed or deleted",
+  }),
+  msg({ id: "errors.ErrPresetExists", message: "A permission preset {preset} already exists" }),
   msg({ id: "errors.ErrUnknownSetting", message: "Unknown setting {setting}" }),
   msg({ id: "errors.ErrFieldType", message: "{field} has the wrong type" }),
   msg({ id: "errors.ErrInvalidJson", message: "Invalid JSON" }),
