@@ -31,6 +31,7 @@ import { installWebApp } from "./api/pipeline/web-app.ts";
 import { installWebSockets } from "./api/pipeline/websocket.ts";
 import { installXsrf } from "./api/pipeline/xsrf.ts";
 import { queryRoutes } from "./api/query.ts";
+import { roleRoutes } from "./api/roles.ts";
 import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
 import { selfOtpRoutes } from "./api/self-otp.ts";
@@ -122,6 +123,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverLimitRoutes,
     databaseHostRoutes,
     permissionPresetRoutes,
+    roleRoutes,
     serverDatabaseRoutes,
     serverSocketRoutes,
     liveRoutes,

@@ -25,6 +25,7 @@ import { OwnAccount } from "./own-account.ts";
 import { PanelChanges } from "./panel-changes.ts";
 import { PermissionPresets } from "./permission-presets.ts";
 import { Permissions } from "./permissions.ts";
+import { Roles } from "./roles.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerLimits } from "./server-limits.ts";
 import { ServerTransfers } from "./server-transfers.ts";
@@ -56,6 +57,8 @@ export interface PanelServices {
   permissions: Permissions;
   /** Presets of server scopes: the built-in four and administrators' own (issue 39). */
   permissionPresets: PermissionPresets;
+  /** Roles: named sets of global scopes users hold besides their own (issue 39). */
+  roles: Roles;
   accounts: Accounts;
   sessions: Sessions;
   clients: OAuthClients;
@@ -237,6 +240,11 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     serverClients: new ServerClients(db, clients),
     userAdmin: new UserAdmin(db, accounts, permissions, sessions, (userId, reason) => {
       live.closeForUser(userId, reason);
+      rightsShrank(userId);
+    }),
+    // A role's change reaches every server of its users: what was opened with it reopens with what is left.
+    roles: new Roles(db, permissions, changes, (userId) => {
+      live.closeForUser(userId, "your permissions changed");
       rightsShrank(userId);
     }),
     tasks,

@@ -2,6 +2,7 @@ import { Trans } from "@lingui/react/macro";
 import { NotPermitted } from "../../components/NotPermitted";
 import { hasScope } from "../../state/scopes";
 import { PresetsSection } from "./PresetsSection";
+import { RolesSection } from "./RolesSection";
 import "../../components/controls.css";
 import "../../components/screen-head.css";
 import "./access.css";
@@ -16,6 +17,7 @@ export default function AccessPage() {
           <Trans>Roles and presets</Trans>
         </h1>
       </header>
+      <RolesSection />
       <PresetsSection />
     </section>
   );
