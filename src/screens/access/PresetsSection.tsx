@@ -104,7 +104,8 @@ export function PresetsSection() {
                 <div className="access-item-main">
                   <strong>{text ? i18n._(text.name) : preset.name}</strong>
                   <span className="muted small">
-                    {text ? i18n._(text.gives) : null} <Trans>Permissions: {preset.scopes.length}</Trans>
+                    {text ? `${i18n._(text.gives)} · ` : null}
+                    <Trans>Permissions: {preset.scopes.length}</Trans>
                   </span>
                 </div>
                 {preset.builtIn ? (
