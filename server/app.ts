@@ -16,6 +16,7 @@ import { nodeRoutes } from "./api/nodes.ts";
 import { notificationRoutes } from "./api/notifications.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
 import { openApiRoutes } from "./api/openapi.ts";
+import { permissionPresetRoutes } from "./api/permission-presets.ts";
 import { installActivityLog } from "./api/pipeline/activity-hook.ts";
 import { installAuthRequestRules } from "./api/pipeline/auth-requests.ts";
 import { installCompression } from "./api/pipeline/compression.ts";
@@ -32,6 +33,7 @@ import { installWebSockets } from "./api/pipeline/websocket.ts";
 import { installXsrf } from "./api/pipeline/xsrf.ts";
 import { playerRoutes } from "./api/players.ts";
 import { queryRoutes } from "./api/query.ts";
+import { roleRoutes } from "./api/roles.ts";
 import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
 import { selfOtpRoutes } from "./api/self-otp.ts";
@@ -123,6 +125,8 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     statsHistoryRoutes,
     serverLimitRoutes,
     databaseHostRoutes,
+    permissionPresetRoutes,
+    roleRoutes,
     serverDatabaseRoutes,
     playerRoutes,
     allocationRoutes,

@@ -44,6 +44,8 @@ export const errors = {
   missingScope: (scope: string) => new ApiError(403, "ErrMissingScope", "missing scope ${scope}", { scope }),
   invalidCredentials: () => new ApiError(400, "ErrInvalidCredentials", "invalid credentials"),
   loginNotPermitted: () => new ApiError(403, "ErrLoginNotPermitted", "login not permitted"),
+  twoFactorRequired: () =>
+    new ApiError(403, "ErrTwoFactorRequired", "set up two-factor sign-in first: this panel requires it"),
   notFound: () => new ApiError(404, "ErrNotFound", "not found"),
   /** A user path that would leave a server's root; the path goes in the message, for logs. */
   illegalFileAccess: (path: string, why: string) =>

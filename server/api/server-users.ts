@@ -56,7 +56,7 @@ export function serverUserRoutes(app: Api, { services }: RouteContext): void {
       const { invite } = await serverUsers.grant(
         id,
         email,
-        request.body.scopes,
+        request.body,
         { userId: principal.user.id, held },
         request.log,
       );

@@ -212,6 +212,32 @@ export interface AllocationTable {
   created_at: number;
 }
 
+/** A preset of server scopes an administrator defined (0026); the built-in ones are in code. */
+export interface PermissionPresetTable {
+  id: string;
+  name: string;
+  /** Comma-joined server scopes. */
+  scopes: string;
+  created_at: number;
+}
+
+/** A named set of global scopes (0026): a user holds their own global scopes and their roles'. */
+export interface RoleTable {
+  id: Generated<number>;
+  name: string;
+  /** Comma-joined global scopes. */
+  scopes: string;
+  /** 1: its users must set up two-factor sign-in before anything else. */
+  require_2fa: number;
+  created_at: number;
+}
+
+/** Which users hold which roles. */
+export interface UserRoleTable {
+  user_id: number;
+  role_id: number;
+}
+
 /**
  * One entry of the activity log: who changed what, when and from where. Kept apart from the
  * write notifications (write-notifications.ts): no cached read depends on it.
@@ -322,6 +348,9 @@ export interface Database {
   users: UserTable;
   otp_recovery_codes: OtpRecoveryCodeTable;
   permissions: PermissionTable;
+  permission_presets: PermissionPresetTable;
+  roles: RoleTable;
+  user_roles: UserRoleTable;
   sessions: SessionTable;
   oauth_clients: OAuthClientTable;
   settings: SettingTable;

@@ -69,6 +69,10 @@ const ourTables: Record<keyof Database, boolean> = {
   users: true,
   otp_recovery_codes: true,
   permissions: true,
+  permission_presets: true,
+  // A user's roles are part of the scopes a kept session holds (principal.ts).
+  roles: true,
+  user_roles: true,
   sessions: true,
   oauth_clients: true,
   settings: true,

@@ -34,6 +34,19 @@ export interface ServerMember {
 /** One user's rows: server id ("" for the global row) → scopes. */
 export type UserGrants = Map<string, string[]>;
 
+/** What a user's roles give them: global scopes, and whether one of them requires two-factor. */
+export interface RoleGrants {
+  scopes: string[];
+  require2fa: boolean;
+}
+
+const noRoles: RoleGrants = { scopes: [], require2fa: false };
+
+/** Own global scopes with the roles' added. */
+export function withRoles(own: readonly string[], roles: RoleGrants = noRoles): string[] {
+  return roles.scopes.length === 0 ? [...own] : [...new Set([...own, ...roles.scopes])];
+}
+
 /**
  * A user's global scopes (comma-joined; null without a row) as a column of a query over `users`,
  * so that the session, its user and their scopes come in one round trip (principal.ts).
@@ -51,6 +64,11 @@ export function globalScopesColumn(eb: ExpressionBuilder<Database, "users">) {
  * The `permissions` table: a global row per user (server id "") and a row per server they were
  * given. Every read and write of it goes through here (tests/unit/server/permission-walls.test.ts).
  * `within(trx)` does the same inside a caller's transaction.
+ *
+ * A user's global scopes are their own row's and their roles' (issue 39, roles.ts writes those):
+ * every read of global scopes here adds the roles' (`ownGlobalScopes` is the row alone, for
+ * editing it). Roles never hold `admin` or `login` (roles.ts), so whether an account may sign in
+ * and who counts as an administrator stay the account's own row.
  */
 export class Permissions {
   constructor(
@@ -69,8 +87,34 @@ export class Permissions {
     if (!this.inTransaction) this.changes?.tell("rights");
   }
 
+  /** What the user holds everywhere: their own global row and their roles'. */
   async globalScopes(userId: number): Promise<string[]> {
+    const [own, roles] = await Promise.all([this.ownGlobalScopes(userId), this.roleGrantsOf([userId])]);
+    return withRoles(own, roles.get(userId));
+  }
+
+  /** The user's own global row, without their roles'. */
+  async ownGlobalScopes(userId: number): Promise<string[]> {
     return (await this.serverScopes(userId, globalRow)) ?? [];
+  }
+
+  /** What each of these users' roles give them, in one query (users without roles are left out). */
+  async roleGrantsOf(userIds: readonly number[]): Promise<Map<number, RoleGrants>> {
+    const grants = new Map<number, RoleGrants>();
+    if (userIds.length === 0) return grants;
+    const rows = await this.db
+      .selectFrom("user_roles")
+      .innerJoin("roles", "roles.id", "user_roles.role_id")
+      .select(["user_roles.user_id", "roles.scopes", "roles.require_2fa"])
+      .where("user_roles.user_id", "in", [...new Set(userIds)])
+      .execute();
+    for (const row of rows) {
+      const held = grants.get(row.user_id) ?? { scopes: [], require2fa: false };
+      held.scopes = [...new Set([...held.scopes, ...parseScopes(row.scopes)])];
+      held.require2fa ||= row.require_2fa === 1;
+      grants.set(row.user_id, held);
+    }
+    return grants;
   }
 
   /** The scopes of the user's own row on the server; undefined when they have none there. */
@@ -86,14 +130,18 @@ export class Permissions {
 
   /** What the user may do on the server now (`rightsOn`), both rows read in one query. */
   async scopesOn(userId: number, serverId: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom("permissions")
-      .select(["server_id", "scopes"])
-      .where("user_id", "=", userId)
-      .where("server_id", "in", [globalRow, serverId])
-      .execute();
+    const [rows, roles] = await Promise.all([
+      this.db
+        .selectFrom("permissions")
+        .select(["server_id", "scopes"])
+        .where("user_id", "=", userId)
+        .where("server_id", "in", [globalRow, serverId])
+        .execute(),
+      this.roleGrantsOf([userId]),
+    ]);
     const scopesOf = (id: string) => parseScopes(rows.find((row) => row.server_id === id)?.scopes ?? "");
-    return rightsOn(scopesOf(globalRow), serverId === globalRow ? [] : scopesOf(serverId));
+    const global = withRoles(scopesOf(globalRow), roles.get(userId));
+    return rightsOn(global, serverId === globalRow ? [] : scopesOf(serverId));
   }
 
   /** The user's own rows on each of these servers, in one query (servers without one are left out). */
@@ -167,6 +215,12 @@ export class Permissions {
       const held = grants.get(row.user_id) ?? new Map<string, string[]>();
       held.set(row.server_id, parseScopes(row.scopes));
       grants.set(row.user_id, held);
+    }
+    // The global row holds the roles' scopes too (a user without a row of their own gets one here).
+    for (const [userId, roles] of await this.roleGrantsOf(userIds)) {
+      const held = grants.get(userId) ?? new Map<string, string[]>();
+      held.set(globalRow, withRoles(held.get(globalRow) ?? [], roles));
+      grants.set(userId, held);
     }
     return grants;
   }

@@ -3,9 +3,10 @@ import { ReadCache } from "../db/read-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
 import { type Accounts, toUser, type User } from "./accounts.ts";
 import type { OAuthClients } from "./oauth-clients.ts";
-import { globalScopesColumn, type Permissions, rightsOn } from "./permissions.ts";
+import { globalScopesColumn, type Permissions, rightsOn, withRoles } from "./permissions.ts";
 import { holdsScope, parseScopes } from "./scopes.ts";
 import type { Sessions } from "./sessions.ts";
+import type { Settings } from "./settings.ts";
 import { tokenHash } from "./tokens.ts";
 
 /** Who is calling: a signed-in user, or an OAuth2 client acting for its owner. */
@@ -22,6 +23,12 @@ export interface Principal {
   onlyServer?: string;
   /** For such a client: the scopes it was given, and its owner's global scopes (read once per call). */
   bound?: { clientScopes: string[]; ownerScopes: string[] };
+  /**
+   * Two-factor sign-in is required of this account (the panel's setting or one of its roles) and
+   * it has none yet: until it enrols, the guard lets it reach only its account, enrolment and
+   * sign-out (guard.ts).
+   */
+  twoFactorPending?: boolean;
 }
 
 export interface PrincipalDeps {
@@ -30,6 +37,7 @@ export interface PrincipalDeps {
   sessions: Sessions;
   clients: OAuthClients;
   permissions: Permissions;
+  settings: Settings;
 }
 
 /** What a live session resolves to, as kept in memory between calls. */
@@ -111,6 +119,7 @@ function principalOf(entry: SessionEntry, token: string, via: Principal["via"]):
     scopes: principal.scopes.slice(),
   };
   if (principal.onlyServer !== undefined) copy.onlyServer = principal.onlyServer;
+  if (principal.twoFactorPending) copy.twoFactorPending = true;
   if (bound)
     copy.bound = { clientScopes: bound.clientScopes.slice(), ownerScopes: bound.ownerScopes.slice() };
   return copy;
@@ -136,12 +145,19 @@ async function loadSession(deps: PrincipalDeps, hash: string): Promise<SessionEn
     .where("sessions.expires_at", ">", Date.now())
     .executeTakeFirst();
   if (!row) return undefined;
+  // The roles' scopes join the account's own (permissions.ts); a role may require two-factor.
+  const roles = (await deps.permissions.roleGrantsOf([row.id])).get(row.id);
   const principal: SessionEntry["principal"] = {
     user: toUser(row),
     sessionHash: row.token_hash,
     clientId: row.client_id,
-    scopes: parseScopes(row.scopes ?? ""),
+    scopes: withRoles(parseScopes(row.scopes ?? ""), roles),
   };
+  if (
+    row.otp_active !== 1 &&
+    (roles?.require2fa || (await deps.settings.get("panel.security.require2fa")) === true)
+  )
+    principal.twoFactorPending = true;
   if (row.client_id) {
     const client = await deps.clients.byId(row.client_id);
     if (!client) return undefined;

@@ -8,10 +8,17 @@ import { invitationMail } from "./invite-mail.ts";
 import type { InviteMailThrottle } from "./invite-mail-throttle.ts";
 import type { Invites } from "./invites.ts";
 import type { Mailer, MailLog } from "./mailer.ts";
+import type { PermissionPresets } from "./permission-presets.ts";
 import type { Permissions } from "./permissions.ts";
 import { holdsScope, isServerScope } from "./scopes.ts";
 import { assertServerExists } from "./server-exists.ts";
 import type { Settings } from "./settings.ts";
+
+/** What a grant asks for: scopes, or a preset's id in their place (neither: the default). */
+export interface GrantRequest {
+  scopes?: string[];
+  preset?: string;
+}
 
 /** Who asks for a change, and what they hold on the server (global and server rows together). */
 export interface ServerEditor {
@@ -87,6 +94,7 @@ export class ServerUsers {
     private readonly mailer: Mailer,
     /** Invitation mails per address and per inviter (issue 13: grants could flood a mailbox). */
     private readonly mailThrottle: InviteMailThrottle,
+    private readonly presets: PermissionPresets,
     /** Called when a user's rights on a server change, so their open connections there follow. */
     private readonly rightsChanged: (userId: number, serverId: string) => void = () => {},
   ) {}
@@ -112,13 +120,12 @@ export class ServerUsers {
   async grant(
     serverId: string,
     emailInput: string,
-    requested: string[] | undefined,
+    request: GrantRequest,
     editor: ServerEditor,
     log: MailLog,
   ): Promise<{ invite?: GrantInvite }> {
     await assertServerExists(this.db, serverId);
-    // No list asked for: what a user named at server creation gets (one default for both ways in).
-    const scopes = checkServerScopes(requested ?? defaultServerUserScopes);
+    const scopes = await this.requestedScopes(request);
     const email = checkEmail(emailInput);
     let user = await this.accounts.byEmail(email);
     const current = user ? await this.permissions.serverScopes(user.id, serverId) : undefined;
@@ -141,6 +148,20 @@ export class ServerUsers {
     if (current !== undefined) this.rightsChanged(user.id, serverId);
     if (!(await this.invites.isPending(user.id))) return {};
     return { invite: await this.invite(serverId, user.email, user.id, editor, log) };
+  }
+
+  /**
+   * The scopes a grant asks for. No list and no preset: what a user named at server creation gets
+   * (one default for both ways in, the Viewer preset). A preset gives the editor no more than a
+   * list would: the same rule (resultingScopes) keeps what they do not hold out.
+   */
+  private async requestedScopes(request: GrantRequest): Promise<string[]> {
+    if (request.scopes !== undefined && request.preset !== undefined)
+      throw new ApiError(400, "ErrFieldInvalid", "${field} is not valid: give scopes or a preset, not both", {
+        field: "preset",
+      });
+    if (request.preset !== undefined) return this.presets.scopesOf(request.preset);
+    return checkServerScopes(request.scopes ?? defaultServerUserScopes);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { type Selectable, sql } from "kysely";
 import type { Paging, ServerView } from "../contract/api/servers.ts";
 import type { NodeServers, ServerDataView } from "../contract/node/server-wire.ts";
-import { defaultServerUserScopes } from "../contract/scopes.ts";
+import { creationUserScopes } from "../contract/scopes.ts";
 import type { Db } from "../db/database.ts";
 import type { ServerTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -167,7 +167,7 @@ export class Servers {
             created_at: Date.now(),
           })
           .execute();
-        await this.permissions.within(trx).addToNewServer(id, users, defaultServerUserScopes);
+        await this.permissions.within(trx).addToNewServer(id, users, creationUserScopes);
       });
     } catch (err) {
       await this.creations.abandon(id, claim, true).catch(() => {});

@@ -24,8 +24,10 @@ import { VapidKeys } from "./notifications/vapid.ts";
 import { OAuthClients } from "./oauth-clients.ts";
 import { OwnAccount } from "./own-account.ts";
 import { PanelChanges } from "./panel-changes.ts";
+import { PermissionPresets } from "./permission-presets.ts";
 import { Permissions } from "./permissions.ts";
 import { Players } from "./players.ts";
+import { Roles } from "./roles.ts";
 import { ServerAllocations } from "./server-allocations.ts";
 import { ServerClients } from "./server-clients.ts";
 import { ServerLimits } from "./server-limits.ts";
@@ -56,6 +58,10 @@ export interface PanelServices {
   db: Db;
   /** Who holds which scopes, globally and per server: the one reader and writer of that table. */
   permissions: Permissions;
+  /** Presets of server scopes: the built-in four and administrators' own (issue 39). */
+  permissionPresets: PermissionPresets;
+  /** Roles: named sets of global scopes users hold besides their own (issue 39). */
+  roles: Roles;
   accounts: Accounts;
   sessions: Sessions;
   clients: OAuthClients;
@@ -139,6 +145,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const throttle = new LoginThrottle(shared, "sign-in");
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, permissions, sessions, throttle);
+  const permissionPresets = new PermissionPresets(db);
   const nodes = new Nodes(db, settings, localNode, secrets);
   const mailer = new Mailer(settings);
   const twoFactor = new TwoFactor(db, accounts, settings, throttle, mailer);
@@ -194,6 +201,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     warnings,
     db,
     permissions,
+    permissionPresets,
     accounts,
     sessions,
     clients,
@@ -235,6 +243,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       settings,
       mailer,
       new InviteMailThrottle(shared),
+      permissionPresets,
       (userId, serverId) => {
         live.closeForUserOnServer(userId, serverId);
         rightsShrank(userId, serverId);
@@ -243,6 +252,11 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     serverClients: new ServerClients(db, clients),
     userAdmin: new UserAdmin(db, accounts, permissions, sessions, (userId, reason) => {
       live.closeForUser(userId, reason);
+      rightsShrank(userId);
+    }),
+    // A role's change reaches every server of its users: what was opened with it reopens with what is left.
+    roles: new Roles(db, permissions, changes, (userId) => {
+      live.closeForUser(userId, "your permissions changed");
       rightsShrank(userId);
     }),
     tasks,

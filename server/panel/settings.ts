@@ -66,6 +66,8 @@ const rules: Record<string, SettingRule> = {
   },
   // Off by default: an open sign-up page is a choice an administrator makes.
   "panel.registrationEnabled": { kind: "boolean", fallback: () => false },
+  // Every account must set up two-factor sign-in before anything else (roles may require it too).
+  "panel.security.require2fa": { kind: "boolean", fallback: () => false },
   "panel.email.provider": {
     kind: "string",
     fallback: () => "",

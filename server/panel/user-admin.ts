@@ -113,7 +113,7 @@ export class UserAdmin {
     await this.assertReach(id, editor);
     await this.db.transaction().execute(async (trx) => {
       const permissions = this.permissions.within(trx);
-      const scopes = await permissions.globalScopes(id);
+      const scopes = await permissions.ownGlobalScopes(id);
       if (scopes.includes("admin") && (await permissions.administratorCount()) <= 1) throw lastAdmin();
       // Sessions (cookies and bearer tokens), OAuth clients, permissions and settings go with the
       // row (ON DELETE CASCADE); deleted here by name as well, so nothing depends on the cascade.
@@ -125,9 +125,10 @@ export class UserAdmin {
     this.closeLive(id);
   }
 
+  /** The user's own global scopes (their roles' are the roles', PUT /api/users/{id}/roles). */
   async scopesOf(id: number): Promise<string[]> {
     await this.get(id);
-    return this.permissions.globalScopes(id);
+    return this.permissions.ownGlobalScopes(id);
   }
 
   async setScopes(id: number, requested: string[], editor: Editor): Promise<void> {
@@ -137,7 +138,7 @@ export class UserAdmin {
     let lost: string[] = [];
     await this.db.transaction().execute(async (trx) => {
       const permissions = this.permissions.within(trx);
-      const current = await permissions.globalScopes(id);
+      const current = await permissions.ownGlobalScopes(id);
       if (!isAdmin && current.includes("admin")) throw reachesFurther();
       // An administrator replaces the set; anyone else toggles only the scopes they hold.
       const next = isAdmin

@@ -20,12 +20,17 @@ export const listServerUsers = (id: string, opts?: CallOptions) => get<ServerUse
 export type GrantOutcome = { invite: "none" } | { invite: "link"; url: string } | { invite: "adminMustSend" };
 
 /**
- * Sets a user's scopes on the server. For an address without an account (or whose invitation
+ * Sets a user's scopes on the server (a list, or a preset's). For an address without an account (or whose invitation
  * is still open) the panel e-mails an invitation when it can; when it did not, the answer says
  * so, with the invite link for an administrator.
  */
-export async function grantServerUser(id: string, email: string, scopes: string[]): Promise<GrantOutcome> {
-  const answer = await put<InviteAnswer | "" | undefined>(user(id, email), { scopes });
+export async function grantServerUser(
+  id: string,
+  email: string,
+  grant: string[] | { preset: string },
+): Promise<GrantOutcome> {
+  const body = Array.isArray(grant) ? { scopes: grant } : grant;
+  const answer = await put<InviteAnswer | "" | undefined>(user(id, email), body);
   if (!answer || typeof answer !== "object") return { invite: "none" };
   return answer.invite.url ? { invite: "link", url: answer.invite.url } : { invite: "adminMustSend" };
 }

@@ -6,7 +6,7 @@ import { showErrorDetails } from "../components/errorDetailsStore";
 import { toastError } from "../components/toastStore";
 import { errorMessage } from "../i18n/errorMessages";
 import { online } from "../offline/network";
-import { endSession, loggedIn } from "../state/session";
+import { endSession, loggedIn, twoFactorRequired } from "../state/session";
 import { LOGIN_PATH } from "./access";
 import { makeReturnTo, saveReturnTo } from "./returnTo";
 import { routes } from "./routes";
@@ -34,6 +34,17 @@ export async function sessionExpired(): Promise<void> {
   }
 }
 
+const enrolPath = "/self";
+
+/** ErrTwoFactorRequired: the account page, where enrolment is, once for a burst of refusals. */
+function sendToEnrol(): void {
+  const first = !twoFactorRequired.value;
+  twoFactorRequired.value = true;
+  if (location.pathname === enrolPath && !first) return;
+  if (first) toastError(i18n._(errorMessage("ErrTwoFactorRequired")!));
+  if (location.pathname !== enrolPath) navigate(enrolPath, { replace: true });
+}
+
 function unknownToast(err: ApiError): void {
   toastError(t`An unknown error occurred`, { label: t`Details`, run: () => showErrorDetails(err) });
 }
@@ -54,6 +65,10 @@ export function handleApiError(err: ApiError): void {
       unknownToast(err);
       return;
     case "code": {
+      if (route.code === "ErrTwoFactorRequired") {
+        sendToEnrol();
+        return;
+      }
       const text = errorMessage(route.code);
       // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
       const filled: MessageDescriptor | undefined = text && { ...text, values: route.metadata };

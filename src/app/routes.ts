@@ -57,6 +57,7 @@ const UserCreate = screenWithStrings(() => import("../screens/users/UserCreate")
 const UserView = screenWithStrings(() => import("../screens/users/UserView"));
 const Settings = screenWithStrings(() => import("../screens/settings/Settings"));
 const DatabaseHostsPage = screenWithStrings(() => import("../screens/databases/DatabaseHostsPage"));
+const AccessPage = screenWithStrings(() => import("../screens/access/AccessPage"));
 const ActivityPage = screenWithStrings(() => import("../screens/activity/ActivityPage"));
 
 export const routes: readonly RouteDef[] = [
@@ -129,6 +130,14 @@ export const routes: readonly RouteDef[] = [
     screen: DatabaseHostsPage,
     nav: true,
     icon: "database",
+  },
+  {
+    path: "/access",
+    access: { scope: "admin" },
+    label: msg`Roles and presets`,
+    screen: AccessPage,
+    nav: true,
+    icon: "users",
   },
   {
     path: "/activity",

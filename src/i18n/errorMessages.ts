@@ -186,6 +186,18 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrOwnAdmin", message: "You cannot remove your own admin scope" }),
   msg({ id: "errors.ErrCannotDeleteSelf", message: "You cannot delete your own account" }),
   msg({ id: "errors.ErrUserOutranks", message: "This user holds permissions you do not hold" }),
+  msg({
+    id: "errors.ErrTwoFactorRequired",
+    message: "This panel requires two-factor sign-in: set it up on your account page first",
+  }),
+  msg({ id: "errors.ErrRoleNotFound", message: "Role not found" }),
+  msg({ id: "errors.ErrRoleExists", message: "A role named {name} already exists" }),
+  msg({ id: "errors.ErrPresetNotFound", message: "There is no permission preset {preset}" }),
+  msg({
+    id: "errors.ErrPresetBuiltIn",
+    message: "The built-in preset {preset} cannot be changed or deleted",
+  }),
+  msg({ id: "errors.ErrPresetExists", message: "A permission preset {preset} already exists" }),
   msg({ id: "errors.ErrUnknownSetting", message: "Unknown setting {setting}" }),
   msg({ id: "errors.ErrFieldType", message: "{field} has the wrong type" }),
   msg({ id: "errors.ErrInvalidJson", message: "Invalid JSON" }),

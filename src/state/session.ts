@@ -18,6 +18,11 @@ function detectSession(): boolean {
 
 export const loggedIn = signal(typeof document === "undefined" ? false : detectSession());
 export const user = signal<Self | null>(null);
+/**
+ * The panel refused a call with ErrTwoFactorRequired: this account must set up two-factor
+ * sign-in before anything else (app/errorHandler.ts sends it to its account page).
+ */
+export const twoFactorRequired = signal(false);
 
 let reauthTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -86,6 +91,7 @@ export async function endSession(): Promise<void> {
     // already logged out or offline: local state is what matters
   }
   clearScopes();
+  twoFactorRequired.value = false;
   deleteCookie(AUTH_EXPIRES_COOKIE);
   setToken(null);
   user.value = null;

@@ -124,7 +124,7 @@ describe("server users", () => {
     );
   });
 
-  it("a grant without scopes (PufferPanel's client sends none) gives the default server-user scopes", async () => {
+  it("a grant without scopes (PufferPanel's client sends none) gives the Viewer preset", async () => {
     const newcomer = {
       username: "sharer-newcomer",
       email: "newcomer@example.com",
@@ -134,10 +134,11 @@ describe("server users", () => {
     // PufferPanel's client sends the user row it shows, which has no scopes.
     const put = await admin.put(user(serverB, newcomer.email), { email: newcomer.email });
     expect(put.status, put.text).toBe(204);
-    // The same scopes as a user named when the server was created (the owner, on serverB).
-    const expected = await scopesOf(admin, serverB, owner.email);
-    expect(expected).toEqual([...defaultServerUserScopes].sort());
-    expect(await scopesOf(admin, serverB, newcomer.email)).toEqual(expected);
+    // Viewer: see the server, whether it runs, its console and its files; nothing to change.
+    expect(await scopesOf(admin, serverB, newcomer.email)).toEqual(
+      ["server.console", "server.files.view", "server.stats", "server.status", "server.view"].sort(),
+    );
+    expect([...defaultServerUserScopes].sort()).toEqual(await scopesOf(admin, serverB, newcomer.email));
   });
 
   it("a non-admin editor toggles only the scopes they hold; the target's others stay as they were", async () => {

@@ -23,6 +23,7 @@ describe("panel settings", () => {
       "panel.settings.themeSettings": "{}",
       "panel.settings.masterUrl": panel().url,
       "panel.registrationEnabled": false,
+      "panel.security.require2fa": false,
       "panel.activity.retentionDays": "90",
     };
     expect(settingKeys).toEqual(expect.arrayContaining(Object.keys(defaults)));

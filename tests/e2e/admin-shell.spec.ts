@@ -19,6 +19,7 @@ test("the first administrator signs in, sees every section, navigates by hotkey 
     "Templates",
     "Settings",
     "Database hosts",
+    "Roles and presets",
     "Activity",
     "Account",
   ]) {

@@ -1,13 +1,13 @@
 import type { Page } from "@playwright/test";
-import { defaultServerUserScopes } from "../../server/contract/scopes.ts";
+import { builtInPresets } from "../../server/contract/scopes.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { PanelClient } from "../support/http-client.ts";
 import { SmtpInbox } from "../support/smtp-inbox.ts";
 import { expect, test } from "./fixtures.ts";
 import { adminApi, login, snap as snapAt, snapTop, unique } from "./helpers.ts";
 
-/** The usual scopes of a server user (server/contract/scopes.ts) less some, sorted. */
-const usualWithout = (...less: string[]) => defaultServerUserScopes.filter((s) => !less.includes(s)).sort();
+/** A built-in preset's scopes (server/contract/scopes.ts). */
+const preset = (id: string) => builtInPresets.find((p) => p.id === id)?.scopes ?? [];
 
 /** Screenshots from the top of the page (a focused field may have scrolled it). */
 /** What a phone shows at once (full-page shots are too tall to judge a phone by). */
@@ -52,23 +52,45 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   const section = page.locator("#section-users");
   await expect(section.getByText("No user has permissions on this server")).toBeVisible();
 
-  // 1. A registered user, with the permissions chosen in the add form.
+  // 1. A registered user, with a preset first, then Custom (issue 39).
   const add = section.getByTestId("add-user");
   await add.getByLabel("Email").fill(player.email);
-  await add.getByText(/^Permissions/).click();
+  const choice = add.getByTestId("preset-choice");
+  // Viewer is chosen at first: five permissions, what the API gives without scopes too.
+  await expect(choice.getByRole("radio", { name: /^Viewer/ })).toBeChecked();
+  await expect(add.getByTestId("preset-count")).toHaveText(`Permissions given: ${preset("viewer").length}`);
+  await choice.getByRole("radio", { name: /^Operator/ }).check();
+  await expect(add.getByTestId("preset-count")).toHaveText(`Permissions given: ${preset("operator").length}`);
+  await snapTop(page, "server-users-add-presets");
+  // Custom opens the full picker, starting from the preset chosen before.
+  await choice.getByRole("radio", { name: /^Custom/ }).check();
   const picker = add.getByTestId("add-user-scopes");
+  const count = picker.getByTestId("scope-count");
+  await expect(count).toHaveText(new RegExp(`^Chosen: ${preset("operator").length} of \\d+$`));
   await expect(picker.getByLabel("See the server")).toBeChecked();
   await expect(picker.getByLabel("See the server")).toBeDisabled();
-  // The form starts from the usual set, the one users named in the wizard get (issue 27).
   await expect(picker.getByLabel("Read the console")).toBeChecked();
   await expect(picker.getByLabel("Start", { exact: true })).toBeChecked();
-  await expect(picker.getByLabel("Make backups")).not.toBeChecked();
+  await expect(picker.getByLabel("Kill")).not.toBeChecked();
+  // A scope that needs another brings it along; taking that one away takes what needs it.
+  await expect(picker.getByLabel("See tasks")).not.toBeChecked();
+  await picker.getByLabel("Run tasks").check();
+  await expect(picker.getByLabel("See tasks")).toBeChecked();
+  await picker.getByLabel("See tasks").uncheck();
+  await expect(picker.getByLabel("Run tasks")).not.toBeChecked();
+  // Select all and Clear per group, with the running count.
+  const tasks = picker.locator('fieldset[data-group="tasks"]');
+  await tasks.getByRole("button", { name: "Select all in Tasks" }).click();
+  await expect(tasks.locator("input:checked")).toHaveCount(5);
+  await expect(count).toHaveText(new RegExp(`^Chosen: ${preset("operator").length + 5} of \\d+$`));
+  await tasks.getByRole("button", { name: "Clear all in Tasks" }).click();
+  await expect(tasks.locator("input:checked")).toHaveCount(0);
+  await expect(tasks.getByRole("button", { name: "Clear all in Tasks" })).toBeDisabled();
   // What SFTP allows follows the file permissions chosen beside it (issue 22, point 3).
   const sftp = picker.getByLabel("Connect with SFTP");
   const sftpNote = picker.locator('[data-note-for="server.sftp"]');
-  await expect(sftp).toBeChecked();
-  await expect(sftpNote).toHaveCount(0);
-  await picker.getByLabel("Change, upload and delete files").uncheck();
+  await sftp.check();
+  await expect(picker.getByLabel("Browse and download files")).toBeChecked();
   await expect(sftpNote).toHaveText("SFTP is read-only without “Change, upload and delete files”");
   await expect(sftp).toHaveAccessibleDescription(
     "SFTP is read-only without “Change, upload and delete files”",
@@ -78,11 +100,10 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   await picker.getByLabel("Change, upload and delete files").check();
   await expect(sftpNote).toHaveCount(0);
   await picker.getByLabel("Browse and download files").uncheck();
-  await expect(sftpNote).toHaveText("SFTP needs “Browse and download files” to sign in");
+  // Files view gone: files edit and SFTP, which need it, go with it.
+  await expect(picker.getByLabel("Change, upload and delete files")).not.toBeChecked();
+  await expect(sftp).not.toBeChecked();
   await picker.getByLabel("Browse and download files").check();
-  await picker.getByLabel("Change, upload and delete files").uncheck();
-  await sftp.uncheck();
-  await expect(sftpNote).toHaveCount(0);
   // One fieldset per group of scopeLabels.ts (ports made it eleven).
   await expect(picker.locator("fieldset")).toHaveCount(11);
   await snapTop(page, "server-users-add");
@@ -90,18 +111,20 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   const entry = section.locator(`[data-testid="server-user"][data-email="${player.email}"]`);
   await expect(entry).toContainText(player.username);
   await expect(section.getByTestId("invite-link")).toHaveCount(0);
-  expect(await scopesOf(api, id, player.email)).toEqual(usualWithout("server.files.edit", "server.sftp"));
+  expect(await scopesOf(api, id, player.email)).toEqual([...preset("operator")].sort());
 
   // The entry opened after adding; fewer permissions are saved from it, then it collapses.
   const scopes = entry.getByTestId("user-scopes");
   await expect(scopes).toBeVisible();
   await scopes.getByLabel("Start", { exact: true }).uncheck();
-  await scopes.getByLabel("Read the console").uncheck();
+  await scopes.getByLabel("Make backups").uncheck();
   await snapTop(page, "server-users-entry");
   await entry.getByTestId("save-user").click();
   await expect(page.getByText(`Permissions of ${player.username} saved`)).toBeVisible();
   expect(await scopesOf(api, id, player.email)).toEqual(
-    usualWithout("server.files.edit", "server.sftp", "server.start", "server.console"),
+    preset("operator")
+      .filter((s) => s !== "server.start" && s !== "server.backup.create")
+      .sort(),
   );
   await entry.getByRole("button", { name: player.username }).click();
   await expect(scopes).toBeHidden();
@@ -119,8 +142,8 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   await expect(section.locator(`[data-testid="server-user"][data-email="${email}"]`)).toContainText(
     "invited",
   );
-  // The add form started over from the usual set, not from the first user's choice.
-  expect(await scopesOf(api, id, email)).toEqual(usualWithout());
+  // The add form started over as a Viewer, not from the first user's choice.
+  expect(await scopesOf(api, id, email)).toEqual([...preset("viewer")].sort());
   await snapTop(page, "server-users-invited");
 
   // The invitee follows the link in a browser of their own, chooses a password, sees the server.
@@ -294,13 +317,34 @@ test.describe("on a phone", () => {
     await section.getByText("Users of this server").scrollIntoViewIfNeeded();
     await snapView(page, "server-users-phone-entry");
 
-    // Inviting from the phone: the link and its copy button fit.
+    // Inviting from the phone as an Operator: the presets, the picker, the link and its copy button fit.
     const add = section.getByTestId("add-user");
-    await add.getByLabel("Email").fill(`${unique("pocket")}@example.com`);
+    const pocket = `${unique("pocket")}@example.com`;
+    await add.getByLabel("Email").fill(pocket);
+    await add
+      .getByTestId("preset-choice")
+      .getByRole("radio", { name: /^Operator/ })
+      .check();
+    await add.getByTestId("preset-choice").scrollIntoViewIfNeeded();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await snapView(page, "server-users-phone-presets");
+    await add
+      .getByTestId("preset-choice")
+      .getByRole("radio", { name: /^Custom/ })
+      .check();
+    await expect(add.getByTestId("add-user-scopes")).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await add.getByTestId("add-user-scopes").scrollIntoViewIfNeeded();
+    await snapView(page, "server-users-phone-custom");
+    await add
+      .getByTestId("preset-choice")
+      .getByRole("radio", { name: /^Operator/ })
+      .check();
     await add.getByTestId("add-user-submit").click();
     await expect(section.getByTestId("invite-link")).toBeVisible();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await snapView(page, "server-users-phone-invite");
+    expect(await scopesOf(api, id, pocket)).toEqual([...preset("operator")].sort());
 
     await page.getByRole("tab", { name: "OAuth clients" }).click();
     await page.locator("#section-clients").getByTestId("new-client").click();

@@ -145,6 +145,13 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/database-hosts": { action: "databasehost.create", details: (r) => hostDetails(r) },
   "PUT /api/database-hosts/:id": { action: "databasehost.edit", details: (r) => hostDetails(r) },
   "DELETE /api/database-hosts/:id": { action: "databasehost.delete" },
+  "POST /api/permission-presets": { action: "preset.create" },
+  "PUT /api/permission-presets/:id": { action: "preset.edit" },
+  "DELETE /api/permission-presets/:id": { action: "preset.delete" },
+  "POST /api/roles": { action: "role.create" },
+  "PUT /api/roles/:id": { action: "role.edit" },
+  "DELETE /api/roles/:id": { action: "role.delete" },
+  "PUT /api/users/:id/roles": { action: "user.roles" },
   "POST /api/database-hosts/:id/test": { action: "databasehost.test" },
   "POST /api/servers/:id/databases": {
     action: "database.create",

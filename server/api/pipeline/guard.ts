@@ -22,6 +22,11 @@ import type { CookieJar } from "./cookies.ts";
  * route at once, the sessions they still hold included.
  * A route under /api, /auth or /oauth2 without a declaration fails at startup,
  * so no endpoint can forget its check.
+ *
+ * An account that must set up two-factor sign-in and has not (Principal.twoFactorPending: the
+ * panel's setting panel.security.require2fa, or one of its roles) reaches only the routes of
+ * `untilEnrolled` — its own account, the enrolment, its preferences, renewing its session; every
+ * other route answers 403 ErrTwoFactorRequired. Sign-out is public. Decided here, for every route.
  */
 export type RouteAccess = "public" | "authenticated" | Scope;
 
@@ -73,6 +78,17 @@ export function requireServerScopes(request: FastifyRequest): string[] {
 
 const guardedPrefixes = ["/api", "/auth", "/oauth2"];
 
+/** What an account that must enrol in two-factor sign-in may still reach (by route pattern). */
+const untilEnrolled = new Set([
+  "/api/self",
+  "/api/self/otp",
+  "/api/self/otp/:token",
+  "/api/self/otp/recovery",
+  "/api/userSettings",
+  "/api/userSettings/:key",
+  "/auth/reauth",
+]);
+
 /** One guarded route as declared: what the refusal tests walk through. */
 export interface DeclaredRoute {
   method: string;
@@ -97,11 +113,13 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
     request: FastifyRequest,
     access: Exclude<RouteAccess, "public">,
     serverParam: string,
+    beforeEnrolment: boolean,
     principal: Principal | undefined,
   ): Promise<void> | undefined => {
     if (!principal) throw errors.notLoggedIn();
     request.principal = principal;
     if (!mayLogIn(principal.bound?.ownerScopes ?? principal.scopes)) throw errors.missingScope("login");
+    if (principal.twoFactorPending && !beforeEnrolment) throw errors.twoFactorRequired();
     if (access === "authenticated") return;
     const serverId = (request.params as Record<string, string> | undefined)?.[serverParam];
     if (access.startsWith("server.") && serverId) {
@@ -119,13 +137,17 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
    * without a promise when the session is kept in memory and no server's scopes are needed: this
    * runs on every call. A throw here reaches the error handler as done(err).
    */
-  const guardOf = (access: Exclude<RouteAccess, "public">, serverParam: string): onRequestHookHandler =>
+  const guardOf = (
+    access: Exclude<RouteAccess, "public">,
+    serverParam: string,
+    beforeEnrolment: boolean,
+  ): onRequestHookHandler =>
     function accessGuard(request, _reply, done) {
       const found = authenticate(deps, cookies, request);
       const admitted =
         found instanceof Promise
-          ? found.then((principal) => admit(request, access, serverParam, principal))
-          : admit(request, access, serverParam, found);
+          ? found.then((principal) => admit(request, access, serverParam, beforeEnrolment, principal))
+          : admit(request, access, serverParam, beforeEnrolment, found);
       if (admitted) admitted.then(() => done(), done);
       else done();
     };
@@ -143,6 +165,6 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
     // The route's own onRequest hooks run after the app's (cookies, XSRF, NUL guard): the guard goes
     // first among the route's, so it runs where the app-wide guard did.
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [guardOf(access, serverParam), ...own];
+    route.onRequest = [guardOf(access, serverParam, untilEnrolled.has(route.url)), ...own];
   });
 }

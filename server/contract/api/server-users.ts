@@ -20,8 +20,14 @@ export const ServerUserList = Type.Array(ServerUser);
 
 export const ScopeList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 });
 
-/** Without `scopes` (PufferPanel's client sends none) the user gets the default server-user scopes. */
-export const ServerUserGrantBody = Type.Object({ scopes: Type.Optional(ScopeList) });
+/**
+ * `scopes`, or `preset` (a preset's id, GET /api/permission-presets) in its place; with neither
+ * (PufferPanel's client sends none) the user gets the default, the Viewer preset.
+ */
+export const ServerUserGrantBody = Type.Object({
+  scopes: Type.Optional(ScopeList),
+  preset: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
 export type ServerUserGrantBody = Static<typeof ServerUserGrantBody>;
 
 /**

@@ -18,6 +18,7 @@ import { serverTransfers } from "./0015-server-transfers.ts";
 import { serverHostingLimits } from "./0016-server-hosting-limits.ts";
 import { databases } from "./0024-databases.ts";
 import { allocations } from "./0025-allocations.ts";
+import { rolesAndPresets } from "./0026-roles-and-presets.ts";
 
 /**
  * One set of migrations for SQLite and PostgreSQL, one file each, in the order they run. The
@@ -44,6 +45,7 @@ export function migrations(dialect: Dialect): MigrationProvider {
     "0016_server_hosting_limits": serverHostingLimits,
     "0024_databases": databases(dialect),
     "0025_allocations": allocations(dialect),
+    "0026_roles_and_presets": rolesAndPresets(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -1,7 +1,8 @@
+import { Trans } from "@lingui/react/macro";
 import { lazy, Suspense } from "react";
 import { Spinner } from "../../components/Spinner";
 import { hasScope } from "../../state/scopes";
-import { user } from "../../state/session";
+import { twoFactorRequired, user } from "../../state/session";
 import { AccountSection } from "./AccountSection";
 import { NotificationsSection } from "./NotificationsSection";
 import { PasswordSection } from "./PasswordSection";
@@ -21,6 +22,16 @@ const SelfActivitySection = lazy(() => import("./SelfActivitySection"));
 export default function Self() {
   const me = user.value;
   const canEdit = hasScope("self.edit");
+  // Until it is set up, the panel answers nothing else (guard.ts): enrolment first, alone.
+  if (twoFactorRequired.value)
+    return (
+      <div className="self-page">
+        <p className="offline-banner" role="alert" data-testid="two-factor-required">
+          <Trans>This panel requires two-factor sign-in for your account. Set it up here to continue.</Trans>
+        </p>
+        <TwoFactorSection />
+      </div>
+    );
   return (
     <div className="self-page">
       {/* Keyed by the account, so the fields start from its values once they have loaded. */}

@@ -16,7 +16,7 @@ import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
 import { TextField } from "../../components/TextField";
 import { toastSuccess } from "../../components/toastStore";
-import { loadUser } from "../../state/session";
+import { loadUser, twoFactorRequired } from "../../state/session";
 import { RecoveryCodes } from "./RecoveryCodes";
 
 /** The secret in groups of four, as authenticator apps show and accept it. */
@@ -199,6 +199,8 @@ export function TwoFactorSection() {
   };
 
   const finished = () => {
+    // Enrolled: the panel answers everything again (guard.ts), the rest of the page comes back.
+    twoFactorRequired.value = false;
     setView({ kind: "status" });
     void refresh();
     void loadUser();

@@ -25,6 +25,7 @@ import { NewPasswordField } from "../auth/AccountFields";
 import { DeleteButton } from "../DeleteButton";
 import { ScopePicker } from "../servers/scopes/ScopePicker";
 import { globalScopeGroups } from "./globalScopeLabels";
+import { RolesPanel } from "./RolesPanel";
 import "../../components/screen-head.css";
 import "./users.css";
 
@@ -307,6 +308,7 @@ export default function UserView({ params }: ScreenProps) {
       <div className="user-columns">
         <DetailsPanel key={`d${shown.id}`} user={shown} offline={offline} onSaved={setUser} />
         {hasScope("users.perms.view") && <ScopesPanel key={`s${shown.id}`} user={shown} offline={offline} />}
+        {hasScope("admin") && <RolesPanel key={`r${shown.id}`} user={shown} offline={offline} />}
         {hasScope("users.info.edit") && <PasswordPanel key={`p${shown.id}`} user={shown} offline={offline} />}
       </div>
     </div>

@@ -1,18 +1,23 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, useState } from "react";
-import { defaultServerUserScopes } from "../../../../server/contract/scopes.ts";
+import { listPermissionPresets } from "../../../api/permissionPresets";
 import { type GrantOutcome, grantServerUser } from "../../../api/serverUsers";
+import { useLoad } from "../../../app/useLoad";
 import { validEmail } from "../../../app/validation";
 import { ScreenIcon } from "../../../components/screenIcons";
 import { TextField } from "../../../components/TextField";
 import { isAdmin } from "../../../state/scopes";
+import { shippedPresets } from "../scopes/presetLabels";
 import { grantableBy, ScopePicker } from "../scopes/ScopePicker";
 import { alwaysGranted } from "../scopes/scopeLabels";
 import type { ServerCan } from "../serverScopes";
+import { customChoice, PresetChoice } from "./PresetChoice";
 
-// A new user starts with what users named in the wizard get (and what the API gives when a
-// client sends no scopes): one default, server/contract/scopes.ts.
+// A new user starts as a Viewer, what the API gives when a client sends no scopes
+// (server/contract/scopes.ts); a preset is sent as such, and the panel gives of it only what the
+// editor may give (as for a list).
+const defaultPreset = "viewer";
 
 /** Add someone by e-mail (an account here, or an invitee) with the permissions chosen. */
 export function AddUser({
@@ -26,12 +31,22 @@ export function AddUser({
 }) {
   const editable = grantableBy(can);
   const [email, setEmail] = useState("");
-  const initial = () => defaultServerUserScopes.filter((s) => s === alwaysGranted || editable(s));
-  const [scopes, setScopes] = useState(initial);
+  const presets =
+    useLoad((signal) => listPermissionPresets({ signal, exempt: true }), []).data ?? shippedPresets;
+  const scopesOf = (id: string) =>
+    (presets.find((p) => p.id === id)?.scopes ?? []).filter((s) => s === alwaysGranted || editable(s));
+  const [choice, setChoice] = useState(defaultPreset);
+  const [custom, setCustom] = useState<string[]>([]);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [choosing, setChoosing] = useState(false);
   const ok = validEmail(email);
+  const scopes = choice === customChoice ? custom : scopesOf(choice);
+
+  const choose = (id: string) => {
+    // Custom starts from the preset chosen before it.
+    if (id === customChoice && choice !== customChoice) setCustom(scopesOf(choice));
+    setChoice(id);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -40,13 +55,16 @@ export function AddUser({
     setBusy(true);
     try {
       const address = email.trim();
-      const outcome = await grantServerUser(serverId, address, scopes);
+      const outcome = await grantServerUser(
+        serverId,
+        address,
+        choice === customChoice ? custom : { preset: choice },
+      );
       onAdded(address.toLowerCase(), outcome);
       setEmail("");
       setTried(false);
-      // The next person starts from the usual set again, not from hidden choices for this one.
-      setScopes(initial());
-      setChoosing(false);
+      // The next person starts as a Viewer again, not from hidden choices for this one.
+      setChoice(defaultPreset);
     } catch {
       // the global handler said why
     } finally {
@@ -87,16 +105,14 @@ export function AddUser({
           <Trans>Add</Trans>
         </button>
       </div>
-      <details
-        className="add-user-scopes"
-        open={choosing}
-        onToggle={(e) => setChoosing((e.currentTarget as HTMLDetailsElement).open)}
-      >
-        <summary>
-          <Trans>Permissions ({scopes.length} chosen)</Trans>
-        </summary>
-        <ScopePicker value={scopes} onChange={setScopes} editable={editable} testId="add-user-scopes" />
-      </details>
+      <PresetChoice presets={presets} value={choice} onChange={choose} />
+      {choice === customChoice ? (
+        <ScopePicker value={custom} onChange={setCustom} editable={editable} testId="add-user-scopes" />
+      ) : (
+        <p className="muted small" data-testid="preset-count">
+          <Trans>Permissions given: {scopes.length}</Trans>
+        </p>
+      )}
     </form>
   );
 }
