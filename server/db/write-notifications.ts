@@ -58,6 +58,8 @@ const ourTables: Record<keyof Database, boolean> = {
   // Read afresh by every request that uses them: no kept answer depends on them.
   database_hosts: false,
   server_databases: false,
+  // Read only by `outpost import`: no kept answer depends on it.
+  imported: false,
   templates: true,
   template_repos: true,
   nodes: true,
