@@ -18,7 +18,23 @@ import {
 } from "./panel-source.ts";
 import { PanelClient, usePanelWithRemoteNode } from "./test-panel.ts";
 
-const bin = path.resolve(import.meta.dirname, "../../bin/outpost.mjs");
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const bin = path.join(repoRoot, "bin/outpost.mjs");
+
+/** The fenced `sh` blocks of the README's "Moving from Pterodactyl or Pelican" section, in order. */
+export function readmeImportSteps(): string[] {
+  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const start = readme.indexOf("\n## Moving from Pterodactyl or Pelican");
+  const end = readme.indexOf("\n## ", start + 1);
+  if (start < 0 || end < 0)
+    throw new Error('README.md has no "## Moving from Pterodactyl or Pelican" section');
+  return [...readme.slice(start, end).matchAll(/^( *)```sh\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
+    (body as string)
+      .split("\n")
+      .map((line) => (line.startsWith(indent as string) ? line.slice((indent as string).length) : line))
+      .join("\n"),
+  );
+}
 
 export interface ImportSource {
   connection: SourceConnection;
@@ -32,6 +48,8 @@ export interface ImportSource {
  */
 export function useImportSuite(
   panelKind: "pterodactyl" | "pelican",
+  /** Run the README's steps word for word (the section's commands name Pterodactyl). */
+  followReadme: boolean,
   makeSource: (mariadb: MariaDb, work: string) => Promise<ImportSource>,
 ) {
   const ready = usePanelWithRemoteNode(`${panelKind}-node`);
@@ -78,6 +96,29 @@ export function useImportSuite(
       timeout: 120_000,
     });
   };
+  /**
+   * A README step as written, after the section's first block with this run's values in place
+   * of the operator's (the old panel's database, its APP_KEY, the volumes, the remote node).
+   */
+  const readmeStep = (index: number) => {
+    const { panel, nodeId } = ready();
+    const [values, ...steps] = readmeImportSteps();
+    expect(values).toContain("export SOURCE=");
+    const ours = [
+      `export SOURCE='${source.url}'`,
+      `export APP_KEY='${appKey}'`,
+      `export VOLUMES='${path.join(work, "volumes")}'`,
+      `export NODE=${nodeId}`,
+    ].join("\n");
+    const script = `set -euo pipefail\n${ours}\n${steps[index]}`;
+    return spawnSync("bash", ["-c", script], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      env: { ...process.env, OUTPOST_DATA_DIR: panel.dataDir, DATABASE_URL: panel.databaseUrl ?? "" },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 180_000,
+    });
+  };
   const applyArgs = () => [
     "--apply",
     "--node",
@@ -95,7 +136,7 @@ export function useImportSuite(
     );
 
   it("dry runs by default: prints what it would create, map and skip, and writes nothing", async () => {
-    const run = outpost("--app-key", appKey);
+    const run = followReadme ? readmeStep(0) : outpost("--app-key", appKey);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("Dry run");
     expect(run.stdout).toMatch(
@@ -125,7 +166,7 @@ export function useImportSuite(
 
   it("applies: users sign in with their old password and code, servers, rights, tasks and databases come along", async () => {
     const { api, panel } = ready();
-    const run = outpost(...applyArgs());
+    const run = followReadme ? readmeStep(1) : outpost(...applyArgs());
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d/);
     expect(run.stdout, run.stdout).not.toMatch(/^skip\s+server/m);
@@ -150,6 +191,18 @@ export function useImportSuite(
     expect((await new PanelClient(panel.url).login(sourceUsers.admin.email, "wrong-pass-1")).status).toBe(
       400,
     );
+
+    // The owner's language ("de" there) is their locale here.
+    const locale = await withPanelDb(panel, (db) =>
+      db
+        .selectFrom("user_settings")
+        .innerJoin("users", "users.id", "user_settings.user_id")
+        .select("user_settings.value")
+        .where("users.email", "=", sourceUsers.owner.email)
+        .where("user_settings.key", "=", "locale")
+        .executeTakeFirst(),
+    );
+    expect(locale?.value).toBe("de_DE");
 
     // The servers, each with its short id, on the chosen node, owned by their owner.
     for (const server of sourceServers) {

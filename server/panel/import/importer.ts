@@ -215,7 +215,7 @@ export class PanelImport {
         this.line("created", `${label} as node ${made.id}, waiting for its daemon`);
         const deployment = await nodes.deployment(made.id);
         this.print(
-          `             on ${node.fqdn}, in place of Wings: save this as /etc/outpost/daemon.json and run ` +
+          `             on ${node.fqdn}, in place of Wings: save this as /etc/outpost/node.json and run ` +
             `\`outpost daemon --config /etc/outpost/daemon.json\`:\n             ${JSON.stringify(deployment.config)}`,
         );
       } catch (err) {
