@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { createCipheriv, createHash, createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -12,6 +13,12 @@ import mysql from "mysql2/promise";
  * secrets, eggs from the vendored corpus with their variables.
  */
 export interface SourceConnection {
+  /** A table's or column's name quoted for this database. */
+  quote(name: string): string;
+  /** The n-th (from 1) parameter's placeholder. */
+  param(n: number): string;
+  /** Variables' rules are a JSON list (Pelican since 2024, a jsonb column) rather than `a|b` text. */
+  rulesAsList?: boolean;
   columns(table: string): Promise<string[]>;
   run(sql: string, params?: unknown[]): Promise<void>;
   /** A fingerprint of every table's rows: equal before and after means nothing was written. */
@@ -27,6 +34,8 @@ export async function mysqlSource(serverUrl: string, database: string, schemaFil
   await admin.query(`USE \`${database}\``);
   await admin.query(fs.readFileSync(path.join(fixtures, schemaFile), "utf8"));
   const connection: SourceConnection = {
+    quote: (name) => `\`${name}\``,
+    param: () => "?",
     async columns(table) {
       const [rows] = await admin.query(
         "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?",
@@ -50,10 +59,68 @@ export async function mysqlSource(serverUrl: string, database: string, schemaFil
   return { connection, url: `${serverUrl.replace(/\/$/, "")}/${database}` };
 }
 
+/**
+ * A PostgreSQL source: a database of its own in the suite's cluster, Pelican's dumped schema run
+ * as it is (its `SET transaction_timeout`, a PostgreSQL 17 setting, is left to servers that know it).
+ */
+export async function postgresSource(clusterUrl: string, database: string, schemaFile: string) {
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: clusterUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const url = clusterUrl.replace(/\/[^/]*$/, `/${database}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  // As Laravel's schema:load does, through psql (the dump copies its migrations FROM stdin). A
+  // server older than the dump's PostgreSQL 17 refuses its `SET transaction_timeout`, the one
+  // error allowed here.
+  const loaded = spawnSync("psql", ["-X", "-q", "-d", url, "-f", path.join(fixtures, schemaFile)], {
+    encoding: "utf8",
+  });
+  const errors = loaded.stderr.split("\n").filter((line) => /ERROR/.test(line));
+  if (loaded.status !== 0 || errors.some((line) => !line.includes('"transaction_timeout"')))
+    throw new Error(`psql could not load ${schemaFile}: ${loaded.stderr}`);
+  const connection: SourceConnection = {
+    quote: (name) => `"${name}"`,
+    param: (n) => `$${n}`,
+    rulesAsList: true,
+    async columns(table) {
+      const result = await client.query(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
+        [table],
+      );
+      return result.rows.map((r) => r.column_name as string);
+    },
+    async run(sql, params = []) {
+      await client.query(sql, params);
+    },
+    async checksum() {
+      const tables = await client.query(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1",
+      );
+      const hash = createHash("sha256");
+      for (const { tablename } of tables.rows) {
+        const rows = await client.query(
+          `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) AS h FROM public."${tablename}" t`,
+        );
+        hash.update(`${tablename}:${rows.rows[0].h ?? ""};`);
+      }
+      return hash.digest("hex");
+    },
+    async close() {
+      await client.end();
+    },
+  };
+  return { connection, url };
+}
+
 export function sqliteSource(file: string, schemaFile: string) {
   const db = new Sqlite(file);
   db.exec(fs.readFileSync(path.join(fixtures, schemaFile), "utf8"));
   const connection: SourceConnection = {
+    quote: (name) => `"${name}"`,
+    param: () => "?",
     async columns(table) {
       return (db.prepare(`PRAGMA table_info(\`${table}\`)`).all() as { name: string }[]).map((r) => r.name);
     },
@@ -80,8 +147,9 @@ async function insert(source: SourceConnection, table: string, row: Record<strin
     const v = row[k];
     return v !== null && typeof v === "object" ? JSON.stringify(v) : typeof v === "boolean" ? (v ? 1 : 0) : v;
   });
+  const q = source.quote;
   await source.run(
-    `INSERT INTO \`${table}\` (${keys.map((k) => `\`${k}\``).join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`,
+    `INSERT INTO ${q(table)} (${keys.map(q).join(", ")}) VALUES (${keys.map((_, i) => source.param(i + 1)).join(", ")})`,
     values,
   );
 }
@@ -207,6 +275,13 @@ export async function fillSource(
       created_at: now,
     });
   }
+  // Pelican tells its administrators by role (where it has the tables).
+  await insert(source, "roles", { id: 1, name: "Root Admin", guard_name: "web", created_at: now });
+  await insert(source, "model_has_roles", {
+    role_id: 1,
+    model_type: "App\\Models\\User",
+    model_id: sourceUsers.admin.id,
+  });
   let variableId = 0;
   const variableIds = new Map<string, number>();
   const eggIds = new Map<string, number>();
@@ -248,7 +323,7 @@ export async function fillSource(
         default_value: v.default_value ?? "",
         user_viewable: v.user_viewable,
         user_editable: v.user_editable,
-        rules: v.rules,
+        rules: source.rulesAsList ? String(v.rules).split("|") : v.rules,
         sort: variableId,
         created_at: now,
       });
@@ -290,7 +365,11 @@ export async function fillSource(
       created_at: now,
     });
     // As Pterodactyl does: the allocation first, the server, then the allocation is its.
-    await source.run("UPDATE `allocations` SET `server_id` = ? WHERE `id` = ?", [server.id, primary]);
+    const q = source.quote;
+    await source.run(
+      `UPDATE ${q("allocations")} SET ${q("server_id")} = ${source.param(1)} WHERE ${q("id")} = ${source.param(2)}`,
+      [server.id, primary],
+    );
     const first = egg.variables[0];
     if (first) {
       await insert(source, "server_variables", {
@@ -362,6 +441,7 @@ export async function fillSource(
     password: laravelEncrypt(appKey, database.password),
     max_databases: 10,
     node_id: null,
+    driver: "mariadb",
     created_at: now,
   });
   await insert(source, "databases", {

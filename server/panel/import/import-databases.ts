@@ -19,7 +19,12 @@ export async function importDatabaseHosts(run: PanelImport): Promise<void> {
       run.line("skipped", `${label}: its password is encrypted with the panel's APP_KEY (give --app-key)`);
       continue;
     }
-    const node = host.nodeId === null ? undefined : run.nodes.get(host.nodeId);
+    if (host.type === "other") {
+      run.line("skipped", `${label}: not a MySQL/MariaDB or PostgreSQL host`);
+      continue;
+    }
+    // Its nodes here; with --node every source node is that one, so the list folds up.
+    const nodes = [...new Set(host.nodeIds.map((id) => run.nodes.get(id)).filter((id) => id !== undefined))];
     if (!run.options.apply) {
       run.hosts.set(host.id, -host.id);
       run.line("created", label);
@@ -28,12 +33,12 @@ export async function importDatabaseHosts(run: PanelImport): Promise<void> {
     try {
       const made = await run.services.databaseHosts.create({
         name: host.name,
-        type: "mysql",
+        type: host.type,
         host: host.host,
         port: host.port,
         username: host.username,
         password: run.decrypt(host.password) as string,
-        nodes: node === undefined ? null : [node],
+        nodes: nodes.length ? nodes : null,
         maxDatabases: host.maxDatabases,
       });
       run.hosts.set(host.id, made.id);

@@ -91,7 +91,10 @@ export interface SourceDatabaseHost {
   /** Laravel-encrypted. */
   password: string;
   maxDatabases: number | null;
-  nodeId: number | null;
+  /** The nodes it serves (none: every node). */
+  nodeIds: number[];
+  /** Pelican's `driver` (mysql, mariadb, pgsql); Pterodactyl's hosts are all MySQL/MariaDB. */
+  type: "mysql" | "postgres" | "other";
 }
 
 export interface SourceDatabase {
@@ -119,7 +122,21 @@ const jsonOf = (v: unknown): unknown => {
   }
 };
 
+/** Pelican since 2024 tells administrators by role ("Root Admin", spatie/laravel-permission), no longer by column. */
+async function rootAdminIds(source: SourceDb): Promise<Set<number>> {
+  const roles = (await source.rows("roles"))
+    .filter((r) => str(r.name) === "Root Admin")
+    .map((r) => num(r.id));
+  const assigned = await source.rows("model_has_roles");
+  return new Set(
+    assigned
+      .filter((r) => roles.includes(num(r.role_id)) && str(r.model_type).endsWith("User"))
+      .map((r) => num(r.model_id)),
+  );
+}
+
 export async function readSource(source: SourceDb): Promise<SourcePanel> {
+  const rootAdmins = await rootAdminIds(source);
   const users = (await source.rows("users")).map(
     (r): SourceUser => ({
       id: num(r.id),
@@ -127,7 +144,7 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
       email: str(r.email),
       passwordHash: str(r.password),
       language: str(r.language) || "en",
-      admin: num(r.root_admin) === 1,
+      admin: num(r.root_admin) === 1 || rootAdmins.has(num(r.id)),
       totpSecret: num(r.use_totp) === 1 && r.totp_secret ? str(r.totp_secret) : null,
     }),
   );
@@ -158,7 +175,8 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
         default_value: str(v.default_value),
         user_viewable: num(v.user_viewable) === 1,
         user_editable: num(v.user_editable) === 1,
-        rules: str(v.rules),
+        // `a|b` text, or (Pelican since 2024) a JSON list: the egg import reads both.
+        rules: Array.isArray(jsonOf(v.rules)) ? jsonOf(v.rules) : str(v.rules),
         field_type: "text",
       }));
     return {
@@ -264,8 +282,11 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
         })),
     }),
   );
-  const databaseHosts = (await source.rows("database_hosts")).map(
-    (r): SourceDatabaseHost => ({
+  // Pelican keeps a host's nodes in database_host_node, Pterodactyl one node_id on the host.
+  const hostNodes = await source.rows("database_host_node");
+  const databaseHosts = (await source.rows("database_hosts")).map((r): SourceDatabaseHost => {
+    const driver = str(r.driver) || "mysql";
+    return {
       id: num(r.id),
       name: str(r.name),
       host: str(r.host),
@@ -273,9 +294,13 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
       username: str(r.username),
       password: str(r.password),
       maxDatabases: optNum(r.max_databases),
-      nodeId: optNum(r.node_id),
-    }),
-  );
+      nodeIds: [
+        ...(r.node_id == null ? [] : [num(r.node_id)]),
+        ...hostNodes.filter((h) => num(h.database_host_id) === num(r.id)).map((h) => num(h.node_id)),
+      ],
+      type: driver === "mysql" || driver === "mariadb" ? "mysql" : driver === "pgsql" ? "postgres" : "other",
+    };
+  });
   const databases = (await source.rows("databases")).map(
     (r): SourceDatabase => ({
       id: num(r.id),
