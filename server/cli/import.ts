@@ -58,7 +58,14 @@ export async function importCommand({ services, localEngine }: ComposedPanel, ar
     const run = new PanelImport(services, `${panel} ${source.label}`, read, options, (line) =>
       console.log(line),
     );
-    const counts = await run.run();
+    const counts = await run.run().catch((err: unknown) => {
+      // Each thing made is recorded as it is made: what came over stays, and a second run goes on.
+      throw new Error(
+        `import stopped: ${err instanceof Error ? err.message : String(err)}\n` +
+          `${run.counts.created} things were made before and are kept; run the same command again to go on`,
+        { cause: err },
+      );
+    });
     console.log(
       `${values.apply ? "done" : "would do"}: ${counts.created} created, ${counts.mapped} mapped, ` +
         `${counts.kept} kept from an earlier run, ${counts.skipped} skipped`,

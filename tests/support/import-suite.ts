@@ -149,6 +149,12 @@ export function useImportSuite(
     expect(run.stdout).toMatch(
       /would create\s+schedule "nightly restart" of 1a2b3c4d as a task \(0 4 \* \* \*, 3 steps\)/,
     );
+    expect(run.stdout).toMatch(
+      /skip\s+SSH key "laptop" of owner1: SFTP signs in here with the account's password/,
+    );
+    expect(run.stdout).toMatch(
+      /skip\s+backup "before the update" of 1a2b3c4d \(s3, 1234 bytes\): not brought over/,
+    );
     expect(await importedRows()).toEqual([]);
     const login = await new PanelClient(ready().panel.url).login(
       sourceUsers.owner.email,
@@ -274,11 +280,33 @@ export function useImportSuite(
     const was = await counts();
     const run = outpost(...applyArgs());
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 2 skipped/);
+    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 4 skipped/);
     expect(await importedRows()).toEqual(before);
     expect(await counts()).toEqual(was);
     const tasks = await ready().api.get("/api/servers/1a2b3c4d/tasks");
     expect(Object.keys(tasks.body.tasks)).toHaveLength(1);
     expect(await source.connection.checksum()).toBe(sourceBefore);
+  });
+
+  it("without --node, each Wings node becomes a remote node waiting for its daemon, its config printed", async () => {
+    const run = outpost("--app-key", appKey, "--apply");
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /create\s+node wings-1 \(wings1\.old\.example\) as node \d+, waiting for its daemon/,
+    );
+    expect(run.stdout).toContain("outpost daemon --config /etc/outpost/node.json");
+    const config = JSON.parse((/^\s+(\{"nodeId".*\})$/m.exec(run.stdout) as RegExpExecArray)[1] as string);
+    expect(config).toMatchObject({ listen: { port: 8080 }, sftp: { port: 2022 } });
+    const nodes = (await ready().api.get("/api/nodes")).body as { name: string; publicHost: string }[];
+    expect(nodes.map((n) => [n.name, n.publicHost])).toEqual(
+      expect.arrayContaining([
+        ["wings-1", "wings1.old.example"],
+        ["wings-2", "wings2.old.example"],
+      ]),
+    );
+    // Once made, they are kept like the rest.
+    const again = outpost("--app-key", appKey, "--apply");
+    expect(again.stdout).toMatch(/keep\s+node wings-1 \(wings1\.old\.example\): imported before/);
+    expect(again.stdout).toMatch(/done: 0 created/);
   });
 }

@@ -432,6 +432,25 @@ export async function fillSource(
     continue_on_failure: 0,
     created_at: now,
   });
+  await insert(source, "user_ssh_keys", {
+    id: 1,
+    user_id: sourceUsers.owner.id,
+    name: "laptop",
+    fingerprint: "SHA256:abc",
+    public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOld owner@laptop",
+    created_at: now,
+  });
+  await insert(source, "backups", {
+    id: 1,
+    server_id: 1,
+    uuid: randomUuid(),
+    is_successful: 1,
+    name: "before the update",
+    ignored_files: "[]",
+    disk: "s3",
+    bytes: 1234,
+    created_at: now,
+  });
   await insert(source, "database_hosts", {
     id: 1,
     name: "old mariadb",

@@ -75,6 +75,7 @@ export class PanelImport {
     await this.importSchedules();
     await importDatabaseHosts(this);
     await importDatabases(this);
+    this.reportLeftBehind();
     return this.counts;
   }
 
@@ -170,6 +171,24 @@ export class PanelImport {
     }
   }
 
+  /** What the source holds that this import does not bring (yet), so that nobody looks for it. */
+  private reportLeftBehind(): void {
+    for (const key of this.source.sshKeys) {
+      const user = this.source.users.find((u) => u.id === key.userId);
+      this.line(
+        "skipped",
+        `SSH key "${key.name}" of ${user?.username ?? key.userId}: SFTP signs in here with the account's password`,
+      );
+    }
+    for (const backup of this.source.backups) {
+      const server = this.servers.get(backup.serverId) ?? backup.serverId;
+      this.line(
+        "skipped",
+        `backup "${backup.name}" of ${server} (${backup.disk}, ${backup.bytes} bytes): not brought over; it stays where Wings or the bucket keeps it`,
+      );
+    }
+  }
+
   private localeOf(language: string): string | undefined {
     const wanted = language.replace("-", "_");
     return (
@@ -216,7 +235,7 @@ export class PanelImport {
         const deployment = await nodes.deployment(made.id);
         this.print(
           `             on ${node.fqdn}, in place of Wings: save this as /etc/outpost/node.json and run ` +
-            `\`outpost daemon --config /etc/outpost/daemon.json\`:\n             ${JSON.stringify(deployment.config)}`,
+            `\`outpost daemon --config /etc/outpost/node.json\`:\n             ${JSON.stringify(deployment.config)}`,
         );
       } catch (err) {
         this.line("skipped", `${label}: ${errorText(err)}`);

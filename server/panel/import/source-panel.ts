@@ -11,6 +11,9 @@ export interface SourcePanel {
   schedules: SourceSchedule[];
   databaseHosts: SourceDatabaseHost[];
   databases: SourceDatabase[];
+  /** Reported, not brought over: SFTP signs in by password here; backups stay where they are. */
+  sshKeys: { userId: number; name: string }[];
+  backups: { serverId: number; name: string; disk: string; bytes: number }[];
 }
 
 export interface SourceUser {
@@ -312,5 +315,23 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
       password: str(r.password),
     }),
   );
-  return { users, nodes, eggs, allocations, servers, subusers, schedules, databaseHosts, databases };
+  const sshKeys = (await source.rows("user_ssh_keys"))
+    .filter((r) => r.deleted_at == null)
+    .map((r) => ({ userId: num(r.user_id), name: str(r.name) }));
+  const backups = (await source.rows("backups"))
+    .filter((r) => r.deleted_at == null && num(r.is_successful) === 1)
+    .map((r) => ({ serverId: num(r.server_id), name: str(r.name), disk: str(r.disk), bytes: num(r.bytes) }));
+  return {
+    users,
+    nodes,
+    eggs,
+    allocations,
+    servers,
+    subusers,
+    schedules,
+    databaseHosts,
+    databases,
+    sshKeys,
+    backups,
+  };
 }
