@@ -10,6 +10,8 @@ const usage = `usage: outpost <command>
   migrate                                 apply database migrations and exit
   upgrade check                           what this version changes for this installation (changes nothing)
   template check FILE|FOLDER…             convert and validate templates and eggs without saving
+  import pterodactyl|pelican --database URL [--apply] [--node ID] [--volumes DIR] [--app-key KEY] [--environment host]
+                                          bring another panel's users, servers, tasks and databases (a dry run unless --apply)
 
 Configuration comes from the environment: OUTPOST_PORT (8080), OUTPOST_HOST (0.0.0.0),
 OUTPOST_DATA_DIR (./data), OUTPOST_PUBLIC_URL, DATABASE_URL (postgres://… or SQLite by default).`;
@@ -38,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
     if (!templateCheck(rest.slice(1))) process.exitCode = 1;
     return;
   }
-  if (!["serve", "user", "migrate", "upgrade"].includes(command))
+  if (!["serve", "user", "migrate", "upgrade", "import"].includes(command))
     throw new Error(`unknown command "${command}"\n${usage}`);
   const { panelCommand } = await import("./cli/panel-command.ts");
   return panelCommand(command, rest);

@@ -3,11 +3,12 @@ import { composePanel } from "../compose.ts";
 import { readConfig } from "../config.ts";
 import { migrate, openDatabase } from "../db/database.ts";
 import { sealStoredSecrets } from "../panel/seal-stored-secrets.ts";
+import { importCommand } from "./import.ts";
 import { serve } from "./serve.ts";
 import { recordOpenedVersion, upgradeReport } from "./upgrade-check.ts";
 import { userCommand } from "./users.ts";
 
-/** The commands that open the panel's database: `serve`, `user ...`, `migrate` and `upgrade check`. */
+/** The commands that open the panel's database: `serve`, `user ...`, `migrate`, `upgrade check` and `import`. */
 export async function panelCommand(command: string, rest: string[]): Promise<void> {
   const config = readConfig();
   if (command === "serve") {
@@ -47,6 +48,7 @@ export async function panelCommand(command: string, rest: string[]): Promise<voi
   try {
     if (command === "migrate")
       console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
+    else if (command === "import") await importCommand(composed, rest);
     else await userCommand(services, rest);
   } finally {
     await opened.close();

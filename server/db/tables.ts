@@ -239,6 +239,19 @@ export interface UserRoleTable {
 }
 
 /**
+ * A row of another panel brought in by `outpost import` (0028): `source` names that panel's
+ * database, `kind` the table (user, node, egg, server, subuser, schedule, database_host,
+ * database, files), `our_id` what it became here.
+ */
+export interface ImportedTable {
+  source: string;
+  kind: string;
+  source_id: string;
+  our_id: string;
+  created_at: number;
+}
+
+/**
  * One entry of the activity log: who changed what, when and from where. Kept apart from the
  * write notifications (write-notifications.ts): no cached read depends on it.
  */
@@ -339,6 +352,7 @@ export interface Database {
   backup_targets: BackupTargetTable;
   database_hosts: DatabaseHostTable;
   server_databases: ServerDatabaseTable;
+  imported: ImportedTable;
   templates: TemplateRow;
   template_repos: TemplateRepoTable;
   nodes: NodeTable;

@@ -59,6 +59,8 @@ const ourTables: Record<keyof Database, boolean> = {
   database_hosts: false,
   server_databases: false,
   allocations: false,
+  // Read only by `outpost import`: no kept answer depends on it.
+  imported: false,
   templates: true,
   template_repos: true,
   nodes: true,

@@ -5,7 +5,7 @@ import { isUniqueViolation } from "../db/unique-violation.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import { checkEmail, checkNewPassword, checkUsername, normaliseEmail } from "./account-rules.ts";
-import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords.ts";
+import { hashPassword, isForeignHash, verifyAgainstNothing, verifyPassword } from "./passwords.ts";
 import { Permissions } from "./permissions.ts";
 
 /** An account as the API shows it (GET /api/self, /api/users/{id}). */
@@ -100,7 +100,56 @@ export class Accounts {
       .where("email", "=", normaliseEmail(email))
       .executeTakeFirst();
     if (!row) return verifyAgainstNothing(password).then(() => undefined);
-    return (await verifyPassword(row.password_hash, password)) ? toUser(row) : undefined;
+    if (!(await verifyPassword(row.password_hash, password))) return undefined;
+    await this.rehashForeign(row.id, row.password_hash, password);
+    return toUser(row);
+  }
+
+  /**
+   * An imported bcrypt hash (issue 40) that just matched becomes ours (argon2id). Only if it is
+   * still the stored one: a password changed meanwhile is left as it was set.
+   */
+  private async rehashForeign(userId: number, stored: string, password: string): Promise<void> {
+    if (!isForeignHash(stored)) return;
+    const password_hash = await hashPassword(password);
+    await this.db
+      .updateTable("users")
+      .set({ password_hash })
+      .where("id", "=", userId)
+      .where("password_hash", "=", stored)
+      .execute();
+  }
+
+  /**
+   * A user brought from another panel (`outpost import`) with the password hash it kept there:
+   * they sign in with the password they have (checked by passwords.ts, then rehashed to ours).
+   */
+  async createImported(input: {
+    username: string;
+    email: string;
+    passwordHash: string;
+    scopes: string[];
+  }): Promise<User> {
+    if (!isForeignHash(input.passwordHash)) throw errors.fieldRequired("password");
+    const username = checkUsername(input.username);
+    const email = checkEmail(input.email);
+    await this.assertFree({ username, email });
+    return await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto("users")
+        .values({
+          username,
+          email,
+          password_hash: input.passwordHash,
+          otp_active: 0,
+          otp_last_step: 0,
+          created_at: Date.now(),
+        })
+        .returning(["id", "username", "email", "otp_active"])
+        .executeTakeFirstOrThrow();
+      await this.permissions.within(trx).setGlobalScopes(row.id, input.scopes);
+      return toUser(row);
+    });
   }
 
   async checkPasswordOf(userId: number, password: string): Promise<boolean> {
@@ -109,7 +158,10 @@ export class Accounts {
       .select("password_hash")
       .where("id", "=", userId)
       .executeTakeFirst();
-    return row ? verifyPassword(row.password_hash, password) : verifyAgainstNothing(password);
+    if (!row) return verifyAgainstNothing(password);
+    if (!(await verifyPassword(row.password_hash, password))) return false;
+    await this.rehashForeign(userId, row.password_hash, password);
+    return true;
   }
 
   async update(userId: number, fields: { username?: string; email?: string }): Promise<void> {

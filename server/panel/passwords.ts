@@ -1,5 +1,9 @@
 // argon2's native module loads with the first password checked or set, not at the panel's start.
 const argon2 = () => import("@node-rs/argon2");
+const bcrypt = () => import("bcryptjs");
+
+/** A hash brought from Pterodactyl or Pelican (Laravel's bcrypt, `$2y$`): checked as it is, then replaced. */
+const bcryptHash = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
 
 /**
  * Passwords are hashed with argon2id (memory-hard), the library's defaults:
@@ -12,12 +16,18 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   // A stored value that is no hash (an invited user's placeholder) fails only after the same
   // work as a real check, so timing does not tell that such an account waits for its invite.
+  if (bcryptHash.test(stored)) return (await bcrypt()).compare(password, stored.replace(/^\$2y\$/, "$2b$"));
   if (!stored.startsWith("$argon2")) return verifyAgainstNothing(password);
   try {
     return await (await argon2()).verify(stored, password);
   } catch {
     return false;
   }
+}
+
+/** Whether a hash that just matched is another panel's, to be replaced by ours now the password is known. */
+export function isForeignHash(stored: string): boolean {
+  return bcryptHash.test(stored);
 }
 
 let dummyHash: Promise<string> | undefined;

@@ -19,6 +19,7 @@ import { serverHostingLimits } from "./0016-server-hosting-limits.ts";
 import { databases } from "./0024-databases.ts";
 import { allocations } from "./0025-allocations.ts";
 import { rolesAndPresets } from "./0026-roles-and-presets.ts";
+import { imports } from "./0028-imports.ts";
 
 /**
  * One set of migrations for SQLite and PostgreSQL, one file each, in the order they run. The
@@ -46,6 +47,7 @@ export function migrations(dialect: Dialect): MigrationProvider {
     "0024_databases": databases(dialect),
     "0025_allocations": allocations(dialect),
     "0026_roles_and_presets": rolesAndPresets(dialect),
+    "0028_imports": imports,
   };
   return { getMigrations: async () => list };
 }

@@ -92,6 +92,38 @@ export class ServerDatabases {
     return this.view({ ...row, state: "ready" }, host, withPassword);
   }
 
+  /**
+   * Records a database that already exists on the host, with its user and password (`outpost
+   * import`: another panel made it, and the server's configuration names it). The host is not
+   * asked to make anything; the names are kept as they are there.
+   */
+  async adopt(
+    serverId: string,
+    hostId: number,
+    existing: { database: string; username: string; password: string },
+  ): Promise<number> {
+    await this.hosts.row(hostId);
+    try {
+      const made = await this.db
+        .insertInto("server_databases")
+        .values({
+          server_id: serverId,
+          host_id: hostId,
+          name: existing.database,
+          username: existing.username,
+          password: this.box.seal(existing.password),
+          state: "ready",
+          created_at: Date.now(),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return Number(made.id);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw exists(String(hostId), existing.database);
+      throw error;
+    }
+  }
+
   /** The host first (whatever of the pair it holds), then the row: a host that cannot be reached keeps both. */
   async delete(serverId: string, id: number): Promise<void> {
     const row = await this.row(serverId, id);

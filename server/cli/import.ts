@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { ComposedPanel } from "../compose.ts";
+import { type ImportOptions, PanelImport } from "../panel/import/importer.ts";
+import { openSource } from "../panel/import/source-db.ts";
+import { readSource } from "../panel/import/source-panel.ts";
+import { repoRoot } from "../repo-root.ts";
+
+export const importUsage =
+  "usage: outpost import pterodactyl|pelican --database URL [--apply] [--node ID] [--volumes DIR] [--app-key KEY] [--environment host]";
+
+/**
+ * `outpost import pterodactyl|pelican`: reads the other panel's database (read-only) and makes
+ * its users, nodes, templates, servers, subusers, tasks and databases here. A dry run unless
+ * `--apply`. The panel's own node (`--node 0`) is this process's engine for the run: stop
+ * `outpost serve` meanwhile, as for `outpost migrate`.
+ */
+export async function importCommand({ services, localEngine }: ComposedPanel, args: string[]): Promise<void> {
+  const [panel, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      database: { type: "string" },
+      apply: { type: "boolean", default: false },
+      node: { type: "string" },
+      volumes: { type: "string" },
+      sftp: { type: "boolean", default: false },
+      "app-key": { type: "string" },
+      environment: { type: "string" },
+    },
+  });
+  if ((panel !== "pterodactyl" && panel !== "pelican") || !values.database) throw new Error(importUsage);
+  if (values.sftp)
+    throw new Error(
+      "--sftp is not built yet: run the import on each Wings host with --volumes /var/lib/pterodactyl/volumes",
+    );
+  if (values.environment !== undefined && values.environment !== "host")
+    throw new Error("--environment takes only host (servers run in Docker otherwise)");
+  if (values.node !== undefined && !/^\d+$/.test(values.node)) throw new Error("--node takes a node's id");
+  if (values.volumes && !fs.statSync(values.volumes, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`--volumes ${values.volumes} is not a folder`);
+  const options: ImportOptions = {
+    apply: values.apply,
+    ...(values.node !== undefined ? { nodeId: Number(values.node) } : {}),
+    ...(values.volumes ? { volumes: path.resolve(values.volumes) } : {}),
+    ...(values["app-key"] ? { appKey: values["app-key"] } : {}),
+    ...(values.environment === "host" ? { environment: "host" as const } : {}),
+    locales: fs.readdirSync(path.join(repoRoot, "locales")),
+  };
+  const source = await openSource(values.database);
+  try {
+    const read = await readSource(source);
+    console.log(
+      `${values.apply ? "Importing" : "Dry run (nothing is written; --apply does it)"}: ${panel} at ${source.label}`,
+    );
+    if (options.apply && options.nodeId === 0) await localEngine?.start();
+    const run = new PanelImport(services, `${panel} ${source.label}`, read, options, (line) =>
+      console.log(line),
+    );
+    const counts = await run.run().catch((err: unknown) => {
+      // Each thing made is recorded as it is made: what came over stays, and a second run goes on.
+      throw new Error(
+        `import stopped: ${err instanceof Error ? err.message : String(err)}\n` +
+          `${run.counts.created} things were made before and are kept; run the same command again to go on`,
+        { cause: err },
+      );
+    });
+    console.log(
+      `${values.apply ? "done" : "would do"}: ${counts.created} created, ${counts.mapped} mapped, ` +
+        `${counts.kept} kept from an earlier run, ${counts.skipped} skipped`,
+    );
+  } finally {
+    await source.close();
+    services.nodes.stop();
+    await localEngine?.close();
+  }
+}

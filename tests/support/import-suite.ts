@@ -1,0 +1,325 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import mysql from "mysql2/promise";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { currentOtp } from "../../server/panel/otp.ts";
+import { echoDefinition } from "./echo-template.ts";
+import { type MariaDb, startMariaDb } from "./mariadb.ts";
+import { withPanelDb } from "./panel-db.ts";
+import {
+  appKey,
+  fillSource,
+  friendScopes,
+  type SourceConnection,
+  sourceServers,
+  sourceUsers,
+  uuidOf,
+} from "./panel-source.ts";
+import { PanelClient, usePanelWithRemoteNode } from "./test-panel.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const bin = path.join(repoRoot, "bin/outpost.mjs");
+
+/** The fenced `sh` blocks of the moving guide (docs/moving-from-pterodactyl.md), in order. */
+export function readmeImportSteps(): string[] {
+  const guide = fs.readFileSync(path.join(repoRoot, "docs", "moving-from-pterodactyl.md"), "utf8");
+  if (!guide.startsWith("# Moving from Pterodactyl or Pelican"))
+    throw new Error("docs/moving-from-pterodactyl.md is not the moving guide");
+  return [...guide.matchAll(/^( *)```sh\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
+    (body as string)
+      .split("\n")
+      .map((line) => (line.startsWith(indent as string) ? line.slice((indent as string).length) : line))
+      .join("\n"),
+  );
+}
+
+export interface ImportSource {
+  connection: SourceConnection;
+  url: string;
+}
+
+/**
+ * `outpost import <panel>` against a running panel with a remote node (a real daemon, so the
+ * command and the panel do not share a local engine): the source is a real schema of that panel
+ * with rows this suite writes (panel-source.ts). `makeSource` opens it on the MariaDB started here.
+ */
+export function useImportSuite(
+  panelKind: "pterodactyl" | "pelican",
+  /** Run the guide's steps word for word (the section's commands name Pterodactyl). */
+  followReadme: boolean,
+  makeSource: (mariadb: MariaDb, work: string) => Promise<ImportSource>,
+) {
+  const ready = usePanelWithRemoteNode(`${panelKind}-node`);
+  let mariadb: MariaDb;
+  let source: ImportSource;
+  let work: string;
+  let sourceBefore: string;
+
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), `outpost-import-${panelKind}-`));
+    mariadb = await startMariaDb();
+    source = await makeSource(mariadb, work);
+    // The database host the old panel made its servers' databases on: this MariaDB, a user with a password.
+    const root = await mysql.createConnection({ uri: mariadb.url });
+    await root.query("CREATE USER 'panelhost'@'127.0.0.1' IDENTIFIED BY 'host-pass-1'");
+    await root.query("GRANT ALL PRIVILEGES ON *.* TO 'panelhost'@'127.0.0.1' WITH GRANT OPTION");
+    await root.end();
+    const hostUser = {
+      host: mariadb.host,
+      port: mariadb.port,
+      username: "panelhost",
+      password: "host-pass-1",
+    };
+    await fillSource(source.connection, hostUser);
+    // A Wings volume for the Minecraft server: its files come along.
+    const volume = path.join(work, "volumes", uuidOf(sourceServers[0].uuidShort));
+    fs.mkdirSync(path.join(volume, "world"), { recursive: true });
+    fs.writeFileSync(path.join(volume, "server.properties"), "motd=old panel\n");
+    fs.writeFileSync(path.join(volume, "world", "level.dat"), Buffer.alloc(70_000, 3));
+    sourceBefore = await source.connection.checksum();
+  }, 120_000);
+  afterAll(async () => {
+    await source?.connection.close();
+    await mariadb?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  const outpost = (...args: string[]) => {
+    const { panel } = ready();
+    return spawnSync(process.execPath, [bin, "import", panelKind, "--database", source.url, ...args], {
+      encoding: "utf8",
+      env: { ...process.env, OUTPOST_DATA_DIR: panel.dataDir, DATABASE_URL: panel.databaseUrl ?? "" },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 120_000,
+    });
+  };
+  /**
+   * A step of the guide as written, after the section's first block with this run's values in place
+   * of the operator's (the old panel's database, its APP_KEY, the volumes, the remote node).
+   */
+  const readmeStep = (index: number) => {
+    const { panel, nodeId } = ready();
+    const [values, ...steps] = readmeImportSteps();
+    expect(values).toContain("export SOURCE=");
+    const ours = [
+      `export SOURCE='${source.url}'`,
+      `export APP_KEY='${appKey}'`,
+      `export VOLUMES='${path.join(work, "volumes")}'`,
+      `export NODE=${nodeId}`,
+    ].join("\n");
+    const script = `set -euo pipefail\n${ours}\n${steps[index]}`;
+    return spawnSync("bash", ["-c", script], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      env: { ...process.env, OUTPOST_DATA_DIR: panel.dataDir, DATABASE_URL: panel.databaseUrl ?? "" },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 180_000,
+    });
+  };
+  const applyArgs = () => [
+    "--apply",
+    "--node",
+    String(ready().nodeId),
+    "--app-key",
+    appKey,
+    "--environment",
+    "host",
+    "--volumes",
+    path.join(work, "volumes"),
+  ];
+  const importedRows = () =>
+    withPanelDb(ready().panel, (db) =>
+      db.selectFrom("imported").selectAll().orderBy("kind").orderBy("source_id").execute(),
+    );
+
+  it("dry runs by default: prints what it would create, map and skip, and writes nothing", async () => {
+    const run = followReadme ? readmeStep(0) : outpost("--app-key", appKey);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Dry run");
+    expect(run.stdout).toMatch(
+      /would create\s+user oldadmin <admin@old\.example> \(administrator\), password kept; two-factor sign-in kept/,
+    );
+    expect(run.stdout).toMatch(/would create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d/);
+    expect(run.stdout).toContain("extra allocations 0.0.0.0:25575 are not brought over yet");
+    expect(run.stdout).toMatch(/would create\s+subuser friend1 on 1a2b3c4d with server\.view/);
+    expect(run.stdout).toContain("control.restart (no equivalent here)");
+    expect(run.stdout).toMatch(
+      /would create\s+schedule "nightly restart" of 1a2b3c4d as a task \(0 4 \* \* \*, 3 steps\)/,
+    );
+    expect(run.stdout).toMatch(
+      /skip\s+SSH key "laptop" of owner1: SFTP signs in here with the account's password/,
+    );
+    expect(run.stdout).toMatch(
+      /skip\s+backup "before the update" of 1a2b3c4d \(s3, 1234 bytes\): not brought over/,
+    );
+    expect(await importedRows()).toEqual([]);
+    const login = await new PanelClient(ready().panel.url).login(
+      sourceUsers.owner.email,
+      sourceUsers.owner.password,
+    );
+    expect(login.status).toBe(400);
+  });
+
+  it("without the APP_KEY, tells who must enrol again and leaves the database host for later", async () => {
+    const run = outpost();
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("two-factor sign-in: they enrol again (no --app-key given)");
+    expect(run.stdout).toMatch(/skip\s+database host old mariadb .*give --app-key/);
+  });
+
+  it("applies: users sign in with their old password and code, servers, rights, tasks and databases come along", async () => {
+    const { api, panel } = ready();
+    // One short id is taken here already: that server gets a new one, and the run says so.
+    const taken = await api.put("/api/servers/9c0d1e2f", {
+      ...echoDefinition(),
+      name: "already here",
+      node: 0,
+    });
+    expect(taken.status, taken.text).toBe(200);
+    const run = followReadme ? readmeStep(1) : outpost(...applyArgs());
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const moved =
+      /create\s+server old terraria \(9c0d1e2f\) as ([0-9a-f]{8}) on node \d+;.*its id 9c0d1e2f is taken here/.exec(
+        run.stdout,
+      );
+    expect(moved, run.stdout).not.toBeNull();
+    const idOf = (shortId: string) => (shortId === "9c0d1e2f" ? (moved?.[1] as string) : shortId);
+    expect(run.stdout).toMatch(/create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d/);
+    expect(run.stdout, run.stdout).not.toMatch(/^skip\s+server/m);
+
+    // The administrator: old password, then the old authenticator's code.
+    const admin = new PanelClient(panel.url);
+    expect((await admin.login(sourceUsers.admin.email, sourceUsers.admin.password)).body).toEqual({
+      otpNeeded: true,
+    });
+    const otp = await admin.post("/auth/otp", { token: currentOtp(sourceUsers.admin.totp) });
+    expect(otp.status, otp.text).toBe(200);
+    expect(otp.body.scopes).toEqual(["admin"]);
+    // The bcrypt hash became ours at that first sign-in.
+    const hash = await withPanelDb(panel, (db) =>
+      db
+        .selectFrom("users")
+        .select("password_hash")
+        .where("email", "=", sourceUsers.admin.email)
+        .executeTakeFirstOrThrow(),
+    );
+    expect(hash.password_hash).toMatch(/^\$argon2id\$/);
+    expect((await new PanelClient(panel.url).login(sourceUsers.admin.email, "wrong-pass-1")).status).toBe(
+      400,
+    );
+
+    // The owner's language ("de" there) is their locale here.
+    const locale = await withPanelDb(panel, (db) =>
+      db
+        .selectFrom("user_settings")
+        .innerJoin("users", "users.id", "user_settings.user_id")
+        .select("user_settings.value")
+        .where("users.email", "=", sourceUsers.owner.email)
+        .where("user_settings.key", "=", "locale")
+        .executeTakeFirst(),
+    );
+    expect(locale?.value).toBe("de_DE");
+
+    // The servers, each with its short id, on the chosen node, owned by their owner.
+    for (const server of sourceServers) {
+      const got = await api.get(`/api/servers/${idOf(server.uuidShort)}`);
+      expect(got.status, got.text).toBe(200);
+      expect(got.body.server.node.id).toBe(ready().nodeId);
+      expect(got.body.server.name).toBe(`old ${server.egg}`);
+      const data = await api.get(`/api/servers/${idOf(server.uuidShort)}/data`);
+      expect(data.body.data.port.value).toBe(server.port);
+      expect(data.body.data.memory.value).toBe(server.memory);
+    }
+    const paperData = (await api.get("/api/servers/1a2b3c4d/data")).body.data;
+    expect(paperData.MINECRAFT_VERSION.value).toBe("1.20.4");
+
+    // The subuser sees exactly the mapped rights.
+    const friend = new PanelClient(panel.url);
+    expect((await friend.login(sourceUsers.friend.email, sourceUsers.friend.password)).status).toBe(200);
+    const perms = await friend.get("/api/servers/1a2b3c4d?perms");
+    expect(perms.status, perms.text).toBe(200);
+    expect([...perms.body.permissions.scopes].sort()).toEqual([...friendScopes].sort());
+    expect((await friend.get("/api/servers/5e6f7a8b")).status).toBe(403);
+    expect((await friend.get("/api/servers/1a2b3c4d/file/")).status).toBe(403);
+
+    // The schedule is a task, its offset a sleep before the restart.
+    const tasks = await api.get("/api/servers/1a2b3c4d/tasks");
+    expect(tasks.status, tasks.text).toBe(200);
+    const task = Object.values(tasks.body.tasks ?? {})[0] as {
+      name: string;
+      cronSchedule: string;
+      operations: unknown[];
+    };
+    expect(task).toMatchObject({ name: "nightly restart", cronSchedule: "0 4 * * *", enabled: true });
+    expect(task.operations).toEqual([
+      { type: "console", message: "say restarting in 30 s" },
+      { type: "sleep", duration: "30s" },
+      { type: "restart" },
+    ]);
+
+    // The database, its password kept.
+    const databases = await api.get("/api/servers/1a2b3c4d/databases?passwords=true");
+    expect(databases.status, databases.text).toBe(200);
+    expect(databases.body.databases).toEqual([
+      expect.objectContaining({ name: "s1_world", username: "u1_abcdef", password: "world-db-pass" }),
+    ]);
+
+    // The files of its Wings volume.
+    const properties = await api.get("/api/servers/1a2b3c4d/file/server.properties");
+    expect(properties.text).toBe("motd=old panel\n");
+    const world = await api.get("/api/servers/1a2b3c4d/file/world");
+    expect(world.body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "level.dat", size: 70_000 })]),
+    );
+  });
+
+  it("a second run changes nothing, and the source was never written", async () => {
+    const before = await importedRows();
+    const counts = () =>
+      withPanelDb(ready().panel, async (db) => ({
+        users: (await db.selectFrom("users").select("id").execute()).length,
+        servers: (await db.selectFrom("servers").select("id").execute()).length,
+        permissions: await db
+          .selectFrom("permissions")
+          .selectAll()
+          .orderBy("user_id")
+          .orderBy("server_id")
+          .execute(),
+        databases: (await db.selectFrom("server_databases").select("id").execute()).length,
+        templates: (await db.selectFrom("templates").select("name").execute()).length,
+      }));
+    const was = await counts();
+    const run = outpost(...applyArgs());
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 4 skipped/);
+    expect(await importedRows()).toEqual(before);
+    expect(await counts()).toEqual(was);
+    const tasks = await ready().api.get("/api/servers/1a2b3c4d/tasks");
+    expect(Object.keys(tasks.body.tasks)).toHaveLength(1);
+    expect(await source.connection.checksum()).toBe(sourceBefore);
+  });
+
+  it("without --node, each Wings node becomes a remote node waiting for its daemon, its config printed", async () => {
+    const run = outpost("--app-key", appKey, "--apply");
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /create\s+node wings-1 \(wings1\.old\.example\) as node \d+, waiting for its daemon/,
+    );
+    expect(run.stdout).toContain("outpost daemon --config /etc/outpost/node.json");
+    const config = JSON.parse((/^\s+(\{"nodeId".*\})$/m.exec(run.stdout) as RegExpExecArray)[1] as string);
+    expect(config).toMatchObject({ listen: { port: 8080 }, sftp: { port: 2022 } });
+    const nodes = (await ready().api.get("/api/nodes")).body as { name: string; publicHost: string }[];
+    expect(nodes.map((n) => [n.name, n.publicHost])).toEqual(
+      expect.arrayContaining([
+        ["wings-1", "wings1.old.example"],
+        ["wings-2", "wings2.old.example"],
+      ]),
+    );
+    // Once made, they are kept like the rest.
+    const again = outpost("--app-key", appKey, "--apply");
+    expect(again.stdout).toMatch(/keep\s+node wings-1 \(wings1\.old\.example\): imported before/);
+    expect(again.stdout).toMatch(/done: 0 created/);
+  });
+}
