@@ -47,7 +47,10 @@ describe("the import's pure parts (issue 40)", () => {
   });
 
   it("the moving guide's table is the code's", () => {
-    const readme = fs.readFileSync(path.resolve(import.meta.dirname, "../../../docs/moving-from-pterodactyl.md"), "utf8");
+    const readme = fs.readFileSync(
+      path.resolve(import.meta.dirname, "../../../docs/moving-from-pterodactyl.md"),
+      "utf8",
+    );
     const rows = [...readme.matchAll(/^\| `(server\.[a-z.]+)` \| (.*) \|$/gm)].map(([, scope, needs]) => ({
       scope,
       needs: [...(needs as string).matchAll(/`([a-z._-]+)`/g)].map((m) => m[1]),
