@@ -29,6 +29,27 @@ export function downloadDisposition(row: { name: string; created_at: number }): 
   return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(full).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
+/** What a new row holds before the node has told anything of its backup. */
+const freshFacts = {
+  while_running: 0,
+  sha256: "",
+  left_out: 0,
+  pinned: 0,
+  verified_at: 0,
+  verified_ok: 0,
+  verify_reason: "",
+} satisfies Partial<Row>;
+
+/** The facts a node reported of a finished backup, as row fields. */
+function factsOf(found: NodeBackupView): Partial<Row> {
+  return {
+    while_running: found.whileRunning ? 1 : 0,
+    sha256: found.sha256 ?? "",
+    left_out: found.leftOut ?? 0,
+    pinned: found.pinned ? 1 : 0,
+  };
+}
+
 /**
  * A server's backups as the panel lists them. The panel records the id,
  * name and creation time the moment a backup is asked for; the node writes
@@ -90,6 +111,7 @@ export class Backups {
     for (const found of known.values()) {
       if (found.task === undefined || recorded.has(found.fileName) || found.state !== "ready") continue;
       const fields: Omit<Row, "id"> = {
+        ...freshFacts,
         server_id: serverId,
         name: found.task.slice(0, backupNameMax),
         file_name: found.fileName,
@@ -97,6 +119,7 @@ export class Backups {
         size: found.size,
         error: "",
         created_at: found.createdAt ?? Date.now(),
+        ...factsOf(found),
       };
       const { id } = await this.db
         .insertInto("backups")
@@ -123,9 +146,10 @@ export class Backups {
     }
     const node = await this.servers.nodeOf(serverId);
     const fileName = `${randomUUID()}.tar.gz`;
-    // The node refuses a running or busy server before anything is recorded.
+    // The node refuses a busy server before anything is recorded.
     await node.backups.create(serverId, fileName);
     const fields: Omit<Row, "id"> = {
+      ...freshFacts,
       server_id: serverId,
       name,
       file_name: fileName,
@@ -201,8 +225,8 @@ export class Backups {
         written.set(row.id, found.size);
         continue;
       }
-      const next: Pick<Row, "state" | "size" | "error"> = found
-        ? { state: found.state, size: found.size, error: found.error ?? "" }
+      const next: Partial<Row> = found
+        ? { state: found.state, size: found.size, error: found.error ?? "", ...factsOf(found) }
         : { state: "failed", size: 0, error: "the node has no such backup" };
       const changed = await this.db
         .updateTable("backups")
@@ -234,6 +258,19 @@ export class Backups {
     };
     if (row.state === "creating") view.bytesWritten = bytesWritten ?? 0;
     if (row.state === "failed" && row.error) view.error = row.error;
+    if (row.state === "ready") {
+      view.whileRunning = row.while_running === 1;
+      if (row.sha256) view.sha256 = row.sha256;
+      view.leftOut = row.left_out;
+      view.pinned = row.pinned === 1;
+      if (row.verified_at > 0) {
+        view.lastVerification = {
+          at: new Date(row.verified_at).toISOString(),
+          ok: row.verified_ok === 1,
+          ...(row.verify_reason ? { reason: row.verify_reason } : {}),
+        };
+      }
+    }
     return view;
   }
 }

@@ -4,6 +4,12 @@ import { ServerIdParams } from "./servers.ts";
 
 export const backupNameMax = 100;
 
+const BackupVerification = Type.Object({
+  at: Type.String(),
+  ok: Type.Boolean(),
+  reason: Type.Optional(Type.String()),
+});
+
 /**
  * A backup as the API shows it: the reference's `{id, name, fileName,
  * createdAt}` (§12.19) plus `size` (bytes, once ready), `state` and, while
@@ -19,6 +25,15 @@ export const BackupView = Type.Object({
   state: BackupState,
   bytesWritten: Type.Optional(Type.Integer()),
   error: Type.Optional(Type.String()),
+  /** Once ready (issue 38): taken while the server ran without the template's hooks. */
+  whileRunning: Type.Optional(Type.Boolean()),
+  /** The archive's SHA-256 (hex); absent for a backup made before it was recorded. */
+  sha256: Type.Optional(Type.String()),
+  /** Files the exclusions (`.outpostignore`, `.pteroignore`, the template's list) left out. */
+  leftOut: Type.Optional(Type.Integer()),
+  /** Never pruned by the backup policy. */
+  pinned: Type.Optional(Type.Boolean()),
+  lastVerification: Type.Optional(BackupVerification),
 });
 export type BackupView = Static<typeof BackupView>;
 

@@ -27,6 +27,14 @@ export const NodeBackupView = Type.Object({
   task: Type.Optional(Type.String()),
   /** When it was finished (ms since the epoch), for a task's backup. */
   createdAt: Type.Optional(Type.Number()),
+  /** What the node learnt while writing it (a backup from before they were kept has none). */
+  sha256: Type.Optional(Type.String()),
+  /** Taken while the server ran, without the template's hooks. */
+  whileRunning: Type.Optional(Type.Boolean()),
+  /** Files the exclusions left out. */
+  leftOut: Type.Optional(Type.Integer()),
+  /** Never pruned by the backup policy. */
+  pinned: Type.Optional(Type.Boolean()),
 });
 export type NodeBackupView = Static<typeof NodeBackupView>;
 export const NodeBackupList = Type.Array(NodeBackupView);
@@ -74,16 +82,16 @@ export interface NodeBackups {
    */
   setTarget(target: S3BackupTarget | null): Promise<void>;
   /**
-   * Starts writing a tar.gz of a stopped, idle server's folder in the
-   * background; resolves once it is under way. Refused while the server runs
-   * (400 ErrBackupServerRunning) or is busy (409 ErrBackupInProgress).
+   * Starts writing a tar.gz of a server's folder in the background (a
+   * running one's around its template's hooks); resolves once it is under
+   * way. Refused while the server is busy (409 ErrBackupInProgress).
    */
   create(serverId: string, fileName: string): Promise<void>;
   /** Every backup the node holds for the server: being written, finished or failed. */
   list(serverId: string): Promise<NodeBackupView[]>;
   /**
-   * Replaces the server's files with the backup's, all or nothing; resolves
-   * when done. Refused like create.
+   * Replaces the server's files with the backup's, all or nothing, after
+   * stopping it when it runs; resolves when done. Refused like create.
    */
   restore(serverId: string, fileName: string): Promise<void>;
   /** Removes a backup file (a missing one is not an error); refused while it is being written. */

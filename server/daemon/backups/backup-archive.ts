@@ -1,3 +1,4 @@
+import type { Hash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable, Transform } from "node:stream";
@@ -28,6 +29,8 @@ export interface BackupProgress {
   read: number;
   /** Bytes of the archive written. */
   written: number;
+  /** Fed every byte of the archive as it leaves (a backup's SHA-256). */
+  digest?: Hash;
 }
 
 /** One thing in the server folder that goes into the archive. */
@@ -96,6 +99,7 @@ export function backupArchiveStream(
   const count = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       progress.written += chunk.length;
+      progress.digest?.update(chunk);
       done(null, chunk);
     },
   });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -13,8 +14,10 @@ import { privateFileMode } from "../../secrets/private-files.ts";
 import type { ServerInstance } from "../runtime/instance.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./backup-archive.ts";
+import { type BackupFacts, factsSuffix, readFacts, writeFacts } from "./backup-facts.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
 import { failureReason } from "./failure-reason.ts";
+import { aroundHooks, hasHooks } from "./running-backup.ts";
 import { S3Backups } from "./s3-target.ts";
 
 const partSuffix = ".part";
@@ -32,22 +35,26 @@ function checkFileName(fileName: string): string {
 }
 
 /**
- * Backup and restore share the reference's idle check (§5.2): a running
- * server is refused with 400 ErrBackupServerRunning, one that installs,
- * backs up or restores with 409 ErrBackupInProgress.
+ * A backup may be taken while the server runs (issue 38: the template's
+ * hooks make it consistent; without them it is marked `whileRunning`); one
+ * that installs, starts, backs up or restores is refused with 409
+ * ErrBackupInProgress. A restore stops a running server first.
  */
-function refuseUnlessIdle(instance: ServerInstance): void {
-  const { running, installing } = instance.status();
-  if (running || instance.busy === "starting") {
-    throw new ApiError(400, "ErrBackupServerRunning", "stop the server before a backup or restore");
-  }
-  if (installing || instance.busy) {
+function refuseWhileBusy(instance: ServerInstance): void {
+  if (instance.status().installing || instance.busy) {
     throw new ApiError(
       409,
       "ErrBackupInProgress",
       "a backup, restore or install of this server is in progress",
     );
   }
+}
+
+/** A backup's facts as the list carries them (none for a backup made before they were kept). */
+function factsView(facts: BackupFacts | undefined): Partial<NodeBackupView> {
+  if (!facts) return {};
+  const { sha256, whileRunning, leftOut, pinned } = facts;
+  return { sha256, whileRunning, leftOut, pinned };
 }
 
 const exists = (file: string) =>
@@ -123,7 +130,7 @@ export class BackupOps implements NodeBackups {
   async begin(serverId: string, fileName: string, task?: string): Promise<{ done: Promise<void> }> {
     const name = checkFileName(fileName);
     const server = this.store.get(serverId);
-    refuseUnlessIdle(server.instance);
+    refuseWhileBusy(server.instance);
     const s3 = this.s3;
     // An unreachable target refuses the backup before anything is written or recorded.
     await s3?.check();
@@ -144,34 +151,53 @@ export class BackupOps implements NodeBackups {
     // From here on nothing waits until the server is marked busy, so two
     // creates at once cannot both pass the check.
     try {
-      refuseUnlessIdle(server.instance);
+      refuseWhileBusy(server.instance);
     } catch (error) {
       budget?.end(false);
       throw error;
     }
-    const progress: BackupProgress = { read: 0, written: 0 };
+    const progress: BackupProgress = { read: 0, written: 0, digest: createHash("sha256") };
     this.writing.set(key, progress);
     const { instance } = server;
+    const hooks = server.definition.backup;
+    const running = instance.status().running;
+    const hooked = running && hasHooks(hooks);
     instance.notice("backingUp");
-    const work = instance.whileBusy("backup", async () => {
+    const facts = (): BackupFacts => ({
+      sha256: progress.digest?.digest("hex") ?? "",
+      size: progress.written,
+      whileRunning: running && !hooked,
+      leftOut: 0,
+      pinned: false,
+    });
+    const archive = async () => {
       const skipped = (place: string, why: string) =>
         instance.notice("backupLeftOut", { place, reason: why });
       if (s3) {
         await s3.upload(serverId, name, backupArchiveStream(server.sandbox, progress, skipped));
+        await writeFacts(target, facts());
         return;
       }
       const part = target + partSuffix;
       try {
         await writeBackupArchive(server.sandbox, part, progress, skipped, { limit: budget?.limiter() });
+        // The facts first: a backup is never listed without them.
+        await writeFacts(target, facts());
         await fs.rename(part, target);
         kept = true;
       } catch (error) {
         await fs.rm(part, { force: true });
+        await fs.rm(target + factsSuffix, { force: true });
         throw error;
       } finally {
         budget?.end(kept);
       }
-    });
+    };
+    const work = instance.whileBusy(
+      "backup",
+      () => (hooked && hooks ? aroundHooks(instance, hooks, archive) : archive()),
+      { running: true },
+    );
     const done = work
       .then(
         () => instance.notice("backupDone"),
@@ -231,6 +257,7 @@ export class BackupOps implements NodeBackups {
             state: "ready",
             size: stats.size,
             ...(task !== undefined ? { task, createdAt: Math.round(stats.mtimeMs) } : {}),
+            ...factsView(await readFacts(file)),
           });
         }
       } else if (
@@ -261,6 +288,7 @@ export class BackupOps implements NodeBackups {
         state: "ready",
         size: found.size,
         ...(task !== undefined ? { task, createdAt: found.createdAt } : {}),
+        ...factsView(await readFacts(path.join(folder, found.fileName))),
       });
     }
     const views = new Map<string, NodeBackupView>([...failed, ...ready]);
@@ -273,10 +301,13 @@ export class BackupOps implements NodeBackups {
   async restore(serverId: string, fileName: string): Promise<void> {
     const name = checkFileName(fileName);
     const server = this.store.get(serverId);
-    refuseUnlessIdle(server.instance);
+    refuseWhileBusy(server.instance);
     const source = await this.source(serverId, name);
-    refuseUnlessIdle(server.instance);
+    refuseWhileBusy(server.instance);
     const { instance } = server;
+    // The reference refuses a running server; here it is stopped first (the UI's confirmation says so).
+    if (instance.status().running) await instance.stop(true);
+    refuseWhileBusy(instance);
     this.restoring.set(serverId, name);
     try {
       await instance.whileBusy("restore", async () => {
@@ -315,6 +346,7 @@ export class BackupOps implements NodeBackups {
     await fs.rm(target, { force: true });
     await fs.rm(target + failedSuffix, { force: true });
     await fs.rm(target + taskSuffix, { force: true });
+    await fs.rm(target + factsSuffix, { force: true });
     // Backups count toward the disk limit: the room they leave is seen at once.
     this.store.get(serverId).disk.forget();
   }

@@ -177,7 +177,10 @@ function renderAll(template: Template, ctx: ServerContext): void {
 function withoutExtensions(document: {
   run: { workingDirectory?: string };
   query?: { type?: string };
+  backup?: unknown;
 }): void {
+  // backup: Outpost's hooks and exclusions around a backup (issue 38).
+  delete document.backup;
   // run.workingDirectory: v2 templates use it and the Go struct has it.
   delete document.run.workingDirectory;
   // query: the schema knows only minecraft; we query every type gamedig does.
