@@ -1,4 +1,10 @@
-import { BackupCreateQuery, BackupList, BackupParams, BackupView } from "../contract/api/backups.ts";
+import {
+  BackupCreateQuery,
+  BackupList,
+  BackupParams,
+  BackupVerifyAnswer,
+  BackupView,
+} from "../contract/api/backups.ts";
 import { ServerIdParams } from "../contract/api/servers.ts";
 import { Backups } from "../panel/backups.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
@@ -57,6 +63,15 @@ export function backupRoutes(app: Api, { services }: RouteContext): void {
         await backups.delete(request.params.id, request.params.backupId);
         return reply.status(204).send();
       },
+    );
+
+    api.post(
+      "/api/servers/:id/backup/:backupId/verify",
+      {
+        config: { access: "server.backup.view" },
+        schema: { ...byBackup, response: { 200: BackupVerifyAnswer } },
+      },
+      (request) => backups.verify(request.params.id, request.params.backupId),
     );
 
     api.get(

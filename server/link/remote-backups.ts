@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import {
   type BackupBytes,
+  BackupVerdict,
   NodeBackupList,
   type NodeBackups,
   type NodeBackupView,
@@ -39,6 +40,14 @@ export class RemoteBackups implements NodeBackups {
 
   async delete(serverId: string, fileName: string): Promise<void> {
     await this.http.call("DELETE", this.path(serverId, "", fileName), { timeoutMs: 60_000 });
+  }
+
+  /** The node reads the whole archive: as long as that takes. */
+  verify(serverId: string, fileName: string): Promise<BackupVerdict> {
+    return this.http.call("POST", this.path(serverId, "/verify", fileName), {
+      answer: BackupVerdict,
+      timeoutMs: 0,
+    });
   }
 
   /** Streamed through as the node sends it, never held whole. */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Selectable } from "kysely";
 import { type BackupView, backupNameMax } from "../contract/api/backups.ts";
-import type { BackupState, NodeBackupView } from "../contract/node/backup-wire.ts";
+import type { BackupState, BackupVerdict, NodeBackupView } from "../contract/node/backup-wire.ts";
 import type { Db } from "../db/database.ts";
 import type { BackupTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -13,6 +13,7 @@ import type { Servers } from "./servers.ts";
 type Row = Selectable<BackupTable>;
 
 const notFound = () => new ApiError(404, "ErrBackupNotFound", "no such backup");
+const notReady = () => new ApiError(409, "ErrBackupInProgress", "this backup is not finished");
 
 /**
  * The download's Content-Disposition: `<name>-<day>.tar.gz`, in plain ASCII
@@ -176,6 +177,22 @@ export class Backups {
     const row = await this.row(serverId, backupId);
     await (await this.servers.nodeOf(serverId)).backups.delete(serverId, row.file_name);
     await this.db.deleteFrom("backups").where("id", "=", row.id).execute();
+  }
+
+  /**
+   * Reads the backup through on its node (size, SHA-256, archive) and keeps
+   * the outcome in its row, which the list shows as its last verification.
+   */
+  async verify(serverId: string, backupId: number): Promise<BackupVerdict> {
+    const row = await this.row(serverId, backupId);
+    if (row.state !== "ready") throw notReady();
+    const verdict = await (await this.servers.nodeOf(serverId)).backups.verify(serverId, row.file_name);
+    await this.db
+      .updateTable("backups")
+      .set({ verified_at: Date.now(), verified_ok: verdict.ok ? 1 : 0, verify_reason: verdict.reason ?? "" })
+      .where("id", "=", row.id)
+      .execute();
+    return verdict;
   }
 
   async download(

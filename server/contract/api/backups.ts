@@ -1,8 +1,11 @@
 import { type Static, Type } from "typebox";
-import { BackupState } from "../node/backup-wire.ts";
+import { BackupState, BackupVerdict } from "../node/backup-wire.ts";
 import { ServerIdParams } from "./servers.ts";
 
 export const backupNameMax = 100;
+
+/** POST /api/servers/{id}/backup/{backupId}/verify: size, SHA-256 and the archive read through. */
+export const BackupVerifyAnswer = BackupVerdict;
 
 const BackupVerification = Type.Object({
   at: Type.String(),

@@ -39,6 +39,14 @@ export const NodeBackupView = Type.Object({
 export type NodeBackupView = Static<typeof NodeBackupView>;
 export const NodeBackupList = Type.Array(NodeBackupView);
 
+/** A backup checked against what was recorded when it was written (POST …/verify). */
+export const BackupVerdict = Type.Object({
+  ok: Type.Boolean(),
+  /** Why it failed (size, SHA-256, or the archive cannot be read). */
+  reason: Type.Optional(Type.String()),
+});
+export type BackupVerdict = Static<typeof BackupVerdict>;
+
 /** `?fileName=`: the backup a call is about (the node checks it against backupFileNamePattern). */
 export const BackupFileQuery = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -98,4 +106,6 @@ export interface NodeBackups {
   delete(serverId: string, fileName: string): Promise<void>;
   /** A finished backup's bytes. */
   download(serverId: string, fileName: string): Promise<BackupBytes>;
+  /** Reads a finished backup through: its size, SHA-256 and archive against its facts. */
+  verify(serverId: string, fileName: string): Promise<BackupVerdict>;
 }

@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import {
   type BackupBytes,
+  type BackupVerdict,
   backupFileNamePattern,
   type NodeBackups,
   type NodeBackupView,
@@ -15,6 +16,7 @@ import type { ServerInstance } from "../runtime/instance.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./backup-archive.ts";
 import { type BackupFacts, factsSuffix, readFacts, writeFacts } from "./backup-facts.ts";
+import { verifyBackup } from "./backup-read.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
 import { failureReason } from "./failure-reason.ts";
 import { aroundHooks, hasHooks } from "./running-backup.ts";
@@ -369,6 +371,21 @@ export class BackupOps implements NodeBackups {
       await handle.close();
       throw error;
     }
+  }
+
+  async verify(serverId: string, fileName: string): Promise<BackupVerdict> {
+    const name = checkFileName(fileName);
+    this.store.get(serverId);
+    if (this.writing.has(`${serverId}/${name}`)) throw stillWriting();
+    const source = await this.source(serverId, name);
+    const facts = await readFacts(path.join(this.folder(serverId), name));
+    return verifyBackup(
+      async () =>
+        typeof source === "string"
+          ? fsSync.createReadStream(source, { highWaterMark: 256 * 1024 })
+          : (await source()).body,
+      facts,
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import {
+  BackupVerdict,
   BackupFileQuery as ByFile,
   NodeBackupList,
   BackupTargetBody as TargetBody,
@@ -37,6 +38,10 @@ export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
     await ops.delete(request.params.id, request.query.fileName);
     return reply.status(204).send();
   });
+
+  api.post(`${base}/verify`, { params: Id, query: ByFile, answer: BackupVerdict }, (request) =>
+    ops.verify(request.params.id, request.query.fileName),
+  );
 
   api.get(`${base}/download`, { params: Id, query: ByFile }, async (request, reply) => {
     const { size, body } = await ops.download(request.params.id, request.query.fileName);

@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import { type Readable, Transform, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import type { ReadEntry } from "tar";
+import { errorText } from "../../errors.ts";
+import type { BackupFacts } from "./backup-facts.ts";
+
+/**
+ * Reads a backup archive once from start to end, as it streams (from the
+ * disk or the bucket): gunzip, then tar's strict parser, each entry handed
+ * to `onEntry` (which reads or skips its body). Nothing is written anywhere.
+ * Answers the bytes read and their SHA-256.
+ */
+export async function readBackupArchive(
+  source: Readable,
+  onEntry: (entry: ReadEntry) => void | Promise<void>,
+): Promise<{ size: number; sha256: string }> {
+  const { Parser } = await import("tar");
+  const hash = createHash("sha256");
+  let size = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  // An empty folder's archive is only tar's end blocks, which tar's parser calls unrecognised.
+  let entries = 0;
+  let onlyZeros = true;
+  const watchEmpty = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (onlyZeros && entries === 0) onlyZeros = !chunk.some((byte) => byte !== 0);
+      done(null, chunk);
+    },
+  });
+  const parser = new Parser({ strict: true });
+  let chain: Promise<void> = Promise.resolve();
+  let failure: unknown;
+  parser.on("entry", (entry: ReadEntry) => {
+    entries++;
+    chain = chain
+      .then(() => (failure ? entry.resume() : onEntry(entry)))
+      .then(() => {
+        entry.resume();
+      })
+      .catch((error: unknown) => {
+        failure ??= error;
+        entry.resume();
+      });
+  });
+  const parsed = new Promise<void>((resolve, reject) => {
+    const fail = (error: Error & { code?: string }) =>
+      error.code === "TAR_BAD_ARCHIVE" && entries === 0 && onlyZeros ? resolve() : reject(error);
+    parser.on("error", fail);
+    parser.on("abort", fail);
+    parser.on("end", () => resolve());
+  });
+  parsed.catch(() => {});
+  // The parser as the pipeline's end: it is a minipass stream, so it is written to by hand.
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (parser.write(chunk)) done();
+      else parser.once("drain", () => done());
+    },
+    final(done) {
+      parser.end();
+      parsed.then(() => done(), done);
+    },
+  });
+  await pipeline(source, count, createGunzip(), watchEmpty, sink);
+  await parsed;
+  await chain;
+  if (failure) throw failure;
+  return { size, sha256: hash.digest("hex") };
+}
+
+/**
+ * Checks a backup against the facts written with it: its size, its SHA-256,
+ * and that the archive reads through to its end (gzip's checksums and tar's
+ * headers). Answers why it fails, in words a user may see.
+ */
+export async function verifyBackup(
+  open: () => Promise<Readable>,
+  facts: BackupFacts | undefined,
+): Promise<{ ok: boolean; reason?: string }> {
+  let read: { size: number; sha256: string } | undefined;
+  let broken: string | undefined;
+  const source = await open();
+  try {
+    read = await readBackupArchive(source, () => {});
+  } catch (error) {
+    broken = errorText(error);
+  } finally {
+    source.destroy();
+  }
+  if (facts && read && read.size !== facts.size) {
+    return { ok: false, reason: `its size is ${read.size} bytes, ${facts.size} were written` };
+  }
+  if (facts?.sha256 && read && read.sha256 !== facts.sha256) {
+    return { ok: false, reason: "its SHA-256 is not the one recorded when it was written" };
+  }
+  if (broken !== undefined) return { ok: false, reason: `the archive cannot be read: ${broken}` };
+  // A backup from before the facts were kept: that it reads through is all there is to check.
+  return { ok: true };
+}
