@@ -15,6 +15,7 @@ import { privateFileMode } from "../../secrets/private-files.ts";
 import type { ServerInstance } from "../runtime/instance.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./backup-archive.ts";
+import { backupExclusions, type Exclusions } from "./backup-exclusions.ts";
 import { type BackupFacts, factsSuffix, readFacts, writeFacts } from "./backup-facts.ts";
 import { verifyBackup } from "./backup-read.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
@@ -169,20 +170,25 @@ export class BackupOps implements NodeBackups {
       sha256: progress.digest?.digest("hex") ?? "",
       size: progress.written,
       whileRunning: running && !hooked,
-      leftOut: 0,
+      leftOut: exclusions?.leftOut ?? 0,
       pinned: false,
     });
+    let exclusions: Exclusions | undefined;
     const archive = async () => {
       const skipped = (place: string, why: string) =>
         instance.notice("backupLeftOut", { place, reason: why });
+      exclusions = await backupExclusions(server.sandbox, hooks?.exclude);
       if (s3) {
-        await s3.upload(serverId, name, backupArchiveStream(server.sandbox, progress, skipped));
+        await s3.upload(serverId, name, backupArchiveStream(server.sandbox, progress, skipped, exclusions));
         await writeFacts(target, facts());
         return;
       }
       const part = target + partSuffix;
       try {
-        await writeBackupArchive(server.sandbox, part, progress, skipped, { limit: budget?.limiter() });
+        await writeBackupArchive(server.sandbox, part, progress, skipped, {
+          limit: budget?.limiter(),
+          exclusions,
+        });
         // The facts first: a backup is never listed without them.
         await writeFacts(target, facts());
         await fs.rename(part, target);
