@@ -2,10 +2,12 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import {
   type BackupBytes,
+  BackupPolicy,
   BackupVerdict,
   NodeBackupList,
   type NodeBackups,
   type NodeBackupView,
+  PrunedList,
   type S3BackupTarget,
 } from "../contract/node/backup-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
@@ -47,6 +49,23 @@ export class RemoteBackups implements NodeBackups {
     return this.http.call("POST", this.path(serverId, "/verify", fileName), {
       answer: BackupVerdict,
       timeoutMs: 0,
+    });
+  }
+
+  async pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {
+    await this.http.call("PUT", this.path(serverId, "/pin", fileName), { json: { pinned } });
+  }
+
+  policy(serverId: string): Promise<BackupPolicy> {
+    return this.http.call("GET", this.path(serverId, "-policy"), { answer: BackupPolicy });
+  }
+
+  /** Applying it may delete backups (in a bucket too): longer than a plain call. */
+  setPolicy(serverId: string, policy: BackupPolicy): Promise<string[]> {
+    return this.http.call("PUT", this.path(serverId, "-policy"), {
+      json: policy,
+      answer: PrunedList,
+      timeoutMs: 60_000,
     });
   }
 

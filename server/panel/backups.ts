@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Selectable } from "kysely";
 import { type BackupView, backupNameMax } from "../contract/api/backups.ts";
-import type { BackupState, BackupVerdict, NodeBackupView } from "../contract/node/backup-wire.ts";
+import type {
+  BackupPolicy,
+  BackupState,
+  BackupVerdict,
+  NodeBackupView,
+} from "../contract/node/backup-wire.ts";
 import type { Db } from "../db/database.ts";
 import type { BackupTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -193,6 +198,39 @@ export class Backups {
       .where("id", "=", row.id)
       .execute();
     return verdict;
+  }
+
+  /** Pins or unpins a finished backup: on its node first (where the policy is applied), then its row. */
+  async pin(serverId: string, backupId: number, pinned: boolean): Promise<BackupView> {
+    const row = await this.row(serverId, backupId);
+    if (row.state !== "ready") throw notReady();
+    await (await this.servers.nodeOf(serverId)).backups.pin(serverId, row.file_name, pinned);
+    await this.db
+      .updateTable("backups")
+      .set({ pinned: pinned ? 1 : 0 })
+      .where("id", "=", row.id)
+      .execute();
+    return this.view({ ...row, pinned: pinned ? 1 : 0 });
+  }
+
+  /** The policy lives beside the backups on the node, which applies it after each backup (a task's too). */
+  async policy(serverId: string): Promise<BackupPolicy> {
+    await assertServerExists(this.db, serverId);
+    return (await this.servers.nodeOf(serverId)).backups.policy(serverId);
+  }
+
+  /** Keeps the policy and applies it at once; the rows of the backups it removed go. */
+  async setPolicy(serverId: string, policy: BackupPolicy): Promise<BackupPolicy> {
+    await assertServerExists(this.db, serverId);
+    const removed = await (await this.servers.nodeOf(serverId)).backups.setPolicy(serverId, policy);
+    if (removed.length > 0) {
+      await this.db
+        .deleteFrom("backups")
+        .where("server_id", "=", serverId)
+        .where("file_name", "in", removed)
+        .execute();
+    }
+    return policy;
   }
 
   async download(

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { BackupState, BackupVerdict } from "../node/backup-wire.ts";
+import { BackupPinBody, BackupPolicy, BackupState, BackupVerdict } from "../node/backup-wire.ts";
 import { ServerIdParams } from "./servers.ts";
 
 export const backupNameMax = 100;
@@ -51,3 +51,9 @@ export const BackupParams = Type.Object({
 export const BackupCreateQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: backupNameMax })),
 });
+
+/** GET/PUT /api/servers/{id}/backup-policy: the node's shape, as it keeps it. */
+export const BackupPolicyBody = BackupPolicy;
+
+/** PUT /api/servers/{id}/backup/{backupId}: `{"pinned": true}` keeps it from the policy. */
+export const BackupUpdateBody = BackupPinBody;

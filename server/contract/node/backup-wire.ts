@@ -47,6 +47,29 @@ export const BackupVerdict = Type.Object({
 });
 export type BackupVerdict = Static<typeof BackupVerdict>;
 
+const keepCount = Type.Integer({ minimum: 0, maximum: 10_000 });
+
+/**
+ * A server's backup policy (GET/PUT …/backup-policy): keep the newest
+ * `keepLast`, one a day for `keepDaily` days, a week for `keepWeekly` weeks,
+ * a month for `keepMonthly` months, at most `maxTotalBytes` in all (0: no
+ * bound); all zeros keep everything. Pinned backups are never pruned.
+ */
+export const BackupPolicy = Type.Object({
+  keepLast: keepCount,
+  keepDaily: keepCount,
+  keepWeekly: keepCount,
+  keepMonthly: keepCount,
+  maxTotalBytes: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+});
+export type BackupPolicy = Static<typeof BackupPolicy>;
+
+/** What applying a policy removed: file names. */
+export const PrunedList = Type.Array(Type.String());
+
+/** PUT …/backup/pin?fileName=: pinned backups are never pruned. */
+export const BackupPinBody = Type.Object({ pinned: Type.Boolean() });
+
 /** `?fileName=`: the backup a call is about (the node checks it against backupFileNamePattern). */
 export const BackupFileQuery = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -108,4 +131,10 @@ export interface NodeBackups {
   download(serverId: string, fileName: string): Promise<BackupBytes>;
   /** Reads a finished backup through: its size, SHA-256 and archive against its facts. */
   verify(serverId: string, fileName: string): Promise<BackupVerdict>;
+  /** Pins or unpins a finished backup (a pinned one is never pruned). */
+  pin(serverId: string, fileName: string, pinned: boolean): Promise<void>;
+  /** The server's backup policy, applied on the node after each backup whoever made it. */
+  policy(serverId: string): Promise<BackupPolicy>;
+  /** Keeps a new policy and applies it at once; answers the file names it removed. */
+  setPolicy(serverId: string, policy: BackupPolicy): Promise<string[]>;
 }

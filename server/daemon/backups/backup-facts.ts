@@ -14,6 +14,8 @@ export interface BackupFacts {
   leftOut: number;
   /** Never pruned by the backup policy. */
   pinned: boolean;
+  /** When it was finished (ms since the epoch): the policy's clock (an object's time has only seconds). */
+  finishedAt: number;
 }
 
 export async function readFacts(backupFile: string): Promise<BackupFacts | undefined> {
@@ -25,6 +27,7 @@ export async function readFacts(backupFile: string): Promise<BackupFacts | undef
       whileRunning: raw.whileRunning === true,
       leftOut: typeof raw.leftOut === "number" ? raw.leftOut : 0,
       pinned: raw.pinned === true,
+      finishedAt: typeof raw.finishedAt === "number" ? raw.finishedAt : 0,
     };
   } catch {
     return undefined;

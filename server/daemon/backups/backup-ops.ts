@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import {
   type BackupBytes,
+  type BackupPolicy,
   type BackupVerdict,
   backupFileNamePattern,
   type NodeBackups,
@@ -17,6 +18,7 @@ import type { ServerStore } from "../servers/server-store.ts";
 import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./backup-archive.ts";
 import { backupExclusions, type Exclusions } from "./backup-exclusions.ts";
 import { type BackupFacts, factsSuffix, readFacts, writeFacts } from "./backup-facts.ts";
+import { BackupKeeping } from "./backup-keeping.ts";
 import { verifyBackup } from "./backup-read.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
 import { failureReason } from "./failure-reason.ts";
@@ -88,6 +90,8 @@ export class BackupOps implements NodeBackups {
 
   /** Where new backups go when set; undefined: the node's own disk. */
   private s3?: S3Backups;
+  /** Pins and the policy: what is kept. */
+  private readonly keeping = new BackupKeeping(this, (serverId) => this.folder(serverId));
 
   constructor(
     readonly store: ServerStore,
@@ -172,6 +176,7 @@ export class BackupOps implements NodeBackups {
       whileRunning: running && !hooked,
       leftOut: exclusions?.leftOut ?? 0,
       pinned: false,
+      finishedAt: Date.now(),
     });
     let exclusions: Exclusions | undefined;
     const archive = async () => {
@@ -229,7 +234,14 @@ export class BackupOps implements NodeBackups {
         },
       )
       // Only once the outcome is on disk, so a status answer never finds neither.
-      .finally(() => this.writing.delete(key));
+      .finally(() => this.writing.delete(key))
+      // Whoever made it (a user, the API, a task), the policy is applied here, on the node, once it is listed as ready.
+      .then(() =>
+        this.keeping.prune(serverId).then(
+          () => {},
+          () => {},
+        ),
+      );
     done.catch(() => {});
     return { done };
   }
@@ -260,12 +272,14 @@ export class BackupOps implements NodeBackups {
         const stats = await fs.stat(file).catch(() => undefined);
         const task = await taskOf(entry);
         if (stats) {
+          const facts = await readFacts(file);
           ready.set(entry, {
             fileName: entry,
             state: "ready",
             size: stats.size,
-            ...(task !== undefined ? { task, createdAt: Math.round(stats.mtimeMs) } : {}),
-            ...factsView(await readFacts(file)),
+            createdAt: facts?.finishedAt || Math.round(stats.mtimeMs),
+            ...(task !== undefined ? { task } : {}),
+            ...factsView(facts),
           });
         }
       } else if (
@@ -291,12 +305,14 @@ export class BackupOps implements NodeBackups {
     }
     for (const found of this.s3 ? await this.s3.list(serverId) : []) {
       const task = await taskOf(found.fileName);
+      const facts = await readFacts(path.join(folder, found.fileName));
       ready.set(found.fileName, {
         fileName: found.fileName,
         state: "ready",
         size: found.size,
-        ...(task !== undefined ? { task, createdAt: found.createdAt } : {}),
-        ...factsView(await readFacts(path.join(folder, found.fileName))),
+        createdAt: facts?.finishedAt || found.createdAt,
+        ...(task !== undefined ? { task } : {}),
+        ...factsView(facts),
       });
     }
     const views = new Map<string, NodeBackupView>([...failed, ...ready]);
@@ -392,6 +408,20 @@ export class BackupOps implements NodeBackups {
           : (await source()).body,
       facts,
     );
+  }
+
+  pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {
+    return this.keeping.pin(serverId, checkFileName(fileName), pinned);
+  }
+
+  policy(serverId: string): Promise<BackupPolicy> {
+    this.store.get(serverId);
+    return this.keeping.policy(serverId);
+  }
+
+  setPolicy(serverId: string, policy: BackupPolicy): Promise<string[]> {
+    this.store.get(serverId);
+    return this.keeping.setPolicy(serverId, policy);
   }
 
   /**

@@ -95,7 +95,7 @@ export async function verifyBackup(
   } finally {
     source.destroy();
   }
-  if (facts && read && read.size !== facts.size) {
+  if (facts?.sha256 && read && read.size !== facts.size) {
     return { ok: false, reason: `its size is ${read.size} bytes, ${facts.size} were written` };
   }
   if (facts?.sha256 && read && read.sha256 !== facts.sha256) {
