@@ -1,5 +1,7 @@
 import {
   BackupCreateQuery,
+  BackupFilesAnswer,
+  BackupFilesQuery,
   BackupList,
   BackupParams,
   BackupPolicyBody,
@@ -96,6 +98,15 @@ export function backupRoutes(app: Api, { services }: RouteContext): void {
         await backups.delete(request.params.id, request.params.backupId);
         return reply.status(204).send();
       },
+    );
+
+    api.get(
+      "/api/servers/:id/backup/:backupId/files",
+      {
+        config: { access: "server.backup.view" },
+        schema: { ...byBackup, querystring: BackupFilesQuery, response: { 200: BackupFilesAnswer } },
+      },
+      (request) => backups.files(request.params.id, request.params.backupId, request.query.path ?? ""),
     );
 
     api.post(

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import {
   type BackupBytes,
+  BackupEntryList,
   BackupPolicy,
   BackupVerdict,
   NodeBackupList,
@@ -50,6 +51,12 @@ export class RemoteBackups implements NodeBackups {
       answer: BackupVerdict,
       timeoutMs: 0,
     });
+  }
+
+  /** The node reads the archive through: as long as that takes. */
+  files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList> {
+    const path = `${this.path(serverId, "/files", fileName)}&path=${encodeURIComponent(folder)}`;
+    return this.http.call("GET", path, { answer: BackupEntryList, timeoutMs: 0 });
   }
 
   async pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {

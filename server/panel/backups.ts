@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import type { Selectable } from "kysely";
 import { type BackupView, backupNameMax } from "../contract/api/backups.ts";
 import type {
+  BackupEntryList,
   BackupPolicy,
   BackupState,
   BackupVerdict,
@@ -198,6 +199,13 @@ export class Backups {
       .where("id", "=", row.id)
       .execute();
     return verdict;
+  }
+
+  /** A folder's children inside a finished backup, read on its node from the archive as it streams. */
+  async files(serverId: string, backupId: number, folder: string): Promise<BackupEntryList> {
+    const row = await this.row(serverId, backupId);
+    if (row.state !== "ready") throw notReady();
+    return (await this.servers.nodeOf(serverId)).backups.files(serverId, row.file_name, folder);
   }
 
   /** Pins or unpins a finished backup: on its node first (where the policy is applied), then its row. */

@@ -1,5 +1,11 @@
 import { type Static, Type } from "typebox";
-import { BackupPinBody, BackupPolicy, BackupState, BackupVerdict } from "../node/backup-wire.ts";
+import {
+  BackupEntryList,
+  BackupPinBody,
+  BackupPolicy,
+  BackupState,
+  BackupVerdict,
+} from "../node/backup-wire.ts";
 import { ServerIdParams } from "./servers.ts";
 
 export const backupNameMax = 100;
@@ -57,3 +63,7 @@ export const BackupPolicyBody = BackupPolicy;
 
 /** PUT /api/servers/{id}/backup/{backupId}: `{"pinned": true}` keeps it from the policy. */
 export const BackupUpdateBody = BackupPinBody;
+
+/** GET /api/servers/{id}/backup/{backupId}/files?path=: a folder's children inside the backup. */
+export const BackupFilesQuery = Type.Object({ path: Type.Optional(Type.String({ maxLength: 4096 })) });
+export const BackupFilesAnswer = BackupEntryList;

@@ -64,6 +64,22 @@ export const BackupPolicy = Type.Object({
 });
 export type BackupPolicy = Static<typeof BackupPolicy>;
 
+/** A folder's children inside a backup (GET …/files?path=), read from the archive as it streams. */
+export const BackupEntryList = Type.Array(
+  Type.Object({
+    name: Type.String(),
+    type: Type.Union([Type.Literal("file"), Type.Literal("directory"), Type.Literal("symlink")]),
+    size: Type.Integer(),
+  }),
+);
+export type BackupEntryList = Static<typeof BackupEntryList>;
+
+/** `?fileName=&path=`: a folder inside a backup, root-relative ("" the root), without `..`. */
+export const BackupFolderQuery = Type.Object({
+  fileName: Type.String({ minLength: 1, maxLength: 100 }),
+  path: Type.Optional(Type.String({ maxLength: 4096 })),
+});
+
 /** What applying a policy removed: file names. */
 export const PrunedList = Type.Array(Type.String());
 
@@ -131,6 +147,8 @@ export interface NodeBackups {
   download(serverId: string, fileName: string): Promise<BackupBytes>;
   /** Reads a finished backup through: its size, SHA-256 and archive against its facts. */
   verify(serverId: string, fileName: string): Promise<BackupVerdict>;
+  /** A folder's children inside a finished backup, read as the archive streams (disk or bucket). */
+  files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList>;
   /** Pins or unpins a finished backup (a pinned one is never pruned). */
   pin(serverId: string, fileName: string, pinned: boolean): Promise<void>;
   /** The server's backup policy, applied on the node after each backup whoever made it. */

@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import {
   type BackupBytes,
+  type BackupEntryList,
   type BackupPolicy,
   type BackupVerdict,
   backupFileNamePattern,
@@ -19,7 +20,7 @@ import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./
 import { backupExclusions, type Exclusions } from "./backup-exclusions.ts";
 import { type BackupFacts, factsSuffix, readFacts, writeFacts } from "./backup-facts.ts";
 import { BackupKeeping } from "./backup-keeping.ts";
-import { verifyBackup } from "./backup-read.ts";
+import { listBackupFolder, verifyBackup } from "./backup-read.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
 import { failureReason } from "./failure-reason.ts";
 import { aroundHooks, hasHooks } from "./running-backup.ts";
@@ -33,6 +34,14 @@ const taskSuffix = ".task";
 const badName = () =>
   new ApiError(400, "ErrBackupNameInvalid", "a backup file name is a UUID followed by .tar.gz");
 const stillWriting = () => new ApiError(409, "ErrBackupInProgress", "this backup is still being written");
+
+/** A place inside a backup as its entries name it: root-relative, no `.` or `..` steps. */
+function backupPlace(raw: string): string {
+  const parts = raw.split("/").filter((part) => part !== "" && part !== ".");
+  if (parts.includes(".."))
+    throw new ApiError(400, "ErrIllegalFileAccess", "a place inside a backup has no ..");
+  return parts.join("/");
+}
 
 function checkFileName(fileName: string): string {
   if (!backupFileNamePattern.test(fileName)) throw badName();
@@ -408,6 +417,22 @@ export class BackupOps implements NodeBackups {
           : (await source()).body,
       facts,
     );
+  }
+
+  async files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList> {
+    const name = checkFileName(fileName);
+    this.store.get(serverId);
+    if (this.writing.has(`${serverId}/${name}`)) throw stillWriting();
+    const source = await this.source(serverId, name);
+    const stream =
+      typeof source === "string"
+        ? fsSync.createReadStream(source, { highWaterMark: 256 * 1024 })
+        : (await source()).body;
+    try {
+      return await listBackupFolder(stream, backupPlace(folder));
+    } finally {
+      stream.destroy();
+    }
   }
 
   pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {

@@ -3,7 +3,7 @@ import { type Readable, Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import type { ReadEntry } from "tar";
-import { errorText } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 import type { BackupFacts } from "./backup-facts.ts";
 
 /**
@@ -104,4 +104,43 @@ export async function verifyBackup(
   if (broken !== undefined) return { ok: false, reason: `the archive cannot be read: ${broken}` };
   // A backup from before the facts were kept: that it reads through is all there is to check.
   return { ok: true };
+}
+
+/** One thing in a folder of a backup. */
+export interface BackupEntry {
+  name: string;
+  type: "file" | "directory" | "symlink";
+  size: number;
+}
+
+/**
+ * The direct children of `folder` ("" for the root) in a backup, read as the
+ * archive streams by (never unpacked): a folder that only deeper entries
+ * name is listed as a folder too. Sorted folders first, then by name.
+ */
+export async function listBackupFolder(source: Readable, folder: string): Promise<BackupEntry[]> {
+  const prefix = folder ? `${folder}/` : "";
+  const found = new Map<string, BackupEntry>();
+  let folderSeen = folder === "";
+  await readBackupArchive(source, (entry) => {
+    const place = entry.path.replace(/\/+$/, "");
+    if (place === folder) folderSeen = true;
+    if (!place.startsWith(prefix) || place === folder) return;
+    folderSeen = true;
+    const rest = place.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    if (slash >= 0) {
+      const name = rest.slice(0, slash);
+      if (!found.has(name)) found.set(name, { name, type: "directory", size: 0 });
+      return;
+    }
+    const type =
+      entry.type === "Directory" ? "directory" : entry.type === "SymbolicLink" ? "symlink" : "file";
+    found.set(rest, { name: rest, type, size: type === "file" ? (entry.size ?? 0) : 0 });
+  });
+  if (!folderSeen)
+    throw new ApiError(404, "ErrFileNotFound", "the backup holds no folder ${path}", { path: folder });
+  return [...found.values()].sort(
+    (a, b) => Number(b.type === "directory") - Number(a.type === "directory") || (a.name < b.name ? -1 : 1),
+  );
 }

@@ -1,4 +1,6 @@
 import {
+  BackupEntryList,
+  BackupFolderQuery,
   BackupPinBody,
   BackupPolicy,
   BackupVerdict,
@@ -44,6 +46,10 @@ export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
 
   api.post(`${base}/verify`, { params: Id, query: ByFile, answer: BackupVerdict }, (request) =>
     ops.verify(request.params.id, request.query.fileName),
+  );
+
+  api.get(`${base}/files`, { params: Id, query: BackupFolderQuery, answer: BackupEntryList }, (request) =>
+    ops.files(request.params.id, request.query.fileName, request.query.path ?? ""),
   );
 
   api.put(`${base}/pin`, { params: Id, query: ByFile, body: BackupPinBody }, async (request, reply) => {
