@@ -1,4 +1,14 @@
-import { BackupCreateQuery, BackupList, BackupParams, BackupView } from "../contract/api/backups.ts";
+import {
+  BackupCreateQuery,
+  BackupFilesAnswer,
+  BackupFilesQuery,
+  BackupList,
+  BackupParams,
+  BackupPolicyBody,
+  BackupUpdateBody,
+  BackupVerifyAnswer,
+  BackupView,
+} from "../contract/api/backups.ts";
 import { ServerIdParams } from "../contract/api/servers.ts";
 import { Backups } from "../panel/backups.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
@@ -9,6 +19,37 @@ const byBackup = { params: BackupParams };
 /** backups under /api/servers/{id}/backup (reference §2.5 scopes, §12.19 behaviour). */
 export function backupRoutes(app: Api, { services }: RouteContext): void {
   const backups = new Backups(services.db, services.servers, (event) => services.notifier.notify(event));
+
+  // These take a JSON body.
+  const json = typed(app);
+  json.get(
+    "/api/servers/:id/backup-policy",
+    {
+      config: { access: "server.backup.view" },
+      schema: { ...byServer, response: { 200: BackupPolicyBody } },
+    },
+    (request) => backups.policy(request.params.id),
+  );
+
+  // Applying a policy removes backups: the same right as deleting them.
+  json.put(
+    "/api/servers/:id/backup-policy",
+    {
+      config: { access: "server.backup.delete" },
+      schema: { ...byServer, body: BackupPolicyBody, response: { 200: BackupPolicyBody } },
+    },
+    (request) => backups.setPolicy(request.params.id, request.body),
+  );
+
+  // Unpinning hands a backup back to the policy, which may remove it.
+  json.put(
+    "/api/servers/:id/backup/:backupId",
+    {
+      config: { access: "server.backup.delete" },
+      schema: { ...byBackup, body: BackupUpdateBody, response: { 200: BackupView } },
+    },
+    (request) => backups.pin(request.params.id, request.params.backupId, request.body.pinned),
+  );
 
   // The unsafe calls carry no body (the reference's client may still send a
   // content type, or an empty JSON body): whatever comes is read and ignored.
@@ -57,6 +98,24 @@ export function backupRoutes(app: Api, { services }: RouteContext): void {
         await backups.delete(request.params.id, request.params.backupId);
         return reply.status(204).send();
       },
+    );
+
+    api.get(
+      "/api/servers/:id/backup/:backupId/files",
+      {
+        config: { access: "server.backup.view" },
+        schema: { ...byBackup, querystring: BackupFilesQuery, response: { 200: BackupFilesAnswer } },
+      },
+      (request) => backups.files(request.params.id, request.params.backupId, request.query.path ?? ""),
+    );
+
+    api.post(
+      "/api/servers/:id/backup/:backupId/verify",
+      {
+        config: { access: "server.backup.view" },
+        schema: { ...byBackup, response: { 200: BackupVerifyAnswer } },
+      },
+      (request) => backups.verify(request.params.id, request.params.backupId),
     );
 
     api.get(

@@ -152,6 +152,18 @@ export interface BackupTable {
   /** Why it failed, as the node said. */
   error: string;
   created_at: number;
+  /** 1: taken while the server ran, without the template's hooks. */
+  while_running: number;
+  /** The finished archive's SHA-256 (hex), as the node computed it while writing. */
+  sha256: string;
+  /** Files the exclusions (`.outpostignore`, the template's list) left out. */
+  left_out: number;
+  /** 1: never pruned by the backup policy. */
+  pinned: number;
+  /** The last verification (ms; 0: never), its outcome and why it failed. */
+  verified_at: number;
+  verified_ok: number;
+  verify_reason: string;
 }
 
 /** A node's S3 backup target (none: its own disk); the local node is node 0. */

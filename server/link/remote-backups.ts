@@ -2,9 +2,13 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import {
   type BackupBytes,
+  BackupEntryList,
+  BackupPolicy,
+  BackupVerdict,
   NodeBackupList,
   type NodeBackups,
   type NodeBackupView,
+  PrunedList,
   type S3BackupTarget,
 } from "../contract/node/backup-wire.ts";
 import type { NodeHttp } from "./node-http.ts";
@@ -39,6 +43,37 @@ export class RemoteBackups implements NodeBackups {
 
   async delete(serverId: string, fileName: string): Promise<void> {
     await this.http.call("DELETE", this.path(serverId, "", fileName), { timeoutMs: 60_000 });
+  }
+
+  /** The node reads the whole archive: as long as that takes. */
+  verify(serverId: string, fileName: string): Promise<BackupVerdict> {
+    return this.http.call("POST", this.path(serverId, "/verify", fileName), {
+      answer: BackupVerdict,
+      timeoutMs: 0,
+    });
+  }
+
+  /** The node reads the archive through: as long as that takes. */
+  files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList> {
+    const path = `${this.path(serverId, "/files", fileName)}&path=${encodeURIComponent(folder)}`;
+    return this.http.call("GET", path, { answer: BackupEntryList, timeoutMs: 0 });
+  }
+
+  async pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {
+    await this.http.call("PUT", this.path(serverId, "/pin", fileName), { json: { pinned } });
+  }
+
+  policy(serverId: string): Promise<BackupPolicy> {
+    return this.http.call("GET", this.path(serverId, "-policy"), { answer: BackupPolicy });
+  }
+
+  /** Applying it may delete backups (in a bucket too): longer than a plain call. */
+  setPolicy(serverId: string, policy: BackupPolicy): Promise<string[]> {
+    return this.http.call("PUT", this.path(serverId, "-policy"), {
+      json: policy,
+      answer: PrunedList,
+      timeoutMs: 60_000,
+    });
   }
 
   /** Streamed through as the node sends it, never held whole. */

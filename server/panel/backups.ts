@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Selectable } from "kysely";
 import { type BackupView, backupNameMax } from "../contract/api/backups.ts";
-import type { BackupState, NodeBackupView } from "../contract/node/backup-wire.ts";
+import type {
+  BackupEntryList,
+  BackupPolicy,
+  BackupState,
+  BackupVerdict,
+  NodeBackupView,
+} from "../contract/node/backup-wire.ts";
 import type { Db } from "../db/database.ts";
 import type { BackupTable } from "../db/tables.ts";
 import { ApiError, errors } from "../errors.ts";
@@ -13,6 +19,7 @@ import type { Servers } from "./servers.ts";
 type Row = Selectable<BackupTable>;
 
 const notFound = () => new ApiError(404, "ErrBackupNotFound", "no such backup");
+const notReady = () => new ApiError(409, "ErrBackupInProgress", "this backup is not finished");
 
 /**
  * The download's Content-Disposition: `<name>-<day>.tar.gz`, in plain ASCII
@@ -27,6 +34,27 @@ export function downloadDisposition(row: { name: string; created_at: number }): 
   const full = `${row.name.replace(/[\\/:*?"<>|]+/g, "_")}-${day}.tar.gz`;
   if (full === plain) return `attachment; filename="${plain}"`;
   return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(full).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/** What a new row holds before the node has told anything of its backup. */
+const freshFacts = {
+  while_running: 0,
+  sha256: "",
+  left_out: 0,
+  pinned: 0,
+  verified_at: 0,
+  verified_ok: 0,
+  verify_reason: "",
+} satisfies Partial<Row>;
+
+/** The facts a node reported of a finished backup, as row fields. */
+function factsOf(found: NodeBackupView): Partial<Row> {
+  return {
+    while_running: found.whileRunning ? 1 : 0,
+    sha256: found.sha256 ?? "",
+    left_out: found.leftOut ?? 0,
+    pinned: found.pinned ? 1 : 0,
+  };
 }
 
 /**
@@ -90,6 +118,7 @@ export class Backups {
     for (const found of known.values()) {
       if (found.task === undefined || recorded.has(found.fileName) || found.state !== "ready") continue;
       const fields: Omit<Row, "id"> = {
+        ...freshFacts,
         server_id: serverId,
         name: found.task.slice(0, backupNameMax),
         file_name: found.fileName,
@@ -97,6 +126,7 @@ export class Backups {
         size: found.size,
         error: "",
         created_at: found.createdAt ?? Date.now(),
+        ...factsOf(found),
       };
       const { id } = await this.db
         .insertInto("backups")
@@ -123,9 +153,10 @@ export class Backups {
     }
     const node = await this.servers.nodeOf(serverId);
     const fileName = `${randomUUID()}.tar.gz`;
-    // The node refuses a running or busy server before anything is recorded.
+    // The node refuses a busy server before anything is recorded.
     await node.backups.create(serverId, fileName);
     const fields: Omit<Row, "id"> = {
+      ...freshFacts,
       server_id: serverId,
       name,
       file_name: fileName,
@@ -152,6 +183,62 @@ export class Backups {
     const row = await this.row(serverId, backupId);
     await (await this.servers.nodeOf(serverId)).backups.delete(serverId, row.file_name);
     await this.db.deleteFrom("backups").where("id", "=", row.id).execute();
+  }
+
+  /**
+   * Reads the backup through on its node (size, SHA-256, archive) and keeps
+   * the outcome in its row, which the list shows as its last verification.
+   */
+  async verify(serverId: string, backupId: number): Promise<BackupVerdict> {
+    const row = await this.row(serverId, backupId);
+    if (row.state !== "ready") throw notReady();
+    const verdict = await (await this.servers.nodeOf(serverId)).backups.verify(serverId, row.file_name);
+    await this.db
+      .updateTable("backups")
+      .set({ verified_at: Date.now(), verified_ok: verdict.ok ? 1 : 0, verify_reason: verdict.reason ?? "" })
+      .where("id", "=", row.id)
+      .execute();
+    return verdict;
+  }
+
+  /** A folder's children inside a finished backup, read on its node from the archive as it streams. */
+  async files(serverId: string, backupId: number, folder: string): Promise<BackupEntryList> {
+    const row = await this.row(serverId, backupId);
+    if (row.state !== "ready") throw notReady();
+    return (await this.servers.nodeOf(serverId)).backups.files(serverId, row.file_name, folder);
+  }
+
+  /** Pins or unpins a finished backup: on its node first (where the policy is applied), then its row. */
+  async pin(serverId: string, backupId: number, pinned: boolean): Promise<BackupView> {
+    const row = await this.row(serverId, backupId);
+    if (row.state !== "ready") throw notReady();
+    await (await this.servers.nodeOf(serverId)).backups.pin(serverId, row.file_name, pinned);
+    await this.db
+      .updateTable("backups")
+      .set({ pinned: pinned ? 1 : 0 })
+      .where("id", "=", row.id)
+      .execute();
+    return this.view({ ...row, pinned: pinned ? 1 : 0 });
+  }
+
+  /** The policy lives beside the backups on the node, which applies it after each backup (a task's too). */
+  async policy(serverId: string): Promise<BackupPolicy> {
+    await assertServerExists(this.db, serverId);
+    return (await this.servers.nodeOf(serverId)).backups.policy(serverId);
+  }
+
+  /** Keeps the policy and applies it at once; the rows of the backups it removed go. */
+  async setPolicy(serverId: string, policy: BackupPolicy): Promise<BackupPolicy> {
+    await assertServerExists(this.db, serverId);
+    const removed = await (await this.servers.nodeOf(serverId)).backups.setPolicy(serverId, policy);
+    if (removed.length > 0) {
+      await this.db
+        .deleteFrom("backups")
+        .where("server_id", "=", serverId)
+        .where("file_name", "in", removed)
+        .execute();
+    }
+    return policy;
   }
 
   async download(
@@ -201,8 +288,8 @@ export class Backups {
         written.set(row.id, found.size);
         continue;
       }
-      const next: Pick<Row, "state" | "size" | "error"> = found
-        ? { state: found.state, size: found.size, error: found.error ?? "" }
+      const next: Partial<Row> = found
+        ? { state: found.state, size: found.size, error: found.error ?? "", ...factsOf(found) }
         : { state: "failed", size: 0, error: "the node has no such backup" };
       const changed = await this.db
         .updateTable("backups")
@@ -234,6 +321,19 @@ export class Backups {
     };
     if (row.state === "creating") view.bytesWritten = bytesWritten ?? 0;
     if (row.state === "failed" && row.error) view.error = row.error;
+    if (row.state === "ready") {
+      view.whileRunning = row.while_running === 1;
+      if (row.sha256) view.sha256 = row.sha256;
+      view.leftOut = row.left_out;
+      view.pinned = row.pinned === 1;
+      if (row.verified_at > 0) {
+        view.lastVerification = {
+          at: new Date(row.verified_at).toISOString(),
+          ok: row.verified_ok === 1,
+          ...(row.verify_reason ? { reason: row.verify_reason } : {}),
+        };
+      }
+    }
     return view;
   }
 }

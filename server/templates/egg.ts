@@ -1,3 +1,4 @@
+import { minecraftBackupHooks } from "./backup-hooks.ts";
 import { eggGameType } from "./egg-game.ts";
 import { readRules } from "./egg-rules.ts";
 import { convertStartup, serverValueNames } from "./egg-startup.ts";
@@ -106,12 +107,13 @@ export function convertEgg(input: unknown): EggConversion {
   if (Object.keys(rules).length) extras.rules = rules;
   if (hidden.length) extras.hidden = hidden;
 
+  const type = eggGameType(
+    text(egg.name),
+    text(egg.description),
+    images.map((image) => String((image as { image?: unknown }).image ?? "")),
+  );
   const document: Json = {
-    type: eggGameType(
-      text(egg.name),
-      text(egg.description),
-      images.map((image) => String((image as { image?: unknown }).image ?? "")),
-    ),
+    type,
     display: text(egg.name) || "Imported egg",
     data,
     install: [],
@@ -121,6 +123,8 @@ export function convertEgg(input: unknown): EggConversion {
     requirements: {},
     egg: extras,
   };
+  // A Minecraft world is flushed and held still while a running server is backed up.
+  if (type === "minecraft-java") document.backup = minecraftBackupHooks;
   return { ok: problems.length === 0, document, problems, changes };
 }
 

@@ -1,3 +1,4 @@
+import { parseBackupHooks } from "./backup-hooks.ts";
 import { readCondition } from "./conditions.ts";
 import { parseEggExtras } from "./egg-extras.ts";
 import { parseEnvironment } from "./environments.ts";
@@ -56,6 +57,7 @@ export function parseTemplate(input: unknown): ParseResult {
       limits: parseLimits(input.limits, "limits", problems),
       egg: parseEggExtras(input.egg, "egg", problems),
       players: parsePlayerCommands(input.players, "players", problems),
+      backup: parseBackupHooks(input.backup, "backup", problems),
     },
   );
   return problems.length ? { ok: false, problems } : { ok: true, template };

@@ -142,6 +142,19 @@ export interface Template {
   players?: PlayerCommands;
   /** What an imported Pterodactyl / Pelican egg needs beyond v3; an Outpost addition (egg.ts). */
   egg?: EggExtras;
+  /** What a backup of it does around the archive; an Outpost addition (backup-hooks.ts). */
+  backup?: BackupHooks;
+}
+
+/** The template's `backup`: console lines around a running server's backup, and what it leaves out. */
+export interface BackupHooks {
+  before?: string[];
+  after?: string[];
+  /** Console text awaited after `before`, up to `timeout` seconds (default 60). */
+  waitFor?: string;
+  timeout?: number;
+  /** Gitignore patterns every backup of the server leaves out (beside its `.outpostignore`). */
+  exclude?: string[];
 }
 
 export type EggConfigParser = "properties" | "yaml" | "json" | "ini" | "xml" | "file";

@@ -94,8 +94,8 @@ function roundTrip(
       expect(first.size).toBe(fs.statSync(onDisk).size);
       expect(Date.parse(first.createdAt)).toBeGreaterThanOrEqual(before - 1000);
       expect(first.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
-      // No temporary or failure files are left beside it.
-      expect(fs.readdirSync(backupsDir)).toEqual([first.fileName]);
+      // No temporary or failure files are left beside it: only its facts (SHA-256, size…).
+      expect(fs.readdirSync(backupsDir).sort()).toEqual([first.fileName, `${first.fileName}.facts`]);
       const text = await consoleText(api, serverId);
       expect(text).toContain("Backing up server");
       expect(text).toContain("Backup complete");
@@ -166,25 +166,18 @@ function roundTrip(
       fs.rmSync(path.join(root, "after-backup.txt"));
     });
 
-    it("refuses backup and restore while the server runs", async () => {
+    it("backs up a running server (marked taken while running); a restore stops it first", async () => {
       expect((await api.post(`/api/servers/${serverId}/start`)).status).toBe(204);
-      try {
-        expectError(
-          await api.post(`/api/servers/${serverId}/backup/create?name=running`),
-          400,
-          "ErrBackupServerRunning",
-        );
-        expectError(
-          await api.post(`/api/servers/${serverId}/backup/restore/${first.id}`),
-          400,
-          "ErrBackupServerRunning",
-        );
-        expect((await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.map((b) => b.name)).toEqual([
-          "first",
-        ]);
-      } finally {
-        expect((await api.post(`/api/servers/${serverId}/stop?wait=true`)).status).toBe(204);
-      }
+      const running = await createReady(api, serverId, "running");
+      expect(running.whileRunning).toBe(true);
+      expect((await api.get(`/api/servers/${serverId}/status`)).body.running).toBe(true);
+      const res = await api.post(`/api/servers/${serverId}/backup/restore/${first.id}`);
+      expect(res.status, res.text).toBe(204);
+      expect((await api.get(`/api/servers/${serverId}/status`)).body.running).toBe(false);
+      expect((await api.delete(`/api/servers/${serverId}/backup/${running.id}`)).status).toBe(204);
+      expect((await api.get<Backup[]>(`/api/servers/${serverId}/backup`)).body.map((b) => b.name)).toEqual([
+        "first",
+      ]);
     });
 
     it("deletes a backup: its file and its row", async () => {
@@ -397,7 +390,9 @@ describe("backups API", () => {
         expect((await admin.delete(`/api/servers/${id}/backup/${broken.id}`)).status).toBe(204);
         // Its failure note went with it.
         expect(
-          fs.readdirSync(path.join(localDataDir(), "backups", id)).every((n) => n.endsWith(".tar.gz")),
+          fs
+            .readdirSync(path.join(localDataDir(), "backups", id))
+            .every((n) => n.endsWith(".tar.gz") || n.endsWith(".tar.gz.facts")),
         ).toBe(true);
       } finally {
         fs.renameSync(moved, root());
@@ -460,7 +455,7 @@ describe("backups API", () => {
     it("deleting a server deletes its backups: files on the node and rows in the panel", async () => {
       const other = "b0000004";
       const folder = path.join(localDataDir(), "backups", other);
-      expect(fs.readdirSync(folder).length).toBe(1);
+      expect(fs.readdirSync(folder).filter((n) => n.endsWith(".tar.gz")).length).toBe(1);
       expect((await admin.delete(`/api/servers/${other}`)).status).toBe(204);
       expect(fs.existsSync(folder)).toBe(false);
       const rows = await withPanelDb(panel(), (db) =>

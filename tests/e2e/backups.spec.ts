@@ -72,29 +72,33 @@ test("backups: create one and watch it finish, restore it over changed files, de
     `/api/servers/${id}/backup/download/${backup.id}`,
   );
 
-  // While the server runs a restore is refused, and the global handler says why.
-  expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
-  await item.getByTestId("backup-restore").click();
-  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Restore" }).click();
-  await expect(
-    page.getByTestId("toast").filter({ hasText: "Stop the server before a backup or restore" }),
-  ).toBeVisible();
-  await snap(page, "backups-refused-desktop");
-  expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+  // Verified: the toast says so and the item shows when. Pinned: it says so.
+  await item.getByTestId("backup-verify").click();
+  await expect(page.getByTestId("toast").filter({ hasText: "The backup is intact" })).toBeVisible();
+  await expect(item.getByTestId("backup-verification")).toContainText("Verified");
+  await item.getByTestId("backup-pin").click();
+  await expect(item.getByTestId("backup-pinned")).toBeVisible();
+  await expect(item.getByTestId("backup-pin")).toHaveText("Unpin");
+  await expect(section.getByTestId("backup-policy")).toContainText("Backup policy");
+  await snap(page, "backups-verified-pinned-desktop");
 
-  // The files change (a new install with another motd), then the backup's come back.
+  // The files change (a new install with another motd), then the backup's come back over the
+  // running server: the confirmation says it is stopped first.
   expect((await api.post(`/api/servers/${id}/data`, { data: { motd: { value: "changed" } } })).status).toBe(
     204,
   );
   expect((await api.post(`/api/servers/${id}/install?wait`)).status).toBe(204);
+  expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
   await item.getByTestId("backup-restore").click();
   const confirm = page.getByTestId("confirm-dialog");
   await expect(confirm).toContainText("current files are replaced");
+  await expect(confirm).toContainText("A running server is stopped first.");
   await snap(page, "backups-restore-confirm-desktop");
   await confirm.getByRole("button", { name: "Restore" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Backup restored" })).toBeVisible({
     timeout: 60_000,
   });
+  expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
   const printed = async () => [...(await consoleText(api, id)).matchAll(/state (\w+)/g)].map((m) => m[1]);
   const before = (await printed()).length;
   expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);

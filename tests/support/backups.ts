@@ -15,6 +15,11 @@ export interface Backup {
   state: "creating" | "ready" | "failed";
   bytesWritten?: number;
   error?: string;
+  whileRunning?: boolean;
+  sha256?: string;
+  leftOut?: number;
+  pinned?: boolean;
+  lastVerification?: { at: string; ok: boolean; reason?: string };
 }
 
 /** A folder as a sorted list of entries: files by content hash, links by target, folders by name. */

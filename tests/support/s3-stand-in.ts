@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { IncomingMessage } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { freePort } from "./free-port.ts";
 
@@ -87,6 +87,11 @@ export class S3StandIn {
   async keysUnder(prefix: string): Promise<string[]> {
     const listed = await this.client().send(new ListObjectsV2Command({ Bucket: s3Bucket, Prefix: prefix }));
     return (listed.Contents ?? []).map((o) => o.Key ?? "");
+  }
+
+  /** Overwrites an object (a test's damage to a stored backup). */
+  async put(key: string, bytes: Buffer): Promise<void> {
+    await this.client().send(new PutObjectCommand({ Bucket: s3Bucket, Key: key, Body: bytes }));
   }
 
   async bytes(key: string): Promise<Buffer> {

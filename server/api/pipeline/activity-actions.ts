@@ -215,6 +215,9 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/servers/:id/backup/create": { action: "backup.create" },
   "POST /api/servers/:id/backup/restore/:backupId": { action: "backup.restore" },
   "DELETE /api/servers/:id/backup/:backupId": { action: "backup.delete" },
+  "POST /api/servers/:id/backup/:backupId/verify": { action: "backup.verify" },
+  "PUT /api/servers/:id/backup/:backupId": { action: "backup.pin" },
+  "PUT /api/servers/:id/backup-policy": { action: "backup.policy" },
 
   // Uploads are streamed: their body is never read here.
   "PUT /api/servers/:id/file": { action: folderMade, details: () => ({}) },

@@ -27,9 +27,64 @@ export const NodeBackupView = Type.Object({
   task: Type.Optional(Type.String()),
   /** When it was finished (ms since the epoch), for a task's backup. */
   createdAt: Type.Optional(Type.Number()),
+  /** What the node learnt while writing it (a backup from before they were kept has none). */
+  sha256: Type.Optional(Type.String()),
+  /** Taken while the server ran, without the template's hooks. */
+  whileRunning: Type.Optional(Type.Boolean()),
+  /** Files the exclusions left out. */
+  leftOut: Type.Optional(Type.Integer()),
+  /** Never pruned by the backup policy. */
+  pinned: Type.Optional(Type.Boolean()),
 });
 export type NodeBackupView = Static<typeof NodeBackupView>;
 export const NodeBackupList = Type.Array(NodeBackupView);
+
+/** A backup checked against what was recorded when it was written (POST …/verify). */
+export const BackupVerdict = Type.Object({
+  ok: Type.Boolean(),
+  /** Why it failed (size, SHA-256, or the archive cannot be read). */
+  reason: Type.Optional(Type.String()),
+});
+export type BackupVerdict = Static<typeof BackupVerdict>;
+
+const keepCount = Type.Integer({ minimum: 0, maximum: 10_000 });
+
+/**
+ * A server's backup policy (GET/PUT …/backup-policy): keep the newest
+ * `keepLast`, one a day for `keepDaily` days, a week for `keepWeekly` weeks,
+ * a month for `keepMonthly` months, at most `maxTotalBytes` in all (0: no
+ * bound); all zeros keep everything. Pinned backups are never pruned.
+ */
+export const BackupPolicy = Type.Object({
+  keepLast: keepCount,
+  keepDaily: keepCount,
+  keepWeekly: keepCount,
+  keepMonthly: keepCount,
+  maxTotalBytes: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+});
+export type BackupPolicy = Static<typeof BackupPolicy>;
+
+/** A folder's children inside a backup (GET …/files?path=), read from the archive as it streams. */
+export const BackupEntryList = Type.Array(
+  Type.Object({
+    name: Type.String(),
+    type: Type.Union([Type.Literal("file"), Type.Literal("directory"), Type.Literal("symlink")]),
+    size: Type.Integer(),
+  }),
+);
+export type BackupEntryList = Static<typeof BackupEntryList>;
+
+/** `?fileName=&path=`: a folder inside a backup, root-relative ("" the root), without `..`. */
+export const BackupFolderQuery = Type.Object({
+  fileName: Type.String({ minLength: 1, maxLength: 100 }),
+  path: Type.Optional(Type.String({ maxLength: 4096 })),
+});
+
+/** What applying a policy removed: file names. */
+export const PrunedList = Type.Array(Type.String());
+
+/** PUT …/backup/pin?fileName=: pinned backups are never pruned. */
+export const BackupPinBody = Type.Object({ pinned: Type.Boolean() });
 
 /** `?fileName=`: the backup a call is about (the node checks it against backupFileNamePattern). */
 export const BackupFileQuery = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -74,20 +129,30 @@ export interface NodeBackups {
    */
   setTarget(target: S3BackupTarget | null): Promise<void>;
   /**
-   * Starts writing a tar.gz of a stopped, idle server's folder in the
-   * background; resolves once it is under way. Refused while the server runs
-   * (400 ErrBackupServerRunning) or is busy (409 ErrBackupInProgress).
+   * Starts writing a tar.gz of a server's folder in the background (a
+   * running one's around its template's hooks); resolves once it is under
+   * way. Refused while the server is busy (409 ErrBackupInProgress).
    */
   create(serverId: string, fileName: string): Promise<void>;
   /** Every backup the node holds for the server: being written, finished or failed. */
   list(serverId: string): Promise<NodeBackupView[]>;
   /**
-   * Replaces the server's files with the backup's, all or nothing; resolves
-   * when done. Refused like create.
+   * Replaces the server's files with the backup's, all or nothing, after
+   * stopping it when it runs; resolves when done. Refused like create.
    */
   restore(serverId: string, fileName: string): Promise<void>;
   /** Removes a backup file (a missing one is not an error); refused while it is being written. */
   delete(serverId: string, fileName: string): Promise<void>;
   /** A finished backup's bytes. */
   download(serverId: string, fileName: string): Promise<BackupBytes>;
+  /** Reads a finished backup through: its size, SHA-256 and archive against its facts. */
+  verify(serverId: string, fileName: string): Promise<BackupVerdict>;
+  /** A folder's children inside a finished backup, read as the archive streams (disk or bucket). */
+  files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList>;
+  /** Pins or unpins a finished backup (a pinned one is never pruned). */
+  pin(serverId: string, fileName: string, pinned: boolean): Promise<void>;
+  /** The server's backup policy, applied on the node after each backup whoever made it. */
+  policy(serverId: string): Promise<BackupPolicy>;
+  /** Keeps a new policy and applies it at once; answers the file names it removed. */
+  setPolicy(serverId: string, policy: BackupPolicy): Promise<string[]>;
 }

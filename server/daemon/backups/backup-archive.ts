@@ -1,3 +1,4 @@
+import type { Hash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable, Transform } from "node:stream";
@@ -6,6 +7,7 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { ApiError } from "../../errors.ts";
 import { type Sandbox, writeStreamOf } from "../sandbox/index.ts";
+import { countFiles, type Exclusions } from "./backup-exclusions.ts";
 
 /** Bytes read from a file at a time, and the gzip output's chunk. */
 const readChunk = 1024 * 1024;
@@ -28,6 +30,8 @@ export interface BackupProgress {
   read: number;
   /** Bytes of the archive written. */
   written: number;
+  /** Fed every byte of the archive as it leaves (a backup's SHA-256). */
+  digest?: Hash;
 }
 
 /** One thing in the server folder that goes into the archive. */
@@ -68,12 +72,12 @@ export async function writeBackupArchive(
   target: string,
   progress: BackupProgress,
   skipped: (place: string, why: string) => void,
-  options: { limit?: Transform; signal?: AbortSignal } = {},
+  options: { limit?: Transform; signal?: AbortSignal; exclusions?: Exclusions } = {},
 ): Promise<void> {
   const handle = await fs.promises.open(target, "wx", 0o600);
   try {
     await pipeline(
-      backupArchiveStream(sandbox, progress, skipped),
+      backupArchiveStream(sandbox, progress, skipped, options.exclusions),
       options.limit ?? new PassThrough(),
       writeStreamOf(handle),
       { signal: options.signal },
@@ -92,18 +96,23 @@ export function backupArchiveStream(
   sandbox: Sandbox,
   progress: BackupProgress,
   skipped: (place: string, why: string) => void,
+  exclusions?: Exclusions,
 ): Readable {
   const count = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       progress.written += chunk.length;
+      progress.digest?.update(chunk);
       done(null, chunk);
     },
   });
   // A few chunks read ahead, so files are opened and read while zlib compresses the last ones.
-  const source = Readable.from(gzipMembers(coalesce(tarBlocks(sandbox, progress, skipped), readChunk)), {
-    objectMode: false,
-    highWaterMark: 4 * readChunk,
-  });
+  const source = Readable.from(
+    gzipMembers(coalesce(tarBlocks(sandbox, progress, skipped, exclusions), readChunk)),
+    {
+      objectMode: false,
+      highWaterMark: 4 * readChunk,
+    },
+  );
   source.once("error", (error) => count.destroy(error));
   // A reader that gives up (a failed upload or write) ends the walk, which closes its open file.
   count.once("close", () => source.destroy());
@@ -115,11 +124,15 @@ const ignoreMissing = (error: unknown) => {
   throw error;
 };
 
-/** Walks a folder depth first, sorted; the folder itself is resolved through the sandbox. */
+/**
+ * Walks a folder depth first, sorted; the folder itself is resolved through the sandbox.
+ * What `exclusions` leaves out is counted there and not yielded.
+ */
 async function* members(
   sandbox: Sandbox,
   folder: string,
   skipped: (place: string, why: string) => void,
+  exclusions?: Exclusions,
 ): AsyncGenerator<Member> {
   const here = await sandbox.resolve(folder, { followFinal: false });
   // A folder removed while the walk ran is simply gone from the backup (not the root, though).
@@ -131,9 +144,13 @@ async function* members(
     const found = path.join(here.path, name);
     const stats = await fs.promises.lstat(found).catch(ignoreMissing);
     if (!stats) continue;
+    if (exclusions?.excludes(place, stats.isDirectory())) {
+      exclusions.leftOut += stats.isDirectory() ? await countFiles(found) : 1;
+      continue;
+    }
     if (stats.isDirectory()) {
       yield { place, path: found, kind: "directory", stats };
-      yield* members(sandbox, place, skipped);
+      yield* members(sandbox, place, skipped, exclusions);
     } else if (stats.isFile()) {
       yield { place, path: found, kind: "file", stats };
     } else if (stats.isSymbolicLink()) {
@@ -170,8 +187,9 @@ async function* tarBlocks(
   sandbox: Sandbox,
   progress: BackupProgress,
   skipped: (place: string, why: string) => void,
+  exclusions?: Exclusions,
 ): AsyncGenerator<Buffer> {
-  yield* tarEntries(sandbox, progress, skipped);
+  yield* tarEntries(sandbox, progress, skipped, "", exclusions);
   yield Buffer.alloc(1024);
 }
 
@@ -184,10 +202,11 @@ export async function* tarEntries(
   progress: BackupProgress,
   skipped: (place: string, why: string) => void,
   prefix = "",
+  exclusions?: Exclusions,
 ): AsyncGenerator<Buffer> {
   // tar (its header writer) loads with the first backup, not at start (issue 12).
   const tar: Tar = await import("tar");
-  for await (const member of members(sandbox, "", skipped)) {
+  for await (const member of members(sandbox, "", skipped, exclusions)) {
     if (member.kind !== "file") {
       yield* headerBlocks(tar, member, member.stats, 0, prefix);
       continue;

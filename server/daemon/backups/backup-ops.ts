@@ -1,8 +1,12 @@
+import { createHash } from "node:crypto";
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import {
   type BackupBytes,
+  type BackupEntryList,
+  type BackupPolicy,
+  type BackupVerdict,
   backupFileNamePattern,
   type NodeBackups,
   type NodeBackupView,
@@ -10,51 +14,27 @@ import {
 } from "../../contract/node/backup-wire.ts";
 import { ApiError } from "../../errors.ts";
 import { privateFileMode } from "../../secrets/private-files.ts";
-import type { ServerInstance } from "../runtime/instance.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./backup-archive.ts";
+import { backupExclusions, type Exclusions } from "./backup-exclusions.ts";
+import { type BackupFacts, factsSuffix, readFacts, writeFacts } from "./backup-facts.ts";
+import { BackupKeeping } from "./backup-keeping.ts";
+import { listBackupFolder, verifyBackup } from "./backup-read.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
+import {
+  backupPlace,
+  checkFileName,
+  exists,
+  factsView,
+  failedSuffix,
+  partSuffix,
+  refuseWhileBusy,
+  stillWriting,
+  taskSuffix,
+} from "./backup-rules.ts";
 import { failureReason } from "./failure-reason.ts";
+import { aroundHooks, hasHooks } from "./running-backup.ts";
 import { S3Backups } from "./s3-target.ts";
-
-const partSuffix = ".part";
-const failedSuffix = ".failed";
-/** Beside a backup a task made: the task's name. */
-const taskSuffix = ".task";
-
-const badName = () =>
-  new ApiError(400, "ErrBackupNameInvalid", "a backup file name is a UUID followed by .tar.gz");
-const stillWriting = () => new ApiError(409, "ErrBackupInProgress", "this backup is still being written");
-
-function checkFileName(fileName: string): string {
-  if (!backupFileNamePattern.test(fileName)) throw badName();
-  return fileName;
-}
-
-/**
- * Backup and restore share the reference's idle check (§5.2): a running
- * server is refused with 400 ErrBackupServerRunning, one that installs,
- * backs up or restores with 409 ErrBackupInProgress.
- */
-function refuseUnlessIdle(instance: ServerInstance): void {
-  const { running, installing } = instance.status();
-  if (running || instance.busy === "starting") {
-    throw new ApiError(400, "ErrBackupServerRunning", "stop the server before a backup or restore");
-  }
-  if (installing || instance.busy) {
-    throw new ApiError(
-      409,
-      "ErrBackupInProgress",
-      "a backup, restore or install of this server is in progress",
-    );
-  }
-}
-
-const exists = (file: string) =>
-  fs.stat(file).then(
-    () => true,
-    () => false,
-  );
 
 /**
  * Backups of this node's servers: `<backups>/<serverId>/<uuid>.tar.gz`. A
@@ -78,6 +58,8 @@ export class BackupOps implements NodeBackups {
 
   /** Where new backups go when set; undefined: the node's own disk. */
   private s3?: S3Backups;
+  /** Pins and the policy: what is kept. */
+  private readonly keeping = new BackupKeeping(this, (serverId) => this.folder(serverId));
 
   constructor(
     readonly store: ServerStore,
@@ -123,7 +105,7 @@ export class BackupOps implements NodeBackups {
   async begin(serverId: string, fileName: string, task?: string): Promise<{ done: Promise<void> }> {
     const name = checkFileName(fileName);
     const server = this.store.get(serverId);
-    refuseUnlessIdle(server.instance);
+    refuseWhileBusy(server.instance);
     const s3 = this.s3;
     // An unreachable target refuses the backup before anything is written or recorded.
     await s3?.check();
@@ -144,34 +126,59 @@ export class BackupOps implements NodeBackups {
     // From here on nothing waits until the server is marked busy, so two
     // creates at once cannot both pass the check.
     try {
-      refuseUnlessIdle(server.instance);
+      refuseWhileBusy(server.instance);
     } catch (error) {
       budget?.end(false);
       throw error;
     }
-    const progress: BackupProgress = { read: 0, written: 0 };
+    const progress: BackupProgress = { read: 0, written: 0, digest: createHash("sha256") };
     this.writing.set(key, progress);
     const { instance } = server;
+    const hooks = server.definition.backup;
+    const running = instance.status().running;
+    const hooked = running && hasHooks(hooks);
     instance.notice("backingUp");
-    const work = instance.whileBusy("backup", async () => {
+    const facts = (): BackupFacts => ({
+      sha256: progress.digest?.digest("hex") ?? "",
+      size: progress.written,
+      whileRunning: running && !hooked,
+      leftOut: exclusions?.leftOut ?? 0,
+      pinned: false,
+      finishedAt: Date.now(),
+    });
+    let exclusions: Exclusions | undefined;
+    const archive = async () => {
       const skipped = (place: string, why: string) =>
         instance.notice("backupLeftOut", { place, reason: why });
+      exclusions = await backupExclusions(server.sandbox, hooks?.exclude);
       if (s3) {
-        await s3.upload(serverId, name, backupArchiveStream(server.sandbox, progress, skipped));
+        await s3.upload(serverId, name, backupArchiveStream(server.sandbox, progress, skipped, exclusions));
+        await writeFacts(target, facts());
         return;
       }
       const part = target + partSuffix;
       try {
-        await writeBackupArchive(server.sandbox, part, progress, skipped, { limit: budget?.limiter() });
+        await writeBackupArchive(server.sandbox, part, progress, skipped, {
+          limit: budget?.limiter(),
+          exclusions,
+        });
+        // The facts first: a backup is never listed without them.
+        await writeFacts(target, facts());
         await fs.rename(part, target);
         kept = true;
       } catch (error) {
         await fs.rm(part, { force: true });
+        await fs.rm(target + factsSuffix, { force: true });
         throw error;
       } finally {
         budget?.end(kept);
       }
-    });
+    };
+    const work = instance.whileBusy(
+      "backup",
+      () => (hooked && hooks ? aroundHooks(instance, hooks, archive) : archive()),
+      { running: true },
+    );
     const done = work
       .then(
         () => instance.notice("backupDone"),
@@ -195,7 +202,14 @@ export class BackupOps implements NodeBackups {
         },
       )
       // Only once the outcome is on disk, so a status answer never finds neither.
-      .finally(() => this.writing.delete(key));
+      .finally(() => this.writing.delete(key))
+      // Whoever made it (a user, the API, a task), the policy is applied here, on the node, once it is listed as ready.
+      .then(() =>
+        this.keeping.prune(serverId).then(
+          () => {},
+          () => {},
+        ),
+      );
     done.catch(() => {});
     return { done };
   }
@@ -226,11 +240,14 @@ export class BackupOps implements NodeBackups {
         const stats = await fs.stat(file).catch(() => undefined);
         const task = await taskOf(entry);
         if (stats) {
+          const facts = await readFacts(file);
           ready.set(entry, {
             fileName: entry,
             state: "ready",
             size: stats.size,
-            ...(task !== undefined ? { task, createdAt: Math.round(stats.mtimeMs) } : {}),
+            createdAt: facts?.finishedAt || Math.round(stats.mtimeMs),
+            ...(task !== undefined ? { task } : {}),
+            ...factsView(facts),
           });
         }
       } else if (
@@ -256,11 +273,14 @@ export class BackupOps implements NodeBackups {
     }
     for (const found of this.s3 ? await this.s3.list(serverId) : []) {
       const task = await taskOf(found.fileName);
+      const facts = await readFacts(path.join(folder, found.fileName));
       ready.set(found.fileName, {
         fileName: found.fileName,
         state: "ready",
         size: found.size,
-        ...(task !== undefined ? { task, createdAt: found.createdAt } : {}),
+        createdAt: facts?.finishedAt || found.createdAt,
+        ...(task !== undefined ? { task } : {}),
+        ...factsView(facts),
       });
     }
     const views = new Map<string, NodeBackupView>([...failed, ...ready]);
@@ -273,10 +293,13 @@ export class BackupOps implements NodeBackups {
   async restore(serverId: string, fileName: string): Promise<void> {
     const name = checkFileName(fileName);
     const server = this.store.get(serverId);
-    refuseUnlessIdle(server.instance);
+    refuseWhileBusy(server.instance);
     const source = await this.source(serverId, name);
-    refuseUnlessIdle(server.instance);
+    refuseWhileBusy(server.instance);
     const { instance } = server;
+    // The reference refuses a running server; here it is stopped first (the UI's confirmation says so).
+    if (instance.status().running) await instance.stop(true);
+    refuseWhileBusy(instance);
     this.restoring.set(serverId, name);
     try {
       await instance.whileBusy("restore", async () => {
@@ -315,6 +338,7 @@ export class BackupOps implements NodeBackups {
     await fs.rm(target, { force: true });
     await fs.rm(target + failedSuffix, { force: true });
     await fs.rm(target + taskSuffix, { force: true });
+    await fs.rm(target + factsSuffix, { force: true });
     // Backups count toward the disk limit: the room they leave is seen at once.
     this.store.get(serverId).disk.forget();
   }
@@ -337,6 +361,51 @@ export class BackupOps implements NodeBackups {
       await handle.close();
       throw error;
     }
+  }
+
+  async verify(serverId: string, fileName: string): Promise<BackupVerdict> {
+    const name = checkFileName(fileName);
+    this.store.get(serverId);
+    if (this.writing.has(`${serverId}/${name}`)) throw stillWriting();
+    const source = await this.source(serverId, name);
+    const facts = await readFacts(path.join(this.folder(serverId), name));
+    return verifyBackup(
+      async () =>
+        typeof source === "string"
+          ? fsSync.createReadStream(source, { highWaterMark: 256 * 1024 })
+          : (await source()).body,
+      facts,
+    );
+  }
+
+  async files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList> {
+    const name = checkFileName(fileName);
+    this.store.get(serverId);
+    if (this.writing.has(`${serverId}/${name}`)) throw stillWriting();
+    const source = await this.source(serverId, name);
+    const stream =
+      typeof source === "string"
+        ? fsSync.createReadStream(source, { highWaterMark: 256 * 1024 })
+        : (await source()).body;
+    try {
+      return await listBackupFolder(stream, backupPlace(folder));
+    } finally {
+      stream.destroy();
+    }
+  }
+
+  pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {
+    return this.keeping.pin(serverId, checkFileName(fileName), pinned);
+  }
+
+  policy(serverId: string): Promise<BackupPolicy> {
+    this.store.get(serverId);
+    return this.keeping.policy(serverId);
+  }
+
+  setPolicy(serverId: string, policy: BackupPolicy): Promise<string[]> {
+    this.store.get(serverId);
+    return this.keeping.setPolicy(serverId, policy);
   }
 
   /**

@@ -1,6 +1,12 @@
 import {
+  BackupEntryList,
+  BackupFolderQuery,
+  BackupPinBody,
+  BackupPolicy,
+  BackupVerdict,
   BackupFileQuery as ByFile,
   NodeBackupList,
+  PrunedList,
   BackupTargetBody as TargetBody,
 } from "../../contract/node/backup-wire.ts";
 import { NodeServerParams as Id } from "../../contract/node/server-wire.ts";
@@ -37,6 +43,25 @@ export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
     await ops.delete(request.params.id, request.query.fileName);
     return reply.status(204).send();
   });
+
+  api.post(`${base}/verify`, { params: Id, query: ByFile, answer: BackupVerdict }, (request) =>
+    ops.verify(request.params.id, request.query.fileName),
+  );
+
+  api.get(`${base}/files`, { params: Id, query: BackupFolderQuery, answer: BackupEntryList }, (request) =>
+    ops.files(request.params.id, request.query.fileName, request.query.path ?? ""),
+  );
+
+  api.put(`${base}/pin`, { params: Id, query: ByFile, body: BackupPinBody }, async (request, reply) => {
+    await ops.pin(request.params.id, request.query.fileName, request.body.pinned);
+    return reply.status(204).send();
+  });
+
+  api.get(`${base}-policy`, { params: Id, answer: BackupPolicy }, (request) => ops.policy(request.params.id));
+
+  api.put(`${base}-policy`, { params: Id, body: BackupPolicy, answer: PrunedList }, (request) =>
+    ops.setPolicy(request.params.id, request.body),
+  );
 
   api.get(`${base}/download`, { params: Id, query: ByFile }, async (request, reply) => {
     const { size, body } = await ops.download(request.params.id, request.query.fileName);

@@ -205,9 +205,16 @@ export class ServerInstance {
     }
   }
 
-  /** Holds the server idle while `work` runs (backup, restore); start and install are refused meanwhile. */
-  async whileBusy<T>(reason: string, work: () => Promise<T>): Promise<T> {
-    this.assertIdle();
+  /**
+   * Holds the server idle while `work` runs (backup, restore); start and install are refused meanwhile.
+   * `running`: the work may run beside the process (a backup of a running server), which may still be stopped.
+   */
+  async whileBusy<T>(
+    reason: string,
+    work: () => Promise<T>,
+    options: { running?: boolean } = {},
+  ): Promise<T> {
+    this.assertIdle(options.running);
     this.busyReason = reason;
     try {
       return await work();
@@ -232,11 +239,11 @@ export class ServerInstance {
     await this.stop(true);
   }
 
-  private assertIdle(): void {
+  private assertIdle(mayRun = false): void {
     if (this.busyReason === "backup" || this.busyReason === "restore") {
       throw new ApiError(409, "ErrBackupInProgress", "a backup or restore is in progress");
     }
-    if (this.process?.running || this.installing || this.busyReason) throw running();
+    if ((this.process?.running && !mayRun) || this.installing || this.busyReason) throw running();
   }
 
   private async exited(group: ServerProcess, plan: RunPlan, result: ExitResult): Promise<void> {

@@ -20,6 +20,7 @@ import { databases } from "./0024-databases.ts";
 import { allocations } from "./0025-allocations.ts";
 import { rolesAndPresets } from "./0026-roles-and-presets.ts";
 import { imports } from "./0028-imports.ts";
+import { backupFacts } from "./0029-backup-facts.ts";
 
 /**
  * One set of migrations for SQLite and PostgreSQL, one file each, in the order they run. The
@@ -48,6 +49,7 @@ export function migrations(dialect: Dialect): MigrationProvider {
     "0025_allocations": allocations(dialect),
     "0026_roles_and_presets": rolesAndPresets(dialect),
     "0028_imports": imports,
+    "0029_backup_facts": backupFacts,
   };
   return { getMigrations: async () => list };
 }

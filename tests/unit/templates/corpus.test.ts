@@ -178,7 +178,10 @@ function withoutExtensions(document: {
   run: { workingDirectory?: string };
   query?: { type?: string };
   players?: unknown;
+  backup?: unknown;
 }): void {
+  // backup: Outpost's hooks and exclusions around a backup (issue 38).
+  delete document.backup;
   // run.workingDirectory: v2 templates use it and the Go struct has it.
   delete document.run.workingDirectory;
   // query: the schema knows only minecraft; we query every type gamedig does.

@@ -8,17 +8,20 @@ import {
   createBackup,
   deleteBackup,
   listBackups,
+  pinBackup,
   restoreBackup,
+  verifyBackup,
 } from "../../../api/backups";
 import { usePolling } from "../../../app/usePolling";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
 import { TextField } from "../../../components/TextField";
-import { toastSuccess } from "../../../components/toastStore";
+import { toastError, toastSuccess } from "../../../components/toastStore";
 import { intlLocale } from "../../../i18n/locales";
 import { formatBytes, formatDateTime } from "../format";
 import type { SectionProps } from "../sectionProps";
 import { defaultBackupName } from "./backupName";
+import { PolicyForm } from "./PolicyForm";
 import "../../../components/controls.css";
 import "./backups.css";
 
@@ -92,7 +95,7 @@ function CreateForm({ serverId, onCreated }: { serverId: string; onCreated: () =
 /** Backups (spec §2.3): list, create with progress, download, restore and delete, each by scope. */
 export default function BackupsSection({ server, can, active }: SectionProps) {
   const [backups, setBackups] = useState<Backup[]>();
-  const [working, setWorking] = useState<{ id: number; action: "restore" | "delete" }>();
+  const [working, setWorking] = useState<{ id: number; action: "restore" | "delete" | "verify" | "pin" }>();
   const locale = intlLocale(i18n.locale);
   const id = server.id;
 
@@ -107,7 +110,7 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
   const restore = async (backup: Backup) => {
     const yes = await confirmAsync({
       title: t`Restore ${backup.name}?`,
-      body: t`The server's current files are replaced by the ones in this backup. Files made or changed since then are lost.`,
+      body: `${t`The server's current files are replaced by the ones in this backup. Files made or changed since then are lost.`} ${t`A running server is stopped first.`}`,
       confirm: { text: t`Restore`, color: "error" },
       cancel: { color: "neutral" },
     });
@@ -121,6 +124,32 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
     } finally {
       setWorking(undefined);
     }
+  };
+
+  const verify = async (backup: Backup) => {
+    setWorking({ id: backup.id, action: "verify" });
+    try {
+      const verdict = await verifyBackup(id, backup.id);
+      if (verdict.ok) toastSuccess(t`The backup is intact`);
+      else toastError(t`Verification failed: ${verdict.reason ?? ""}`);
+    } catch {
+      // the global handler said why
+    } finally {
+      setWorking(undefined);
+    }
+    await load().catch(() => {});
+  };
+
+  const pin = async (backup: Backup) => {
+    setWorking({ id: backup.id, action: "pin" });
+    try {
+      await pinBackup(id, backup.id, !backup.pinned);
+    } catch {
+      // the global handler said why
+    } finally {
+      setWorking(undefined);
+    }
+    await load().catch(() => {});
   };
 
   const remove = async (backup: Backup) => {
@@ -147,6 +176,9 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
     <div className="bk-section" data-testid="backups">
       {active && writing && <Poll run={load} />}
       {can("server.backup.create") && <CreateForm serverId={id} onCreated={load} />}
+      {can("server.backup.view") && active && (
+        <PolicyForm serverId={id} editable={can("server.backup.delete")} onSaved={load} />
+      )}
       {!backups ? (
         <Spinner />
       ) : backups.length === 0 ? (
@@ -168,7 +200,28 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
                   <p className="muted small bk-meta">
                     <time dateTime={backup.createdAt}>{formatDateTime(backup.createdAt, locale)}</time>
                     {ready && <span>{formatBytes(backup.size, locale)}</span>}
+                    {backup.pinned && (
+                      <span className="tag bk-pinned" data-testid="backup-pinned">
+                        <Trans>Pinned</Trans>
+                      </span>
+                    )}
+                    {backup.whileRunning && (
+                      <span className="tag bk-while-running" data-testid="backup-while-running">
+                        <Trans>Taken while running</Trans>
+                      </span>
+                    )}
+                    {!!backup.leftOut && <span>{t`Files left out: ${backup.leftOut}`}</span>}
                   </p>
+                  {backup.lastVerification && (
+                    <p
+                      className={`small ${backup.lastVerification.ok ? "muted" : "bk-error"}`}
+                      data-testid="backup-verification"
+                    >
+                      {backup.lastVerification.ok
+                        ? t`Verified ${formatDateTime(backup.lastVerification.at, locale)}`
+                        : t`Verification failed: ${backup.lastVerification.reason ?? ""}`}
+                    </p>
+                  )}
                   {backup.state === "creating" && (
                     <div className="bk-progress-row">
                       <div
@@ -201,6 +254,28 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
                     >
                       <Trans>Download</Trans>
                     </a>
+                  )}
+                  {ready && (
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-small"
+                      disabled={!!working}
+                      onClick={() => void verify(backup)}
+                      data-testid="backup-verify"
+                    >
+                      <Trans>Verify</Trans>
+                    </button>
+                  )}
+                  {ready && can("server.backup.delete") && (
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-small"
+                      disabled={!!working}
+                      onClick={() => void pin(backup)}
+                      data-testid="backup-pin"
+                    >
+                      {backup.pinned ? <Trans>Unpin</Trans> : <Trans>Pin</Trans>}
+                    </button>
                   )}
                   {ready && can("server.backup.restore") && (
                     <button
