@@ -1,6 +1,16 @@
 import { echoDefinition } from "../support/echo-template.ts";
 import { expect, test } from "./fixtures.ts";
-import { admin, adminApi, deviceContext, login, snap, tr, unique, visitAsAdmin } from "./helpers.ts";
+import {
+  admin,
+  adminApi,
+  deviceContext,
+  login,
+  registerUser,
+  snap,
+  tr,
+  unique,
+  visitAsAdmin,
+} from "./helpers.ts";
 
 test("an administrator reads, filters, searches and exports the activity log; a server and the account show theirs", async ({
   page,
@@ -122,8 +132,11 @@ for (const [locale, catalog] of [
         200,
       );
       expect((await api.put(`/api/servers/${id}/name/${name}`)).status).toBe(204);
+      // Granted to a user of its own: changing the administrator's rights would end their open
+      // sockets in other specs running beside this one.
+      const grantee = await registerUser(baseURL!, "actgrant");
       const grant = (scopes: string[]) =>
-        api.put(`/api/servers/${id}/user/${encodeURIComponent(admin.email)}`, { scopes });
+        api.put(`/api/servers/${id}/user/${encodeURIComponent(grantee.email)}`, { scopes });
       expect((await grant(["server.view", "server.start"])).status).toBe(204);
       expect((await grant(["server.view", "server.stop", "server.console"])).status).toBe(204);
 

@@ -67,8 +67,8 @@ test("the admin shares a server: grants a user, invites an address, and makes an
   const picker = add.getByTestId("add-user-scopes");
   const count = picker.getByTestId("scope-count");
   await expect(count).toHaveText(new RegExp(`^Chosen: ${preset("operator").length} of \\d+$`));
-  await expect(picker.getByLabel("See the server")).toBeChecked();
-  await expect(picker.getByLabel("See the server")).toBeDisabled();
+  await expect(picker.getByLabel("See the server", { exact: true })).toBeChecked();
+  await expect(picker.getByLabel("See the server", { exact: true })).toBeDisabled();
   await expect(picker.getByLabel("Read the console")).toBeChecked();
   await expect(picker.getByLabel("Start", { exact: true })).toBeChecked();
   await expect(picker.getByLabel("Kill")).not.toBeChecked();
