@@ -1,6 +1,7 @@
 import { eggGameType } from "./egg-game.ts";
 import { readRules } from "./egg-rules.ts";
 import { convertStartup, serverValueNames } from "./egg-startup.ts";
+import { eggMods } from "./mods.ts";
 import { childPath, isObject, jsonType, type Problem } from "./problems.ts";
 import type { EggConfigFile, EggConfigParser, EggExtras, EggRule, Variable } from "./types.ts";
 
@@ -121,6 +122,8 @@ export function convertEgg(input: unknown): EggConversion {
     requirements: {},
     egg: extras,
   };
+  const mods = eggMods(text(egg.name), Object.keys(data));
+  if (mods) document.mods = mods;
   return { ok: problems.length === 0, document, problems, changes };
 }
 

@@ -11,6 +11,7 @@ import {
   requireField,
 } from "./fields.ts";
 import { parseLimits } from "./limits.ts";
+import { parseMods } from "./mods.ts";
 import { parseOperations } from "./parse-operations.ts";
 import { parseExecution } from "./parse-run.ts";
 import { childPath, isObject, jsonType, type Problem, type Problems } from "./problems.ts";
@@ -52,6 +53,7 @@ export function parseTemplate(input: unknown): ParseResult {
       ),
       stats: parseKind(input.stats, "stats", ["", "jcmd"] as const, problems),
       query: parseQuery(input.query, problems),
+      mods: parseMods(input.mods, "mods", problems),
       limits: parseLimits(input.limits, "limits", problems),
       egg: parseEggExtras(input.egg, "egg", problems),
     },

@@ -1,3 +1,4 @@
+import type { ModsConfig } from "./mods.ts";
 import type { Operation } from "./operation-kinds.ts";
 
 /**
@@ -129,6 +130,8 @@ export interface Template {
   stats?: { type: "" | "jcmd" };
   /** "" (none), "minecraft", or another query protocol by its gamedig name. */
   query?: { type: string };
+  /** What mods or plugins the server takes, and where (mods.ts); an Outpost addition. */
+  mods?: ModsConfig;
   /** Resources the server may use; an Outpost addition, set by administrators only. */
   limits?: ServerLimits;
   /** What an imported Pterodactyl / Pelican egg needs beyond v3; an Outpost addition (egg.ts). */
