@@ -24,6 +24,9 @@ describe("panel settings", () => {
       "panel.settings.masterUrl": panel().url,
       "panel.registrationEnabled": false,
       "panel.activity.retentionDays": "90",
+      "panel.mods.modrinthUrl": "https://api.modrinth.com",
+      "panel.mods.hangarUrl": "https://hangar.papermc.io",
+      "panel.mods.curseforgeUrl": "https://api.curseforge.com",
     };
     expect(settingKeys).toEqual(expect.arrayContaining(Object.keys(defaults)));
     for (const key of settingKeys) {
