@@ -36,6 +36,7 @@ import { selfOtpRoutes } from "./api/self-otp.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverDatabaseRoutes } from "./api/server-databases.ts";
 import { serverLimitRoutes } from "./api/server-limits.ts";
+import { serverModRoutes } from "./api/server-mods.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
 import { serverRoutes } from "./api/servers.ts";
@@ -121,6 +122,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverLimitRoutes,
     databaseHostRoutes,
     serverDatabaseRoutes,
+    serverModRoutes,
     serverSocketRoutes,
     liveRoutes,
     fileRoutes,

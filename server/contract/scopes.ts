@@ -74,6 +74,8 @@ export const serverScopes = [
   "server.databases.create",
   "server.databases.delete",
   "server.databases.rotate",
+  "server.mods.view",
+  "server.mods.edit",
 ] as const;
 
 export type Scope = (typeof globalScopes)[number] | (typeof serverScopes)[number];

@@ -14,6 +14,7 @@ import { NodeEventLog } from "./events/node-event-log.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { HistoryOps } from "./history/history-ops.ts";
 import { LiveFeeds } from "./live/live-feeds.ts";
+import { ModOps } from "./mods/mod-ops.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import { detectCgroups, SwapGuard } from "./runtime/cgroups/index.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
@@ -85,6 +86,7 @@ export class DaemonEngine {
   readonly fileOps: FileOps;
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
+  readonly modOps: ModOps;
   readonly taskOps: TaskOps;
   readonly historyOps: HistoryOps;
   readonly transferOps: TransferOps;
@@ -140,6 +142,7 @@ export class DaemonEngine {
       path.join(options.dataDir, "backup-target.json"),
     );
     this.queryOps = new QueryOps(this.servers);
+    this.modOps = new ModOps(this.servers);
     this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, {
       ...defaultTaskRunOptions,
       ...options.tasks,

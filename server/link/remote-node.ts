@@ -6,6 +6,7 @@ import { RemoteBackups } from "./remote-backups.ts";
 import { RemoteEvents } from "./remote-events.ts";
 import { RemoteFiles } from "./remote-files.ts";
 import { RemoteHistory } from "./remote-history.ts";
+import { RemoteMods } from "./remote-mods.ts";
 import { RemoteQuery } from "./remote-query.ts";
 import { RemoteServers } from "./remote-servers.ts";
 import { RemoteSftp } from "./remote-sftp.ts";
@@ -21,6 +22,7 @@ export class RemoteNode implements NodeClient {
   readonly files: RemoteFiles;
   readonly backups: RemoteBackups;
   readonly query: RemoteQuery;
+  readonly mods: RemoteMods;
   readonly sftp: RemoteSftp;
   readonly tasks: RemoteTasks;
   readonly history: RemoteHistory;
@@ -36,6 +38,7 @@ export class RemoteNode implements NodeClient {
     this.files = new RemoteFiles(this.http);
     this.backups = new RemoteBackups(this.http);
     this.query = new RemoteQuery(this.http);
+    this.mods = new RemoteMods(this.http);
     this.sftp = new RemoteSftp(this.http);
     this.tasks = new RemoteTasks(this.http);
     this.history = new RemoteHistory(this.http);

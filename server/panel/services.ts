@@ -13,6 +13,7 @@ import { LiveConnections } from "./live-connections.ts";
 import { LiveStatus } from "./live-status.ts";
 import { accountWideLimits, LoginThrottle, registrationLimits } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
+import { ServerMods } from "./mods/server-mods.ts";
 import { NodeActivityFeed } from "./node-activity.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
 import { AlertWatch } from "./notifications/alert-watch.ts";
@@ -69,6 +70,8 @@ export interface PanelServices {
   /** MySQL/MariaDB and PostgreSQL hosts, and the databases servers hold on them (issue 36). */
   databaseHosts: DatabaseHosts;
   serverDatabases: ServerDatabases;
+  /** Mods and plugins of servers whose template names them (issue 37). */
+  serverMods: ServerMods;
   /** Moving servers between nodes. */
   transfers: ServerTransfers;
   templates: TemplateRepos;
@@ -211,6 +214,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     serverLimits,
     databaseHosts,
     serverDatabases,
+    serverMods: new ServerMods(servers, settings),
     transfers: new ServerTransfers(db, permissions, nodes, settings, live, warn),
     templates,
     sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),
