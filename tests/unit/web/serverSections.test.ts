@@ -17,6 +17,7 @@ describe("server sections table", () => {
       "files",
       "backups",
       "databases",
+      "mods",
       "tasks",
       "clients",
       "query",
@@ -38,6 +39,7 @@ describe("server sections table", () => {
     expect(ids(["server.definition.view"])).toEqual(["admin"]);
     expect(ids(["server.delete"])).toEqual(["admin"]);
     expect(ids(["server.databases.view"])).toEqual(["databases"]);
+    expect(ids(["server.mods.view"])).toEqual(["mods"]);
     // SFTP signs in only with files.view too.
     expect(ids(["server.sftp"])).toEqual([]);
     expect(ids(["server.sftp", "server.files.view"])).toEqual(["sftp", "files"]);
