@@ -6,7 +6,8 @@
 // - node_modules/ with only the packages the built panel imports (dist-server/imported-packages.json,
 //   written by scripts/build-server.mjs) and what those depend on, copied from this checkout's
 //   node_modules with their native parts as they were built here (better-sqlite3, argon2, ssh2);
-// - what the server reads at run time: starter templates and their texts (locales/*/starter-templates.json);
+// - what the server reads at run time: starter templates and their texts (locales/*/starter-templates.json),
+//   and the alerts' texts (locales/*/alerts.json);
 // - bin/outpost, a systemd unit and an install script (deploy/release/).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -44,15 +45,14 @@ for (const part of [
   "starter-templates",
   "LICENSE",
   "README.md",
+  "docs",
   "CHANGELOG.md",
 ])
   copy(part);
 for (const locale of fs.readdirSync(path.join(root, "locales"), { withFileTypes: true }))
-  if (
-    locale.isDirectory() &&
-    fs.existsSync(path.join(root, "locales", locale.name, "starter-templates.json"))
-  )
-    copy(path.join("locales", locale.name, "starter-templates.json"));
+  for (const file of ["starter-templates.json", "alerts.json"])
+    if (locale.isDirectory() && fs.existsSync(path.join(root, "locales", locale.name, file)))
+      copy(path.join("locales", locale.name, file));
 
 // package.json as the built server reads it (its version; "type": "module" for bin/outpost.mjs).
 fs.writeFileSync(

@@ -1,12 +1,13 @@
 // npm run i18n:check — fails when a catalog is stale (the code's messages differ from
 // locales/en_US) or when a locale present under locales/ has a message untranslated, left in
 // English, or malformed (placeholders, tags, plural cases); the same for the starter templates'
-// texts (locales/<locale>/starter-templates.json). A locale exists once its folder does;
+// texts (locales/<locale>/starter-templates.json) and the alerts' (locales/<locale>/alerts.json). A locale exists once its folder does;
 // translators add one complete (scripts/i18n/README.md).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ALL_LOCALES } from "../../src/i18n/locales.ts";
+import { alertTextProblems } from "./alert-texts.ts";
 import {
   bcp47,
   CATALOGS,
@@ -48,6 +49,20 @@ try {
   for (const [path, text] of saved) writeFileSync(path, text);
 }
 
+// Entries run together (a msgid right under the previous entry's msgstr, as a union merge of two
+// branches' catalogs leaves them) read as one here but lose their translations at the next extract.
+for (const locale of locales)
+  for (const catalog of CATALOGS) {
+    const lines = readFileSync(catalogPath(locale, catalog), "utf8").split("\n");
+    const at = lines.findIndex(
+      (line, i) => line.startsWith("msgid ") && /^(msgstr|")/.test(lines[i - 1] ?? ""),
+    );
+    if (at >= 0)
+      failures.push(
+        `locales/${locale}/${catalog}.po:${at + 1}: two entries run together (a merge's leftover): split them`,
+      );
+  }
+
 for (const locale of locales) {
   if (!ALL_LOCALES.includes(locale)) failures.push(`locales/${locale}: not a locale of spec §9`);
   if (locale === SOURCE) continue;
@@ -75,6 +90,7 @@ for (const locale of locales) {
     }
   }
   problems.push(...starterTextProblems(join(ROOT, "locales"), join(ROOT, "starter-templates"), locale));
+  problems.push(...alertTextProblems(join(ROOT, "locales"), locale));
   if (problems.length) {
     failures.push(
       `${locale}: ${problems.length} problem(s) (node scripts/i18n/todo.mjs ${locale} lists them)`,

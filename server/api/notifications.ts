@@ -3,6 +3,7 @@ import {
   ChannelCreated,
   ChannelList,
   ChannelParams,
+  ChannelTestResult,
 } from "../contract/api/notifications.ts";
 import { errors } from "../errors.ts";
 import type { Principal } from "../panel/principal.ts";
@@ -40,6 +41,17 @@ export function notificationRoutes(app: Api, { services }: RouteContext): void {
     await channels.deleteAll(owner(requirePrincipal(request)).userId);
     return reply.status(204).send();
   });
+
+  api.post(
+    "/api/self/notifications/:id/test",
+    {
+      config: { access: "self.edit" },
+      schema: { params: ChannelParams, response: { 200: ChannelTestResult } },
+    },
+    async (request) => ({
+      outcome: await services.notifier.sendTest(owner(requirePrincipal(request)), request.params.id),
+    }),
+  );
 
   api.delete(
     "/api/self/notifications/:id",

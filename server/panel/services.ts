@@ -147,7 +147,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   servers.onDelete = (id) => serverDatabases.dropAll(id);
   const notificationChannels = new NotificationChannels(db, permissions, secrets);
   const vapid = new VapidKeys(db, secrets);
-  const notifier = new Notifier(db, permissions, notificationChannels, mailer, settings, vapid);
+  const notifier = new Notifier(db, permissions, notificationChannels, mailer, settings, vapid, shared);
   const notify = notifier.notify.bind(notifier);
   const alertWatch = new AlertWatch(
     db,

@@ -15,3 +15,6 @@ export interface ChannelBody {
 export const listChannels = () => get<ChannelView[]>("/api/self/notifications");
 export const createChannel = (body: ChannelBody) => post<ChannelCreated>("/api/self/notifications", body);
 export const deleteChannel = (id: number) => del<void>(`/api/self/notifications/${id}`);
+/** A test alert to one channel, sent now: what became of it. */
+export const testChannel = (id: number) =>
+  post<{ outcome: "sent" | "retry" | "failed" | "gone" }>(`/api/self/notifications/${id}/test`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PanelClient } from "../support/http-client.ts";
 import { usePanel } from "../support/test-panel.ts";
 
-/** GET /api/health: what a load balancer asks each panel (README "Scale out"). */
+/** GET /api/health: what a load balancer asks each panel (docs/scale-out.md). */
 describe("GET /api/health", () => {
   const panel = usePanel();
 

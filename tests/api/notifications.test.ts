@@ -6,7 +6,7 @@ import { echoDefinition } from "../support/echo-template.ts";
 import { expectError } from "../support/expect-api.ts";
 import { waitUntil } from "../support/poll.ts";
 import { addRemoteNode } from "../support/remote-node.ts";
-import { mailToInbox, SmtpInbox } from "../support/smtp-inbox.ts";
+import { headerText, mailToInbox, SmtpInbox } from "../support/smtp-inbox.ts";
 import { admin, adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 /** A real game process that crashes by itself: it starts, then exits with an error code. */
@@ -267,6 +267,95 @@ describe("alerts", () => {
     expect(told.headers["x-outpost-signature"]).toBe(hmac(hook.body.secret, told.body));
     expect(JSON.parse(told.body.toString())).toMatchObject({ event: "server.crashed", server: { id } });
     await api.delete(`/api/self/notifications/${hook.body.id}`);
+  });
+
+  it("tells each recipient in the language they chose: a German user gets a German e-mail (issue 41)", async () => {
+    const id = "a1e70016";
+    await create(id, crashing(1));
+    const grant = await api.put(`/api/servers/${id}/user/${encodeURIComponent("alerts@example.com")}`, {
+      scopes: ["server.view", "server.status"],
+    });
+    expect(grant.status, grant.text).toBe(204);
+    expect((await user.put("/api/userSettings/locale", { value: "de_DE" })).status).toBeLessThan(300);
+    const mailChannel = await user.post("/api/self/notifications", {
+      type: "email",
+      events: ["server.crashed"],
+      servers: [id],
+    });
+    expect(mailChannel.status, mailChannel.text).toBe(200);
+    // The administrator chose no language: the same crash reaches their hook in English.
+    const hook = await api.post("/api/self/notifications", {
+      type: "webhook",
+      events: ["server.crashed"],
+      servers: [id],
+      url: `${base}/english`,
+    });
+    expect(hook.status, hook.text).toBe(200);
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+
+    await waitUntil(async () => inbox.mails.some((m) => m.to.includes("alerts@example.com")), 10_000, 50);
+    const mail = inbox.mails.find((m) => m.to.includes("alerts@example.com"));
+    expect(headerText(mail?.headers.get("subject"))).toBe(`Outpost: alert ${id} ist abgestürzt`);
+    expect(mail?.parts.get("text/plain")).toContain(
+      `Der Server alert ${id} auf dem Knoten local wurde beendet, ohne dass dies angefordert wurde.`,
+    );
+    expect(mail?.parts.get("text/html")).toContain('<html lang="de-DE">');
+    const told = JSON.parse((await hooks.nth("/english", 1)).body.toString());
+    // Beside the text, the machine-readable fields stay as they are, with the text's language.
+    expect(told).toMatchObject({ event: "server.crashed", title: `alert ${id} crashed`, lang: "en_US" });
+    await user.delete(`/api/self/notifications/${mailChannel.body.id}`);
+    await api.delete(`/api/self/notifications/${hook.body.id}`);
+  });
+
+  it("sends a test alert to one's own channel now and says what became of it; no one else's, and not without end (issue 41)", async () => {
+    const hook = await api.post("/api/self/notifications", {
+      type: "webhook",
+      events: ["server.crashed"],
+      url: `${base}/tried`,
+    });
+    expect(hook.status, hook.text).toBe(200);
+    const tried = await api.post(`/api/self/notifications/${hook.body.id}/test`);
+    expect(tried.status, tried.text).toBe(200);
+    expect(tried.body).toEqual({ outcome: "sent" });
+    const got = await hooks.nth("/tried", 1);
+    expect(got.headers["x-outpost-event"]).toBe("test");
+    expect(got.headers["x-outpost-signature"]).toBe(hmac(hook.body.secret, got.body));
+    expect(JSON.parse(got.body.toString())).toMatchObject({
+      event: "test",
+      title: "Test alert from Outpost",
+    });
+
+    // The far end refusing is told as such, at once (no retries for a test).
+    hooks.answers.push(410);
+    expect((await api.post(`/api/self/notifications/${hook.body.id}/test`)).body).toEqual({
+      outcome: "failed",
+    });
+    // Another user's channel is not there for them; the activity log has the tries.
+    expectError(
+      await user.post(`/api/self/notifications/${hook.body.id}/test`),
+      404,
+      "ErrNotificationNotFound",
+    );
+    const log = await api.get("/api/self/activity?action=self.notification.test");
+    expect(log.body.activity.length).toBeGreaterThanOrEqual(2);
+    // At most five tries in ten minutes per user, whichever channel: then 429 with the wait.
+    for (let i = 0; i < 3; i++) await api.post(`/api/self/notifications/${hook.body.id}/test`);
+    const held = await api.post(`/api/self/notifications/${hook.body.id}/test`);
+    expectError(held, 429, "ErrTooManyAttempts");
+    expect(held.body.error.metadata.retryAfter).toBeGreaterThan(0);
+    await api.delete(`/api/self/notifications/${hook.body.id}`);
+  });
+
+  it("refuses an address on Discord's hosts that is not one of its webhooks", async () => {
+    const made = await api.post("/api/self/notifications", {
+      type: "webhook",
+      events: ["server.crashed"],
+      url: "https://discord.com/channels/123/456",
+    });
+    expectError(made, 400, "ErrNotificationInvalid", {
+      field: "url",
+      problem: "is not a Discord webhook address (https://discord.com/api/webhooks/…)",
+    });
   });
 
   it("tells a crash on a remote node, and a node that stops answering", async () => {

@@ -23,12 +23,10 @@ const admin = {
   password: "scale-admin-password-1",
 };
 
-/** The fenced `sh` blocks of the README's "Scale out" section, in order. */
-export function scaleOutCommands(readme: string): string[] {
-  const start = readme.indexOf("\n## Scale out");
-  const end = readme.indexOf("\n## ", start + 1);
-  if (start < 0 || end < 0) throw new Error('README.md has no "## Scale out" section');
-  const blocks = [...readme.slice(start, end).matchAll(/^( *)```sh\n([\s\S]*?)^\1```$/gm)];
+/** The fenced `sh` blocks of the scale-out guide (docs/scale-out.md), in order. */
+export function scaleOutCommands(guide: string): string[] {
+  if (!guide.startsWith("# Scale out")) throw new Error("docs/scale-out.md is not the scale-out guide");
+  const blocks = [...guide.matchAll(/^( *)```sh\n([\s\S]*?)^\1```$/gm)];
   // Steps are indented list items: their blocks are taken back to the margin.
   return blocks.map(([, indent, body]) =>
     body
@@ -39,7 +37,7 @@ export function scaleOutCommands(readme: string): string[] {
 }
 
 /**
- * README "Scale out", followed word for word: three panels on one PostgreSQL
+ * The scale-out guide (docs/scale-out.md), followed word for word: three panels on one PostgreSQL
  * database (a throw-away one in the suite's cluster) behind Debian's HAProxy
  * with deploy/haproxy.cfg. The section's first block (the operator's values)
  * is replaced by this run's; the others run as written, in a folder that
@@ -51,7 +49,7 @@ export function scaleOutCommands(readme: string): string[] {
  * acknowledged, while requests after the balancer noticed all succeed and a
  * console reopened through the balancer gets back what was printed meanwhile.
  */
-describe.runIf(onPostgres)("README scale-out: three panels behind HAProxy on one PostgreSQL", () => {
+describe.runIf(onPostgres)("the scale-out guide: three panels behind HAProxy on one PostgreSQL", () => {
   let work: string;
   let lb: string;
   let panels: string[];
@@ -85,7 +83,9 @@ describe.runIf(onPostgres)("README scale-out: three panels behind HAProxy on one
     lb = `http://127.0.0.1:${ports[0]}`;
     panels = ports.slice(1, 4).map((p) => `http://127.0.0.1:${p}`);
     stats = `http://127.0.0.1:${ports[4]}/stats;csv`;
-    const [values, ...steps] = scaleOutCommands(fs.readFileSync(path.join(repoRoot, "README.md"), "utf8"));
+    const [values, ...steps] = scaleOutCommands(
+      fs.readFileSync(path.join(repoRoot, "docs", "scale-out.md"), "utf8"),
+    );
     expect(values).toContain("export DATABASE_URL=");
     const ours = [
       `export DATABASE_URL=${databaseUrl}`,

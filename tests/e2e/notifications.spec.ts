@@ -19,6 +19,16 @@ test("the account page adds and removes webhook and e-mail channels; the secret 
   await expect(section).toBeVisible();
   await expect(section.getByTestId("no-channels")).toBeVisible();
 
+  // The Discord preset checks the address's shape as it is typed (issue 41).
+  await section.getByLabel("Discord").check();
+  await section.getByLabel("Webhook URL").fill("https://discord.com/channels/1/2");
+  await expect(section.getByText(/A Discord webhook address looks like/)).toBeVisible();
+  await expect(section.getByTestId("add-webhook")).toBeDisabled();
+  await section.getByLabel("Webhook URL").fill("https://discord.com/api/webhooks/123/abc-DEF");
+  await expect(section.getByText("Alerts arrive as Discord messages that mention no one.")).toBeVisible();
+  await expect(section.getByTestId("add-webhook")).toBeEnabled();
+  await section.getByLabel("Another service (signed JSON)").check();
+
   // Only the events chosen go with the new channel.
   await section.getByLabel("A sign-in from a new device").uncheck();
   await section.getByLabel("Webhook URL").fill("http://127.0.0.1:9/outpost-hook");
@@ -30,6 +40,11 @@ test("the account page adds and removes webhook and e-mail channels; the secret 
   await expect(channels.first()).toContainText("http://127.0.0.1:9/outpost-hook");
   await expect(channels.first()).toContainText("A server crashed");
   await expect(channels.first()).not.toContainText("A sign-in from a new device");
+  // Send test: nothing listens on port 9, so the panel says it was not delivered, and why.
+  await channels.first().getByTestId("test-channel").click();
+  await expect(channels.first().getByTestId("channel-tested")).toHaveText(
+    "Not delivered: the other end did not answer or was busy. Real alerts are tried again for a while.",
+  );
   const listed = (await api.get("/api/self/notifications")).body as { type: string; events: string[] }[];
   expect(listed.map((c) => c.type)).toEqual(["webhook", "email"]);
   expect(listed[0].events).not.toContain("account.newDevice");

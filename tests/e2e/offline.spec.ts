@@ -304,9 +304,12 @@ test("offline: a server's page shows what it last showed (name, console lines, i
   // The status its socket last delivered, with its time.
   await expect(page.locator(".lifecycle .status")).toHaveAttribute("data-status", "online");
   await expect(page.getByTestId("known-at")).toContainText("Last known at");
-  for (const action of ["start", "stop", "kill"]) {
+  // The actions of the state it was last known in (it ran: stop and kill, not start), disabled.
+  for (const action of ["stop", "kill"]) {
     await expect(page.getByTestId(`action-${action}`)).toBeDisabled();
+    await expect(page.getByTestId(`action-${action}`)).toHaveAttribute("title", "Not available offline");
   }
+  await expect(page.getByTestId("action-start")).toHaveCount(0);
   await snap(page, "offline-server-page");
   await page.setViewportSize({ width: 360, height: 640 });
   await page.reload();

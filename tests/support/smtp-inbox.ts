@@ -42,6 +42,17 @@ function decodeBody(body: string, encoding: string | undefined): string {
   }
 }
 
+/** A header's text with its RFC 2047 encoded words (=?UTF-8?Q?…?=, =?UTF-8?B?…?=) decoded. */
+export function headerText(value: string | undefined): string {
+  return (value ?? "")
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
+      kind.toUpperCase() === "B"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : decodeBody(text.replace(/_/g, " "), "quoted-printable"),
+    );
+}
+
 function split(raw: string): { headers: Map<string, string>; body: string } {
   const at = raw.search(/\r?\n\r?\n/);
   if (at < 0) return { headers: parseHeaders(raw), body: "" };

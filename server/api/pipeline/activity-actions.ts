@@ -74,6 +74,7 @@ export const activityActions: Record<string, ActionRule> = {
   },
   "DELETE /api/self/notifications": { action: "self.notification.deleteAll" },
   "DELETE /api/self/notifications/:id": { action: "self.notification.delete" },
+  "POST /api/self/notifications/:id/test": { action: "self.notification.test" },
 
   "PUT /api/settings/:key": { action: "settings.edit", details: settingValue },
   "POST /api/settings": { action: "settings.edit" },

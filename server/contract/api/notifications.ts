@@ -57,3 +57,17 @@ export type ChannelCreated = Static<typeof ChannelCreated>;
 
 // A serial id: PostgreSQL refuses (500) a larger one in a comparison, so the schema does first.
 export const ChannelParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+
+/**
+ * POST /api/self/notifications/{id}/test: what became of the test alert — sent; not delivered for
+ * now (the far end was away or busy: real alerts are retried); refused for good (a wrong address or
+ * a closed hook); gone (the push subscription ended, and the channel with it).
+ */
+export const ChannelTestResult = Type.Object({
+  outcome: Type.Union([
+    Type.Literal("sent"),
+    Type.Literal("retry"),
+    Type.Literal("failed"),
+    Type.Literal("gone"),
+  ]),
+});

@@ -46,10 +46,15 @@ export class QueryOps implements NodeQuery {
     const cached = this.cache.get(id);
     if (cached && cached.key === key && now - cached.at < queryCacheMs) return cached.answer;
 
-    const answer = this.client.ask(target).then(
-      (result): QueryView => ({ [target.type]: queryAnswer(target.type, result) }),
-      () => null,
-    );
+    // The game may log the question as a visitor: the console leaves that out (query-echo.ts).
+    const done = server.instance.queryEcho.expect(target.type);
+    const answer = this.client
+      .ask(target)
+      .then(
+        (result): QueryView => ({ [target.type]: queryAnswer(target.type, result) }),
+        () => null,
+      )
+      .finally(done);
     this.forgetOld(now);
     this.cache.set(id, { key, at: now, answer });
     return answer;

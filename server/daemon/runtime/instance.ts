@@ -4,6 +4,7 @@ import {
   nodeLine,
 } from "../../contract/node/console-messages.ts";
 import { ApiError, errorText } from "../../errors.ts";
+import { QueryEchoFilter } from "../query/query-echo.ts";
 import { ConsoleBuffer } from "./console-buffer.ts";
 import { type ExitResult, ProcessGroup, type SpawnSpec } from "./process-group.ts";
 import { CgroupStats, type ProcessStats, TreeStats } from "./tree-stats.ts";
@@ -89,6 +90,8 @@ const offline = () => new ApiError(409, "ErrServerOffline", "the server is not r
  */
 export class ServerInstance {
   readonly console: ConsoleBuffer;
+  /** Leaves out of the console what the game logs because the node asked it for its players. */
+  readonly queryEcho = new QueryEchoFilter();
   private process?: ServerProcess;
   /** The plan the running process was started with: stop uses its stop text or signal. */
   private current?: RunPlan;
@@ -144,7 +147,7 @@ export class ServerInstance {
       this.notice("starting");
       this.stopRequested = false;
       this.crashedLast = false;
-      const onOutput = (data: Buffer) => this.console.write(data);
+      const onOutput = (data: Buffer) => this.console.write(this.queryEcho.filter(data));
       const group = plan.launch ? await plan.launch(onOutput) : hostProcess(plan, onOutput);
       this.process = group;
       this.current = plan;

@@ -9,6 +9,7 @@ import {
   type NotificationEvent,
   notificationEvents,
 } from "../../contract/api/notifications.ts";
+import { isDiscordHook } from "../../contract/discord-hook.ts";
 import type { Db } from "../../db/database.ts";
 import type { NotificationChannelTable } from "../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
@@ -141,6 +142,18 @@ export class NotificationChannels {
     this.onChange();
   }
 
+  /** One of the user's channels (404 when it is not theirs or not there). */
+  async owned(userId: number, id: number): Promise<Row> {
+    const row = await this.db
+      .selectFrom("notification_channels")
+      .selectAll()
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    if (!row) throw new ApiError(404, "ErrNotificationNotFound", "no notification channel with this id");
+    return row;
+  }
+
   /** A push service said the subscription is gone (404/410): the channel goes with it. */
   async forget(id: number): Promise<void> {
     await this.db.deleteFrom("notification_channels").where("id", "=", id).execute();
@@ -226,6 +239,10 @@ export class NotificationChannels {
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") throw invalid(field, "must be an http(s) URL");
     if (url.username || url.password) throw invalid(field, "must not carry a user name or password");
+    // Discord's hooks have one shape; anything else on its hosts would only fail at the first alert.
+    const host = url.hostname.toLowerCase();
+    if (/(^|\.)discord(app)?\.com$/.test(host) && !isDiscordHook(url.href))
+      throw invalid(field, "is not a Discord webhook address (https://discord.com/api/webhooks/…)");
     if (owner.admin) return url.href;
     if (httpsOnly && url.protocol !== "https:") throw invalid(field, "must be an https URL");
     const reachable = await checkedAddressOf(url).then(

@@ -1,10 +1,13 @@
 import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import type { Db } from "../../db/database.ts";
+import { ApiError } from "../../errors.ts";
 import { type AddressCheck, isPublicAddress } from "../../net/public-address.ts";
 import type { Mailer, MailLog } from "../mailer.ts";
 import type { Permissions } from "../permissions.ts";
 import { holdsScope } from "../scopes.ts";
 import type { Settings } from "../settings.ts";
+import type { SharedState } from "../shared-state.ts";
+import { alertText } from "./alert-texts.ts";
 import { type ChannelRow, type NotificationChannels, split } from "./channels.ts";
 import {
   type AlertMessage,
@@ -42,6 +45,9 @@ export const maxPendingDeliveries = 500;
 const concurrency = 4;
 /** Waits before each retry: a hook that is down for a while still gets the alert. */
 export const defaultRetryDelaysMs = [1000, 5000, 30_000, 120_000, 600_000];
+/** Test alerts one user may send within testWindowMs (counted by every panel alike): a try, not a relay. */
+export const testsPerWindow = 5;
+const testWindowMs = 10 * 60_000;
 /** The same event about the same thing is sent once in this window (a crash loop is one alert a minute). */
 export const repeatWindowMs = 60_000;
 const claimsKeptMs = 24 * 3600_000;
@@ -75,6 +81,7 @@ export class Notifier {
     private readonly mailer: Mailer,
     private readonly settings: Settings,
     private readonly vapid: VapidKeys,
+    private readonly shared: SharedState,
     private readonly retryDelaysMs: readonly number[] = defaultRetryDelaysMs,
   ) {}
 
@@ -98,9 +105,14 @@ export class Notifier {
     if (!(await this.claim(`${event.type}:${subject}`))) return;
     const recipients = await this.recipients(event, wanting);
     if (recipients.length === 0) return;
-    const message = await this.message(event);
-    for (const { channel, to, admin } of recipients)
+    const messageIn = await this.message(event);
+    // Each in its owner's language (issue 41): built once per language among the recipients.
+    const byLocale = new Map<string, AlertMessage>();
+    for (const { channel, to, admin, locale } of recipients) {
+      const message = byLocale.get(locale) ?? messageIn(locale);
+      byLocale.set(locale, message);
       this.enqueue({ channel, to, admin, message, attempt: 0 });
+    }
   }
 
   /** True for the one panel (and the one time within the window) that is to send it. */
@@ -128,8 +140,19 @@ export class Notifier {
   private async recipients(
     event: AlertEvent,
     wanting: ChannelRow[],
-  ): Promise<{ channel: ChannelRow; to: string; admin: boolean }[]> {
+  ): Promise<{ channel: ChannelRow; to: string; admin: boolean; locale: string }[]> {
     const owners = [...new Set(wanting.map((c) => c.user_id))];
+    // The language each owner chose in the web app (a preference kept on the panel).
+    const locales = new Map(
+      (
+        await this.db
+          .selectFrom("user_settings")
+          .select(["user_id", "value"])
+          .where("user_id", "in", owners)
+          .where("key", "=", "locale")
+          .execute()
+      ).map((r) => [r.user_id, r.value]),
+    );
     const users = await this.db
       .selectFrom("users")
       .select(["id", "email"])
@@ -149,13 +172,13 @@ export class Notifier {
         await this.db.selectFrom("servers").select("id").where("node_id", "=", event.nodeId).execute()
       ).map((r) => r.id);
     const email = new Map(users.map((u) => [u.id, u.email]));
-    const found: { channel: ChannelRow; to: string; admin: boolean }[] = [];
+    const found: { channel: ChannelRow; to: string; admin: boolean; locale: string }[] = [];
     for (const channel of wanting) {
       const to = email.get(channel.user_id);
       if (to === undefined) continue;
       const admin = admins.has(channel.user_id);
       if (!this.concerns(event, channel, admin, subjects, seen)) continue;
-      found.push({ channel, to, admin });
+      found.push({ channel, to, admin, locale: locales.get(channel.user_id) ?? "en_US" });
     }
     return found;
   }
@@ -175,7 +198,8 @@ export class Notifier {
     return visible.length > 0 || (admin && event.nodeId !== undefined && event.serverId === undefined);
   }
 
-  private async message(event: AlertEvent): Promise<AlertMessage> {
+  /** What is known of the event, and its message in a given language. */
+  private async message(event: AlertEvent): Promise<(locale: string) => AlertMessage> {
     const base = String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
     const at = new Date().toISOString();
     const detail = event.detail ? oneLine(event.detail) : "";
@@ -204,15 +228,15 @@ export class Notifier {
       : event.type === "node.unreachable" && node
         ? `${base}/nodes/view/${node.id}`
         : `${base}/self`;
-    const text = texts[event.type](name, node?.name ?? "", detail);
-    return {
+    return (locale) => ({
       event: event.type,
       at,
-      ...text,
+      ...alertText(event.type, locale, { server: name, node: node?.name ?? "", detail }),
+      lang: locale,
       url,
       ...(serverPart ? { server: serverPart } : {}),
       ...(node ? { node } : {}),
-    };
+    });
   }
 
   private enqueue(delivery: Delivery): void {
@@ -284,6 +308,51 @@ export class Notifier {
     return sendPush(target, message, await this.vapid.get(), await this.vapidSubject(), allowed);
   }
 
+  /**
+   * A test alert to one of the owner's channels, in their language, sent once now (no retries, no
+   * claim: it is about nothing): what became of it, so the owner sees at once whether it works.
+   */
+  async sendTest(owner: { userId: number; admin: boolean }, channelId: number): Promise<SendOutcome> {
+    const channel = await this.channels.owned(owner.userId, channelId);
+    const key = `alert-test:${owner.userId}`;
+    const now = Date.now();
+    const sent = (await this.shared.times([key], now - testWindowMs)).get(key) ?? [];
+    if (sent.length >= testsPerWindow) {
+      const retryAfter = Math.ceil((sent[sent.length - testsPerWindow] + testWindowMs - now) / 1000);
+      throw new ApiError(429, "ErrTooManyAttempts", "too many test alerts, try again in ${retryAfter} s", {
+        retryAfter,
+      });
+    }
+    await this.shared.record([{ key, keepMs: testWindowMs }], now);
+    const user = await this.db
+      .selectFrom("users")
+      .leftJoin("user_settings", (join) =>
+        join.onRef("user_settings.user_id", "=", "users.id").on("user_settings.key", "=", "locale"),
+      )
+      .select(["users.email", "user_settings.value as locale"])
+      .where("users.id", "=", owner.userId)
+      .executeTakeFirstOrThrow();
+    const locale = user.locale ?? "en_US";
+    const base = String(await this.settings.get("panel.settings.masterUrl")).replace(/\/+$/, "");
+    const panel = String(await this.settings.get("panel.settings.companyName"));
+    const message: AlertMessage = {
+      event: "test",
+      at: new Date().toISOString(),
+      ...alertText("test", locale, { server: oneLine(panel), node: "", detail: "" }),
+      lang: locale,
+      url: `${base}/self`,
+    };
+    let outcome: SendOutcome;
+    try {
+      outcome = await this.send({ channel, to: user.email, admin: owner.admin, message, attempt: 0 });
+    } catch (err) {
+      this.log.warn({ err: String(err), channel: channel.id }, "test alert not sent");
+      outcome = "failed";
+    }
+    if (outcome === "gone") await this.channels.forget(channel.id);
+    return outcome;
+  }
+
   /** RFC 8292's contact: the panel's https address, else its sender's mailbox. */
   private async vapidSubject(): Promise<string> {
     const base = String(await this.settings.get("panel.settings.masterUrl"));
@@ -294,38 +363,3 @@ export class Notifier {
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, 500);
-
-/** What each event says (English, as the panel's other e-mails). */
-const texts: Record<
-  NotificationEvent,
-  (server: string, node: string, detail: string) => { title: string; message: string }
-> = {
-  "server.crashed": (s, n) => ({
-    title: `${s} crashed`,
-    message: `The server ${s}${n ? ` on node ${n}` : ""} stopped without being asked to.`,
-  }),
-  "server.installFailed": (s, _n, d) => ({
-    title: `Install of ${s} failed`,
-    message: `The install of the server ${s} failed${d ? `: ${d}` : "."}`,
-  }),
-  "backup.failed": (s, _n, d) => ({
-    title: `Backup of ${s} failed`,
-    message: `A backup of the server ${s} failed${d ? `: ${d}` : "."}`,
-  }),
-  "task.failed": (s, _n, d) => ({
-    title: `A task of ${s} failed`,
-    message: `A task of the server ${s} failed${d ? `: ${d}` : "."}`,
-  }),
-  "disk.nearLimit": (s, _n, d) => ({
-    title: `${s} is near its disk limit`,
-    message: `The server ${s} uses 90 % or more of its disk limit${d ? ` (${d})` : ""}.`,
-  }),
-  "node.unreachable": (_s, n) => ({
-    title: `Node ${n} cannot be reached`,
-    message: `The panel cannot reach the node ${n}; its servers cannot be managed until it answers again.`,
-  }),
-  "account.newDevice": (_s, _n, d) => ({
-    title: "New sign-in to your account",
-    message: `Your account was signed in to from a new device${d ? ` (${d})` : ""}. If this was not you, change your password now.`,
-  }),
-};

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import webpush from "web-push";
 import type { NotificationEvent } from "../../contract/api/notifications.ts";
+import { isDiscordHook } from "../../contract/discord-hook.ts";
 import { type AddressCheck, checkedPost } from "../../net/public-address.ts";
 import { escapeHtml, oneLine } from "../invite-mail.ts";
 import type { Mailer, MailLog, MailMessage } from "../mailer.ts";
@@ -8,11 +9,14 @@ import type { VapidPair } from "./vapid.ts";
 
 /** One alert, as every kind of channel is told it. */
 export interface AlertMessage {
-  event: NotificationEvent;
+  /** What happened; "test" for the alert a channel's owner sends to try it. */
+  event: NotificationEvent | "test";
   /** ISO time the panel saw it. */
   at: string;
   title: string;
   message: string;
+  /** The language of the title and message: the recipient's choice in the web app (de_DE). */
+  lang: string;
   /** The panel page it concerns (the server's, the node's, the account's). */
   url: string;
   server?: { id: string; name: string };
@@ -29,15 +33,38 @@ const outcomeOf = (status: number): SendOutcome =>
   status >= 200 && status < 300 ? "sent" : status === 429 || status >= 500 ? "retry" : "failed";
 
 /** The body a webhook URL gets: Discord's and Slack's own shapes, else the alert as it is. */
+/** Discord's embed colour per kind of alert: red for what broke, amber for a warning, blue for a test. */
+const discordColour = (event: AlertMessage["event"]) =>
+  event === "test"
+    ? 0x1e88e5
+    : event === "disk.nearLimit" || event === "account.newDevice"
+      ? 0xf9a825
+      : 0xd32f2f;
+
+/** Slack's text escapes (&, <, >): a server named `<!channel>` must not ping a whole channel. */
+const slackText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * The body a hook gets: Discord an embed (title, text, link, time, a colour per kind) that may
+ * mention no one, whatever a server's name says; Slack its text with its escapes; any other the
+ * alert as it is, machine-readable.
+ */
 export function webhookBody(url: string, message: AlertMessage): object {
-  const { hostname, pathname } = new URL(url);
-  const host = hostname.toLowerCase();
-  if (
-    (host === "discord.com" || host === "discordapp.com" || host.endsWith(".discord.com")) &&
-    pathname.startsWith("/api/webhooks/")
-  )
-    return { content: `**${message.title}**\n${message.message}\n${message.url}`.slice(0, 2000) };
-  if (host === "hooks.slack.com") return { text: `*${message.title}*\n${message.message}\n<${message.url}>` };
+  if (isDiscordHook(url))
+    return {
+      embeds: [
+        {
+          title: message.title.slice(0, 256),
+          description: message.message.slice(0, 4000),
+          url: message.url,
+          timestamp: message.at,
+          color: discordColour(message.event),
+        },
+      ],
+      allowed_mentions: { parse: [] },
+    };
+  if (new URL(url).hostname.toLowerCase() === "hooks.slack.com")
+    return { text: `*${slackText(message.title)}*\n${slackText(message.message)}\n<${message.url}>` };
   return message;
 }
 
@@ -128,7 +155,7 @@ export function alertMail(to: string, company: string, message: AlertMessage): M
   const lines = [message.message, "", message.url, ""];
   const html = [
     "<!doctype html>",
-    `<html><body style="font-family: sans-serif; line-height: 1.5">`,
+    `<html lang="${escapeHtml(message.lang.replace("_", "-"))}"><body style="font-family: sans-serif; line-height: 1.5">`,
     `<p>${escapeHtml(message.message)}</p>`,
     `<p><a href="${escapeHtml(message.url)}">${escapeHtml(message.url)}</a></p>`,
     "</body></html>",

@@ -1,6 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
+import { isDiscordHook } from "../../../server/contract/discord-hook";
 import {
   type ChannelView,
   createChannel,
@@ -12,24 +13,19 @@ import { CopyField } from "../../components/CopyField";
 import { Panel } from "../../components/Panel";
 import { Spinner } from "../../components/Spinner";
 import { Switch } from "../../components/Switch";
-import { ScreenIcon } from "../../components/screenIcons";
 import { TextField } from "../../components/TextField";
 import { config } from "../../state/config";
-import { user } from "../../state/session";
+import { ChannelList } from "./ChannelList";
+import { type PushSupport, pushRegistration, pushSupport } from "./pushSupport";
 import "../servers/entry-list.css";
-
-type PushState = "unsupported" | "denied" | "ready";
-
-/** This browser's push registration, when it has a service worker and Push API. */
-async function pushRegistration(): Promise<ServiceWorkerRegistration | undefined> {
-  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return;
-  return navigator.serviceWorker.getRegistration();
-}
 
 const keyBytes = (base64url: string) => {
   const raw = atob(base64url.replace(/-/g, "+").replace(/_/g, "/"));
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 };
+
+/** Where a webhook goes: Discord and Slack get their own message; any other, signed JSON. */
+type HookKind = "discord" | "slack" | "json";
 
 /**
  * The user's alerts (issue 24): which events, then where — this device (Web Push; permission is
@@ -48,7 +44,8 @@ export function NotificationsSection() {
   const all = Object.keys(labels) as NotificationEvent[];
   const [channels, setChannels] = useState<ChannelView[]>();
   const [events, setEvents] = useState<NotificationEvent[]>(all);
-  const [push, setPush] = useState<PushState>("unsupported");
+  const [push, setPush] = useState<PushSupport>();
+  const [kind, setKind] = useState<HookKind>("json");
   const [endpoint, setEndpoint] = useState<string>();
   const [url, setUrl] = useState("");
   const [secret, setSecret] = useState<string>();
@@ -64,10 +61,10 @@ export function NotificationsSection() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: read once, when the section mounts
   useEffect(() => {
     void reload();
-    void pushRegistration().then(async (registration) => {
-      if (!registration || !config.value.vapidPublicKey) return;
-      setPush(Notification.permission === "denied" ? "denied" : "ready");
-      setEndpoint((await registration.pushManager.getSubscription())?.endpoint);
+    void pushSupport().then(async (support) => {
+      setPush(support);
+      if (support === "ready" || support === "denied")
+        setEndpoint((await (await pushRegistration())?.pushManager.getSubscription())?.endpoint);
     });
   }, []);
 
@@ -117,16 +114,28 @@ export function NotificationsSection() {
       setUrl("");
     });
 
-  const typeName = (c: ChannelView) =>
-    c === thisDevice
-      ? t`This device`
-      : c.type === "webpush"
-        ? t`Web Push`
-        : c.type === "webhook"
-          ? t`Webhook`
-          : t`E-mail`;
-  const target = (c: ChannelView) =>
-    c.type === "webhook" ? c.url : c.type === "webpush" ? hostOf(c.endpoint) : user.value?.email;
+  const typed = url.trim();
+  const urlProblem = !typed
+    ? undefined
+    : kind === "discord" && !validDiscord(typed)
+      ? t`A Discord webhook address looks like https://discord.com/api/webhooks/… (Server settings → Integrations → Webhooks → Copy Webhook URL).`
+      : kind === "slack" && !typed.startsWith("https://hooks.slack.com/")
+        ? t`A Slack webhook address starts with https://hooks.slack.com/.`
+        : undefined;
+  const hookHint =
+    kind === "discord"
+      ? t`Alerts arrive as Discord messages that mention no one.`
+      : kind === "slack"
+        ? t`Alerts arrive as Slack messages.`
+        : t`Each alert is POSTed as JSON, signed with a secret shown once (header X-Outpost-Signature).`;
+  const whyNoPush: Record<Exclude<PushSupport, "ready">, string> = {
+    insecure: t`Notifications need the panel opened over HTTPS (or as localhost on this computer).`,
+    homeScreen: t`On iPhone and iPad, add the panel to the Home Screen (Share → Add to Home Screen) and open it from there.`,
+    noPush: t`This browser cannot show notifications: use a current Chrome, Edge, Firefox or Safari, or e-mail or a webhook below.`,
+    noKey: t`The panel does not offer notifications on devices right now.`,
+    noWorker: t`The panel's offline worker is not installed yet: reload the page once, then try again.`,
+    denied: t`Notifications are blocked for this panel: allow them in the browser's site settings (the icon beside the address), then reload.`,
+  };
 
   return (
     <Panel title={<Trans>Notifications</Trans>} className="self-section">
@@ -155,13 +164,7 @@ export function NotificationsSection() {
           checked={!!thisDevice}
           disabled={busy || push !== "ready" || (!thisDevice && events.length === 0)}
           onChange={(on) => void turnPush(on)}
-          hint={
-            push === "unsupported"
-              ? t`This browser cannot show notifications.`
-              : push === "denied"
-                ? t`Notifications are blocked for this panel in the browser's settings.`
-                : undefined
-          }
+          hint={push && push !== "ready" ? whyNoPush[push] : undefined}
         />
         <form
           className="notify-webhook"
@@ -170,6 +173,28 @@ export function NotificationsSection() {
             void addWebhook();
           }}
         >
+          <fieldset className="notify-events" data-testid="hook-kind">
+            <legend className="pref-label">
+              <Trans>Webhook for</Trans>
+            </legend>
+            {(
+              [
+                ["discord", "Discord"],
+                ["slack", "Slack"],
+                ["json", t`Another service (signed JSON)`],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="notify-event">
+                <input
+                  type="radio"
+                  name="hook-kind"
+                  checked={kind === value}
+                  onChange={() => setKind(value)}
+                />
+                {label}
+              </label>
+            ))}
+          </fieldset>
           <TextField
             label={t`Webhook URL`}
             type="url"
@@ -177,8 +202,15 @@ export function NotificationsSection() {
             dir="ltr"
             value={url}
             onValue={setUrl}
-            placeholder="https://"
-            hint={t`Discord and Slack get their own format; others get JSON signed with a secret.`}
+            placeholder={
+              kind === "discord"
+                ? "https://discord.com/api/webhooks/…"
+                : kind === "slack"
+                  ? "https://hooks.slack.com/services/…"
+                  : "https://"
+            }
+            invalid={!!urlProblem}
+            hint={urlProblem ?? hookHint}
           />
           <div className="self-actions">
             {!channels?.some((c) => c.type === "email") && (
@@ -195,7 +227,7 @@ export function NotificationsSection() {
             <button
               type="submit"
               className="btn"
-              disabled={busy || !url.trim() || events.length === 0}
+              disabled={busy || !typed || !!urlProblem || events.length === 0}
               data-testid="add-webhook"
             >
               <Trans>Add webhook</Trans>
@@ -212,49 +244,17 @@ export function NotificationsSection() {
             <Trans>No notifications are set up.</Trans>
           </p>
         ) : (
-          <ul className="entry-list" data-testid="channels">
-            {channels.map((c) => (
-              <li key={c.id} className="notify-channel" data-testid="channel">
-                <div className="notify-channel-main">
-                  <span className="notify-channel-type">{typeName(c)}</span>
-                  <span className="notify-channel-target small" dir="ltr">
-                    {target(c)}
-                  </span>
-                  <span className="muted small">
-                    {c.events.map((e) => labels[e as NotificationEvent] ?? e).join(" · ")}
-                  </span>
-                </div>
-                <button
-                  type="button"
-                  className="icon-btn color-error"
-                  disabled={busy}
-                  aria-label={t`Remove`}
-                  data-testid="remove-channel"
-                  onClick={() =>
-                    void run(async () => {
-                      await deleteChannel(c.id);
-                      if (c === thisDevice)
-                        await (
-                          await (await pushRegistration())?.pushManager.getSubscription()
-                        )?.unsubscribe();
-                    })
-                  }
-                >
-                  <ScreenIcon name="trash" size={20} />
-                </button>
-              </li>
-            ))}
-          </ul>
+          <ChannelList channels={channels} labels={labels} thisDevice={thisDevice} busy={busy} run={run} />
         )}
       </div>
     </Panel>
   );
 }
 
-function hostOf(url: string | undefined): string {
+function validDiscord(url: string): boolean {
   try {
-    return new URL(url ?? "").host;
+    return isDiscordHook(url);
   } catch {
-    return "";
+    return false;
   }
 }

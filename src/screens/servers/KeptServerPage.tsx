@@ -9,6 +9,7 @@ import { NodeLine } from "./console/NodeLine";
 import { BackToServers, ServerHeadId } from "./ServerHeadId";
 import { ActionIcon, type ActionIconName, StatusBadge } from "./serverIcons";
 import { serverCan } from "./serverScopes";
+import { viewActions } from "./view/Lifecycle";
 import "./console/console.css";
 import "./servers.css";
 
@@ -21,13 +22,16 @@ const toLatest = (el: HTMLDivElement | null) => {
 
 /**
  * A server's page offline (issue 11): what it last showed — name, node, the console's last lines —
- * with its age; the last status delivered with its time, and the actions wait for the network.
+ * with its age; the last status delivered with its time, and that state's actions, which wait for
+ * the network.
  */
 export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
   const { server, console, scopes } = kept.value;
   const known = useKnownStatuses(true)?.[server.id];
   const can = serverCan(scopes);
   const label: Record<string, string> = { start: t`Start`, stop: t`Stop`, kill: t`Kill` };
+  // The actions of the last known state, as the live page offers them (all three with none known).
+  const offered = known ? viewActions(known.status) : ACTIONS;
   return (
     <div className="server-view" data-testid="kept-server-page">
       <BackToServers />
@@ -39,7 +43,7 @@ export function KeptServerPage({ kept }: { kept: Known<KnownServerPage> }) {
             {known && <KnownAt at={known.at} />}
           </span>
           <div className="lifecycle-buttons" data-testid="server-actions">
-            {ACTIONS.filter((a) => can(`server.${a}`)).map((a) => (
+            {ACTIONS.filter((a) => offered.includes(a) && can(`server.${a}`)).map((a) => (
               <button
                 key={a}
                 type="button"

@@ -41,7 +41,7 @@ export class ConsoleTail {
 
 /**
  * Keeps what the server's page shows (the server, the console's last lines) for an offline
- * visit: every few seconds while something changed, and on leaving the page.
+ * visit: at once, then every few seconds while something changed, and on leaving the page.
  */
 export function useKeepServerPage(
   server: Server | undefined,
@@ -66,12 +66,17 @@ export function useKeepServerPage(
       changed = false;
       void rememberServerPage(server.id, { server, scopes, console: tail.shown });
     };
+    // Kept as soon as it is shown (issue 41: a page left within the first seconds was not), then
+    // every few seconds while it changes, and when the network goes or the page is left.
+    save();
     const timer = setInterval(save, SAVE_MS);
     addEventListener("pagehide", save);
+    addEventListener("offline", save);
     return () => {
       save();
       clearInterval(timer);
       removeEventListener("pagehide", save);
+      removeEventListener("offline", save);
       off();
     };
   }, [server, scopes, live, console]);

@@ -16,6 +16,7 @@ const message: AlertMessage = {
   at: "2026-01-01T00:00:00.000Z",
   title: "Lobby crashed",
   message: "The server Lobby stopped without being asked to.",
+  lang: "en_US",
   url: "https://panel.example.com/servers/view/0a1b2c3d",
   server: { id: "0a1b2c3d", name: "Lobby" },
 };
@@ -23,11 +24,24 @@ const message: AlertMessage = {
 describe("alert senders", () => {
   it("gives Discord and Slack hooks their own shape, and anything else the alert as it is", () => {
     expect(webhookBody("https://discord.com/api/webhooks/1/abc", message)).toEqual({
-      content:
-        "**Lobby crashed**\nThe server Lobby stopped without being asked to.\nhttps://panel.example.com/servers/view/0a1b2c3d",
+      embeds: [
+        {
+          title: "Lobby crashed",
+          description: "The server Lobby stopped without being asked to.",
+          url: "https://panel.example.com/servers/view/0a1b2c3d",
+          timestamp: "2026-01-01T00:00:00.000Z",
+          color: 0xd32f2f,
+        },
+      ],
+      allowed_mentions: { parse: [] },
     });
     expect(webhookBody("https://hooks.slack.com/services/T/B/x", message)).toEqual({
       text: "*Lobby crashed*\nThe server Lobby stopped without being asked to.\n<https://panel.example.com/servers/view/0a1b2c3d>",
+    });
+    // A server's name pings no one: Discord may mention nobody, Slack's text is escaped.
+    const pinging = { ...message, title: "@everyone <!channel> crashed" };
+    expect(webhookBody("https://hooks.slack.com/services/T/B/x", pinging)).toMatchObject({
+      text: expect.stringContaining("@everyone &lt;!channel&gt; crashed"),
     });
     // Only Discord's webhook path is Discord's shape; a look-alike host is not.
     expect(webhookBody("https://discord.com/other", message)).toBe(message);

@@ -9,7 +9,7 @@ import { loadSchema } from "./corpus.ts";
 /**
  * Both egg corpora (tests/fixtures/pelican-eggs, see its SOURCE.txt): at least 98 % convert,
  * parse, render their run command, and validate against the v3 schema; every failure names its
- * reason. The figure is in the README.
+ * reason. The figure is in docs/templates.md.
  */
 const eggFolder = path.resolve(import.meta.dirname, "../../fixtures/pelican-eggs");
 const validateSchema = new Ajv2020({ strict: false, allErrors: true }).compile(loadSchema());
@@ -34,7 +34,7 @@ describe("the egg corpus", () => {
     for (const result of failed) expect(result.detail).toMatch(/\S+: \S+/);
     const share = (results.length - failed.length) / results.length;
     expect(share).toBeGreaterThanOrEqual(0.98);
-    // The README states this figure; change both together.
+    // docs/templates.md states this figure; change both together.
     expect(`${results.length - failed.length} of ${results.length}`).toBe("514 of 517");
   });
 
