@@ -40,6 +40,7 @@ import { selfOtpRoutes } from "./api/self-otp.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverDatabaseRoutes } from "./api/server-databases.ts";
 import { serverLimitRoutes } from "./api/server-limits.ts";
+import { serverModRoutes } from "./api/server-mods.ts";
 import { serverSocketRoutes } from "./api/server-socket.ts";
 import { serverUserRoutes } from "./api/server-users.ts";
 import { serverRoutes } from "./api/servers.ts";
@@ -130,6 +131,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     serverDatabaseRoutes,
     playerRoutes,
     allocationRoutes,
+    serverModRoutes,
     serverSocketRoutes,
     liveRoutes,
     fileRoutes,

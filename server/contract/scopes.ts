@@ -77,6 +77,8 @@ export const serverScopes = [
   "server.players.manage",
   "server.allocations.view",
   "server.allocations.edit",
+  "server.mods.view",
+  "server.mods.edit",
 ] as const;
 
 export type Scope = (typeof globalScopes)[number] | (typeof serverScopes)[number];

@@ -14,6 +14,7 @@ import { NodeEventLog } from "./events/node-event-log.ts";
 import { FileOps } from "./files/file-ops.ts";
 import { HistoryOps } from "./history/history-ops.ts";
 import { LiveFeeds } from "./live/live-feeds.ts";
+import { ModOps } from "./mods/mod-ops.ts";
 import { HangWatchdog } from "./query/hang-watchdog.ts";
 import { QueryOps } from "./query/query-ops.ts";
 import { RconOps } from "./rcon/rcon-ops.ts";
@@ -90,6 +91,7 @@ export class DaemonEngine {
   readonly backupOps: BackupOps;
   readonly queryOps: QueryOps;
   readonly rconOps: RconOps;
+  readonly modOps: ModOps;
   readonly taskOps: TaskOps;
   readonly historyOps: HistoryOps;
   readonly transferOps: TransferOps;
@@ -153,6 +155,7 @@ export class DaemonEngine {
       (id) => this.queryOps.answers(id),
       options.watchdogMs,
     );
+    this.modOps = new ModOps(this.servers);
     this.taskOps = new TaskOps(this.servers, serversDir, this.backupOps, {
       ...defaultTaskRunOptions,
       ...options.tasks,

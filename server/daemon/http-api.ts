@@ -12,6 +12,7 @@ import { HttpServer } from "./http/http-server.ts";
 import type { Logger } from "./http/logger.ts";
 import { Router } from "./http/router.ts";
 import { daemonLiveRoutes } from "./live/live-routes.ts";
+import { daemonModRoutes } from "./mods/mod-routes.ts";
 import { daemonQueryRoutes } from "./query/query-routes.ts";
 import { daemonRconRoutes } from "./rcon/rcon-routes.ts";
 import { daemonServerRoutes } from "./server-routes.ts";
@@ -36,6 +37,7 @@ export function buildDaemonServer(engine: DaemonEngine, config: DaemonConfig, lo
   daemonBackupRoutes(router, engine.backupOps);
   daemonQueryRoutes(router, engine.queryOps);
   daemonRconRoutes(router, engine.rconOps);
+  daemonModRoutes(router, engine.modOps);
   daemonSftpRoutes(router, engine.sftpSessions);
   daemonTaskRoutes(router, engine.taskOps);
   daemonHistoryRoutes(router, engine.historyOps);

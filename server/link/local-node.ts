@@ -2,6 +2,7 @@ import type { NodeBackups } from "../contract/node/backup-wire.ts";
 import type { NodeFiles } from "../contract/node/file-wire.ts";
 import type { NodeHistory } from "../contract/node/history-wire.ts";
 import type { NodeLive } from "../contract/node/live-wire.ts";
+import type { NodeMods } from "../contract/node/mod-wire.ts";
 import type { NodeEngine } from "../contract/node/node-engine.ts";
 import type { NodeEvents } from "../contract/node/node-events.ts";
 import type { NodeQuery } from "../contract/node/query-wire.ts";
@@ -23,6 +24,7 @@ export class LocalNode implements NodeClient {
   readonly backups: NodeBackups;
   readonly query: NodeQuery;
   readonly rcon: NodeRcon;
+  readonly mods: NodeMods;
   readonly tasks: NodeTasks;
   readonly history: NodeHistory;
   readonly transfers: NodeTransfers;
@@ -38,6 +40,7 @@ export class LocalNode implements NodeClient {
     this.backups = engine.backupOps;
     this.query = engine.queryOps;
     this.rcon = engine.rconOps;
+    this.mods = engine.modOps;
     this.tasks = engine.taskOps;
     this.history = engine.historyOps;
     this.transfers = engine.transferOps;

@@ -3,6 +3,7 @@ import type { NodeFeatures } from "../contract/node/features.ts";
 import type { NodeFiles } from "../contract/node/file-wire.ts";
 import type { NodeHistory } from "../contract/node/history-wire.ts";
 import type { NodeLive } from "../contract/node/live-wire.ts";
+import type { NodeMods } from "../contract/node/mod-wire.ts";
 import type { NodeEvents } from "../contract/node/node-events.ts";
 import type { NodeQuery } from "../contract/node/query-wire.ts";
 import type { NodeRcon } from "../contract/node/rcon-wire.ts";
@@ -36,6 +37,8 @@ export interface NodeClient {
   readonly query: NodeQuery;
   /** Commands sent over Source RCON to a game server on the node (player actions, issue 37). */
   readonly rcon: NodeRcon;
+  /** A server's mods and plugins: fetched, checked and placed by the node. */
+  readonly mods: NodeMods;
   readonly sftp: NodeSftp;
   readonly tasks: NodeTasks;
   /** Past resource use of the node and its servers. */

@@ -6,6 +6,7 @@ import { RemoteBackups } from "./remote-backups.ts";
 import { RemoteEvents } from "./remote-events.ts";
 import { RemoteFiles } from "./remote-files.ts";
 import { RemoteHistory } from "./remote-history.ts";
+import { RemoteMods } from "./remote-mods.ts";
 import { RemoteQuery } from "./remote-query.ts";
 import { RemoteRcon } from "./remote-rcon.ts";
 import { RemoteServers } from "./remote-servers.ts";
@@ -23,6 +24,7 @@ export class RemoteNode implements NodeClient {
   readonly backups: RemoteBackups;
   readonly query: RemoteQuery;
   readonly rcon: RemoteRcon;
+  readonly mods: RemoteMods;
   readonly sftp: RemoteSftp;
   readonly tasks: RemoteTasks;
   readonly history: RemoteHistory;
@@ -39,6 +41,7 @@ export class RemoteNode implements NodeClient {
     this.backups = new RemoteBackups(this.http);
     this.query = new RemoteQuery(this.http);
     this.rcon = new RemoteRcon(this.http);
+    this.mods = new RemoteMods(this.http);
     this.sftp = new RemoteSftp(this.http);
     this.tasks = new RemoteTasks(this.http);
     this.history = new RemoteHistory(this.http);

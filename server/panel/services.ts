@@ -13,6 +13,7 @@ import { LiveConnections } from "./live-connections.ts";
 import { LiveStatus } from "./live-status.ts";
 import { accountWideLimits, LoginThrottle, registrationLimits } from "./login-throttle.ts";
 import { Mailer } from "./mailer.ts";
+import { ServerMods } from "./mods/server-mods.ts";
 import { NodeActivityFeed } from "./node-activity.ts";
 import { NodeAllocations } from "./node-allocations.ts";
 import { type LocalNodeOptions, Nodes } from "./nodes.ts";
@@ -81,6 +82,8 @@ export interface PanelServices {
   /** Nodes' pools of ports, and the allocations each server holds (issue 36). */
   nodeAllocations: NodeAllocations;
   serverAllocations: ServerAllocations;
+  /** Mods and plugins of servers whose template names them (issue 37). */
+  serverMods: ServerMods;
   /** Moving servers between nodes. */
   transfers: ServerTransfers;
   /** Who plays on a server, and the template's commands to kick, ban, whitelist and op (issue 37). */
@@ -232,6 +235,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     serverAllocations: new ServerAllocations(db, serverLimits, servers),
     transfers: new ServerTransfers(db, permissions, nodes, settings, live, servers.ports, warn),
     players: new Players((id) => servers.nodeOf(id)),
+    serverMods: new ServerMods(servers, settings),
     templates,
     sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),
     invites,

@@ -29,6 +29,18 @@ export const emailProviders = ["", "none", "smtp", "mailgun", "mailjet", "sendgr
 const maxLength = (n: number) => (v: SettingValue) =>
   String(v).length > n ? `at most ${n} characters` : undefined;
 
+/** An http(s) URL, for a mod source's base address (a mirror, or a test's stand-in). */
+const httpUrl = (v: SettingValue) => {
+  try {
+    const url = new URL(String(v));
+    return url.protocol === "http:" || url.protocol === "https:"
+      ? maxLength(500)(v)
+      : "must be an http(s) URL";
+  } catch {
+    return "must be an http(s) URL";
+  }
+};
+
 const rules: Record<string, SettingRule> = {
   "panel.settings.companyName": {
     kind: "string",
@@ -89,6 +101,16 @@ const rules: Record<string, SettingRule> = {
         ? undefined
         : "must be a whole number of days from 1 to 36500",
   },
+  // Where the Mods section asks (issue 37): an administrator may point them at a mirror.
+  "panel.mods.modrinthUrl": { kind: "string", fallback: () => "https://api.modrinth.com", check: httpUrl },
+  "panel.mods.hangarUrl": { kind: "string", fallback: () => "https://hangar.papermc.io", check: httpUrl },
+  "panel.mods.curseforgeUrl": {
+    kind: "string",
+    fallback: () => "https://api.curseforge.com",
+    check: httpUrl,
+  },
+  // CurseForge answers only with a key; without one the Mods section does not offer it.
+  "panel.mods.curseforgeKey": { kind: "string", secret: true, fallback: () => "", check: maxLength(200) },
 };
 
 export const settingKeys = Object.keys(rules);

@@ -2,6 +2,7 @@ import { minecraftBackupHooks } from "./backup-hooks.ts";
 import { eggGameType } from "./egg-game.ts";
 import { readRules } from "./egg-rules.ts";
 import { convertStartup, serverValueNames } from "./egg-startup.ts";
+import { eggMods } from "./mods.ts";
 import { childPath, isObject, jsonType, type Problem } from "./problems.ts";
 import type { EggConfigFile, EggConfigParser, EggExtras, EggRule, Variable } from "./types.ts";
 
@@ -125,6 +126,8 @@ export function convertEgg(input: unknown): EggConversion {
   };
   // A Minecraft world is flushed and held still while a running server is backed up.
   if (type === "minecraft-java") document.backup = minecraftBackupHooks;
+  const mods = eggMods(text(egg.name), Object.keys(data));
+  if (mods) document.mods = mods;
   return { ok: problems.length === 0, document, problems, changes };
 }
 

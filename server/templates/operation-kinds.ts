@@ -51,6 +51,8 @@ export const operationFields = {
   mkdir: { target: required("string", "path") },
   mojangdl: { version: required("string"), target: required("string", "path") },
   move: { source: required("string", "path"), target: required("string", "path") },
+  // An Outpost addition (issue 37): a Modrinth modpack (.mrpack) installed as the server's files.
+  mrpack: { url: required("string", "url") },
   neoforgedl: forgeFields,
   resolveforgeversion: { ...forgeFields, outputVariable: required("string") },
   resolveneoforgeversion: { ...forgeFields, outputVariable: required("string") },

@@ -12,6 +12,7 @@ import {
   requireField,
 } from "./fields.ts";
 import { parseLimits } from "./limits.ts";
+import { parseMods } from "./mods.ts";
 import { parseOperations } from "./parse-operations.ts";
 import { parseExecution } from "./parse-run.ts";
 import { parsePlayerCommands } from "./players.ts";
@@ -54,6 +55,7 @@ export function parseTemplate(input: unknown): ParseResult {
       ),
       stats: parseKind(input.stats, "stats", ["", "jcmd"] as const, problems),
       query: parseQuery(input.query, problems),
+      mods: parseMods(input.mods, "mods", problems),
       limits: parseLimits(input.limits, "limits", problems),
       egg: parseEggExtras(input.egg, "egg", problems),
       players: parsePlayerCommands(input.players, "players", problems),

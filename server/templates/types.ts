@@ -1,3 +1,4 @@
+import type { ModsConfig } from "./mods.ts";
 import type { Operation } from "./operation-kinds.ts";
 
 /**
@@ -136,6 +137,8 @@ export interface Template {
   stats?: { type: "" | "jcmd" };
   /** "" (none), "minecraft", or another query protocol by its gamedig name. */
   query?: { type: string };
+  /** What mods or plugins the server takes, and where (mods.ts); an Outpost addition. */
+  mods?: ModsConfig;
   /** Resources the server may use; an Outpost addition, set by administrators only. */
   limits?: ServerLimits;
   /** Player commands and lists (players.ts); an Outpost addition. */

@@ -98,6 +98,21 @@ const list: MessageDescriptor[] = [
     message: "The panel's user on database host {host} may not do this: {reason}",
   }),
   msg({ id: "errors.ErrDatabaseHostFailed", message: "Database host {host} refused: {reason}" }),
+  msg({ id: "errors.ErrModsNotOffered", message: "This server takes no mods or plugins: {field} {problem}" }),
+  msg({ id: "errors.ErrModSourceNotOffered", message: "{source} is not offered for this server" }),
+  msg({ id: "errors.ErrModSourceUnavailable", message: "{source} could not be reached; try again later" }),
+  msg({
+    id: "errors.ErrModVersionNotFound",
+    message: "{source} has no version {versionId} of {projectId} for this server's loader and game version",
+  }),
+  msg({
+    id: "errors.ErrModHashMismatch",
+    message: "{file} is not the file its source described (its hash differs): nothing was installed",
+  }),
+  msg({
+    id: "errors.ErrModDownloadFailed",
+    message: "{file} could not be downloaded: nothing was installed",
+  }),
   msg({
     id: "errors.ErrDatabaseExists",
     message: "A database or user named {name} already exists on {host}",

@@ -21,6 +21,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "databases",
       "durability",
       "eggs",
+      "mods",
       "secrets-at-rest",
       "self-otp",
       "server-create-crash",

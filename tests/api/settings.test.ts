@@ -25,6 +25,9 @@ describe("panel settings", () => {
       "panel.registrationEnabled": false,
       "panel.security.require2fa": false,
       "panel.activity.retentionDays": "90",
+      "panel.mods.modrinthUrl": "https://api.modrinth.com",
+      "panel.mods.hangarUrl": "https://hangar.papermc.io",
+      "panel.mods.curseforgeUrl": "https://api.curseforge.com",
     };
     expect(settingKeys).toEqual(expect.arrayContaining(Object.keys(defaults)));
     for (const key of settingKeys) {

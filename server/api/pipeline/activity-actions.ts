@@ -187,6 +187,16 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/servers/:id/allocations": { action: "server.allocation.add" },
   "DELETE /api/servers/:id/allocations/:allocationId": { action: "server.allocation.delete" },
   "PUT /api/servers/:id/allocations/:allocationId/primary": { action: "server.allocation.primary" },
+  // The version asked for; the files it placed (its dependencies too) are in the node's answer.
+  "POST /api/servers/:id/mods": {
+    action: "mod.install",
+    details: (r) => ({
+      source: body(r)?.source,
+      projectId: body(r)?.projectId,
+      versionId: body(r)?.versionId,
+    }),
+  },
+  "DELETE /api/servers/:id/mods/:file": { action: "mod.remove", details: (r) => ({ file: params(r).file }) },
   "PUT /api/servers/:id/limits": { action: "server.limits", details: (r) => ({ ...body(r) }) },
   "POST /api/servers/:id/install": { action: "server.install" },
   "POST /api/servers/:id/reload": { action: "server.reload" },

@@ -3,6 +3,7 @@ import type { NodeFeatures } from "./features.ts";
 import type { NodeFiles } from "./file-wire.ts";
 import type { NodeHistory } from "./history-wire.ts";
 import type { NodeLive } from "./live-wire.ts";
+import type { NodeMods } from "./mod-wire.ts";
 import type { NodeEvents } from "./node-events.ts";
 import type { NodeQuery } from "./query-wire.ts";
 import type { NodeRcon } from "./rcon-wire.ts";
@@ -22,6 +23,7 @@ export interface NodeEngine {
   readonly backupOps: NodeBackups;
   readonly queryOps: NodeQuery;
   readonly rconOps: NodeRcon;
+  readonly modOps: NodeMods;
   readonly taskOps: NodeTasks;
   readonly historyOps: NodeHistory;
   readonly transferOps: NodeTransfers & TransferSource;

@@ -91,6 +91,8 @@ const labels: Record<string, MessageDescriptor> = {
   "backup.verify": msg`Checked a backup`,
   "backup.pin": msg`Pinned or unpinned a backup`,
   "backup.policy": msg`Changed which backups are kept`,
+  "mod.install": msg`Installed a mod or plugin`,
+  "mod.remove": msg`Removed a mod or plugin`,
   "player.kick": msg`Kicked a player`,
   "player.ban": msg`Banned a player`,
   "player.unban": msg`Unbanned a player`,

@@ -33,6 +33,7 @@ const FilesSection = lazy(() => import("./files/FilesSection"));
 const BackupsSection = lazy(() => import("./backups/BackupsSection"));
 const DatabasesSection = lazy(() => import("./databases/DatabasesSection"));
 const NetworkSection = lazy(() => import("./network/NetworkSection"));
+const ModsSection = lazy(() => import("./mods/ModsSection"));
 const TasksSection = lazy(() => import("./tasks/TasksSection"));
 const ClientsSection = lazy(() => import("./clients/ClientsSection"));
 const QuerySection = lazy(() => import("./query/QuerySection"));
@@ -81,6 +82,7 @@ export const serverSections: readonly ServerSection[] = [
     shows: (can) => can("server.databases.view"),
     screen: DatabasesSection,
   },
+  { id: "mods", label: msg`Mods`, shows: (can) => can("server.mods.view"), screen: ModsSection },
   { id: "tasks", label: msg`Tasks`, shows: (can) => can("server.tasks.view"), screen: TasksSection },
   {
     id: "clients",

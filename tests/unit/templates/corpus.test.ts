@@ -38,8 +38,10 @@ import {
 
 const validateSchema = new Ajv2020({ strict: false, allErrors: true }).compile(loadSchema());
 
+/** `mods` (issue 37) is an Outpost addition the v3 schema does not know, like `limits` and `egg`. */
 function schemaErrors(document: unknown): string {
-  return validateSchema(document) ? "" : JSON.stringify(validateSchema.errors, null, 1);
+  const { mods: _mods, ...v3 } = document as Record<string, unknown>;
+  return validateSchema(v3) ? "" : JSON.stringify(validateSchema.errors, null, 1);
 }
 
 function imported(file: CorpusFile): Template {

@@ -14,9 +14,9 @@ import { loadSchema } from "./corpus.ts";
 const eggFolder = path.resolve(import.meta.dirname, "../../fixtures/pelican-eggs");
 const validateSchema = new Ajv2020({ strict: false, allErrors: true }).compile(loadSchema());
 
-/** The v3 part of a converted egg: `egg` and `backup` (like `limits`) are Outpost additions the v3 schema does not know. */
+/** The v3 part of a converted egg: `egg`, `backup` and `mods` (like `limits`) are Outpost additions the v3 schema does not know. */
 function v3Part(document: unknown): unknown {
-  const { egg: _egg, backup: _backup, ...rest } = document as Record<string, unknown>;
+  const { egg: _egg, backup: _backup, mods: _mods, ...rest } = document as Record<string, unknown>;
   return rest;
 }
 

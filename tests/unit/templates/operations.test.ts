@@ -102,8 +102,9 @@ describe("prepareOperations", () => {
     });
   });
 
-  it("knows the operation types of the v3 panel", () => {
-    expect(operationTypes).toHaveLength(21);
+  it("knows the operation types of the v3 panel, and Outpost's mrpack", () => {
+    expect(operationTypes).toHaveLength(22);
+    expect(operationTypes).toContain("mrpack");
     expect(operationTypes).toContain("neoforgedl");
     expect(operationTypes).toContain("resolveneoforgeversion");
   });

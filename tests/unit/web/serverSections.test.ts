@@ -18,6 +18,7 @@ describe("server sections table", () => {
       "backups",
       "network",
       "databases",
+      "mods",
       "tasks",
       "clients",
       "query",
@@ -40,6 +41,7 @@ describe("server sections table", () => {
     expect(ids(["server.delete"])).toEqual(["admin"]);
     expect(ids(["server.databases.view"])).toEqual(["databases"]);
     expect(ids(["server.allocations.view"])).toEqual(["network"]);
+    expect(ids(["server.mods.view"])).toEqual(["mods"]);
     // SFTP signs in only with files.view too.
     expect(ids(["server.sftp"])).toEqual([]);
     expect(ids(["server.sftp", "server.files.view"])).toEqual(["sftp", "files"]);

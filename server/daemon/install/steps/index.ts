@@ -14,6 +14,7 @@ import { javadlStep } from "./javadl.ts";
 import { mkdirStep } from "./mkdir.ts";
 import { mojangdlStep } from "./mojangdl.ts";
 import { moveStep } from "./move.ts";
+import { mrpackStep } from "./mrpack.ts";
 import { neoforgedlStep } from "./neoforgedl.ts";
 import { resolveforgeversionStep, resolveneoforgeversionStep } from "./resolveforgeversion.ts";
 import { sleepStep } from "./sleep.ts";
@@ -42,6 +43,7 @@ export const stepHandlers: { [T in OperationType]: StepHandler<T> } = {
   mkdir: mkdirStep,
   mojangdl: mojangdlStep,
   move: moveStep,
+  mrpack: mrpackStep,
   neoforgedl: neoforgedlStep,
   resolveforgeversion: resolveforgeversionStep,
   resolveneoforgeversion: resolveneoforgeversionStep,

@@ -61,6 +61,8 @@ export const scopeGroups: ScopeGroup[] = [
       { scope: "server.files.view", label: msg`Browse and download files` },
       { scope: "server.files.edit", label: msg`Change, upload and delete files` },
       { scope: "server.sftp", label: msg`Connect with SFTP`, note: sftpNote },
+      { scope: "server.mods.view", label: msg`See installed mods and plugins, and search for more` },
+      { scope: "server.mods.edit", label: msg`Install and remove mods and plugins` },
     ],
   },
   {
