@@ -33,6 +33,7 @@ import { queryRoutes } from "./api/query.ts";
 import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
 import { selfOtpRoutes } from "./api/self-otp.ts";
+import { selfSshKeyRoutes } from "./api/self-ssh-keys.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverDatabaseRoutes } from "./api/server-databases.ts";
 import { serverLimitRoutes } from "./api/server-limits.ts";
@@ -111,6 +112,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     selfRoutes,
     selfOtpRoutes,
     selfClientRoutes,
+    selfSshKeyRoutes,
     notificationRoutes,
     configRoutes,
     healthRoutes,

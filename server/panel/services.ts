@@ -34,6 +34,7 @@ import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
 import { panelIdOf, SharedState } from "./shared-state.ts";
 import { SignIn } from "./sign-in.ts";
+import { SshKeys } from "./sign-in-methods/ssh-keys.ts";
 import { Tasks } from "./tasks.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
 import { ThemeArchives } from "./themes.ts";
@@ -85,6 +86,8 @@ export interface PanelServices {
   liveStatus: LiveStatus;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
+  /** Users' public keys for SFTP (issue 39). */
+  sshKeys: SshKeys;
   /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
   secrets: SecretBox;
   /** Theme archives: shipped with the web app and dropped into the data folder. */
@@ -129,6 +132,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   // Counted in the database: every panel on it counts the same attempts (shared-state.ts).
   const shared = new SharedState(db, panelIdOf(config.dataDir));
   const throttle = new LoginThrottle(shared, "sign-in");
+  const sshKeys = new SshKeys(db);
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, permissions, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode, secrets);
@@ -213,7 +217,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     serverDatabases,
     transfers: new ServerTransfers(db, permissions, nodes, settings, live, warn),
     templates,
-    sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),
+    sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets, sshKeys, settings),
+    sshKeys,
     invites,
     serverUsers: new ServerUsers(
       db,

@@ -254,6 +254,18 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrTransferNotSent", message: "The old node has not finished sending the server" }),
   msg({ id: "errors.ErrTransferSameNode", message: "The server is already on node {node}" }),
   msg({ id: "errors.ErrTransferSource", message: "The old node could not send the server: {reason}" }),
+  msg({ id: "errors.ErrSshKeyInvalid", message: "This is not an OpenSSH public key: {reason}" }),
+  msg({
+    id: "errors.ErrSshKeyType",
+    message: "{type} keys are not accepted: use Ed25519, ECDSA or RSA (2048 bits or more)",
+  }),
+  msg({
+    id: "errors.ErrSshKeyTooShort",
+    message: "An RSA key needs at least {min} bits; this one has {bits}",
+  }),
+  msg({ id: "errors.ErrSshKeyExists", message: "This key ({fingerprint}) is already on your account" }),
+  msg({ id: "errors.ErrSshKeyLimit", message: "An account can hold at most {max} SSH keys" }),
+  msg({ id: "errors.ErrSshKeyNotFound", message: "SSH key not found" }),
   msg({ id: "errors.ErrUnknownEvent", message: "{event} is not an event that can be alerted" }),
   msg({
     id: "errors.ErrUnsupportedEncoding",

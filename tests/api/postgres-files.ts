@@ -28,6 +28,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "server-create-templates",
       "server-users",
       "sftp",
+      "sftp-keys",
       "transfer-claim",
       "template-repo-addresses",
       "upgrade",

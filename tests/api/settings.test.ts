@@ -24,6 +24,7 @@ describe("panel settings", () => {
       "panel.settings.masterUrl": panel().url,
       "panel.registrationEnabled": false,
       "panel.activity.retentionDays": "90",
+      "panel.sftp.passwordWith2fa": false,
     };
     expect(settingKeys).toEqual(expect.arrayContaining(Object.keys(defaults)));
     for (const key of settingKeys) {

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { sftpKeyGrant } from "../../contract/node/sftp-username.ts";
 import { dataValues } from "../server-data.ts";
 
 /**
@@ -55,7 +56,8 @@ export const activityActions: Record<string, ActionRule> = {
   // A node asking whether an SFTP password is good: the node records that sign-in itself, with
   // the SFTP client's address (the local node's too, which asks in-process).
   "POST /oauth2/token": {
-    action: (r) => (body(r)?.grant_type === "password" ? undefined : "auth.token"),
+    action: (r) =>
+      body(r)?.grant_type === "password" || body(r)?.grant_type === sftpKeyGrant ? undefined : "auth.token",
     signIn: "token",
   },
 
@@ -64,6 +66,9 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/self/oauth2": { action: "self.client.create" },
   "DELETE /api/self/oauth2/:clientId": { action: "self.client.delete" },
   "POST /api/self/otp": { action: "self.otp.start" },
+  // Its name only: the key is long, and its fingerprint is in the list of keys.
+  "POST /api/self/ssh-keys": { action: "self.sshKey.create", details: (r) => ({ name: body(r)?.name }) },
+  "DELETE /api/self/ssh-keys/:id": { action: "self.sshKey.delete" },
   "PUT /api/self/otp": { action: "self.otp.enable" },
   "DELETE /api/self/otp/:token": { action: "self.otp.disable" },
   "POST /api/self/otp/recovery": { action: "self.otp.recovery" },

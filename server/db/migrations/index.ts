@@ -17,6 +17,7 @@ import { backupTargets } from "./0014-backup-targets.ts";
 import { serverTransfers } from "./0015-server-transfers.ts";
 import { serverHostingLimits } from "./0016-server-hosting-limits.ts";
 import { databases } from "./0024-databases.ts";
+import { signInMethods } from "./0027-sign-in-methods.ts";
 
 /**
  * One set of migrations for SQLite and PostgreSQL, one file each, in the order they run. The
@@ -42,6 +43,7 @@ export function migrations(dialect: Dialect): MigrationProvider {
     "0015_server_transfers": serverTransfers,
     "0016_server_hosting_limits": serverHostingLimits,
     "0024_databases": databases(dialect),
+    "0027_sign_in_methods": signInMethods(dialect),
   };
   return { getMigrations: async () => list };
 }

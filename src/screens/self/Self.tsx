@@ -7,6 +7,7 @@ import { NotificationsSection } from "./NotificationsSection";
 import { PasswordSection } from "./PasswordSection";
 import { PreferencesSection } from "./PreferencesSection";
 import { SelfClientsSection } from "./SelfClientsSection";
+import { SshKeysSection } from "./SshKeysSection";
 import { TwoFactorSection } from "./TwoFactorSection";
 import "./self.css";
 
@@ -16,7 +17,7 @@ const SelfActivitySection = lazy(() => import("./SelfActivitySection"));
 /**
  * The signed-in user's own page (spec §2.3): account details, password, two-factor sign-in,
  * OAuth clients, notifications, preferences and one's own activity. Each part shows only with the scope its calls need
- * (self.edit, self.clients; reference §2.5); preferences need only a login.
+ * (self.edit, self.clients; reference §2.5); preferences need only a login. SSH keys are for SFTP.
  */
 export default function Self() {
   const me = user.value;
@@ -27,6 +28,7 @@ export default function Self() {
       {me ? <AccountSection key={`${me.username}|${me.email}`} canEdit={canEdit} /> : <Spinner />}
       {canEdit && <PasswordSection />}
       {canEdit && <TwoFactorSection />}
+      {canEdit && <SshKeysSection />}
       {hasScope("self.clients") && <SelfClientsSection />}
       {canEdit && <NotificationsSection />}
       <PreferencesSection />
