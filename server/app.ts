@@ -15,6 +15,7 @@ import { nodeRoutes } from "./api/nodes.ts";
 import { notificationRoutes } from "./api/notifications.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
 import { openApiRoutes } from "./api/openapi.ts";
+import { passkeyRoutes } from "./api/passkeys.ts";
 import { installActivityLog } from "./api/pipeline/activity-hook.ts";
 import { installAuthRequestRules } from "./api/pipeline/auth-requests.ts";
 import { installCompression } from "./api/pipeline/compression.ts";
@@ -113,6 +114,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     selfOtpRoutes,
     selfClientRoutes,
     selfSshKeyRoutes,
+    passkeyRoutes,
     notificationRoutes,
     configRoutes,
     healthRoutes,

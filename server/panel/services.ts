@@ -34,6 +34,9 @@ import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
 import { panelIdOf, SharedState } from "./shared-state.ts";
 import { SignIn } from "./sign-in.ts";
+import { SignInChallenges } from "./sign-in-methods/challenges.ts";
+import { PasskeySignIn } from "./sign-in-methods/passkey-sign-in.ts";
+import { Passkeys } from "./sign-in-methods/passkeys.ts";
 import { SshKeys } from "./sign-in-methods/ssh-keys.ts";
 import { Tasks } from "./tasks.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
@@ -88,6 +91,9 @@ export interface PanelServices {
   sftpAuth: SftpAuth;
   /** Users' public keys for SFTP (issue 39). */
   sshKeys: SshKeys;
+  /** Users' passkeys, and signing in with them (issue 39). */
+  passkeys: Passkeys;
+  passkeySignIn: PasskeySignIn;
   /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
   secrets: SecretBox;
   /** Theme archives: shipped with the web app and dropped into the data folder. */
@@ -133,6 +139,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const shared = new SharedState(db, panelIdOf(config.dataDir));
   const throttle = new LoginThrottle(shared, "sign-in");
   const sshKeys = new SshKeys(db);
+  const challenges = new SignInChallenges(db);
+  const passkeys = new Passkeys(db, challenges);
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, permissions, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode, secrets);
@@ -184,6 +192,20 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       ? live.closeForSession(revoked.sessionHash)
       : live.closeForUserExcept(revoked.userId, revoked.exceptHash, "your sessions were ended"),
   );
+  const signIn = new SignIn(
+    accounts,
+    permissions,
+    sessions,
+    throttle,
+    clients,
+    settings,
+    twoFactor,
+    invites,
+    new LoginThrottle(shared, "registration", registrationLimits(config.registrationsPerAddress)),
+    new LoginThrottle(shared, "code", accountWideLimits()),
+    mailer,
+    (userId) => passkeys.count(userId),
+  );
   return {
     config,
     warnings,
@@ -194,19 +216,9 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     clients,
     settings,
     userSettings: new UserSettings(db),
-    signIn: new SignIn(
-      accounts,
-      permissions,
-      sessions,
-      throttle,
-      clients,
-      settings,
-      twoFactor,
-      invites,
-      new LoginThrottle(shared, "registration", registrationLimits(config.registrationsPerAddress)),
-      new LoginThrottle(shared, "code", accountWideLimits()),
-      mailer,
-    ),
+    signIn,
+    passkeys,
+    passkeySignIn: new PasskeySignIn(passkeys, sessions, accounts, throttle, signIn),
     twoFactor,
     ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,
@@ -217,7 +229,9 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     serverDatabases,
     transfers: new ServerTransfers(db, permissions, nodes, settings, live, warn),
     templates,
-    sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets, sshKeys, settings),
+    sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets, sshKeys, settings, (id) =>
+      passkeys.count(id),
+    ),
     sshKeys,
     invites,
     serverUsers: new ServerUsers(

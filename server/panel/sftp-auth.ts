@@ -64,6 +64,8 @@ export class SftpAuth {
     private readonly box: SecretBox,
     private readonly keys: SshKeys,
     private readonly settings: Settings,
+    /** An account with a passkey has a second step too (issue 39). */
+    private readonly passkeyCount: (userId: number) => Promise<number>,
   ) {}
 
   /** Who signs in and what they may do when the login may use SFTP there; undefined for every refusal. */
@@ -77,7 +79,7 @@ export class SftpAuth {
     }
     if (
       login.publicKey === undefined &&
-      user.otpActive &&
+      (user.otpActive || (await this.passkeyCount(user.id)) > 0) &&
       !(await this.settings.get(sftpPasswordWith2faSetting))
     )
       return undefined;

@@ -266,6 +266,10 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrSshKeyExists", message: "This key ({fingerprint}) is already on your account" }),
   msg({ id: "errors.ErrSshKeyLimit", message: "An account can hold at most {max} SSH keys" }),
   msg({ id: "errors.ErrSshKeyNotFound", message: "SSH key not found" }),
+  msg({ id: "errors.ErrPasskeyRefused", message: "The passkey was not accepted: {reason}" }),
+  msg({ id: "errors.ErrPasskeyExists", message: "This passkey is already registered" }),
+  msg({ id: "errors.ErrPasskeyLimit", message: "An account can hold at most {max} passkeys" }),
+  msg({ id: "errors.ErrPasskeyNotFound", message: "Passkey not found" }),
   msg({ id: "errors.ErrUnknownEvent", message: "{event} is not an event that can be alerted" }),
   msg({
     id: "errors.ErrUnsupportedEncoding",

@@ -48,6 +48,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "reauth-logout",
       "access",
       "otp",
+      "passkeys",
       "oauth2",
       "self-clients",
       "server-clients",

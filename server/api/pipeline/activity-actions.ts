@@ -48,6 +48,10 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /auth/login": { action: "auth.login", signIn: "session", details: () => ({}) },
   // The one-time code completes a sign-in: the same action, so one filter finds every sign-in.
   "POST /auth/otp": { action: "auth.login", signIn: "session", details: () => ({ otp: true }) },
+  // A passkey alone, or as the second step: a sign-in like the others, told apart by its details.
+  "POST /auth/passkey": { action: "auth.login", signIn: "session", details: () => ({ method: "passkey" }) },
+  // A challenge to sign with: nothing changes until it comes back signed.
+  "POST /auth/passkey/options": { action: "auth.passkey.options", skip: true },
   "POST /auth/register": { action: "auth.register", signIn: "session", details: () => ({}) },
   "POST /auth/invite": { action: "auth.invite", signIn: "session", details: () => ({}) },
   // The web app renews its session every few minutes: one entry each would bury the rest.
@@ -69,6 +73,11 @@ export const activityActions: Record<string, ActionRule> = {
   // Its name only: the key is long, and its fingerprint is in the list of keys.
   "POST /api/self/ssh-keys": { action: "self.sshKey.create", details: (r) => ({ name: body(r)?.name }) },
   "DELETE /api/self/ssh-keys/:id": { action: "self.sshKey.delete" },
+  "POST /api/self/passkeys/options": { action: "self.passkey.options", skip: true },
+  // The name only: the browser's answer is long and holds nothing a reader needs.
+  "POST /api/self/passkeys": { action: "self.passkey.create", details: (r) => ({ name: body(r)?.name }) },
+  "PUT /api/self/passkeys/:id": { action: "self.passkey.rename" },
+  "DELETE /api/self/passkeys/:id": { action: "self.passkey.delete" },
   "PUT /api/self/otp": { action: "self.otp.enable" },
   "DELETE /api/self/otp/:token": { action: "self.otp.disable" },
   "POST /api/self/otp/recovery": { action: "self.otp.recovery" },

@@ -4,10 +4,12 @@ import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import * as auth from "../../api/auth";
 import { isApiError } from "../../api/errors";
+import { passkeysSupported, signInWithPasskey } from "../../api/passkeys";
 import { finishSignIn } from "../../app/afterLogin";
 import { OtpInput } from "../../components/OtpInput";
 import { OTP_LENGTH } from "../../components/otpCode";
 import { TextField } from "../../components/TextField";
+import { toastError } from "../../components/toastStore";
 import { config } from "../../state/config";
 import "./auth.css";
 
@@ -17,6 +19,8 @@ export default function Login() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [step, setStep] = useState<"password" | "otp">("password");
+  // The second steps the account offers: its app's code, one of its passkeys.
+  const [factors, setFactors] = useState<string[]>(["otp"]);
   const [digits, setDigits] = useState(emptyCode);
   // A recovery code instead of the app's code (12 characters, typed into one field).
   const [recovery, setRecovery] = useState<string>();
@@ -30,6 +34,7 @@ export default function Login() {
     try {
       const answer = await auth.login(email.trim(), password);
       if (answer?.otpNeeded) {
+        setFactors(answer.secondFactors ?? ["otp"]);
         setDigits(emptyCode());
         setRecovery(undefined);
         setStep("otp");
@@ -59,6 +64,33 @@ export default function Login() {
       setBusy(false);
     }
   };
+
+  // A passkey alone on the first step, or the second step after the password.
+  const signInByPasskey = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      finishSignIn((await signInWithPasskey())?.scopes);
+    } catch (err) {
+      if (!isApiError(err)) toastError(t`No passkey was used.`);
+      else if (err.code === "ErrSessionExpired") setStep("password");
+    } finally {
+      setBusy(false);
+    }
+  };
+  const passkeyButton = (label: string) =>
+    passkeysSupported() && (
+      <button
+        type="button"
+        className="btn block"
+        disabled={busy}
+        onClick={() => void signInByPasskey()}
+        data-testid="login-passkey"
+      >
+        {label}
+      </button>
+    );
+  const withCode = factors.includes("otp");
 
   return (
     <div className="auth-card">
@@ -93,6 +125,7 @@ export default function Login() {
           >
             <Trans>Login</Trans>
           </button>
+          {passkeyButton(t`Sign in with a passkey`)}
           {registration && (
             <p className="auth-alt">
               <Trans>No account yet?</Trans>{" "}
@@ -112,7 +145,11 @@ export default function Login() {
             } else if (digits.every(Boolean)) void submitCode(digits.join(""));
           }}
         >
-          {recovery === undefined ? (
+          {!withCode ? (
+            <p className="muted">
+              <Trans>Confirm with one of your passkeys.</Trans>
+            </p>
+          ) : recovery === undefined ? (
             <>
               <p className="muted">
                 <Trans>Enter the code from your authenticator app.</Trans>
@@ -130,22 +167,31 @@ export default function Login() {
               data-testid="login-recovery"
             />
           )}
-          <button
-            type="submit"
-            className="btn color-primary block"
-            disabled={busy || (recovery === undefined ? !digits.every(Boolean) : !recovery.trim())}
-            data-testid="otp-submit"
-          >
-            <Trans>Verify</Trans>
-          </button>
-          <button
-            type="button"
-            className="btn-text"
-            onClick={() => setRecovery(recovery === undefined ? "" : undefined)}
-            data-testid="use-recovery"
-          >
-            {recovery === undefined ? <Trans>Use a recovery code</Trans> : <Trans>Use the app's code</Trans>}
-          </button>
+          {withCode && (
+            <>
+              <button
+                type="submit"
+                className="btn color-primary block"
+                disabled={busy || (recovery === undefined ? !digits.every(Boolean) : !recovery.trim())}
+                data-testid="otp-submit"
+              >
+                <Trans>Verify</Trans>
+              </button>
+              <button
+                type="button"
+                className="btn-text"
+                onClick={() => setRecovery(recovery === undefined ? "" : undefined)}
+                data-testid="use-recovery"
+              >
+                {recovery === undefined ? (
+                  <Trans>Use a recovery code</Trans>
+                ) : (
+                  <Trans>Use the app's code</Trans>
+                )}
+              </button>
+            </>
+          )}
+          {factors.includes("passkey") && passkeyButton(t`Use a passkey`)}
           <button
             type="button"
             className="btn-text"

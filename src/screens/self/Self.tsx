@@ -4,6 +4,7 @@ import { hasScope } from "../../state/scopes";
 import { user } from "../../state/session";
 import { AccountSection } from "./AccountSection";
 import { NotificationsSection } from "./NotificationsSection";
+import { PasskeysSection } from "./PasskeysSection";
 import { PasswordSection } from "./PasswordSection";
 import { PreferencesSection } from "./PreferencesSection";
 import { SelfClientsSection } from "./SelfClientsSection";
@@ -28,6 +29,7 @@ export default function Self() {
       {me ? <AccountSection key={`${me.username}|${me.email}`} canEdit={canEdit} /> : <Spinner />}
       {canEdit && <PasswordSection />}
       {canEdit && <TwoFactorSection />}
+      {canEdit && <PasskeysSection />}
       {canEdit && <SshKeysSection />}
       {hasScope("self.clients") && <SelfClientsSection />}
       {canEdit && <NotificationsSection />}
