@@ -14,6 +14,7 @@ import { liveRoutes } from "./api/live.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { notificationRoutes } from "./api/notifications.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
+import { oidcRoutes } from "./api/oidc.ts";
 import { openApiRoutes } from "./api/openapi.ts";
 import { passkeyRoutes } from "./api/passkeys.ts";
 import { installActivityLog } from "./api/pipeline/activity-hook.ts";
@@ -115,6 +116,7 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     selfClientRoutes,
     selfSshKeyRoutes,
     passkeyRoutes,
+    oidcRoutes,
     notificationRoutes,
     configRoutes,
     healthRoutes,

@@ -35,6 +35,8 @@ import { SftpAuth } from "./sftp-auth.ts";
 import { panelIdOf, SharedState } from "./shared-state.ts";
 import { SignIn } from "./sign-in.ts";
 import { SignInChallenges } from "./sign-in-methods/challenges.ts";
+import { OidcProviders } from "./sign-in-methods/oidc-providers.ts";
+import { OidcSignIn } from "./sign-in-methods/oidc-sign-in.ts";
 import { PasskeySignIn } from "./sign-in-methods/passkey-sign-in.ts";
 import { Passkeys } from "./sign-in-methods/passkeys.ts";
 import { SshKeys } from "./sign-in-methods/ssh-keys.ts";
@@ -94,6 +96,9 @@ export interface PanelServices {
   /** Users' passkeys, and signing in with them (issue 39). */
   passkeys: Passkeys;
   passkeySignIn: PasskeySignIn;
+  /** OpenID Connect providers, and signing in and linking with them (issue 39). */
+  oidcProviders: OidcProviders;
+  oidcSignIn: OidcSignIn;
   /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
   secrets: SecretBox;
   /** Theme archives: shipped with the web app and dropped into the data folder. */
@@ -141,6 +146,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const sshKeys = new SshKeys(db);
   const challenges = new SignInChallenges(db);
   const passkeys = new Passkeys(db, challenges);
+  const oidcProviders = new OidcProviders(db, secrets);
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, permissions, sessions, throttle);
   const nodes = new Nodes(db, settings, localNode, secrets);
@@ -219,6 +225,8 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     signIn,
     passkeys,
     passkeySignIn: new PasskeySignIn(passkeys, sessions, accounts, throttle, signIn),
+    oidcProviders,
+    oidcSignIn: new OidcSignIn(db, oidcProviders, challenges, accounts, throttle, signIn),
     twoFactor,
     ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,

@@ -270,6 +270,23 @@ const list: MessageDescriptor[] = [
   msg({ id: "errors.ErrPasskeyExists", message: "This passkey is already registered" }),
   msg({ id: "errors.ErrPasskeyLimit", message: "An account can hold at most {max} passkeys" }),
   msg({ id: "errors.ErrPasskeyNotFound", message: "Passkey not found" }),
+  msg({ id: "errors.ErrOidcProviderNotFound", message: "Sign-in provider not found" }),
+  msg({ id: "errors.ErrOidcIssuerInvalid", message: "{field} must be an https URL" }),
+  msg({ id: "errors.ErrOidcState", message: "The sign-in did not start in this browser: try again" }),
+  msg({ id: "errors.ErrOidcRefused", message: "The sign-in provider's answer was refused: {reason}" }),
+  msg({ id: "errors.ErrOidcNoAccount", message: "No account is linked to this {provider} sign-in" }),
+  msg({ id: "errors.ErrOidcEmailUnverified", message: "{provider} gave no verified e-mail address" }),
+  msg({
+    id: "errors.ErrOidcEmailTaken",
+    message: "An account with {email} exists: sign in to it and link {provider} on your account page",
+  }),
+  msg({ id: "errors.ErrOidcLinked", message: "This {provider} sign-in is already linked to an account" }),
+  msg({ id: "errors.ErrOidcDomain", message: "{provider} sign-ins are open to {domains} addresses only" }),
+  msg({
+    id: "errors.ErrOidcDiscovery",
+    message: "{provider} could not be reached or is not that issuer: {reason}",
+  }),
+  msg({ id: "errors.ErrOidcLinkNotFound", message: "Link to a sign-in provider not found" }),
   msg({ id: "errors.ErrUnknownEvent", message: "{event} is not an event that can be alerted" }),
   msg({
     id: "errors.ErrUnsupportedEncoding",

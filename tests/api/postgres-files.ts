@@ -49,6 +49,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "access",
       "otp",
       "passkeys",
+      "oidc",
       "oauth2",
       "self-clients",
       "server-clients",

@@ -43,7 +43,16 @@ const hostDetails = (request: FastifyRequest) => {
   return { name, type, host, port, username };
 };
 
+/** What tells providers apart; the client secret is left out (it is stripped by name too). */
+const providerDetails = (request: FastifyRequest) => {
+  const { name, issuer, clientId, createAccounts, allowedDomains, roleClaim, enabled } = body(request) ?? {};
+  return { name, issuer, clientId, createAccounts, allowedDomains, roleClaim, enabled };
+};
+
 export const activityActions: Record<string, ActionRule> = {
+  "POST /api/oidc-providers": { action: "oidcProvider.create", details: providerDetails },
+  "PUT /api/oidc-providers/:id": { action: "oidcProvider.update", details: providerDetails },
+  "DELETE /api/oidc-providers/:id": { action: "oidcProvider.delete" },
   // The name signed in with is the actor; the body holds nothing else worth keeping.
   "POST /auth/login": { action: "auth.login", signIn: "session", details: () => ({}) },
   // The one-time code completes a sign-in: the same action, so one filter finds every sign-in.
@@ -73,6 +82,9 @@ export const activityActions: Record<string, ActionRule> = {
   // Its name only: the key is long, and its fingerprint is in the list of keys.
   "POST /api/self/ssh-keys": { action: "self.sshKey.create", details: (r) => ({ name: body(r)?.name }) },
   "DELETE /api/self/ssh-keys/:id": { action: "self.sshKey.delete" },
+  // The provider's sign-in page is next; the link itself is recorded by the callback (oidc.ts).
+  "POST /api/self/oidc-links/:id": { action: "self.oidc.link.start" },
+  "DELETE /api/self/oidc-links/:id": { action: "self.oidc.unlink" },
   "POST /api/self/passkeys/options": { action: "self.passkey.options", skip: true },
   // The name only: the browser's answer is long and holds nothing a reader needs.
   "POST /api/self/passkeys": { action: "self.passkey.create", details: (r) => ({ name: body(r)?.name }) },

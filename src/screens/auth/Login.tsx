@@ -1,6 +1,8 @@
+import type { MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "wouter";
 import * as auth from "../../api/auth";
 import { isApiError } from "../../api/errors";
@@ -10,6 +12,7 @@ import { OtpInput } from "../../components/OtpInput";
 import { OTP_LENGTH } from "../../components/otpCode";
 import { TextField } from "../../components/TextField";
 import { toastError } from "../../components/toastStore";
+import { errorMessage } from "../../i18n/errorMessages";
 import { config } from "../../state/config";
 import "./auth.css";
 
@@ -26,6 +29,21 @@ export default function Login() {
   const [recovery, setRecovery] = useState<string>();
   const [busy, setBusy] = useState(false);
   const registration = config.value.registrationEnabled;
+  const providers = config.value.oidcProviders ?? [];
+  const { i18n } = useLingui();
+
+  // Back from a sign-in provider that was refused: the panel says why in the address.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, when the page opens
+  useEffect(() => {
+    const query = new URLSearchParams(window.location.search);
+    const code = query.get("oidcError");
+    if (!code) return;
+    const text = errorMessage(code) ?? errorMessage("ErrUnknownError");
+    // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
+    const filled: MessageDescriptor | undefined = text && { ...text, values: Object.fromEntries(query) };
+    if (filled) toastError(i18n._(filled));
+    window.history.replaceState(null, "", window.location.pathname);
+  }, []);
 
   const submitPassword = async (e: FormEvent) => {
     e.preventDefault();
@@ -126,6 +144,20 @@ export default function Login() {
             <Trans>Login</Trans>
           </button>
           {passkeyButton(t`Sign in with a passkey`)}
+          {providers.map((provider) => {
+            const name = provider.name;
+            return (
+              // A whole page: the browser goes to the provider and comes back.
+              <a
+                key={provider.id}
+                className="btn block"
+                href={`/auth/oidc/${provider.id}`}
+                data-testid="login-oidc"
+              >
+                {t`Sign in with ${name}`}
+              </a>
+            );
+          })}
           {registration && (
             <p className="auth-alt">
               <Trans>No account yet?</Trans>{" "}

@@ -4,6 +4,7 @@ import { hasScope } from "../../state/scopes";
 import { user } from "../../state/session";
 import { AccountSection } from "./AccountSection";
 import { NotificationsSection } from "./NotificationsSection";
+import { OidcLinksSection } from "./OidcLinksSection";
 import { PasskeysSection } from "./PasskeysSection";
 import { PasswordSection } from "./PasswordSection";
 import { PreferencesSection } from "./PreferencesSection";
@@ -31,6 +32,7 @@ export default function Self() {
       {canEdit && <TwoFactorSection />}
       {canEdit && <PasskeysSection />}
       {canEdit && <SshKeysSection />}
+      {canEdit && <OidcLinksSection />}
       {hasScope("self.clients") && <SelfClientsSection />}
       {canEdit && <NotificationsSection />}
       <PreferencesSection />
