@@ -15,7 +15,9 @@ import { liveRoutes } from "./api/live.ts";
 import { nodeRoutes } from "./api/nodes.ts";
 import { notificationRoutes } from "./api/notifications.ts";
 import { oauth2Routes } from "./api/oauth2.ts";
+import { oidcRoutes } from "./api/oidc.ts";
 import { openApiRoutes } from "./api/openapi.ts";
+import { passkeyRoutes } from "./api/passkeys.ts";
 import { permissionPresetRoutes } from "./api/permission-presets.ts";
 import { installActivityLog } from "./api/pipeline/activity-hook.ts";
 import { installAuthRequestRules } from "./api/pipeline/auth-requests.ts";
@@ -37,6 +39,7 @@ import { roleRoutes } from "./api/roles.ts";
 import { selfRoutes } from "./api/self.ts";
 import { selfClientRoutes } from "./api/self-clients.ts";
 import { selfOtpRoutes } from "./api/self-otp.ts";
+import { selfSshKeyRoutes } from "./api/self-ssh-keys.ts";
 import { serverClientRoutes } from "./api/server-clients.ts";
 import { serverDatabaseRoutes } from "./api/server-databases.ts";
 import { serverLimitRoutes } from "./api/server-limits.ts";
@@ -117,6 +120,9 @@ export async function buildApp(config: PanelConfig, services: PanelServices): Pr
     selfRoutes,
     selfOtpRoutes,
     selfClientRoutes,
+    selfSshKeyRoutes,
+    passkeyRoutes,
+    oidcRoutes,
     notificationRoutes,
     configRoutes,
     healthRoutes,

@@ -1,10 +1,9 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { LoginAnswer, LoginBody, OtpBody, RegisterBody } from "../contract/api/auth.ts";
 import { InviteAcceptBody } from "../contract/api/server-users.ts";
-import type { IssuedSession } from "../panel/sign-in.ts";
 import { otpPendingSeconds } from "../panel/sign-in.ts";
 import { tokenHash } from "../panel/tokens.ts";
 import { requirePrincipal } from "./pipeline/guard.ts";
+import { sessionStarter } from "./session-start.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 /** /auth/*: sign-in with cookies (reference §3.3). */
@@ -12,22 +11,7 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
   const api = typed(app);
   const answer = { 200: LoginAnswer };
 
-  const started = async (request: FastifyRequest, reply: FastifyReply, session: IssuedSession) => {
-    cookies.setSession(request, reply, session.token, session.expiresAt);
-    // The activity log's sign-in entry names who signed in (activity-hook.ts).
-    if (session.user)
-      request.activityActor = { kind: "user", userId: session.user.id, name: session.user.username };
-    if (session.user) {
-      const device = await services.devices.signedIn(
-        session.user.id,
-        request.cookies[cookies.device],
-        request.ip,
-        request.headers["user-agent"] ?? "",
-      );
-      cookies.setDevice(request, reply, device);
-    }
-    return { scopes: session.scopes };
-  };
+  const started = sessionStarter(services, cookies);
 
   api.post(
     "/auth/login",
@@ -36,7 +20,9 @@ export function authRoutes(app: Api, { services, cookies }: RouteContext): void 
       const result = await services.signIn.login(request.body.email, request.body.password, request.ip);
       if (result.kind === "otp") {
         cookies.setPending(request, reply, result.pendingToken, otpPendingSeconds);
-        return { otpNeeded: true };
+        // The reference's answer as it was for an account with a code alone.
+        const { secondFactors } = result;
+        return secondFactors.includes("passkey") ? { otpNeeded: true, secondFactors } : { otpNeeded: true };
       }
       return started(request, reply, result.session);
     },

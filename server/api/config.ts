@@ -24,6 +24,7 @@ export function configRoutes(app: Api, { services }: RouteContext): void {
         branding: { name: String(values["panel.settings.companyName"]) },
         registrationEnabled: values["panel.registrationEnabled"] === true,
         vapidPublicKey: await services.vapid.publicKey(),
+        oidcProviders: await services.oidcProviders.buttons(),
       };
     },
   );

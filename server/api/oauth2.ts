@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { TokenBody } from "../contract/api/auth.ts";
-import { parseSftpUsername } from "../contract/node/sftp-username.ts";
+import { parseSftpUsername, sftpKeyGrant } from "../contract/node/sftp-username.ts";
 import { ApiError } from "../errors.ts";
 import type { PanelServices } from "../panel/services.ts";
 import { sessionLifetimeMs } from "../panel/sessions.ts";
@@ -32,7 +32,8 @@ export function oauth2Routes(app: Api, { services }: RouteContext): void {
           .send({ error: "invalid_request", error_description: "grant_type is required" });
       }
       const body = request.body;
-      if (body.grant_type === "password") return passwordGrant(services, request, reply);
+      if (body.grant_type === "password" || body.grant_type === sftpKeyGrant)
+        return passwordGrant(services, request, reply);
       if (body.grant_type !== "client_credentials") {
         return reply.status(400).send({ error: "unsupported_grant_type" });
       }
@@ -88,6 +89,9 @@ function field(form: unknown, name: string, max: number): string | undefined {
  * `<serverId>:server.sftp`, the form the reference's nodes look for, and
  * `<serverId>:server.files.edit` beside it when the session may change files
  * (without it, this panel's nodes keep the session read-only).
+ *
+ * The same answers the node's key grant (sftpKeyGrant): `public_key` in place
+ * of the password, the node having checked the client's signature with it.
  */
 async function passwordGrant(services: PanelServices, request: FastifyRequest, reply: FastifyReply) {
   const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "");
@@ -96,11 +100,16 @@ async function passwordGrant(services: PanelServices, request: FastifyRequest, r
     return reply.status(401).header("WWW-Authenticate", "Bearer").send({ error: "invalid_client" });
   }
   const username = field(request.body, "username", 512);
-  const password = field(request.body, "password", 1024);
-  if (!username || password === undefined) {
-    return reply
-      .status(400)
-      .send({ error: "invalid_request", error_description: "username and password are required" });
+  const byKey = field(request.body, "grant_type", 64) === sftpKeyGrant;
+  const password = byKey ? undefined : field(request.body, "password", 1024);
+  const publicKey = byKey ? field(request.body, "public_key", 16_384) : undefined;
+  if (!username || (byKey ? publicKey === undefined : password === undefined)) {
+    return reply.status(400).send({
+      error: "invalid_request",
+      error_description: byKey
+        ? "username and public_key are required"
+        : "username and password are required",
+    });
   }
   if (field(request.body, "scope", 64) !== "sftp") {
     return reply.status(400).send({ error: "invalid_scope" });
@@ -109,7 +118,8 @@ async function passwordGrant(services: PanelServices, request: FastifyRequest, r
   // counts per client and not every failure on the node against the node.
   const address = field(request.body, "remote_address", 64) || request.ip;
   const login = parseSftpUsername(username) ?? { email: username, serverId: "" };
-  const access = await services.sftpAuth.allows({ ...login, password, address }, nodeId);
+  const probe = byKey && field(request.body, "probe", 1) === "1";
+  const access = await services.sftpAuth.allows({ ...login, password, publicKey, probe, address }, nodeId);
   if (access === undefined) {
     return reply.status(400).send({ error: "invalid_grant" });
   }

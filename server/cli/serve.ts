@@ -147,6 +147,8 @@ async function localSftpSignIn(services: PanelServices, login: SftpLogin): Promi
   const access = await services.sftpAuth.allows(login, localNodeId);
   if (access === undefined) return false;
   const { userId } = access;
+  // A key only offered: no session follows, so none is reserved.
+  if (login.probe) return { write: access.write, userId };
   let reservation: Reservation;
   try {
     reservation = await services.live.reserve({

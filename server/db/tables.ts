@@ -1,4 +1,11 @@
 import type { Generated } from "kysely";
+import type {
+  OidcLinkTable,
+  OidcProviderTable,
+  PasskeyTable,
+  SignInChallengeTable,
+  SshKeyTable,
+} from "./sign-in-tables.ts";
 
 /** Row types of every table. Times are Unix milliseconds; booleans are 0/1 on both databases. */
 export interface UserTable {
@@ -357,6 +364,14 @@ export interface SharedJobTable {
   next_at: number;
 }
 
+export type {
+  OidcLinkTable,
+  OidcProviderTable,
+  PasskeyTable,
+  SignInChallengeTable,
+  SshKeyTable,
+} from "./sign-in-tables.ts";
+
 export interface Database {
   activity: ActivityTable;
   allocations: AllocationTable;
@@ -389,4 +404,9 @@ export interface Database {
   shared_panels: SharedPanelTable;
   shared_connections: SharedConnectionTable;
   shared_jobs: SharedJobTable;
+  ssh_keys: SshKeyTable;
+  passkeys: PasskeyTable;
+  oidc_providers: OidcProviderTable;
+  oidc_links: OidcLinkTable;
+  sign_in_challenges: SignInChallengeTable;
 }

@@ -87,6 +87,12 @@ const ourTables: Record<keyof Database, boolean> = {
   shared_panels: false,
   shared_connections: false,
   shared_jobs: false,
+  // Read afresh by each sign-in that uses them (issue 39): no kept answer depends on them.
+  ssh_keys: false,
+  passkeys: false,
+  oidc_providers: false,
+  oidc_links: false,
+  sign_in_challenges: false,
 };
 const notifyingTables = Object.entries(ourTables)
   .filter(([, notifies]) => notifies)

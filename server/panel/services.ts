@@ -40,6 +40,12 @@ import { Settings } from "./settings.ts";
 import { SftpAuth } from "./sftp-auth.ts";
 import { panelIdOf, SharedState } from "./shared-state.ts";
 import { SignIn } from "./sign-in.ts";
+import { SignInChallenges } from "./sign-in-methods/challenges.ts";
+import { OidcProviders } from "./sign-in-methods/oidc-providers.ts";
+import { OidcSignIn } from "./sign-in-methods/oidc-sign-in.ts";
+import { PasskeySignIn } from "./sign-in-methods/passkey-sign-in.ts";
+import { Passkeys } from "./sign-in-methods/passkeys.ts";
+import { SshKeys } from "./sign-in-methods/ssh-keys.ts";
 import { Tasks } from "./tasks.ts";
 import { TemplateRepos } from "./templates/template-repos.ts";
 import { ThemeArchives } from "./themes.ts";
@@ -102,6 +108,14 @@ export interface PanelServices {
   liveStatus: LiveStatus;
   /** Who may use SFTP, for the local node's listener and remote nodes' password grant. */
   sftpAuth: SftpAuth;
+  /** Users' public keys for SFTP (issue 39). */
+  sshKeys: SshKeys;
+  /** Users' passkeys, and signing in with them (issue 39). */
+  passkeys: Passkeys;
+  passkeySignIn: PasskeySignIn;
+  /** OpenID Connect providers, and signing in and linking with them (issue 39). */
+  oidcProviders: OidcProviders;
+  oidcSignIn: OidcSignIn;
   /** Seals the secrets the panel keeps in its database (see secret-box.ts). */
   secrets: SecretBox;
   /** Theme archives: shipped with the web app and dropped into the data folder. */
@@ -146,6 +160,10 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   // Counted in the database: every panel on it counts the same attempts (shared-state.ts).
   const shared = new SharedState(db, panelIdOf(config.dataDir));
   const throttle = new LoginThrottle(shared, "sign-in");
+  const sshKeys = new SshKeys(db);
+  const challenges = new SignInChallenges(db);
+  const passkeys = new Passkeys(db, challenges);
+  const oidcProviders = new OidcProviders(db, secrets);
   // Invite links are guessed no more easily than passwords: the same throttle counts both.
   const invites = new Invites(db, accounts, permissions, sessions, throttle);
   const permissionPresets = new PermissionPresets(db);
@@ -199,6 +217,20 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       ? live.closeForSession(revoked.sessionHash)
       : live.closeForUserExcept(revoked.userId, revoked.exceptHash, "your sessions were ended"),
   );
+  const signIn = new SignIn(
+    accounts,
+    permissions,
+    sessions,
+    throttle,
+    clients,
+    settings,
+    twoFactor,
+    invites,
+    new LoginThrottle(shared, "registration", registrationLimits(config.registrationsPerAddress)),
+    new LoginThrottle(shared, "code", accountWideLimits()),
+    mailer,
+    (userId) => passkeys.count(userId),
+  );
   return {
     config,
     warnings,
@@ -210,19 +242,11 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     clients,
     settings,
     userSettings: new UserSettings(db),
-    signIn: new SignIn(
-      accounts,
-      permissions,
-      sessions,
-      throttle,
-      clients,
-      settings,
-      twoFactor,
-      invites,
-      new LoginThrottle(shared, "registration", registrationLimits(config.registrationsPerAddress)),
-      new LoginThrottle(shared, "code", accountWideLimits()),
-      mailer,
-    ),
+    signIn,
+    passkeys,
+    passkeySignIn: new PasskeySignIn(passkeys, sessions, accounts, throttle, signIn),
+    oidcProviders,
+    oidcSignIn: new OidcSignIn(db, oidcProviders, challenges, accounts, throttle, signIn),
     twoFactor,
     ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,
@@ -237,7 +261,10 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     players: new Players((id) => servers.nodeOf(id)),
     serverMods: new ServerMods(servers, settings),
     templates,
-    sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets),
+    sftpAuth: new SftpAuth(db, accounts, permissions, throttle, secrets, sshKeys, settings, (id) =>
+      passkeys.count(id),
+    ),
+    sshKeys,
     invites,
     serverUsers: new ServerUsers(
       db,

@@ -92,6 +92,8 @@ const rules: Record<string, SettingRule> = {
   "panel.email.key": { kind: "string", secret: true, fallback: () => "", check: maxLength(1000) },
   "panel.email.username": { kind: "string", fallback: () => "", check: maxLength(255) },
   "panel.email.password": { kind: "string", secret: true, fallback: () => "", check: maxLength(1000) },
+  // Off: an account with two-factor sign-in uses SFTP with a key, as the password alone skips the code.
+  "panel.sftp.passwordWith2fa": { kind: "boolean", fallback: () => false },
   // Days the activity log keeps an entry; older ones are removed in the background (activity.ts).
   "panel.activity.retentionDays": {
     kind: "string",

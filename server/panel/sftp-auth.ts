@@ -6,11 +6,25 @@ import type { Accounts } from "./accounts.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { Permissions } from "./permissions.ts";
 import { holdsScope } from "./scopes.ts";
+import type { Settings } from "./settings.ts";
+import type { SshKeys } from "./sign-in-methods/ssh-keys.ts";
+
+/** Whether a password alone lets an account with two-factor sign-in use SFTP (off: keys only). */
+export const sftpPasswordWith2faSetting = "panel.sftp.passwordWith2fa";
 
 export interface SftpLoginCheck {
   email: string;
   serverId: string;
-  password: string;
+  /** The panel password, for a password sign-in. */
+  password?: string;
+  /**
+   * For a key sign-in: the key as an OpenSSH line (`ssh-ed25519 AAAA…`). The node has checked
+   * that the client holds its private half (the signature), or asks first whether it would be
+   * let in with it (`probe`), as SSH asks before the client signs.
+   */
+  publicKey?: string;
+  /** Only asks whether this key would be let in: nothing is counted, nothing is let in. */
+  probe?: boolean;
   /** Where the SFTP client connects from, for the per-address throttle. */
   address: string;
 }
@@ -22,8 +36,8 @@ export interface SftpAccess {
 }
 
 /**
- * Who may use SFTP (reference §8): the panel account's password (no one-time
- * code: SFTP clients have no place to type one), then `server.sftp` on that
+ * Who may use SFTP (reference §8): the panel account's password or one of its
+ * SSH keys (issue 39), then `server.sftp` on that
  * server — its own row or the global one, `admin` and `server.admin`
  * included — and the server must live on the node asking. Every refusal
  * looks the same and costs the same password check; failed passwords count
@@ -33,6 +47,12 @@ export interface SftpAccess {
  * also needs `server.files.view` (reading is all a session without it could
  * do), and the session may change files only with `server.files.edit`;
  * without it the node keeps the session read-only.
+ *
+ * SFTP clients have no place to type a one-time code, so the password alone
+ * would open the files of an account that has two-factor sign-in: such an
+ * account signs in with a key, unless an administrator turns on
+ * `panel.sftp.passwordWith2fa`. A key's failures count in the same throttle as
+ * passwords; a probe (which key would do?) counts nothing, as it proves nothing.
  */
 export class SftpAuth {
   constructor(
@@ -42,17 +62,27 @@ export class SftpAuth {
     private readonly throttle: LoginThrottle,
     /** Node secrets are stored sealed (see nodes.ts). */
     private readonly box: SecretBox,
+    private readonly keys: SshKeys,
+    private readonly settings: Settings,
+    /** An account with a passkey has a second step too (issue 39). */
+    private readonly passkeyCount: (userId: number) => Promise<number>,
   ) {}
 
   /** Who signs in and what they may do when the login may use SFTP there; undefined for every refusal. */
   async allows(login: SftpLoginCheck, nodeId: number): Promise<SftpAccess | undefined> {
     const account = normaliseEmail(login.email);
     if ((await this.throttle.retryAfter(account, login.address)) > 0) return undefined;
-    const user = await this.accounts.checkPassword(account, login.password);
+    const user = await this.signer(account, login);
     if (!user) {
-      await this.throttle.recordFailure(account, login.address);
+      if (!login.probe) await this.throttle.recordFailure(account, login.address);
       return undefined;
     }
+    if (
+      login.publicKey === undefined &&
+      (user.otpActive || (await this.passkeyCount(user.id)) > 0) &&
+      !(await this.settings.get(sftpPasswordWith2faSetting))
+    )
+      return undefined;
     const server = await this.db
       .selectFrom("servers")
       .select("node_id")
@@ -63,8 +93,18 @@ export class SftpAuth {
     // signing in (no `login`) holds nothing here either (permissions.ts).
     const held = await this.permissions.scopesOn(user.id, login.serverId);
     if (!holdsScope(held, "server.sftp") || !holdsScope(held, "server.files.view")) return undefined;
-    await this.throttle.recordSuccess(account, login.address);
+    if (!login.probe) await this.throttle.recordSuccess(account, login.address);
     return { userId: user.id, write: holdsScope(held, "server.files.edit") };
+  }
+
+  /** The account the password or key opens; a login with neither opens none. */
+  private async signer(account: string, login: SftpLoginCheck) {
+    if (login.publicKey !== undefined) {
+      const user = await this.accounts.byEmail(account);
+      return user && (await this.keys.holds(user.id, login.publicKey, !login.probe)) ? user : undefined;
+    }
+    if (login.password === undefined) return undefined;
+    return this.accounts.checkPassword(account, login.password);
   }
 
   /** The remote node holding this secret, compared in constant time; undefined for none. */

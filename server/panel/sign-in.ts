@@ -23,7 +23,12 @@ export interface IssuedSession {
   user?: { id: number; username: string };
 }
 
-export type LoginResult = { kind: "session"; session: IssuedSession } | { kind: "otp"; pendingToken: string };
+/** The second steps an account may take after its password: its app's code, one of its passkeys. */
+export type SecondFactor = "otp" | "passkey";
+
+export type LoginResult =
+  | { kind: "session"; session: IssuedSession }
+  | { kind: "otp"; pendingToken: string; secondFactors: SecondFactor[] };
 
 /** The sign-in rules: password, then one-time code when enrolled; registration; client tokens. */
 export class SignIn {
@@ -41,7 +46,16 @@ export class SignIn {
     /** Counts wrong one-time codes per account from every address (see accountWideLimits). */
     private readonly codeGuesses: LoginThrottle,
     private readonly mailer: Mailer,
+    /** How many passkeys an account holds: one makes a second step after the password (issue 39). */
+    private readonly passkeyCount: (userId: number) => Promise<number>,
   ) {}
+
+  /** The second steps this account has: none, or its code and/or its passkeys. */
+  async secondFactors(user: User): Promise<SecondFactor[]> {
+    const factors: SecondFactor[] = user.otpActive ? ["otp"] : [];
+    if ((await this.passkeyCount(user.id)) > 0) factors.push("passkey");
+    return factors;
+  }
 
   async login(email: string, password: string, address: string): Promise<LoginResult> {
     const account = normaliseEmail(email);
@@ -52,9 +66,10 @@ export class SignIn {
       throw errors.invalidCredentials();
     }
     const scopes = await this.requireLogin(user);
-    if (user.otpActive) {
+    const secondFactors = await this.secondFactors(user);
+    if (secondFactors.length > 0) {
       const pending = await this.sessions.create(user.id, "otp");
-      return { kind: "otp", pendingToken: pending.token };
+      return { kind: "otp", pendingToken: pending.token, secondFactors };
     }
     await this.throttle.recordSuccess(account, address);
     return { kind: "session", session: await this.issue(user, scopes) };
@@ -132,6 +147,14 @@ export class SignIn {
     const session = await this.sessions.create(user.id, "session", { clientId: client.clientId });
     await this.sessions.keepNewestOfClient(user.id, client.clientId, liveTokensPerClient);
     return { ...session, scopes: client.serverId ? client.scopes : scopes };
+  }
+
+  /**
+   * A session for an account that proved itself another way (a passkey, an OpenID provider):
+   * the same rule as every sign-in, the account's `login`.
+   */
+  async sessionFor(user: User): Promise<IssuedSession> {
+    return this.issue(user, await this.requireLogin(user));
   }
 
   private async requireLogin(user: User): Promise<string[]> {

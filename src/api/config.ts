@@ -21,6 +21,7 @@ export function normalizeConfig(raw: unknown): PanelConfigAnswer {
     branding: { name: c.branding?.name || DEFAULT_CONFIG.branding.name },
     registrationEnabled: typeof c.registrationEnabled === "boolean" ? c.registrationEnabled : true,
     ...(typeof c.vapidPublicKey === "string" ? { vapidPublicKey: c.vapidPublicKey } : {}),
+    ...(Array.isArray(c.oidcProviders) ? { oidcProviders: c.oidcProviders } : {}),
   };
 }
 

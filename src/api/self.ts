@@ -6,6 +6,7 @@ import type {
   SelfUpdateBody,
   UserView,
 } from "../../server/contract/api/self";
+import type { SshKey, SshKeyCreateBody } from "../../server/contract/api/ssh-keys";
 import { del, get, post, put } from "./client";
 
 // The signed-in user's own account (spec §7 Own account).
@@ -31,3 +32,8 @@ export const createSelfClient = (body: { name: string; description?: string }) =
   post<SelfClient>("/api/self/oauth2", body);
 export const deleteSelfClient = (clientId: string) =>
   del<void>(`/api/self/oauth2/${encodeURIComponent(clientId)}`);
+
+export type { SshKey } from "../../server/contract/api/ssh-keys";
+export const listSshKeys = () => get<SshKey[]>("/api/self/ssh-keys");
+export const addSshKey = (body: SshKeyCreateBody) => post<SshKey>("/api/self/ssh-keys", body);
+export const removeSshKey = (id: number) => del<void>(`/api/self/ssh-keys/${id}`);

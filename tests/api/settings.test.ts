@@ -28,6 +28,7 @@ describe("panel settings", () => {
       "panel.mods.modrinthUrl": "https://api.modrinth.com",
       "panel.mods.hangarUrl": "https://hangar.papermc.io",
       "panel.mods.curseforgeUrl": "https://api.curseforge.com",
+      "panel.sftp.passwordWith2fa": false,
     };
     expect(settingKeys).toEqual(expect.arrayContaining(Object.keys(defaults)));
     for (const key of settingKeys) {

@@ -14,6 +14,8 @@ export interface SshLogin {
   user: string;
   password: string;
   host?: string;
+  /** A private key file: the client signs in with it alone (no agent, no password). */
+  identity?: string;
 }
 
 let askpassScript: string | undefined;
@@ -34,9 +36,25 @@ function askpass(): string {
   return askpassScript;
 }
 
-/** Options for a throwaway client: no config, no known hosts, password only and asked once. */
-function clientOptions(port: number, portFlag: "-P" | "-p"): string[] {
+/**
+ * Options for a throwaway client: no config, no known hosts, password only and asked once — or,
+ * given a key file, that key alone.
+ */
+function clientOptions(port: number, portFlag: "-P" | "-p", identity?: string): string[] {
+  const methods = identity
+    ? [
+        "-i",
+        identity,
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "IdentityAgent=none",
+        "-o",
+        "PreferredAuthentications=publickey",
+      ]
+    : ["-o", "PreferredAuthentications=password", "-o", "PubkeyAuthentication=no"];
   return [
+    ...methods,
     "-F",
     "/dev/null",
     portFlag,
@@ -47,10 +65,6 @@ function clientOptions(port: number, portFlag: "-P" | "-p"): string[] {
     "UserKnownHostsFile=/dev/null",
     "-o",
     "GlobalKnownHostsFile=/dev/null",
-    "-o",
-    "PreferredAuthentications=password",
-    "-o",
-    "PubkeyAuthentication=no",
     "-o",
     "NumberOfPasswordPrompts=1",
     "-o",
@@ -106,7 +120,7 @@ export async function runSftp(
   try {
     // user@host: sftp splits at the last @, so an e-mail user name passes whole.
     const args = [
-      ...clientOptions(login.port, "-P"),
+      ...clientOptions(login.port, "-P", login.identity),
       "-b",
       batch,
       `${login.user}@${login.host ?? "127.0.0.1"}`,
@@ -120,7 +134,7 @@ export async function runSftp(
 /** OpenSSH's `ssh` running one command (which an SFTP-only server must refuse). */
 export function runSsh(login: SshLogin, command: string[]): Promise<Run> {
   const args = [
-    ...clientOptions(login.port, "-p"),
+    ...clientOptions(login.port, "-p", login.identity),
     "-T",
     "-l",
     login.user,

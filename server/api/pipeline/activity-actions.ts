@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { sftpKeyGrant } from "../../contract/node/sftp-username.ts";
 import type { BeforeReads } from "../../panel/activity-before.ts";
 import { dataValues } from "../server-data.ts";
 
@@ -51,11 +52,24 @@ const hostDetails = (request: FastifyRequest) => {
   return { name, type, host, port, username };
 };
 
+/** What tells providers apart; the client secret is left out (it is stripped by name too). */
+const providerDetails = (request: FastifyRequest) => {
+  const { name, issuer, clientId, createAccounts, allowedDomains, roleClaim, enabled } = body(request) ?? {};
+  return { name, issuer, clientId, createAccounts, allowedDomains, roleClaim, enabled };
+};
+
 export const activityActions: Record<string, ActionRule> = {
+  "POST /api/oidc-providers": { action: "oidcProvider.create", details: providerDetails },
+  "PUT /api/oidc-providers/:id": { action: "oidcProvider.update", details: providerDetails },
+  "DELETE /api/oidc-providers/:id": { action: "oidcProvider.delete" },
   // The name signed in with is the actor; the body holds nothing else worth keeping.
   "POST /auth/login": { action: "auth.login", signIn: "session", details: () => ({}) },
   // The one-time code completes a sign-in: the same action, so one filter finds every sign-in.
   "POST /auth/otp": { action: "auth.login", signIn: "session", details: () => ({ otp: true }) },
+  // A passkey alone, or as the second step: a sign-in like the others, told apart by its details.
+  "POST /auth/passkey": { action: "auth.login", signIn: "session", details: () => ({ method: "passkey" }) },
+  // A challenge to sign with: nothing changes until it comes back signed.
+  "POST /auth/passkey/options": { action: "auth.passkey.options", skip: true },
   "POST /auth/register": { action: "auth.register", signIn: "session", details: () => ({}) },
   "POST /auth/invite": { action: "auth.invite", signIn: "session", details: () => ({}) },
   // The web app renews its session every few minutes: one entry each would bury the rest.
@@ -64,7 +78,8 @@ export const activityActions: Record<string, ActionRule> = {
   // A node asking whether an SFTP password is good: the node records that sign-in itself, with
   // the SFTP client's address (the local node's too, which asks in-process).
   "POST /oauth2/token": {
-    action: (r) => (body(r)?.grant_type === "password" ? undefined : "auth.token"),
+    action: (r) =>
+      body(r)?.grant_type === "password" || body(r)?.grant_type === sftpKeyGrant ? undefined : "auth.token",
     signIn: "token",
   },
 
@@ -73,6 +88,17 @@ export const activityActions: Record<string, ActionRule> = {
   "POST /api/self/oauth2": { action: "self.client.create" },
   "DELETE /api/self/oauth2/:clientId": { action: "self.client.delete" },
   "POST /api/self/otp": { action: "self.otp.start" },
+  // Its name only: the key is long, and its fingerprint is in the list of keys.
+  "POST /api/self/ssh-keys": { action: "self.sshKey.create", details: (r) => ({ name: body(r)?.name }) },
+  "DELETE /api/self/ssh-keys/:id": { action: "self.sshKey.delete" },
+  // The provider's sign-in page is next; the link itself is recorded by the callback (oidc.ts).
+  "POST /api/self/oidc-links/:id": { action: "self.oidc.link.start" },
+  "DELETE /api/self/oidc-links/:id": { action: "self.oidc.unlink" },
+  "POST /api/self/passkeys/options": { action: "self.passkey.options", skip: true },
+  // The name only: the browser's answer is long and holds nothing a reader needs.
+  "POST /api/self/passkeys": { action: "self.passkey.create", details: (r) => ({ name: body(r)?.name }) },
+  "PUT /api/self/passkeys/:id": { action: "self.passkey.rename" },
+  "DELETE /api/self/passkeys/:id": { action: "self.passkey.delete" },
   "PUT /api/self/otp": { action: "self.otp.enable" },
   "DELETE /api/self/otp/:token": { action: "self.otp.disable" },
   "POST /api/self/otp/recovery": { action: "self.otp.recovery" },

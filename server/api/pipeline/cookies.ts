@@ -12,6 +12,8 @@ export class CookieJar {
   readonly pending: string;
   /** The browser's device token (notifications/devices.ts): kept across sign-outs. */
   readonly device: string;
+  /** The state of an OpenID Connect sign-in under way, binding it to this browser (issue 39). */
+  readonly oidcState: string;
   static readonly xsrf = "XSRF-TOKEN";
 
   /**
@@ -27,6 +29,7 @@ export class CookieJar {
     this.scopes = `${prefix}scopes`;
     this.pending = `${prefix}otp_pending`;
     this.device = `${prefix}device`;
+    this.oidcState = `${prefix}oidc_state`;
   }
 
   private base(request: FastifyRequest) {
@@ -61,6 +64,24 @@ export class CookieJar {
   setDevice(request: FastifyRequest, reply: FastifyReply, token: string): void {
     // 400 days, the longest a browser keeps a cookie.
     reply.setCookie(this.device, token, { ...this.base(request), httpOnly: true, maxAge: 400 * 24 * 3600 });
+  }
+
+  /**
+   * Lax, unlike the others: the provider sends the browser back with a top-level navigation from
+   * its own site, which a Strict cookie would not come with. Only the callback's path reads it.
+   */
+  setOidcState(request: FastifyRequest, reply: FastifyReply, state: string, maxAgeSeconds: number): void {
+    reply.setCookie(this.oidcState, state, {
+      ...this.base(request),
+      path: "/auth/oidc/",
+      sameSite: "lax",
+      httpOnly: true,
+      maxAge: maxAgeSeconds,
+    });
+  }
+
+  clearOidcState(request: FastifyRequest, reply: FastifyReply): void {
+    reply.clearCookie(this.oidcState, { ...this.base(request), path: "/auth/oidc/", sameSite: "lax" });
   }
 
   setXsrf(request: FastifyRequest, reply: FastifyReply, token: string): void {

@@ -17,10 +17,14 @@ export const RegisterBody = Type.Object({
 });
 export type RegisterBody = Static<typeof RegisterBody>;
 
-/** `{scopes}` after a completed sign-in, `{otpNeeded: true}` when a code must follow. */
+/**
+ * `{scopes}` after a completed sign-in, `{otpNeeded: true}` when a second step must follow;
+ * `secondFactors` (Outpost's) says which, when a passkey may be that step.
+ */
 export const LoginAnswer = Type.Object({
   scopes: Type.Optional(Type.Array(Type.String())),
   otpNeeded: Type.Optional(Type.Boolean()),
+  secondFactors: Type.Optional(Type.Array(Type.Union([Type.Literal("otp"), Type.Literal("passkey")]))),
 });
 export type LoginAnswer = Static<typeof LoginAnswer>;
 

@@ -29,5 +29,7 @@ export const PanelConfigAnswer = Type.Object({
   registrationEnabled: Type.Boolean(),
   /** Ours: the VAPID public key (base64url) a browser subscribes to Web Push with. */
   vapidPublicKey: Type.Optional(Type.String()),
+  /** Ours (issue 39): the enabled OpenID Connect providers, a button each on the login page. */
+  oidcProviders: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }))),
 });
 export type PanelConfigAnswer = Static<typeof PanelConfigAnswer>;

@@ -1,3 +1,4 @@
+import { sftpKeyGrant } from "../../contract/node/sftp-username.ts";
 import type { SftpAuthorizer } from "./sftp-server.ts";
 import type { SftpSessions } from "./sftp-sessions.ts";
 
@@ -13,6 +14,8 @@ import type { SftpSessions } from "./sftp-sessions.ts";
  * (POST /daemon/sftp/end). `remote_address` (beyond the
  * reference) lets the panel throttle per client address rather than count
  * every failure of every client of this node against the node's own address.
+ * A key sign-in asks with Outpost's own grant (sftpKeyGrant): the public key
+ * whose signature this node checked, or only offered (`probe=1`).
  */
 export function panelAuthorizer(
   config: { panelUrl: string; secret: string },
@@ -29,9 +32,10 @@ export function panelAuthorizer(
         accept: "application/json",
       },
       body: new URLSearchParams({
-        grant_type: "password",
+        ...(login.publicKey === undefined
+          ? { grant_type: "password", password: login.password ?? "" }
+          : { grant_type: sftpKeyGrant, public_key: login.publicKey, probe: login.probe ? "1" : "0" }),
         username: `${login.email}#${login.serverId}`,
-        password: login.password,
         scope: "sftp",
         remote_address: login.address,
       }),

@@ -1,5 +1,5 @@
 import type { AddressInfo, Socket } from "node:net";
-import type { Connection, Server } from "ssh2";
+import type { AuthContext, Connection, Server, utils as SshUtils } from "ssh2";
 import type { NodeActivity } from "../../contract/node/node-events.ts";
 import { parseSftpUsername } from "../../contract/node/sftp-username.ts";
 import type { Sandbox } from "../sandbox/index.ts";
@@ -8,11 +8,18 @@ import { ConnectionGate, defaultGateLimits, type GateLimits } from "./connection
 import { type HostKey, loadOrCreateHostKey } from "./host-key.ts";
 import { SftpSession } from "./session.ts";
 
-/** Who asks to sign in: `<email>#<serverId>` split, the password, and where from. */
+/** Who asks to sign in: `<email>#<serverId>` split, the password or public key, and where from. */
 export interface SftpLogin {
   email: string;
   serverId: string;
-  password: string;
+  password?: string;
+  /**
+   * A key sign-in: the key as an OpenSSH line, its signature already checked here, or (with
+   * `probe`) only offered, as SSH clients ask which key would do before they sign.
+   */
+  publicKey?: string;
+  /** Only asks whether the key would be let in: no session follows this answer. */
+  probe?: boolean;
   address: string;
 }
 
@@ -58,15 +65,22 @@ export interface SftpListenerOptions {
 /** Failed sign-ins one connection may make before it is dropped (OpenSSH's MaxAuthTries). */
 const maxAuthTries = 6;
 
+/** The sign-in methods offered, in the order clients should try them. */
+const methods: AuthContext["method"][] = ["publickey", "password"];
+
 /**
- * A node's SFTP server (reference §8): password sign-in as `<email>#<serverId>`,
- * then only the `sftp` subsystem, confined to that server's folder. Shells,
+ * A node's SFTP server (reference §8): sign-in as `<email>#<serverId>` with the
+ * panel password or one of the account's SSH keys (issue 39: the signature is
+ * checked here, whether the key is the account's is the panel's to say), then
+ * only the `sftp` subsystem, confined to that server's folder. Shells,
  * commands, port forwarding and agent forwarding are refused.
  */
 export class SftpListener {
   /** The SSH server, made with the first connection: ssh2 is not loaded before (issue 12). */
   private server: Promise<Server> | undefined;
   private hostKey: HostKey | undefined;
+  /** ssh2's key parser, loaded with the SSH server. */
+  private sshUtils: typeof SshUtils | undefined;
   private readonly gate: ConnectionGate;
   private readonly connections = new Set<Connection>();
 
@@ -120,6 +134,7 @@ export class SftpListener {
 
   private async sshServer(): Promise<Server> {
     const { default: ssh2 } = await import("ssh2");
+    this.sshUtils = ssh2.utils;
     const hostKey = this.hostKey?.key;
     if (!hostKey) throw new Error("no host key");
     const server = new ssh2.Server({ hostKeys: [hostKey], ident: "Outpost" }, (client, info) =>
@@ -140,26 +155,46 @@ export class SftpListener {
     let failures = 0;
 
     client.on("authentication", (ctx) => {
-      if (ctx.method !== "password") {
-        ctx.reject(["password"]);
+      const login = parseSftpUsername(ctx.username);
+      const asked: SftpLogin = {
+        email: login?.email ?? ctx.username,
+        serverId: login?.serverId ?? "",
+        address,
+      };
+      if (ctx.method === "password") asked.password = ctx.password;
+      else if (ctx.method === "publickey") {
+        const key = this.sshUtils?.parseKey(ctx.key.data);
+        if (!key || key instanceof Error) {
+          ctx.reject(methods);
+          return;
+        }
+        asked.publicKey = `${key.type} ${ctx.key.data.toString("base64")}`;
+        if (!ctx.signature || !ctx.blob) asked.probe = true;
+        else if (key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) {
+          ctx.reject(methods);
+          if (++failures >= maxAuthTries) client.end();
+          return;
+        }
+      } else {
+        ctx.reject(methods);
         return;
       }
-      const login = parseSftpUsername(ctx.username);
       // An unparsable name costs the same check as any other, so that
       // refusals cannot be told apart by their timing.
       this.options
-        .authorize({
-          email: login?.email ?? ctx.username,
-          serverId: login?.serverId ?? "",
-          password: ctx.password,
-          address,
-        })
+        .authorize(asked)
         .catch((error): false => {
           this.options.log.warn(`SFTP sign-in check failed: ${(error as Error).message}`);
           return false;
         })
         .then((allowed) => {
           const admitted = !!allowed && !!login && !!this.options.sandboxOf(login.serverId);
+          if (asked.probe) {
+            // The client signs next, and that sign-in is the one told; a refused key is only skipped.
+            if (admitted) ctx.accept();
+            else ctx.reject(methods);
+            return;
+          }
           // Every sign-in, done or refused, is the node's to tell (the panel keeps those for its servers).
           this.options.onActivity?.({
             at: Date.now(),
@@ -169,7 +204,7 @@ export class SftpListener {
             action: admitted ? "auth.sftp" : "auth.sftp.failed",
             ok: admitted,
             subject: "",
-            details: {},
+            details: { method: ctx.method },
           });
           if (allowed && login && this.options.sandboxOf(login.serverId)) {
             serverId = login.serverId;
@@ -184,7 +219,7 @@ export class SftpListener {
             return;
           }
           this.options.log.info(`SFTP sign-in refused for ${JSON.stringify(ctx.username)} from ${address}`);
-          ctx.reject(["password"]);
+          ctx.reject(methods);
           if (++failures >= maxAuthTries) client.end();
         });
     });

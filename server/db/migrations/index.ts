@@ -19,6 +19,7 @@ import { serverHostingLimits } from "./0016-server-hosting-limits.ts";
 import { databases } from "./0024-databases.ts";
 import { allocations } from "./0025-allocations.ts";
 import { rolesAndPresets } from "./0026-roles-and-presets.ts";
+import { signInMethods } from "./0027-sign-in-methods.ts";
 import { imports } from "./0028-imports.ts";
 import { backupFacts } from "./0029-backup-facts.ts";
 
@@ -48,6 +49,7 @@ export function migrations(dialect: Dialect): MigrationProvider {
     "0024_databases": databases(dialect),
     "0025_allocations": allocations(dialect),
     "0026_roles_and_presets": rolesAndPresets(dialect),
+    "0027_sign_in_methods": signInMethods(dialect),
     "0028_imports": imports,
     "0029_backup_facts": backupFacts,
   };

@@ -1,13 +1,18 @@
+import type { MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "wouter";
 import * as auth from "../../api/auth";
 import { isApiError } from "../../api/errors";
+import { passkeysSupported, signInWithPasskey } from "../../api/passkeys";
 import { finishSignIn } from "../../app/afterLogin";
 import { OtpInput } from "../../components/OtpInput";
 import { OTP_LENGTH } from "../../components/otpCode";
 import { TextField } from "../../components/TextField";
+import { toastError } from "../../components/toastStore";
+import { errorMessage } from "../../i18n/errorMessages";
 import { config } from "../../state/config";
 import "./auth.css";
 
@@ -17,11 +22,28 @@ export default function Login() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [step, setStep] = useState<"password" | "otp">("password");
+  // The second steps the account offers: its app's code, one of its passkeys.
+  const [factors, setFactors] = useState<string[]>(["otp"]);
   const [digits, setDigits] = useState(emptyCode);
   // A recovery code instead of the app's code (12 characters, typed into one field).
   const [recovery, setRecovery] = useState<string>();
   const [busy, setBusy] = useState(false);
   const registration = config.value.registrationEnabled;
+  const providers = config.value.oidcProviders ?? [];
+  const { i18n } = useLingui();
+
+  // Back from a sign-in provider that was refused: the panel says why in the address.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, when the page opens
+  useEffect(() => {
+    const query = new URLSearchParams(window.location.search);
+    const code = query.get("oidcError");
+    if (!code) return;
+    const text = errorMessage(code) ?? errorMessage("ErrUnknownError");
+    // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
+    const filled: MessageDescriptor | undefined = text && { ...text, values: Object.fromEntries(query) };
+    if (filled) toastError(i18n._(filled));
+    window.history.replaceState(null, "", window.location.pathname);
+  }, []);
 
   const submitPassword = async (e: FormEvent) => {
     e.preventDefault();
@@ -30,6 +52,7 @@ export default function Login() {
     try {
       const answer = await auth.login(email.trim(), password);
       if (answer?.otpNeeded) {
+        setFactors(answer.secondFactors ?? ["otp"]);
         setDigits(emptyCode());
         setRecovery(undefined);
         setStep("otp");
@@ -59,6 +82,33 @@ export default function Login() {
       setBusy(false);
     }
   };
+
+  // A passkey alone on the first step, or the second step after the password.
+  const signInByPasskey = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      finishSignIn((await signInWithPasskey())?.scopes);
+    } catch (err) {
+      if (!isApiError(err)) toastError(t`No passkey was used.`);
+      else if (err.code === "ErrSessionExpired") setStep("password");
+    } finally {
+      setBusy(false);
+    }
+  };
+  const passkeyButton = (label: string) =>
+    passkeysSupported() && (
+      <button
+        type="button"
+        className="btn block"
+        disabled={busy}
+        onClick={() => void signInByPasskey()}
+        data-testid="login-passkey"
+      >
+        {label}
+      </button>
+    );
+  const withCode = factors.includes("otp");
 
   return (
     <div className="auth-card">
@@ -93,6 +143,21 @@ export default function Login() {
           >
             <Trans>Login</Trans>
           </button>
+          {passkeyButton(t`Sign in with a passkey`)}
+          {providers.map((provider) => {
+            const name = provider.name;
+            return (
+              // A whole page: the browser goes to the provider and comes back.
+              <a
+                key={provider.id}
+                className="btn block"
+                href={`/auth/oidc/${provider.id}`}
+                data-testid="login-oidc"
+              >
+                {t`Sign in with ${name}`}
+              </a>
+            );
+          })}
           {registration && (
             <p className="auth-alt">
               <Trans>No account yet?</Trans>{" "}
@@ -112,7 +177,11 @@ export default function Login() {
             } else if (digits.every(Boolean)) void submitCode(digits.join(""));
           }}
         >
-          {recovery === undefined ? (
+          {!withCode ? (
+            <p className="muted">
+              <Trans>Confirm with one of your passkeys.</Trans>
+            </p>
+          ) : recovery === undefined ? (
             <>
               <p className="muted">
                 <Trans>Enter the code from your authenticator app.</Trans>
@@ -130,22 +199,31 @@ export default function Login() {
               data-testid="login-recovery"
             />
           )}
-          <button
-            type="submit"
-            className="btn color-primary block"
-            disabled={busy || (recovery === undefined ? !digits.every(Boolean) : !recovery.trim())}
-            data-testid="otp-submit"
-          >
-            <Trans>Verify</Trans>
-          </button>
-          <button
-            type="button"
-            className="btn-text"
-            onClick={() => setRecovery(recovery === undefined ? "" : undefined)}
-            data-testid="use-recovery"
-          >
-            {recovery === undefined ? <Trans>Use a recovery code</Trans> : <Trans>Use the app's code</Trans>}
-          </button>
+          {withCode && (
+            <>
+              <button
+                type="submit"
+                className="btn color-primary block"
+                disabled={busy || (recovery === undefined ? !digits.every(Boolean) : !recovery.trim())}
+                data-testid="otp-submit"
+              >
+                <Trans>Verify</Trans>
+              </button>
+              <button
+                type="button"
+                className="btn-text"
+                onClick={() => setRecovery(recovery === undefined ? "" : undefined)}
+                data-testid="use-recovery"
+              >
+                {recovery === undefined ? (
+                  <Trans>Use a recovery code</Trans>
+                ) : (
+                  <Trans>Use the app's code</Trans>
+                )}
+              </button>
+            </>
+          )}
+          {factors.includes("passkey") && passkeyButton(t`Use a passkey`)}
           <button
             type="button"
             className="btn-text"

@@ -5,9 +5,12 @@ import { hasScope } from "../../state/scopes";
 import { twoFactorRequired, user } from "../../state/session";
 import { AccountSection } from "./AccountSection";
 import { NotificationsSection } from "./NotificationsSection";
+import { OidcLinksSection } from "./OidcLinksSection";
+import { PasskeysSection } from "./PasskeysSection";
 import { PasswordSection } from "./PasswordSection";
 import { PreferencesSection } from "./PreferencesSection";
 import { SelfClientsSection } from "./SelfClientsSection";
+import { SshKeysSection } from "./SshKeysSection";
 import { TwoFactorSection } from "./TwoFactorSection";
 import "./self.css";
 
@@ -17,7 +20,7 @@ const SelfActivitySection = lazy(() => import("./SelfActivitySection"));
 /**
  * The signed-in user's own page (spec §2.3): account details, password, two-factor sign-in,
  * OAuth clients, notifications, preferences and one's own activity. Each part shows only with the scope its calls need
- * (self.edit, self.clients; reference §2.5); preferences need only a login.
+ * (self.edit, self.clients; reference §2.5); preferences need only a login. SSH keys are for SFTP.
  */
 export default function Self() {
   const me = user.value;
@@ -38,6 +41,9 @@ export default function Self() {
       {me ? <AccountSection key={`${me.username}|${me.email}`} canEdit={canEdit} /> : <Spinner />}
       {canEdit && <PasswordSection />}
       {canEdit && <TwoFactorSection />}
+      {canEdit && <PasskeysSection />}
+      {canEdit && <SshKeysSection />}
+      {canEdit && <OidcLinksSection />}
       {hasScope("self.clients") && <SelfClientsSection />}
       {canEdit && <NotificationsSection />}
       <PreferencesSection />

@@ -16,11 +16,14 @@ import { SelectField } from "../servers/VariablesForm";
 import { SecretField } from "./SecretField";
 import {
   changes,
+  type FlagKey,
+  flagKeys,
   PROVIDERS,
   REGISTRATION,
   type SecretEdit,
   type SecretKey,
   type SettingsValues,
+  SFTP_PASSWORD_WITH_2FA,
   secretKeys,
   type TextKey,
   textKeys,
@@ -31,9 +34,9 @@ import "./settings.css";
 const keepAll = (): Record<SecretKey, SecretEdit> => ({ "panel.email.password": { kind: "keep" } });
 
 async function loadValues(): Promise<SettingsValues> {
-  const [texts, registration, secrets] = await Promise.all([
+  const [texts, flags, secrets] = await Promise.all([
     Promise.all(textKeys.map((k) => getSettingAnswer<string>(k))),
-    getSettingAnswer<boolean>(REGISTRATION),
+    Promise.all(flagKeys.map((k) => getSettingAnswer<boolean>(k))),
     Promise.all(secretKeys.map((k) => getSettingAnswer<string>(k))),
   ]);
   return {
@@ -41,7 +44,10 @@ async function loadValues(): Promise<SettingsValues> {
       TextKey,
       string
     >,
-    registration: registration?.value === true,
+    flags: Object.fromEntries(flagKeys.map((k, i) => [k, flags[i]?.value === true])) as Record<
+      FlagKey,
+      boolean
+    >,
     // A panel that still answers the secret itself: only whether there is one is used.
     secretSet: Object.fromEntries(
       secretKeys.map((k, i) => [k, secrets[i]?.isSet ?? Boolean(secrets[i]?.value)]),
@@ -54,7 +60,10 @@ export default function Settings() {
   const [saved, setSaved] = useState<SettingsValues>();
   const [failed, setFailed] = useState(false);
   const [text, setText] = useState<Record<TextKey, string>>();
-  const [registration, setRegistration] = useState(false);
+  const [flags, setFlags] = useState<Record<FlagKey, boolean>>({
+    [REGISTRATION]: false,
+    [SFTP_PASSWORD_WITH_2FA]: false,
+  });
   const [secrets, setSecrets] = useState(keepAll);
   const [busy, setBusy] = useState(false);
   const [testing, setTesting] = useState(false);
@@ -66,7 +75,7 @@ export default function Settings() {
       const values = await loadValues();
       setSaved(values);
       setText(values.text);
-      setRegistration(values.registration);
+      setFlags(values.flags);
       setSecrets(keepAll());
     } catch {
       setFailed(true);
@@ -88,7 +97,8 @@ export default function Settings() {
   }
   if (!saved || !text) return <Spinner />;
 
-  const diff = changes(saved, text, registration, secrets);
+  const diff = changes(saved, text, flags, secrets);
+  const flag = (key: FlagKey) => (on: boolean) => setFlags({ ...flags, [key]: on });
   const dirty = Object.keys(diff).length > 0;
   const provider = text["panel.email.provider"] || "none";
   const set = (key: TextKey) => (value: string) => setText({ ...text, [key]: value });
@@ -157,9 +167,15 @@ export default function Settings() {
           />
           <Switch
             label={t`Anyone may register an account`}
-            checked={registration}
-            onChange={setRegistration}
+            checked={flags[REGISTRATION]}
+            onChange={flag(REGISTRATION)}
             hint={t`New accounts can sign in and manage only what they are given.`}
+          />
+          <Switch
+            label={t`SFTP takes the password of accounts with two-factor sign-in`}
+            checked={flags[SFTP_PASSWORD_WITH_2FA]}
+            onChange={flag(SFTP_PASSWORD_WITH_2FA)}
+            hint={t`Off: such accounts use SFTP with an SSH key, as the password alone skips their second factor.`}
           />
         </div>
       </Panel>

@@ -16,13 +16,17 @@ export const secretKeys = ["panel.email.password"] as const;
 export type SecretKey = (typeof secretKeys)[number];
 
 export const REGISTRATION = "panel.registrationEnabled";
+export const SFTP_PASSWORD_WITH_2FA = "panel.sftp.passwordWith2fa";
+/** The on/off settings the screen shows as switches. */
+export const flagKeys = [REGISTRATION, SFTP_PASSWORD_WITH_2FA] as const;
+export type FlagKey = (typeof flagKeys)[number];
 
 /** The providers this panel can send with ("" and "none" both mean no e-mail). */
 export const PROVIDERS = ["none", "smtp", "debug"] as const;
 
 export interface SettingsValues {
   text: Record<TextKey, string>;
-  registration: boolean;
+  flags: Record<FlagKey, boolean>;
   /** Whether each secret is set on the panel. */
   secretSet: Record<SecretKey, boolean>;
 }
@@ -34,12 +38,12 @@ export type SecretEdit = { kind: "keep" } | { kind: "replace"; value: string } |
 export function changes(
   saved: SettingsValues,
   text: Record<TextKey, string>,
-  registration: boolean,
+  flags: Record<FlagKey, boolean>,
   secrets: Record<SecretKey, SecretEdit>,
 ): Record<string, string | boolean | null> {
   const out: Record<string, string | boolean | null> = {};
   for (const key of textKeys) if (text[key] !== saved.text[key]) out[key] = text[key];
-  if (registration !== saved.registration) out[REGISTRATION] = registration;
+  for (const key of flagKeys) if (flags[key] !== saved.flags[key]) out[key] = flags[key];
   for (const key of secretKeys) {
     const edit = secrets[key];
     if (edit.kind === "replace" && edit.value !== "") out[key] = edit.value;

@@ -1,0 +1,121 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import Provider from "oidc-provider";
+
+/** Who the in-process provider signs in next: its subject and the claims its ID token carries. */
+export interface IssuerAccount {
+  sub: string;
+  email: string;
+  email_verified?: boolean;
+  preferred_username?: string;
+  groups?: string[];
+}
+
+export interface TestIssuer {
+  /** The issuer URL (http://127.0.0.1:port). */
+  url: string;
+  port: number;
+  clientId: string;
+  clientSecret: string;
+  /** The account the next sign-in at the provider is made as (its login page asks no one). */
+  signInAs(account: IssuerAccount): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A real OpenID provider (node-oidc-provider) on 127.0.0.1 for tests (issue 39): one confidential
+ * client whose redirect URIs are the panel's callbacks, PKCE required, ID tokens signed with its
+ * own keys. Its interaction (login and consent) finishes at once as the account set by
+ * `signInAs`, so a browser — or a test following redirects — goes straight back to the panel.
+ */
+export async function startIssuer(redirectUris: string[]): Promise<TestIssuer> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const clientId = "outpost-panel";
+  const clientSecret = "a-client-secret-for-tests-only";
+  let next: IssuerAccount = { sub: "nobody", email: "nobody@example.com" };
+  const accounts = new Map<string, IssuerAccount>();
+
+  const provider = new Provider(url, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+      },
+    ],
+    pkce: { required: () => true },
+    claims: {
+      openid: ["sub"],
+      email: ["email", "email_verified"],
+      profile: ["preferred_username", "groups"],
+    },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    cookies: { keys: ["test-cookie-key"] },
+    async findAccount(_ctx, sub) {
+      const account = accounts.get(sub);
+      if (!account) return undefined;
+      return {
+        accountId: sub,
+        claims: async () => ({ ...account, email_verified: account.email_verified ?? true }),
+      };
+    },
+  });
+  // Plain http on loopback: the provider is told it is fine.
+  provider.proxy = true;
+  const callback = provider.callback();
+
+  server.on("request", async (req, res) => {
+    try {
+      if (req.url?.startsWith("/interaction/")) {
+        const details = await provider.interactionDetails(req, res);
+        if (details.prompt.name === "login") {
+          accounts.set(next.sub, next);
+          await provider.interactionFinished(
+            req,
+            res,
+            { login: { accountId: next.sub } },
+            { mergeWithLastSubmission: false },
+          );
+          return;
+        }
+        const grant = new provider.Grant({
+          accountId: details.session?.accountId ?? next.sub,
+          clientId: String(details.params.client_id),
+        });
+        grant.addOIDCScope(String(details.params.scope));
+        await provider.interactionFinished(
+          req,
+          res,
+          { consent: { grantId: await grant.save() } },
+          { mergeWithLastSubmission: true },
+        );
+        return;
+      }
+      callback(req, res);
+    } catch (error) {
+      res.statusCode = 500;
+      res.end(String(error));
+    }
+  });
+
+  return {
+    url,
+    port,
+    clientId,
+    clientSecret,
+    signInAs(account) {
+      next = account;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
