@@ -39,7 +39,8 @@ export const OidcProviderBody = Type.Object({
 });
 export type OidcProviderBody = Static<typeof OidcProviderBody>;
 
-export const OidcProviderParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+// A serial id: PostgreSQL refuses (500) a larger one in a comparison, so the schema does first.
+export const OidcProviderParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 /** One of the signed-in user's links to a provider. */
 export const OidcLinkView = Type.Object({
@@ -52,7 +53,7 @@ export const OidcLinkView = Type.Object({
 });
 export type OidcLinkView = Static<typeof OidcLinkView>;
 export const OidcLinkList = Type.Array(OidcLinkView);
-export const OidcLinkParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const OidcLinkParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 /** Where the browser goes to link the provider: its authorization page. */
 export const OidcLinkStart = Type.Object({ url: Type.String() });

@@ -22,7 +22,7 @@ export const PasskeyRegisterBody = Type.Object({
 });
 
 export const PasskeyRenameBody = Type.Object({ name: Type.String({ maxLength: 100 }) });
-export const PasskeyParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const PasskeyParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 /** POST /auth/passkey: a signed challenge from POST /auth/passkey/options. */
 export const PasskeySignInBody = Type.Object({ response: WebAuthnJson });

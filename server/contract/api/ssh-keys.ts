@@ -24,4 +24,4 @@ export const SshKeyCreateBody = Type.Object({
 });
 export type SshKeyCreateBody = Static<typeof SshKeyCreateBody>;
 
-export const SshKeyParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const SshKeyParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });

@@ -47,7 +47,7 @@ import { S3Backups } from "./s3-target.ts";
  *
  * With an S3 target (kept in `targetFile`, 0600, so tasks use it while the
  * panel is down) new backups stream to the bucket instead: nothing of them
- * is on the node's disk but the `.failed` and `.task` notes. Backups made
+ * is on the node's disk but the `.failed`, `.task` and `.facts` notes. Backups made
  * on the disk before stay there and are still listed, read and deleted.
  */
 export class BackupOps implements NodeBackups {
