@@ -22,6 +22,8 @@ describe("GET /api/config", () => {
       branding: { name: "Outpost" },
       registrationEnabled: false,
       vapidPublicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
+      // The login page's single sign-on buttons: none until an administrator adds a provider.
+      oidcProviders: [],
     });
     // A P-256 public point (uncompressed, 65 bytes): what PushManager.subscribe takes.
     const key = Buffer.from(res.body.vapidPublicKey, "base64url");
@@ -47,6 +49,7 @@ describe("GET /api/config", () => {
       branding: { name: "Acme Games" },
       registrationEnabled: true,
       vapidPublicKey: (await config()).body.vapidPublicKey,
+      oidcProviders: [],
     });
   });
 });
