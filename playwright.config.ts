@@ -54,6 +54,11 @@ export default defineConfig({
     { name: "preact-panel-wide", testMatch: panelWide, workers: 1 },
     { name: "preact", testIgnore: [/react-smoke/, panelWide, alone] },
     { name: "react", testMatch: /react-smoke/ },
-    { name: "preact-alone", testMatch: alone, dependencies: ["preact-panel-wide", "preact", "react"] },
+    {
+      name: "preact-alone",
+      testMatch: alone,
+      workers: 1,
+      dependencies: ["preact-panel-wide", "preact", "react"],
+    },
   ],
 });
