@@ -103,13 +103,14 @@ export class ServerMods {
     for (const source of Object.values(this.sources)) {
       const reason = await this.refusal(source, target);
       sources.push({ id: source.id, available: !reason, ...(reason ? { reason } : {}) });
-      if (reason || !source.recognise) continue;
+      const unknown = files.filter((f) => !recognised.has(f.file));
+      if (reason || !source.recognise || unknown.length === 0) continue;
       // A source that does not answer leaves its files unrecognised, not the list unanswered.
-      const known = await source.recognise(files, target).catch(() => {
+      const known = await source.recognise(unknown, target).catch(() => {
         unreachable.push(source.id);
         return new Map() as Recognised;
       });
-      for (const [file, about] of known) if (!recognised.has(file)) recognised.set(file, about);
+      for (const [file, about] of known) recognised.set(file, about);
     }
     const installed: InstalledMod[] = files.map((f) => ({
       file: f.file,
