@@ -256,6 +256,32 @@ describe("CurseForge as a mod source", () => {
     }
   });
 
+  it("offers no source an administrator turned off, and refuses to search it", async () => {
+    const sources = async () => (await user.get("/api/servers/c0f00001/mods")).body.sources;
+    expect(await sources()).toContainEqual({ id: "curseforge", available: true });
+    expect((await admin.put("/api/settings/panel.mods.curseforgeEnabled", { value: false })).status).toBe(
+      204,
+    );
+    try {
+      expect(await sources()).toContainEqual({ id: "curseforge", available: false, reason: "off" });
+      expectError(
+        await user.get("/api/servers/c0f00001/mods/search?source=curseforge&q=jade"),
+        400,
+        "ErrModSourceNotOffered",
+        { source: "curseforge", reason: "off" },
+      );
+      // Turned off, it is not asked which files it knows either.
+      const listed = await user.get("/api/servers/c0f00001/mods");
+      expect(
+        listed.body.installed.find((m: { file: string }) => m.file === "by-hand.jar").source,
+      ).toBeUndefined();
+      expect(await sources()).toContainEqual({ id: "modrinth", available: true });
+    } finally {
+      await admin.put("/api/settings/panel.mods.curseforgeEnabled", { value: true });
+    }
+    expect(await sources()).toContainEqual({ id: "curseforge", available: true });
+  });
+
   it("refuses to install from CurseForge without server.mods.edit", async () => {
     const grant = (granted: string[]) =>
       admin.put(`/api/servers/c0f00001/user/${encodeURIComponent(account.email)}`, { scopes: granted });

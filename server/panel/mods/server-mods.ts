@@ -81,7 +81,11 @@ export class ServerMods {
   }
 
   /** Why a source is not offered, or undefined when it is. */
-  private async refusal(source: ModSource, target: ResolvedMods): Promise<"loader" | "key" | undefined> {
+  private async refusal(
+    source: ModSource,
+    target: ResolvedMods,
+  ): Promise<"off" | "loader" | "key" | undefined> {
+    if ((await this.settings.get(`panel.mods.${source.id}Enabled`)) === false) return "off";
     if (!source.serves(target)) return "loader";
     if (source.id === "curseforge" && !(await this.settings.get("panel.mods.curseforgeKey"))) return "key";
     return undefined;
