@@ -282,6 +282,29 @@ describe("CurseForge as a mod source", () => {
     expect(await sources()).toContainEqual({ id: "curseforge", available: true });
   });
 
+  it("offers mods for a server of PufferPanel's Minecraft template, by its modlauncher variable", async () => {
+    const id = "c0f00009";
+    const variable = (value: string) => ({ type: "string", value, display: "x", userEdit: true });
+    const made = await admin.put(`/api/servers/${id}`, {
+      ...echoDefinition({ type: "minecraft-java" }),
+      data: { ...echoDefinition().data, modlauncher: variable("fabric"), version: variable("1.20.1") },
+      name: "corpus-like",
+      node: 0,
+    });
+    expect(made.status, made.text).toBe(200);
+    const target = async () => (await admin.get(`/api/servers/${id}/mods`)).body.target;
+    expect(await target()).toEqual({
+      game: "minecraft",
+      loader: "fabric",
+      version: "1.20.1",
+      folder: "mods",
+      kind: "mods",
+    });
+    const changed = await admin.put(`/api/servers/${id}/data`, { data: { modlauncher: { value: "paper" } } });
+    expect(changed.status, changed.text).toBeLessThan(300);
+    expect(await target()).toMatchObject({ loader: "paper", folder: "plugins", kind: "plugins" });
+  });
+
   it("refuses to install from CurseForge without server.mods.edit", async () => {
     const grant = (granted: string[]) =>
       admin.put(`/api/servers/c0f00001/user/${encodeURIComponent(account.email)}`, { scopes: granted });

@@ -9,7 +9,7 @@ import type {
 import { ApiError } from "../../errors.ts";
 import type { NodeClient } from "../../link/node-client.ts";
 import { variableValues } from "../../templates/index.ts";
-import { type ResolvedMods, resolveMods } from "../../templates/mods.ts";
+import { modlauncherMods, type ResolvedMods, resolveMods } from "../../templates/mods.ts";
 import type { Servers } from "../servers.ts";
 import type { Settings } from "../settings.ts";
 import { CurseForge } from "./curseforge.ts";
@@ -74,8 +74,10 @@ export class ServerMods {
   private async place(id: string): Promise<Place> {
     const node = await this.servers.nodeOf(id);
     const definition = await node.servers.definition(id);
-    if (!definition.mods) throw modsErrors.notOffered("mods", "is not in its template");
-    const resolved = resolveMods(definition.mods, variableValues(definition.data));
+    const values = variableValues(definition.data);
+    const mods = definition.mods ?? modlauncherMods(definition.type, values);
+    if (!mods) throw modsErrors.notOffered("mods", "is not in its template");
+    const resolved = resolveMods(mods, values);
     if (!resolved.ok) throw modsErrors.notOffered(resolved.field, resolved.problem);
     return { node, target: resolved.mods };
   }
