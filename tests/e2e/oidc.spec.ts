@@ -1,6 +1,6 @@
 import { type IssuerAccount, startIssuer, type TestIssuer } from "../support/oidc-issuer.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, expectNoOverflow, snap, unique } from "./helpers.ts";
+import { adminApi, expectNoOverflow, snap, unique, visitAsAdmin } from "./helpers.ts";
 
 // OpenID Connect sign-in in Chromium (issue 39), against a real OpenID provider started in this
 // process (tests/support/oidc-issuer.ts): the login page's button takes the browser to the
@@ -78,6 +78,103 @@ test.describe("single sign-on", () => {
       await expect(page.getByText(`${name} sign-ins are open to example.com addresses only`)).toBeVisible();
       await snap(page, "oidc-refused-phone", { fullPage: false });
       expect((await page.request.get("/api/self")).status()).toBe(401);
+    });
+  });
+
+  test("an administrator adds, edits and deletes a provider on the roles page; the secret never comes back", async ({
+    page,
+    baseURL,
+  }) => {
+    const api = await adminApi(baseURL!);
+    const roleName = unique("SSO role ");
+    const role = await api.post("/api/roles", { name: roleName, scopes: ["nodes.view"] });
+    expect(role.status, role.text).toBe(200);
+    const added = unique("Company SSO ");
+    const secret = "a-secret-typed-once";
+
+    await visitAsAdmin(page, "/access");
+    const section = page.getByTestId("oidc-providers");
+    await section.getByTestId("oidc-add").click();
+    const form = section.getByTestId("oidc-form");
+    // Nothing is sent without a name, an issuer and a client id.
+    await form.getByTestId("oidc-form-save").click();
+    await expect(form.getByText("Enter a name")).toBeVisible();
+    await form.getByTestId("oidc-name").fill(added);
+    await form.getByTestId("oidc-issuer").fill(issuer!.url);
+    await form.getByTestId("oidc-client-id").fill("panel-client");
+    await form.getByTestId("oidc-client-secret").fill(secret);
+    await form.getByTestId("oidc-domains").fill("example.com, @Example.org");
+    await form.getByTestId("oidc-create-accounts").check();
+    await form.getByTestId("oidc-enabled").uncheck();
+    await form.getByTestId("oidc-role-claim").fill("groups");
+    await form.getByTestId("oidc-map-add").click();
+    const row = form.getByTestId("oidc-map-row");
+    await row.getByLabel("Claim value").fill("ops");
+    await row.getByLabel("Role").selectOption({ label: roleName });
+    await snap(page, "oidc-provider-form");
+    await form.getByTestId("oidc-form-save").click();
+
+    const item = section.getByTestId("oidc-provider").filter({ hasText: added });
+    await expect(item).toContainText("Off · Creates accounts");
+    const saved = ((await api.get("/api/oidc-providers")).body as { id: number; name: string }[]).find(
+      (p) => p.name === added,
+    );
+    expect(saved).toMatchObject({
+      issuer: issuer!.url,
+      clientId: "panel-client",
+      clientSecretSet: true,
+      createAccounts: true,
+      enabled: false,
+      allowedDomains: ["example.com", "example.org"],
+      roleClaim: "groups",
+      roleMap: { ops: String(role.body.id) },
+    });
+    // The address to register at the provider is the panel's own callback for this provider.
+    await expect(item.getByTestId("oidc-redirect")).toContainText(`/auth/oidc/${saved?.id}/callback`);
+
+    // Editing leaves the secret field empty, and an empty field keeps the stored secret.
+    await item.getByTestId("oidc-edit").click();
+    const edit = section.getByTestId("oidc-form");
+    await expect(edit.getByTestId("oidc-client-secret")).toHaveValue("");
+    await expect(edit.getByText("A secret is stored: leave empty to keep it.")).toBeVisible();
+    await expect(edit.getByTestId("oidc-map-row").getByLabel("Role")).toHaveValue(String(role.body.id));
+    expect(await page.content()).not.toContain(secret);
+    await edit.getByTestId("oidc-enabled").check();
+    await edit.getByTestId("oidc-form-save").click();
+    await expect(item).toContainText("On the login page");
+    const edited = (await api.get("/api/oidc-providers")).body.find(
+      (p: { id: number }) => p.id === saved?.id,
+    );
+    expect(edited).toMatchObject({ enabled: true, clientSecretSet: true });
+
+    await item.getByTestId("oidc-delete").click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toContainText(`Delete the provider ${added}?`);
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await expect(item).toHaveCount(0);
+    expect((await api.get("/api/oidc-providers")).body.some((p: { id: number }) => p.id === saved?.id)).toBe(
+      false,
+    );
+    expect((await api.delete(`/api/roles/${role.body.id}`)).status).toBe(204);
+  });
+
+  test.describe("the providers' form on a phone", () => {
+    test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+    test("fits 390 px", async ({ page, baseURL }) => {
+      // A role, so the form offers to map a claim value to one.
+      const api = await adminApi(baseURL!);
+      const role = await api.post("/api/roles", { name: unique("Phone role "), scopes: [] });
+      expect(role.status, role.text).toBe(200);
+      await visitAsAdmin(page, "/access");
+      const section = page.getByTestId("oidc-providers");
+      await expect(section.getByTestId("oidc-provider").filter({ hasText: name })).toBeVisible();
+      await section.getByTestId("oidc-add").click();
+      await section.getByTestId("oidc-map-add").click();
+      await section.getByTestId("oidc-form").scrollIntoViewIfNeeded();
+      await expectNoOverflow(page);
+      await snap(page, "oidc-providers-phone");
+      expect((await api.delete(`/api/roles/${role.body.id}`)).status).toBe(204);
     });
   });
 });
