@@ -44,10 +44,17 @@ test.describe("single sign-on", () => {
   test("the provider's button signs a new person in, and signs them in again later", async ({ page }) => {
     const person = account("sso");
     issuer!.signInAs(person);
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
     await page.goto("/auth/login");
     const button = page.getByTestId("login-oidc").filter({ hasText: `Sign in with ${name}` });
     await expect(button).toBeVisible();
     await snap(page, "oidc-login-desktop");
+    // What shows a refusal is loaded only when there is one (the login page's budget).
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((url) => url.includes("oidcRefusal"))).toEqual([]);
     await button.click();
     // Through the provider and back, signed in on the panel's home.
     await expect(page).not.toHaveURL(/\/auth\//);
@@ -71,9 +78,11 @@ test.describe("single sign-on", () => {
       page,
     }) => {
       issuer!.signInAs(account("outsider", "elsewhere.org"));
+      const refusal = page.waitForRequest((request) => request.url().includes("oidcRefusal"));
       await page.goto("/auth/login");
       await expectNoOverflow(page);
       await page.getByTestId("login-oidc").filter({ hasText: name }).click();
+      await refusal;
       await expect(page).toHaveURL(/\/auth\/login$/);
       await expect(page.getByText(`${name} sign-ins are open to example.com addresses only`)).toBeVisible();
       await snap(page, "oidc-refused-phone", { fullPage: false });
