@@ -247,6 +247,24 @@ describe("single sign-on with OpenID Connect (issue 39)", () => {
     refusedWith(await again.get(replay), "ErrOidcState");
   });
 
+  it("refuses an ID token whose signature is not by the provider's published keys", async () => {
+    // A provider of its own, so the panel fetches its keys afresh (they are kept per provider).
+    const forged = await addProvider({ createAccounts: true });
+    issuer.publishOtherKey(true);
+    try {
+      const { res } = await signIn(forged, { sub: "erin-1", email: "erin.oidc@corp.example" });
+      refusedWith(res, "ErrOidcRefused");
+    } finally {
+      issuer.publishOtherKey(false);
+    }
+    expect((await admin.get("/api/users?email=erin.oidc%40corp.example")).body.users).toEqual([]);
+    // The provider's real keys let the same person in.
+    const honest = await addProvider({ createAccounts: true });
+    const { client, res } = await signIn(honest, { sub: "erin-1", email: "erin.oidc@corp.example" });
+    expect(res.headers.get("location")).toBe("/");
+    expect(await signedInAs(client)).toBe("erin.oidc@corp.example");
+  });
+
   it("refuses a provider that is not the issuer it is set up as", async () => {
     // The same provider reached under another name: its discovery document names another issuer.
     const id = await addProvider({ issuer: `http://localhost:${issuer.port}`, createAccounts: true });
