@@ -265,6 +265,22 @@ describe("single sign-on with OpenID Connect (issue 39)", () => {
     expect(await signedInAs(client)).toBe("erin.oidc@corp.example");
   });
 
+  it("counts refused callbacks in the sign-in throttle: after five, even a good one waits", async () => {
+    const id = await addProvider({ createAccounts: true });
+    const frank = { sub: "frank-1", email: "frank.oidc@corp.example" };
+    for (let i = 0; i < 5; i++)
+      refusedWith(
+        (await signIn(id, frank, { tamper: (back) => back.searchParams.set("state", `wrong-${i}`) })).res,
+        "ErrOidcState",
+      );
+    const held = await signIn(id, frank);
+    refusedWith(held.res, "ErrTooManyAttempts");
+    expect(
+      Number(new URL(held.res.headers.get("location") ?? "", panel().url).searchParams.get("retryAfter")),
+    ).toBeGreaterThan(0);
+    expect((await held.client.get("/api/self")).status).toBe(401);
+  });
+
   it("refuses a provider that is not the issuer it is set up as", async () => {
     // The same provider reached under another name: its discovery document names another issuer.
     const id = await addProvider({ issuer: `http://localhost:${issuer.port}`, createAccounts: true });
