@@ -1,6 +1,6 @@
 import { type IssuerAccount, startIssuer, type TestIssuer } from "../support/oidc-issuer.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, expectNoOverflow, snap, unique, visitAsAdmin } from "./helpers.ts";
+import { adminApi, expectNoOverflow, login, snap, unique, visitAsAdmin } from "./helpers.ts";
 
 // OpenID Connect sign-in in Chromium (issue 39), against a real OpenID provider started in this
 // process (tests/support/oidc-issuer.ts): the login page's button takes the browser to the
@@ -69,6 +69,43 @@ test.describe("single sign-on", () => {
     await page.getByTestId("login-oidc").filter({ hasText: name }).click();
     await expect(page).not.toHaveURL(/\/auth\//);
     expect((await (await page.request.get("/api/self")).json()).email).toBe(person.email);
+  });
+
+  test("a person links the provider on their account page, signs in through it, and unlinks it", async ({
+    page,
+    baseURL,
+  }) => {
+    const api = await adminApi(baseURL!);
+    const username = unique("linker");
+    const user = { username, email: `${username}@example.com`, password: "linker-password-1" };
+    expect((await api.post("/api/users", user)).status).toBe(200);
+    // Their account at the provider has another address: the link, not the address, joins them.
+    const there = account("elsewhere");
+    issuer!.signInAs(there);
+
+    await page.goto("/self");
+    await login(page, user.email, user.password);
+    await expect(page).toHaveURL(/\/self$/);
+    await page
+      .getByTestId("link-oidc")
+      .filter({ hasText: `Link ${name}` })
+      .click();
+    await expect(page).toHaveURL(/\/self/);
+    const linked = page.getByTestId("oidc-link").filter({ hasText: name });
+    await expect(linked).toContainText(there.email);
+    await snap(page, "oidc-linked");
+
+    await page.context().clearCookies();
+    await page.goto("/auth/login");
+    await page.getByTestId("login-oidc").filter({ hasText: name }).click();
+    await expect(page).not.toHaveURL(/\/auth\//);
+    expect((await (await page.request.get("/api/self")).json()).email).toBe(user.email);
+
+    await page.goto("/self");
+    await page.getByTestId("oidc-link").filter({ hasText: name }).getByTestId("unlink-oidc").click();
+    await page.getByRole("dialog").getByRole("button", { name: "Unlink" }).click();
+    await expect(page.getByTestId("oidc-link").filter({ hasText: name })).toHaveCount(0);
+    await expect(page.getByTestId("link-oidc").filter({ hasText: name })).toBeVisible();
   });
 
   test.describe("on a phone", () => {
