@@ -179,7 +179,7 @@ test.describe("single sign-on", () => {
     await expect(item.getByTestId("oidc-redirect")).toContainText(`/auth/oidc/${saved?.id}/callback`);
 
     // Editing leaves the secret field empty, and an empty field keeps the stored secret.
-    await item.getByTestId("oidc-edit").click();
+    await item.getByRole("button", { name: "Edit" }).click();
     const edit = section.getByTestId("oidc-form");
     await expect(edit.getByTestId("oidc-client-secret")).toHaveValue("");
     await expect(edit.getByText("A secret is stored: leave empty to keep it.")).toBeVisible();

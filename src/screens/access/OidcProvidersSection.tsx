@@ -1,6 +1,5 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useState } from "react";
 import {
   createOidcProvider,
   deleteOidcProvider,
@@ -12,10 +11,9 @@ import {
 import { listRoles } from "../../api/roles";
 import { getSettingAnswer } from "../../api/settings";
 import { useLoad } from "../../app/useLoad";
-import { confirmAsync } from "../../components/confirmStore";
 import { Spinner } from "../../components/Spinner";
-import { toastSuccess } from "../../components/toastStore";
 import { OidcProviderForm } from "./OidcProviderForm";
+import { EditDeleteButtons, useScopeSetList } from "./scopeSetList";
 
 /**
  * Single sign-on providers (OpenID Connect, issue 39): each shows as a button on the login page
@@ -26,36 +24,18 @@ export function OidcProvidersSection() {
   const { data: providers, reload } = useLoad((signal) => listOidcProviders({ signal }), []);
   const roles = useLoad((signal) => listRoles({ signal }), []);
   const site = useLoad((signal) => getSettingAnswer<string>("panel.settings.masterUrl", { signal }), []);
-  const [editing, setEditing] = useState<number | "new">();
   const base = String(site.data?.value ?? window.location.origin).replace(/\/+$/, "");
-
-  const save = async (id: number | "new", body: OidcProviderBody) => {
-    try {
-      const saved = id === "new" ? await createOidcProvider(body) : await updateOidcProvider(id, body);
-      const name = saved.name;
-      toastSuccess(t`Provider ${name} saved`);
-      setEditing(undefined);
-      reload();
-    } catch {
-      // the global handler said why
-    }
-  };
-  const remove = async (provider: OidcProviderView) => {
-    const name = provider.name;
-    const yes = await confirmAsync({
+  const { editing, setEditing, save, remove } = useScopeSetList<number, OidcProviderBody>({
+    create: createOidcProvider,
+    update: updateOidcProvider,
+    delete: deleteOidcProvider,
+    reload,
+    saved: (name) => t`Provider ${name} saved`,
+    deleting: (name) => ({
       title: t`Delete the provider ${name}?`,
       body: t`No one can sign in with it any more; the accounts stay.`,
-      confirm: { text: t`Delete`, color: "error" },
-      cancel: { color: "neutral" },
-    });
-    if (!yes) return;
-    try {
-      await deleteOidcProvider(provider.id);
-      reload();
-    } catch {
-      // the global handler said why
-    }
-  };
+    }),
+  });
   const form = (initial?: OidcProviderView) => (
     <OidcProviderForm
       initial={initial}
@@ -89,7 +69,7 @@ export function OidcProvidersSection() {
         </Trans>
       </p>
       {editing === "new" && form()}
-      {!providers ? (
+      {!providers || !roles.data ? (
         <Spinner />
       ) : providers.length === 0 ? (
         <p className="muted">
@@ -121,25 +101,11 @@ export function OidcProvidersSection() {
                     <Trans>Redirect address: {redirect}</Trans>
                   </span>
                 </div>
-                <div className="access-actions">
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-small"
-                    disabled={!roles.data}
-                    onClick={() => setEditing(provider.id)}
-                    data-testid="oidc-edit"
-                  >
-                    <Trans>Edit</Trans>
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-small color-error"
-                    onClick={() => void remove(provider)}
-                    data-testid="oidc-delete"
-                  >
-                    <Trans>Delete</Trans>
-                  </button>
-                </div>
+                <EditDeleteButtons
+                  onEdit={() => setEditing(provider.id)}
+                  onDelete={() => void remove(provider)}
+                  deleteTestId="oidc-delete"
+                />
               </li>
             );
           })}
