@@ -274,6 +274,15 @@ describe("SSH keys for SFTP (issue 39)", () => {
       expectIn(await runSftp(login(guarded, port, guardedKey.file, remoteId), ["pwd"]));
       // The password of an account without two-factor still works there.
       expectIn(await runSftp(login(owner, port, undefined, remoteId), ["pwd"]));
+      // Held to set up two-factor by a role, the account's key opens nothing there either.
+      const role = await admin.post("/api/roles", { name: "Strict remote", scopes: [], require2fa: true });
+      expect(role.status, role.text).toBe(200);
+      const ownerId = (await ownerApi.get("/api/self")).body.id;
+      expect((await admin.put(`/api/users/${ownerId}/roles`, { roles: [role.body.id] })).status).toBe(200);
+      expectRefused(await runSftp(login(owner, port, ed.file, remoteId), ["pwd"]));
+      expectRefused(await runSftp(login(owner, port, undefined, remoteId), ["pwd"]));
+      expect((await admin.delete(`/api/roles/${role.body.id}`)).status).toBe(204);
+      expectIn(await runSftp(login(owner, port, ed.file, remoteId), ["pwd"]));
     });
   });
 });
