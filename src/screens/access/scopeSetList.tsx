@@ -5,10 +5,13 @@ import { confirmAsync } from "../../components/confirmStore";
 import { toastSuccess } from "../../components/toastStore";
 import type { ScopeSet } from "./ScopeSetForm";
 
-/** What differs between the lists of named scope sets (presets, roles): their calls and words. */
-interface ScopeSetCalls<Id> {
-  create(set: ScopeSet): Promise<unknown>;
-  update(id: Id, set: ScopeSet): Promise<unknown>;
+/**
+ * What differs between the lists of named entries (presets, roles, sign-in providers): their
+ * calls and words. An entry is saved as a `Body` with a name (a scope set unless told otherwise).
+ */
+interface ScopeSetCalls<Id, Body extends { name: string }> {
+  create(set: Body): Promise<unknown>;
+  update(id: Id, set: Body): Promise<unknown>;
   delete(id: Id): Promise<unknown>;
   reload(): void;
   /** The toast after a save, e.g. "Role {name} saved". */
@@ -18,9 +21,11 @@ interface ScopeSetCalls<Id> {
 }
 
 /** Which entry is being edited ("new" for the add form), and saving and deleting with their toasts and question. */
-export function useScopeSetList<Id>(calls: ScopeSetCalls<Id>) {
+export function useScopeSetList<Id, Body extends { name: string } = ScopeSet>(
+  calls: ScopeSetCalls<Id, Body>,
+) {
   const [editing, setEditing] = useState<Id | "new">();
-  const save = async (id: Id | "new", set: ScopeSet) => {
+  const save = async (id: Id | "new", set: Body) => {
     try {
       if (id === "new") await calls.create(set);
       else await calls.update(id, set);
