@@ -68,8 +68,10 @@ const jumpRule = (block: UidBlock, chain: string) => [
   chain,
 ];
 
+/** `-w`: waits for the xtables lock that another node or tool on the host may hold, rather than failing. */
 function run(program: string, args: string[], input?: string): { ok: boolean; text: string } {
-  const result = spawnSync(program, args, { input, env: systemPath, timeout: 10_000 });
+  const waiting = program.endsWith("-restore") ? args : ["-w", ...args];
+  const result = spawnSync(program, waiting, { input, env: systemPath, timeout: 10_000 });
   if (result.error) {
     const missing = (result.error as NodeJS.ErrnoException).code === "ENOENT";
     return { ok: false, text: missing ? `${program} is not installed` : result.error.message };
@@ -94,7 +96,7 @@ export function installLoopbackGuard(block: UidBlock): LoopbackGuardResult {
   const chain = chainName(block);
   const installed: Family[] = [];
   for (const family of families()) {
-    const restored = run(family.restore, ["--noflush"], chainRules(chain, new Map()));
+    const restored = run(family.restore, ["-w", "--noflush"], chainRules(chain, new Map()));
     if (!restored.ok) {
       for (const done of installed) removeSync(done, block, chain);
       return { reason: `${restored.text} (apt-get install iptables)` };
@@ -126,7 +128,7 @@ export function installLoopbackGuard(block: UidBlock): LoopbackGuardResult {
           if (String(allowed.get(uid) ?? []) === String(wanted)) return;
           allowed.set(uid, wanted);
           for (const family of installed)
-            await runAsync(family.restore, ["--noflush"], chainRules(chain, allowed));
+            await runAsync(family.restore, ["-w", "--noflush"], chainRules(chain, allowed));
         }),
       remove: () =>
         serial(async () => {
