@@ -161,7 +161,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
   const shared = new SharedState(db, panelIdOf(config.dataDir));
   const throttle = new LoginThrottle(shared, "sign-in");
   const sshKeys = new SshKeys(db);
-  const challenges = new SignInChallenges(db);
+  const challenges = new SignInChallenges(db, secrets);
   const passkeys = new Passkeys(db, challenges);
   const oidcProviders = new OidcProviders(db, secrets);
   // Invite links are guessed no more easily than passwords: the same throttle counts both.

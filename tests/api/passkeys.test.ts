@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { currentOtp } from "../../server/panel/otp.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
-import { enableOtp, setGlobalScopes } from "../support/panel-db.ts";
+import { enableOtp, setGlobalScopes, withPanelDb } from "../support/panel-db.ts";
 import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 import { SoftwareAuthenticator } from "../support/webauthn-authenticator.ts";
 
@@ -191,6 +191,39 @@ describe("passkeys (issue 39)", () => {
     const byCode = new PanelClient(panel().url);
     await byCode.login(user.email, user.password);
     expect((await byCode.post("/auth/otp", { token: currentOtp(secret) })).status).toBe(200);
+  });
+
+  it("keeps nothing for an anonymous sign-in challenge until a passkey used it (no one fills the database)", async () => {
+    const { key } = await register(await registeredClient(panel(), newUser("pk-flood")), "Key");
+    const stored = () =>
+      withPanelDb(panel(), async (db) =>
+        Number(
+          (
+            await db
+              .selectFrom("sign_in_challenges")
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      );
+    const before = await stored();
+    // Anyone may ask, as often as they like: each ask used to leave a row for five minutes.
+    const anonymous = new PanelClient(panel().url);
+    let last = { challenge: "" };
+    for (let i = 0; i < 40; i++) {
+      const options = await anonymous.post("/auth/passkey/options");
+      expect(options.status, options.text).toBe(200);
+      last = options.body;
+    }
+    expect(await stored()).toBe(before);
+    // The last one still signs in, once.
+    const signed = key.signIn(last, origin());
+    expect((await new PanelClient(panel().url).post("/auth/passkey", { response: signed })).status).toBe(200);
+    expectError(
+      await new PanelClient(panel().url).post("/auth/passkey", { response: signed }),
+      400,
+      "ErrInvalidCredentials",
+    );
   });
 
   it("counts failed passkey sign-ins in the password sign-in's throttle", async () => {

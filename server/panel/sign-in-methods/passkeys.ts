@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -193,20 +192,18 @@ export class Passkeys {
             id: c.credential_id,
             transports: transports(c.transports),
           }));
-    const options = await generateAuthenticationOptions({
+    // Anyone may ask for one: it is sealed, not stored, until a passkey answered it (challenges.ts).
+    return generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials: allow,
       userVerification: "preferred",
       timeout: challengeLifetimeMs,
-      challenge: randomBytes(32),
+      challenge: this.challenges.sealed(
+        purposes.signIn,
+        { userId: forUser ?? null, payload: {} },
+        challengeLifetimeMs,
+      ),
     });
-    await this.challenges.issue(
-      options.challenge,
-      purposes.signIn,
-      { userId: forUser ?? null, payload: {} },
-      challengeLifetimeMs,
-    );
-    return options;
   }
 
   /** Whose passkey signed, without checking anything: for the throttle, before the check. */
@@ -231,7 +228,7 @@ export class Passkeys {
     forUser?: number,
   ): Promise<number | undefined> {
     const challenge = challengeOf(response?.response?.clientDataJSON ?? "");
-    const waiting = challenge ? await this.challenges.take(challenge, purposes.signIn) : undefined;
+    const waiting = challenge ? this.challenges.openSealed(challenge, purposes.signIn) : undefined;
     if (!waiting || (waiting.userId ?? undefined) !== forUser) return undefined;
     const row = await this.db
       .selectFrom("passkeys")
@@ -261,6 +258,9 @@ export class Passkeys {
       // A bad signature, origin or RP ID, or a counter that did not grow (a cloned authenticator).
       return undefined;
     }
+    // Answered by a passkey of the panel: only now is it recorded, once.
+    if (!(await this.challenges.markAnswered(challenge, purposes.signIn, waiting.expiresAt)))
+      return undefined;
     // Only forward: two panels taking the same count at once cannot move it back.
     const moved = await this.db
       .updateTable("passkeys")
