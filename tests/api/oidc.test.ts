@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, newUser } from "../support/expect-api.ts";
 import type { Answer } from "../support/http-client.ts";
 import { type IssuerAccount, startIssuer, type TestIssuer } from "../support/oidc-issuer.ts";
+import { withPanelDb } from "../support/panel-db.ts";
 import { adminClient, PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 describe("single sign-on with OpenID Connect (issue 39)", () => {
@@ -242,6 +243,45 @@ describe("single sign-on with OpenID Connect (issue 39)", () => {
       replay = back.pathname + back.search;
     });
     expect(done.headers.get("location")).toBe("/");
+    const again = new PanelClient(panel().url);
+    again.cookies.set("outpost_oidc_state", stateCookie ?? "");
+    refusedWith(await again.get(replay), "ErrOidcState");
+  });
+
+  it("keeps nothing for a sign-in started without an account until the provider answered it", async () => {
+    const id = await addProvider({ createAccounts: true });
+    const stored = () =>
+      withPanelDb(panel(), async (db) =>
+        Number(
+          (
+            await db
+              .selectFrom("sign_in_challenges")
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      );
+    const before = await stored();
+    // Anyone may start one as often as they like: each start used to leave a row for ten minutes.
+    for (let i = 0; i < 30; i++) {
+      const start = await new PanelClient(panel().url).get(`/auth/oidc/${id}`);
+      expect(start.status, start.text).toBe(302);
+      expect(start.headers.get("location") ?? "").toMatch(new RegExp(`^${issuer.url}`));
+    }
+    expect(await stored()).toBe(before);
+    // A sign-in still goes through, and its callback is still taken once.
+    const carol = { sub: "flood-1", email: "flood.oidc@corp.example" };
+    const client = new PanelClient(panel().url);
+    await client.prime();
+    issuer.signInAs(carol);
+    const begun = await client.get(`/auth/oidc/${id}`);
+    const stateCookie = client.cookies.get("outpost_oidc_state");
+    let replay = "";
+    const done = await throughProvider(begun.headers.get("location") ?? "", client, (back) => {
+      replay = back.pathname + back.search;
+    });
+    expect(done.headers.get("location")).toBe("/");
+    expect(await signedInAs(client)).toBe(carol.email);
     const again = new PanelClient(panel().url);
     again.cookies.set("outpost_oidc_state", stateCookie ?? "");
     refusedWith(await again.get(replay), "ErrOidcState");

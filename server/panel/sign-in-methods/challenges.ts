@@ -11,9 +11,12 @@ export interface Challenge {
 }
 
 /**
- * Sign-in steps that wait on the browser (a WebAuthn challenge, an OIDC state): kept in the
- * database under the SHA-256 of their key, so that any panel sharing it may finish what another
- * began, and each is taken once: `take` deletes the row it answers, so a replay finds nothing.
+ * Sign-in steps that wait on the browser (a WebAuthn challenge, an OIDC state). Anyone may start
+ * one, so nothing is stored when it is given: the challenge holds what it waits on (its purpose,
+ * account, payload and expiry) sealed under the panel's key, which every panel sharing the
+ * database shares, so any of them may finish what another began. Each is taken once: once
+ * answered it is recorded (under the SHA-256 of its key, until it would have expired), and a
+ * replay finds it there.
  */
 export class SignInChallenges {
   constructor(
@@ -22,44 +25,26 @@ export class SignInChallenges {
     private readonly box: SecretBox,
   ) {}
 
-  async issue(key: string, purpose: string, challenge: Challenge, lifetimeMs: number): Promise<void> {
-    const now = Date.now();
-    // The expired are swept by the next issue: each lives minutes, and a sign-in issues one.
-    await this.db.deleteFrom("sign_in_challenges").where("expires_at", "<", now).execute();
-    await this.db
-      .insertInto("sign_in_challenges")
-      .values({
-        key_hash: tokenHash(key),
-        purpose,
-        user_id: challenge.userId,
-        payload: JSON.stringify(challenge.payload),
-        expires_at: now + lifetimeMs,
-      })
-      .execute();
-  }
-
-  /** The challenge under this key and purpose, removed as it is read; undefined when none is live. */
-  async take(key: string, purpose: string): Promise<Challenge | undefined> {
-    const row = await this.db
-      .deleteFrom("sign_in_challenges")
-      .where("key_hash", "=", tokenHash(key))
-      .where("purpose", "=", purpose)
-      .returning(["user_id", "payload", "expires_at"])
-      .executeTakeFirst();
-    if (!row || Number(row.expires_at) <= Date.now()) return undefined;
-    return { userId: row.user_id, payload: JSON.parse(row.payload) as Record<string, unknown> };
-  }
-
   /**
-   * A challenge that holds what it waits on itself, sealed under the panel's key: nothing is
-   * stored when it is given, so those who may ask without signing in (a passkey sign-in) cannot
-   * fill the table. `openSealed` reads it back; `markAnswered` records it when it was answered, so it
-   * is still taken once. WebAuthn carries the sealed text's UTF-8 bytes, base64url-encoded: the key.
+   * A new challenge. The key is the sealed text's UTF-8 bytes in base64url: a WebAuthn
+   * challenge's bytes, or an OIDC state.
    */
   sealed(purpose: string, challenge: Challenge, lifetimeMs: number): string {
     const body = { p: purpose, u: challenge.userId, d: challenge.payload, e: Date.now() + lifetimeMs };
     // The random part makes each one new even when two are sealed in the same millisecond.
-    return this.box.seal(JSON.stringify({ ...body, r: randomBytes(8).toString("hex") }));
+    const sealed = this.box.seal(JSON.stringify({ ...body, r: randomBytes(8).toString("hex") }));
+    return Buffer.from(sealed, "utf8").toString("base64url");
+  }
+
+  /** Whether a sealed challenge was answered already (markAnswered). */
+  async wasAnswered(key: string, purpose: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("sign_in_challenges")
+      .select("key_hash")
+      .where("key_hash", "=", tokenHash(key))
+      .where("purpose", "=", `${purpose}:used`)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** A sealed challenge (its base64url key) of this purpose, still live; undefined for any other. */

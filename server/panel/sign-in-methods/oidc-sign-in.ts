@@ -24,9 +24,10 @@ const refused = (code: string, msg: string, metadata?: Record<string, string>) =
   new ApiError(403, code, msg, metadata);
 
 /**
- * Single sign-on with OpenID Connect (issue 39): the authorization code flow with PKCE, a state
- * and a nonce of the panel's own, kept in the database (any panel may take the browser back) and
- * bound to the browser by a cookie holding the state. openid-client checks the state, the ID
+ * Single sign-on with OpenID Connect (issue 39): the authorization code flow with PKCE and a
+ * nonce of the panel's own, sealed with the provider and redirect into the state (challenges.ts:
+ * nothing is stored until it is answered, and any panel may take the browser back), which is
+ * bound to the browser by a cookie holding it. openid-client checks the state, the ID
  * token's signature against the provider's keys, its issuer, audience, expiry and nonce.
  *
  * An account signs in through the link of the provider's subject to it: made by the owner from
@@ -56,10 +57,10 @@ export class OidcSignIn {
     const client = await import("openid-client");
     const config = await this.discover(provider);
     const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
     const nonce = client.randomNonce();
-    await this.challenges.issue(
-      state,
+    // Anyone may start a sign-in: the state holds what it waits on sealed, so nothing is stored
+    // until the provider's answer was taken (challenges.ts). The verifier stays unreadable in it.
+    const state = this.challenges.sealed(
       purpose,
       { userId: linkFor ?? null, payload: { providerId, verifier, nonce, redirectUri } },
       stateLifetimeMs,
@@ -136,11 +137,16 @@ export class OidcSignIn {
     // The state must be the one this browser was sent off with, and still waiting.
     if (!state || state !== boundState)
       throw refused("ErrOidcState", "the sign-in did not start in this browser");
-    const waiting = await this.challenges.take(state, purpose);
+    const waiting = this.challenges.openSealed(state, purpose);
     const payload = waiting?.payload as
       | { providerId: number; verifier: string; nonce: string; redirectUri: string }
       | undefined;
-    if (!waiting || !payload || payload.providerId !== providerId)
+    if (
+      !waiting ||
+      !payload ||
+      payload.providerId !== providerId ||
+      (await this.challenges.wasAnswered(state, purpose))
+    )
       throw refused("ErrOidcState", "the sign-in did not start in this browser");
     const provider = await this.providers.get(providerId);
     if (!provider.enabled) throw providerDisabled();
@@ -170,6 +176,9 @@ export class OidcSignIn {
       throw refused("ErrOidcRefused", "the provider's answer was refused: ${reason}", {
         reason: "no subject",
       });
+    // The state is taken once: a second answer with it (a replay, or one racing it) is refused.
+    if (!(await this.challenges.markAnswered(state, purpose, waiting.expiresAt)))
+      throw refused("ErrOidcState", "the sign-in did not start in this browser");
     const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
     this.checkDomain(provider, email);
     if (waiting.userId !== null) {

@@ -84,7 +84,7 @@ export class Passkeys {
   ): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const { generateRegistrationOptions } = await import("@simplewebauthn/server");
     const held = await this.credentials(user.id);
-    const options = await generateRegistrationOptions({
+    return generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
       userName: user.email,
@@ -95,14 +95,14 @@ export class Passkeys {
       excludeCredentials: held.map((c) => ({ id: c.credential_id, transports: transports(c.transports) })),
       // Discoverable, so that it signs in alone, without the e-mail typed first.
       authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+      // Sealed, not stored, as a sign-in's: asking again and again leaves nothing behind.
+      challenge: new Uint8Array(
+        Buffer.from(
+          this.challenges.sealed(purposes.register, { userId: user.id, payload: {} }, challengeLifetimeMs),
+          "base64url",
+        ),
+      ),
     });
-    await this.challenges.issue(
-      options.challenge,
-      purposes.register,
-      { userId: user.id, payload: {} },
-      challengeLifetimeMs,
-    );
-    return options;
   }
 
   async register(
@@ -117,8 +117,13 @@ export class Passkeys {
         max: passkeysPerUserMax,
       });
     const challenge = challengeOf(input.response?.response?.clientDataJSON ?? "");
-    const waiting = challenge ? await this.challenges.take(challenge, purposes.register) : undefined;
-    if (!waiting || waiting.userId !== userId)
+    const waiting = challenge ? this.challenges.openSealed(challenge, purposes.register) : undefined;
+    // Taken by any try, right or wrong (the account is signed in: its tries are its own rows).
+    if (
+      !waiting ||
+      waiting.userId !== userId ||
+      !(await this.challenges.markAnswered(challenge, purposes.register, waiting.expiresAt))
+    )
       throw refused("no registration of this account is waiting for it");
     const { verifyRegistrationResponse } = await import("@simplewebauthn/server");
     let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
@@ -198,10 +203,15 @@ export class Passkeys {
       allowCredentials: allow,
       userVerification: "preferred",
       timeout: challengeLifetimeMs,
-      challenge: this.challenges.sealed(
-        purposes.signIn,
-        { userId: forUser ?? null, payload: {} },
-        challengeLifetimeMs,
+      challenge: new Uint8Array(
+        Buffer.from(
+          this.challenges.sealed(
+            purposes.signIn,
+            { userId: forUser ?? null, payload: {} },
+            challengeLifetimeMs,
+          ),
+          "base64url",
+        ),
       ),
     });
   }
