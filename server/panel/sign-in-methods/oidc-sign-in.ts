@@ -182,6 +182,9 @@ export class OidcSignIn {
     const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
     this.checkDomain(provider, email);
     if (waiting.userId !== null) {
+      // The account that began the link may have been deleted since (its state is not stored).
+      if (!(await this.accounts.byId(waiting.userId)))
+        throw refused("ErrOidcState", "the sign-in did not start in this browser");
       await this.link(waiting.userId, provider, claims.sub, email);
       return { kind: "linked", userId: waiting.userId };
     }
