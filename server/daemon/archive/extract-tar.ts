@@ -8,6 +8,8 @@ export interface TarOptions {
   /** An external decompressor's argv (xz -dc …); gzip is read by the parser itself. */
   decompressor?: string[];
   signal?: AbortSignal;
+  /** When given, only the entries it accepts (by their name in the archive) are written; the rest are read past. */
+  only?: (name: string) => boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function extractTar(
     parser.on("entry", (entry: ReadEntry) => {
       chain = chain
         .then(async () => {
-          if (failure) return entry.resume();
+          if (failure || (options.only && !options.only(entry.path))) return entry.resume();
           await writeEntry(entry, writer);
           count++;
         })

@@ -6,6 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { extractOpened, extractTarStream } from "../archive/index.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { failureReason } from "./failure-reason.ts";
+import { removePartialRestoreLeftovers } from "./partial-restore.ts";
 
 /**
  * Replaces a server folder's content with a backup's, all or nothing.
@@ -106,7 +107,12 @@ export async function recoverInterruptedRestores(serversDir: string): Promise<st
   const names = await fs.readdir(serversDir).catch(() => [] as string[]);
   for (const name of names) {
     const match = /^\.(.+)\.(old|restore)-[0-9a-f]+$/.exec(name);
-    if (!match) continue;
+    if (!match) {
+      if (!name.startsWith(".") && (await removePartialRestoreLeftovers(path.join(serversDir, name)))) {
+        done.push(`server ${name}: removed what an interrupted restore of some of its files left behind`);
+      }
+      continue;
+    }
     const [, id, kind] = match;
     const leftover = path.join(serversDir, name);
     const root = path.join(serversDir, id);
