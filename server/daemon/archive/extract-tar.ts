@@ -36,6 +36,8 @@ export async function extractTar(
   const done = new Promise<void>((resolve, reject) => {
     const fail = (error: unknown) => {
       failure ??= error;
+      // The entry being written stops there: nothing is made after the caller is told (and removes the folder).
+      writer.stop();
       source.destroy();
       input.stream.destroy();
       reject(failure);
@@ -84,7 +86,7 @@ async function writeEntry(entry: ReadEntry, writer: EntryWriter): Promise<void> 
     case "File":
     case "OldFile":
     case "ContiguousFile":
-      return writer.file(entry.path, entry.mode, entry as unknown as Readable, entry.mtime);
+      return writer.file(entry.path, entry.mode, entry as unknown as Readable, entry.mtime, entry.size);
     case "Directory":
       entry.resume();
       return writer.directory(entry.path);

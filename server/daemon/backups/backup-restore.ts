@@ -49,12 +49,13 @@ export async function restoreBackup(
       // The node's own backup: no ratio (a world compresses far), only the free space bounds it.
       entries =
         handle instanceof Readable
-          ? await extractTarStream(new Sandbox(staging), handle, "tar.gz", "", { signal })
+          ? await extractTarStream(new Sandbox(staging), handle, "tar.gz", "", { signal, ownFolder: true })
           : await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal, 0, {
               ratio: Number.POSITIVE_INFINITY,
+              ownFolder: true,
             });
     } catch (error) {
-      await fs.rm(staging, { recursive: true, force: true });
+      await fs.rm(staging, { recursive: true, force: true, maxRetries: 5 });
       throw new ApiError(
         500,
         "ErrBackupRestoreFailed",
@@ -78,7 +79,7 @@ export async function restoreBackup(
     await fs.rename(root, old);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      await fs.rm(staging, { recursive: true, force: true });
+      await fs.rm(staging, { recursive: true, force: true, maxRetries: 5 });
       throw error;
     }
     hadFolder = false;
@@ -87,7 +88,7 @@ export async function restoreBackup(
     await fs.rename(staging, root);
   } catch (error) {
     if (hadFolder) await fs.rename(old, root);
-    await fs.rm(staging, { recursive: true, force: true });
+    await fs.rm(staging, { recursive: true, force: true, maxRetries: 5 });
     throw error;
   }
   if (hadFolder) await fs.rm(old, { recursive: true, force: true });

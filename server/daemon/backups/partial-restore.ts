@@ -86,7 +86,7 @@ export async function restorePaths(
     try {
       await sandbox.mkdirp(staging);
       // The node's own backup: only the free space bounds what it unpacks to, as for a whole restore.
-      const writer = new EntryWriter(sandbox, staging, signal, 0, await ExtractBudget.of(root));
+      const writer = new EntryWriter(sandbox, staging, signal, 0, await ExtractBudget.of(root), true);
       entries = await extractTar(source, writer, { signal, only });
     } catch (error) {
       throw new ApiError(
