@@ -15,6 +15,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
     files: [
       "activity",
       "activity-secrets",
+      "floods",
       "backup-targets",
       "backups",
       "cli",
@@ -61,6 +62,10 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "xsrf",
       "answers-from-memory",
     ],
+  },
+  {
+    reason: "rights from roles and presets, required two-factor: issue 39 asks for both databases",
+    files: ["roles", "presets"],
   },
   {
     reason: "throttles and connection caps shared through the database (server/panel/shared-state.ts)",
