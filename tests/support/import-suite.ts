@@ -142,7 +142,12 @@ export function useImportSuite(
       /would create\s+user oldadmin <admin@old\.example> \(administrator\), password kept; two-factor sign-in kept/,
     );
     expect(run.stdout).toMatch(/would create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d/);
-    expect(run.stdout).toContain("extra allocations 0.0.0.0:25575 are not brought over yet");
+    expect(run.stdout).toMatch(
+      /would create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d .*ports 0\.0\.0\.0:25565 and extra 0\.0\.0\.0:25575/,
+    );
+    expect(run.stdout).toMatch(
+      /would create\s+allocations 0\.0\.0\.0: 25565, 25575, 25580, 27000 of node wings-1 in the pool of/,
+    );
     expect(run.stdout).toMatch(/would create\s+subuser friend1 on 1a2b3c4d with server\.view/);
     expect(run.stdout).toContain("control.restart (no equivalent here)");
     expect(run.stdout).toMatch(
@@ -232,6 +237,32 @@ export function useImportSuite(
       expect(data.body.data.port.value).toBe(server.port);
       expect(data.body.data.memory.value).toBe(server.memory);
     }
+    // Each server holds its ports: the Minecraft one its primary and its extra one; the node's
+    // pool has the source's free port too, with its alias.
+    const held = await api.get("/api/servers/1a2b3c4d/allocations");
+    expect(held.status, held.text).toBe(200);
+    expect(
+      held.body.allocations.map((a: { ip: string; port: number; primary: boolean }) => [
+        a.ip,
+        a.port,
+        a.primary,
+      ]),
+    ).toEqual([
+      ["0.0.0.0", 25565, true],
+      ["0.0.0.0", 25575, false],
+    ]);
+    const pool = (await api.get(`/api/nodes/${ready().nodeId}/allocations`)).body as {
+      port: number;
+      alias?: string;
+      serverId: string | null;
+    }[];
+    expect(pool.map((a) => [a.port, a.serverId, a.alias ?? null])).toEqual([
+      [7777, idOf("9c0d1e2f"), null],
+      [25565, "1a2b3c4d", null],
+      [25575, "1a2b3c4d", null],
+      [25580, null, "play.old.example"],
+      [27000, "5e6f7a8b", null],
+    ]);
     const paperData = (await api.get("/api/servers/1a2b3c4d/data")).body.data;
     expect(paperData.MINECRAFT_VERSION.value).toBe("1.20.4");
 
@@ -289,6 +320,7 @@ export function useImportSuite(
           .execute(),
         databases: (await db.selectFrom("server_databases").select("id").execute()).length,
         templates: (await db.selectFrom("templates").select("name").execute()).length,
+        allocations: await db.selectFrom("allocations").selectAll().orderBy("id").execute(),
       }));
     const was = await counts();
     const run = outpost(...applyArgs());

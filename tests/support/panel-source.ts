@@ -380,7 +380,7 @@ export async function fillSource(
       });
     }
   }
-  // The Minecraft server's extra port (what the allocations seam reports for now).
+  // The Minecraft server's extra port, and a port of the node's pool nobody holds.
   allocationId += 1;
   await insert(source, "allocations", {
     id: allocationId,
@@ -388,6 +388,15 @@ export async function fillSource(
     ip: "0.0.0.0",
     port: 25575,
     server_id: 1,
+  });
+  allocationId += 1;
+  await insert(source, "allocations", {
+    id: allocationId,
+    node_id: 1,
+    ip: "0.0.0.0",
+    ip_alias: "play.old.example",
+    port: 25580,
+    server_id: null,
   });
   await insert(source, "subusers", {
     id: 1,

@@ -3,8 +3,10 @@ import { serverIdPattern } from "../../contract/constants.ts";
 import { importTemplate } from "../../templates/import.ts";
 import type { PanelServices } from "../services.ts";
 import { localRepoId } from "../templates/template-repos.ts";
+import { claimExtras, importAllocations, portChoices } from "./allocations.ts";
 import { errorText } from "./error-text.ts";
 import { importDatabaseHosts, importDatabases } from "./import-databases.ts";
+import { importUsers } from "./import-users.ts";
 import { ImportedIds } from "./imported-ids.ts";
 import { LaravelEncrypter } from "./laravel-encrypter.ts";
 import { mapPermissions } from "./permission-map.ts";
@@ -48,10 +50,12 @@ export class PanelImport {
   private known = new Map<string, string>();
   private readonly encrypter?: LaravelEncrypter;
   /** Source ids → ours for this run (a dry run's are what would be made). */
-  private readonly users = new Map<number, { id: number; username: string }>();
+  readonly users = new Map<number, { id: number; username: string }>();
   readonly nodes = new Map<number, number>();
   private readonly templates = new Map<number, string>();
   readonly servers = new Map<number, string>();
+  /** Source allocation ids → ours (issue 36's pools). */
+  readonly allocations = new Map<number, number>();
   readonly hosts = new Map<number, number>();
 
   constructor(
@@ -67,8 +71,9 @@ export class PanelImport {
 
   async run(): Promise<ImportCounts> {
     this.known = await this.ids.all();
-    await this.importUsers();
+    await importUsers(this);
     await this.importNodes();
+    await importAllocations(this);
     await this.importEggs();
     await this.importServers();
     await this.importSubusers();
@@ -107,70 +112,6 @@ export class PanelImport {
     return this.encrypter?.decrypt(payload);
   }
 
-  private async importUsers(): Promise<void> {
-    const { accounts } = this.services;
-    for (const user of this.source.users) {
-      const label = `user ${user.username} <${user.email}>`;
-      const before = this.earlier("user", user.id);
-      if (before) {
-        const ours = await accounts.byId(Number(before));
-        if (ours) {
-          this.users.set(user.id, { id: ours.id, username: ours.username });
-          this.line("kept", `${label}: imported before (user ${ours.id})`);
-          continue;
-        }
-      }
-      const same = await accounts.byEmail(user.email);
-      if (same) {
-        this.users.set(user.id, { id: same.id, username: same.username });
-        await this.record("user", user.id, same.id);
-        this.line(
-          "mapped",
-          `${label} → the user ${same.username} (${same.id}) with that e-mail here; left as it is`,
-        );
-        continue;
-      }
-      let totp: string | undefined;
-      let totpNote = "";
-      if (user.totpSecret) {
-        if (!this.encrypter) totpNote = "; two-factor sign-in: they enrol again (no --app-key given)";
-        else {
-          try {
-            totp = this.decrypt(user.totpSecret);
-            totpNote = "; two-factor sign-in kept";
-          } catch (err) {
-            totpNote = `; two-factor sign-in: they enrol again (${errorText(err)})`;
-          }
-        }
-      }
-      const scopes = user.admin ? ["admin"] : ["login", "self.edit", "self.clients"];
-      const locale = this.localeOf(user.language);
-      if (!this.options.apply) {
-        this.users.set(user.id, { id: -user.id, username: user.username });
-        this.line("created", `${label}${user.admin ? " (administrator)" : ""}, password kept${totpNote}`);
-        continue;
-      }
-      try {
-        const made = await accounts.createImported({
-          username: user.username,
-          email: user.email,
-          passwordHash: user.passwordHash,
-          scopes,
-        });
-        if (totp) await accounts.setOtp(made.id, { secret: totp, active: true });
-        if (locale) await this.services.userSettings.set(made.id, "locale", locale);
-        this.users.set(user.id, { id: made.id, username: made.username });
-        await this.record("user", user.id, made.id);
-        this.line(
-          "created",
-          `${label}${user.admin ? " (administrator)" : ""} as user ${made.id}, password kept${totpNote}`,
-        );
-      } catch (err) {
-        this.line("skipped", `${label}: ${errorText(err)}`);
-      }
-    }
-  }
-
   /** What the source holds that this import does not bring (yet), so that nobody looks for it. */
   private reportLeftBehind(): void {
     for (const key of this.source.sshKeys) {
@@ -187,14 +128,6 @@ export class PanelImport {
         `backup "${backup.name}" of ${server} (${backup.disk}, ${backup.bytes} bytes): not brought over; it stays where Wings or the bucket keeps it`,
       );
     }
-  }
-
-  private localeOf(language: string): string | undefined {
-    const wanted = language.replace("-", "_");
-    return (
-      this.options.locales.find((l) => l === wanted) ??
-      this.options.locales.find((l) => l.split("_")[0] === wanted.split("_")[0])
-    );
   }
 
   private async importNodes(): Promise<void> {
@@ -297,6 +230,7 @@ export class PanelImport {
       if (before) {
         this.servers.set(server.id, before);
         this.line("kept", `${label}: imported before (server ${before})`);
+        await claimExtras(this, server, before);
         await this.importFiles(server, before);
         continue;
       }
@@ -313,7 +247,8 @@ export class PanelImport {
         continue;
       }
       const id = await this.idFor(server);
-      const notes = [...built.notes];
+      const ports = await portChoices(this, server, node, built.definition);
+      const notes = [...built.notes, ...(ports?.notes ?? [])];
       if (id !== server.uuidShort) notes.push(`its id ${server.uuidShort} is taken here`);
       if (!owner) notes.push("its owner was not brought over");
       const what = `${label} as ${id} on node ${node}${notes.length ? `; ${notes.join("; ")}` : ""}`;
@@ -328,6 +263,7 @@ export class PanelImport {
           name: server.name,
           node,
           users: owner ? [owner.username] : [],
+          ...(ports ? { ports: ports.values } : {}),
         });
       } catch (err) {
         this.line(
@@ -343,6 +279,7 @@ export class PanelImport {
       this.servers.set(server.id, id);
       await this.record("server", server.id, id);
       this.line("created", what);
+      await claimExtras(this, server, id);
       await this.importFiles(server, id);
     }
   }

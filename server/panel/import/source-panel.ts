@@ -48,6 +48,8 @@ export interface SourceAllocation {
   nodeId: number;
   ip: string;
   port: number;
+  /** Pterodactyl's `ip_alias`: the name shown for the address. */
+  alias: string | null;
   serverId: number | null;
 }
 
@@ -218,6 +220,7 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
       nodeId: num(r.node_id),
       ip: str(r.ip),
       port: num(r.port),
+      alias: r.ip_alias == null || r.ip_alias === "" ? null : str(r.ip_alias),
       serverId: optNum(r.server_id),
     }),
   );
