@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +17,7 @@ import {
   sourceUsers,
   uuidOf,
 } from "./panel-source.ts";
+import { runSftp } from "./sftp-client.ts";
 import { PanelClient, usePanelWithRemoteNode } from "./test-panel.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -56,6 +57,8 @@ export function useImportSuite(
   let source: ImportSource;
   let work: string;
   let sourceBefore: string;
+  /** The owner's private key of the source's "laptop" key. */
+  let ownerKey: string;
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), `outpost-import-${panelKind}-`));
@@ -72,7 +75,17 @@ export function useImportSuite(
       username: "panelhost",
       password: "host-pass-1",
     };
-    await fillSource(source.connection, hostUser);
+    // The owner's keys there, made by ssh-keygen: an Ed25519 one, and an RSA one too short here.
+    const keyOf = (name: string, args: string[]) => {
+      const file = path.join(work, name);
+      execFileSync("ssh-keygen", ["-q", "-N", "", "-C", `owner@${name}`, "-f", file, ...args]);
+      return fs.readFileSync(`${file}.pub`, "utf8").trim();
+    };
+    ownerKey = path.join(work, "laptop");
+    await fillSource(source.connection, hostUser, {
+      laptop: keyOf("laptop", ["-t", "ed25519"]),
+      old: keyOf("desktop", ["-t", "rsa", "-b", "1024"]),
+    });
     // A Wings volume for the Minecraft server: its files come along.
     const volume = path.join(work, "volumes", uuidOf(sourceServers[0].uuidShort));
     fs.mkdirSync(path.join(volume, "world"), { recursive: true });
@@ -153,9 +166,8 @@ export function useImportSuite(
     expect(run.stdout).toMatch(
       /would create\s+schedule "nightly restart" of 1a2b3c4d as a task \(0 4 \* \* \*, 3 steps\)/,
     );
-    expect(run.stdout).toMatch(
-      /skip\s+SSH key "laptop" of owner1: SFTP signs in here with the account's password/,
-    );
+    expect(run.stdout).toMatch(/would create\s+SSH key "laptop" of owner1 \(SHA256:\S+\) for SFTP sign-in/);
+    expect(run.stdout).toMatch(/skip\s+SSH key "old desktop" of owner1: ErrSshKeyTooShort/);
     expect(run.stdout).toMatch(
       /skip\s+backup "before the update" of 1a2b3c4d \(s3, 1234 bytes\): not brought over/,
     );
@@ -297,6 +309,19 @@ export function useImportSuite(
       expect.objectContaining({ name: "s1_world", username: "u1_abcdef", password: "world-db-pass" }),
     ]);
 
+    // The owner signs in to SFTP with the key they had there, and finds the old files.
+    const sftp = await runSftp(
+      {
+        port: ready().daemon.config.sftp.port,
+        user: `${sourceUsers.owner.email}#1a2b3c4d`,
+        password: "",
+        identity: ownerKey,
+      },
+      ["ls -1"],
+    );
+    expect(sftp.code, sftp.stdout + sftp.stderr).toBe(0);
+    expect(sftp.stdout).toContain("server.properties");
+
     // The files of its Wings volume.
     const properties = await api.get("/api/servers/1a2b3c4d/file/server.properties");
     expect(properties.text).toBe("motd=old panel\n");
@@ -320,6 +345,7 @@ export function useImportSuite(
           .execute(),
         databases: (await db.selectFrom("server_databases").select("id").execute()).length,
         templates: (await db.selectFrom("templates").select("name").execute()).length,
+        sshKeys: await db.selectFrom("ssh_keys").select(["user_id", "fingerprint"]).orderBy("id").execute(),
         allocations: await db.selectFrom("allocations").selectAll().orderBy("id").execute(),
       }));
     const was = await counts();

@@ -225,6 +225,8 @@ export const uuidOf = (shortId: string) => `${shortId}-0000-4000-8000-0000000000
 export async function fillSource(
   source: SourceConnection,
   database: { host: string; port: number; username: string; password: string },
+  /** The owner's public keys there (OpenSSH lines): one this panel takes, one it refuses. */
+  sshKeys: { laptop: string; old: string },
 ): Promise<void> {
   const now = "2024-05-01 12:00:00";
   await insert(source, "locations", { id: 1, short: "home", long: "Home", created_at: now, updated_at: now });
@@ -441,14 +443,18 @@ export async function fillSource(
     continue_on_failure: 0,
     created_at: now,
   });
-  await insert(source, "user_ssh_keys", {
-    id: 1,
-    user_id: sourceUsers.owner.id,
-    name: "laptop",
-    fingerprint: "SHA256:abc",
-    public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOld owner@laptop",
-    created_at: now,
-  });
+  for (const [id, name, line] of [
+    [1, "laptop", sshKeys.laptop],
+    [2, "old desktop", sshKeys.old],
+  ] as const)
+    await insert(source, "user_ssh_keys", {
+      id,
+      user_id: sourceUsers.owner.id,
+      name,
+      fingerprint: "SHA256:as-the-panel-wrote-it",
+      public_key: line,
+      created_at: now,
+    });
   await insert(source, "backups", {
     id: 1,
     server_id: 1,

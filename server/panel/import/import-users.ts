@@ -15,6 +15,7 @@ export async function importUsers(run: PanelImport): Promise<void> {
       const ours = await accounts.byId(Number(before));
       if (ours) {
         run.users.set(user.id, { id: ours.id, username: ours.username });
+        if (run.earlier("user_left_alone", user.id)) run.leftAlone.add(user.id);
         run.line("kept", `${label}: imported before (user ${ours.id})`);
         continue;
       }
@@ -23,6 +24,8 @@ export async function importUsers(run: PanelImport): Promise<void> {
     if (same) {
       run.users.set(user.id, { id: same.id, username: same.username });
       await run.record("user", user.id, same.id);
+      await run.record("user_left_alone", user.id, same.id);
+      run.leftAlone.add(user.id);
       run.line(
         "mapped",
         `${label} → the user ${same.username} (${same.id}) with that e-mail here; left as it is`,

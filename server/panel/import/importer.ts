@@ -6,6 +6,7 @@ import { localRepoId } from "../templates/template-repos.ts";
 import { claimExtras, importAllocations, portChoices } from "./allocations.ts";
 import { errorText } from "./error-text.ts";
 import { importDatabaseHosts, importDatabases } from "./import-databases.ts";
+import { importSshKeys } from "./import-ssh-keys.ts";
 import { importUsers } from "./import-users.ts";
 import { ImportedIds } from "./imported-ids.ts";
 import { LaravelEncrypter } from "./laravel-encrypter.ts";
@@ -51,6 +52,8 @@ export class PanelImport {
   private readonly encrypter?: LaravelEncrypter;
   /** Source ids → ours for this run (a dry run's are what would be made). */
   readonly users = new Map<number, { id: number; username: string }>();
+  /** Source users mapped onto an account that was here: it is left as it is (no keys added). */
+  readonly leftAlone = new Set<number>();
   readonly nodes = new Map<number, number>();
   private readonly templates = new Map<number, string>();
   readonly servers = new Map<number, string>();
@@ -72,6 +75,7 @@ export class PanelImport {
   async run(): Promise<ImportCounts> {
     this.known = await this.ids.all();
     await importUsers(this);
+    await importSshKeys(this);
     await this.importNodes();
     await importAllocations(this);
     await this.importEggs();
@@ -114,13 +118,6 @@ export class PanelImport {
 
   /** What the source holds that this import does not bring (yet), so that nobody looks for it. */
   private reportLeftBehind(): void {
-    for (const key of this.source.sshKeys) {
-      const user = this.source.users.find((u) => u.id === key.userId);
-      this.line(
-        "skipped",
-        `SSH key "${key.name}" of ${user?.username ?? key.userId}: SFTP signs in here with the account's password`,
-      );
-    }
     for (const backup of this.source.backups) {
       const server = this.servers.get(backup.serverId) ?? backup.serverId;
       this.line(
