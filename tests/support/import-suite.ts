@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,9 +19,34 @@ import {
 } from "./panel-source.ts";
 import { runSftp } from "./sftp-client.ts";
 import { PanelClient, usePanelWithRemoteNode } from "./test-panel.ts";
+import { startWingsSftp, type WingsSftp } from "./wings-sftp.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(repoRoot, "bin/outpost.mjs");
+
+/**
+ * A command run to its end without blocking this process (the old Wings node's SFTP answers
+ * from here meanwhile).
+ */
+function runToEnd(
+  command: string,
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
 
 /** The fenced `sh` blocks of the moving guide (docs/moving-from-pterodactyl.md), in order. */
 export function readmeImportSteps(): string[] {
@@ -59,6 +84,7 @@ export function useImportSuite(
   let sourceBefore: string;
   /** The owner's private key of the source's "laptop" key. */
   let ownerKey: string;
+  let wings: WingsSftp;
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), `outpost-import-${panelKind}-`));
@@ -82,30 +108,50 @@ export function useImportSuite(
       return fs.readFileSync(`${file}.pub`, "utf8").trim();
     };
     ownerKey = path.join(work, "laptop");
-    await fillSource(source.connection, hostUser, {
-      laptop: keyOf("laptop", ["-t", "ed25519"]),
-      old: keyOf("desktop", ["-t", "rsa", "-b", "1024"]),
-    });
+    // The second Wings node is another host: the Terraria server's files are there, over its SFTP.
+    const wingsVolumes = path.join(work, "wings2");
+    const terraria = path.join(wingsVolumes, uuidOf(sourceServers[2].uuidShort));
+    fs.mkdirSync(path.join(terraria, "Worlds"), { recursive: true });
+    fs.writeFileSync(path.join(terraria, "serverconfig.txt"), "worldname=Old\n");
+    // Past one SFTP read (32 KiB) many times over, and not a multiple of it.
+    fs.writeFileSync(path.join(terraria, "Worlds", "Old.wld"), Buffer.alloc(300_001, 7));
+    wings = await startWingsSftp(
+      wingsVolumes,
+      { username: sourceUsers.admin.username, password: sourceUsers.admin.password },
+      uuidOf,
+    );
+    await fillSource(
+      source.connection,
+      hostUser,
+      { laptop: keyOf("laptop", ["-t", "ed25519"]), old: keyOf("desktop", ["-t", "rsa", "-b", "1024"]) },
+      { host: "127.0.0.1", sftpPort: wings.port },
+    );
     // A Wings volume for the Minecraft server: its files come along.
     const volume = path.join(work, "volumes", uuidOf(sourceServers[0].uuidShort));
     fs.mkdirSync(path.join(volume, "world"), { recursive: true });
     fs.writeFileSync(path.join(volume, "server.properties"), "motd=old panel\n");
     fs.writeFileSync(path.join(volume, "world", "level.dat"), Buffer.alloc(70_000, 3));
+    // The bot's volume is on this host too, empty.
+    fs.mkdirSync(path.join(work, "volumes", uuidOf(sourceServers[1].uuidShort)));
     sourceBefore = await source.connection.checksum();
   }, 120_000);
   afterAll(async () => {
     await source?.connection.close();
+    await wings?.close();
     await mariadb?.stop();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
   const outpost = (...args: string[]) => {
     const { panel } = ready();
-    return spawnSync(process.execPath, [bin, "import", panelKind, "--database", source.url, ...args], {
-      encoding: "utf8",
-      env: { ...process.env, OUTPOST_DATA_DIR: panel.dataDir, DATABASE_URL: panel.databaseUrl ?? "" },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 120_000,
+    return runToEnd(process.execPath, [bin, "import", panelKind, "--database", source.url, ...args], {
+      env: {
+        ...process.env,
+        OUTPOST_DATA_DIR: panel.dataDir,
+        DATABASE_URL: panel.databaseUrl ?? "",
+        OUTPOST_IMPORT_SFTP_PASSWORD: sourceUsers.admin.password,
+      },
+      timeoutMs: 120_000,
     });
   };
   /**
@@ -121,14 +167,13 @@ export function useImportSuite(
       `export APP_KEY='${appKey}'`,
       `export VOLUMES='${path.join(work, "volumes")}'`,
       `export NODE=${nodeId}`,
+      `export SFTP_ADMIN='${sourceUsers.admin.username}'`,
+      `export OUTPOST_IMPORT_SFTP_PASSWORD='${sourceUsers.admin.password}'`,
     ].join("\n");
     const script = `set -euo pipefail\n${ours}\n${steps[index]}`;
-    return spawnSync("bash", ["-c", script], {
-      cwd: repoRoot,
-      encoding: "utf8",
+    return runToEnd("bash", ["-c", script], {
       env: { ...process.env, OUTPOST_DATA_DIR: panel.dataDir, DATABASE_URL: panel.databaseUrl ?? "" },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 180_000,
+      timeoutMs: 180_000,
     });
   };
   const applyArgs = () => [
@@ -141,6 +186,8 @@ export function useImportSuite(
     "host",
     "--volumes",
     path.join(work, "volumes"),
+    "--sftp",
+    sourceUsers.admin.username,
   ];
   const importedRows = () =>
     withPanelDb(ready().panel, (db) =>
@@ -148,7 +195,7 @@ export function useImportSuite(
     );
 
   it("dry runs by default: prints what it would create, map and skip, and writes nothing", async () => {
-    const run = followReadme ? readmeStep(0) : outpost("--app-key", appKey);
+    const run = await (followReadme ? readmeStep(0) : outpost("--app-key", appKey));
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("Dry run");
     expect(run.stdout).toMatch(
@@ -180,7 +227,7 @@ export function useImportSuite(
   });
 
   it("without the APP_KEY, tells who must enrol again and leaves the database host for later", async () => {
-    const run = outpost();
+    const run = await outpost();
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("two-factor sign-in: they enrol again (no --app-key given)");
     expect(run.stdout).toMatch(/skip\s+database host old mariadb .*give --app-key/);
@@ -195,7 +242,7 @@ export function useImportSuite(
       node: 0,
     });
     expect(taken.status, taken.text).toBe(200);
-    const run = followReadme ? readmeStep(1) : outpost(...applyArgs());
+    const run = await (followReadme ? readmeStep(1) : outpost(...applyArgs()));
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const moved =
       /create\s+server old terraria \(9c0d1e2f\) as ([0-9a-f]{8}) on node \d+;.*its id 9c0d1e2f is taken here/.exec(
@@ -322,6 +369,21 @@ export function useImportSuite(
     expect(sftp.code, sftp.stdout + sftp.stderr).toBe(0);
     expect(sftp.stdout).toContain("server.properties");
 
+    // The Terraria server's files came over its Wings node's SFTP, each of its size; nothing
+    // there was written.
+    expect(run.stdout).toMatch(
+      new RegExp(`create\\s+files of old terraria from SFTP 127\\.0\\.0\\.1:${wings.port}: 2 copied`),
+    );
+    expect(run.stdout).toMatch(/files of old terraria: over SFTP from 127\.0\.0\.1:\d+, host key SHA256:/);
+    expect((await api.get(`/api/servers/${idOf("9c0d1e2f")}/file/serverconfig.txt`)).text).toBe(
+      "worldname=Old\n",
+    );
+    const worlds = await api.get(`/api/servers/${idOf("9c0d1e2f")}/file/Worlds`);
+    expect(worlds.body.filter((e: { name: string }) => e.name !== "..")).toEqual([
+      expect.objectContaining({ name: "Old.wld", size: 300_001 }),
+    ]);
+    expect(wings.writes).toEqual([]);
+
     // The files of its Wings volume.
     const properties = await api.get("/api/servers/1a2b3c4d/file/server.properties");
     expect(properties.text).toBe("motd=old panel\n");
@@ -349,9 +411,9 @@ export function useImportSuite(
         allocations: await db.selectFrom("allocations").selectAll().orderBy("id").execute(),
       }));
     const was = await counts();
-    const run = outpost(...applyArgs());
+    const run = await outpost(...applyArgs());
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 4 skipped/);
+    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 2 skipped/);
     expect(await importedRows()).toEqual(before);
     expect(await counts()).toEqual(was);
     const tasks = await ready().api.get("/api/servers/1a2b3c4d/tasks");
@@ -359,8 +421,27 @@ export function useImportSuite(
     expect(await source.connection.checksum()).toBe(sourceBefore);
   });
 
+  it("a copy cut short goes on: a file here of another size is fetched again, the rest left alone", async () => {
+    const { api } = ready();
+    const terraria = (await importedRows()).find((r) => r.kind === "server" && r.source_id === "3")
+      ?.our_id as string;
+    const cut = await api.put(`/api/servers/${terraria}/file/Worlds/Old.wld`, undefined, { raw: "half" });
+    expect(cut.status, cut.text).toBe(204);
+    const run = await outpost(...applyArgs());
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /create\s+files of old terraria from SFTP [^:]+:\d+: 1 copied, 1 already there \(300001 bytes\)/,
+    );
+    expect(run.stdout).toMatch(/done: 1 created/);
+    const worlds = await api.get(`/api/servers/${terraria}/file/Worlds`);
+    expect(worlds.body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "Old.wld", size: 300_001 })]),
+    );
+    expect(wings.writes).toEqual([]);
+  });
+
   it("without --node, each Wings node becomes a remote node waiting for its daemon, its config printed", async () => {
-    const run = outpost("--app-key", appKey, "--apply");
+    const run = await outpost("--app-key", appKey, "--apply");
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       /create\s+node wings-1 \(wings1\.old\.example\) as node \d+, waiting for its daemon/,
@@ -372,11 +453,11 @@ export function useImportSuite(
     expect(nodes.map((n) => [n.name, n.publicHost])).toEqual(
       expect.arrayContaining([
         ["wings-1", "wings1.old.example"],
-        ["wings-2", "wings2.old.example"],
+        ["wings-2", "127.0.0.1"],
       ]),
     );
     // Once made, they are kept like the rest.
-    const again = outpost("--app-key", appKey, "--apply");
+    const again = await outpost("--app-key", appKey, "--apply");
     expect(again.stdout).toMatch(/keep\s+node wings-1 \(wings1\.old\.example\): imported before/);
     expect(again.stdout).toMatch(/done: 0 created/);
   });

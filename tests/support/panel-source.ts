@@ -227,6 +227,8 @@ export async function fillSource(
   database: { host: string; port: number; username: string; password: string },
   /** The owner's public keys there (OpenSSH lines): one this panel takes, one it refuses. */
   sshKeys: { laptop: string; old: string },
+  /** Where the second Wings node's SFTP listens (the first one's volumes are on this host). */
+  wings2: { host: string; sftpPort: number },
 ): Promise<void> {
   const now = "2024-05-01 12:00:00";
   await insert(source, "locations", { id: 1, short: "home", long: "Home", created_at: now, updated_at: now });
@@ -261,7 +263,7 @@ export async function fillSource(
       public: 1,
       name: `wings-${id}`,
       location_id: 1,
-      fqdn: `wings${id}.old.example`,
+      fqdn: id === 2 ? wings2.host : `wings${id}.old.example`,
       scheme: "https",
       memory: 16384,
       disk: 100000,
@@ -269,8 +271,8 @@ export async function fillSource(
       daemon_token: laravelEncrypt(appKey, "daemon-secret"),
       daemonListen: 8080,
       daemon_listen: 8080,
-      daemonSFTP: 2022,
-      daemon_sftp: 2022,
+      daemonSFTP: id === 2 ? wings2.sftpPort : 2022,
+      daemon_sftp: id === 2 ? wings2.sftpPort : 2022,
       daemonBase: "/var/lib/pterodactyl/volumes",
       daemon_base: "/var/lib/pterodactyl/volumes",
       tags: "[]",

@@ -6,6 +6,7 @@ import { localRepoId } from "../templates/template-repos.ts";
 import { claimExtras, importAllocations, portChoices } from "./allocations.ts";
 import { errorText } from "./error-text.ts";
 import { importDatabaseHosts, importDatabases } from "./import-databases.ts";
+import { importFiles } from "./import-files.ts";
 import { importSshKeys } from "./import-ssh-keys.ts";
 import { importUsers } from "./import-users.ts";
 import { ImportedIds } from "./imported-ids.ts";
@@ -14,7 +15,7 @@ import { mapPermissions } from "./permission-map.ts";
 import { serverDefinition } from "./server-definition.ts";
 import type { SourceEgg, SourcePanel, SourceServer } from "./source-panel.ts";
 import { taskOfSchedule } from "./task-map.ts";
-import { copyVolume } from "./volumes.ts";
+import type { WingsLogin } from "./wings-sftp.ts";
 
 export interface ImportOptions {
   /** Only with it is anything written; without, the same run tells what it would do. */
@@ -23,6 +24,8 @@ export interface ImportOptions {
   nodeId?: number;
   /** The Wings volumes on this host: one folder per server's uuid. */
   volumes?: string;
+  /** An old panel's administrator: the files of servers not in `volumes` come over their node's SFTP. */
+  sftp?: WingsLogin;
   /** The source panel's APP_KEY: TOTP secrets and database passwords are decrypted with it. */
   appKey?: string;
   /** `host`: servers run in the host environment rather than Docker. */
@@ -97,6 +100,11 @@ export class PanelImport {
       skipped: "skip",
     }[kind];
     this.print(`${verb.padEnd(12)} ${text}`);
+  }
+
+  /** A line of more detail under the one before (a node's config, a copy's progress): not counted. */
+  note(text: string): void {
+    this.print(`${"".padEnd(12)} ${text}`);
   }
 
   earlier(kind: string, sourceId: number | string): string | undefined {
@@ -228,7 +236,7 @@ export class PanelImport {
         this.servers.set(server.id, before);
         this.line("kept", `${label}: imported before (server ${before})`);
         await claimExtras(this, server, before);
-        await this.importFiles(server, before);
+        await importFiles(this, server, before);
         continue;
       }
       const node = this.nodes.get(server.nodeId);
@@ -277,7 +285,7 @@ export class PanelImport {
       await this.record("server", server.id, id);
       this.line("created", what);
       await claimExtras(this, server, id);
-      await this.importFiles(server, id);
+      await importFiles(this, server, id);
     }
   }
 
@@ -289,23 +297,6 @@ export class PanelImport {
     for (;;) {
       const id = randomBytes(4).toString("hex");
       if (await free(id)) return id;
-    }
-  }
-
-  private async importFiles(server: SourceServer, id: string): Promise<void> {
-    if (!this.options.volumes || !this.options.apply) return;
-    const client = await this.services.servers.nodeOf(id);
-    try {
-      const copied = await copyVolume(this.options.volumes, server.uuid, client.files, id);
-      if (copied === undefined)
-        this.line("skipped", `files of ${server.name}: no folder ${server.uuid} in the volumes`);
-      else
-        this.line(
-          copied.copied ? "created" : "kept",
-          `files of ${server.name}: ${copied.copied} copied, ${copied.same} already there (${copied.bytes} bytes)`,
-        );
-    } catch (err) {
-      this.line("skipped", `files of ${server.name}: ${errorText(err)} (run the import again to go on)`);
     }
   }
 
