@@ -17,6 +17,7 @@ import {
   sourceUsers,
   uuidOf,
 } from "./panel-source.ts";
+import { waitUntil } from "./poll.ts";
 import { runSftp } from "./sftp-client.ts";
 import { PanelClient, usePanelWithRemoteNode } from "./test-panel.ts";
 import { startWingsSftp, type WingsSftp } from "./wings-sftp.ts";
@@ -348,6 +349,30 @@ export function useImportSuite(
       { type: "sleep", duration: "30s" },
       { type: "restart" },
     ]);
+    // It fires: it has a next run on its schedule, and run now, with the owner's rights (the old
+    // panel's owner authors it), it sends its line and finds the server stopped.
+    const { id: taskId, nextRun } = task as unknown as { id: string; nextRun: string | null };
+    expect(nextRun).toEqual(expect.any(String));
+    const fired = await api.post(`/api/servers/1a2b3c4d/tasks/${taskId}/run`);
+    expect(fired.status, fired.text).toBe(202);
+    type Run = {
+      finished: string | null;
+      success: boolean | null;
+      message: string;
+      trigger: string;
+      output: string;
+    };
+    let runs: Run[] = [];
+    await waitUntil(async () => {
+      runs = (await api.get(`/api/servers/1a2b3c4d/tasks/${taskId}/runs`)).body as Run[];
+      return runs.some((r) => r.finished !== null);
+    }, 20_000);
+    expect(runs[0]).toMatchObject({
+      trigger: "manual",
+      success: false,
+      message: "operation 1 (console): console: the server is not running",
+    });
+    expect(runs[0]?.output).toContain("Sending to the console: say restarting in 30 s");
 
     // The database, its password kept.
     const databases = await api.get("/api/servers/1a2b3c4d/databases?passwords=true");
