@@ -132,8 +132,9 @@ export function useImportSuite(
     fs.mkdirSync(path.join(volume, "world"), { recursive: true });
     fs.writeFileSync(path.join(volume, "server.properties"), "motd=old panel\n");
     fs.writeFileSync(path.join(volume, "world", "level.dat"), Buffer.alloc(70_000, 3));
-    // The bot's volume is on this host too, empty.
-    fs.mkdirSync(path.join(work, "volumes", uuidOf(sourceServers[1].uuidShort)));
+    // The bot's and the Cuberite server's volumes are on this host too, empty.
+    for (const server of [sourceServers[1], sourceServers[3]])
+      fs.mkdirSync(path.join(work, "volumes", uuidOf(server.uuidShort)));
     sourceBefore = await source.connection.checksum();
   }, 120_000);
   afterAll(async () => {
@@ -207,7 +208,7 @@ export function useImportSuite(
       /would create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d .*ports 0\.0\.0\.0:25565 and extra 0\.0\.0\.0:25575/,
     );
     expect(run.stdout).toMatch(
-      /would create\s+allocations 0\.0\.0\.0: 25565, 25575, 25580, 27000 of node wings-1 in the pool of/,
+      /would create\s+allocations 0\.0\.0\.0: 8080, 25565-25566, 25575, 25580, 27000 of node wings-1 in the pool of/,
     );
     expect(run.stdout).toMatch(/would create\s+subuser friend1 on 1a2b3c4d with server\.view/);
     expect(run.stdout).toContain("control.restart (no equivalent here)");
@@ -318,11 +319,25 @@ export function useImportSuite(
     }[];
     expect(pool.map((a) => [a.port, a.serverId, a.alias ?? null])).toEqual([
       [7777, idOf("9c0d1e2f"), null],
+      [8080, "3f4e5d6c", null],
       [25565, "1a2b3c4d", null],
+      [25566, "3f4e5d6c", null],
       [25575, "1a2b3c4d", null],
       [25580, null, "play.old.example"],
       [27000, "5e6f7a8b", null],
     ]);
+    // Cuberite holds its primary and its extra one; its web port, a plain variable of its egg
+    // (not named as a port is here), keeps its value and takes no allocation.
+    const cuberite = (await api.get("/api/servers/3f4e5d6c/allocations")).body.allocations as {
+      port: number;
+      primary: boolean;
+      variable?: string;
+    }[];
+    expect(cuberite.map((a) => [a.port, a.primary, a.variable ?? null])).toEqual([
+      [25566, true, "port"],
+      [8080, false, null],
+    ]);
+    expect((await api.get("/api/servers/3f4e5d6c/data")).body.data.WEB_PORT.value).toBe(8081);
     const paperData = (await api.get("/api/servers/1a2b3c4d/data")).body.data;
     expect(paperData.MINECRAFT_VERSION.value).toBe("1.20.4");
 

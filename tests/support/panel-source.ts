@@ -177,6 +177,7 @@ const eggFiles = {
   paper: "pelican-eggs/parkervcp-eggs-2024/game_eggs/minecraft/java/paper/egg-paper.json",
   muse: "pelican-eggs/parkervcp-eggs-2024/bots/discord/muse/egg-muse.json",
   terraria: "pelican-eggs/parkervcp-eggs-2024/game_eggs/terraria/vanilla/egg-terraria-vanilla.json",
+  cuberite: "pelican-eggs/parkervcp-eggs-2024/game_eggs/minecraft/java/cuberite/egg-cuberite.json",
 } as const;
 
 export const sourceUsers = {
@@ -195,6 +196,8 @@ export const sourceServers = [
   { id: 1, uuidShort: "1a2b3c4d", egg: "paper", node: 1, port: 25565, memory: 2048 },
   { id: 2, uuidShort: "5e6f7a8b", egg: "muse", node: 1, port: 27000, memory: 512 },
   { id: 3, uuidShort: "9c0d1e2f", egg: "terraria", node: 2, port: 7777, memory: 1024 },
+  // Its web port (WEB_PORT, a plain variable of its egg) is 8081 there, none of its allocations.
+  { id: 4, uuidShort: "3f4e5d6c", egg: "cuberite", node: 1, port: 25566, memory: 1024 },
 ] as const;
 
 /** The subuser's mixed permissions, and the scopes they come to here (the README's table). */
@@ -221,7 +224,7 @@ export const friendScopes = [
 
 export const uuidOf = (shortId: string) => `${shortId}-0000-4000-8000-000000000000`;
 
-/** Two nodes, three users, three servers from corpus eggs with allocations, a subuser, a schedule, a database host. */
+/** Two nodes, three users, four servers from corpus eggs with allocations, a subuser, a schedule, a database host. */
 export async function fillSource(
   source: SourceConnection,
   database: { host: string; port: number; username: string; password: string },
@@ -384,15 +387,26 @@ export async function fillSource(
       });
     }
   }
-  // The Minecraft server's extra port, and a port of the node's pool nobody holds.
-  allocationId += 1;
-  await insert(source, "allocations", {
-    id: allocationId,
-    node_id: 1,
-    ip: "0.0.0.0",
-    port: 25575,
-    server_id: 1,
+  await insert(source, "server_variables", {
+    server_id: 4,
+    variable_id: variableIds.get("cuberite:WEB_PORT"),
+    variable_value: "8081",
+    created_at: now,
   });
+  // The Minecraft servers' extra ports, and a port of the node's pool nobody holds.
+  for (const [port, server] of [
+    [25575, 1],
+    [8080, 4],
+  ]) {
+    allocationId += 1;
+    await insert(source, "allocations", {
+      id: allocationId,
+      node_id: 1,
+      ip: "0.0.0.0",
+      port,
+      server_id: server,
+    });
+  }
   allocationId += 1;
   await insert(source, "allocations", {
     id: allocationId,
