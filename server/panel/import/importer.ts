@@ -4,7 +4,7 @@ import { importTemplate } from "../../templates/import.ts";
 import type { PanelServices } from "../services.ts";
 import { localRepoId } from "../templates/template-repos.ts";
 import { claimExtras, importAllocations, portChoices } from "./allocations.ts";
-import { errorText } from "./error-text.ts";
+import { errorText, refusedHere } from "./error-text.ts";
 import { importDatabaseHosts, importDatabases } from "./import-databases.ts";
 import { importFiles } from "./import-files.ts";
 import { importSshKeys } from "./import-ssh-keys.ts";
@@ -273,7 +273,7 @@ export class PanelImport {
       } catch (err) {
         this.line(
           "skipped",
-          `${label}: ${errorText(err)}${node > 0 ? " (is the node's daemon running? run the import again once it is)" : ""}`,
+          `${label}: ${errorText(err)}${node > 0 && !refusedHere(err) ? " (is the node's daemon running? run the import again once it is)" : ""}`,
         );
         continue;
       }
