@@ -59,6 +59,10 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
     ],
   },
   {
+    reason: "rights from roles and presets, required two-factor: issue 39 asks for both databases",
+    files: ["roles", "presets"],
+  },
+  {
     reason: "throttles and connection caps shared through the database (server/panel/shared-state.ts)",
     files: ["rate-limit", "invite-mail", "live-connections"],
   },

@@ -1,6 +1,4 @@
-import type { MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
-import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "wouter";
@@ -12,7 +10,6 @@ import { OtpInput } from "../../components/OtpInput";
 import { OTP_LENGTH } from "../../components/otpCode";
 import { TextField } from "../../components/TextField";
 import { toastError } from "../../components/toastStore";
-import { errorMessage } from "../../i18n/errorMessages";
 import { config } from "../../state/config";
 import "./auth.css";
 
@@ -30,19 +27,11 @@ export default function Login() {
   const [busy, setBusy] = useState(false);
   const registration = config.value.registrationEnabled;
   const providers = config.value.oidcProviders ?? [];
-  const { i18n } = useLingui();
 
-  // Back from a sign-in provider that was refused: the panel says why in the address.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, when the page opens
+  // Back from a sign-in provider that was refused: the address says why, and what says it loads then.
   useEffect(() => {
-    const query = new URLSearchParams(window.location.search);
-    const code = query.get("oidcError");
-    if (!code) return;
-    const text = errorMessage(code) ?? errorMessage("ErrUnknownError");
-    // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
-    const filled: MessageDescriptor | undefined = text && { ...text, values: Object.fromEntries(query) };
-    if (filled) toastError(i18n._(filled));
-    window.history.replaceState(null, "", window.location.pathname);
+    if (window.location.search.includes("oidcError="))
+      void import("./oidcRefusal").then((refusal) => refusal.showOidcRefusal());
   }, []);
 
   const submitPassword = async (e: FormEvent) => {
