@@ -1,5 +1,4 @@
 import { portVariables } from "../../templates/index.ts";
-import { findFree } from "../node-allocations.ts";
 import { allocationsOf, claimAllocation } from "../port-holders.ts";
 import { errorText } from "./error-text.ts";
 import type { PanelImport } from "./importer.ts";
@@ -123,54 +122,22 @@ export async function importAllocations(run: PanelImport): Promise<void> {
   }
 }
 
-/** Ports of the node a source server holds: a port variable with no allocation of its own leaves them alone. */
-function heldBySource(run: PanelImport, ours: number): Set<number> {
-  return new Set(
-    run.source.allocations
-      .filter((a) => a.serverId !== null && run.nodes.get(a.nodeId) === ours)
-      .map((a) => a.port),
-  );
-}
-
 /**
- * The port each port variable of the server's template takes at its creation (the `ports` of a
- * creation): the primary its primary allocation's, another its value where that is one of the
- * server's allocations (or free here and nobody's there), else a free port of the pool no source
- * server holds, which the notes tell. Undefined where the node has no pool (a dry run's new node).
+ * The port the template's primary port variable takes at the server's creation (the `ports` of a
+ * creation): its primary allocation's, so that it keeps its address, or is refused (taken here)
+ * rather than moved. An egg's template has `port` alone; its other ports come as extras.
+ * Undefined where the node has no pool (a dry run's new node) or the server had no allocation.
  */
 export async function portChoices(
   run: PanelImport,
   server: SourceServer,
   ours: number,
   definition: Record<string, unknown>,
-): Promise<{ values: Record<string, number>; notes: string[] } | undefined> {
-  const { db } = run.services;
-  if (ours < 0 || !(await run.services.servers.ports.pooled(ours))) return undefined;
-  const ports = portsOf(server, run.source.allocations);
-  const data = (definition.data ?? {}) as Record<string, { value?: unknown }>;
-  const own = new Set([...(ports.primary ? [ports.primary.port] : []), ...ports.extra.map((a) => a.port)]);
-  const skip = heldBySource(run, ours);
-  const values: Record<string, number> = {};
-  const notes: string[] = [];
-  for (const [index, variable] of portVariables(definition.data as never).entries()) {
-    const value = Number(data[variable]?.value);
-    if (index === 0 && ports.primary) {
-      values[variable] = ports.primary.port;
-      continue;
-    }
-    if (own.has(value) && !Object.values(values).includes(value)) {
-      values[variable] = value;
-      continue;
-    }
-    const taken = new Set([...skip, ...Object.values(values)]);
-    const [same] = Number.isInteger(value) ? await findFree(db, ours, { port: value, skip: taken }) : [];
-    const [free] = same ? [same] : await findFree(db, ours, { skip: taken });
-    if (!free) continue;
-    values[variable] = free.port;
-    if (free.port !== value)
-      notes.push(`${variable} ${value} is none of its allocations there; it takes ${free.port}, free here`);
-  }
-  return { values, notes };
+): Promise<Record<string, number> | undefined> {
+  const { primary } = portsOf(server, run.source.allocations);
+  const [variable] = portVariables(definition.data as never);
+  if (!primary || !variable || ours < 0 || !(await run.services.servers.ports.pooled(ours))) return undefined;
+  return { [variable]: primary.port };
 }
 
 /**

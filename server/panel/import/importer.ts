@@ -253,7 +253,7 @@ export class PanelImport {
       }
       const id = await this.idFor(server);
       const ports = await portChoices(this, server, node, built.definition);
-      const notes = [...built.notes, ...(ports?.notes ?? [])];
+      const notes = [...built.notes];
       if (id !== server.uuidShort) notes.push(`its id ${server.uuidShort} is taken here`);
       if (!owner) notes.push("its owner was not brought over");
       const what = `${label} as ${id} on node ${node}${notes.length ? `; ${notes.join("; ")}` : ""}`;
@@ -268,7 +268,7 @@ export class PanelImport {
           name: server.name,
           node,
           users: owner ? [owner.username] : [],
-          ...(ports ? { ports: ports.values } : {}),
+          ...(ports ? { ports } : {}),
         });
       } catch (err) {
         this.line(
