@@ -9,6 +9,7 @@ import { echoDefinition } from "./echo-template.ts";
 import { type MariaDb, startMariaDb } from "./mariadb.ts";
 import { withPanelDb } from "./panel-db.ts";
 import {
+  addLaterServer,
   appKey,
   fillSource,
   friendScopes,
@@ -478,6 +479,38 @@ export function useImportSuite(
       expect.arrayContaining([expect.objectContaining({ name: "Old.wld", size: 300_001 })]),
     );
     expect(wings.writes).toEqual([]);
+  });
+
+  it("a later run adds what is new there; a server whose port another server here took stays behind, saying why", async () => {
+    const { api, nodeId } = ready();
+    // Meanwhile here: port 25591 joined the node's pool, and a server took it.
+    const pooled = await api.post(`/api/nodes/${nodeId}/allocations`, { ip: "0.0.0.0", ports: "25591" });
+    expect(pooled.status, pooled.text).toBe(200);
+    const here = await api.put("/api/servers/0d0d0d0d", {
+      ...echoDefinition(),
+      name: "here first",
+      node: nodeId,
+      ports: { port: 25591 },
+    });
+    expect(here.status, here.text).toBe(200);
+    // Meanwhile there: two new servers, on 25590 and on 25591 (their volumes on this host).
+    await addLaterServer(source.connection, 5, "7b8c9d0e", 25590);
+    await addLaterServer(source.connection, 6, "6a5b4c3d", 25591);
+    for (const shortId of ["7b8c9d0e", "6a5b4c3d"]) fs.mkdirSync(path.join(work, "volumes", uuidOf(shortId)));
+    const run = await outpost(...applyArgs());
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/create\s+allocations 0\.0\.0\.0: 25590 of node wings-1 in the pool of node/);
+    expect(run.stdout).toMatch(
+      /map\s+allocations 0\.0\.0\.0: 25591 of node wings-1 → those node \d+ has already/,
+    );
+    expect(run.stdout).toMatch(/create\s+server old paper 5 \(7b8c9d0e\) as 7b8c9d0e/);
+    const refused = /skip\s+server old paper 6 \(6a5b4c3d\): (.*)$/m.exec(run.stdout)?.[1];
+    expect(refused).toMatch(/^ErrPortTaken .*"server":"0d0d0d0d"/);
+    expect(refused).not.toContain("daemon");
+    expect(run.stdout).toMatch(/keep\s+server old paper \(1a2b3c4d\): imported before/);
+    const held = (await api.get("/api/servers/7b8c9d0e/allocations")).body.allocations;
+    expect(held).toEqual([expect.objectContaining({ ip: "0.0.0.0", port: 25590, primary: true })]);
+    expect((await api.get("/api/servers/6a5b4c3d")).status).toBe(404);
   });
 
   it("without --node, each Wings node becomes a remote node waiting for its daemon, its config printed", async () => {

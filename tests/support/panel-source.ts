@@ -224,6 +224,70 @@ export const friendScopes = [
 
 export const uuidOf = (shortId: string) => `${shortId}-0000-4000-8000-000000000000`;
 
+type NewServer = {
+  id: number;
+  uuidShort: string;
+  egg: keyof typeof eggFiles;
+  node: number;
+  port: number;
+  memory: number;
+};
+
+/** A server as Pterodactyl makes one: its allocation first, the server, then the allocation is its. */
+async function insertServer(
+  source: SourceConnection,
+  server: NewServer,
+  eggId: number,
+  allocationId: number,
+) {
+  const now = "2024-05-01 12:00:00";
+  await insert(source, "allocations", {
+    id: allocationId,
+    node_id: server.node,
+    ip: "0.0.0.0",
+    port: server.port,
+    server_id: null,
+  });
+  const egg = JSON.parse(fs.readFileSync(path.join(fixtures, eggFiles[server.egg]), "utf8"));
+  await insert(source, "servers", {
+    id: server.id,
+    uuid: uuidOf(server.uuidShort),
+    uuidShort: server.uuidShort,
+    uuid_short: server.uuidShort,
+    node_id: server.node,
+    name: `old ${server.egg}${server.id > sourceServers.length ? ` ${server.id}` : ""}`,
+    description: `the ${server.egg} server`,
+    owner_id: sourceUsers.owner.id,
+    memory: server.memory,
+    swap: 0,
+    disk: 10240,
+    io: 500,
+    cpu: 200,
+    allocation_id: allocationId,
+    nest_id: 1,
+    egg_id: eggId,
+    startup: egg.startup,
+    image: Object.values(egg.docker_images)[0],
+    database_limit: 2,
+    backup_limit: 0,
+    created_at: now,
+  });
+  const q = source.quote;
+  await source.run(
+    `UPDATE ${q("allocations")} SET ${q("server_id")} = ${source.param(1)} WHERE ${q("id")} = ${source.param(2)}`,
+    [server.id, allocationId],
+  );
+  return egg;
+}
+
+/**
+ * A Paper server the old panel made after the first import, on the first node: its allocation
+ * and server get ids past fillSource's (the eggs are the corpus's, Paper the first).
+ */
+export async function addLaterServer(source: SourceConnection, id: number, uuidShort: string, port: number) {
+  await insertServer(source, { id, uuidShort, egg: "paper", node: 1, port, memory: 1024 }, 1, 100 + id);
+}
+
 /** Two nodes, three users, four servers from corpus eggs with allocations, a subuser, a schedule, a database host. */
 export async function fillSource(
   source: SourceConnection,
@@ -339,44 +403,7 @@ export async function fillSource(
   let allocationId = 0;
   for (const server of sourceServers) {
     allocationId += 1;
-    const primary = allocationId;
-    await insert(source, "allocations", {
-      id: primary,
-      node_id: server.node,
-      ip: "0.0.0.0",
-      port: server.port,
-      server_id: null,
-    });
-    const egg = JSON.parse(fs.readFileSync(path.join(fixtures, eggFiles[server.egg]), "utf8"));
-    await insert(source, "servers", {
-      id: server.id,
-      uuid: uuidOf(server.uuidShort),
-      uuidShort: server.uuidShort,
-      uuid_short: server.uuidShort,
-      node_id: server.node,
-      name: `old ${server.egg}`,
-      description: `the ${server.egg} server`,
-      owner_id: sourceUsers.owner.id,
-      memory: server.memory,
-      swap: 0,
-      disk: 10240,
-      io: 500,
-      cpu: 200,
-      allocation_id: primary,
-      nest_id: 1,
-      egg_id: eggIds.get(server.egg),
-      startup: egg.startup,
-      image: Object.values(egg.docker_images)[0],
-      database_limit: 2,
-      backup_limit: 0,
-      created_at: now,
-    });
-    // As Pterodactyl does: the allocation first, the server, then the allocation is its.
-    const q = source.quote;
-    await source.run(
-      `UPDATE ${q("allocations")} SET ${q("server_id")} = ${source.param(1)} WHERE ${q("id")} = ${source.param(2)}`,
-      [server.id, primary],
-    );
+    const egg = await insertServer(source, server, eggIds.get(server.egg) as number, allocationId);
     const first = egg.variables[0];
     if (first) {
       await insert(source, "server_variables", {
