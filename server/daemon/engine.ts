@@ -21,6 +21,7 @@ import { RconOps } from "./rcon/rcon-ops.ts";
 import { detectCgroups, SwapGuard } from "./runtime/cgroups/index.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
+import { installLoopbackGuard, type LoopbackGuardResult } from "./runtime/loopback-guard.ts";
 import { ServerOps } from "./server-ops.ts";
 import { listDefinitionIds } from "./servers/definition-file.ts";
 import { DiskWatcher } from "./servers/disk-watcher.ts";
@@ -59,6 +60,12 @@ export interface EngineOptions {
    * refuses to start servers with a memory limit.
    */
   allowUnlimitedSwap?: boolean;
+  /**
+   * OUTPOST_LOOPBACK_OPEN=allow: where a root node cannot close the host's loopback to its servers
+   * (no iptables), the administrator accepts servers reaching the panel's ports and the host's
+   * loopback services. Otherwise such a node refuses to start or install host servers.
+   */
+  allowOpenLoopback?: boolean;
   /** The host-wide registry of server uid blocks (uid-blocks.ts); tests may use their own. */
   uidRegistry?: string;
   /** Milliseconds between resource-history samples (OUTPOST_STATS_SAMPLE_SECONDS; default 30 s). */
@@ -103,6 +110,8 @@ export class DaemonEngine {
   readonly sandbox: SandboxSupport;
   /** This node's server uids, on a root node. */
   readonly uidBlock?: UidBlock;
+  /** On a root node: the rule that keeps its servers off the host's loopback, or why there is none. */
+  readonly loopback?: LoopbackGuardResult;
   readonly docker: DockerRunner;
   /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
   readonly sftpSessions = new SftpSessions();
@@ -130,15 +139,23 @@ export class DaemonEngine {
     this.servers.host.uidBlock = this.uidBlock;
     this.servers.host.binariesDir = path.join(options.dataDir, "binaries");
     this.sandbox = probeSandbox(serversDir, this.uidBlock?.first);
-    this.servers.host.confinement = this.sandbox.available
-      ? {
-          mode: "sandbox",
-          readOnly: [path.join(options.dataDir, "binaries")],
-          allowNestedUserns: this.sandbox.allowNestedUserns,
-        }
-      : options.allowUnsandboxed
-        ? { mode: "unconfined" }
-        : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
+    this.loopback = this.uidBlock ? installLoopbackGuard(this.uidBlock) : undefined;
+    this.servers.host.loopback = this.loopback?.guard;
+    const loopbackRefused =
+      this.loopback && !this.loopback.guard && !options.allowOpenLoopback
+        ? `the host's loopback cannot be closed to servers: ${this.loopback.reason}; or set OUTPOST_LOOPBACK_OPEN=allow to let servers reach the panel's ports (unsafe on a shared panel)`
+        : undefined;
+    this.servers.host.confinement = loopbackRefused
+      ? { mode: "refused", reason: loopbackRefused }
+      : this.sandbox.available
+        ? {
+            mode: "sandbox",
+            readOnly: [path.join(options.dataDir, "binaries")],
+            allowNestedUserns: this.sandbox.allowNestedUserns,
+          }
+        : options.allowUnsandboxed
+          ? { mode: "unconfined" }
+          : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
     this.servers.host.defaultLimits = options.defaultLimits ?? defaultLimits;
     this.serverOps = new ServerOps(this.servers);
     this.live = new LiveFeeds(this.serverOps, this.servers);
@@ -225,7 +242,8 @@ export class DaemonEngine {
       log?.(`servers run WITHOUT resource limits: ${cgroups.reason}`);
     }
     const confinement = this.confinementLine();
-    if (this.servers.host.confinement?.mode === "sandbox" && !this.sandbox.allowNestedUserns)
+    const loopbackOpen = this.loopback && !this.loopback.guard;
+    if (this.servers.host.confinement?.mode === "sandbox" && !this.sandbox.allowNestedUserns && !loopbackOpen)
       info(confinement);
     else log?.(confinement);
     for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
@@ -248,16 +266,29 @@ export class DaemonEngine {
     const confinement = this.servers.host.confinement;
     const cgroups = this.servers.host.cgroups;
     const limits = cgroups ? `cgroup v${cgroups.driver.version}` : "no resource limits";
+    if (confinement?.mode === "refused") {
+      return `host servers refused: ${errorText(sandboxUnavailable(confinement.reason))}`;
+    }
+    const loopback = this.loopbackWords();
     if (confinement?.mode === "sandbox") {
       const userns = this.sandbox.allowNestedUserns
         ? ", nested user namespaces NOT blocked (bubblewrap 0.8.0 or later blocks them)"
         : "";
-      return `host servers run sandboxed: ${this.sandbox.version}${userns}, ${uids}, ${limits}`;
+      return `host servers run sandboxed: ${this.sandbox.version}${userns}, ${uids}, ${limits}, ${loopback}`;
     }
     if (confinement?.mode === "unconfined") {
-      return `host servers run WITHOUT a sandbox (OUTPOST_UNSANDBOXED=allow; ${this.sandbox.reason}), as ${uids}, ${limits}`;
+      return `host servers run WITHOUT a sandbox (OUTPOST_UNSANDBOXED=allow; ${this.sandbox.reason}), as ${uids}, ${limits}, ${loopback}`;
     }
     return `host servers refused: ${errorText(sandboxUnavailable(this.sandbox.reason ?? "unknown"))}`;
+  }
+
+  /** Whether servers can reach the host's loopback (the panel's ports), in the start line's words. */
+  private loopbackWords(): string {
+    if (!this.loopback)
+      return "host loopback NOT closed to servers (the node is not root: they run as its uid)";
+    if (this.loopback.guard)
+      return `host loopback closed to servers but for their own ports (${this.loopback.guard.description})`;
+    return `host loopback OPEN to servers (OUTPOST_LOOPBACK_OPEN=allow; ${this.loopback.reason})`;
   }
 
   async features(): Promise<NodeFeatures> {
@@ -286,5 +317,6 @@ export class DaemonEngine {
     // Runs under way are recorded as stopped before their servers stop.
     await this.taskOps.close();
     await this.servers.close();
+    await this.loopback?.guard?.remove();
   }
 }

@@ -15,6 +15,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
     files: [
       "activity",
       "activity-secrets",
+      "floods",
       "backup-targets",
       "backups",
       "cli",

@@ -2,6 +2,7 @@ import path from "node:path";
 import { errorText } from "../../errors.ts";
 import {
   type DockerEnvironment,
+  portVariables,
   renderEnvironmentVars,
   renderRun,
   replaceTokens,
@@ -15,6 +16,7 @@ import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/d
 import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups/index.ts";
 import { type Isolation, sandboxUnavailable } from "../runtime/host-sandbox.ts";
 import type { RunPlan, ServerInstance } from "../runtime/instance.ts";
+import type { LoopbackGuard } from "../runtime/loopback-guard.ts";
 import type { SpawnSpec } from "../runtime/process-group.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { processEnvironment } from "./host.ts";
@@ -43,6 +45,8 @@ export interface NodeHost {
   cgroups?: { driver: CgroupDriver; prefix: string };
   /** Limits a server gets where its definition sets none. */
   defaultLimits?: ServerLimits;
+  /** On a root node: keeps servers off the host's loopback but for their own ports. */
+  loopback?: LoopbackGuard;
 }
 
 /** What of a server decides how its processes run (a ManagedServer). */
@@ -132,6 +136,9 @@ export async function runPlan(server: RunSubject, ctx: ServerContext): Promise<R
       launch: (onOutput) => docker.launch(input, onOutput),
     };
   }
+  // Its own ports stay reachable on loopback (a proxy in front of its game, a query of itself).
+  if (server.host.loopback && server.owner)
+    await server.host.loopback.allow(server.owner.uid, ownPorts(server));
   const cwd = run.workingDirectory ? (await server.sandbox.resolve(run.workingDirectory)).path : server.root;
   const argv = [...run.argv];
   // A relative program path names a file in the server folder (./server.sh), as the reference runs it.
@@ -150,6 +157,14 @@ export async function runPlan(server: RunSubject, ctx: ServerContext): Promise<R
     autorecover: run.autorecover,
     autorestart: run.autorestart,
   };
+}
+
+/** The ports of a server's port variables (port-variables.ts), as they are now. */
+function ownPorts(server: RunSubject): number[] {
+  const data = server.definition.data ?? {};
+  return portVariables(data)
+    .map((name) => Number(data[name]?.value))
+    .filter((port) => Number.isInteger(port) && port > 0 && port < 65536);
 }
 
 /** A fresh cgroup for one run with the server's limits; none on a node without cgroups. */
