@@ -18,7 +18,11 @@ export const importUsage =
  * `--apply`. The panel's own node (`--node 0`) is this process's engine for the run: stop
  * `outpost serve` meanwhile, as for `outpost migrate`.
  */
-export async function importCommand({ services, localEngine }: ComposedPanel, args: string[]): Promise<void> {
+export async function importCommand(
+  { services, localEngine }: ComposedPanel,
+  args: string[],
+  sftpPassword: string | undefined,
+): Promise<void> {
   const [panel, ...rest] = args;
   const { values } = parseArgs({
     args: rest,
@@ -33,7 +37,6 @@ export async function importCommand({ services, localEngine }: ComposedPanel, ar
     },
   });
   if ((panel !== "pterodactyl" && panel !== "pelican") || !values.database) throw new Error(importUsage);
-  const sftpPassword = process.env.OUTPOST_IMPORT_SFTP_PASSWORD;
   if (values.sftp !== undefined && !values.sftp.trim())
     throw new Error("--sftp takes the user name of an administrator of the old panel");
   if (values.sftp && !sftpPassword)
