@@ -25,6 +25,7 @@ import { installLoopbackGuard, type LoopbackGuardResult } from "./runtime/loopba
 import { ServerOps } from "./server-ops.ts";
 import { listDefinitionIds } from "./servers/definition-file.ts";
 import { DiskWatcher } from "./servers/disk-watcher.ts";
+import { refusal } from "./servers/run-plan.ts";
 import { runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
 import type { StepRunner } from "./servers/step-runs.ts";
@@ -111,7 +112,7 @@ export class DaemonEngine {
   /** This node's server uids, on a root node. */
   readonly uidBlock?: UidBlock;
   /** On a root node: the rule that keeps its servers off the host's loopback, or why there is none. */
-  readonly loopback?: LoopbackGuardResult;
+  readonly loopback: LoopbackGuardResult;
   readonly docker: DockerRunner;
   /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
   readonly sftpSessions = new SftpSessions();
@@ -139,14 +140,19 @@ export class DaemonEngine {
     this.servers.host.uidBlock = this.uidBlock;
     this.servers.host.binariesDir = path.join(options.dataDir, "binaries");
     this.sandbox = probeSandbox(serversDir, this.uidBlock?.first);
-    this.loopback = this.uidBlock ? installLoopbackGuard(this.uidBlock) : undefined;
+    // A node that is not root runs its servers as its own uid: no rule can tell their connections
+    // from the node's, so it cannot close the loopback and refuses like a root node without iptables.
+    this.loopback = this.uidBlock
+      ? installLoopbackGuard(this.uidBlock)
+      : {
+          reason:
+            "the node is not root, so its servers run as its own uid and no firewall rule can tell their connections apart: run the node as root",
+        };
     this.servers.host.loopback = this.loopback?.guard;
     const loopbackRefused =
-      this.loopback && !this.loopback.guard && !options.allowOpenLoopback
-        ? `the host's loopback cannot be closed to servers: ${this.loopback.reason}; or set OUTPOST_LOOPBACK_OPEN=allow to let servers reach the panel's ports (unsafe on a shared panel)`
-        : undefined;
+      !this.loopback.guard && !options.allowOpenLoopback ? this.loopback.reason : undefined;
     this.servers.host.confinement = loopbackRefused
-      ? { mode: "refused", reason: loopbackRefused }
+      ? { mode: "refused", reason: loopbackRefused, loopback: true }
       : this.sandbox.available
         ? {
             mode: "sandbox",
@@ -267,7 +273,7 @@ export class DaemonEngine {
     const cgroups = this.servers.host.cgroups;
     const limits = cgroups ? `cgroup v${cgroups.driver.version}` : "no resource limits";
     if (confinement?.mode === "refused") {
-      return `host servers refused: ${errorText(sandboxUnavailable(confinement.reason))}`;
+      return `host servers refused: ${errorText(refusal(confinement))}`;
     }
     const loopback = this.loopbackWords();
     if (confinement?.mode === "sandbox") {
@@ -284,8 +290,6 @@ export class DaemonEngine {
 
   /** Whether servers can reach the host's loopback (the panel's ports), in the start line's words. */
   private loopbackWords(): string {
-    if (!this.loopback)
-      return "host loopback NOT closed to servers (the node is not root: they run as its uid)";
     if (this.loopback.guard)
       return `host loopback closed to servers but for their own ports (${this.loopback.guard.description})`;
     return `host loopback OPEN to servers (OUTPOST_LOOPBACK_OPEN=allow; ${this.loopback.reason})`;
@@ -293,6 +297,7 @@ export class DaemonEngine {
 
   async features(): Promise<NodeFeatures> {
     const docker = await this.docker.available();
+    const confinement = this.servers.host.confinement;
     return {
       features: [
         ...(this.sandbox.available ? ["sandbox"] : []),
@@ -306,6 +311,9 @@ export class DaemonEngine {
       arch: goArch[os.arch()] ?? os.arch(),
       version: this.options.version,
       ...(this.sandbox.available ? {} : { sandboxReason: this.sandbox.reason }),
+      ...(confinement?.mode === "refused" && confinement.loopback
+        ? { loopbackReason: confinement.reason }
+        : {}),
     };
   }
 

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import net from "node:net";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDaemon } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
 import { rawRequest } from "../support/file-requests.ts";
 import { waitUntil } from "../support/poll.ts";
@@ -9,6 +10,14 @@ import { consoleText } from "../support/server-console.ts";
 import { adminClient, type PanelClient, usePanel } from "../support/test-panel.ts";
 
 const root = process.getuid?.() === 0;
+
+/** Runs the daemon's command line as nobody, its folder (the config's) given to nobody first. */
+const asNobody = (): string[] => [
+  "/bin/sh",
+  "-c",
+  'chown -R 65534:65534 "$(dirname "$5")" && exec setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"',
+  "sh",
+];
 
 /** What the game runs: it listens on its own port, then tries its own port and the host's services. */
 const probe = `
@@ -118,7 +127,30 @@ describe("the host's loopback and a game process", () => {
     expect(rules).not.toMatch(/-A OUTPUT (?!-o lo).*OUTPOST-LO/);
   });
 
-  it.skipIf(root)("says in its start line that a node that is not root leaves the loopback open", () => {
-    expect(panel().logs()).toMatch(/host loopback NOT closed to servers \(the node is not root/);
+  it("a node that is not root refuses host servers and says why, on its start line and in its features", async () => {
+    const daemonPort = await freePort();
+    const node = await api.post("/api/nodes", {
+      name: "not-root-node",
+      publicHost: "127.0.0.1",
+      publicPort: daemonPort,
+      privateHost: "127.0.0.1",
+      privatePort: daemonPort,
+      sftpPort: await freePort(),
+    });
+    expect(node.status, node.text).toBe(200);
+    const { config } = (await api.get(`/api/nodes/${node.body.id}/deployment`)).body;
+    // On a root test machine the node runs as nobody: what an administrator's own account is.
+    const daemon = await startDaemon(config, {}, root ? asNobody() : []);
+    try {
+      expect(daemon.logs()).toMatch(
+        /host servers refused: .*the node is not root.*OUTPOST_LOOPBACK_OPEN=allow/,
+      );
+      const features = await api.get(`/api/nodes/${node.body.id}/features`);
+      expect(features.status, features.text).toBe(200);
+      expect(features.body.loopbackReason).toMatch(/the node is not root/);
+    } finally {
+      await daemon.destroy();
+      await api.delete(`/api/nodes/${node.body.id}`);
+    }
   });
 });

@@ -37,6 +37,10 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "upgrade-check",
     ],
   },
+  {
+    reason: "a request's body and a backup's row read together before the node is asked (a partial restore)",
+    files: ["backup-partial-restore"],
+  },
   { reason: "lists with filters, search, paging and sorting", files: ["users", "servers", "stats-history"] },
   {
     reason: "unique names and addresses, all-or-nothing writes, NUL and odd values reaching the queries",

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { errorText } from "../../errors.ts";
+import { type ApiError, errorText } from "../../errors.ts";
 import {
   type DockerEnvironment,
   portVariables,
@@ -14,7 +14,7 @@ import {
 import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
 import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups/index.ts";
-import { type Isolation, sandboxUnavailable } from "../runtime/host-sandbox.ts";
+import { type Isolation, loopbackOpen, sandboxUnavailable } from "../runtime/host-sandbox.ts";
 import type { RunPlan, ServerInstance } from "../runtime/instance.ts";
 import type { LoopbackGuard } from "../runtime/loopback-guard.ts";
 import type { SpawnSpec } from "../runtime/process-group.ts";
@@ -31,7 +31,11 @@ import type { UidBlock } from "./uid-blocks.ts";
 export type Confinement =
   | { mode: "sandbox"; readOnly: string[]; allowNestedUserns?: boolean }
   | { mode: "unconfined" }
-  | { mode: "refused"; reason: string };
+  | {
+      mode: "refused";
+      reason: string /** Refused because the loopback stays open, not for want of a sandbox. */;
+      loopback?: boolean;
+    };
 
 /** What a node offers every server: set once by the engine from what the host can do. */
 export interface NodeHost {
@@ -66,11 +70,15 @@ export interface RunSubject {
  * run only in the sandbox, or where the administrator allowed running them
  * unconfined, and then never as root. A docker server has its container.
  */
+/** The answer to a start or install a node refuses: what is missing, and how to fix it. */
+export const refusal = (confinement: { reason: string; loopback?: boolean }): ApiError =>
+  confinement.loopback ? loopbackOpen(confinement.reason) : sandboxUnavailable(confinement.reason);
+
 export function assertCanRun(server: RunSubject): void {
   if (server.definition.environment.type === "docker") return;
   const confinement = server.host.confinement;
   if (!confinement) throw sandboxUnavailable("the node has not checked for one yet");
-  if (confinement.mode === "refused") throw sandboxUnavailable(confinement.reason);
+  if (confinement.mode === "refused") throw refusal(confinement);
   if (runsAsRoot() && !server.owner) throw sandboxUnavailable("the server has no uid of its own");
 }
 

@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FileRead, NodeFiles } from "../../../server/contract/node/file-wire.ts";
-import { copyVolume } from "../../../server/panel/import/volumes.ts";
+import { copyVolume, localVolume } from "../../../server/panel/import/volumes.ts";
 
 const uuid = "0b9c6a5e-1f2d-4c3b-8a7e-6d5c4b3a2f10";
 const made: string[] = [];
@@ -45,6 +45,13 @@ function nodeFolder(into: string, before: (p: string) => void): NodeFiles {
   };
 }
 
+/** The volume as the import reads it on this host. */
+function source(volume: string) {
+  const found = localVolume(path.dirname(volume), uuid);
+  if (!found) throw new Error("no volume");
+  return found;
+}
+
 function workspace() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-volume-"));
   made.push(work);
@@ -72,7 +79,7 @@ describe("outpost import copies a Wings volume (issue 40) without following link
       fs.rmSync(path.join(volume, swapped));
       fs.symlinkSync(path.join(secrets, "secret.key"), path.join(volume, swapped));
     });
-    await copyVolume(path.dirname(volume), uuid, files, "srv").catch(() => undefined);
+    await copyVolume(source(volume), files, "srv").catch(() => undefined);
     const other = swapped === "a.txt" ? "b.txt" : "a.txt";
     expect(fs.readFileSync(path.join(into, other), "utf8")).toMatch(/first|second/);
     const copied = fs.existsSync(path.join(into, swapped))
@@ -91,7 +98,7 @@ describe("outpost import copies a Wings volume (issue 40) without following link
       fs.rmSync(path.join(volume, "world"), { recursive: true });
       fs.symlinkSync(path.join(secrets, "keys"), path.join(volume, "world"));
     });
-    await copyVolume(path.dirname(volume), uuid, files, "srv").catch(() => undefined);
+    await copyVolume(source(volume), files, "srv").catch(() => undefined);
     const copied = fs.existsSync(path.join(into, "world", "node.key"))
       ? fs.readFileSync(path.join(into, "world", "node.key"), "utf8")
       : "";
@@ -105,8 +112,7 @@ describe("outpost import copies a Wings volume (issue 40) without following link
     fs.writeFileSync(path.join(volume, "world", "region", "r.0.0.mca"), Buffer.alloc(5000, 7));
     fs.symlinkSync(path.join(secrets, "secret.key"), path.join(volume, "key-link"));
     const result = await copyVolume(
-      path.dirname(volume),
-      uuid,
+      source(volume),
       nodeFolder(into, () => {}),
       "srv",
     );
