@@ -35,7 +35,8 @@ export interface ActionRule {
   /** Not recorded: what the web app does by itself, not a change anyone made. */
   skip?: true;
   /**
-   * `details` hold names only (which variables), never a value: kept for a refused attempt too.
+   * `details` hold names only (which variables) or the route's own constants (which sign-in method),
+   * never a value the caller sent: kept for a refused attempt too.
    * Any other refused attempt keeps only the names of the fields it sent (activity-hook.ts).
    */
   namesOnly?: true;
@@ -80,9 +81,19 @@ export const activityActions: Record<string, ActionRule> = {
   // The name signed in with is the actor; the body holds nothing else worth keeping.
   "POST /auth/login": { action: "auth.login", signIn: "session", details: () => ({}) },
   // The one-time code completes a sign-in: the same action, so one filter finds every sign-in.
-  "POST /auth/otp": { action: "auth.login", signIn: "session", details: () => ({ otp: true }) },
+  "POST /auth/otp": {
+    action: "auth.login",
+    signIn: "session",
+    details: () => ({ otp: true }),
+    namesOnly: true,
+  },
   // A passkey alone, or as the second step: a sign-in like the others, told apart by its details.
-  "POST /auth/passkey": { action: "auth.login", signIn: "session", details: () => ({ method: "passkey" }) },
+  "POST /auth/passkey": {
+    action: "auth.login",
+    signIn: "session",
+    details: () => ({ method: "passkey" }),
+    namesOnly: true,
+  },
   // A challenge to sign with: nothing changes until it comes back signed.
   "POST /auth/passkey/options": { action: "auth.passkey.options", skip: true },
   "POST /auth/register": { action: "auth.register", signIn: "session", details: () => ({}) },
