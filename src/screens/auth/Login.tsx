@@ -2,19 +2,22 @@ import type { MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "wouter";
 import * as auth from "../../api/auth";
 import { isApiError } from "../../api/errors";
 import { passkeysSupported, signInWithPasskey } from "../../api/passkeys";
 import { finishSignIn } from "../../app/afterLogin";
-import { OtpInput } from "../../components/OtpInput";
 import { OTP_LENGTH } from "../../components/otpCode";
 import { TextField } from "../../components/TextField";
 import { toastError } from "../../components/toastStore";
-import { errorMessage } from "../../i18n/errorMessages";
+import { errorTexts } from "../../i18n/activate";
 import { config } from "../../state/config";
 import "./auth.css";
+
+// The code step's input loads when a sign-in asks for it: the page's first load goes without it.
+const loadOtpInput = () => import("../../components/OtpInput").then((m) => ({ default: m.OtpInput }));
+const OtpInput = lazy(loadOtpInput);
 
 const emptyCode = () => Array.from({ length: OTP_LENGTH }, () => "");
 
@@ -38,17 +41,23 @@ export default function Login() {
     const query = new URLSearchParams(window.location.search);
     const code = query.get("oidcError");
     if (!code) return;
-    const text = errorMessage(code) ?? errorMessage("ErrUnknownError");
-    // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
-    const filled: MessageDescriptor | undefined = text && { ...text, values: Object.fromEntries(query) };
-    if (filled) toastError(i18n._(filled));
+    const values = Object.fromEntries(query);
     window.history.replaceState(null, "", window.location.pathname);
+    // The errors' texts load with the first one shown, not with this page.
+    void errorTexts().then((errorMessage) => {
+      const text = errorMessage(code) ?? errorMessage("ErrUnknownError");
+      // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
+      const filled: MessageDescriptor | undefined = text && { ...text, values };
+      if (filled) toastError(i18n._(filled));
+    });
   }, []);
 
   const submitPassword = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
     setBusy(true);
+    // Fetched beside the sign-in, in case it asks for a code.
+    void loadOtpInput().catch(() => undefined);
     try {
       const answer = await auth.login(email.trim(), password);
       if (answer?.otpNeeded) {
@@ -186,7 +195,9 @@ export default function Login() {
               <p className="muted">
                 <Trans>Enter the code from your authenticator app.</Trans>
               </p>
-              <OtpInput digits={digits} onDigits={setDigits} onComplete={submitCode} disabled={busy} />
+              <Suspense fallback={null}>
+                <OtpInput digits={digits} onDigits={setDigits} onComplete={submitCode} disabled={busy} />
+              </Suspense>
             </>
           ) : (
             <TextField
