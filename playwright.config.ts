@@ -1,7 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
-/** Specs that change panel-wide settings or depend on their values. */
-const panelWide = /\/(settings|first-use|offline|server-users|admin-shell)\.spec\.ts$/;
+/** Specs that change panel-wide settings or depend on their values (a sign-in provider shows on every login page). */
+const panelWide = /\/(settings|first-use|offline|server-users|admin-shell|oidc)\.spec\.ts$/;
 /**
  * Run alone, after the rest: the template editor's walk-through found its form disabled (the draft
  * read as no JSON) in both full runs on two workers, and never alone, under CPU load, or beside the

@@ -4,7 +4,8 @@
 # OpenTTD (with its free graphics set) as a real game server for the server tests,
 # the xz, bzip2 and zstd decompressors the extract step uses for tar.xz/.bz2/.zst,
 # OpenSSH's client programs (sftp, ssh, ssh-keyscan, ssh-keygen) that the SFTP tests drive,
-# bubblewrap, the sandbox every game server of the host environment runs in,
+# bubblewrap, the sandbox every game server of the host environment runs in, iptables, with which
+# a root node keeps its servers off the host's loopback,
 # and Docker's engine (docker.io, for the docker environment's tests, which start their own dockerd
 # when none runs) with the static busybox their test image is built from (no registry needed),
 # MariaDB's server (database hosts and the import from Pterodactyl or Pelican run their tests against it),
@@ -25,6 +26,8 @@ for program in sftp ssh ssh-keyscan ssh-keygen; do
   command -v "$program" >/dev/null 2>&1 || { missing+=(openssh-client); break; }
 done
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+# A root node closes the host's loopback to its servers with an iptables chain (loopback-guard.ts).
+[ -x /usr/sbin/iptables-restore ] || missing+=(iptables)
 [ -x /usr/sbin/dockerd ] || [ -x /usr/bin/dockerd ] || missing+=(docker.io)
 # Only the static build can be copied alone into an image.
 { [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1; } || missing+=(busybox-static)

@@ -26,6 +26,7 @@ export function composePanel(config: PanelConfig, db: Db): ComposedPanel {
         dockerSocket: config.dockerSocket,
         allowUnsandboxed: config.node.allowUnsandboxed,
         allowUnlimitedSwap: config.node.allowUnlimitedSwap,
+        allowOpenLoopback: config.node.allowOpenLoopback,
         statsSampleMs: config.node.statsSampleMs,
         diskCheckMs: config.node.diskCheckMs,
         watchdogMs: config.node.watchdogMs,

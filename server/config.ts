@@ -36,6 +36,8 @@ export interface PanelConfig {
   sftpPort: number;
   /** Key that seals secrets in the database (OUTPOST_SECRET_KEY); unset means `secret.key` in the data dir. */
   secretKey: string | undefined;
+  /** OUTPOST_IMPORT_SFTP_PASSWORD: the old panel's administrator password for `outpost import --sftp` (never on the command line). */
+  importSftpPassword: string | undefined;
   /** The local node's Docker engine socket: OUTPOST_DOCKER_SOCKET, else a unix:// DOCKER_HOST's; unset, the usual one. */
   dockerSocket: string | undefined;
   /** How the local node's engine is tuned (OUTPOST_UNSANDBOXED, OUTPOST_STATS_SAMPLE_SECONDS, …: shared-settings.ts). */
@@ -88,6 +90,7 @@ export function readConfig(
     localNode: env.OUTPOST_LOCAL_NODE !== "false",
     sftpPort: port(env.OUTPOST_SFTP_PORT, 5657),
     secretKey: env.OUTPOST_SECRET_KEY || undefined,
+    importSftpPassword: env.OUTPOST_IMPORT_SFTP_PASSWORD || undefined,
     maxUploadBytes: positiveNumber(env.OUTPOST_MAX_UPLOAD_BYTES, 64 * 1024 ** 3),
     dockerSocket: env.OUTPOST_DOCKER_SOCKET || node.dockerHostSocket,
     node,

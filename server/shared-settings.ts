@@ -42,6 +42,8 @@ export interface NodeSettings {
   allowUnsandboxed: boolean;
   /** OUTPOST_ALLOW_UNLIMITED_SWAP=1. */
   allowUnlimitedSwap: boolean;
+  /** OUTPOST_LOOPBACK_OPEN=allow. */
+  allowOpenLoopback: boolean;
   /** The socket of a `unix://` DOCKER_HOST (an engine on another host could not mount this node's folders). */
   dockerHostSocket?: string;
 }
@@ -58,6 +60,7 @@ export function nodeSettings(env: Env): NodeSettings {
     extractMaxRatio: positive(env.OUTPOST_EXTRACT_MAX_RATIO),
     allowUnsandboxed: unsandboxedAllowed(env.OUTPOST_UNSANDBOXED),
     allowUnlimitedSwap: unlimitedSwapAllowed(env.OUTPOST_ALLOW_UNLIMITED_SWAP),
+    allowOpenLoopback: openLoopbackAllowed(env.OUTPOST_LOOPBACK_OPEN),
     dockerHostSocket: host?.startsWith("unix://") ? host.slice("unix://".length) : undefined,
   };
 }
@@ -75,6 +78,13 @@ export function unsandboxedAllowed(value: string | undefined): boolean {
   if (value === undefined || value === "") return false;
   if (value === "allow") return true;
   throw new Error(`OUTPOST_UNSANDBOXED must be "allow" or unset, got "${value}"`);
+}
+
+/** OUTPOST_LOOPBACK_OPEN: "allow" or unset, as OUTPOST_UNSANDBOXED. */
+function openLoopbackAllowed(value: string | undefined): boolean {
+  if (value === undefined || value === "") return false;
+  if (value === "allow") return true;
+  throw new Error(`OUTPOST_LOOPBACK_OPEN must be "allow" or unset, got "${value}"`);
 }
 
 /** OUTPOST_ALLOW_UNLIMITED_SWAP: 1 or unset (0 too); anything else is an error, not consent. */

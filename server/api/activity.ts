@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ActivityEntryView } from "../contract/api/activity.ts";
 import { ActivityList, ActivityQuery } from "../contract/api/activity.ts";
 import { ServerIdParams } from "../contract/api/servers.ts";
@@ -43,6 +43,38 @@ export function csvField(value: unknown): string {
 const csvLine = (entry: ActivityEntryView) => `${csvColumns.map((c) => csvField(entry[c])).join(",")}\r\n`;
 
 /**
+ * Exports one user may have streaming at once. Each reads every matching entry (millions, on an
+ * old panel) from the database; a user who asks for dozens at once gets 429 for the rest.
+ */
+export const exportsPerUser = 2;
+const exportsUnderWay = new Map<number, number>();
+
+/** Takes one of the user's export places, or refuses; the answer's end (or its abort) frees it. */
+function takeExportPlace(request: FastifyRequest, reply: FastifyReply): void {
+  const userId = requirePrincipal(request).user.id;
+  const held = exportsUnderWay.get(userId) ?? 0;
+  if (held >= exportsPerUser) {
+    throw new ApiError(
+      429,
+      "ErrTooManyAttempts",
+      "at most ${max} exports at once: try again in ${retryAfter} s when one has finished",
+      { max: exportsPerUser, retryAfter: 5 },
+    );
+  }
+  exportsUnderWay.set(userId, held + 1);
+  let freed = false;
+  const free = () => {
+    if (freed) return;
+    freed = true;
+    const left = (exportsUnderWay.get(userId) ?? 1) - 1;
+    if (left > 0) exportsUnderWay.set(userId, left);
+    else exportsUnderWay.delete(userId);
+  };
+  reply.raw.once("close", free);
+  reply.raw.once("finish", free);
+}
+
+/**
  * The activity log (activity.ts): everything for administrators, one server's
  * for whoever holds `server.activity.view` there, one's own for everyone.
  * `format=csv|jsonl` streams every matching entry as a download.
@@ -51,8 +83,14 @@ export function activityRoutes(app: Api, { services }: RouteContext): void {
   const api = typed(app);
   const { activity } = services;
 
-  const answer = async (reply: FastifyReply, query: ActivityQuery, filter: ActivityLogFilter) => {
+  const answer = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: ActivityQuery,
+    filter: ActivityLogFilter,
+  ) => {
     if (query.format === "csv" || query.format === "jsonl") {
+      takeExportPlace(request, reply);
       const entries = activity.all(filter);
       const csv = query.format === "csv";
       const lines = async function* () {
@@ -84,7 +122,7 @@ export function activityRoutes(app: Api, { services }: RouteContext): void {
     },
     (request, reply) => {
       const { page, limit, format, ...filter } = withTimes(request.query);
-      return answer(reply, request.query, filter);
+      return answer(request, reply, request.query, filter);
     },
   );
 
@@ -96,7 +134,7 @@ export function activityRoutes(app: Api, { services }: RouteContext): void {
     },
     (request, reply) => {
       const { page, limit, format, server, ...filter } = withTimes(request.query);
-      return answer(reply, request.query, { ...filter, serverId: request.params.id });
+      return answer(request, reply, request.query, { ...filter, serverId: request.params.id });
     },
   );
 
@@ -112,7 +150,7 @@ export function activityRoutes(app: Api, { services }: RouteContext): void {
       const principal = requirePrincipal(request);
       if (principal.onlyServer !== undefined) throw errors.missingScope("login");
       const { page, limit, format, user, ...filter } = withTimes(request.query);
-      return answer(reply, request.query, { ...filter, userId: principal.user.id });
+      return answer(request, reply, request.query, { ...filter, userId: principal.user.id });
     },
   );
 }

@@ -5,11 +5,14 @@ import {
   BackupList,
   BackupParams,
   BackupPolicyBody,
+  BackupRestoreBody,
   BackupUpdateBody,
   BackupVerifyAnswer,
   BackupView,
 } from "../contract/api/backups.ts";
 import { ServerIdParams } from "../contract/api/servers.ts";
+import { ApiError } from "../errors.ts";
+import { maxJsonDepth, nestsDeeperThan } from "../http/json-body.ts";
 import { Backups } from "../panel/backups.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
@@ -51,6 +54,40 @@ export function backupRoutes(app: Api, { services }: RouteContext): void {
     (request) => backups.pin(request.params.id, request.params.backupId, request.body.pinned),
   );
 
+  // A restore takes an optional `{"paths": [...]}` (issue 38). The reference's client sends none, or an
+  // empty one with any content type: that, and anything that is not JSON, is the whole backup.
+  app.register(async (scope) => {
+    const parseJson = scope.getDefaultJsonParser("error", "error");
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: 1024 * 1024 }, (request, body, done) => {
+      const text = String(body);
+      const json = /^application\/(.+\+)?json\b/i.test(request.headers["content-type"] ?? "");
+      if (!json || text.trim() === "") return done(null, {});
+      if (nestsDeeperThan(text, maxJsonDepth)) {
+        return done(
+          new ApiError(400, "ErrInvalidJson", "the JSON body nests deeper than ${max} levels", {
+            max: maxJsonDepth,
+          }),
+          undefined,
+        );
+      }
+      parseJson(request, text, done);
+    });
+    // A call without any body reaches no parser.
+    scope.addHook("preValidation", async (request) => {
+      request.body ??= {};
+    });
+    typed(scope).post(
+      "/api/servers/:id/backup/restore/:backupId",
+      { config: { access: "server.backup.restore" }, schema: { ...byBackup, body: BackupRestoreBody } },
+      async (request, reply) => {
+        // Answers once the files are back (the reference answered first and restored after).
+        await backups.restore(request.params.id, request.params.backupId, request.body.paths);
+        return reply.status(204).send();
+      },
+    );
+  });
+
   // The unsafe calls carry no body (the reference's client may still send a
   // content type, or an empty JSON body): whatever comes is read and ignored.
   app.register(async (scope) => {
@@ -77,16 +114,6 @@ export function backupRoutes(app: Api, { services }: RouteContext): void {
       { config: { access: "server.backup.create" }, schema: { ...byServer, querystring: BackupCreateQuery } },
       async (request, reply) => {
         await backups.create(request.params.id, request.query.name);
-        return reply.status(204).send();
-      },
-    );
-
-    api.post(
-      "/api/servers/:id/backup/restore/:backupId",
-      { config: { access: "server.backup.restore" }, schema: byBackup },
-      async (request, reply) => {
-        // Answers once the files are back (the reference answered first and restored after).
-        await backups.restore(request.params.id, request.params.backupId);
         return reply.status(204).send();
       },
     );

@@ -1,5 +1,6 @@
 import {
   DatabaseHostBody,
+  DatabaseHostDeleteQuery,
   DatabaseHostList,
   DatabaseHostParams,
   DatabaseHostTestAnswer,
@@ -36,9 +37,9 @@ export function databaseHostRoutes(app: Api, { services }: RouteContext): void {
 
   api.delete(
     "/api/database-hosts/:id",
-    { config: { access: "admin" }, schema: byId },
+    { config: { access: "admin" }, schema: { ...byId, querystring: DatabaseHostDeleteQuery } },
     async (request, reply) => {
-      await databaseHosts.delete(request.params.id);
+      await databaseHosts.delete(request.params.id, { forget: request.query.forget === true });
       return reply.status(204).send();
     },
   );

@@ -1,7 +1,13 @@
 import type { WebSocket } from "ws";
 import type { LiveErrorFrame } from "../contract/api/live.ts";
-import { closeRightsChanged, liveMaxWatchedIds, serverIdPattern } from "../contract/constants.ts";
+import {
+  closeFrameFlood,
+  closeRightsChanged,
+  liveMaxWatchedIds,
+  serverIdPattern,
+} from "../contract/constants.ts";
 import { ApiError } from "../errors.ts";
+import { tokenBucket } from "../http/frame-budget.ts";
 import { boundedSend } from "../http/socket-send.ts";
 import type { Reservation } from "../panel/live-connections.ts";
 import { scopesOnServers } from "../panel/principal.ts";
@@ -20,21 +26,7 @@ const reservations = new WeakMap<object, Reservation>();
  */
 export const watchRate = { burst: 20, perSecond: 5 } as const;
 /** The close code of a socket that sent watches faster than watchRate allows. */
-export const closeWatchFlood = 4008;
-
-/** A token bucket over watchRate. */
-function watchBudget(now: () => number = Date.now): () => boolean {
-  let tokens: number = watchRate.burst;
-  let last = now();
-  return () => {
-    const at = now();
-    tokens = Math.min(watchRate.burst, tokens + ((at - last) / 1000) * watchRate.perSecond);
-    last = at;
-    if (tokens < 1) return false;
-    tokens -= 1;
-    return true;
-  };
-}
+export const closeWatchFlood = closeFrameFlood;
 
 /** The ids of a LiveWatchFrame, or the reason the frame is not one. */
 function watchedIds(data: unknown): string[] | ApiError {
@@ -111,7 +103,7 @@ export function liveRoutes(app: Api, { services }: RouteContext): void {
       // Signing out, a password change, a change of rights on a server: the browser opens it again.
       reservations.get(request.raw)?.attach((reason) => socket.close(closeRightsChanged, reason));
 
-      const mayWatch = watchBudget();
+      const mayWatch = tokenBucket(watchRate);
       socket.on("message", async (data) => {
         if (!mayWatch()) {
           socket.close(closeWatchFlood, "too many watch frames: at most 5 a second");

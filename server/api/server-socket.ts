@@ -1,7 +1,8 @@
 import { ServerIdParams } from "../contract/api/servers.ts";
-import { closeRightsChanged } from "../contract/constants.ts";
+import { closeFrameFlood, closeRightsChanged } from "../contract/constants.ts";
 import { frameBytes } from "../contract/node/frame-text.ts";
 import type { SocketChannel } from "../contract/node/server-wire.ts";
+import { type Rate, tokenBucket } from "../http/frame-budget.ts";
 import { boundedSend, tooSlowClose } from "../http/socket-send.ts";
 import type { Reservation } from "../panel/live-connections.ts";
 import { scopesOnServer } from "../panel/principal.ts";
@@ -19,6 +20,13 @@ const channelScopes: [SocketChannel, string][] = [
   ["status", "server.status"],
   ["stats", "server.stats"],
 ];
+
+/**
+ * The socket is push-only: what a client sends is read and dropped. A few frames (a reference
+ * client asking for a replay or a status) cost nothing; a stream of them, each parsed and
+ * unmasked by the panel, closes the socket (closeFrameFlood), as /api/live's watch flood does.
+ */
+export const consoleFrameRate: Rate = { burst: 20, perSecond: 5 };
 
 /**
  * GET /api/servers/{id}/socket (reference §4): a push-only WebSocket. The
@@ -66,6 +74,10 @@ export function serverSocketRoutes(app: Api, { services }: RouteContext): void {
         unwatch();
         end?.();
         reservations.get(request.raw)?.release();
+      });
+      const mayReceive = tokenBucket(consoleFrameRate);
+      socket.on("message", () => {
+        if (!mayReceive()) socket.close(closeFrameFlood, "too many frames: this socket only sends");
       });
       // Signing out, a password change, losing rights on this server: the socket goes with them.
       reservations.get(request.raw)?.attach((reason) => socket.close(closeRightsChanged, reason));

@@ -8,15 +8,21 @@ import { readSource } from "../panel/import/source-panel.ts";
 import { repoRoot } from "../repo-root.ts";
 
 export const importUsage =
-  "usage: outpost import pterodactyl|pelican --database URL [--apply] [--node ID] [--volumes DIR] [--app-key KEY] [--environment host]";
+  "usage: outpost import pterodactyl|pelican --database URL [--apply] [--node ID] [--volumes DIR] [--sftp ADMIN] [--app-key KEY] [--environment host]";
 
 /**
  * `outpost import pterodactyl|pelican`: reads the other panel's database (read-only) and makes
- * its users, nodes, templates, servers, subusers, tasks and databases here. A dry run unless
+ * its users, nodes, templates, servers, subusers, tasks and databases here, and the servers'
+ * files from the Wings volumes on this host (`--volumes`) or over each Wings node's SFTP (`--sftp`
+ * with an old administrator's user name; the password from the environment). A dry run unless
  * `--apply`. The panel's own node (`--node 0`) is this process's engine for the run: stop
  * `outpost serve` meanwhile, as for `outpost migrate`.
  */
-export async function importCommand({ services, localEngine }: ComposedPanel, args: string[]): Promise<void> {
+export async function importCommand(
+  { services, localEngine }: ComposedPanel,
+  args: string[],
+  sftpPassword: string | undefined,
+): Promise<void> {
   const [panel, ...rest] = args;
   const { values } = parseArgs({
     args: rest,
@@ -25,15 +31,17 @@ export async function importCommand({ services, localEngine }: ComposedPanel, ar
       apply: { type: "boolean", default: false },
       node: { type: "string" },
       volumes: { type: "string" },
-      sftp: { type: "boolean", default: false },
+      sftp: { type: "string" },
       "app-key": { type: "string" },
       environment: { type: "string" },
     },
   });
   if ((panel !== "pterodactyl" && panel !== "pelican") || !values.database) throw new Error(importUsage);
-  if (values.sftp)
+  if (values.sftp !== undefined && !values.sftp.trim())
+    throw new Error("--sftp takes the user name of an administrator of the old panel");
+  if (values.sftp && !sftpPassword)
     throw new Error(
-      "--sftp is not built yet: run the import on each Wings host with --volumes /var/lib/pterodactyl/volumes",
+      "--sftp needs that administrator's password in OUTPOST_IMPORT_SFTP_PASSWORD (never on the command line)",
     );
   if (values.environment !== undefined && values.environment !== "host")
     throw new Error("--environment takes only host (servers run in Docker otherwise)");
@@ -44,6 +52,9 @@ export async function importCommand({ services, localEngine }: ComposedPanel, ar
     apply: values.apply,
     ...(values.node !== undefined ? { nodeId: Number(values.node) } : {}),
     ...(values.volumes ? { volumes: path.resolve(values.volumes) } : {}),
+    ...(values.sftp && sftpPassword
+      ? { sftp: { username: values.sftp.trim(), password: sftpPassword } }
+      : {}),
     ...(values["app-key"] ? { appKey: values["app-key"] } : {}),
     ...(values.environment === "host" ? { environment: "host" as const } : {}),
     locales: fs.readdirSync(path.join(repoRoot, "locales")),

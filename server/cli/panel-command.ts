@@ -48,7 +48,7 @@ export async function panelCommand(command: string, rest: string[]): Promise<voi
   try {
     if (command === "migrate")
       console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
-    else if (command === "import") await importCommand(composed, rest);
+    else if (command === "import") await importCommand(composed, rest, config.importSftpPassword);
     else await userCommand(services, rest);
   } finally {
     await opened.close();

@@ -14,3 +14,10 @@ export const liveMaxWatchedIds = 200;
  * signing out, a password change, a change of scopes. The browser opens it again at once.
  */
 export const closeRightsChanged = 4001;
+
+/**
+ * The close code of a socket whose client sent frames faster than it allows (`/api/live` watches,
+ * anything at all on a server's push-only console socket): the browser opens it again after its
+ * usual wait.
+ */
+export const closeFrameFlood = 4008;

@@ -94,6 +94,7 @@ export interface DaemonSettings {
     | "dockerSocket"
     | "allowUnsandboxed"
     | "allowUnlimitedSwap"
+    | "allowOpenLoopback"
     | "statsSampleMs"
     | "diskCheckMs"
     | "watchdogMs"
@@ -114,6 +115,7 @@ export function daemonSettings(
       dockerSocket: config.dockerSocket ?? node.dockerHostSocket,
       allowUnsandboxed: config.unsandboxed === "allow" || node.allowUnsandboxed,
       allowUnlimitedSwap: config.allowUnlimitedSwap ?? node.allowUnlimitedSwap,
+      allowOpenLoopback: node.allowOpenLoopback,
       statsSampleMs:
         config.statsSampleSeconds === undefined ? node.statsSampleMs : config.statsSampleSeconds * 1000,
       diskCheckMs: node.diskCheckMs,

@@ -21,9 +21,11 @@ import { RconOps } from "./rcon/rcon-ops.ts";
 import { detectCgroups, SwapGuard } from "./runtime/cgroups/index.ts";
 import { probeSandbox, type SandboxSupport, sandboxUnavailable } from "./runtime/host-sandbox.ts";
 import type { InstanceOptions } from "./runtime/instance.ts";
+import { installLoopbackGuard, type LoopbackGuardResult } from "./runtime/loopback-guard.ts";
 import { ServerOps } from "./server-ops.ts";
 import { listDefinitionIds } from "./servers/definition-file.ts";
 import { DiskWatcher } from "./servers/disk-watcher.ts";
+import { refusal } from "./servers/run-plan.ts";
 import { runsAsRoot } from "./servers/server-owner.ts";
 import { ServerStore } from "./servers/server-store.ts";
 import type { StepRunner } from "./servers/step-runs.ts";
@@ -59,6 +61,12 @@ export interface EngineOptions {
    * refuses to start servers with a memory limit.
    */
   allowUnlimitedSwap?: boolean;
+  /**
+   * OUTPOST_LOOPBACK_OPEN=allow: where a root node cannot close the host's loopback to its servers
+   * (no iptables), the administrator accepts servers reaching the panel's ports and the host's
+   * loopback services. Otherwise such a node refuses to start or install host servers.
+   */
+  allowOpenLoopback?: boolean;
   /** The host-wide registry of server uid blocks (uid-blocks.ts); tests may use their own. */
   uidRegistry?: string;
   /** Milliseconds between resource-history samples (OUTPOST_STATS_SAMPLE_SECONDS; default 30 s). */
@@ -103,6 +111,8 @@ export class DaemonEngine {
   readonly sandbox: SandboxSupport;
   /** This node's server uids, on a root node. */
   readonly uidBlock?: UidBlock;
+  /** On a root node: the rule that keeps its servers off the host's loopback, or why there is none. */
+  readonly loopback: LoopbackGuardResult;
   readonly docker: DockerRunner;
   /** SFTP sessions let in by a remote panel's answer, which that panel may end (see panelAuthorizer). */
   readonly sftpSessions = new SftpSessions();
@@ -130,15 +140,28 @@ export class DaemonEngine {
     this.servers.host.uidBlock = this.uidBlock;
     this.servers.host.binariesDir = path.join(options.dataDir, "binaries");
     this.sandbox = probeSandbox(serversDir, this.uidBlock?.first);
-    this.servers.host.confinement = this.sandbox.available
-      ? {
-          mode: "sandbox",
-          readOnly: [path.join(options.dataDir, "binaries")],
-          allowNestedUserns: this.sandbox.allowNestedUserns,
-        }
-      : options.allowUnsandboxed
-        ? { mode: "unconfined" }
-        : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
+    // A node that is not root runs its servers as its own uid: no rule can tell their connections
+    // from the node's, so it cannot close the loopback and refuses like a root node without iptables.
+    this.loopback = this.uidBlock
+      ? installLoopbackGuard(this.uidBlock)
+      : {
+          reason:
+            "the node is not root, so its servers run as its own uid and no firewall rule can tell their connections apart: run the node as root",
+        };
+    this.servers.host.loopback = this.loopback?.guard;
+    const loopbackRefused =
+      !this.loopback.guard && !options.allowOpenLoopback ? this.loopback.reason : undefined;
+    this.servers.host.confinement = loopbackRefused
+      ? { mode: "refused", reason: loopbackRefused, loopback: true }
+      : this.sandbox.available
+        ? {
+            mode: "sandbox",
+            readOnly: [path.join(options.dataDir, "binaries")],
+            allowNestedUserns: this.sandbox.allowNestedUserns,
+          }
+        : options.allowUnsandboxed
+          ? { mode: "unconfined" }
+          : { mode: "refused", reason: this.sandbox.reason ?? "unknown" };
     this.servers.host.defaultLimits = options.defaultLimits ?? defaultLimits;
     this.serverOps = new ServerOps(this.servers);
     this.live = new LiveFeeds(this.serverOps, this.servers);
@@ -225,7 +248,8 @@ export class DaemonEngine {
       log?.(`servers run WITHOUT resource limits: ${cgroups.reason}`);
     }
     const confinement = this.confinementLine();
-    if (this.servers.host.confinement?.mode === "sandbox" && !this.sandbox.allowNestedUserns)
+    const loopbackOpen = this.loopback && !this.loopback.guard;
+    if (this.servers.host.confinement?.mode === "sandbox" && !this.sandbox.allowNestedUserns && !loopbackOpen)
       info(confinement);
     else log?.(confinement);
     for (const line of await recoverInterruptedRestores(path.join(this.options.dataDir, "servers"))) {
@@ -248,20 +272,32 @@ export class DaemonEngine {
     const confinement = this.servers.host.confinement;
     const cgroups = this.servers.host.cgroups;
     const limits = cgroups ? `cgroup v${cgroups.driver.version}` : "no resource limits";
+    if (confinement?.mode === "refused") {
+      return `host servers refused: ${errorText(refusal(confinement))}`;
+    }
+    const loopback = this.loopbackWords();
     if (confinement?.mode === "sandbox") {
       const userns = this.sandbox.allowNestedUserns
         ? ", nested user namespaces NOT blocked (bubblewrap 0.8.0 or later blocks them)"
         : "";
-      return `host servers run sandboxed: ${this.sandbox.version}${userns}, ${uids}, ${limits}`;
+      return `host servers run sandboxed: ${this.sandbox.version}${userns}, ${uids}, ${limits}, ${loopback}`;
     }
     if (confinement?.mode === "unconfined") {
-      return `host servers run WITHOUT a sandbox (OUTPOST_UNSANDBOXED=allow; ${this.sandbox.reason}), as ${uids}, ${limits}`;
+      return `host servers run WITHOUT a sandbox (OUTPOST_UNSANDBOXED=allow; ${this.sandbox.reason}), as ${uids}, ${limits}, ${loopback}`;
     }
     return `host servers refused: ${errorText(sandboxUnavailable(this.sandbox.reason ?? "unknown"))}`;
   }
 
+  /** Whether servers can reach the host's loopback (the panel's ports), in the start line's words. */
+  private loopbackWords(): string {
+    if (this.loopback.guard)
+      return `host loopback closed to servers but for their own ports (${this.loopback.guard.description})`;
+    return `host loopback OPEN to servers (OUTPOST_LOOPBACK_OPEN=allow; ${this.loopback.reason})`;
+  }
+
   async features(): Promise<NodeFeatures> {
     const docker = await this.docker.available();
+    const confinement = this.servers.host.confinement;
     return {
       features: [
         ...(this.sandbox.available ? ["sandbox"] : []),
@@ -275,6 +311,9 @@ export class DaemonEngine {
       arch: goArch[os.arch()] ?? os.arch(),
       version: this.options.version,
       ...(this.sandbox.available ? {} : { sandboxReason: this.sandbox.reason }),
+      ...(confinement?.mode === "refused" && confinement.loopback
+        ? { loopbackReason: confinement.reason }
+        : {}),
     };
   }
 
@@ -286,5 +325,6 @@ export class DaemonEngine {
     // Runs under way are recorded as stopped before their servers stop.
     await this.taskOps.close();
     await this.servers.close();
+    await this.loopback?.guard?.remove();
   }
 }

@@ -36,9 +36,12 @@ export class RemoteBackups implements NodeBackups {
     return this.http.call("GET", this.path(serverId, ""), { answer: NodeBackupList });
   }
 
-  async restore(serverId: string, fileName: string): Promise<void> {
+  async restore(serverId: string, fileName: string, paths?: string[]): Promise<void> {
     // A restore answers when every file is in place: as long as the tree takes to extract.
-    await this.http.call("POST", this.path(serverId, "/restore", fileName), { timeoutMs: 0 });
+    await this.http.call("POST", this.path(serverId, "/restore", fileName), {
+      json: paths ? { paths } : {},
+      timeoutMs: 0,
+    });
   }
 
   async delete(serverId: string, fileName: string): Promise<void> {

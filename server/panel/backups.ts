@@ -173,9 +173,10 @@ export class Backups {
     return this.view({ id, ...fields });
   }
 
-  async restore(serverId: string, backupId: number): Promise<void> {
+  /** The whole backup, or with `paths` only those files and folders of it (the node checks them). */
+  async restore(serverId: string, backupId: number, paths?: string[]): Promise<void> {
     const row = await this.row(serverId, backupId);
-    await (await this.servers.nodeOf(serverId)).backups.restore(serverId, row.file_name);
+    await (await this.servers.nodeOf(serverId)).backups.restore(serverId, row.file_name, paths);
   }
 
   /** The file on the node first, then the row: a node that cannot be reached keeps both. */

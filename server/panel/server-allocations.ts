@@ -4,7 +4,7 @@ import type {
 } from "../contract/api/allocations.ts";
 import type { NodeServers } from "../contract/node/server-wire.ts";
 import type { Db } from "../db/database.ts";
-import { ApiError, errors } from "../errors.ts";
+import { ApiError } from "../errors.ts";
 import { portVariables } from "../templates/index.ts";
 import { findFree } from "./node-allocations.ts";
 import {
@@ -14,6 +14,7 @@ import {
   noFreeAllocation,
   pooled,
 } from "./port-holders.ts";
+import { nodeOfServer } from "./server-exists.ts";
 import type { ServerLimits } from "./server-limits.ts";
 
 /** What this service needs of Servers: the node's API for the server, and its row kept in step. */
@@ -138,13 +139,7 @@ export class ServerAllocations {
     return row;
   }
 
-  private async nodeOf(serverId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom("servers")
-      .select("node_id")
-      .where("id", "=", serverId)
-      .executeTakeFirst();
-    if (!row) throw errors.serverNotFound();
-    return row.node_id;
+  private nodeOf(serverId: string): Promise<number> {
+    return nodeOfServer(this.db, serverId);
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from "../db/database.ts";
 import type { Database, ServerCreationTable } from "../db/tables.ts";
 import { ApiError } from "../errors.ts";
 import type { Nodes } from "./nodes.ts";
+import { releaseAllocations } from "./port-holders.ts";
 import type { SharedState } from "./shared-state.ts";
 
 /** No creation takes this long (a node's create call times out in seconds): a claim this old was cut short. */
@@ -131,7 +132,11 @@ export class ServerCreations {
   /** Removes what the node made of a cut-short creation, then its claim; false when the node cannot say. */
   private async takeBack(claim: Claim): Promise<boolean> {
     // A recorded server is never the node's leftover (recording removes the claim; this is a safeguard).
-    if (!(await this.recorded(claim.id)) && !(await this.removeFromNode(claim))) return false;
+    if (!(await this.recorded(claim.id))) {
+      if (!(await this.removeFromNode(claim))) return false;
+      // The pool's ports it was given are free again.
+      await releaseAllocations(this.db, claim.id);
+    }
     await this.drop(claim);
     return true;
   }

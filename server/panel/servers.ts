@@ -126,21 +126,24 @@ export class Servers {
       if (!user) throw new ApiError(400, "ErrUserNotFound", "no user named ${username}", { username });
       users.push(user.id);
     }
+    // Claimed first, so that a crash before the panel records the server leaves a claim naming
+    // what it held (the node's part, the pool's ports), taken back at the next start (see
+    // server-creations.ts).
+    const claim = await this.creations.claim(id, nodeId);
     // On a node with a pool, each port variable takes one of its free allocations.
-    const ports = await this.ports.claimForCreate(
-      id,
-      nodeId,
-      definition,
-      chosenPorts && typeof chosenPorts === "object" ? (chosenPorts as Record<string, unknown>) : undefined,
-      principal,
-    );
+    const ports = await this.ports
+      .claimForCreate(
+        id,
+        nodeId,
+        definition,
+        chosenPorts && typeof chosenPorts === "object" ? (chosenPorts as Record<string, unknown>) : undefined,
+        principal,
+      )
+      .catch(async (err) => {
+        await this.creations.abandon(id, claim, false).catch(() => {});
+        throw err;
+      });
     if (ports) definition = withPortValues(definition, ports.values);
-    // Claimed first, so that a crash between the node's part and the panel's leaves a claim
-    // naming the node's leftovers, taken back at the next start (see server-creations.ts).
-    const claim = await this.creations.claim(id, nodeId).catch(async (err) => {
-      await this.ports.release(id);
-      throw err;
-    });
     // The node checks the definition and its requirements; only then does the panel record it.
     try {
       await this.creations.onNode(id, nodeId, claim, () =>

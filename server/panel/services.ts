@@ -231,6 +231,11 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     mailer,
     (userId) => passkeys.count(userId),
   );
+  // A role's change reaches every server of its users: what was opened with it reopens with what is left.
+  const roles = new Roles(db, permissions, changes, (userId) => {
+    live.closeForUser(userId, "your permissions changed");
+    rightsShrank(userId);
+  });
   return {
     config,
     warnings,
@@ -246,7 +251,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
     passkeys,
     passkeySignIn: new PasskeySignIn(passkeys, sessions, accounts, throttle, signIn),
     oidcProviders,
-    oidcSignIn: new OidcSignIn(db, oidcProviders, challenges, accounts, throttle, signIn),
+    oidcSignIn: new OidcSignIn(db, oidcProviders, challenges, accounts, throttle, signIn, roles),
     twoFactor,
     ownAccount: new OwnAccount(accounts, sessions, throttle, mailer, settings, clients),
     mailer,
@@ -285,11 +290,7 @@ export function createServices(config: PanelConfig, db: Db, localNode?: LocalNod
       live.closeForUser(userId, reason);
       rightsShrank(userId);
     }),
-    // A role's change reaches every server of its users: what was opened with it reopens with what is left.
-    roles: new Roles(db, permissions, changes, (userId) => {
-      live.closeForUser(userId, "your permissions changed");
-      rightsShrank(userId);
-    }),
+    roles,
     tasks,
     live,
     liveStatus: new LiveStatus(async (id) => (await servers.nodeOf(id)).live, warn),

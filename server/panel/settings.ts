@@ -111,6 +111,10 @@ const rules: Record<string, SettingRule> = {
     fallback: () => "https://api.curseforge.com",
     check: httpUrl,
   },
+  // Which sources the Mods section offers at all (an administrator may turn one off).
+  "panel.mods.modrinthEnabled": { kind: "boolean", fallback: () => true },
+  "panel.mods.hangarEnabled": { kind: "boolean", fallback: () => true },
+  "panel.mods.curseforgeEnabled": { kind: "boolean", fallback: () => true },
   // CurseForge answers only with a key; without one the Mods section does not offer it.
   "panel.mods.curseforgeKey": { kind: "string", secret: true, fallback: () => "", check: maxLength(200) },
 };

@@ -51,7 +51,9 @@ export interface SftpAccess {
  * SFTP clients have no place to type a one-time code, so the password alone
  * would open the files of an account that has two-factor sign-in: such an
  * account signs in with a key, unless an administrator turns on
- * `panel.sftp.passwordWith2fa`. A key's failures count in the same throttle as
+ * `panel.sftp.passwordWith2fa`. An account that must still set up two-factor
+ * (a role's `require2fa`, the panel's `panel.security.require2fa`) is refused
+ * by password and by key alike, as the web refuses it all but enrolment. A key's failures count in the same throttle as
  * passwords; a probe (which key would do?) counts nothing, as it proves nothing.
  */
 export class SftpAuth {
@@ -77,6 +79,9 @@ export class SftpAuth {
       if (!login.probe) await this.throttle.recordFailure(account, login.address);
       return undefined;
     }
+    // Held to enrol two-factor first (a role's or the panel's requirement), the account reaches
+    // nothing but its own account page on the web (guard.ts): nor here, by password or by key.
+    if (await this.mustEnrolTwoFactor(user)) return undefined;
     if (
       login.publicKey === undefined &&
       (user.otpActive || (await this.passkeyCount(user.id)) > 0) &&
@@ -95,6 +100,13 @@ export class SftpAuth {
     if (!holdsScope(held, "server.sftp") || !holdsScope(held, "server.files.view")) return undefined;
     if (!login.probe) await this.throttle.recordSuccess(account, login.address);
     return { userId: user.id, write: holdsScope(held, "server.files.edit") };
+  }
+
+  /** The web's rule (principal.ts): no app code yet, and one of its roles or the panel requires it. */
+  private async mustEnrolTwoFactor(user: { id: number; otpActive: boolean }): Promise<boolean> {
+    if (user.otpActive) return false;
+    if ((await this.permissions.roleGrantsOf([user.id])).get(user.id)?.require2fa) return true;
+    return (await this.settings.get("panel.security.require2fa")) === true;
   }
 
   /** The account the password or key opens; a login with neither opens none. */

@@ -54,8 +54,14 @@ export function readBoolean(value: unknown, path: string, problems: Problems): b
 
 export function readInteger(value: unknown, path: string, problems: Problems): number | undefined {
   if (isAbsent(value)) return undefined;
-  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
-  if (typeof value === "string" && /^[+-]?\d+$/.test(value.trim())) return Number.parseInt(value, 10);
+  const read =
+    typeof value === "string" && /^[+-]?\d+$/.test(value.trim()) ? Number.parseInt(value, 10) : value;
+  if (typeof read === "number" && Number.isSafeInteger(read)) return read;
+  // Whole, but past what a number holds exactly: said so, not "expected an integer, got an integer".
+  if (typeof read === "number" && Number.isInteger(read)) {
+    problems.push({ path, problem: `must be at most ${Number.MAX_SAFE_INTEGER}` });
+    return undefined;
+  }
   return wrongType(path, "an integer", value, problems);
 }
 

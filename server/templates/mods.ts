@@ -117,3 +117,21 @@ export function eggMods(name: string, variables: readonly string[]): ModsConfig 
     folder: pluginLoaders.includes(loader) ? "plugins" : "mods",
   };
 }
+
+/**
+ * The mods of PufferPanel's own Minecraft template (in the community corpus, which has no `mods`
+ * field): it names its loader in the variable `modlauncher` ("" for vanilla, then `fabric`,
+ * `forge`, `neoforge`, `paper`, `spigot`…) and the game version in `version`. Read for a server
+ * of type `minecraft-java` whose template has no `mods` of its own; the folder follows the loader
+ * (plugins, mods, or the world's data packs for vanilla). Nothing is guessed beyond that.
+ */
+export function modlauncherMods(type: string, values: TokenValues): ModsConfig | undefined {
+  const launcher = values.modlauncher;
+  if (type !== "minecraft-java" || typeof launcher !== "string" || values.version === undefined)
+    return undefined;
+  const loader = launcher.trim().toLowerCase() || "datapack";
+  if (!allModLoaders.includes(loader)) return undefined;
+  const folder =
+    loader === "datapack" ? "world/datapacks" : pluginLoaders.includes(loader) ? "plugins" : "mods";
+  return { game: "minecraft", loader, version: "${version}", folder };
+}

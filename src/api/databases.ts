@@ -18,7 +18,9 @@ export const createDatabaseHost = (body: DatabaseHostInput) =>
   post<DatabaseHost>("/api/database-hosts", body);
 export const updateDatabaseHost = (id: number, body: DatabaseHostInput) =>
   put<DatabaseHost>(`/api/database-hosts/${id}`, body);
-export const deleteDatabaseHost = (id: number) => del<void>(`/api/database-hosts/${id}`);
+/** `forget`: the host still holds databases and is gone for good; the panel forgets them. */
+export const deleteDatabaseHost = (id: number, { forget = false } = {}) =>
+  del<void>(`/api/database-hosts/${id}${forget ? "?forget=true" : ""}`);
 /** Connects as the panel's account: the version, or an error that says what failed. */
 export const testDatabaseHost = (id: number) =>
   post<{ ok: true; version: string }>(`/api/database-hosts/${id}/test`);

@@ -51,6 +51,11 @@ const list: MessageDescriptor[] = [
       "Servers cannot run on this node: it has no sandbox ({reason}). Install bubblewrap (apt-get install bubblewrap) and allow user namespaces, then restart the node; or set OUTPOST_UNSANDBOXED=allow to run servers unconfined (unsafe on a shared panel).",
   }),
   msg({
+    id: "errors.ErrLoopbackOpen",
+    message:
+      "Servers cannot run on this node: it cannot close this machine's loopback services (the panel's port, local databases) to them: {reason}. Run the node as root with iptables installed, then restart it; or set OUTPOST_LOOPBACK_OPEN=allow to let servers reach them (unsafe on a shared panel).",
+  }),
+  msg({
     id: "errors.ErrSwapNotLimited",
     message:
       "Servers with a memory limit cannot start on this node: the kernel refused their swap limit ({reason}) and the host has swap. Turn on swap accounting (cgroup v1: boot with swapaccount=1; cgroup v2: a kernel whose memory controller has memory.swap.max) or turn swap off (swapoff -a); or set OUTPOST_ALLOW_UNLIMITED_SWAP=1 and restart the node to let servers swap without a limit.",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEchoServer } from "../support/echo-server.ts";
-import { setServerScopes } from "../support/panel-db.ts";
+import { setGlobalScopes, setServerScopes } from "../support/panel-db.ts";
 import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
 
 /**
@@ -59,6 +59,30 @@ describe("activity details hold no variable values and no task steps", () => {
     );
     expect(entries.find((entry) => entry.action === "task.create")?.details).toEqual({
       name: "Nightly note",
+    });
+  });
+
+  it("keeps only the names of what a refused attempt sent, and no secret setting's value", async () => {
+    // Refused after the body was read (the administrator outranks them): kept by name alone.
+    await setGlobalScopes(panel(), watcher.email, ["login", "users.info.view", "users.info.edit"]);
+    const adminId = (await admin.get("/api/self")).body.id;
+    const tried = await user.post(`/api/users/${adminId}`, { email: "tried-takeover@example.com" });
+    expect(tried.status, tried.text).toBe(403);
+    // A setting the settings module defines secret, set by an administrator.
+    const set = await admin.post("/api/settings", { "panel.mods.curseforgeKey": "CF-KEY-0123456789" });
+    expect(set.status, set.text).toBe(204);
+
+    const log = await admin.get("/api/activity?limit=100");
+    expect(log.status, log.text).toBe(200);
+    expect(log.text).not.toContain("tried-takeover@example.com");
+    expect(log.text).not.toContain("CF-KEY-0123456789");
+    const entries = log.body.activity as { action: string; ok: boolean; details: Record<string, unknown> }[];
+    expect(entries.find((entry) => entry.action === "user.edit" && !entry.ok)?.details).toEqual({
+      fields: ["email"],
+      error: "ErrUserOutranks",
+    });
+    expect(entries.find((entry) => entry.action === "settings.edit")?.details).toEqual({
+      "panel.mods.curseforgeKey": "[redacted]",
     });
   });
 });

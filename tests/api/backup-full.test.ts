@@ -3,7 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupNamed, settledBackup } from "../support/backups.ts";
+import type { DaemonProcess } from "../support/daemon-process.ts";
 import { echoDefinition } from "../support/echo-template.ts";
+import { addRemoteNode } from "../support/remote-node.ts";
 import { adminClient, type PanelClient as Client, usePanel } from "../support/test-panel.ts";
 
 /**
@@ -38,14 +40,27 @@ function fullTarget(label: string, id: string, node: () => number, dataDir: () =
 describe("backups to a full target", () => {
   const panel = usePanel();
   let admin: Client;
+  let daemon: DaemonProcess | undefined;
+  let remoteNode = -1;
   beforeAll(async () => {
     admin = await adminClient(panel());
+    ({ nodeId: remoteNode, daemon } = await addRemoteNode(admin, "full-remote"));
+  });
+  afterAll(async () => {
+    await daemon?.destroy();
   });
   fullTarget(
     "the local node",
     "a7000001",
     () => 0,
     () => path.join(panel().dataDir, "node"),
+    () => admin,
+  );
+  fullTarget(
+    "a remote node",
+    "a7000002",
+    () => remoteNode,
+    () => daemon?.config.dataDir ?? "",
     () => admin,
   );
 });

@@ -153,6 +153,41 @@ function runningBackups(label: string, prefix: string, node: () => number, api: 
       expect(await fileInBackup(api(), hooked, byTask as Backup, "level.dat")).toBe("set task\n");
       expect((await api().post(`/api/servers/${hooked}/stop?wait=true`)).status).toBe(204);
     });
+
+    it("a scheduled backup task of a running server fires on its schedule without stopping it", async () => {
+      await startAndSet(api(), hooked, "scheduled");
+      const loads = (await consoleText(api(), hooked)).split("world loaded").length;
+      const made = await api().post(`/api/servers/${hooked}/tasks`, {
+        name: "Every minute",
+        cronSchedule: "* * * * *",
+        operations: [{ type: "backup", keep: 5 }],
+      });
+      expect(made.status, made.text).toBe(200);
+      type Run = { trigger: string; success: boolean | null; finished: string | null };
+      let run: Run | undefined;
+      // The schedule's own timer, not a run asked for: up to a minute away.
+      await waitUntil(
+        async () => {
+          const runs = (await api().get<Run[]>(`/api/servers/${hooked}/tasks/${made.body.id}/runs`)).body;
+          run = runs.find((r) => r.trigger === "schedule" && r.finished !== null);
+          return run !== undefined;
+        },
+        75_000,
+        500,
+      );
+      expect(run?.success, JSON.stringify(run)).toBe(true);
+      const byTask = (await api().get<Backup[]>(`/api/servers/${hooked}/backup`)).body.find(
+        (b) => b.name === "Every minute" && b.state === "ready",
+      );
+      expect(byTask, "the scheduled run's backup").toBeDefined();
+      expect(byTask?.whileRunning).toBe(false);
+      expect(await fileInBackup(api(), hooked, byTask as Backup, "level.dat")).toBe("set scheduled\n");
+      // Still the same process: never stopped, never started again.
+      expect(await isRunning(api(), hooked)).toBe(true);
+      expect((await consoleText(api(), hooked)).split("world loaded").length).toBe(loads);
+      expect((await api().delete(`/api/servers/${hooked}/tasks/${made.body.id}`)).status).toBe(204);
+      expect((await api().post(`/api/servers/${hooked}/stop?wait=true`)).status).toBe(204);
+    }, 120_000);
   });
 }
 

@@ -429,4 +429,45 @@ describe("database hosts and servers' databases", () => {
     ).toBe(true);
     expect((await admin.delete(`/api/database-hosts/${hostIds.postgres}`)).status).toBe(204);
   });
+
+  it("a host gone for good is forgotten with ?forget=true, and its servers can then be deleted", async () => {
+    const serverC = "db5e0c03";
+    expect((await admin.put(`/api/servers/${serverC}`, { ...echoDefinition(), node: 0 })).status).toBe(200);
+    expect((await admin.put(`/api/servers/${serverC}/limits`, { databaseLimit: 1 })).status).toBe(200);
+    const doomed = await admin.post("/api/database-hosts", hostBody("mysql", { name: "doomed" }));
+    expect(doomed.status, doomed.text).toBe(200);
+    const made = await admin.post(`/api/servers/${serverC}/databases`, {
+      host: doomed.body.id,
+      name: "kept",
+    });
+    expect(made.status, made.text).toBe(200);
+    try {
+      // The host goes away: it now answers nowhere.
+      const moved = await admin.put(`/api/database-hosts/${doomed.body.id}`, {
+        ...hostBody("mysql", { name: "doomed", port: await freePort() }),
+        password: "",
+      });
+      expect(moved.status, moved.text).toBe(200);
+      expectError(await admin.delete(`/api/servers/${serverC}`), 502, "ErrDatabaseHostRefused", {
+        host: "doomed",
+      });
+      expectError(await admin.delete(`/api/database-hosts/${doomed.body.id}`), 409, "ErrDatabaseHostInUse", {
+        count: 1,
+      });
+      expectError(
+        await memberApi.delete(`/api/database-hosts/${doomed.body.id}?forget=true`),
+        403,
+        "ErrMissingScope",
+        { scope: "admin" },
+      );
+      expect((await admin.delete(`/api/database-hosts/${doomed.body.id}?forget=true`)).status).toBe(204);
+      expect((await admin.get(`/api/servers/${serverC}/databases`)).body.databases).toEqual([]);
+      const deleted = await admin.delete(`/api/servers/${serverC}`);
+      expect(deleted.status, deleted.text).toBeLessThan(300);
+      // Nothing was dropped: the database is still on the host the panel could no longer reach.
+      expect(await databasesOnHost("mysql", `s${serverC}_`)).toEqual([`s${serverC}_kept`]);
+    } finally {
+      await asRoot("mysql", `DROP DATABASE IF EXISTS s${serverC}_kept`);
+    }
+  });
 });

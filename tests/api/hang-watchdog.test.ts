@@ -23,7 +23,7 @@ describe("hang watchdog", () => {
   let base: string;
   let silent: Awaited<ReturnType<typeof fakeMinecraft>>;
   let answering: Awaited<ReturnType<typeof fakeMinecraft>>;
-  const ids = { hung: "0dd0d001", off: "0dd0d002", fine: "0dd0d003" };
+  const ids = { hung: "0dd0d001", off: "0dd0d002", fine: "0dd0d003", again: "0dd0d004" };
   const remoteId = "0dd0d101";
   let remote: { nodeId: number; daemon: DaemonProcess } | undefined;
 
@@ -82,7 +82,7 @@ describe("hang watchdog", () => {
       url: `${base}/hook`,
     });
     expect(hook.status, hook.text).toBe(200);
-    for (const id of Object.values(ids))
+    for (const id of [ids.hung, ids.off, ids.fine])
       expect((await api.post(`/api/servers/${id}/start?wait`)).status).toBe(204);
 
     const alert = JSON.parse((await hooks.nth("/hook", 1, 30_000)).body.toString());
@@ -107,6 +107,39 @@ describe("hang watchdog", () => {
       15_000,
     );
     expect((await api.get(`/api/servers/${ids.hung}/status`)).body.running).toBe(true);
+  });
+
+  it("stops a server that hangs again and again after three restarts, alerts and leaves it stopped", async () => {
+    await create(ids.again, silent.port, 1);
+    const hook = await api.post("/api/self/notifications", {
+      type: "webhook",
+      events: ["server.unresponsive"],
+      servers: [ids.again],
+      url: `${base}/hook-again`,
+    });
+    expect(hook.status, hook.text).toBe(200);
+    expect((await api.post(`/api/servers/${ids.again}/start?wait`)).status).toBe(204);
+    await waitUntil(
+      async () => (await api.get(`/api/servers/${ids.again}/status`)).body.unresponsiveStopped === true,
+      30_000,
+    );
+    const gaveUp = JSON.parse((await hooks.nth("/hook-again", 2, 15_000)).body.toString());
+    expect(gaveUp).toMatchObject({ event: "server.unresponsive", server: { id: ids.again } });
+    expect(gaveUp.message).toContain("kept not answering its query (3 restarts in 10 minutes)");
+    await waitUntil(async () => !(await api.get(`/api/servers/${ids.again}/status`)).body.running, 15_000);
+    const said = await consoleText(api, ids.again);
+    expect(said).toContain("restarts in the last 10 min: 3); stopping it and leaving it stopped");
+    // Its first start and three restarts; then the watchdog's rounds go on and it stays stopped.
+    expect(starts(said)).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(starts(await consoleText(api, ids.again))).toBe(4);
+    expect((await api.get(`/api/servers/${ids.again}/status`)).body).toMatchObject({ running: false });
+    expect(hooks.to("/hook-again")).toHaveLength(2);
+
+    // Started again by someone, it is watched afresh: the mark goes, and it is restarted again.
+    expect((await api.post(`/api/servers/${ids.again}/start?wait`)).status).toBe(204);
+    expect((await api.get(`/api/servers/${ids.again}/status`)).body.unresponsiveStopped).toBeUndefined();
+    await waitUntil(async () => starts(await consoleText(api, ids.again)) >= 6, 20_000);
   });
 
   it("runs on a remote node too, at the pace of the node's own OUTPOST_WATCHDOG_SECONDS", async () => {

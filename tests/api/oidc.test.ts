@@ -146,6 +146,46 @@ describe("single sign-on with OpenID Connect (issue 39)", () => {
     expect((await again.client.get("/api/self")).body.id).toBe((await first.client.get("/api/self")).body.id);
   });
 
+  it("gives the roles the provider's role claim maps to at each sign-in, and keeps the roles it does not map", async () => {
+    const role = async (name: string, scopes: string[]) => {
+      const res = await admin.post("/api/roles", { name, scopes });
+      expect(res.status, res.text).toBe(200);
+      return res.body.id as number;
+    };
+    const staff = await role("SSO staff", ["users.info.view"]);
+    const ops = await role("SSO ops", ["nodes.view"]);
+    const manual = await role("Given by hand", ["templates.view"]);
+    // A value maps to a role by its id or by its name; a mapped role that is gone is passed over.
+    const gone = await role("SSO gone", []);
+    expect((await admin.delete(`/api/roles/${gone}`)).status).toBe(204);
+    const id = await addProvider({
+      createAccounts: true,
+      roleClaim: "groups",
+      roleMap: { staff: String(staff), ops: "SSO ops", gone: String(gone) },
+    });
+    const carol = { sub: "carol-1", email: "carol.oidc@corp.example", groups: ["staff", "gone", "other"] };
+    const first = await signIn(id, carol);
+    expect(first.res.headers.get("location")).toBe("/");
+    const userId: number = (await first.client.get("/api/self")).body.id;
+    const rolesOf = async () => (await admin.get(`/api/users/${userId}/roles`)).body.roles;
+    expect(await rolesOf()).toEqual([staff]);
+    // The session the sign-in opened holds the role's scopes.
+    expect((await first.client.get(`/api/users/${userId}`)).status).toBe(200);
+    expect((await first.client.get("/api/nodes")).status).toBe(403);
+
+    // An administrator's role stays; the provider's claim now says ops, not staff.
+    expect((await admin.put(`/api/users/${userId}/roles`, { roles: [staff, manual] })).status).toBe(200);
+    const again = await signIn(id, { ...carol, groups: ["ops"] });
+    expect(again.res.headers.get("location")).toBe("/");
+    expect(await rolesOf()).toEqual([ops, manual].sort((a, b) => a - b));
+    expect((await again.client.get("/api/nodes")).status).toBe(200);
+    expect((await again.client.get(`/api/users/${userId}`)).status).toBe(403);
+    // No claim at all: the mapped roles go, the hand-given one stays.
+    const bare = await signIn(id, { sub: carol.sub, email: carol.email });
+    expect(bare.res.headers.get("location")).toBe("/");
+    expect(await rolesOf()).toEqual([manual]);
+  });
+
   it("refuses a first sign-in when the provider does not create accounts, and does not take over an address in use", async () => {
     const closed = await addProvider({ createAccounts: false });
     refusedWith(
@@ -205,6 +245,40 @@ describe("single sign-on with OpenID Connect (issue 39)", () => {
     const again = new PanelClient(panel().url);
     again.cookies.set("outpost_oidc_state", stateCookie ?? "");
     refusedWith(await again.get(replay), "ErrOidcState");
+  });
+
+  it("refuses an ID token whose signature is not by the provider's published keys", async () => {
+    // A provider of its own, so the panel fetches its keys afresh (they are kept per provider).
+    const forged = await addProvider({ createAccounts: true });
+    issuer.publishOtherKey(true);
+    try {
+      const { res } = await signIn(forged, { sub: "erin-1", email: "erin.oidc@corp.example" });
+      refusedWith(res, "ErrOidcRefused");
+    } finally {
+      issuer.publishOtherKey(false);
+    }
+    expect((await admin.get("/api/users?email=erin.oidc%40corp.example")).body.users).toEqual([]);
+    // The provider's real keys let the same person in.
+    const honest = await addProvider({ createAccounts: true });
+    const { client, res } = await signIn(honest, { sub: "erin-1", email: "erin.oidc@corp.example" });
+    expect(res.headers.get("location")).toBe("/");
+    expect(await signedInAs(client)).toBe("erin.oidc@corp.example");
+  });
+
+  it("counts refused callbacks in the sign-in throttle: after five, even a good one waits", async () => {
+    const id = await addProvider({ createAccounts: true });
+    const frank = { sub: "frank-1", email: "frank.oidc@corp.example" };
+    for (let i = 0; i < 5; i++)
+      refusedWith(
+        (await signIn(id, frank, { tamper: (back) => back.searchParams.set("state", `wrong-${i}`) })).res,
+        "ErrOidcState",
+      );
+    const held = await signIn(id, frank);
+    refusedWith(held.res, "ErrTooManyAttempts");
+    expect(
+      Number(new URL(held.res.headers.get("location") ?? "", panel().url).searchParams.get("retryAfter")),
+    ).toBeGreaterThan(0);
+    expect((await held.client.get("/api/self")).status).toBe(401);
   });
 
   it("refuses a provider that is not the issuer it is set up as", async () => {

@@ -15,6 +15,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
     files: [
       "activity",
       "activity-secrets",
+      "floods",
       "backup-targets",
       "backups",
       "cli",
@@ -35,6 +36,10 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "upgrade",
       "upgrade-check",
     ],
+  },
+  {
+    reason: "a request's body and a backup's row read together before the node is asked (a partial restore)",
+    files: ["backup-partial-restore"],
   },
   { reason: "lists with filters, search, paging and sorting", files: ["users", "servers", "stats-history"] },
   {
@@ -57,6 +62,10 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "xsrf",
       "answers-from-memory",
     ],
+  },
+  {
+    reason: "rights from roles and presets, required two-factor: issue 39 asks for both databases",
+    files: ["roles", "presets"],
   },
   {
     reason: "throttles and connection caps shared through the database (server/panel/shared-state.ts)",

@@ -81,6 +81,21 @@ describe("kill -9 while a server is being created", () => {
     daemon = await startDaemon({ ...config, listen: { ...config.listen, port: daemonPort } });
     const definitionFile = (id: string) => path.join(daemon!.config.dataDir, "servers", `${id}.json`);
     const body = { ...echoDefinition(), name: "Crashed", node: nodeId, users: ["admin"] };
+    // A pool of ports on the node: each creation takes one of them (issue 36).
+    const pool = await freePort();
+    expect(
+      (await api.post(`/api/nodes/${nodeId}/allocations`, { ip: "0.0.0.0", ports: `${pool}-${pool + 1}` }))
+        .status,
+    ).toBe(200);
+    const holders = async (client: typeof api) =>
+      Object.fromEntries(
+        (
+          (await client.get(`/api/nodes/${nodeId}/allocations`)).body as {
+            port: number;
+            serverId: string | null;
+          }[]
+        ).map((a) => [a.port, a.serverId]),
+      );
 
     // The node answers normally first: a server created and kept.
     expect((await api.put("/api/servers/keptserver", body)).status).toBe(200);
@@ -107,6 +122,8 @@ describe("kill -9 while a server is being created", () => {
     const again = await adminClient(second);
     expect((await again.get("/api/servers/keptserver")).status).toBe(200);
     expect((await again.get("/api/servers/crashserver")).status).toBe(404);
+    // The port the cut-short creation was given is free again; the kept server keeps its own.
+    expect(await holders(again)).toEqual({ [pool]: "keptserver", [pool + 1]: null });
 
     const created = await again.put("/api/servers/crashserver", body);
     expect(created.status, created.text).toBe(200);

@@ -28,6 +28,9 @@ describe("panel settings", () => {
       "panel.mods.modrinthUrl": "https://api.modrinth.com",
       "panel.mods.hangarUrl": "https://hangar.papermc.io",
       "panel.mods.curseforgeUrl": "https://api.curseforge.com",
+      "panel.mods.modrinthEnabled": true,
+      "panel.mods.hangarEnabled": true,
+      "panel.mods.curseforgeEnabled": true,
       "panel.sftp.passwordWith2fa": false,
     };
     expect(settingKeys).toEqual(expect.arrayContaining(Object.keys(defaults)));

@@ -203,6 +203,55 @@ describe("SSH keys for SFTP (issue 39)", () => {
     });
   });
 
+  describe("an account that must still set up two-factor", () => {
+    const pending = newUser("keypending");
+    const keeper = newUser("keykeeper");
+    const pendingKey = keyPair("pending");
+    let keeperApi: Client;
+
+    beforeAll(async () => {
+      const pendingApi = await registeredClient(panel(), pending);
+      expect((await pendingApi.post("/api/self/ssh-keys", { publicKey: pendingKey.line })).status).toBe(200);
+      await setServerScopes(panel(), pending.email, serverId, sftpScopes);
+      // An administrator with two-factor, who may still change settings while the panel requires it.
+      keeperApi = await registeredClient(panel(), keeper);
+      await setGlobalScopes(panel(), keeper.email, ["login", "admin"]);
+      await enableOtp(panel(), keeper.email);
+    });
+
+    it("is refused by password and by key while a role requires it, and let in once the role goes", async () => {
+      expectIn(await runSftp(login(pending, panel().sftpPort, pendingKey.file), ["pwd"]));
+      const role = await admin.post("/api/roles", { name: "Strict SFTP", scopes: [], require2fa: true });
+      expect(role.status, role.text).toBe(200);
+      const userId = (await admin.get(`/api/users?email=${encodeURIComponent(pending.email)}`)).body.users[0]
+        .id;
+      expect((await admin.put(`/api/users/${userId}/roles`, { roles: [role.body.id] })).status).toBe(200);
+      expectRefused(await runSftp(login(pending, panel().sftpPort), ["pwd"]));
+      expectRefused(await runSftp(login(pending, panel().sftpPort, pendingKey.file), ["pwd"]));
+      // An account with two-factor is not held by the role.
+      const guardedId = (await admin.get(`/api/users?email=${encodeURIComponent(guarded.email)}`)).body
+        .users[0].id;
+      expect((await admin.put(`/api/users/${guardedId}/roles`, { roles: [role.body.id] })).status).toBe(200);
+      expectIn(await runSftp(login(guarded, panel().sftpPort, guardedKey.file), ["pwd"]));
+      expect((await admin.delete(`/api/roles/${role.body.id}`)).status).toBe(204);
+      expectIn(await runSftp(login(pending, panel().sftpPort, pendingKey.file), ["pwd"]));
+      expectIn(await runSftp(login(pending, panel().sftpPort), ["pwd"]));
+    });
+
+    it("is refused by password and by key while the panel requires it of everyone", async () => {
+      const setting = "/api/settings/panel.security.require2fa";
+      expect((await keeperApi.put(setting, { value: true })).status).toBe(204);
+      try {
+        expectRefused(await runSftp(login(pending, panel().sftpPort), ["pwd"]));
+        expectRefused(await runSftp(login(pending, panel().sftpPort, pendingKey.file), ["pwd"]));
+        expectIn(await runSftp(login(guarded, panel().sftpPort, guardedKey.file), ["pwd"]));
+      } finally {
+        expect((await keeperApi.put(setting, { value: false })).status).toBe(204);
+      }
+      expectIn(await runSftp(login(pending, panel().sftpPort, pendingKey.file), ["pwd"]));
+    });
+  });
+
   describe("signing in to a remote node's SFTP (the node asks the panel)", () => {
     const remoteId = "sshkey0remote";
     let daemon: DaemonProcess;
@@ -225,6 +274,15 @@ describe("SSH keys for SFTP (issue 39)", () => {
       expectIn(await runSftp(login(guarded, port, guardedKey.file, remoteId), ["pwd"]));
       // The password of an account without two-factor still works there.
       expectIn(await runSftp(login(owner, port, undefined, remoteId), ["pwd"]));
+      // Held to set up two-factor by a role, the account's key opens nothing there either.
+      const role = await admin.post("/api/roles", { name: "Strict remote", scopes: [], require2fa: true });
+      expect(role.status, role.text).toBe(200);
+      const ownerId = (await ownerApi.get("/api/self")).body.id;
+      expect((await admin.put(`/api/users/${ownerId}/roles`, { roles: [role.body.id] })).status).toBe(200);
+      expectRefused(await runSftp(login(owner, port, ed.file, remoteId), ["pwd"]));
+      expectRefused(await runSftp(login(owner, port, undefined, remoteId), ["pwd"]));
+      expect((await admin.delete(`/api/roles/${role.body.id}`)).status).toBe(204);
+      expectIn(await runSftp(login(owner, port, ed.file, remoteId), ["pwd"]));
     });
   });
 });

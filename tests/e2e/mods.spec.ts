@@ -71,3 +71,45 @@ test("a server user installs a mod from the source and removes it, on a desktop 
     await api.put(setting, { value: "https://api.modrinth.com" });
   }
 });
+
+// The mod sources' settings (issue 37) on the administrator's settings screen, on a phone: a
+// source turned off, CurseForge's key set — write-only, the screen says only that it is set.
+test("an administrator sets the CurseForge key and turns a source off, on a phone", async ({
+  page,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/auth/login");
+    await login(page);
+    await expect(page).toHaveURL(/\/servers$/);
+    await page.goto("/settings");
+    const form = page.getByTestId("mod-sources-form");
+    await expect(form.getByTestId("mod-source-modrinth-url")).toHaveValue("https://api.modrinth.com");
+    await expect(form.getByTestId("mod-source-curseforge-key")).toContainText("not set");
+    await expect(form.getByText("CurseForge is offered only once its API key is set.")).toBeVisible();
+    await form.getByRole("switch", { name: "Offer Hangar" }).uncheck();
+    await form.getByTestId("mod-source-curseforge-key-input").fill("cf-key-from-the-screen");
+    await form.getByTestId("mod-sources-save").click();
+    await expect(page.getByText("Settings saved")).toBeVisible();
+
+    await page.reload();
+    await expect(form.getByTestId("mod-source-curseforge-key")).toContainText("(set)");
+    await expect(form.getByTestId("mod-source-curseforge-key-input")).toHaveValue("");
+    await expect(form.getByRole("switch", { name: "Offer Hangar" })).not.toBeChecked();
+    await expect(form.getByRole("switch", { name: "Offer Modrinth" })).toBeChecked();
+    expect((await api.get("/api/settings/panel.mods.curseforgeKey")).body).toEqual({
+      value: "",
+      isSet: true,
+    });
+    expect((await api.get("/api/settings/panel.mods.hangarEnabled")).body.value).toBe(false);
+    await expectNoOverflow(page);
+    await snap(page, "settings-mod-sources-phone", {
+      fullPage: false,
+      before: () => form.scrollIntoViewIfNeeded(),
+    });
+  } finally {
+    await api.post("/api/settings", { "panel.mods.curseforgeKey": null, "panel.mods.hangarEnabled": true });
+  }
+});

@@ -43,6 +43,9 @@ test("an administrator adds a range; a server user adds a port and copies its ad
     await settings.getByTestId("server-name").fill(unique("ports-wizard-"));
     const choice = settings.getByTestId("port-choice");
     await expect(choice.getByTestId("port-chosen")).toContainText(`port ${range.from}`);
+    // The pool gives the port: the template's own value (25565) is not asked beside it.
+    await expect(settings.getByLabel("Message")).toBeVisible();
+    await expect(settings.getByLabel("Port", { exact: true })).toHaveCount(0);
     await choice.getByLabel("Port from the node's pool").selectOption(String(range.from + 3));
     await expect(choice.getByTestId("port-chosen")).toContainText(`port ${range.from + 3}`);
     await choice.scrollIntoViewIfNeeded();

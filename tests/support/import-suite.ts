@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +9,7 @@ import { echoDefinition } from "./echo-template.ts";
 import { type MariaDb, startMariaDb } from "./mariadb.ts";
 import { withPanelDb } from "./panel-db.ts";
 import {
+  addLaterServer,
   appKey,
   fillSource,
   friendScopes,
@@ -17,10 +18,37 @@ import {
   sourceUsers,
   uuidOf,
 } from "./panel-source.ts";
+import { waitUntil } from "./poll.ts";
+import { runSftp } from "./sftp-client.ts";
 import { PanelClient, usePanelWithRemoteNode } from "./test-panel.ts";
+import { startWingsSftp, type WingsSftp } from "./wings-sftp.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(repoRoot, "bin/outpost.mjs");
+
+/**
+ * A command run to its end without blocking this process (the old Wings node's SFTP answers
+ * from here meanwhile).
+ */
+function runToEnd(
+  command: string,
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
 
 /** The fenced `sh` blocks of the moving guide (docs/moving-from-pterodactyl.md), in order. */
 export function readmeImportSteps(): string[] {
@@ -56,6 +84,9 @@ export function useImportSuite(
   let source: ImportSource;
   let work: string;
   let sourceBefore: string;
+  /** The owner's private key of the source's "laptop" key. */
+  let ownerKey: string;
+  let wings: WingsSftp;
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), `outpost-import-${panelKind}-`));
@@ -72,27 +103,58 @@ export function useImportSuite(
       username: "panelhost",
       password: "host-pass-1",
     };
-    await fillSource(source.connection, hostUser);
+    // The owner's keys there, made by ssh-keygen: an Ed25519 one, and an RSA one too short here.
+    const keyOf = (name: string, args: string[]) => {
+      const file = path.join(work, name);
+      execFileSync("ssh-keygen", ["-q", "-N", "", "-C", `owner@${name}`, "-f", file, ...args]);
+      return fs.readFileSync(`${file}.pub`, "utf8").trim();
+    };
+    ownerKey = path.join(work, "laptop");
+    // The second Wings node is another host: the Terraria server's files are there, over its SFTP.
+    const wingsVolumes = path.join(work, "wings2");
+    const terraria = path.join(wingsVolumes, uuidOf(sourceServers[2].uuidShort));
+    fs.mkdirSync(path.join(terraria, "Worlds"), { recursive: true });
+    fs.writeFileSync(path.join(terraria, "serverconfig.txt"), "worldname=Old\n");
+    // Past one SFTP read (32 KiB) many times over, and not a multiple of it.
+    fs.writeFileSync(path.join(terraria, "Worlds", "Old.wld"), Buffer.alloc(300_001, 7));
+    wings = await startWingsSftp(
+      wingsVolumes,
+      { username: sourceUsers.admin.username, password: sourceUsers.admin.password },
+      uuidOf,
+    );
+    await fillSource(
+      source.connection,
+      hostUser,
+      { laptop: keyOf("laptop", ["-t", "ed25519"]), old: keyOf("desktop", ["-t", "rsa", "-b", "1024"]) },
+      { host: "127.0.0.1", sftpPort: wings.port },
+    );
     // A Wings volume for the Minecraft server: its files come along.
     const volume = path.join(work, "volumes", uuidOf(sourceServers[0].uuidShort));
     fs.mkdirSync(path.join(volume, "world"), { recursive: true });
     fs.writeFileSync(path.join(volume, "server.properties"), "motd=old panel\n");
     fs.writeFileSync(path.join(volume, "world", "level.dat"), Buffer.alloc(70_000, 3));
+    // The bot's and the Cuberite server's volumes are on this host too, empty.
+    for (const server of [sourceServers[1], sourceServers[3]])
+      fs.mkdirSync(path.join(work, "volumes", uuidOf(server.uuidShort)));
     sourceBefore = await source.connection.checksum();
   }, 120_000);
   afterAll(async () => {
     await source?.connection.close();
+    await wings?.close();
     await mariadb?.stop();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
   const outpost = (...args: string[]) => {
     const { panel } = ready();
-    return spawnSync(process.execPath, [bin, "import", panelKind, "--database", source.url, ...args], {
-      encoding: "utf8",
-      env: { ...process.env, OUTPOST_DATA_DIR: panel.dataDir, DATABASE_URL: panel.databaseUrl ?? "" },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 120_000,
+    return runToEnd(process.execPath, [bin, "import", panelKind, "--database", source.url, ...args], {
+      env: {
+        ...process.env,
+        OUTPOST_DATA_DIR: panel.dataDir,
+        DATABASE_URL: panel.databaseUrl ?? "",
+        OUTPOST_IMPORT_SFTP_PASSWORD: sourceUsers.admin.password,
+      },
+      timeoutMs: 120_000,
     });
   };
   /**
@@ -108,14 +170,13 @@ export function useImportSuite(
       `export APP_KEY='${appKey}'`,
       `export VOLUMES='${path.join(work, "volumes")}'`,
       `export NODE=${nodeId}`,
+      `export SFTP_ADMIN='${sourceUsers.admin.username}'`,
+      `export OUTPOST_IMPORT_SFTP_PASSWORD='${sourceUsers.admin.password}'`,
     ].join("\n");
     const script = `set -euo pipefail\n${ours}\n${steps[index]}`;
-    return spawnSync("bash", ["-c", script], {
-      cwd: repoRoot,
-      encoding: "utf8",
+    return runToEnd("bash", ["-c", script], {
       env: { ...process.env, OUTPOST_DATA_DIR: panel.dataDir, DATABASE_URL: panel.databaseUrl ?? "" },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 180_000,
+      timeoutMs: 180_000,
     });
   };
   const applyArgs = () => [
@@ -128,6 +189,8 @@ export function useImportSuite(
     "host",
     "--volumes",
     path.join(work, "volumes"),
+    "--sftp",
+    sourceUsers.admin.username,
   ];
   const importedRows = () =>
     withPanelDb(ready().panel, (db) =>
@@ -135,22 +198,26 @@ export function useImportSuite(
     );
 
   it("dry runs by default: prints what it would create, map and skip, and writes nothing", async () => {
-    const run = followReadme ? readmeStep(0) : outpost("--app-key", appKey);
+    const run = await (followReadme ? readmeStep(0) : outpost("--app-key", appKey));
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("Dry run");
     expect(run.stdout).toMatch(
       /would create\s+user oldadmin <admin@old\.example> \(administrator\), password kept; two-factor sign-in kept/,
     );
     expect(run.stdout).toMatch(/would create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d/);
-    expect(run.stdout).toContain("extra allocations 0.0.0.0:25575 are not brought over yet");
+    expect(run.stdout).toMatch(
+      /would create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d .*ports 0\.0\.0\.0:25565 and extra 0\.0\.0\.0:25575/,
+    );
+    expect(run.stdout).toMatch(
+      /would create\s+allocations 0\.0\.0\.0: 8080, 25565-25566, 25575, 25580, 27000 of node wings-1 in the pool of/,
+    );
     expect(run.stdout).toMatch(/would create\s+subuser friend1 on 1a2b3c4d with server\.view/);
     expect(run.stdout).toContain("control.restart (no equivalent here)");
     expect(run.stdout).toMatch(
       /would create\s+schedule "nightly restart" of 1a2b3c4d as a task \(0 4 \* \* \*, 3 steps\)/,
     );
-    expect(run.stdout).toMatch(
-      /skip\s+SSH key "laptop" of owner1: SFTP signs in here with the account's password/,
-    );
+    expect(run.stdout).toMatch(/would create\s+SSH key "laptop" of owner1 \(SHA256:\S+\) for SFTP sign-in/);
+    expect(run.stdout).toMatch(/skip\s+SSH key "old desktop" of owner1: ErrSshKeyTooShort/);
     expect(run.stdout).toMatch(
       /skip\s+backup "before the update" of 1a2b3c4d \(s3, 1234 bytes\): not brought over/,
     );
@@ -163,7 +230,7 @@ export function useImportSuite(
   });
 
   it("without the APP_KEY, tells who must enrol again and leaves the database host for later", async () => {
-    const run = outpost();
+    const run = await outpost();
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("two-factor sign-in: they enrol again (no --app-key given)");
     expect(run.stdout).toMatch(/skip\s+database host old mariadb .*give --app-key/);
@@ -178,7 +245,7 @@ export function useImportSuite(
       node: 0,
     });
     expect(taken.status, taken.text).toBe(200);
-    const run = followReadme ? readmeStep(1) : outpost(...applyArgs());
+    const run = await (followReadme ? readmeStep(1) : outpost(...applyArgs()));
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const moved =
       /create\s+server old terraria \(9c0d1e2f\) as ([0-9a-f]{8}) on node \d+;.*its id 9c0d1e2f is taken here/.exec(
@@ -232,6 +299,46 @@ export function useImportSuite(
       expect(data.body.data.port.value).toBe(server.port);
       expect(data.body.data.memory.value).toBe(server.memory);
     }
+    // Each server holds its ports: the Minecraft one its primary and its extra one; the node's
+    // pool has the source's free port too, with its alias.
+    const held = await api.get("/api/servers/1a2b3c4d/allocations");
+    expect(held.status, held.text).toBe(200);
+    expect(
+      held.body.allocations.map((a: { ip: string; port: number; primary: boolean }) => [
+        a.ip,
+        a.port,
+        a.primary,
+      ]),
+    ).toEqual([
+      ["0.0.0.0", 25565, true],
+      ["0.0.0.0", 25575, false],
+    ]);
+    const pool = (await api.get(`/api/nodes/${ready().nodeId}/allocations`)).body as {
+      port: number;
+      alias?: string;
+      serverId: string | null;
+    }[];
+    expect(pool.map((a) => [a.port, a.serverId, a.alias ?? null])).toEqual([
+      [7777, idOf("9c0d1e2f"), null],
+      [8080, "3f4e5d6c", null],
+      [25565, "1a2b3c4d", null],
+      [25566, "3f4e5d6c", null],
+      [25575, "1a2b3c4d", null],
+      [25580, null, "play.old.example"],
+      [27000, "5e6f7a8b", null],
+    ]);
+    // Cuberite holds its primary and its extra one; its web port, a plain variable of its egg
+    // (not named as a port is here), keeps its value and takes no allocation.
+    const cuberite = (await api.get("/api/servers/3f4e5d6c/allocations")).body.allocations as {
+      port: number;
+      primary: boolean;
+      variable?: string;
+    }[];
+    expect(cuberite.map((a) => [a.port, a.primary, a.variable ?? null])).toEqual([
+      [25566, true, "port"],
+      [8080, false, null],
+    ]);
+    expect((await api.get("/api/servers/3f4e5d6c/data")).body.data.WEB_PORT.value).toBe(8081);
     const paperData = (await api.get("/api/servers/1a2b3c4d/data")).body.data;
     expect(paperData.MINECRAFT_VERSION.value).toBe("1.20.4");
 
@@ -258,6 +365,30 @@ export function useImportSuite(
       { type: "sleep", duration: "30s" },
       { type: "restart" },
     ]);
+    // It fires: it has a next run on its schedule, and run now, with the owner's rights (the old
+    // panel's owner authors it), it sends its line and finds the server stopped.
+    const { id: taskId, nextRun } = task as unknown as { id: string; nextRun: string | null };
+    expect(nextRun).toEqual(expect.any(String));
+    const fired = await api.post(`/api/servers/1a2b3c4d/tasks/${taskId}/run`);
+    expect(fired.status, fired.text).toBe(202);
+    type Run = {
+      finished: string | null;
+      success: boolean | null;
+      message: string;
+      trigger: string;
+      output: string;
+    };
+    let runs: Run[] = [];
+    await waitUntil(async () => {
+      runs = (await api.get(`/api/servers/1a2b3c4d/tasks/${taskId}/runs`)).body as Run[];
+      return runs.some((r) => r.finished !== null);
+    }, 20_000);
+    expect(runs[0]).toMatchObject({
+      trigger: "manual",
+      success: false,
+      message: "operation 1 (console): console: the server is not running",
+    });
+    expect(runs[0]?.output).toContain("Sending to the console: say restarting in 30 s");
 
     // The database, its password kept.
     const databases = await api.get("/api/servers/1a2b3c4d/databases?passwords=true");
@@ -265,6 +396,34 @@ export function useImportSuite(
     expect(databases.body.databases).toEqual([
       expect.objectContaining({ name: "s1_world", username: "u1_abcdef", password: "world-db-pass" }),
     ]);
+
+    // The owner signs in to SFTP with the key they had there, and finds the old files.
+    const sftp = await runSftp(
+      {
+        port: ready().daemon.config.sftp.port,
+        user: `${sourceUsers.owner.email}#1a2b3c4d`,
+        password: "",
+        identity: ownerKey,
+      },
+      ["ls -1"],
+    );
+    expect(sftp.code, sftp.stdout + sftp.stderr).toBe(0);
+    expect(sftp.stdout).toContain("server.properties");
+
+    // The Terraria server's files came over its Wings node's SFTP, each of its size; nothing
+    // there was written.
+    expect(run.stdout).toMatch(
+      new RegExp(`create\\s+files of old terraria from SFTP 127\\.0\\.0\\.1:${wings.port}: 2 copied`),
+    );
+    expect(run.stdout).toMatch(/files of old terraria: over SFTP from 127\.0\.0\.1:\d+, host key SHA256:/);
+    expect((await api.get(`/api/servers/${idOf("9c0d1e2f")}/file/serverconfig.txt`)).text).toBe(
+      "worldname=Old\n",
+    );
+    const worlds = await api.get(`/api/servers/${idOf("9c0d1e2f")}/file/Worlds`);
+    expect(worlds.body.filter((e: { name: string }) => e.name !== "..")).toEqual([
+      expect.objectContaining({ name: "Old.wld", size: 300_001 }),
+    ]);
+    expect(wings.writes).toEqual([]);
 
     // The files of its Wings volume.
     const properties = await api.get("/api/servers/1a2b3c4d/file/server.properties");
@@ -289,11 +448,13 @@ export function useImportSuite(
           .execute(),
         databases: (await db.selectFrom("server_databases").select("id").execute()).length,
         templates: (await db.selectFrom("templates").select("name").execute()).length,
+        sshKeys: await db.selectFrom("ssh_keys").select(["user_id", "fingerprint"]).orderBy("id").execute(),
+        allocations: await db.selectFrom("allocations").selectAll().orderBy("id").execute(),
       }));
     const was = await counts();
-    const run = outpost(...applyArgs());
+    const run = await outpost(...applyArgs());
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 4 skipped/);
+    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 2 skipped/);
     expect(await importedRows()).toEqual(before);
     expect(await counts()).toEqual(was);
     const tasks = await ready().api.get("/api/servers/1a2b3c4d/tasks");
@@ -301,8 +462,59 @@ export function useImportSuite(
     expect(await source.connection.checksum()).toBe(sourceBefore);
   });
 
+  it("a copy cut short goes on: a file here of another size is fetched again, the rest left alone", async () => {
+    const { api } = ready();
+    const terraria = (await importedRows()).find((r) => r.kind === "server" && r.source_id === "3")
+      ?.our_id as string;
+    const cut = await api.put(`/api/servers/${terraria}/file/Worlds/Old.wld`, undefined, { raw: "half" });
+    expect(cut.status, cut.text).toBe(204);
+    const run = await outpost(...applyArgs());
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /create\s+files of old terraria from SFTP [^:]+:\d+: 1 copied, 1 already there \(300001 bytes\)/,
+    );
+    expect(run.stdout).toMatch(/done: 1 created/);
+    const worlds = await api.get(`/api/servers/${terraria}/file/Worlds`);
+    expect(worlds.body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "Old.wld", size: 300_001 })]),
+    );
+    expect(wings.writes).toEqual([]);
+  });
+
+  it("a later run adds what is new there; a server whose port another server here took stays behind, saying why", async () => {
+    const { api, nodeId } = ready();
+    // Meanwhile here: port 25591 joined the node's pool, and a server took it.
+    const pooled = await api.post(`/api/nodes/${nodeId}/allocations`, { ip: "0.0.0.0", ports: "25591" });
+    expect(pooled.status, pooled.text).toBe(200);
+    const here = await api.put("/api/servers/0d0d0d0d", {
+      ...echoDefinition(),
+      name: "here first",
+      node: nodeId,
+      ports: { port: 25591 },
+    });
+    expect(here.status, here.text).toBe(200);
+    // Meanwhile there: two new servers, on 25590 and on 25591 (their volumes on this host).
+    await addLaterServer(source.connection, 5, "7b8c9d0e", 25590);
+    await addLaterServer(source.connection, 6, "6a5b4c3d", 25591);
+    for (const shortId of ["7b8c9d0e", "6a5b4c3d"]) fs.mkdirSync(path.join(work, "volumes", uuidOf(shortId)));
+    const run = await outpost(...applyArgs());
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/create\s+allocations 0\.0\.0\.0: 25590 of node wings-1 in the pool of node/);
+    expect(run.stdout).toMatch(
+      /map\s+allocations 0\.0\.0\.0: 25591 of node wings-1 → those node \d+ has already/,
+    );
+    expect(run.stdout).toMatch(/create\s+server old paper 5 \(7b8c9d0e\) as 7b8c9d0e/);
+    const refused = /skip\s+server old paper 6 \(6a5b4c3d\): (.*)$/m.exec(run.stdout)?.[1];
+    expect(refused).toMatch(/^ErrPortTaken .*"server":"0d0d0d0d"/);
+    expect(refused).not.toContain("daemon");
+    expect(run.stdout).toMatch(/keep\s+server old paper \(1a2b3c4d\): imported before/);
+    const held = (await api.get("/api/servers/7b8c9d0e/allocations")).body.allocations;
+    expect(held).toEqual([expect.objectContaining({ ip: "0.0.0.0", port: 25590, primary: true })]);
+    expect((await api.get("/api/servers/6a5b4c3d")).status).toBe(404);
+  });
+
   it("without --node, each Wings node becomes a remote node waiting for its daemon, its config printed", async () => {
-    const run = outpost("--app-key", appKey, "--apply");
+    const run = await outpost("--app-key", appKey, "--apply");
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       /create\s+node wings-1 \(wings1\.old\.example\) as node \d+, waiting for its daemon/,
@@ -314,11 +526,11 @@ export function useImportSuite(
     expect(nodes.map((n) => [n.name, n.publicHost])).toEqual(
       expect.arrayContaining([
         ["wings-1", "wings1.old.example"],
-        ["wings-2", "wings2.old.example"],
+        ["wings-2", "127.0.0.1"],
       ]),
     );
     // Once made, they are kept like the rest.
-    const again = outpost("--app-key", appKey, "--apply");
+    const again = await outpost("--app-key", appKey, "--apply");
     expect(again.stdout).toMatch(/keep\s+node wings-1 \(wings1\.old\.example\): imported before/);
     expect(again.stdout).toMatch(/done: 0 created/);
   });

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { curseFiles, curseforgeAnswer } from "./curseforge-standin.ts";
 
 /**
  * A STAND-IN for the mod sources, on 127.0.0.1: there is no network here, so the tests point
- * the panel's settings (panel.mods.modrinthUrl, hangarUrl) at this server, which answers in
- * the shapes Modrinth's API v2 and Hangar's API v1 answer (recorded from their documentation,
- * trimmed to the fields the panel reads) and serves small jar files of its own. Nothing here
- * is Modrinth's or Hangar's data.
+ * the panel's settings (panel.mods.modrinthUrl, hangarUrl, curseforgeUrl) at this server, which
+ * answers in the shapes Modrinth's API v2, Hangar's API v1 and CurseForge's API v1
+ * (curseforge-standin.ts) answer (recorded from their documentation, trimmed to the fields the
+ * panel reads) and serves small jar files of its own. Nothing here is their data.
  */
 
 /** A jar's bytes: a zip's magic number and a line naming what it stands for. */
@@ -123,11 +124,15 @@ const hangarProjects = [
   },
   { slug: "CoreLib", owner: "paperdev", description: "Shared code", downloads: 5400, needs: [] },
 ];
-const hangarFiles: Record<string, StandinFile> = {
-  ChatPlus: file("ChatPlus-2.1.0.jar"),
-  CoreLib: file("CoreLib-1.4.0.jar"),
+/** Hangar's versions of each project, newest first. */
+const hangarVersions: Record<string, { name: string; file: StandinFile }[]> = {
+  ChatPlus: [{ name: "2.1.0", file: file("ChatPlus-2.1.0.jar") }],
+  CoreLib: [
+    { name: "1.4.0", file: file("CoreLib-1.4.0.jar") },
+    { name: "1.3.0", file: file("CoreLib-1.3.0.jar") },
+  ],
 };
-const hangarVersionNames: Record<string, string> = { ChatPlus: "2.1.0", CoreLib: "1.4.0" };
+const hangarFiles = Object.values(hangarVersions).flatMap((versions) => versions.map((v) => v.file));
 
 export interface ModStandin {
   url: string;
@@ -166,7 +171,7 @@ export async function startModStandin(): Promise<ModStandin> {
     dependencies: v.dependencies,
   });
   const projectOf = (idOrSlug: string) => projects.find((p) => p.id === idOrSlug || p.slug === idOrSlug);
-  const allFiles = [...modrinthVersions.map((v) => v.file), ...Object.values(hangarFiles)];
+  const allFiles = [...modrinthVersions.map((v) => v.file), ...hangarFiles, ...curseFiles];
 
   const answer = (url: URL, method: string, body: unknown): unknown => {
     const path = url.pathname;
@@ -174,7 +179,7 @@ export async function startModStandin(): Promise<ModStandin> {
     const projectVersions = /^\/modrinth\/v2\/project\/([^/]+)\/version$/.exec(path);
     const project = /^\/modrinth\/v2\/project\/([^/]+)$/.exec(path);
     const version = /^\/modrinth\/v2\/version\/([^/]+)$/.exec(path);
-    const hangarVersions = /^\/hangar\/api\/v1\/projects\/([^/]+)\/versions(?:\/([^/]+))?$/.exec(path);
+    const hangarVersionsPath = /^\/hangar\/api\/v1\/projects\/([^/]+)\/versions(?:\/([^/]+))?$/.exec(path);
     if (path === "/modrinth/v2/search") {
       const facets = JSON.parse(url.searchParams.get("facets") ?? "[]") as string[][];
       const wanted = facets.flat();
@@ -271,30 +276,34 @@ export async function startModStandin(): Promise<ModStandin> {
       }
       return found;
     }
+    const hangarProject = (p: (typeof hangarProjects)[number]) => ({
+      name: p.slug,
+      namespace: { owner: p.owner, slug: p.slug },
+      description: p.description,
+      stats: { downloads: p.downloads },
+      avatarUrl: `${base}/avatars/${p.slug}.png`,
+    });
     if (path === "/hangar/api/v1/projects") {
       const q = (url.searchParams.get("q") ?? "").toLowerCase();
       return {
         pagination: { limit: 20, offset: 0, count: hangarProjects.length },
-        result: hangarProjects
-          .filter((p) => p.slug.toLowerCase().includes(q))
-          .map((p) => ({
-            name: p.slug,
-            namespace: { owner: p.owner, slug: p.slug },
-            description: p.description,
-            stats: { downloads: p.downloads },
-            avatarUrl: `${base}/avatars/${p.slug}.png`,
-          })),
+        result: hangarProjects.filter((p) => p.slug.toLowerCase().includes(q)).map(hangarProject),
       };
     }
-    if (hangarVersions) {
-      const [, slug, named] = hangarVersions;
+    // Hangar answers a file's SHA-256 with the project of the first version that has it.
+    const byHash = /^\/hangar\/api\/v1\/versions\/hash\/([0-9a-f]{64})$/.exec(path);
+    if (byHash) {
+      const plugin = hangarProjects.find((p) =>
+        hangarVersions[p.slug].some((v) => sha("sha256", v.file.bytes) === byHash[1]),
+      );
+      return plugin && hangarProject(plugin);
+    }
+    if (hangarVersionsPath) {
+      const [, slug, named] = hangarVersionsPath;
       const plugin = hangarProjects.find((p) => p.slug === decodeURIComponent(slug));
       if (!plugin) return undefined;
-      const versionName = hangarVersionNames[plugin.slug];
-      if (named && decodeURIComponent(named) !== versionName) return undefined;
-      const jar = hangarFiles[plugin.slug];
-      const answered = {
-        name: versionName,
+      const answered = hangarVersions[plugin.slug].map(({ name, file: jar }) => ({
+        name,
         createdAt: "2024-05-01T10:00:00Z",
         downloads: {
           PAPER: {
@@ -304,11 +313,12 @@ export async function startModStandin(): Promise<ModStandin> {
           },
         },
         pluginDependencies: {
-          PAPER: plugin.needs.map((name) => ({ name, required: true, externalUrl: null })),
+          PAPER: plugin.needs.map((need) => ({ name: need, required: true, externalUrl: null })),
         },
         platformDependencies: { PAPER: ["1.20.4", "1.20.6"] },
-      };
-      return named ? answered : { pagination: { limit: 20, offset: 0, count: 1 }, result: [answered] };
+      }));
+      if (!named) return { pagination: { limit: 20, offset: 0, count: answered.length }, result: answered };
+      return answered.find((v) => v.name === decodeURIComponent(named));
     }
     return undefined;
   };
@@ -327,6 +337,13 @@ export async function startModStandin(): Promise<ModStandin> {
         return res.writeHead(200, { "content-length": found.bytes.length }).end(found.bytes);
       }
       const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+      if (url.pathname.startsWith("/curseforge/")) {
+        const cf = curseforgeAnswer(url, req.method ?? "GET", req.headers, body, base) ?? {
+          status: 404,
+          json: {},
+        };
+        return res.writeHead(cf.status, { "content-type": "application/json" }).end(JSON.stringify(cf.json));
+      }
       const json = answer(url, req.method ?? "GET", body);
       if (json === undefined) return res.writeHead(404, { "content-type": "application/json" }).end("{}");
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(json));

@@ -1,3 +1,4 @@
+import { generateKeyPairSync, type JsonWebKey } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
@@ -19,6 +20,11 @@ export interface TestIssuer {
   clientSecret: string;
   /** The account the next sign-in at the provider is made as (its login page asks no one). */
   signInAs(account: IssuerAccount): void;
+  /**
+   * From now on the provider publishes another key under its key's id (its ID tokens are still
+   * signed with its own): to the panel, a token whose signature is not the provider's.
+   */
+  publishOtherKey(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -36,6 +42,9 @@ export async function startIssuer(redirectUris: string[]): Promise<TestIssuer> {
   const clientId = "outpost-panel";
   const clientSecret = "a-client-secret-for-tests-only";
   let next: IssuerAccount = { sub: "nobody", email: "nobody@example.com" };
+  let otherKey = false;
+  const signing = rsaKey();
+  const impostor = rsaKey();
   const accounts = new Map<string, IssuerAccount>();
 
   const provider = new Provider(url, {
@@ -49,6 +58,7 @@ export async function startIssuer(redirectUris: string[]): Promise<TestIssuer> {
       },
     ],
     pkce: { required: () => true },
+    jwks: { keys: [signing] },
     claims: {
       openid: ["sub"],
       email: ["email", "email_verified"],
@@ -72,6 +82,11 @@ export async function startIssuer(redirectUris: string[]): Promise<TestIssuer> {
 
   server.on("request", async (req, res) => {
     try {
+      if (otherKey && req.url?.startsWith("/jwks")) {
+        res.setHeader("content-type", "application/jwk-set+json");
+        res.end(JSON.stringify({ keys: [publicPart(impostor)] }));
+        return;
+      }
       if (req.url?.startsWith("/interaction/")) {
         const details = await provider.interactionDetails(req, res);
         if (details.prompt.name === "login") {
@@ -112,6 +127,9 @@ export async function startIssuer(redirectUris: string[]): Promise<TestIssuer> {
     signInAs(account) {
       next = account;
     },
+    publishOtherKey(on) {
+      otherKey = on;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -119,3 +137,18 @@ export async function startIssuer(redirectUris: string[]): Promise<TestIssuer> {
       }),
   };
 }
+
+/** An RSA signing key as a private JWK, under the one key id both the real and the other key use. */
+function rsaKey(): JsonWebKey & { kid: string } {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return { ...privateKey.export({ format: "jwk" }), kid: "issuer-key", use: "sig", alg: "RS256" };
+}
+
+const publicPart = (key: JsonWebKey & { kid: string }) => ({
+  kty: key.kty,
+  n: key.n,
+  e: key.e,
+  kid: key.kid,
+  use: "sig",
+  alg: "RS256",
+});

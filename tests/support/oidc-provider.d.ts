@@ -27,6 +27,8 @@ declare module "oidc-provider" {
       configuration: {
         clients: Record<string, unknown>[];
         pkce?: { required: () => boolean };
+        /** The signing keys, as private JWKs (without them it makes development-only ones). */
+        jwks?: { keys: Record<string, unknown>[] };
         claims?: Record<string, string[]>;
         features?: Record<string, unknown>;
         interactions?: { url: (ctx: unknown, interaction: { uid: string }) => string };

@@ -177,6 +177,7 @@ const eggFiles = {
   paper: "pelican-eggs/parkervcp-eggs-2024/game_eggs/minecraft/java/paper/egg-paper.json",
   muse: "pelican-eggs/parkervcp-eggs-2024/bots/discord/muse/egg-muse.json",
   terraria: "pelican-eggs/parkervcp-eggs-2024/game_eggs/terraria/vanilla/egg-terraria-vanilla.json",
+  cuberite: "pelican-eggs/parkervcp-eggs-2024/game_eggs/minecraft/java/cuberite/egg-cuberite.json",
 } as const;
 
 export const sourceUsers = {
@@ -195,6 +196,8 @@ export const sourceServers = [
   { id: 1, uuidShort: "1a2b3c4d", egg: "paper", node: 1, port: 25565, memory: 2048 },
   { id: 2, uuidShort: "5e6f7a8b", egg: "muse", node: 1, port: 27000, memory: 512 },
   { id: 3, uuidShort: "9c0d1e2f", egg: "terraria", node: 2, port: 7777, memory: 1024 },
+  // Its web port (WEB_PORT, a plain variable of its egg) is 8081 there, none of its allocations.
+  { id: 4, uuidShort: "3f4e5d6c", egg: "cuberite", node: 1, port: 25566, memory: 1024 },
 ] as const;
 
 /** The subuser's mixed permissions, and the scopes they come to here (the README's table). */
@@ -221,10 +224,78 @@ export const friendScopes = [
 
 export const uuidOf = (shortId: string) => `${shortId}-0000-4000-8000-000000000000`;
 
-/** Two nodes, three users, three servers from corpus eggs with allocations, a subuser, a schedule, a database host. */
+type NewServer = {
+  id: number;
+  uuidShort: string;
+  egg: keyof typeof eggFiles;
+  node: number;
+  port: number;
+  memory: number;
+};
+
+/** A server as Pterodactyl makes one: its allocation first, the server, then the allocation is its. */
+async function insertServer(
+  source: SourceConnection,
+  server: NewServer,
+  eggId: number,
+  allocationId: number,
+) {
+  const now = "2024-05-01 12:00:00";
+  await insert(source, "allocations", {
+    id: allocationId,
+    node_id: server.node,
+    ip: "0.0.0.0",
+    port: server.port,
+    server_id: null,
+  });
+  const egg = JSON.parse(fs.readFileSync(path.join(fixtures, eggFiles[server.egg]), "utf8"));
+  await insert(source, "servers", {
+    id: server.id,
+    uuid: uuidOf(server.uuidShort),
+    uuidShort: server.uuidShort,
+    uuid_short: server.uuidShort,
+    node_id: server.node,
+    name: `old ${server.egg}${server.id > sourceServers.length ? ` ${server.id}` : ""}`,
+    description: `the ${server.egg} server`,
+    owner_id: sourceUsers.owner.id,
+    memory: server.memory,
+    swap: 0,
+    disk: 10240,
+    io: 500,
+    cpu: 200,
+    allocation_id: allocationId,
+    nest_id: 1,
+    egg_id: eggId,
+    startup: egg.startup,
+    image: Object.values(egg.docker_images)[0],
+    database_limit: 2,
+    backup_limit: 0,
+    created_at: now,
+  });
+  const q = source.quote;
+  await source.run(
+    `UPDATE ${q("allocations")} SET ${q("server_id")} = ${source.param(1)} WHERE ${q("id")} = ${source.param(2)}`,
+    [server.id, allocationId],
+  );
+  return egg;
+}
+
+/**
+ * A Paper server the old panel made after the first import, on the first node: its allocation
+ * and server get ids past fillSource's (the eggs are the corpus's, Paper the first).
+ */
+export async function addLaterServer(source: SourceConnection, id: number, uuidShort: string, port: number) {
+  await insertServer(source, { id, uuidShort, egg: "paper", node: 1, port, memory: 1024 }, 1, 100 + id);
+}
+
+/** Two nodes, three users, four servers from corpus eggs with allocations, a subuser, a schedule, a database host. */
 export async function fillSource(
   source: SourceConnection,
   database: { host: string; port: number; username: string; password: string },
+  /** The owner's public keys there (OpenSSH lines): one this panel takes, one it refuses. */
+  sshKeys: { laptop: string; old: string },
+  /** Where the second Wings node's SFTP listens (the first one's volumes are on this host). */
+  wings2: { host: string; sftpPort: number },
 ): Promise<void> {
   const now = "2024-05-01 12:00:00";
   await insert(source, "locations", { id: 1, short: "home", long: "Home", created_at: now, updated_at: now });
@@ -259,7 +330,7 @@ export async function fillSource(
       public: 1,
       name: `wings-${id}`,
       location_id: 1,
-      fqdn: `wings${id}.old.example`,
+      fqdn: id === 2 ? wings2.host : `wings${id}.old.example`,
       scheme: "https",
       memory: 16384,
       disk: 100000,
@@ -267,8 +338,8 @@ export async function fillSource(
       daemon_token: laravelEncrypt(appKey, "daemon-secret"),
       daemonListen: 8080,
       daemon_listen: 8080,
-      daemonSFTP: 2022,
-      daemon_sftp: 2022,
+      daemonSFTP: id === 2 ? wings2.sftpPort : 2022,
+      daemon_sftp: id === 2 ? wings2.sftpPort : 2022,
       daemonBase: "/var/lib/pterodactyl/volumes",
       daemon_base: "/var/lib/pterodactyl/volumes",
       tags: "[]",
@@ -332,44 +403,7 @@ export async function fillSource(
   let allocationId = 0;
   for (const server of sourceServers) {
     allocationId += 1;
-    const primary = allocationId;
-    await insert(source, "allocations", {
-      id: primary,
-      node_id: server.node,
-      ip: "0.0.0.0",
-      port: server.port,
-      server_id: null,
-    });
-    const egg = JSON.parse(fs.readFileSync(path.join(fixtures, eggFiles[server.egg]), "utf8"));
-    await insert(source, "servers", {
-      id: server.id,
-      uuid: uuidOf(server.uuidShort),
-      uuidShort: server.uuidShort,
-      uuid_short: server.uuidShort,
-      node_id: server.node,
-      name: `old ${server.egg}`,
-      description: `the ${server.egg} server`,
-      owner_id: sourceUsers.owner.id,
-      memory: server.memory,
-      swap: 0,
-      disk: 10240,
-      io: 500,
-      cpu: 200,
-      allocation_id: primary,
-      nest_id: 1,
-      egg_id: eggIds.get(server.egg),
-      startup: egg.startup,
-      image: Object.values(egg.docker_images)[0],
-      database_limit: 2,
-      backup_limit: 0,
-      created_at: now,
-    });
-    // As Pterodactyl does: the allocation first, the server, then the allocation is its.
-    const q = source.quote;
-    await source.run(
-      `UPDATE ${q("allocations")} SET ${q("server_id")} = ${source.param(1)} WHERE ${q("id")} = ${source.param(2)}`,
-      [server.id, primary],
-    );
+    const egg = await insertServer(source, server, eggIds.get(server.egg) as number, allocationId);
     const first = egg.variables[0];
     if (first) {
       await insert(source, "server_variables", {
@@ -380,14 +414,34 @@ export async function fillSource(
       });
     }
   }
-  // The Minecraft server's extra port (what the allocations seam reports for now).
+  await insert(source, "server_variables", {
+    server_id: 4,
+    variable_id: variableIds.get("cuberite:WEB_PORT"),
+    variable_value: "8081",
+    created_at: now,
+  });
+  // The Minecraft servers' extra ports, and a port of the node's pool nobody holds.
+  for (const [port, server] of [
+    [25575, 1],
+    [8080, 4],
+  ]) {
+    allocationId += 1;
+    await insert(source, "allocations", {
+      id: allocationId,
+      node_id: 1,
+      ip: "0.0.0.0",
+      port,
+      server_id: server,
+    });
+  }
   allocationId += 1;
   await insert(source, "allocations", {
     id: allocationId,
     node_id: 1,
     ip: "0.0.0.0",
-    port: 25575,
-    server_id: 1,
+    ip_alias: "play.old.example",
+    port: 25580,
+    server_id: null,
   });
   await insert(source, "subusers", {
     id: 1,
@@ -432,14 +486,18 @@ export async function fillSource(
     continue_on_failure: 0,
     created_at: now,
   });
-  await insert(source, "user_ssh_keys", {
-    id: 1,
-    user_id: sourceUsers.owner.id,
-    name: "laptop",
-    fingerprint: "SHA256:abc",
-    public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOld owner@laptop",
-    created_at: now,
-  });
+  for (const [id, name, line] of [
+    [1, "laptop", sshKeys.laptop],
+    [2, "old desktop", sshKeys.old],
+  ] as const)
+    await insert(source, "user_ssh_keys", {
+      id,
+      user_id: sourceUsers.owner.id,
+      name,
+      fingerprint: "SHA256:as-the-panel-wrote-it",
+      public_key: line,
+      created_at: now,
+    });
   await insert(source, "backups", {
     id: 1,
     server_id: 1,

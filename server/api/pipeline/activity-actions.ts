@@ -1,7 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import { sftpKeyGrant } from "../../contract/node/sftp-username.ts";
 import type { BeforeReads } from "../../panel/activity-before.ts";
+import { secretSettingKeys } from "../../panel/settings.ts";
 import { dataValues } from "../server-data.ts";
+import { redacted } from "./activity-details.ts";
 
 /**
  * What each API route that changes something is called in the activity log:
@@ -32,6 +34,11 @@ export interface ActionRule {
   before?: (request: FastifyRequest, read: BeforeReads) => Promise<Record<string, unknown> | undefined>;
   /** Not recorded: what the web app does by itself, not a change anyone made. */
   skip?: true;
+  /**
+   * `details` hold names only (which variables), never a value: kept for a refused attempt too.
+   * Any other refused attempt keeps only the names of the fields it sent (activity-hook.ts).
+   */
+  namesOnly?: true;
 }
 
 const params = (request: FastifyRequest) => request.params as Record<string, string>;
@@ -41,8 +48,16 @@ const folderMade = (request: FastifyRequest) =>
 const variableNames = (request: FastifyRequest) => ({
   variables: Object.keys(dataValues(body(request) ?? {})).sort(),
 });
-/** A setting's value is kept under the setting's name, so that a secret setting's value is stripped by it. */
-const settingValue = (request: FastifyRequest) => ({ [params(request).key]: body(request)?.value });
+/** A setting's value, under its name; a setting defined secret (settings.ts) is never kept, whatever its name. */
+const settingShown = (key: string, value: unknown) =>
+  value !== undefined && secretSettingKeys.includes(key) ? redacted : value;
+const settingValue = (request: FastifyRequest) => ({
+  [params(request).key]: settingShown(params(request).key, body(request)?.value),
+});
+const settingValues = (request: FastifyRequest) =>
+  Object.fromEntries(
+    Object.entries(body(request) ?? {}).map(([key, value]) => [key, settingShown(key, value)]),
+  );
 
 /** `{ [key]: value }` for a value there was, else nothing. */
 const kept = (key: string, value: unknown) => (value === undefined ? undefined : { [key]: value });
@@ -114,9 +129,10 @@ export const activityActions: Record<string, ActionRule> = {
   "PUT /api/settings/:key": {
     action: "settings.edit",
     details: settingValue,
-    before: async (r, read) => kept(params(r).key, await read.setting(params(r).key)),
+    before: async (r, read) =>
+      kept(params(r).key, settingShown(params(r).key, await read.setting(params(r).key))),
   },
-  "POST /api/settings": { action: "settings.edit" },
+  "POST /api/settings": { action: "settings.edit", details: settingValues },
   "POST /api/settings/test/email": { action: "settings.email.test" },
 
   "POST /api/users": { action: "user.create" },
@@ -160,8 +176,8 @@ export const activityActions: Record<string, ActionRule> = {
   "PUT /api/servers/:id/definition": { action: "server.definition", details: () => ({}) },
   // Which variables, never their values: a hidden (admin-only) variable's value is a licence key or
   // a game server token whatever its name, and a refused attempt holds what was tried.
-  "POST /api/servers/:id/data": { action: "server.data", details: variableNames },
-  "PUT /api/servers/:id/data": { action: "server.data", details: variableNames },
+  "POST /api/servers/:id/data": { action: "server.data", details: variableNames, namesOnly: true },
+  "PUT /api/servers/:id/data": { action: "server.data", details: variableNames, namesOnly: true },
   "POST /api/servers/:id/flags": { action: "server.flags" },
   "POST /api/servers/:id/start": { action: "server.start" },
   "POST /api/servers/:id/stop": { action: "server.stop" },

@@ -94,10 +94,12 @@ function recorder(
     if (action === undefined) return payload;
     const params = (request.params ?? {}) as Record<string, string>;
     const before = ok ? befores.get(request) : undefined;
-    const details = withoutSecrets({
-      ...(rule.details ? rule.details(request) : bodyAndQuery(request)),
-      ...(before ? { before } : {}),
-    });
+    const sent = rule.details ? rule.details(request) : bodyAndQuery(request);
+    // A refused attempt keeps what was tried by name only: its values may be anything (a hidden
+    // variable's, a password typed into the wrong field), and nothing came of them.
+    const details = withoutSecrets(
+      ok || rule.namesOnly ? { ...sent, ...(before ? { before } : {}) } : { fields: fieldNames(sent) },
+    );
     if (!ok) details.error = errorCode(payload, reply);
     await activity.record({
       actor,
@@ -119,6 +121,13 @@ function claimedActor(request: FastifyRequest): ActivityActor {
   const clientId = text("client_id");
   if (clientId) return { kind: "client", name: clientId, clientId };
   return { kind: "user", name: text("email") || text("username") };
+}
+
+/** The names of what a request sent: its fields and its query's, never their values. */
+function fieldNames(sent: Record<string, unknown>): string[] {
+  const { query, ...fields } = sent;
+  const queryNames = query && typeof query === "object" ? Object.keys(query).map((k) => `query.${k}`) : [];
+  return [...Object.keys(fields), ...queryNames].sort();
 }
 
 function bodyAndQuery(request: FastifyRequest): Record<string, unknown> {

@@ -5,6 +5,7 @@ import {
   BackupPolicy,
   BackupState,
   BackupVerdict,
+  BackupRestoreBody as NodeRestoreBody,
 } from "../node/backup-wire.ts";
 import { ServerIdParams } from "./servers.ts";
 
@@ -57,6 +58,12 @@ export const BackupParams = Type.Object({
 export const BackupCreateQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: backupNameMax })),
 });
+
+/**
+ * POST /api/servers/{id}/backup/restore/{backupId}: optional `{"paths": [...]}`
+ * (issue 38), only those files or folders; no body (the reference's call), the whole backup.
+ */
+export const BackupRestoreBody = NodeRestoreBody;
 
 /** GET/PUT /api/servers/{id}/backup-policy: the node's shape, as it keeps it. */
 export const BackupPolicyBody = BackupPolicy;

@@ -55,6 +55,16 @@ export type DatabaseHostBody = Static<typeof DatabaseHostBody>;
 
 export const DatabaseHostParams = Type.Object({ id: id() });
 
+/**
+ * `?forget=true`: remove a host that still holds databases, for a host that is gone for good.
+ * The panel forgets those databases (nothing is dropped on the host) so their servers can be
+ * deleted; without it a host that cannot be reached would keep them, and itself, for ever.
+ */
+export const DatabaseHostDeleteQuery = Type.Object(
+  { forget: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
 export const DatabaseHostTestAnswer = Type.Object({
   ok: Type.Literal(true),
   /** What the server says it is, e.g. "10.11.6-MariaDB-0+deb12u1". */

@@ -22,8 +22,11 @@ export const ModSourceView = Type.Object({
   id: ModSourceId,
   /** Whether the source is offered for this server (its loader, the panel's settings). */
   available: Type.Boolean(),
-  /** Why not: "loader" (it has nothing for this loader) or "key" (CurseForge needs an API key). */
-  reason: Type.Optional(Type.Union([Type.Literal("loader"), Type.Literal("key")])),
+  /**
+   * Why not: "off" (an administrator turned it off), "loader" (it has nothing for this loader)
+   * or "key" (CurseForge needs an API key).
+   */
+  reason: Type.Optional(Type.Union([Type.Literal("off"), Type.Literal("loader"), Type.Literal("key")])),
 });
 
 const Target = Type.Object({

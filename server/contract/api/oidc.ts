@@ -21,7 +21,8 @@ export const OidcProviderList = Type.Array(OidcProviderView);
 /**
  * POST and PUT /api/oidc-providers: `clientSecret` "" (or absent) on a PUT keeps the stored one.
  * `scopes` defaults to openid, email and profile; `allowedDomains` empty allows every domain.
- * `roleMap` maps a value of the ID token's `roleClaim` to a role id.
+ * `roleMap` maps a value of the ID token's `roleClaim` to a role (its id, or its name): at each
+ * sign-in the user holds the mapped roles the claim names and loses the map's others.
  */
 export const OidcProviderBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),

@@ -83,6 +83,14 @@ export const BackupFolderQuery = Type.Object({
 /** What applying a policy removed: file names. */
 export const PrunedList = Type.Array(Type.String());
 
+/**
+ * POST …/restore: `{"paths": [...]}` restores only those files or folders of
+ * the backup (root-relative, never `..`); without it, the whole backup.
+ */
+export const BackupRestoreBody = Type.Object({
+  paths: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { minItems: 1, maxItems: 256 })),
+});
+
 /** PUT …/backup/pin?fileName=: pinned backups are never pruned. */
 export const BackupPinBody = Type.Object({ pinned: Type.Boolean() });
 
@@ -139,8 +147,10 @@ export interface NodeBackups {
   /**
    * Replaces the server's files with the backup's, all or nothing, after
    * stopping it when it runs; resolves when done. Refused like create.
+   * With `paths`, only those files or folders of the backup (read as it
+   * streams) replace theirs in the server; the rest stays as it is.
    */
-  restore(serverId: string, fileName: string): Promise<void>;
+  restore(serverId: string, fileName: string, paths?: string[]): Promise<void>;
   /** Removes a backup file (a missing one is not an error); refused while it is being written. */
   delete(serverId: string, fileName: string): Promise<void>;
   /** A finished backup's bytes. */

@@ -52,6 +52,10 @@ export const nodeMessages = {
     en: "Server did not answer its query {count} {count|time|times} in a row; restarting it",
     args: { count: "integer" },
   },
+  unresponsiveStopped: {
+    en: "Server kept not answering its query (restarts in the last {minutes} min: {count}); stopping it and leaving it stopped",
+    args: { count: "integer", minutes: "integer" },
+  },
   autostartFailed: { en: "Autostart failed: {reason}", args: { reason: "text" } },
   refused: { en: "Refused: {reason}", args: { reason: "text" } },
   couldNotStart: { en: "could not start {command}: {reason}", args: { command: "text", reason: "text" } },

@@ -9,5 +9,7 @@ export const NodeFeatures = Type.Object({
   version: Type.String(),
   /** Why host servers have no sandbox here (then `sandbox` is missing from features). */
   sandboxReason: Type.Optional(Type.String()),
+  /** Why host servers are refused although the sandbox works: the host's loopback stays open to them. */
+  loopbackReason: Type.Optional(Type.String()),
 });
 export type NodeFeatures = Static<typeof NodeFeatures>;

@@ -28,6 +28,8 @@ export const ModFileEntry = Type.Object({
   sha1: Hex(40),
   sha256: Hex(64),
   sha512: Hex(128),
+  /** CurseForge's fingerprint (MurmurHash2 of the bytes without whitespace); older nodes omit it. */
+  murmur2: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
 });
 export type ModFileEntry = Static<typeof ModFileEntry>;
 

@@ -23,7 +23,15 @@ export const ServerStatusView = Type.Object({
   crashed: Type.Optional(Type.Boolean()),
   /** Ours: the hang watchdog restarted it, and its query has not answered since. */
   unresponsive: Type.Optional(Type.Boolean()),
+  /**
+   * Ours: it kept hanging — the hang watchdog restarted it `hangRestartCap.restarts` times within
+   * `hangRestartCap.minutes` and then stopped it, left stopped until someone starts it.
+   */
+  unresponsiveStopped: Type.Optional(Type.Boolean()),
 });
+
+/** How often the hang watchdog restarts a server before it stops it and leaves it stopped. */
+export const hangRestartCap = { restarts: 3, minutes: 10 } as const;
 export type ServerStatusView = Static<typeof ServerStatusView>;
 
 export const StatsView = Type.Object({

@@ -8,6 +8,8 @@ export interface TarOptions {
   /** An external decompressor's argv (xz -dc …); gzip is read by the parser itself. */
   decompressor?: string[];
   signal?: AbortSignal;
+  /** When given, only the entries it accepts (by their name in the archive) are written; the rest are read past. */
+  only?: (name: string) => boolean;
 }
 
 /**
@@ -34,6 +36,8 @@ export async function extractTar(
   const done = new Promise<void>((resolve, reject) => {
     const fail = (error: unknown) => {
       failure ??= error;
+      // The entry being written stops there: nothing is made after the caller is told (and removes the folder).
+      writer.stop();
       source.destroy();
       input.stream.destroy();
       reject(failure);
@@ -41,7 +45,7 @@ export async function extractTar(
     parser.on("entry", (entry: ReadEntry) => {
       chain = chain
         .then(async () => {
-          if (failure) return entry.resume();
+          if (failure || (options.only && !options.only(entry.path))) return entry.resume();
           await writeEntry(entry, writer);
           count++;
         })
@@ -82,7 +86,7 @@ async function writeEntry(entry: ReadEntry, writer: EntryWriter): Promise<void> 
     case "File":
     case "OldFile":
     case "ContiguousFile":
-      return writer.file(entry.path, entry.mode, entry as unknown as Readable, entry.mtime);
+      return writer.file(entry.path, entry.mode, entry as unknown as Readable, entry.mtime, entry.size);
     case "Directory":
       entry.resume();
       return writer.directory(entry.path);

@@ -64,7 +64,7 @@ export async function extractOpened(
   destination: string,
   signal?: AbortSignal,
   stripComponents = 0,
-  limits: Pick<BudgetOptions, "ratio" | "disk"> = {},
+  limits: Pick<BudgetOptions, "ratio" | "disk"> & { ownFolder?: boolean } = {},
 ): Promise<number> {
   const folder = await target.mkdirp(destination);
   const budget = await ExtractBudget.of(target.root, {
@@ -72,7 +72,7 @@ export async function extractOpened(
     ratio: limits.ratio,
     disk: limits.disk,
   });
-  const writer = new EntryWriter(target, folder.relative, signal, stripComponents, budget);
+  const writer = new EntryWriter(target, folder.relative, signal, stripComponents, budget, limits.ownFolder);
   return undoneWhenTooLarge(writer, () =>
     format === "zip"
       ? extractZip(handle, writer, signal)
@@ -104,12 +104,13 @@ export async function extractTarStream(
   source: Readable,
   format: Exclude<ArchiveFormat, "zip">,
   destination: string,
-  options: { signal?: AbortSignal } = {},
+  /** ownFolder: the destination was made empty for this extraction alone (see EntryWriter). */
+  options: { signal?: AbortSignal; ownFolder?: boolean } = {},
 ): Promise<number> {
   const target = await sandbox.mkdirp(destination);
   // Its size is not known before it has arrived: bounded by the free space only.
   const budget = await ExtractBudget.of(sandbox.root);
-  const writer = new EntryWriter(sandbox, target.relative, options.signal, 0, budget);
+  const writer = new EntryWriter(sandbox, target.relative, options.signal, 0, budget, options.ownFolder);
   return undoneWhenTooLarge(writer, () =>
     extractTar(source, writer, { decompressor: decompressors[format], signal: options.signal }),
   );

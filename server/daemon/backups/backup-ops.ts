@@ -33,6 +33,7 @@ import {
   taskSuffix,
 } from "./backup-rules.ts";
 import { failureReason } from "./failure-reason.ts";
+import { restorePaths, restorePlaces } from "./partial-restore.ts";
 import { aroundHooks, hasHooks } from "./running-backup.ts";
 import { S3Backups } from "./s3-target.ts";
 
@@ -290,8 +291,10 @@ export class BackupOps implements NodeBackups {
     return [...views.values()];
   }
 
-  async restore(serverId: string, fileName: string): Promise<void> {
+  async restore(serverId: string, fileName: string, paths?: string[]): Promise<void> {
     const name = checkFileName(fileName);
+    // Checked before anything stops: a place that leaves the root is refused as it is.
+    const places = paths ? restorePlaces(paths) : [];
     const server = this.store.get(serverId);
     refuseWhileBusy(server.instance);
     const source = await this.source(serverId, name);
@@ -305,10 +308,9 @@ export class BackupOps implements NodeBackups {
       await instance.whileBusy("restore", async () => {
         instance.notice("restoring");
         try {
-          await restoreBackup(
-            server.root,
-            typeof source === "string" ? source : async () => (await source()).body,
-          );
+          const archive = typeof source === "string" ? source : async () => (await source()).body;
+          if (places.length > 0) await restorePaths(server.root, archive, places);
+          else await restoreBackup(server.root, archive);
         } finally {
           server.disk.forget();
         }

@@ -6,6 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { extractOpened, extractTarStream } from "../archive/index.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { failureReason } from "./failure-reason.ts";
+import { removePartialRestoreLeftovers } from "./partial-restore.ts";
 
 /**
  * Replaces a server folder's content with a backup's, all or nothing.
@@ -48,12 +49,13 @@ export async function restoreBackup(
       // The node's own backup: no ratio (a world compresses far), only the free space bounds it.
       entries =
         handle instanceof Readable
-          ? await extractTarStream(new Sandbox(staging), handle, "tar.gz", "", { signal })
+          ? await extractTarStream(new Sandbox(staging), handle, "tar.gz", "", { signal, ownFolder: true })
           : await extractOpened(handle, "tar.gz", new Sandbox(staging), "", signal, 0, {
               ratio: Number.POSITIVE_INFINITY,
+              ownFolder: true,
             });
     } catch (error) {
-      await fs.rm(staging, { recursive: true, force: true });
+      await fs.rm(staging, { recursive: true, force: true, maxRetries: 5 });
       throw new ApiError(
         500,
         "ErrBackupRestoreFailed",
@@ -77,7 +79,7 @@ export async function restoreBackup(
     await fs.rename(root, old);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      await fs.rm(staging, { recursive: true, force: true });
+      await fs.rm(staging, { recursive: true, force: true, maxRetries: 5 });
       throw error;
     }
     hadFolder = false;
@@ -86,7 +88,7 @@ export async function restoreBackup(
     await fs.rename(staging, root);
   } catch (error) {
     if (hadFolder) await fs.rename(old, root);
-    await fs.rm(staging, { recursive: true, force: true });
+    await fs.rm(staging, { recursive: true, force: true, maxRetries: 5 });
     throw error;
   }
   if (hadFolder) await fs.rm(old, { recursive: true, force: true });
@@ -106,7 +108,12 @@ export async function recoverInterruptedRestores(serversDir: string): Promise<st
   const names = await fs.readdir(serversDir).catch(() => [] as string[]);
   for (const name of names) {
     const match = /^\.(.+)\.(old|restore)-[0-9a-f]+$/.exec(name);
-    if (!match) continue;
+    if (!match) {
+      if (!name.startsWith(".") && (await removePartialRestoreLeftovers(path.join(serversDir, name)))) {
+        done.push(`server ${name}: removed what an interrupted restore of some of its files left behind`);
+      }
+      continue;
+    }
     const [, id, kind] = match;
     const leftover = path.join(serversDir, name);
     const root = path.join(serversDir, id);

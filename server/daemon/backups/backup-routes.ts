@@ -3,6 +3,7 @@ import {
   BackupFolderQuery,
   BackupPinBody,
   BackupPolicy,
+  BackupRestoreBody,
   BackupVerdict,
   BackupFileQuery as ByFile,
   NodeBackupList,
@@ -34,10 +35,14 @@ export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
     return reply.status(204).send();
   });
 
-  api.post(`${base}/restore`, { params: Id, query: ByFile }, async (request, reply) => {
-    await ops.restore(request.params.id, request.query.fileName);
-    return reply.status(204).send();
-  });
+  api.post(
+    `${base}/restore`,
+    { params: Id, query: ByFile, body: BackupRestoreBody },
+    async (request, reply) => {
+      await ops.restore(request.params.id, request.query.fileName, request.body.paths);
+      return reply.status(204).send();
+    },
+  );
 
   api.delete(base, { params: Id, query: ByFile }, async (request, reply) => {
     await ops.delete(request.params.id, request.query.fileName);

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import type { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ModFileEntry, ModInstallBody, NodeMods } from "../../contract/node/mod-wire.ts";
 import { readStreamOf, type Sandbox } from "../sandbox/index.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { allowedAddresses, fetchChecked, type Hashes, hashing } from "./checked-download.ts";
+import { Fingerprint, keptLength } from "./fingerprint.ts";
 
 /** Where a file waits for its hash check: a dot name the listing skips, removed on any failure. */
 const partPrefix = ".outpost-mod-";
@@ -44,19 +46,37 @@ export class ModOps implements NodeMods {
     return listed;
   }
 
-  private async hashFile(sandbox: Sandbox, relative: string): Promise<Hashes & { size: number }> {
-    const handle = await sandbox.openRead(relative);
+  /** Its hashes, and CurseForge's fingerprint, which takes a second read (fingerprint.ts). */
+  private async hashFile(
+    sandbox: Sandbox,
+    relative: string,
+  ): Promise<Hashes & { size: number; murmur2: number }> {
     const { stream, result } = hashing(Number.POSITIVE_INFINITY);
+    let kept = 0;
+    await this.readThrough(sandbox, relative, stream, (chunk) => {
+      kept += keptLength(chunk);
+    });
+    const fingerprint = new Fingerprint(kept);
+    await this.readThrough(sandbox, relative, undefined, (chunk) => fingerprint.update(chunk));
+    return { ...result(), murmur2: fingerprint.digest() };
+  }
+
+  private async readThrough(
+    sandbox: Sandbox,
+    relative: string,
+    through: Transform | undefined,
+    each: (chunk: Buffer) => void,
+  ): Promise<void> {
+    const handle = await sandbox.openRead(relative);
+    const consume = async (chunks: AsyncIterable<Buffer>) => {
+      for await (const chunk of chunks) each(chunk);
+    };
     try {
-      await pipeline(readStreamOf(handle), stream, async (chunks: AsyncIterable<Buffer>) => {
-        for await (const _chunk of chunks) {
-          // Read only to be hashed.
-        }
-      });
+      if (through) await pipeline(readStreamOf(handle), through, consume);
+      else await pipeline(readStreamOf(handle), consume);
     } finally {
       await handle.close().catch(() => {});
     }
-    return result();
   }
 
   async install(id: string, body: ModInstallBody): Promise<void> {

@@ -1,3 +1,4 @@
+import { hangRestartCap } from "../../contract/node/server-wire.ts";
 import { errorText } from "../../errors.ts";
 import type { ManagedServer } from "../servers/managed-server.ts";
 
@@ -11,11 +12,18 @@ export const watchdogIntervalMs = 30_000;
  * `unresponsive` in its status until its query answers again; the panel's alert watch turns that
  * mark into a `server.unresponsive` alert. A server with nothing to ask (no query type or port) is
  * never counted. Choose N so that N rounds outlast the game's own start-up: a server is counted
- * from its start.
+ * from its start. A server that hangs again and again is not restarted forever: after
+ * `hangRestartCap.restarts` restarts within `hangRestartCap.minutes` it is stopped and left
+ * stopped (marked `unresponsiveStopped`, which the panel's alert watch also alerts on) until
+ * someone starts it.
  */
 export class HangWatchdog {
   private readonly misses = new Map<string, number>();
   private readonly restarting = new Set<string>();
+  /** When each server was restarted by the watchdog, within the cap's window (performance.now()). */
+  private readonly restarts = new Map<string, number[]>();
+  /** Servers it stopped for good; started again by someone, they are watched afresh. */
+  private readonly gaveUp = new Set<string>();
   private timer?: NodeJS.Timeout;
   private round?: Promise<void>;
 
@@ -47,6 +55,7 @@ export class HangWatchdog {
       this.servers().map(async (server) => {
         const after = server.definition.run.unresponsiveRestartAfter ?? 0;
         const status = server.status();
+        if (status.running && this.gaveUp.delete(server.id)) this.restarts.delete(server.id);
         if (after < 1 || !status.running || status.starting || this.restarting.has(server.id)) return;
         watched.add(server.id);
         const answered = await this.answers(server.id).catch(() => null);
@@ -66,6 +75,11 @@ export class HangWatchdog {
   }
 
   private async restart(server: ManagedServer, count: number): Promise<void> {
+    const now = performance.now();
+    const windowMs = hangRestartCap.minutes * 60_000;
+    const recent = (this.restarts.get(server.id) ?? []).filter((at) => now - at < windowMs);
+    if (recent.length >= hangRestartCap.restarts) return this.giveUp(server, recent.length);
+    this.restarts.set(server.id, [...recent, now]);
     this.restarting.add(server.id);
     try {
       server.instance.notice("restartUnresponsive", { count });
@@ -74,6 +88,21 @@ export class HangWatchdog {
       await server.start();
     } catch (err) {
       server.instance.notice("restartFailed", { reason: errorText(err) });
+    } finally {
+      this.restarting.delete(server.id);
+    }
+  }
+
+  /** Stops a server that keeps hanging, and leaves it stopped. */
+  private async giveUp(server: ManagedServer, restarts: number): Promise<void> {
+    this.restarting.add(server.id);
+    try {
+      server.instance.notice("unresponsiveStopped", { count: restarts, minutes: hangRestartCap.minutes });
+      server.markUnresponsive(true, true);
+      this.gaveUp.add(server.id);
+      await server.instance.stop(true);
+    } catch {
+      // The stop's own console lines say what happened (stopTimeout, exited).
     } finally {
       this.restarting.delete(server.id);
     }

@@ -155,6 +155,15 @@ export const sandboxUnavailable = (reason: string): ApiError =>
     { reason },
   );
 
+/** A start or install on a node that cannot close the host's loopback to its servers (loopback-guard.ts). */
+export const loopbackOpen = (reason: string): ApiError =>
+  new ApiError(
+    409,
+    "ErrLoopbackOpen",
+    "Servers cannot run on this node: it cannot close this machine's loopback services (the panel's port, local databases) to them: ${reason}. Run the node as root with iptables installed, then restart it; or set OUTPOST_LOOPBACK_OPEN=allow to let servers reach them (unsafe on a shared panel).",
+    { reason },
+  );
+
 const systemPath = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" };
 
 /**

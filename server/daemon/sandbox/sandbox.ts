@@ -6,7 +6,15 @@ import { sandboxErrors } from "./errors.ts";
 import { hasGlobMeta, segmentMatcher } from "./glob.ts";
 import { type AbsolutePolicy, insideOf, lexicalRelative } from "./lexical.ts";
 import { makeFolders } from "./make-folders.ts";
-import { type OpenedFolder, openFolder, openRead, openWrite, type Roots, type WriteOptions } from "./open.ts";
+import {
+  createFileSync,
+  type OpenedFolder,
+  openFolder,
+  openRead,
+  openWrite,
+  type Roots,
+  type WriteOptions,
+} from "./open.ts";
 import { type Location, walkAsync, walkSync } from "./walk.ts";
 
 export interface ResolveOptions {
@@ -112,6 +120,19 @@ export class Sandbox {
     return openWrite(location, await this.roots(), shown, options);
   }
 
+  /**
+   * Creates a file that is not there yet with its whole (small) content, its
+   * folder existing, without leaving the thread (open.ts createFileSync);
+   * false, nothing written, when the name is taken or this system cannot
+   * check the place that way: write it through openWrite then.
+   */
+  createNewFileSync(userPath: string, data: Uint8Array, mode: number, modified?: Date): boolean {
+    this.checkChangeable();
+    const location = this.resolveSync(userPath, { followFinal: false });
+    if (location.stats) return false;
+    return createFileSync(location, this.rootsSync(), userPath, data, mode, modified);
+  }
+
   /** Writes a whole (small) text or buffer, creating parent folders. */
   async writeFile(userPath: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
     this.checkChangeable();
@@ -199,7 +220,7 @@ export class Sandbox {
     if (!location.stats) throw sandboxErrors.notFound(userPath);
     if (location.relative === "") throw sandboxErrors.illegal(userPath, "is the server folder itself");
     if (!location.stats.isDirectory()) await fsp.unlink(location.path);
-    else if (options.recursive) await fsp.rm(location.path, { recursive: true });
+    else if (options.recursive) await fsp.rm(location.path, { recursive: true, maxRetries: 5 });
     else await fsp.rmdir(location.path);
   }
 

@@ -37,6 +37,7 @@ export type ManagedStatus = InstanceStatus & {
   starting?: boolean;
   installFailure?: string;
   unresponsive?: boolean;
+  unresponsiveStopped?: boolean;
 };
 
 /** What tasks may be triggered by (their `event` field). */
@@ -96,6 +97,8 @@ export class ManagedServer {
   private wasRunning = false;
   /** Set by the hang watchdog when it restarts the server, cleared when its query answers again. */
   unresponsive = false;
+  /** Set when the hang watchdog gave up on it and stopped it; cleared when it is started again. */
+  unresponsiveStopped = false;
 
   constructor(options: ManagedServerOptions) {
     const { id, serversDir, diskFolders = () => [] } = options;
@@ -281,6 +284,7 @@ export class ManagedServer {
   async start(): Promise<void> {
     this.refuseIfCannotRun();
     this.installState.assertInstalled();
+    this.unresponsiveStopped = false;
     await this.instance.start();
   }
 
@@ -339,6 +343,7 @@ export class ManagedServer {
     const failure = this.installState.failure;
     if (failure) status.installFailure = failure;
     if (this.unresponsive) status.unresponsive = true;
+    if (this.unresponsiveStopped) status.unresponsiveStopped = true;
     return status;
   }
 
@@ -348,10 +353,11 @@ export class ManagedServer {
     this.consoleBatch.flush();
   }
 
-  /** The hang watchdog's mark (see `unresponsive`), told to watchers when it changes. */
-  markUnresponsive(unresponsive: boolean): void {
-    if (this.unresponsive === unresponsive) return;
+  /** The hang watchdog's marks (see `unresponsive`, `unresponsiveStopped`), told to watchers when they change. */
+  markUnresponsive(unresponsive: boolean, stopped = false): void {
+    if (this.unresponsive === unresponsive && this.unresponsiveStopped === stopped) return;
     this.unresponsive = unresponsive;
+    this.unresponsiveStopped = stopped;
     this.emit({ type: "status", status: this.status() });
   }
 

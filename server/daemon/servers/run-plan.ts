@@ -1,7 +1,8 @@
 import path from "node:path";
-import { errorText } from "../../errors.ts";
+import { type ApiError, errorText } from "../../errors.ts";
 import {
   type DockerEnvironment,
+  portVariables,
   renderEnvironmentVars,
   renderRun,
   replaceTokens,
@@ -13,8 +14,9 @@ import {
 import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
 import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups/index.ts";
-import { type Isolation, sandboxUnavailable } from "../runtime/host-sandbox.ts";
+import { type Isolation, loopbackOpen, sandboxUnavailable } from "../runtime/host-sandbox.ts";
 import type { RunPlan, ServerInstance } from "../runtime/instance.ts";
+import type { LoopbackGuard } from "../runtime/loopback-guard.ts";
 import type { SpawnSpec } from "../runtime/process-group.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { processEnvironment } from "./host.ts";
@@ -29,7 +31,11 @@ import type { UidBlock } from "./uid-blocks.ts";
 export type Confinement =
   | { mode: "sandbox"; readOnly: string[]; allowNestedUserns?: boolean }
   | { mode: "unconfined" }
-  | { mode: "refused"; reason: string };
+  | {
+      mode: "refused";
+      reason: string /** Refused because the loopback stays open, not for want of a sandbox. */;
+      loopback?: boolean;
+    };
 
 /** What a node offers every server: set once by the engine from what the host can do. */
 export interface NodeHost {
@@ -43,6 +49,8 @@ export interface NodeHost {
   cgroups?: { driver: CgroupDriver; prefix: string };
   /** Limits a server gets where its definition sets none. */
   defaultLimits?: ServerLimits;
+  /** On a root node: keeps servers off the host's loopback but for their own ports. */
+  loopback?: LoopbackGuard;
 }
 
 /** What of a server decides how its processes run (a ManagedServer). */
@@ -62,11 +70,15 @@ export interface RunSubject {
  * run only in the sandbox, or where the administrator allowed running them
  * unconfined, and then never as root. A docker server has its container.
  */
+/** The answer to a start or install a node refuses: what is missing, and how to fix it. */
+export const refusal = (confinement: { reason: string; loopback?: boolean }): ApiError =>
+  confinement.loopback ? loopbackOpen(confinement.reason) : sandboxUnavailable(confinement.reason);
+
 export function assertCanRun(server: RunSubject): void {
   if (server.definition.environment.type === "docker") return;
   const confinement = server.host.confinement;
   if (!confinement) throw sandboxUnavailable("the node has not checked for one yet");
-  if (confinement.mode === "refused") throw sandboxUnavailable(confinement.reason);
+  if (confinement.mode === "refused") throw refusal(confinement);
   if (runsAsRoot() && !server.owner) throw sandboxUnavailable("the server has no uid of its own");
 }
 
@@ -132,6 +144,9 @@ export async function runPlan(server: RunSubject, ctx: ServerContext): Promise<R
       launch: (onOutput) => docker.launch(input, onOutput),
     };
   }
+  // Its own ports stay reachable on loopback (a proxy in front of its game, a query of itself).
+  if (server.host.loopback && server.owner)
+    await server.host.loopback.allow(server.owner.uid, ownPorts(server));
   const cwd = run.workingDirectory ? (await server.sandbox.resolve(run.workingDirectory)).path : server.root;
   const argv = [...run.argv];
   // A relative program path names a file in the server folder (./server.sh), as the reference runs it.
@@ -150,6 +165,14 @@ export async function runPlan(server: RunSubject, ctx: ServerContext): Promise<R
     autorecover: run.autorecover,
     autorestart: run.autorestart,
   };
+}
+
+/** The ports of a server's port variables (port-variables.ts), as they are now. */
+function ownPorts(server: RunSubject): number[] {
+  const data = server.definition.data ?? {};
+  return portVariables(data)
+    .map((name) => Number(data[name]?.value))
+    .filter((port) => Number.isInteger(port) && port > 0 && port < 65536);
 }
 
 /** A fresh cgroup for one run with the server's limits; none on a node without cgroups. */

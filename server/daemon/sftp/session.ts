@@ -16,6 +16,12 @@ const maxReadLength = 64 * 1024;
 /** Names answered per READDIR. */
 const namesPerBatch = 100;
 /**
+ * Requests one session may have under way at once. OpenSSH's client keeps 64 in flight and
+ * WinSCP and FileZilla fewer; a client that pipelines thousands (each a file system call or
+ * more) gets the ones over this answered FAILURE at once, for the cost of that answer.
+ */
+export const maxRequestsInFlight = 256;
+/**
  * An SFTP path as the session sees it: "/" is the server's folder, a relative
  * path starts there (it is the session's home), and ".." stops there, as in a
  * chroot — `cd ..`, `../../etc/passwd` and `/etc/passwd` all name places
@@ -36,6 +42,7 @@ export type SftpRecord = (action: string, subject: string, details?: Record<stri
  */
 export class SftpSession {
   private readonly handles = new HandleTable();
+  private inFlight = 0;
 
   /** The server's disk use and limit; none means no limit. */
   private readonly disk?: DiskLedger;
@@ -87,7 +94,20 @@ export class SftpSession {
   /** Every request answers once: its own reply, or a status made from what it threw. */
   private route<A extends unknown[]>(event: string, run: (id: number, ...args: A) => Promise<void>): void {
     (this.sftp as unknown as EventEmitter).on(event, (id: number, ...args: A) => {
-      run(id, ...args).catch((error) => this.fail(id, event, error));
+      if (this.inFlight >= maxRequestsInFlight) {
+        this.fail(
+          id,
+          event,
+          new Refusal(STATUS_CODE.FAILURE, `more than ${maxRequestsInFlight} requests in flight`),
+        );
+        return;
+      }
+      this.inFlight++;
+      run(id, ...args)
+        .catch((error) => this.fail(id, event, error))
+        .finally(() => {
+          this.inFlight--;
+        });
     });
   }
 

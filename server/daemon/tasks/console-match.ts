@@ -8,7 +8,16 @@ export const matchLimits = {
   lineChars: 1000,
   linesPerChunk: 200,
   chunkBudgetMs: 50,
+  /** The first pattern tried on a chunk may see all of it for this long, so every pattern gets its turn at a whole chunk. */
+  firstPatternMs: 150,
   pauseMs: 60_000,
+  /**
+   * Instructions a pattern may compile to: RE2 is linear in the line times the program, so one
+   * line of 1,000 characters costs a pattern at most a million steps (`(x|[a-b]{1,50}){1,20}`,
+   * 2,082 instructions, would take about 18 s over one chunk's 200 lines in a single call, by its
+   * measured 23 s over 256 KiB).
+   */
+  programSize: 1000,
 } as const;
 
 /**
@@ -18,7 +27,12 @@ export const matchLimits = {
  * (lookarounds and back-references have no linear-time match): the node refuses such a task.
  */
 export function compileConsolePattern(pattern: string): RE2JS {
-  return RE2JS.compile(pattern);
+  const compiled = RE2JS.compile(pattern);
+  const size = compiled.matcher("").programSize();
+  if (size > matchLimits.programSize) {
+    throw new Error(`it compiles to ${size} instructions, more than ${matchLimits.programSize}`);
+  }
+  return compiled;
 }
 
 /** The lines of a chunk that patterns look at, cut once for all of a server's tasks. */
@@ -44,10 +58,17 @@ export class ConsoleMatcher {
     return this.now() < this.pausedUntil;
   }
 
-  /** Whether a line matches; a paused matcher tries nothing. */
-  test(lines: string[]): boolean {
+  /**
+   * Whether a line matches; a paused matcher tries nothing. Past `deadline` (performance.now())
+   * no further line is tried: the chunk's budget is spent.
+   */
+  test(lines: string[], deadline = Number.POSITIVE_INFINITY): boolean {
     if (this.paused) return false;
-    return lines.some((line) => this.pattern.matcher(line).find());
+    for (const line of lines) {
+      if (this.pattern.matcher(line).find()) return true;
+      if (performance.now() > deadline) return false;
+    }
+    return false;
   }
 
   /** Leaves this pattern out for a while (it took a whole chunk's budget alone). */

@@ -264,7 +264,9 @@ export class ServerTasks {
       // At most once a second, however chatty the console.
       if (now - entry.last < 1000 || entry.matcher.paused) continue;
       const before = performance.now();
-      const found = entry.matcher.test(lines);
+      // No pattern runs past the chunk's budget (the first one tried: past firstPatternMs), one line aside.
+      const deadline = started + (step === 0 ? Math.max(budget, matchLimits.firstPatternMs) : budget);
+      const found = entry.matcher.test(lines, deadline);
       const after = performance.now();
       if (found) {
         entry.last = now;

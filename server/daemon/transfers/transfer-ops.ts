@@ -224,7 +224,7 @@ export class TransferOps implements NodeTransfers, TransferSource {
       throw error;
     } finally {
       this.pulling.delete(serverId);
-      await fs.rm(staging, { recursive: true, force: true });
+      await fs.rm(staging, { recursive: true, force: true, maxRetries: 5 });
     }
   }
 
@@ -286,7 +286,7 @@ export class TransferOps implements NodeTransfers, TransferSource {
     body.on("error", (error) => counted.destroy(error));
     body.pipe(counted);
     try {
-      await extractTarStream(new Sandbox(staging), counted, "tar", "");
+      await extractTarStream(new Sandbox(staging), counted, "tar", "", { ownFolder: true });
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.code !== "ErrNoSpace") throw error;
       if (error instanceof ApiError && error.code === "ErrNoSpace") throw error;

@@ -92,12 +92,18 @@ export class DatabaseHosts {
     return await this.get(id);
   }
 
-  /** Refused while it holds databases: they would be left on the host with nobody to drop them. */
-  async delete(id: number): Promise<void> {
+  /**
+   * Refused while it holds databases: they would be left on the host with nobody to drop them.
+   * `forget` is the way out for a host that is gone: its databases' records go with it.
+   */
+  async delete(id: number, { forget = false } = {}): Promise<void> {
     const row = await this.row(id);
     const held = await this.count(id);
-    if (held > 0) throw hostInUse(row.name, held);
-    await this.db.deleteFrom("database_hosts").where("id", "=", id).execute();
+    if (held > 0 && !forget) throw hostInUse(row.name, held);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("server_databases").where("host_id", "=", id).execute();
+      await trx.deleteFrom("database_hosts").where("id", "=", id).execute();
+    });
   }
 
   /** Connects as the panel's account and answers the version, or says what failed. */

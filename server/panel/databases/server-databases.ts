@@ -10,8 +10,9 @@ import {
 import type { Db } from "../../db/database.ts";
 import type { ServerDatabaseTable } from "../../db/tables.ts";
 import { isUniqueViolation } from "../../db/unique-violation.ts";
-import { ApiError, errors } from "../../errors.ts";
+import { ApiError } from "../../errors.ts";
 import type { SecretBox } from "../../secrets/secret-box.ts";
+import { nodeOfServer } from "../server-exists.ts";
 import type { ServerLimits } from "../server-limits.ts";
 import { type DatabaseHosts, parseNodes } from "./database-hosts.ts";
 import type { DatabaseNames } from "./engine.ts";
@@ -238,14 +239,8 @@ export class ServerDatabases {
     return host;
   }
 
-  private async nodeOf(serverId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom("servers")
-      .select("node_id")
-      .where("id", "=", serverId)
-      .executeTakeFirst();
-    if (!row) throw errors.serverNotFound();
-    return Number(row.node_id);
+  private nodeOf(serverId: string): Promise<number> {
+    return nodeOfServer(this.db, serverId);
   }
 
   private async count(column: "server_id" | "host_id", value: string | number): Promise<number> {

@@ -7,3 +7,7 @@ export const errorText = (err: unknown) =>
     : err instanceof Error
       ? err.message
       : String(err);
+
+/** The panel itself refused (a port taken here, say): no daemon to wait for. */
+export const refusedHere = (err: unknown) =>
+  err instanceof ApiError && (err.status === 400 || err.status === 409);

@@ -3,15 +3,19 @@ import { serverIdPattern } from "../../contract/constants.ts";
 import { importTemplate } from "../../templates/import.ts";
 import type { PanelServices } from "../services.ts";
 import { localRepoId } from "../templates/template-repos.ts";
-import { errorText } from "./error-text.ts";
+import { claimExtras, importAllocations, portChoices } from "./allocations.ts";
+import { errorText, refusedHere } from "./error-text.ts";
 import { importDatabaseHosts, importDatabases } from "./import-databases.ts";
+import { importFiles } from "./import-files.ts";
+import { importSshKeys } from "./import-ssh-keys.ts";
+import { importUsers } from "./import-users.ts";
 import { ImportedIds } from "./imported-ids.ts";
 import { LaravelEncrypter } from "./laravel-encrypter.ts";
 import { mapPermissions } from "./permission-map.ts";
 import { serverDefinition } from "./server-definition.ts";
 import type { SourceEgg, SourcePanel, SourceServer } from "./source-panel.ts";
 import { taskOfSchedule } from "./task-map.ts";
-import { copyVolume } from "./volumes.ts";
+import type { WingsLogin } from "./wings-sftp.ts";
 
 export interface ImportOptions {
   /** Only with it is anything written; without, the same run tells what it would do. */
@@ -20,6 +24,8 @@ export interface ImportOptions {
   nodeId?: number;
   /** The Wings volumes on this host: one folder per server's uuid. */
   volumes?: string;
+  /** An old panel's administrator: the files of servers not in `volumes` come over their node's SFTP. */
+  sftp?: WingsLogin;
   /** The source panel's APP_KEY: TOTP secrets and database passwords are decrypted with it. */
   appKey?: string;
   /** `host`: servers run in the host environment rather than Docker. */
@@ -48,10 +54,14 @@ export class PanelImport {
   private known = new Map<string, string>();
   private readonly encrypter?: LaravelEncrypter;
   /** Source ids → ours for this run (a dry run's are what would be made). */
-  private readonly users = new Map<number, { id: number; username: string }>();
+  readonly users = new Map<number, { id: number; username: string }>();
+  /** Source users mapped onto an account that was here: it is left as it is (no keys added). */
+  readonly leftAlone = new Set<number>();
   readonly nodes = new Map<number, number>();
   private readonly templates = new Map<number, string>();
   readonly servers = new Map<number, string>();
+  /** Source allocation ids → ours (issue 36's pools). */
+  readonly allocations = new Map<number, number>();
   readonly hosts = new Map<number, number>();
 
   constructor(
@@ -67,8 +77,10 @@ export class PanelImport {
 
   async run(): Promise<ImportCounts> {
     this.known = await this.ids.all();
-    await this.importUsers();
+    await importUsers(this);
+    await importSshKeys(this);
     await this.importNodes();
+    await importAllocations(this);
     await this.importEggs();
     await this.importServers();
     await this.importSubusers();
@@ -90,6 +102,11 @@ export class PanelImport {
     this.print(`${verb.padEnd(12)} ${text}`);
   }
 
+  /** A line of more detail under the one before (a node's config, a copy's progress): not counted. */
+  note(text: string): void {
+    this.print(`${"".padEnd(12)} ${text}`);
+  }
+
   earlier(kind: string, sourceId: number | string): string | undefined {
     return this.known.get(`${kind}:${sourceId}`);
   }
@@ -107,79 +124,8 @@ export class PanelImport {
     return this.encrypter?.decrypt(payload);
   }
 
-  private async importUsers(): Promise<void> {
-    const { accounts } = this.services;
-    for (const user of this.source.users) {
-      const label = `user ${user.username} <${user.email}>`;
-      const before = this.earlier("user", user.id);
-      if (before) {
-        const ours = await accounts.byId(Number(before));
-        if (ours) {
-          this.users.set(user.id, { id: ours.id, username: ours.username });
-          this.line("kept", `${label}: imported before (user ${ours.id})`);
-          continue;
-        }
-      }
-      const same = await accounts.byEmail(user.email);
-      if (same) {
-        this.users.set(user.id, { id: same.id, username: same.username });
-        await this.record("user", user.id, same.id);
-        this.line(
-          "mapped",
-          `${label} → the user ${same.username} (${same.id}) with that e-mail here; left as it is`,
-        );
-        continue;
-      }
-      let totp: string | undefined;
-      let totpNote = "";
-      if (user.totpSecret) {
-        if (!this.encrypter) totpNote = "; two-factor sign-in: they enrol again (no --app-key given)";
-        else {
-          try {
-            totp = this.decrypt(user.totpSecret);
-            totpNote = "; two-factor sign-in kept";
-          } catch (err) {
-            totpNote = `; two-factor sign-in: they enrol again (${errorText(err)})`;
-          }
-        }
-      }
-      const scopes = user.admin ? ["admin"] : ["login", "self.edit", "self.clients"];
-      const locale = this.localeOf(user.language);
-      if (!this.options.apply) {
-        this.users.set(user.id, { id: -user.id, username: user.username });
-        this.line("created", `${label}${user.admin ? " (administrator)" : ""}, password kept${totpNote}`);
-        continue;
-      }
-      try {
-        const made = await accounts.createImported({
-          username: user.username,
-          email: user.email,
-          passwordHash: user.passwordHash,
-          scopes,
-        });
-        if (totp) await accounts.setOtp(made.id, { secret: totp, active: true });
-        if (locale) await this.services.userSettings.set(made.id, "locale", locale);
-        this.users.set(user.id, { id: made.id, username: made.username });
-        await this.record("user", user.id, made.id);
-        this.line(
-          "created",
-          `${label}${user.admin ? " (administrator)" : ""} as user ${made.id}, password kept${totpNote}`,
-        );
-      } catch (err) {
-        this.line("skipped", `${label}: ${errorText(err)}`);
-      }
-    }
-  }
-
   /** What the source holds that this import does not bring (yet), so that nobody looks for it. */
   private reportLeftBehind(): void {
-    for (const key of this.source.sshKeys) {
-      const user = this.source.users.find((u) => u.id === key.userId);
-      this.line(
-        "skipped",
-        `SSH key "${key.name}" of ${user?.username ?? key.userId}: SFTP signs in here with the account's password`,
-      );
-    }
     for (const backup of this.source.backups) {
       const server = this.servers.get(backup.serverId) ?? backup.serverId;
       this.line(
@@ -187,14 +133,6 @@ export class PanelImport {
         `backup "${backup.name}" of ${server} (${backup.disk}, ${backup.bytes} bytes): not brought over; it stays where Wings or the bucket keeps it`,
       );
     }
-  }
-
-  private localeOf(language: string): string | undefined {
-    const wanted = language.replace("-", "_");
-    return (
-      this.options.locales.find((l) => l === wanted) ??
-      this.options.locales.find((l) => l.split("_")[0] === wanted.split("_")[0])
-    );
   }
 
   private async importNodes(): Promise<void> {
@@ -297,7 +235,8 @@ export class PanelImport {
       if (before) {
         this.servers.set(server.id, before);
         this.line("kept", `${label}: imported before (server ${before})`);
-        await this.importFiles(server, before);
+        await claimExtras(this, server, before);
+        await importFiles(this, server, before);
         continue;
       }
       const node = this.nodes.get(server.nodeId);
@@ -313,6 +252,7 @@ export class PanelImport {
         continue;
       }
       const id = await this.idFor(server);
+      const ports = await portChoices(this, server, node, built.definition);
       const notes = [...built.notes];
       if (id !== server.uuidShort) notes.push(`its id ${server.uuidShort} is taken here`);
       if (!owner) notes.push("its owner was not brought over");
@@ -328,11 +268,12 @@ export class PanelImport {
           name: server.name,
           node,
           users: owner ? [owner.username] : [],
+          ...(ports ? { ports } : {}),
         });
       } catch (err) {
         this.line(
           "skipped",
-          `${label}: ${errorText(err)}${node > 0 ? " (is the node's daemon running? run the import again once it is)" : ""}`,
+          `${label}: ${errorText(err)}${node > 0 && !refusedHere(err) ? " (is the node's daemon running? run the import again once it is)" : ""}`,
         );
         continue;
       }
@@ -343,7 +284,8 @@ export class PanelImport {
       this.servers.set(server.id, id);
       await this.record("server", server.id, id);
       this.line("created", what);
-      await this.importFiles(server, id);
+      await claimExtras(this, server, id);
+      await importFiles(this, server, id);
     }
   }
 
@@ -355,23 +297,6 @@ export class PanelImport {
     for (;;) {
       const id = randomBytes(4).toString("hex");
       if (await free(id)) return id;
-    }
-  }
-
-  private async importFiles(server: SourceServer, id: string): Promise<void> {
-    if (!this.options.volumes || !this.options.apply) return;
-    const client = await this.services.servers.nodeOf(id);
-    try {
-      const copied = await copyVolume(this.options.volumes, server.uuid, client.files, id);
-      if (copied === undefined)
-        this.line("skipped", `files of ${server.name}: no folder ${server.uuid} in the volumes`);
-      else
-        this.line(
-          copied.copied ? "created" : "kept",
-          `files of ${server.name}: ${copied.copied} copied, ${copied.same} already there (${copied.bytes} bytes)`,
-        );
-    } catch (err) {
-      this.line("skipped", `files of ${server.name}: ${errorText(err)} (run the import again to go on)`);
     }
   }
 

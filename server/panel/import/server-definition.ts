@@ -1,11 +1,11 @@
 import { importTemplate } from "../../templates/import.ts";
-import { extraAllocationsNote, portsOf } from "./allocations.ts";
+import { portsNote, portsOf } from "./allocations.ts";
 import type { SourcePanel, SourceServer } from "./source-panel.ts";
 
 /**
  * A server's own definition: its egg converted with the server's startup and image, its
  * variables' values, its primary port and IP, memory, disk and CPU limits; `notes` says what did
- * not come along (limits we have no field for, extra allocations).
+ * not come along (limits we have no field for), and its ports.
  */
 export function serverDefinition(
   server: SourceServer,
@@ -45,8 +45,8 @@ export function serverDefinition(
   if (data.port && ports.primary) data.port.value = ports.primary.port;
   if (data.ip && ports.primary) data.ip.value = ports.primary.ip;
   if (data.memory && server.memory > 0) data.memory.value = server.memory;
-  const extra = extraAllocationsNote(ports);
-  if (extra) notes.push(extra);
+  const portsSaid = portsNote(ports);
+  if (portsSaid) notes.push(portsSaid);
   const limits: Record<string, number> = {};
   if (server.memory > 0) limits.memoryMiB = server.memory;
   if (server.disk > 0) limits.diskMiB = server.disk;

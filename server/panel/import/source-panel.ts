@@ -11,8 +11,9 @@ export interface SourcePanel {
   schedules: SourceSchedule[];
   databaseHosts: SourceDatabaseHost[];
   databases: SourceDatabase[];
-  /** Reported, not brought over: SFTP signs in by password here; backups stay where they are. */
-  sshKeys: { userId: number; name: string }[];
+  /** Their public keys for SFTP, OpenSSH lines. */
+  sshKeys: { id: number; userId: number; name: string; publicKey: string }[];
+  /** Reported, not brought over: backups stay where they are. */
   backups: { serverId: number; name: string; disk: string; bytes: number }[];
 }
 
@@ -48,6 +49,8 @@ export interface SourceAllocation {
   nodeId: number;
   ip: string;
   port: number;
+  /** Pterodactyl's `ip_alias`: the name shown for the address. */
+  alias: string | null;
   serverId: number | null;
 }
 
@@ -218,6 +221,7 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
       nodeId: num(r.node_id),
       ip: str(r.ip),
       port: num(r.port),
+      alias: r.ip_alias == null || r.ip_alias === "" ? null : str(r.ip_alias),
       serverId: optNum(r.server_id),
     }),
   );
@@ -317,7 +321,7 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
   );
   const sshKeys = (await source.rows("user_ssh_keys"))
     .filter((r) => r.deleted_at == null)
-    .map((r) => ({ userId: num(r.user_id), name: str(r.name) }));
+    .map((r) => ({ id: num(r.id), userId: num(r.user_id), name: str(r.name), publicKey: str(r.public_key) }));
   const backups = (await source.rows("backups"))
     .filter((r) => r.deleted_at == null && num(r.is_successful) === 1)
     .map((r) => ({ serverId: num(r.server_id), name: str(r.name), disk: str(r.disk), bytes: num(r.bytes) }));

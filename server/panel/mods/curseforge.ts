@@ -1,10 +1,12 @@
 import type { ModSearchHit } from "../../contract/api/mods.ts";
+import type { ModFileEntry } from "../../contract/node/mod-wire.ts";
 import type { ResolvedMods } from "../../templates/mods.ts";
 import {
   askSource,
   baseOf,
   count,
   type ModSource,
+  type Recognised,
   type SourceVersion,
   sourceErrors,
   text,
@@ -20,6 +22,7 @@ interface File {
   gameVersions?: string[];
   hashes?: { value: string; algo: number }[];
   dependencies?: { modId: number; relationType: number }[];
+  fileFingerprint?: number;
 }
 
 interface Mod {
@@ -48,10 +51,17 @@ export class CurseForge implements ModSource {
     private readonly key: () => Promise<string>,
   ) {}
 
-  private async ask<T>(path: string, query: Record<string, string> = {}): Promise<T | undefined> {
+  private async ask<T>(
+    path: string,
+    query: Record<string, string> = {},
+    body?: unknown,
+  ): Promise<T | undefined> {
     const search = new URLSearchParams(query).toString();
     const url = `${baseOf(await this.baseUrl())}/v1${path}${search ? `?${search}` : ""}`;
-    return askSource<T>(this.id, url, { headers: { "x-api-key": await this.key() } });
+    return askSource<T>(this.id, url, {
+      headers: { "x-api-key": await this.key() },
+      ...(body === undefined ? {} : { method: "POST", body }),
+    });
   }
 
   serves(target: ResolvedMods): boolean {
@@ -119,5 +129,45 @@ export class CurseForge implements ModSource {
         .filter((d) => d.relationType === requiredDependency)
         .map((d) => ({ projectId: String(d.modId) })),
     };
+  }
+
+  /**
+   * Files CurseForge knows by their fingerprint (fingerprint.ts on the node), hand-placed ones
+   * too, with the newest file for this server's loader and game version where it differs.
+   */
+  async recognise(files: ModFileEntry[], target: ResolvedMods): Promise<Recognised> {
+    const recognised: Recognised = new Map();
+    const fingerprints = files.flatMap((f) => (f.murmur2 === undefined ? [] : [f.murmur2]));
+    if (fingerprints.length === 0) return recognised;
+    const answer = await this.ask<{ data?: { exactMatches?: { id: number; file?: File }[] } }>(
+      `/fingerprints/${minecraft}`,
+      {},
+      { fingerprints },
+    );
+    const matches = (answer?.data?.exactMatches ?? []).filter((match) => match.file);
+    if (matches.length === 0) return recognised;
+    const modIds = [...new Set(matches.map((match) => match.id))];
+    const named = await this.ask<{ data?: Mod[] }>("/mods", {}, { modIds, filterPcOnly: false });
+    const modOf = new Map((named?.data ?? []).map((mod) => [mod.id, mod]));
+    const newest = new Map<number, SourceVersion | undefined>();
+    for (const id of modIds) newest.set(id, (await this.versions(String(id), target))[0]);
+    for (const local of files) {
+      const match = matches.find((m) => m.file?.fileFingerprint === local.murmur2);
+      if (!match?.file) continue;
+      const mod = modOf.get(match.id);
+      const latest = newest.get(match.id);
+      recognised.set(local.file, {
+        source: this.id,
+        projectId: String(match.id),
+        versionId: String(match.file.id),
+        versionNumber: text(match.file.displayName) || String(match.file.id),
+        title: text(mod?.name) || String(match.id),
+        ...(mod?.logo?.thumbnailUrl ? { iconUrl: mod.logo.thumbnailUrl } : {}),
+        ...(latest && latest.versionId !== String(match.file.id)
+          ? { update: { versionId: latest.versionId, versionNumber: latest.versionNumber } }
+          : {}),
+      });
+    }
+    return recognised;
   }
 }

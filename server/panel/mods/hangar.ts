@@ -1,10 +1,12 @@
 import type { ModSearchHit } from "../../contract/api/mods.ts";
+import type { ModFileEntry } from "../../contract/node/mod-wire.ts";
 import type { ResolvedMods } from "../../templates/mods.ts";
 import {
   askSource,
   baseOf,
   count,
   type ModSource,
+  type Recognised,
   type SourceVersion,
   sourceErrors,
   text,
@@ -112,5 +114,36 @@ export class Hangar implements ModSource {
         .filter((d) => d.required && !d.externalUrl)
         .map((d) => ({ projectId: d.name })),
     };
+  }
+
+  /**
+   * Files Hangar knows by their SHA-256 (hand-placed ones too): Hangar answers a hash with its
+   * project; the project's versions for this platform say which version it is and whether a
+   * newer one is there.
+   */
+  async recognise(files: ModFileEntry[], target: ResolvedMods): Promise<Recognised> {
+    const recognised: Recognised = new Map();
+    const versionsOf = new Map<string, SourceVersion[]>();
+    for (const file of files) {
+      const path = `/versions/hash/${file.sha256}`;
+      const project = await askSource<Project>(this.id, await this.url(path));
+      if (!project?.name) continue;
+      const projectId = project.namespace?.slug || project.name;
+      if (!versionsOf.has(projectId)) versionsOf.set(projectId, await this.versions(projectId, target));
+      const versions = versionsOf.get(projectId) ?? [];
+      const current = versions.find((v) => v.download.hashes.sha256 === file.sha256);
+      const newest = versions[0];
+      recognised.set(file.file, {
+        source: this.id,
+        projectId,
+        title: project.name,
+        ...(project.avatarUrl ? { iconUrl: project.avatarUrl } : {}),
+        ...(current ? { versionId: current.versionId, versionNumber: current.versionNumber } : {}),
+        ...(current && newest && newest.versionId !== current.versionId
+          ? { update: { versionId: newest.versionId, versionNumber: newest.versionNumber } }
+          : {}),
+      });
+    }
+    return recognised;
   }
 }

@@ -9,7 +9,7 @@ import type {
 import { ApiError } from "../../errors.ts";
 import type { NodeClient } from "../../link/node-client.ts";
 import { variableValues } from "../../templates/index.ts";
-import { type ResolvedMods, resolveMods } from "../../templates/mods.ts";
+import { modlauncherMods, type ResolvedMods, resolveMods } from "../../templates/mods.ts";
 import type { Servers } from "../servers.ts";
 import type { Settings } from "../settings.ts";
 import { CurseForge } from "./curseforge.ts";
@@ -74,14 +74,20 @@ export class ServerMods {
   private async place(id: string): Promise<Place> {
     const node = await this.servers.nodeOf(id);
     const definition = await node.servers.definition(id);
-    if (!definition.mods) throw modsErrors.notOffered("mods", "is not in its template");
-    const resolved = resolveMods(definition.mods, variableValues(definition.data));
+    const values = variableValues(definition.data);
+    const mods = definition.mods ?? modlauncherMods(definition.type, values);
+    if (!mods) throw modsErrors.notOffered("mods", "is not in its template");
+    const resolved = resolveMods(mods, values);
     if (!resolved.ok) throw modsErrors.notOffered(resolved.field, resolved.problem);
     return { node, target: resolved.mods };
   }
 
   /** Why a source is not offered, or undefined when it is. */
-  private async refusal(source: ModSource, target: ResolvedMods): Promise<"loader" | "key" | undefined> {
+  private async refusal(
+    source: ModSource,
+    target: ResolvedMods,
+  ): Promise<"off" | "loader" | "key" | undefined> {
+    if ((await this.settings.get(`panel.mods.${source.id}Enabled`)) === false) return "off";
     if (!source.serves(target)) return "loader";
     if (source.id === "curseforge" && !(await this.settings.get("panel.mods.curseforgeKey"))) return "key";
     return undefined;
@@ -103,13 +109,14 @@ export class ServerMods {
     for (const source of Object.values(this.sources)) {
       const reason = await this.refusal(source, target);
       sources.push({ id: source.id, available: !reason, ...(reason ? { reason } : {}) });
-      if (reason || !source.recognise) continue;
+      const unknown = files.filter((f) => !recognised.has(f.file));
+      if (reason || !source.recognise || unknown.length === 0) continue;
       // A source that does not answer leaves its files unrecognised, not the list unanswered.
-      const known = await source.recognise(files, target).catch(() => {
+      const known = await source.recognise(unknown, target).catch(() => {
         unreachable.push(source.id);
         return new Map() as Recognised;
       });
-      for (const [file, about] of known) if (!recognised.has(file)) recognised.set(file, about);
+      for (const [file, about] of known) recognised.set(file, about);
     }
     const installed: InstalledMod[] = files.map((f) => ({
       file: f.file,

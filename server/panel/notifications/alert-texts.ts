@@ -36,6 +36,8 @@ export const englishAlertTexts: Record<AlertKind, AlertTexts> = {
   "server.unresponsive": {
     title: "{server} stopped answering",
     message: "The server {server} ran but did not answer its query, so it was restarted.",
+    messageWithDetail:
+      "The server {server} kept not answering its query ({detail}), so it was stopped and left stopped.",
   },
   "backup.failed": {
     title: "Backup of {server} failed",

@@ -1,6 +1,6 @@
 import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import type { NodeLive } from "../../contract/node/live-wire.ts";
-import type { ServerStatusView, StatsView } from "../../contract/node/server-wire.ts";
+import { hangRestartCap, type ServerStatusView, type StatsView } from "../../contract/node/server-wire.ts";
 import type { Db } from "../../db/database.ts";
 import { writeGeneration } from "../../db/write-generation.ts";
 import type { ServerLimits } from "../../templates/index.ts";
@@ -39,7 +39,8 @@ interface Watch {
  *   (the node's `crashed` flag: it exited unasked, not with its expected code);
  * - `server.installFailed`: an install ended with the node's `installFailure`;
  * - `server.unresponsive`: the node's hang watchdog restarted a server whose query stopped
- *   answering (its status's `unresponsive` mark, set until the query answers again);
+ *   answering (its status's `unresponsive` mark, set until the query answers again), and again,
+ *   with the cap as its detail, when it gave up on one that kept hanging (`unresponsiveStopped`);
  * - `disk.nearLimit`: a stats frame whose disk figure (the node's last
  *   measurement) is 90 % of the server's disk limit or more.
  * The set of servers is read again when it may have changed, not on a timer: when a channel
@@ -214,6 +215,14 @@ export class AlertWatch {
     if (status.crashed && !before.crashed) this.notify({ type: "server.crashed", serverId: id });
     if (status.unresponsive && !before.unresponsive)
       this.notify({ type: "server.unresponsive", serverId: id });
+    if (status.unresponsiveStopped && !before.unresponsiveStopped)
+      this.notify({
+        type: "server.unresponsive",
+        serverId: id,
+        detail: `${hangRestartCap.restarts} restarts in ${hangRestartCap.minutes} minutes`,
+        // Not a repeat of the restart's alert a moment before: this one says it was left stopped.
+        key: `${id}:stopped`,
+      });
     if (before.installing && !status.installing && status.installFailure)
       this.notify({ type: "server.installFailed", serverId: id, detail: status.installFailure });
   }

@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../../db/unique-violation.ts";
 import { ApiError } from "../../errors.ts";
 import type { Accounts, User } from "../accounts.ts";
 import type { LoginThrottle } from "../login-throttle.ts";
+import type { Roles } from "../roles.ts";
 import { registeredUserScopes } from "../scopes.ts";
 import type { IssuedSession, SignIn } from "../sign-in.ts";
 import type { SignInChallenges } from "./challenges.ts";
@@ -41,6 +42,7 @@ export class OidcSignIn {
     private readonly accounts: Accounts,
     private readonly throttle: LoginThrottle,
     private readonly signIn: SignIn,
+    private readonly roles: Pick<Roles, "list" | "rolesOf" | "setUserRoles">,
   ) {}
 
   /** Where the browser goes to sign in (or, with `linkFor`, to link that account), and the state to bind. */
@@ -242,25 +244,36 @@ export class OidcSignIn {
   }
 
   /**
-   * Which role ids the provider's role claim maps to (`roleClaim`, `roleMap`). For now this only
-   * records them on the link.
-   * TODO(issue 39, roles): hand them to the roles service's function that sets a user's roles
-   * (server/panel/roles.ts, being written beside this) once it is merged.
+   * The provider's role claim decides the roles its map names (`roleClaim`, `roleMap`: a claim
+   * value to a role's id, or its name): at each sign-in the user holds those the claim maps to and
+   * loses the others of the map; roles outside the map, given by an administrator, stay. A mapped
+   * role that was deleted is passed over. What was given is kept on the link. Answers the ids given.
    */
-  async applyRoleClaims(userId: number, claims: OidcClaims, provider: OidcProvider): Promise<string[]> {
+  async applyRoleClaims(userId: number, claims: OidcClaims, provider: OidcProvider): Promise<number[]> {
     if (!provider.roleClaim || !provider.roleMap) return [];
     const raw = claims[provider.roleClaim];
     const values = Array.isArray(raw) ? raw.map(String) : typeof raw === "string" ? [raw] : [];
-    const roles = [
-      ...new Set(values.flatMap((v) => (provider.roleMap?.[v] ? [provider.roleMap[v]] : []))),
-    ].sort();
+    const existing = await this.roles.list();
+    const roleOf = (ref: string) =>
+      existing.find((role) => String(role.id) === ref.trim() || role.name === ref.trim())?.id;
+    const managed = new Set(Object.values(provider.roleMap).flatMap((ref) => roleOf(ref) ?? []));
+    const given = new Set(
+      values.flatMap((v) =>
+        Object.hasOwn(provider.roleMap ?? {}, v) ? (roleOf(provider.roleMap?.[v] ?? "") ?? []) : [],
+      ),
+    );
+    const held = await this.roles.rolesOf(userId);
+    const wanted = [...held.filter((id) => !managed.has(id)), ...given];
+    if (wanted.length !== held.length || wanted.some((id) => !held.includes(id)))
+      await this.roles.setUserRoles(userId, wanted);
+    const ids = [...given].sort((a, b) => a - b);
     await this.db
       .updateTable("oidc_links")
-      .set({ mapped_roles: roles.join(",") })
+      .set({ mapped_roles: ids.join(",") })
       .where("user_id", "=", userId)
       .where("provider_id", "=", provider.id)
       .execute();
-    return roles;
+    return ids;
   }
 
   private checkDomain(provider: OidcProvider, email: string): void {

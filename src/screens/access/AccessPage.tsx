@@ -1,13 +1,17 @@
 import { Trans } from "@lingui/react/macro";
 import { NotPermitted } from "../../components/NotPermitted";
 import { hasScope } from "../../state/scopes";
+import { OidcProvidersSection } from "./OidcProvidersSection";
 import { PresetsSection } from "./PresetsSection";
 import { RolesSection } from "./RolesSection";
 import "../../components/controls.css";
 import "../../components/screen-head.css";
 import "./access.css";
 
-/** Roles (global rights) and permission presets (server rights), for administrators (issue 39). */
+/**
+ * Roles (global rights), permission presets (server rights) and the single sign-on providers whose
+ * claims map to roles, for administrators (issue 39).
+ */
 export default function AccessPage() {
   if (!hasScope("admin")) return <NotPermitted />;
   return (
@@ -19,6 +23,7 @@ export default function AccessPage() {
       </header>
       <RolesSection />
       <PresetsSection />
+      <OidcProvidersSection />
     </section>
   );
 }

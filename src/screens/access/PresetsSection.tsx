@@ -1,56 +1,34 @@
 import { t } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
-import { useState } from "react";
 import {
   createPermissionPreset,
   deletePermissionPreset,
   listPermissionPresets,
-  type PermissionPresetView,
   updatePermissionPreset,
 } from "../../api/permissionPresets";
 import { useLoad } from "../../app/useLoad";
-import { confirmAsync } from "../../components/confirmStore";
 import { Spinner } from "../../components/Spinner";
-import { toastSuccess } from "../../components/toastStore";
 import { builtInPresetText } from "../servers/scopes/presetLabels";
 import { alwaysGranted } from "../servers/scopes/scopeLabels";
-import { type ScopeSet, ScopeSetForm } from "./ScopeSetForm";
+import { ScopeSetForm } from "./ScopeSetForm";
+import { EditDeleteButtons, useScopeSetList } from "./scopeSetList";
 
 /** Presets of server scopes: the built-in four to read, administrators' own to add, change and delete. */
 export function PresetsSection() {
   const { i18n } = useLingui();
   const { data: presets, reload } = useLoad((signal) => listPermissionPresets({ signal }), []);
-  const [editing, setEditing] = useState<string | "new">();
-
-  const save = async (id: string | "new", set: ScopeSet) => {
-    try {
-      if (id === "new") await createPermissionPreset(set);
-      else await updatePermissionPreset(id, set);
-      const name = set.name;
-      toastSuccess(t`Preset ${name} saved`);
-      setEditing(undefined);
-      reload();
-    } catch {
-      // the global handler said why
-    }
-  };
-  const remove = async (preset: PermissionPresetView) => {
-    const name = preset.name;
-    const yes = await confirmAsync({
+  const { editing, setEditing, save, remove } = useScopeSetList<string>({
+    create: createPermissionPreset,
+    update: updatePermissionPreset,
+    delete: deletePermissionPreset,
+    reload,
+    saved: (name) => t`Preset ${name} saved`,
+    deleting: (name) => ({
       title: t`Delete the preset ${name}?`,
       body: t`Users given it keep their permissions; it is no longer offered.`,
-      confirm: { text: t`Delete`, color: "error" },
-      cancel: { color: "neutral" },
-    });
-    if (!yes) return;
-    try {
-      await deletePermissionPreset(preset.id);
-      reload();
-    } catch {
-      // the global handler said why
-    }
-  };
+    }),
+  });
 
   return (
     <section className="settings-block access-block" data-testid="presets">
@@ -113,23 +91,11 @@ export function PresetsSection() {
                     <Trans>Built in</Trans>
                   </span>
                 ) : (
-                  <div className="access-actions">
-                    <button
-                      type="button"
-                      className="btn btn-outline btn-small"
-                      onClick={() => setEditing(preset.id)}
-                    >
-                      <Trans>Edit</Trans>
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-outline btn-small color-error"
-                      onClick={() => void remove(preset)}
-                      data-testid="preset-delete"
-                    >
-                      <Trans>Delete</Trans>
-                    </button>
-                  </div>
+                  <EditDeleteButtons
+                    onEdit={() => setEditing(preset.id)}
+                    onDelete={() => void remove(preset)}
+                    deleteTestId="preset-delete"
+                  />
                 )}
               </li>
             );

@@ -1,14 +1,12 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { useState } from "react";
-import { createRole, deleteRole, listRoles, type RoleView, updateRole } from "../../api/roles";
+import { createRole, deleteRole, listRoles, updateRole } from "../../api/roles";
 import { getSettingAnswer, postSettings } from "../../api/settings";
 import { useLoad } from "../../app/useLoad";
-import { confirmAsync } from "../../components/confirmStore";
 import { Spinner } from "../../components/Spinner";
-import { toastSuccess } from "../../components/toastStore";
 import { globalScopeGroups } from "../users/globalScopeLabels";
-import { type ScopeSet, ScopeSetForm } from "./ScopeSetForm";
+import { ScopeSetForm } from "./ScopeSetForm";
+import { EditDeleteButtons, useScopeSetList } from "./scopeSetList";
 
 /** What a role may hold: global scopes but admin and login, which stay the accounts' own (roles.ts). */
 const roleGroups = globalScopeGroups
@@ -24,36 +22,17 @@ const require2faKey = "panel.security.require2fa";
 export function RolesSection() {
   const { data: roles, reload } = useLoad((signal) => listRoles({ signal }), []);
   const required = useLoad((signal) => getSettingAnswer<boolean>(require2faKey, { signal }), []);
-  const [editing, setEditing] = useState<number | "new">();
-
-  const save = async (id: number | "new", set: ScopeSet) => {
-    try {
-      if (id === "new") await createRole(set);
-      else await updateRole(id, set);
-      const name = set.name;
-      toastSuccess(t`Role ${name} saved`);
-      setEditing(undefined);
-      reload();
-    } catch {
-      // the global handler said why
-    }
-  };
-  const remove = async (role: RoleView) => {
-    const name = role.name;
-    const yes = await confirmAsync({
+  const { editing, setEditing, save, remove } = useScopeSetList<number>({
+    create: createRole,
+    update: updateRole,
+    delete: deleteRole,
+    reload,
+    saved: (name) => t`Role ${name} saved`,
+    deleting: (name) => ({
       title: t`Delete the role ${name}?`,
       body: t`Its users lose what it gave them at once.`,
-      confirm: { text: t`Delete`, color: "error" },
-      cancel: { color: "neutral" },
-    });
-    if (!yes) return;
-    try {
-      await deleteRole(role.id);
-      reload();
-    } catch {
-      // the global handler said why
-    }
-  };
+    }),
+  });
   const setRequired = async (on: boolean) => {
     try {
       await postSettings({ [require2faKey]: on });
@@ -144,23 +123,11 @@ export function RolesSection() {
                     )}
                   </span>
                 </div>
-                <div className="access-actions">
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-small"
-                    onClick={() => setEditing(role.id)}
-                  >
-                    <Trans>Edit</Trans>
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-small color-error"
-                    onClick={() => void remove(role)}
-                    data-testid="role-delete"
-                  >
-                    <Trans>Delete</Trans>
-                  </button>
-                </div>
+                <EditDeleteButtons
+                  onEdit={() => setEditing(role.id)}
+                  onDelete={() => void remove(role)}
+                  deleteTestId="role-delete"
+                />
               </li>
             ),
           )}

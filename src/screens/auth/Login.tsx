@@ -1,6 +1,4 @@
-import type { MessageDescriptor } from "@lingui/core";
 import { t } from "@lingui/core/macro";
-import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
 import { type FormEvent, lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "wouter";
@@ -11,7 +9,6 @@ import { finishSignIn } from "../../app/afterLogin";
 import { OTP_LENGTH } from "../../components/otpCode";
 import { TextField } from "../../components/TextField";
 import { toastError } from "../../components/toastStore";
-import { errorTexts } from "../../i18n/activate";
 import { config } from "../../state/config";
 import "./auth.css";
 
@@ -33,23 +30,11 @@ export default function Login() {
   const [busy, setBusy] = useState(false);
   const registration = config.value.registrationEnabled;
   const providers = config.value.oidcProviders ?? [];
-  const { i18n } = useLingui();
 
-  // Back from a sign-in provider that was refused: the panel says why in the address.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, when the page opens
+  // Back from a sign-in provider that was refused: the address says why, and what says it loads then.
   useEffect(() => {
-    const query = new URLSearchParams(window.location.search);
-    const code = query.get("oidcError");
-    if (!code) return;
-    const values = Object.fromEntries(query);
-    window.history.replaceState(null, "", window.location.pathname);
-    // The errors' texts load with the first one shown, not with this page.
-    void errorTexts().then((errorMessage) => {
-      const text = errorMessage(code) ?? errorMessage("ErrUnknownError");
-      // Built apart from the call: Lingui's extractor cannot read a spread inside `i18n._({…})`.
-      const filled: MessageDescriptor | undefined = text && { ...text, values };
-      if (filled) toastError(i18n._(filled));
-    });
+    if (window.location.search.includes("oidcError="))
+      void import("./oidcRefusal").then((refusal) => refusal.showOidcRefusal());
   }, []);
 
   const submitPassword = async (e: FormEvent) => {

@@ -66,15 +66,21 @@ export default function DatabaseHostsPage() {
     }
   };
   const remove = async (host: DatabaseHost) => {
+    const count = host.databases;
+    // A host holding databases is removed only when it is gone for good: the servers' delete
+    // button drops each database properly while the host answers.
+    const forget = count > 0;
     const yes = await confirmAsync({
       title: t`Remove ${host.name}?`,
-      body: t`The panel forgets this host. A host that still holds servers' databases cannot be removed.`,
-      confirm: { text: t`Remove`, color: "error" },
+      body: forget
+        ? t`Databases of servers on this host: ${count}. Remove it only if the host is gone for good: the panel forgets its databases without dropping them, and their servers can then be deleted. While the host answers, delete the databases from their servers instead.`
+        : t`The panel forgets this host.`,
+      confirm: { text: forget ? t`Forget host and its databases` : t`Remove`, color: "error" },
       cancel: { color: "neutral" },
     });
     if (!yes) return;
     try {
-      await deleteDatabaseHost(host.id);
+      await deleteDatabaseHost(host.id, { forget });
     } catch {
       // the global handler said why
     }

@@ -78,8 +78,13 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
             </Trans>
           ) : (
             // The same words as the node's log and a refused start.
-            i18n._(sandboxRefusal(features.sandboxReason))
+            i18n._(refusalText("ErrSandboxUnavailable", features.sandboxReason))
           )}
+        </p>
+      )}
+      {features?.loopbackReason && (
+        <p className="client-warning" role="alert" data-testid="loopback-warning">
+          {i18n._(refusalText("ErrLoopbackOpen", features.loopbackReason))}
         </p>
       )}
       {features === null && (
@@ -100,8 +105,12 @@ export function NodeFeatures({ id, reachable }: { id: number; reachable: boolean
   );
 }
 
-function sandboxRefusal(reason: string | undefined): MessageDescriptor {
-  const text = errorMessage("ErrSandboxUnavailable") as MessageDescriptor;
+/** A refusal of host servers in the words of the node's log and of a refused start. */
+function refusalText(
+  code: "ErrSandboxUnavailable" | "ErrLoopbackOpen",
+  reason: string | undefined,
+): MessageDescriptor {
+  const text = errorMessage(code) as MessageDescriptor;
   return { ...text, values: { reason: reason ?? "?" } };
 }
 

@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, lazy, Suspense, useEffect, useState } from "react";
 import { loadConfig } from "../../api/config";
 import { isApiError } from "../../api/errors";
 import { getSettingAnswer, postSettings, testEmail } from "../../api/settings";
@@ -30,6 +30,9 @@ import {
 } from "./settingsForm";
 import "../self/self.css";
 import "./settings.css";
+
+// The mod sources' settings are their own form and chunk: most panels never change them.
+const ModSourcesSettings = lazy(() => import("./ModSourcesSettings"));
 
 const keepAll = (): Record<SecretKey, SecretEdit> => ({ "panel.email.password": { kind: "keep" } });
 
@@ -139,132 +142,137 @@ export default function Settings() {
   ];
 
   return (
-    <form className="self-page" onSubmit={save} data-testid="settings-form">
-      <Panel title={<Trans>Site</Trans>} className="self-section">
-        <div className="self-form">
-          <TextField
-            label={t`Company name`}
-            value={text["panel.settings.companyName"]}
-            onValue={set("panel.settings.companyName")}
-            maxLength={100}
-            required
-            data-testid="setting-company"
-          />
-          <TextField
-            label={t`Panel address (master URL)`}
-            type="url"
-            value={text["panel.settings.masterUrl"]}
-            onValue={set("panel.settings.masterUrl")}
-            hint={t`The address users and nodes reach the panel at; used in links in emails.`}
-            data-testid="setting-master-url"
-          />
-          <SelectField
-            name="default-theme"
-            text={t`Default theme`}
-            value={text["panel.settings.defaultTheme"]}
-            options={themes.map((name) => ({ value: name, display: name }))}
-            onValue={set("panel.settings.defaultTheme")}
-          />
-          <Switch
-            label={t`Anyone may register an account`}
-            checked={flags[REGISTRATION]}
-            onChange={flag(REGISTRATION)}
-            hint={t`New accounts can sign in and manage only what they are given.`}
-          />
-          <Switch
-            label={t`SFTP takes the password of accounts with two-factor sign-in`}
-            checked={flags[SFTP_PASSWORD_WITH_2FA]}
-            onChange={flag(SFTP_PASSWORD_WITH_2FA)}
-            hint={t`Off: such accounts use SFTP with an SSH key, as the password alone skips their second factor.`}
-          />
-        </div>
-      </Panel>
-      <Panel title={<Trans>Email</Trans>} className="self-section">
-        <div className="self-form">
-          <SelectField
-            name="email-provider"
-            text={t`Provider`}
-            value={provider}
-            options={PROVIDERS.map((p) => ({
-              value: p,
-              display:
-                p === "none"
-                  ? t`None (no emails)`
-                  : p === "smtp"
-                    ? t`SMTP server`
-                    : t`Debug (write to the panel log)`,
-            }))}
-            onValue={set("panel.email.provider")}
-          />
-          {provider !== "none" && (
+    <div className="settings-screen">
+      <form className="self-page" onSubmit={save} data-testid="settings-form">
+        <Panel title={<Trans>Site</Trans>} className="self-section">
+          <div className="self-form">
             <TextField
-              label={t`Sender address`}
-              type="email"
-              value={text["panel.email.from"]}
-              onValue={set("panel.email.from")}
-              data-testid="setting-email-from"
+              label={t`Company name`}
+              value={text["panel.settings.companyName"]}
+              onValue={set("panel.settings.companyName")}
+              maxLength={100}
+              required
+              data-testid="setting-company"
             />
-          )}
-          {provider === "smtp" && (
-            <>
+            <TextField
+              label={t`Panel address (master URL)`}
+              type="url"
+              value={text["panel.settings.masterUrl"]}
+              onValue={set("panel.settings.masterUrl")}
+              hint={t`The address users and nodes reach the panel at; used in links in emails.`}
+              data-testid="setting-master-url"
+            />
+            <SelectField
+              name="default-theme"
+              text={t`Default theme`}
+              value={text["panel.settings.defaultTheme"]}
+              options={themes.map((name) => ({ value: name, display: name }))}
+              onValue={set("panel.settings.defaultTheme")}
+            />
+            <Switch
+              label={t`Anyone may register an account`}
+              checked={flags[REGISTRATION]}
+              onChange={flag(REGISTRATION)}
+              hint={t`New accounts can sign in and manage only what they are given.`}
+            />
+            <Switch
+              label={t`SFTP takes the password of accounts with two-factor sign-in`}
+              checked={flags[SFTP_PASSWORD_WITH_2FA]}
+              onChange={flag(SFTP_PASSWORD_WITH_2FA)}
+              hint={t`Off: such accounts use SFTP with an SSH key, as the password alone skips their second factor.`}
+            />
+          </div>
+        </Panel>
+        <Panel title={<Trans>Email</Trans>} className="self-section">
+          <div className="self-form">
+            <SelectField
+              name="email-provider"
+              text={t`Provider`}
+              value={provider}
+              options={PROVIDERS.map((p) => ({
+                value: p,
+                display:
+                  p === "none"
+                    ? t`None (no emails)`
+                    : p === "smtp"
+                      ? t`SMTP server`
+                      : t`Debug (write to the panel log)`,
+              }))}
+              onValue={set("panel.email.provider")}
+            />
+            {provider !== "none" && (
               <TextField
-                label={t`SMTP server`}
-                value={text["panel.email.host"]}
-                onValue={set("panel.email.host")}
-                placeholder="mail.example.com:587"
-                hint={t`host or host:port; port 587 by default, 465 for TLS from the start.`}
-                data-testid="setting-email-host"
+                label={t`Sender address`}
+                type="email"
+                value={text["panel.email.from"]}
+                onValue={set("panel.email.from")}
+                data-testid="setting-email-from"
               />
-              <TextField
-                label={t`SMTP username`}
-                value={text["panel.email.username"]}
-                onValue={set("panel.email.username")}
-                autoComplete="off"
-                data-testid="setting-email-username"
-              />
-              <SecretField
-                label={t`SMTP password`}
-                isSet={saved.secretSet["panel.email.password"]}
-                edit={secrets["panel.email.password"]}
-                onEdit={(edit) => setSecrets({ ...secrets, "panel.email.password": edit })}
-                testId="setting-email-password"
-              />
-            </>
-          )}
-          {provider !== "none" && (
-            <div className="settings-test">
-              <button
-                type="button"
-                className="btn btn-outline"
-                disabled={dirty || testing}
-                onClick={() => void sendTest()}
-                data-testid="send-test-email"
-              >
-                <Trans>Send a test email</Trans>
-              </button>
-              {dirty && (
-                <span className="muted small">
-                  <Trans>Save first.</Trans>
-                </span>
-              )}
-              {testResult && (
-                <p
-                  className={testResult.ok ? "settings-test-ok" : "settings-test-failed"}
-                  role="status"
-                  data-testid="test-email-result"
+            )}
+            {provider === "smtp" && (
+              <>
+                <TextField
+                  label={t`SMTP server`}
+                  value={text["panel.email.host"]}
+                  onValue={set("panel.email.host")}
+                  placeholder="mail.example.com:587"
+                  hint={t`host or host:port; port 587 by default, 465 for TLS from the start.`}
+                  data-testid="setting-email-host"
+                />
+                <TextField
+                  label={t`SMTP username`}
+                  value={text["panel.email.username"]}
+                  onValue={set("panel.email.username")}
+                  autoComplete="off"
+                  data-testid="setting-email-username"
+                />
+                <SecretField
+                  label={t`SMTP password`}
+                  isSet={saved.secretSet["panel.email.password"]}
+                  edit={secrets["panel.email.password"]}
+                  onEdit={(edit) => setSecrets({ ...secrets, "panel.email.password": edit })}
+                  testId="setting-email-password"
+                />
+              </>
+            )}
+            {provider !== "none" && (
+              <div className="settings-test">
+                <button
+                  type="button"
+                  className="btn btn-outline"
+                  disabled={dirty || testing}
+                  onClick={() => void sendTest()}
+                  data-testid="send-test-email"
                 >
-                  {testResult.text}
-                </p>
-              )}
-            </div>
-          )}
+                  <Trans>Send a test email</Trans>
+                </button>
+                {dirty && (
+                  <span className="muted small">
+                    <Trans>Save first.</Trans>
+                  </span>
+                )}
+                {testResult && (
+                  <p
+                    className={testResult.ok ? "settings-test-ok" : "settings-test-failed"}
+                    role="status"
+                    data-testid="test-email-result"
+                  >
+                    {testResult.text}
+                  </p>
+                )}
+              </div>
+            )}
+          </div>
+        </Panel>
+        <div className="settings-save">
+          <button type="submit" className="btn" disabled={!dirty || busy} data-testid="settings-save">
+            <Trans>Save</Trans>
+          </button>
         </div>
-      </Panel>
-      <div className="settings-save">
-        <button type="submit" className="btn" disabled={!dirty || busy} data-testid="settings-save">
-          <Trans>Save</Trans>
-        </button>
-      </div>
-    </form>
+      </form>
+      <Suspense fallback={<Spinner />}>
+        <ModSourcesSettings />
+      </Suspense>
+    </div>
   );
 }

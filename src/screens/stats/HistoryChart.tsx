@@ -94,6 +94,10 @@ export interface HistoryChartProps {
  * come from the theme's variables; in a right-to-left language time runs
  * from right to left and the value axis stands on the right.
  */
+/** The range's length in seconds ("1h", "30d"): parsed, as the contract's table would bring its schema library into this chunk. */
+const windowSeconds = (range: HistoryRange) =>
+  Number.parseInt(range, 10) * (range.endsWith("h") ? 3600 : 86400);
+
 export function HistoryChart({ label, metric, range, step, points, max }: HistoryChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const readout = useRef<HTMLParagraphElement>(null);
@@ -145,7 +149,16 @@ export function HistoryChart({ label, metric, range, step, points, max }: Histor
         width: element.clientWidth || 300,
         height: element.clientWidth < 480 ? 150 : 180,
         scales: {
-          x: { time: true, dir: rtl ? -1 : 1 },
+          // The whole chosen window, ending at the newest point: a panel up a few minutes (one
+          // point) would otherwise get a zero-width scale, its ticks all at the epoch's midnight.
+          x: {
+            time: true,
+            dir: rtl ? -1 : 1,
+            range: (_u, low, high) => {
+              const end = Number.isFinite(high) ? high : Date.now() / 1000;
+              return [Math.min(Number.isFinite(low) ? low : end, end - windowSeconds(range)), end];
+            },
+          },
           y: { range: (_u, _min, high) => [0, Math.max(high, max ?? 0, metric === "cpu" ? 1 : 1) * 1.05] },
         },
         axes: [

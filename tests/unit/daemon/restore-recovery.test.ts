@@ -39,3 +39,32 @@ it("leaves everything else alone", async () => {
   expect(await recoverInterruptedRestores(dir)).toEqual([]);
   expect(fs.readdirSync(dir).sort()).toEqual([".hidden-file", "aa11bb22", "aa11bb22.json"]);
 });
+
+it("removes what a restore of some files left inside a server's folder, and nothing of the server's own", async () => {
+  write("aa11bb22/world.dat", "x");
+  write("aa11bb22/.outpost-restore-0a1b2c/world.dat", "half");
+  write("aa11bb22/.outpost-restore-0a1b2c-old/0", "aside");
+  write("aa11bb22/.outpost-restore-notes", "the server's own file");
+  const done = await recoverInterruptedRestores(dir);
+  expect(fs.readdirSync(path.join(dir, "aa11bb22")).sort()).toEqual([".outpost-restore-notes", "world.dat"]);
+  expect(done).toEqual([
+    "server aa11bb22: removed what an interrupted restore of some of its files left behind",
+  ]);
+});
+
+it("puts back a place a restore of some files had moved aside when it stopped before swapping in", async () => {
+  write("aa11bb22/world/other.dat", "untouched");
+  write("aa11bb22/.outpost-restore-0a1b2c/world/level.dat", "restored, not yet swapped in");
+  write(
+    "aa11bb22/.outpost-restore-0a1b2c-old/places.json",
+    JSON.stringify(["server.properties", "world/level.dat"]),
+  );
+  write("aa11bb22/.outpost-restore-0a1b2c-old/1", "level before the restore");
+  write("aa11bb22/server.properties", "swapped in already");
+  write("aa11bb22/.outpost-restore-0a1b2c-old/0", "properties before the restore");
+  await recoverInterruptedRestores(dir);
+  const read = (rel: string) => fs.readFileSync(path.join(dir, "aa11bb22", rel), "utf8");
+  expect(read("world/level.dat")).toBe("level before the restore");
+  expect(read("server.properties")).toBe("swapped in already");
+  expect(fs.readdirSync(path.join(dir, "aa11bb22")).sort()).toEqual(["server.properties", "world"]);
+});

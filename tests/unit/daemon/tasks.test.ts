@@ -41,6 +41,18 @@ describe("console match", () => {
     expect(() => compileConsolePattern("(a)\\1")).toThrow();
     expect(() => compileConsolePattern("joined(?= the game)")).toThrow();
   });
+
+  // Linear in the line times the program: this one compiles to 2,082 instructions and, tried on
+  // a chunk's 200 lines in one call, would hold the node's event loop about 18 s.
+  it("refuses a pattern whose program is too large, and stops at the chunk's deadline between lines", () => {
+    expect(() => compileConsolePattern("(x|[a-b]{1,50}){1,20}$")).toThrow(
+      /2082 instructions, more than 1000/,
+    );
+    const matcher = new ConsoleMatcher("match-me");
+    expect(matcher.test(["no", "match-me"])).toBe(true);
+    // A budget already spent: the first line is tried, the rest wait for the next chunk.
+    expect(matcher.test(["no", "match-me"], 0)).toBe(false);
+  });
 });
 
 describe("task runs on a node", () => {

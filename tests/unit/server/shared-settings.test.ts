@@ -21,7 +21,7 @@ describe("settings the panel's local node and outpost daemon share", () => {
           OUTPOST_DISK_CHECK_SECONDS: value,
           OUTPOST_EXTRACT_MAX_RATIO: value,
         }),
-      ).toEqual({ allowUnsandboxed: false, allowUnlimitedSwap: false });
+      ).toEqual({ allowUnsandboxed: false, allowUnlimitedSwap: false, allowOpenLoopback: false });
     }
   });
 
@@ -33,6 +33,7 @@ describe("settings the panel's local node and outpost daemon share", () => {
         OUTPOST_EXTRACT_MAX_RATIO: "50",
         OUTPOST_UNSANDBOXED: "allow",
         OUTPOST_ALLOW_UNLIMITED_SWAP: "1",
+        OUTPOST_LOOPBACK_OPEN: "allow",
         DOCKER_HOST: "unix:///run/user/1000/docker.sock",
       }),
     ).toEqual({
@@ -41,12 +42,14 @@ describe("settings the panel's local node and outpost daemon share", () => {
       extractMaxRatio: 50,
       allowUnsandboxed: true,
       allowUnlimitedSwap: true,
+      allowOpenLoopback: true,
       dockerHostSocket: "/run/user/1000/docker.sock",
     });
     expect(nodeSettings({ DOCKER_HOST: "tcp://10.0.0.2:2375" }).dockerHostSocket).toBeUndefined();
     expect(() => nodeSettings({ OUTPOST_UNSANDBOXED: "yes" })).toThrow(/must be "allow"/);
     expect(nodeSettings({ OUTPOST_ALLOW_UNLIMITED_SWAP: "0" }).allowUnlimitedSwap).toBe(false);
     expect(() => nodeSettings({ OUTPOST_ALLOW_UNLIMITED_SWAP: "yes" })).toThrow(/must be 1 or unset/);
+    expect(() => nodeSettings({ OUTPOST_LOOPBACK_OPEN: "1" })).toThrow(/must be "allow"/);
   });
 
   it("hands the panel's local node what its environment says; OUTPOST_DOCKER_SOCKET beats DOCKER_HOST", () => {
@@ -82,6 +85,7 @@ describe("settings the panel's local node and outpost daemon share", () => {
         dockerSocket: "/a.sock",
         allowUnsandboxed: false,
         allowUnlimitedSwap: false,
+        allowOpenLoopback: false,
         statsSampleMs: 5000,
         diskCheckMs: 7000,
         extractMaxRatio: undefined,

@@ -1,8 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { importTemplate, parseDocumentText, parseTemplate } from "../../../server/templates/index.ts";
-import { resolveMods } from "../../../server/templates/mods.ts";
+import {
+  importTemplate,
+  parseDocumentText,
+  parseTemplate,
+  variableValues,
+} from "../../../server/templates/index.ts";
+import { modlauncherMods, resolveMods } from "../../../server/templates/mods.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const minimal = { type: "t", run: { command: "x" }, environment: { type: "host" } };
@@ -95,5 +100,28 @@ describe("a template's mods field", () => {
       version: "${version}",
       folder: "world/datapacks",
     });
+  });
+
+  it("is read from the corpus's PufferPanel Minecraft template: its modlauncher and version variables", () => {
+    const file = path.join(root, "tests/fixtures/pufferpanel-templates/minecraft/minecraft.json");
+    const read = parseTemplate(JSON.parse(fs.readFileSync(file, "utf8")));
+    if (!read.ok) throw new Error("the corpus's Minecraft template does not read");
+    const { template } = read;
+    expect(template.mods).toBeUndefined();
+    const withLauncher = (modlauncher: string) =>
+      modlauncherMods(template.type, { ...variableValues(template.data), modlauncher, version: "1.20.1" });
+    expect(withLauncher("fabric")).toEqual({
+      game: "minecraft",
+      loader: "fabric",
+      version: "${version}",
+      folder: "mods",
+    });
+    expect(withLauncher("paper")).toMatchObject({ loader: "paper", folder: "plugins" });
+    // Vanilla ("None/Vanilla", its default) takes data packs.
+    expect(withLauncher("")).toMatchObject({ loader: "datapack", folder: "world/datapacks" });
+    expect(withLauncher("something-else")).toBeUndefined();
+    // Another type, or a template without the variable, gets none.
+    expect(modlauncherMods("minecraft-bedrock", { modlauncher: "fabric", version: "1" })).toBeUndefined();
+    expect(modlauncherMods("minecraft-java", { version: "1.20.1" })).toBeUndefined();
   });
 });

@@ -179,6 +179,18 @@ describe("parseTemplate", () => {
       ],
     });
   });
+
+  it("refuses a whole number too large to hold exactly, as a number or as text, saying so", () => {
+    expect(
+      parseTemplate({ ...minimal, limits: { diskMiB: 2 ** 53, memoryMiB: "99999999999999999999" } }),
+    ).toEqual({
+      ok: false,
+      problems: [
+        { path: "limits.memoryMiB", problem: `must be at most ${Number.MAX_SAFE_INTEGER}` },
+        { path: "limits.diskMiB", problem: `must be at most ${Number.MAX_SAFE_INTEGER}` },
+      ],
+    });
+  });
 });
 
 describe("ErrTemplateInvalid", () => {

@@ -11,6 +11,16 @@ import { installErrors } from "../errors.ts";
 export const regexFileLimit = 1024 * 1024;
 
 /**
+ * How much work one regular expression may do on the node's event loop: RE2 is linear in the text
+ * *times the pattern's program* (its compiled size), so a short pattern with counted repeats,
+ * `(x|[a-b]{1,50}){1,20}$` (2,042 instructions), ran 23 s over 256 KiB. Characters × instructions
+ * up to this many: about 0.1 s at the slowest rate measured (40 ns a unit, on a loaded machine);
+ * the audit's `(a+)+$` (8 instructions) still runs over 480 KiB, and a config file of a few
+ * kilobytes takes patterns of a thousand instructions.
+ */
+export const regexWorkLimit = 4_000_000;
+
+/**
  * `alterfile`: every occurrence of `search` in the file replaced by
  * `replace`. With `regex`, the Go panel compiles `(?m)` + search (so `^`
  * and `$` match at line ends) with Go's RE2 and inserts the replacement
@@ -46,7 +56,15 @@ export async function alterfileStep(op: OperationOf<"alterfile">, ctx: StepConte
         { cause: error },
       );
     }
-    altered = pattern.matcher(text).replaceAll(() => op.replace);
+    const matcher = pattern.matcher(text);
+    const work = text.length * matcher.programSize();
+    if (work > regexWorkLimit) {
+      throw installErrors.failed(
+        ctx.step,
+        `${op.search} is too large a regular expression for ${op.file}: ${matcher.programSize()} instructions over ${text.length} characters is more than ${regexWorkLimit} (a smaller pattern or a smaller file)`,
+      );
+    }
+    altered = matcher.replaceAll(() => op.replace);
   } else {
     altered = op.search === "" ? text : text.split(op.search).join(op.replace);
   }

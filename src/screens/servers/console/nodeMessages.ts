@@ -58,6 +58,12 @@ const words: Record<NodeMessageCode, Words> = {
         "{count, plural, one {Server did not answer its query # time in a row; restarting it} other {Server did not answer its query # times in a row; restarting it}}",
     }),
   },
+  unresponsiveStopped: {
+    message: msg({
+      message:
+        "Server kept not answering its query (restarts in the last {minutes} min: {count}); stopping it and leaving it stopped",
+    }),
+  },
   autostartFailed: { message: msg({ message: "Autostart failed: {reason}" }) },
   refused: { message: msg({ message: "Refused: {reason}" }) },
   couldNotStart: { message: msg({ message: "Could not start {command}: {reason}" }) },

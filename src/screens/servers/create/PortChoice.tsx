@@ -6,16 +6,11 @@ import { freeNodeAllocations } from "../../../api/allocations";
 import { Select } from "../tasks/SelectField";
 import type { WizardAction, WizardState } from "./wizard";
 
-type Free = { ip: string; port: number }[];
+export type FreePorts = { ip: string; port: number }[];
 
-/**
- * On a node with a pool of ports (issue 36): the port the panel will give the server (the
- * template's own when it is free, else the first free one), and the choice of another free one.
- * Nothing shows on a node without a pool: the template's value is the port, as before.
- */
-export function PortChoice({ state, dispatch }: { state: WizardState; dispatch: Dispatch<WizardAction> }) {
-  const [free, setFree] = useState<Free>();
-  const nodeId = state.nodeId;
+/** The node's free allocations (undefined while loading; empty on a node without a pool). */
+export function useFreePorts(nodeId: WizardState["nodeId"]): FreePorts | undefined {
+  const [free, setFree] = useState<FreePorts>();
   useEffect(() => {
     let live = true;
     setFree(undefined);
@@ -27,8 +22,29 @@ export function PortChoice({ state, dispatch }: { state: WizardState; dispatch: 
       live = false;
     };
   }, [nodeId]);
+  return free;
+}
+
+/** Whether the node's pool gives this template its ports: then the port fields are not asked. */
+export const poolApplies = (free: FreePorts | undefined, state: WizardState): boolean =>
+  !!free && free.length > 0 && portVariables(state.template?.data).length > 0;
+
+/**
+ * On a node with a pool of ports (issue 36): the port the panel will give the server (the
+ * template's own when it is free, else the first free one), and the choice of another free one.
+ * Nothing shows on a node without a pool: the template's value is the port, as before.
+ */
+export function PortChoice({
+  state,
+  dispatch,
+  free,
+}: {
+  state: WizardState;
+  dispatch: Dispatch<WizardAction>;
+  free: FreePorts | undefined;
+}) {
   const [primary] = portVariables(state.template?.data);
-  if (!free || free.length === 0 || !primary) return null;
+  if (!free || !poolApplies(free, state)) return null;
   const own = Number(state.values[primary]);
   const chosen = state.ports[primary] ?? (free.some((a) => a.port === own) ? own : free[0].port);
   return (

@@ -1,5 +1,6 @@
 import { t } from "@lingui/core/macro";
 import type { Dispatch } from "react";
+import { portVariables } from "../../../../server/templates/port-variables";
 import { Spinner } from "../../../components/Spinner";
 import { Switch } from "../../../components/Switch";
 import { TextField } from "../../../components/TextField";
@@ -7,7 +8,7 @@ import { isAdmin } from "../../../state/scopes";
 import { LimitsFields } from "../LimitsFields";
 import type { TemplateKit } from "../templateKit";
 import { VariablesForm } from "../VariablesForm";
-import { PortChoice } from "./PortChoice";
+import { PortChoice, poolApplies, useFreePorts } from "./PortChoice";
 import { formData, templateEnvironments, type WizardAction, type WizardState } from "./wizard";
 
 /** The wizard's last step: the server's name, the template's variables, install now, limits. */
@@ -21,7 +22,14 @@ export function SettingsStep({
   kit: TemplateKit | undefined;
 }) {
   const { template } = state;
+  const free = useFreePorts(state.nodeId);
   if (!template) return null;
+  // The pool gives every port variable its value: asking for them too would show a port the server does not get.
+  const poolPorts = poolApplies(free, state) ? new Set(portVariables(template.data)) : undefined;
+  const data = formData(template, isAdmin.value);
+  const asked = poolPorts
+    ? Object.fromEntries(Object.entries(data).filter(([name]) => !poolPorts.has(name)))
+    : data;
   const envType = templateEnvironments(template)[state.envIndex]?.type ?? "host";
   return (
     <div className="settings-step">
@@ -39,7 +47,7 @@ export function SettingsStep({
       {kit ? (
         <VariablesForm
           kit={kit}
-          data={formData(template, isAdmin.value)}
+          data={asked}
           groups={template.groups}
           values={state.values}
           env={envType}
@@ -49,7 +57,7 @@ export function SettingsStep({
       ) : (
         <Spinner />
       )}
-      <PortChoice state={state} dispatch={dispatch} />
+      <PortChoice state={state} dispatch={dispatch} free={free} />
       <Switch
         label={t`Install now`}
         checked={state.installNow}

@@ -49,6 +49,26 @@ describe("writefile and alterfile", () => {
     expect(read("a.cfg")).toBe(`${"a".repeat(5000)}!\nkeep\n`);
   });
 
+  // Linear in the text times the pattern's program: this short pattern compiles to 2,042
+  // instructions and held the node's event loop 23 s over 256 KiB before the work was bounded.
+  it("refuses a pattern whose program times the file passes the work bound, and leaves the file", async () => {
+    const text = "ab".repeat(128 * 1024);
+    fs.writeFileSync(path.join(s.root, "big.cfg"), text);
+    const error = await installFailure(
+      run([
+        { type: "alterfile", file: "big.cfg", search: "(x|[a-b]{1,50}){1,20}$", replace: "", regex: true },
+      ]),
+    );
+    expect(error.message).toMatch(
+      /too large a regular expression for big\.cfg: \d+ instructions over 262144/,
+    );
+    expect(read("big.cfg")).toBe(text);
+    // The audit's pattern is small: it still runs over 400 KiB.
+    fs.writeFileSync(path.join(s.root, "a.cfg"), `${"a".repeat(400 * 1024)}\n`);
+    await run([{ type: "alterfile", file: "a.cfg", search: "(a+)+$", replace: "x", regex: true }]);
+    expect(read("a.cfg")).toBe("x\n");
+  });
+
   it("reads Go's ungreedy flag as Go does", async () => {
     fs.writeFileSync(path.join(s.root, "a.cfg"), "<a><b>\n");
     await run([{ type: "alterfile", file: "a.cfg", search: "(?U)<.+>", replace: "[]", regex: true }]);

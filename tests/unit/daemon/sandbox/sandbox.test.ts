@@ -304,3 +304,48 @@ describe("Sandbox: moves never leave a link leading out", () => {
     expect(fs.existsSync(path.join(root, "other/deep"))).toBe(true);
   });
 });
+
+describe("Sandbox: a small new file in one go", () => {
+  it("creates it with its bytes, mode and time; a taken name is left to the ordinary way", () => {
+    fs.mkdirSync(path.join(root, "world"));
+    const when = new Date("2024-05-01T10:00:00Z");
+    expect(sandbox.createNewFileSync("world/level.dat", Buffer.from("level"), 0o640, when)).toBe(true);
+    const file = path.join(root, "world/level.dat");
+    expect(fs.readFileSync(file, "utf8")).toBe("level");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o640);
+    expect(fs.statSync(file).mtime.toISOString()).toBe(when.toISOString());
+    expect(sandbox.createNewFileSync("world/level.dat", Buffer.from("again"), 0o644)).toBe(false);
+    expect(fs.readFileSync(file, "utf8")).toBe("level");
+  });
+
+  it("refuses a place through a link that leads out, writing nothing there", () => {
+    fs.symlinkSync(outside, path.join(root, "parent"));
+    fs.symlinkSync(path.join(outside, "planted.txt"), path.join(root, "dangling"));
+    const before = tree(outside);
+    const illegal = (work: () => unknown) => {
+      expect(work).toThrow(ApiError);
+      try {
+        work();
+      } catch (error) {
+        expect((error as ApiError).code).toBe("ErrIllegalFileAccess");
+      }
+    };
+    illegal(() => sandbox.createNewFileSync("parent/new.txt", Buffer.from("x"), 0o644));
+    // A link under the name itself is never followed: the name is taken.
+    expect(sandbox.createNewFileSync("dangling", Buffer.from("x"), 0o644)).toBe(false);
+    expect(tree(outside)).toEqual(before);
+  });
+
+  it("refuses a parent folder swapped for a link to elsewhere after the place was found", async () => {
+    const { createFileSync } = await import("../../../../server/daemon/sandbox/open.ts");
+    fs.mkdirSync(path.join(root, "dir"));
+    const missing = await sandbox.resolve("dir/created.txt");
+    fs.renameSync(path.join(root, "dir"), path.join(root, "dir-moved"));
+    fs.symlinkSync(outside, path.join(root, "dir"));
+    const roots = { given: root, real: fs.realpathSync(root) };
+    expect(() => createFileSync(missing, roots, "dir/created.txt", Buffer.from("x"), 0o644)).toThrow(
+      /moved out of the server folder/,
+    );
+    expect(fs.existsSync(path.join(outside, "created.txt"))).toBe(false);
+  });
+});
