@@ -67,7 +67,10 @@ function readGlossary(localesDir: string, locale: string): Glossary | null | "in
   }
 }
 
-const pattern = (source: string) => new RegExp(source, "iu");
+// \b as a reader means it: between a letter of any script and what is not one (JavaScript's own
+// \b knows only ASCII letters, so \bты\b would never match).
+const wordBoundary = "(?:(?<=[\\p{L}\\p{N}_])(?![\\p{L}\\p{N}_])|(?<![\\p{L}\\p{N}_])(?=[\\p{L}\\p{N}_]))";
+const pattern = (source: string) => new RegExp(source.replaceAll("\\b", wordBoundary), "iu");
 // The text a reader sees: placeholders and tags are names, not words; Arabic's short vowels and
 // tatweel are left out, so a pattern matches a word however it is vocalised.
 const words = (text: string) =>

@@ -78,6 +78,13 @@ describe("glossary of key terms (issue 41)", () => {
     expect(problems).toHaveLength(7);
   });
 
+  it("takes \\b at the edge of a word in any script", () => {
+    write("ru_RU", { address: "formal", avoidAddress: ["\\b(ты|твой)\\b"], terms: {} });
+    expect(glossaryProblems(dir, "ru_RU", [{ id: "a", english: "You", text: "Ты вошёл" }])).toHaveLength(1);
+    expect(glossaryProblems(dir, "ru_RU", [{ id: "b", english: "Built", text: "Построено" }])).toEqual([]);
+    expect(glossaryProblems(dir, "ru_RU", [{ id: "c", english: "Yours", text: "Это твойство" }])).toEqual([]);
+  });
+
   it("reads an Arabic word however it is vocalised", () => {
     write("ar_SA", { terms: { Trigger: { term: "المُحفِّز", use: "محفز", avoid: ["مشغل"] } } });
     expect(glossaryProblems(dir, "ar_SA", [{ id: "t", english: "Trigger", text: "المُحفِّز" }])).toEqual([]);
