@@ -3,9 +3,11 @@ import { defineConfig } from "@lingui/cli";
 import { formatter } from "@lingui/format-po";
 
 // Two catalogs per locale in locales/<locale>/ (spec §9 names, e.g. en_US):
-// - shell.po: what the first paint needs (app shell, shared components, API errors, offline, sign-in
-//   screens), loaded at boot;
-// - screens.po: every other screen, loaded with the first of them (src/i18n/activate.ts).
+// - shell.po: what the first paint needs (app shell, shared components, offline, sign-in screens),
+//   loaded at boot;
+// - screens.po: every other screen, and the API errors' texts (src/i18n/errorMessages.ts, two thirds
+//   of the login page's catalog before), loaded with the first screen or the first error shown
+//   (src/i18n/activate.ts).
 // The login page so downloads none of the server, node or template screens' strings.
 // A locale exists once its folder does: scripts/i18n/README.md says how a translator adds one
 // (complete; `npm run i18n:check` refuses a partial one).
@@ -30,10 +32,35 @@ export default defineConfig({
         "<rootDir>/src/theme",
         "<rootDir>/src/screens/auth",
       ],
+      // What renders only once the screens' catalog is loaded (App.tsx, activate.ts) is in it.
+      exclude: [
+        "<rootDir>/src/i18n/errorMessages.ts",
+        "<rootDir>/src/app/blockedNotice.ts",
+        "<rootDir>/src/app/Sidebar.tsx",
+        "<rootDir>/src/app/TopBar.tsx",
+        "<rootDir>/src/app/search",
+        "<rootDir>/src/app/HotkeyHelp.tsx",
+        "<rootDir>/src/app/hotkeyTable.ts",
+        "<rootDir>/src/app/MasterUrlNotice.tsx",
+        "<rootDir>/src/components/ConfirmDialog.tsx",
+        "<rootDir>/src/components/ErrorDetailsDialog.tsx",
+      ],
     },
     {
       path: "<rootDir>/locales/{locale}/screens",
-      include: ["<rootDir>/src/screens"],
+      include: [
+        "<rootDir>/src/screens",
+        "<rootDir>/src/i18n/errorMessages.ts",
+        "<rootDir>/src/app/blockedNotice.ts",
+        "<rootDir>/src/app/Sidebar.tsx",
+        "<rootDir>/src/app/TopBar.tsx",
+        "<rootDir>/src/app/search",
+        "<rootDir>/src/app/HotkeyHelp.tsx",
+        "<rootDir>/src/app/hotkeyTable.ts",
+        "<rootDir>/src/app/MasterUrlNotice.tsx",
+        "<rootDir>/src/components/ConfirmDialog.tsx",
+        "<rootDir>/src/components/ErrorDetailsDialog.tsx",
+      ],
       exclude: ["<rootDir>/src/screens/auth/**"],
     },
   ],

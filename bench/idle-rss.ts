@@ -11,8 +11,9 @@
  * serves HTTP with Fastify, as the daemon and the panel do.
  *
  * The processes are started one after the other (the start-up time is taken
- * alone), then left idle together. RSS is read from /proc: "after start" is
- * the median of samples 3-8 s after the first answer; "settled" the median
+ * alone), then left idle together. RSS is read from /proc: "10 s after start" is
+ * the median of samples 9-11 s after the first answer (issue 41's goal: ≤ 64 MiB
+ * for `outpost serve`); "settled" the median
  * of the last 10 s of `settleSeconds` (150 s by default): V8 shrinks the heap
  * it grew while starting only after a while at idle (60-120 s here). The
  * figures are medians over `rounds` rounds; the machine may be shared, so
@@ -159,8 +160,8 @@ for (let round = 0; round < rounds; round++) {
   try {
     for (const [label, start] of cases) {
       const started = await start();
-      // The next one starts once this one has had its "after start" samples.
-      running.push([label, started, await samples(started.pid, 3000, 8000, started.answeredAt)]);
+      // The next one starts once this one has had its "10 s after start" samples.
+      running.push([label, started, await samples(started.pid, 9000, 11_000, started.answeredAt)]);
     }
     await Promise.all(
       running.map(async ([label, p, afterStart]) => {
@@ -180,7 +181,7 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(", ")}`,
 );
-console.log(`| process | spawn to first answer | RSS after start | RSS settled (${settleSeconds} s) |`);
+console.log(`| process | spawn to first answer | RSS 10 s after start | RSS settled (${settleSeconds} s) |`);
 console.log("|---|---|---|---|");
 for (const [label, measured] of results) {
   const of = (pick: (m: Measured) => number) => median(measured.map(pick));

@@ -8,11 +8,11 @@ import { App } from "./app/App";
 import { HOME_WHEN_IN, LOGIN_PATH } from "./app/access";
 import { handleApiError } from "./app/errorHandler";
 import { bindSignedOutHelpKey } from "./app/helpKey";
-import { isBlockedHost, showBlockedNotice } from "./app/hostCheck";
+import { isBlockedHost } from "./app/hostCheck";
 import { findRoute } from "./app/routeMatch";
 import { routes } from "./app/routes";
 import { watchWindowWidth } from "./app/sidebarState";
-import { activateLocale, startupLocale } from "./i18n/activate";
+import { activateLocale, screenStringsReady, startupLocale } from "./i18n/activate";
 import { LocaleKeyed } from "./i18n/LocaleKeyed";
 import { watchNetwork } from "./offline/network";
 import { config } from "./state/config";
@@ -44,7 +44,10 @@ async function boot(): Promise<void> {
     ?.route.screen?.preload()
     .catch(() => undefined);
   if (isBlockedHost(location.host)) {
-    await localeReady.catch(() => undefined);
+    const [{ showBlockedNotice }] = await Promise.all([
+      import("./app/blockedNotice"),
+      localeReady.then(screenStringsReady).catch(() => undefined),
+    ]);
     showBlockedNotice(root);
     return;
   }

@@ -1,7 +1,8 @@
 // npm run i18n:check — fails when a catalog is stale (the code's messages differ from
 // locales/en_US) or when a locale present under locales/ has a message untranslated, left in
 // English, or malformed (placeholders, tags, plural cases); the same for the starter templates'
-// texts (locales/<locale>/starter-templates.json) and the alerts' (locales/<locale>/alerts.json). A locale exists once its folder does;
+// texts (locales/<locale>/starter-templates.json) and the alerts' (locales/<locale>/alerts.json),
+// and a message that says a key term otherwise than the locale's glossary (locales/<locale>/glossary.json). A locale exists once its folder does;
 // translators add one complete (scripts/i18n/README.md).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import {
   sameAsEnglish,
   shortId,
 } from "./catalogs.mjs";
+import { glossaryProblems } from "./glossary.ts";
 import { hasNoWords, shapeProblems } from "./message-shape.mjs";
 import { starterTextProblems } from "./starter-texts.ts";
 
@@ -83,6 +85,7 @@ for (const locale of locales) {
   if (locale === SOURCE) continue;
   const same = sameAsEnglish(locale);
   const problems = [];
+  const messages = [];
   for (const catalog of CATALOGS) {
     const source = readCatalog(SOURCE, catalog);
     const target = readCatalog(locale, catalog);
@@ -98,6 +101,7 @@ for (const locale of locales) {
       const english = englishOf(item);
       const text = translations.get(itemKey(item));
       const id = shortId(item);
+      if (text) messages.push({ id, english, text });
       if (!text) problems.push(`${id} untranslated: ${english}`);
       else if (text === english && !same.has(id) && !hasNoWords(english))
         problems.push(`${id} still English: ${english}`);
@@ -106,6 +110,7 @@ for (const locale of locales) {
   }
   problems.push(...starterTextProblems(join(ROOT, "locales"), join(ROOT, "starter-templates"), locale));
   problems.push(...alertTextProblems(join(ROOT, "locales"), locale));
+  problems.push(...glossaryProblems(join(ROOT, "locales"), locale, messages));
   if (problems.length) {
     failures.push(
       `${locale}: ${problems.length} problem(s) (node scripts/i18n/todo.mjs ${locale} lists them)`,

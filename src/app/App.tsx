@@ -5,6 +5,7 @@ import { useLocation } from "wouter";
 import { pendingConfirm } from "../components/confirmStore";
 import { errorDetails } from "../components/errorDetailsStore";
 import { Toasts } from "../components/Toasts";
+import { screenStringsReady } from "../i18n/activate";
 import { OfflineBanner } from "../offline/OfflineBanner";
 import { config } from "../state/config";
 import { loggedIn } from "../state/session";
@@ -16,15 +17,24 @@ import { sidebarMini, sidebarOpen, wideWindow } from "./sidebarState";
 import { TopBarFrame } from "./TopBarFrame";
 
 // Loaded when first needed, so the login page's first load stays small: the signed-in shell
-// (top bar, sidebar, hotkeys) with the first signed-in screen, the dialogs when one opens.
-const SignedInShell = lazy(() => import("./SignedInShell"));
-const MasterUrlNotice = lazy(() => import("./MasterUrlNotice"));
-const HotkeyHelp = lazy(() => import("./HotkeyHelp").then((m) => ({ default: m.HotkeyHelp })));
-const ConfirmDialog = lazy(() =>
-  import("../components/ConfirmDialog").then((m) => ({ default: m.ConfirmDialog })),
+// (top bar, sidebar, hotkeys) with the first signed-in screen, the dialogs when one opens. Their
+// words are in the screens' catalog (lingui.config.ts), which comes along before they render.
+const withScreenStrings =
+  <T,>(load: () => Promise<T>) =>
+  () =>
+    Promise.all([load(), screenStringsReady()]).then(([m]) => m);
+const SignedInShell = lazy(withScreenStrings(() => import("./SignedInShell")));
+const MasterUrlNotice = lazy(withScreenStrings(() => import("./MasterUrlNotice")));
+const HotkeyHelp = lazy(
+  withScreenStrings(() => import("./HotkeyHelp").then((m) => ({ default: m.HotkeyHelp }))),
 );
-const ErrorDetailsDialog = lazy(() =>
-  import("../components/ErrorDetailsDialog").then((m) => ({ default: m.ErrorDetailsDialog })),
+const ConfirmDialog = lazy(
+  withScreenStrings(() => import("../components/ConfirmDialog").then((m) => ({ default: m.ConfirmDialog }))),
+);
+const ErrorDetailsDialog = lazy(
+  withScreenStrings(() =>
+    import("../components/ErrorDetailsDialog").then((m) => ({ default: m.ErrorDetailsDialog })),
+  ),
 );
 
 export function App() {

@@ -4,7 +4,7 @@ import { navigate } from "wouter/use-browser-location";
 import { type ApiError, fillTemplate, routeError } from "../api/errors";
 import { showErrorDetails } from "../components/errorDetailsStore";
 import { toastError } from "../components/toastStore";
-import { errorMessage } from "../i18n/errorMessages";
+import { errorTexts } from "../i18n/activate";
 import { online } from "../offline/network";
 import { endSession, loggedIn, twoFactorRequired } from "../state/session";
 import { LOGIN_PATH } from "./access";
@@ -26,7 +26,7 @@ export async function sessionExpired(): Promise<void> {
     } catch {
       // no session storage: we just land on the server list after login
     }
-    await endSession();
+    const [, errorMessage] = await Promise.all([endSession(), errorTexts()]);
     toastError(i18n._(errorMessage("ErrSessionTimedOut")!));
     navigate(LOGIN_PATH, { replace: true });
   } finally {
@@ -37,7 +37,7 @@ export async function sessionExpired(): Promise<void> {
 const enrolPath = "/self";
 
 /** ErrTwoFactorRequired: the account page, where enrolment is, once for a burst of refusals. */
-function sendToEnrol(): void {
+function sendToEnrol(errorMessage: ErrorTexts): void {
   const first = !twoFactorRequired.value;
   twoFactorRequired.value = true;
   if (location.pathname === enrolPath && !first) return;
@@ -53,10 +53,18 @@ export function handleApiError(err: ApiError): void {
   // No answer at all while offline: the offline banner already says so, a toast per call would not help.
   if (err.status === undefined && !online.value) return;
   const route = routeError(err);
+  if (route.kind === "session") {
+    void sessionExpired();
+    return;
+  }
+  // The errors' texts load with the first one shown (the login page's first load goes without them).
+  void errorTexts().then((texts) => showApiError(err, route, texts));
+}
+
+type ErrorTexts = Awaited<ReturnType<typeof errorTexts>>;
+
+function showApiError(err: ApiError, route: ReturnType<typeof routeError>, errorMessage: ErrorTexts): void {
   switch (route.kind) {
-    case "session":
-      void sessionExpired();
-      return;
     case "generic":
       // Server msgs are templates with ${name} placeholders; a catalog may translate them.
       toastError(fillTemplate(i18n._(route.msg), err.metadata));
@@ -66,7 +74,7 @@ export function handleApiError(err: ApiError): void {
       return;
     case "code": {
       if (route.code === "ErrTwoFactorRequired") {
-        sendToEnrol();
+        sendToEnrol(errorMessage);
         return;
       }
       const text = errorMessage(route.code);

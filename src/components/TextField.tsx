@@ -1,6 +1,6 @@
 import { t } from "@lingui/core/macro";
 import { type InputHTMLAttributes, useId, useState } from "react";
-import { Icon } from "./icons";
+import { BaseIcon } from "./glyph";
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value"> {
   label: string;
@@ -38,7 +38,7 @@ export function TextField({ label, value, onValue, hint, invalid, type = "text",
             aria-label={shown ? t`Hide password` : t`Show password`}
             aria-pressed={shown}
           >
-            <Icon name={shown ? "eyeOff" : "eye"} size={20} />
+            <BaseIcon name={shown ? "eyeOff" : "eye"} size={20} />
           </button>
         )}
       </div>

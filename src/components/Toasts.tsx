@@ -1,5 +1,5 @@
 import { t } from "@lingui/core/macro";
-import { Icon } from "./icons";
+import { BaseIcon } from "./glyph";
 import { dismissToast, toasts } from "./toastStore";
 import "./toasts.css";
 
@@ -14,7 +14,7 @@ export function Toasts() {
           role={toast.kind === "error" ? "alert" : "status"}
           data-testid="toast"
         >
-          <Icon name={toast.kind === "error" ? "alert" : "apply"} size={20} />
+          <BaseIcon name={toast.kind === "error" ? "alert" : "apply"} size={20} />
           <span className="toast-text">{toast.text}</span>
           {toast.action && (
             <button
@@ -34,7 +34,7 @@ export function Toasts() {
             aria-label={t`Dismiss`}
             onClick={() => dismissToast(toast.id)}
           >
-            <Icon name="close" size={18} />
+            <BaseIcon name="close" size={18} />
           </button>
         </div>
       ))}

@@ -1,12 +1,14 @@
 // Inline SVG icons (no icon font, nothing fetched). 24×24 outline shapes drawn for Outpost.
+// The few the login page draws, and the drawing itself, are in ./glyph (its first load).
+import { basePaths, circle, iconSet } from "./glyph";
 
-/** Path of a circle, for icons drawn from paths. */
-export const circle = (cx: number, cy: number, r: number) =>
-  `M${cx - r} ${cy}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0`;
+export { circle, Glyph, iconSet } from "./glyph";
+
 const rect = (x: number, y: number, w: number, h: number, r: number) =>
   `M${x + r} ${y}h${w - 2 * r}a${r} ${r} 0 0 1 ${r} ${r}v${h - 2 * r}a${r} ${r} 0 0 1 ${-r} ${r}h${-(w - 2 * r)}a${r} ${r} 0 0 1 ${-r} ${-r}v${-(h - 2 * r)}a${r} ${r} 0 0 1 ${r} ${-r}z`;
 
 const paths = {
+  ...basePaths,
   menu: "M4 6h16M4 12h16M4 18h16",
   server: `${rect(3, 4, 18, 7, 2)}${rect(3, 13, 18, 7, 2)}M7 7.5h.01M7 16.5h.01`,
   node: `${rect(9, 3, 6, 5, 1)}${rect(3, 16, 6, 5, 1)}${rect(15, 16, 6, 5, 1)}M12 8v4M6 16v-4h12v4`,
@@ -20,56 +22,11 @@ const paths = {
   logout: "M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9",
   chevronLeft: "M15 18l-6-6 6-6",
   chevronRight: "M9 18l6-6-6-6",
-  close: "M6 6l12 12M18 6 6 18",
   search: `${circle(11, 11, 7)}M20 20l-4-4`,
   keyboard: `${rect(2, 6, 20, 12, 2)}M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10`,
-  eye: `M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z${circle(12, 12, 3)}`,
-  eyeOff:
-    "M3 3l18 18M10.6 5.1A10 10 0 0 1 12 5c6.4 0 10 7 10 7a17 17 0 0 1-3 3.9M6.6 6.6A17 17 0 0 0 2 12s3.6 7 10 7a10 10 0 0 0 5.4-1.6M9.9 9.9a3 3 0 0 0 4.2 4.2",
-  apply: "M5 12.5l4.5 4.5L19 7.5",
-  alert: `${circle(12, 12, 9)}M12 7.5v5.5M12 16.5h.01`,
   info: `${circle(12, 12, 9)}M12 11v5.5M12 7.5h.01`,
 } as const;
 
 export type IconName = keyof typeof paths;
-
-/** A 24×24 stroked outline icon from one SVG path; every icon set of the app draws through it. */
-export function Glyph({ d, size = 24, className }: { d: string; size?: number; className?: string }) {
-  return (
-    <svg
-      className={className}
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={d} />
-    </svg>
-  );
-}
-
-/**
- * The component of an icon set: `<X name="…" />` draws that name's path with the `icon` class
- * (plus `className`), `defaultSize` pixels square unless `size` says otherwise.
- */
-export function iconSet<Name extends string>(table: Readonly<Record<Name, string>>, defaultSize = 24) {
-  return function SetIcon({
-    name,
-    size = defaultSize,
-    className,
-  }: {
-    name: Name;
-    size?: number;
-    className?: string;
-  }) {
-    return <Glyph d={table[name]} size={size} className={className ? `icon ${className}` : "icon"} />;
-  };
-}
 
 export const Icon = iconSet(paths);

@@ -1,12 +1,12 @@
-import { i18n, type Messages } from "@lingui/core";
+import { i18n, type MessageDescriptor, type Messages } from "@lingui/core";
 import { readLocal, registerPreference, savePreference } from "../state/preferences";
 import { rememberPaint } from "../theme/paintCache";
 import { DEFAULT_LOCALE, intlLocale, isRtl, LOCALE_STORAGE_KEY, pickLocale, toBcp47 } from "./locales";
 
 // One lazy chunk per catalog and locale: only the active locale is downloaded (@lingui/vite-plugin
 // compiles the .po on import). Each locale has two catalogs (lingui.config.ts): the shell's,
-// loaded at boot, and the screens', loaded with the first screen that needs it, so the login
-// page never downloads the strings of the screens behind it. A locale is supported once its
+// loaded at boot, and the screens' (with the API errors' texts), loaded with the first screen that
+// needs it or the first error shown, so the login page's first load has none of them. A locale is supported once its
 // shell catalog exists.
 type CatalogLoader = () => Promise<{ messages: Messages }>;
 const byFile = (loaders: Record<string, CatalogLoader>) =>
@@ -52,6 +52,21 @@ function loadScreens(locale: string): Promise<void> {
 export function screenStringsReady(): Promise<void> {
   screensWanted = true;
   return loadScreens(currentLocale);
+}
+
+/**
+ * The API errors' texts by code, once the active locale's are loaded: await it before showing one.
+ * They are in the screens' catalog (lingui.config.ts), so the table and its words load with the
+ * first error or screen, not with the login page; a sign-in that goes wrong fetches the strings the
+ * screens after it need anyway.
+ */
+export async function errorTexts(): Promise<(code: string) => MessageDescriptor | undefined> {
+  screensWanted = true;
+  const [{ errorMessage }] = await Promise.all([
+    import("./errorMessages"),
+    loadScreens(currentLocale).catch(() => undefined),
+  ]);
+  return errorMessage;
 }
 
 export async function activateLocale(locale: string): Promise<void> {

@@ -100,12 +100,17 @@ export async function visitAsAdmin(page: Page, path: string): Promise<void> {
   await signIn(page);
 }
 
-/** A message's translation (its msgstr), read from the catalog the app is built from. */
+/**
+ * A message's translation (its msgstr), read from the catalogs the app is built from: `catalog`
+ * first, then the other (what the signed-in shell says moved to the screens' catalog, issue 41).
+ */
 export function tr(locale: string, english: string, catalog: "screens" | "shell" = "screens"): string {
-  const po = fs.readFileSync(path.join(repoRoot, "locales", locale, `${catalog}.po`), "utf8");
-  const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
-  if (at < 0) throw new Error(`${english} is not in ${locale}/${catalog}.po`);
-  return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
+  for (const name of catalog === "shell" ? ["shell", "screens"] : ["screens", "shell"]) {
+    const po = fs.readFileSync(path.join(repoRoot, "locales", locale, `${name}.po`), "utf8");
+    const at = po.indexOf(`\nmsgid ${JSON.stringify(english)}\nmsgstr `);
+    if (at >= 0) return JSON.parse(po.slice(at).split("\n")[2].slice("msgstr ".length));
+  }
+  throw new Error(`${english} is in neither ${locale}/shell.po nor ${locale}/screens.po`);
 }
 
 /** Acts as the administrator through the API, as the settings screen would. */

@@ -1,6 +1,5 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import ignore from "ignore";
 import { ApiError } from "../../errors.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 
@@ -31,6 +30,8 @@ export async function backupExclusions(
   for (const name of ignoreFiles) lines.push(...(await readIgnoreFile(sandbox, name)));
   const patterns = lines.map((line) => line.replace(/\r$/, "")).filter((line) => line.trim() !== "");
   if (patterns.length === 0) return undefined;
+  // Loaded with the first backup that has exclusions, not with the idle node.
+  const { default: ignore } = await import("ignore");
   const matcher = ignore({ allowRelativePaths: true }).add(patterns);
   return {
     leftOut: 0,

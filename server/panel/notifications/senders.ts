@@ -1,5 +1,4 @@
 import { createHmac } from "node:crypto";
-import webpush from "web-push";
 import type { NotificationEvent } from "../../contract/api/notifications.ts";
 import { isDiscordHook } from "../../contract/discord-hook.ts";
 import { type AddressCheck, checkedPost } from "../../net/public-address.ts";
@@ -121,6 +120,7 @@ export async function sendPush(
     url: message.url,
     tag: `${message.event}:${message.server?.id ?? message.node?.id ?? ""}`,
   });
+  const { default: webpush } = await import("web-push");
   const details = webpush.generateRequestDetails(target, payload, {
     vapidDetails: { subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
     TTL: 24 * 3600,

@@ -1,4 +1,3 @@
-import webpush from "web-push";
 import type { Db } from "../../db/database.ts";
 import type { SecretBox } from "../../secrets/secret-box.ts";
 
@@ -42,6 +41,8 @@ export class VapidKeys {
   }
 
   private async load() {
+    // web-push (and its crypto helpers) load with the first push, not with the idle panel.
+    const { default: webpush } = await import("web-push");
     const made = webpush.generateVAPIDKeys();
     await this.db
       .insertInto("notification_keys")

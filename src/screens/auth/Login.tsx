@@ -1,17 +1,20 @@
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "wouter";
 import * as auth from "../../api/auth";
 import { isApiError } from "../../api/errors";
 import { passkeysSupported, signInWithPasskey } from "../../api/passkeys";
 import { finishSignIn } from "../../app/afterLogin";
-import { OtpInput } from "../../components/OtpInput";
 import { OTP_LENGTH } from "../../components/otpCode";
 import { TextField } from "../../components/TextField";
 import { toastError } from "../../components/toastStore";
 import { config } from "../../state/config";
 import "./auth.css";
+
+// The code step's input loads when a sign-in asks for it: the page's first load goes without it.
+const loadOtpInput = () => import("../../components/OtpInput").then((m) => ({ default: m.OtpInput }));
+const OtpInput = lazy(loadOtpInput);
 
 const emptyCode = () => Array.from({ length: OTP_LENGTH }, () => "");
 
@@ -38,6 +41,8 @@ export default function Login() {
     e.preventDefault();
     if (busy) return;
     setBusy(true);
+    // Fetched beside the sign-in, in case it asks for a code.
+    void loadOtpInput().catch(() => undefined);
     try {
       const answer = await auth.login(email.trim(), password);
       if (answer?.otpNeeded) {
@@ -175,7 +180,9 @@ export default function Login() {
               <p className="muted">
                 <Trans>Enter the code from your authenticator app.</Trans>
               </p>
-              <OtpInput digits={digits} onDigits={setDigits} onComplete={submitCode} disabled={busy} />
+              <Suspense fallback={null}>
+                <OtpInput digits={digits} onDigits={setDigits} onComplete={submitCode} disabled={busy} />
+              </Suspense>
             </>
           ) : (
             <TextField

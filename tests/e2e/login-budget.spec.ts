@@ -1,0 +1,48 @@
+import { gzipSync } from "node:zlib";
+import { expect, test } from "./fixtures.ts";
+
+// The login page's JavaScript budget (issue 41): its first load — every script Chromium fetches
+// before the page's load event, from its network events — is at most 2 requests and 35 KiB
+// gzip -9, in each language measured (the catalog chunk differs). Sizes, never timings.
+// Issue 41's goal is 32 KiB: 31.5 was reached with a fetch client of our own, but ofetch is the
+// stack's HTTP client (chosen by the user, about 3.5 KiB of this load with ufo and destr), so
+// the budget is what the page weighs with it (34.4–34.8), not the goal. bench/login-budget.ts
+// prints the same figures with the list of files.
+
+const BUDGET_BYTES = 35 * 1024;
+const BUDGET_REQUESTS = 2;
+
+for (const locale of ["en-US", "de-DE", "ar-SA", "ja-JP"]) {
+  test(`the login page's first load fits its JavaScript budget in ${locale}`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ baseURL, locale, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    let loaded = false;
+    page.once("load", () => {
+      loaded = true;
+    });
+    const early: Promise<{ url: string; gzip: number }>[] = [];
+    page.on("request", (request) => {
+      if (loaded || request.resourceType() !== "script") return;
+      early.push(
+        request.response().then(async (response) => ({
+          url: request.url(),
+          gzip: gzipSync((await response?.body()) ?? Buffer.alloc(0), { level: 9 }).length,
+        })),
+      );
+    });
+    await page.goto("/auth/login", { waitUntil: "load" });
+    await expect(page.getByTestId("login-email")).toBeVisible();
+    const scripts = await Promise.all(early);
+    const total = scripts.reduce((sum, s) => sum + s.gzip, 0);
+    const list = scripts
+      .map((s) => `${new URL(s.url).pathname} ${(s.gzip / 1024).toFixed(1)} KiB`)
+      .join(", ");
+    expect(scripts.length, list).toBeGreaterThan(0);
+    expect(scripts.length, list).toBeLessThanOrEqual(BUDGET_REQUESTS);
+    expect(total, `${(total / 1024).toFixed(1)} KiB gzip: ${list}`).toBeLessThanOrEqual(BUDGET_BYTES);
+    await context.close();
+  });
+}
