@@ -85,4 +85,25 @@ describe("activity details hold no variable values and no task steps", () => {
       "panel.mods.curseforgeKey": "[redacted]",
     });
   });
+
+  it("redacts a field its schema marks secret, though its name says nothing: a webhook's address", async () => {
+    // A Discord-like hook: the address is the key. An administrator may name a loopback one.
+    const hook = "http://127.0.0.1:9/api/webhooks/1234/HOOK-TOKEN-5e1f0c";
+    const made = await admin.post("/api/self/notifications", {
+      type: "webhook",
+      events: ["server.crashed"],
+      url: hook,
+    });
+    expect(made.status, made.text).toBe(200);
+
+    const log = await admin.get("/api/activity?limit=100");
+    expect(log.status, log.text).toBe(200);
+    expect(log.text).not.toContain("HOOK-TOKEN-5e1f0c");
+    const entries = log.body.activity as { action: string; ok: boolean; details: Record<string, unknown> }[];
+    expect(entries.find((entry) => entry.action === "self.notification.create")?.details).toEqual({
+      type: "webhook",
+      events: ["server.crashed"],
+      url: "[redacted]",
+    });
+  });
 });

@@ -128,11 +128,8 @@ export const activityActions: Record<string, ActionRule> = {
   "PUT /api/self/otp": { action: "self.otp.enable" },
   "DELETE /api/self/otp/:token": { action: "self.otp.disable" },
   "POST /api/self/otp/recovery": { action: "self.otp.recovery" },
-  // Alert channels: the kind and events only; the webhook URL and push subscription are secrets.
-  "POST /api/self/notifications": {
-    action: "self.notification.create",
-    details: (request) => ({ type: body(request)?.type, events: body(request)?.events }),
-  },
+  // Alert channels: the webhook URL and push subscription are marked secret in the schema.
+  "POST /api/self/notifications": { action: "self.notification.create" },
   "DELETE /api/self/notifications": { action: "self.notification.deleteAll" },
   "DELETE /api/self/notifications/:id": { action: "self.notification.delete" },
   "POST /api/self/notifications/:id/test": { action: "self.notification.test" },

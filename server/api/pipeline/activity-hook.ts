@@ -4,6 +4,7 @@ import type { Activity, ActivityActor } from "../../panel/activity.ts";
 import type { BeforeReads } from "../../panel/activity-before.ts";
 import { type ActionRule, activityActions } from "./activity-actions.ts";
 import { isSecretName, withoutSecrets } from "./activity-details.ts";
+import { requestSecretFields, type SecretFields, withoutMarkedSecrets } from "./activity-secrets.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -44,7 +45,9 @@ export function installActivityLog(app: FastifyInstance, activity: Activity, rea
     const rule = activityActions[`${method} ${route.url}`] ?? unnamed(method, route.url);
     if (rule.skip) return;
     const own = route.onSend === undefined ? [] : [route.onSend].flat();
-    route.onSend = [...own, recorder(activity, rule, route.url, befores)];
+    // The fields its schemas mark secret, found once: their values are never kept, whatever their names.
+    const secrets = requestSecretFields(route.schema);
+    route.onSend = [...own, recorder(activity, rule, route.url, befores, secrets)];
     const before = rule.before;
     if (before) {
       // After the guard and the schema, just before the change: a refused caller reads nothing.
@@ -69,6 +72,7 @@ function recorder(
   rule: ActionRule,
   url: string,
   befores: WeakMap<FastifyRequest, Record<string, unknown>>,
+  secrets: SecretFields | undefined,
 ): onSendHookHandler {
   const onServer = url.startsWith("/api/servers/:id");
   const onFile = /^\/api\/servers\/:id\/(file|archive|extract)\b/.test(url);
@@ -93,10 +97,14 @@ function recorder(
     const action = typeof rule.action === "string" ? rule.action : rule.action(request);
     if (action === undefined) return payload;
     const params = (request.params ?? {}) as Record<string, string>;
-    const before = ok ? befores.get(request) : undefined;
-    const sent = rule.details ? rule.details(request) : bodyAndQuery(request);
+    const unmarked = (value: Record<string, unknown>) =>
+      withoutMarkedSecrets(value, secrets) as Record<string, unknown>;
+    const found = ok ? befores.get(request) : undefined;
+    const before = found && unmarked(found);
+    const sent = unmarked(rule.details ? rule.details(request) : bodyAndQuery(request));
     // A refused attempt keeps what was tried by name only: its values may be anything (a hidden
-    // variable's, a password typed into the wrong field), and nothing came of them.
+    // variable's, a password typed into the wrong field), and nothing came of them. What the
+    // schema marks secret is gone already; a field whose name says secret goes next.
     const details = withoutSecrets(
       ok || rule.namesOnly ? { ...sent, ...(before ? { before } : {}) } : { fields: fieldNames(sent) },
     );

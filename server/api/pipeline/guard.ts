@@ -95,6 +95,8 @@ export interface DeclaredRoute {
   url: string;
   access: RouteAccess;
   serverParam: string;
+  /** The route's body and query schemas, as given: what the secret-mark test walks. */
+  schema?: { body?: unknown; querystring?: unknown };
 }
 
 const declared = new WeakMap<FastifyInstance, DeclaredRoute[]>();
@@ -160,7 +162,9 @@ export function installGuard(app: FastifyInstance, deps: PrincipalDeps, cookies:
     if (access === undefined && route.method === "HEAD") return;
     if (access === undefined) throw new Error(`route ${route.method} ${route.url} declares no access rule`);
     const serverParam = route.config?.serverParam ?? "id";
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, access, serverParam });
+    const schema = route.schema;
+    for (const method of [route.method].flat())
+      table.push({ method, url: route.url, access, serverParam, schema });
     if (access === "public") return;
     // The route's own onRequest hooks run after the app's (cookies, XSRF, NUL guard): the guard goes
     // first among the route's, so it runs where the app-wide guard did.

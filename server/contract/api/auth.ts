@@ -1,19 +1,20 @@
 import { type Static, Type } from "typebox";
+import { secret } from "./secret.ts";
 
 /** Wire shapes of /auth/* and /oauth2/token. The browser imports these types only. */
 export const LoginBody = Type.Object({
   email: Type.String({ maxLength: 255 }),
-  password: Type.String({ maxLength: 1024 }),
+  password: secret(Type.String({ maxLength: 1024 })),
 });
 export type LoginBody = Static<typeof LoginBody>;
 
-export const OtpBody = Type.Object({ token: Type.String({ maxLength: 64 }) });
+export const OtpBody = Type.Object({ token: secret(Type.String({ maxLength: 64 })) });
 export type OtpBody = Static<typeof OtpBody>;
 
 export const RegisterBody = Type.Object({
   username: Type.String({ maxLength: 100 }),
   email: Type.String({ maxLength: 255 }),
-  password: Type.String({ maxLength: 1024 }),
+  password: secret(Type.String({ maxLength: 1024 })),
 });
 export type RegisterBody = Static<typeof RegisterBody>;
 
@@ -31,7 +32,7 @@ export type LoginAnswer = Static<typeof LoginAnswer>;
 export const TokenBody = Type.Object({
   grant_type: Type.String({ maxLength: 64 }),
   client_id: Type.Optional(Type.String({ maxLength: 128 })),
-  client_secret: Type.Optional(Type.String({ maxLength: 256 })),
+  client_secret: Type.Optional(secret(Type.String({ maxLength: 256 }))),
 });
 
 export const TokenAnswer = Type.Object({

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { secret } from "./secret.ts";
 import { ServerIdParams } from "./servers.ts";
 
 /**
@@ -41,7 +42,7 @@ const hostFields = {
   host: Type.String({ minLength: 1, maxLength: 255 }),
   port: Type.Integer({ minimum: 1, maximum: 65535 }),
   username: Type.String({ minLength: 1, maxLength: 80 }),
-  password: Type.String({ maxLength: 256 }),
+  password: secret(Type.String({ maxLength: 256 })),
   nodes: Type.Optional(Type.Union([nodeList, Type.Null()])),
   maxDatabases: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()])),
 };

@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import { NodeFeatures } from "../node/features.ts";
+import { secret } from "./secret.ts";
 
 const Port = Type.Integer({ minimum: 1, maximum: 65535 });
 
@@ -38,7 +39,7 @@ export const BackupTargetInput = Type.Union([
     bucket: Type.Optional(Type.String({ maxLength: 63 })),
     prefix: Type.Optional(Type.String({ maxLength: 200 })),
     accessKeyId: Type.Optional(Type.String({ maxLength: 256 })),
-    secretAccessKey: Type.Optional(Type.String({ maxLength: 256 })),
+    secretAccessKey: Type.Optional(secret(Type.String({ maxLength: 256 }))),
     forcePathStyle: Type.Optional(Type.Boolean()),
   }),
 ]);

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { secret } from "./secret.ts";
 
 /** What alerts can be about (issue 24). `account.newDevice` concerns the account itself, not a server. */
 export const notificationEvents = [
@@ -31,8 +32,10 @@ export const ChannelCreateBody = Type.Object({
   type: Type.String({ maxLength: 16 }),
   events: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 }),
   servers: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 })),
-  url: Type.Optional(Type.String({ maxLength: 2000 })),
-  subscription: Type.Optional(PushSubscriptionBody),
+  // A webhook's address is its key (Discord's and Slack's carry their token); a push subscription
+  // is the browser's address and keys.
+  url: Type.Optional(secret(Type.String({ maxLength: 2000 }))),
+  subscription: Type.Optional(secret(PushSubscriptionBody)),
 });
 export type ChannelCreateBody = Static<typeof ChannelCreateBody>;
 

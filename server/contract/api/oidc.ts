@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { secret } from "./secret.ts";
 
 /** An OpenID Connect provider as administrators see it (issue 39); the client secret never leaves. */
 export const OidcProviderView = Type.Object({
@@ -28,7 +29,7 @@ export const OidcProviderBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   issuer: Type.String({ minLength: 1, maxLength: 1024 }),
   clientId: Type.String({ minLength: 1, maxLength: 255 }),
-  clientSecret: Type.Optional(Type.String({ maxLength: 1024 })),
+  clientSecret: Type.Optional(secret(Type.String({ maxLength: 1024 }))),
   scopes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 })),
   createAccounts: Type.Optional(Type.Boolean()),
   allowedDomains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100 })),

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { secret } from "./secret.ts";
 
 export const UserView = Type.Object({
   id: Type.Integer(),
@@ -12,8 +13,8 @@ export type UserView = Static<typeof UserView>;
 export const SelfUpdateBody = Type.Object({
   username: Type.Optional(Type.String({ maxLength: 100 })),
   email: Type.Optional(Type.String({ maxLength: 255 })),
-  password: Type.String({ maxLength: 1024 }),
-  newPassword: Type.Optional(Type.String({ maxLength: 1024 })),
+  password: secret(Type.String({ maxLength: 1024 })),
+  newPassword: Type.Optional(secret(Type.String({ maxLength: 1024 }))),
 });
 export type SelfUpdateBody = Static<typeof SelfUpdateBody>;
 
@@ -26,7 +27,7 @@ export const OtpEnrolment = Type.Object({ secret: Type.String(), uri: Type.Strin
 export type OtpEnrolment = Static<typeof OtpEnrolment>;
 
 /** A 6-digit code, or a recovery code where one is accepted. */
-export const OtpTokenBody = Type.Object({ token: Type.String({ maxLength: 64 }) });
+export const OtpTokenBody = Type.Object({ token: secret(Type.String({ maxLength: 64 })) });
 export const OtpTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const RecoveryCodes = Type.Object({ recoveryCodes: Type.Array(Type.String()) });

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { secret } from "./secret.ts";
 import { ServerIdParams } from "./servers.ts";
 
 /** Wire shapes of /api/servers/{id}/user (reference §12.13) and of accepting an invite. */
@@ -50,9 +51,9 @@ export const InviteAnswer = Type.Object({
 export type InviteAnswer = Static<typeof InviteAnswer>;
 
 export const InviteAcceptBody = Type.Object({
-  token: Type.String({ maxLength: 128 }),
+  token: secret(Type.String({ maxLength: 128 })),
   email: Type.String({ maxLength: 255 }),
   username: Type.String({ maxLength: 100 }),
-  password: Type.String({ maxLength: 1024 }),
+  password: secret(Type.String({ maxLength: 1024 })),
 });
 export type InviteAcceptBody = Static<typeof InviteAcceptBody>;

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { secret } from "./secret.ts";
 import { UserView } from "./self.ts";
 import { Paging } from "./servers.ts";
 
@@ -21,7 +22,7 @@ export type UserList = Static<typeof UserList>;
 export const UserCreateBody = Type.Object({
   username: Type.String({ maxLength: 100 }),
   email: Type.String({ maxLength: 255 }),
-  password: Type.String({ maxLength: 1024 }),
+  password: secret(Type.String({ maxLength: 1024 })),
 });
 export type UserCreateBody = Static<typeof UserCreateBody>;
 
@@ -29,7 +30,7 @@ export type UserCreateBody = Static<typeof UserCreateBody>;
 export const UserUpdateBody = Type.Object({
   username: Type.Optional(Type.String({ maxLength: 100 })),
   email: Type.Optional(Type.String({ maxLength: 255 })),
-  password: Type.Optional(Type.String({ maxLength: 1024 })),
+  password: Type.Optional(secret(Type.String({ maxLength: 1024 }))),
 });
 export type UserUpdateBody = Static<typeof UserUpdateBody>;
 
