@@ -1,5 +1,5 @@
 import type { BackupView } from "../../server/contract/api/backups";
-import type { BackupPolicy, BackupVerdict } from "../../server/contract/node/backup-wire";
+import type { BackupEntryList, BackupPolicy, BackupVerdict } from "../../server/contract/node/backup-wire";
 import { type CallOptions, del, get, post, put } from "./client";
 
 // Backups of a server (spec §7, reference §12.19). Types come from the server's wire definitions.
@@ -15,9 +15,18 @@ export const listBackups = (id: string, opts?: CallOptions) => get<Backup[]>(bas
 export const createBackup = (id: string, name: string, opts?: CallOptions) =>
   post<void>(`${base(id)}/create`, undefined, { ...opts, query: { name } });
 
-/** Replaces the server's files with the backup's (a running server is stopped first); answers once they are in place. */
-export const restoreBackup = (id: string, backupId: number, opts?: CallOptions) =>
-  post<void>(`${base(id)}/restore/${backupId}`, undefined, opts);
+/**
+ * Replaces the server's files with the backup's (a running server is stopped first); answers once
+ * they are in place. With `paths`, only those files or folders (root-relative) are put back.
+ */
+export const restoreBackup = (id: string, backupId: number, paths?: string[], opts?: CallOptions) =>
+  post<void>(`${base(id)}/restore/${backupId}`, paths ? { paths } : undefined, opts);
+
+export type BackupEntry = BackupEntryList[number];
+
+/** One folder's children inside a backup ("" the root), read from the archive on its node. */
+export const listBackupFiles = (id: string, backupId: number, path: string, opts?: CallOptions) =>
+  get<BackupEntry[]>(`${base(id)}/${backupId}/files`, { ...opts, query: { path } });
 
 export const deleteBackup = (id: string, backupId: number, opts?: CallOptions) =>
   del<void>(`${base(id)}/${backupId}`, opts);

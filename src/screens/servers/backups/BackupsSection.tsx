@@ -1,7 +1,7 @@
 import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, lazy, Suspense, useCallback, useEffect, useState } from "react";
 import {
   type Backup,
   backupDownloadUrl,
@@ -24,6 +24,9 @@ import { defaultBackupName } from "./backupName";
 import { PolicyForm } from "./PolicyForm";
 import "../../../components/controls.css";
 import "./backups.css";
+
+// The files inside a backup load only when a user opens them.
+const BackupFiles = lazy(() => import("./BackupFiles"));
 
 /** While any backup is being written the list is asked again this often, for its progress. */
 const POLL_MS = 2000;
@@ -96,6 +99,7 @@ function CreateForm({ serverId, onCreated }: { serverId: string; onCreated: () =
 export default function BackupsSection({ server, can, active }: SectionProps) {
   const [backups, setBackups] = useState<Backup[]>();
   const [working, setWorking] = useState<{ id: number; action: "restore" | "delete" | "verify" | "pin" }>();
+  const [browsing, setBrowsing] = useState<Backup>();
   const locale = intlLocale(i18n.locale);
   const id = server.id;
 
@@ -266,6 +270,16 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
                       <Trans>Verify</Trans>
                     </button>
                   )}
+                  {ready && can("server.backup.view") && (
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-small"
+                      onClick={() => setBrowsing(backup)}
+                      data-testid="backup-files-open"
+                    >
+                      <Trans>Files</Trans>
+                    </button>
+                  )}
                   {ready && can("server.backup.delete") && (
                     <button
                       type="button"
@@ -304,6 +318,16 @@ export default function BackupsSection({ server, can, active }: SectionProps) {
             );
           })}
         </ul>
+      )}
+      {browsing && (
+        <Suspense fallback={<Spinner />}>
+          <BackupFiles
+            serverId={id}
+            backup={browsing}
+            canRestore={can("server.backup.restore")}
+            onClose={() => setBrowsing(undefined)}
+          />
+        </Suspense>
       )}
     </div>
   );
