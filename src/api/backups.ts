@@ -22,11 +22,11 @@ export const createBackup = (id: string, name: string, opts?: CallOptions) =>
 export const restoreBackup = (id: string, backupId: number, paths?: string[], opts?: CallOptions) =>
   post<void>(`${base(id)}/restore/${backupId}`, paths ? { paths } : undefined, opts);
 
-export type BackupEntry = BackupEntryList[number];
+export type BackupFileEntry = BackupEntryList[number];
 
 /** One folder's children inside a backup ("" the root), read from the archive on its node. */
 export const listBackupFiles = (id: string, backupId: number, path: string, opts?: CallOptions) =>
-  get<BackupEntry[]>(`${base(id)}/${backupId}/files`, { ...opts, query: { path } });
+  get<BackupFileEntry[]>(`${base(id)}/${backupId}/files`, { ...opts, query: { path } });
 
 export const deleteBackup = (id: string, backupId: number, opts?: CallOptions) =>
   del<void>(`${base(id)}/${backupId}`, opts);

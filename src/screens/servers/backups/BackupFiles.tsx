@@ -2,7 +2,7 @@ import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useCallback, useEffect, useState } from "react";
-import { type Backup, type BackupEntry, listBackupFiles, restoreBackup } from "../../../api/backups";
+import { type Backup, type BackupFileEntry, listBackupFiles, restoreBackup } from "../../../api/backups";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Dialog } from "../../../components/Dialog";
 import { Spinner } from "../../../components/Spinner";
@@ -15,12 +15,12 @@ import "./backup-files.css";
 // and folders are put back alone (issue 38). Loaded only when opened: it stays out of the
 // Backups section's chunk.
 
-type Folder = { state: "loading" } | { state: "failed" } | { state: "ready"; entries: BackupEntry[] };
+type Folder = { state: "loading" } | { state: "failed" } | { state: "ready"; entries: BackupFileEntry[] };
 
 const join = (folder: string, name: string) => (folder ? `${folder}/${name}` : name);
 
 /** Folders first, then by name, whatever order the node answered in. */
-const ordered = (entries: BackupEntry[]) =>
+const ordered = (entries: BackupFileEntry[]) =>
   [...entries].sort(
     (a, b) => Number(b.type === "directory") - Number(a.type === "directory") || a.name.localeCompare(b.name),
   );
