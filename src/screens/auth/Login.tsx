@@ -94,7 +94,7 @@ export default function Login() {
     passkeysSupported() && (
       <button
         type="button"
-        className="btn block"
+        className="btn btn-outline block"
         disabled={busy}
         onClick={() => void signInByPasskey()}
         data-testid="login-passkey"
@@ -144,7 +144,7 @@ export default function Login() {
               // A whole page: the browser goes to the provider and comes back.
               <a
                 key={provider.id}
-                className="btn block"
+                className="btn btn-outline block"
                 href={`/auth/oidc/${provider.id}`}
                 data-testid="login-oidc"
               >
