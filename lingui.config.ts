@@ -14,6 +14,20 @@ import { formatter } from "@lingui/format-po";
 const present = readdirSync(new URL("./locales", import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
+// Shell code that renders only once the screens' catalog is loaded (App.tsx, activate.ts): its
+// strings live in the screens' catalog, not the login page's.
+const afterFirstScreen = [
+  "<rootDir>/src/i18n/errorMessages.ts",
+  "<rootDir>/src/app/blockedNotice.ts",
+  "<rootDir>/src/app/Sidebar.tsx",
+  "<rootDir>/src/app/TopBar.tsx",
+  "<rootDir>/src/app/search",
+  "<rootDir>/src/app/HotkeyHelp.tsx",
+  "<rootDir>/src/app/hotkeyTable.ts",
+  "<rootDir>/src/app/MasterUrlNotice.tsx",
+  "<rootDir>/src/components/ConfirmDialog.tsx",
+  "<rootDir>/src/components/ErrorDetailsDialog.tsx",
+];
 export default defineConfig({
   sourceLocale: "en_US",
   locales: ["en_US", ...present.filter((l) => l !== "en_US")],
@@ -32,35 +46,11 @@ export default defineConfig({
         "<rootDir>/src/theme",
         "<rootDir>/src/screens/auth",
       ],
-      // What renders only once the screens' catalog is loaded (App.tsx, activate.ts) is in it.
-      exclude: [
-        "<rootDir>/src/i18n/errorMessages.ts",
-        "<rootDir>/src/app/blockedNotice.ts",
-        "<rootDir>/src/app/Sidebar.tsx",
-        "<rootDir>/src/app/TopBar.tsx",
-        "<rootDir>/src/app/search",
-        "<rootDir>/src/app/HotkeyHelp.tsx",
-        "<rootDir>/src/app/hotkeyTable.ts",
-        "<rootDir>/src/app/MasterUrlNotice.tsx",
-        "<rootDir>/src/components/ConfirmDialog.tsx",
-        "<rootDir>/src/components/ErrorDetailsDialog.tsx",
-      ],
+      exclude: afterFirstScreen,
     },
     {
       path: "<rootDir>/locales/{locale}/screens",
-      include: [
-        "<rootDir>/src/screens",
-        "<rootDir>/src/i18n/errorMessages.ts",
-        "<rootDir>/src/app/blockedNotice.ts",
-        "<rootDir>/src/app/Sidebar.tsx",
-        "<rootDir>/src/app/TopBar.tsx",
-        "<rootDir>/src/app/search",
-        "<rootDir>/src/app/HotkeyHelp.tsx",
-        "<rootDir>/src/app/hotkeyTable.ts",
-        "<rootDir>/src/app/MasterUrlNotice.tsx",
-        "<rootDir>/src/components/ConfirmDialog.tsx",
-        "<rootDir>/src/components/ErrorDetailsDialog.tsx",
-      ],
+      include: ["<rootDir>/src/screens", ...afterFirstScreen],
       exclude: ["<rootDir>/src/screens/auth/**"],
     },
   ],
