@@ -18,6 +18,7 @@ import type { SectionProps } from "../sectionProps";
 import { Select } from "../tasks/SelectField";
 import "../../../components/controls.css";
 import "./databases.css";
+import { changeAndReload } from "../changeAndReload";
 
 const namePattern = /^[A-Za-z0-9_]{1,48}$/;
 
@@ -168,18 +169,8 @@ export default function DatabasesSection({ server, can, active }: SectionProps) 
     if (active) void load().catch(() => {});
   }, [active, load]);
 
-  const act = async (database: ServerDatabase, work: () => Promise<unknown>, done: string) => {
-    setWorking(database.id);
-    try {
-      await work();
-      toastSuccess(done);
-    } catch {
-      // the global handler said why
-    } finally {
-      setWorking(undefined);
-    }
-    await load().catch(() => {});
-  };
+  const act = (database: ServerDatabase, work: () => Promise<unknown>, done: string) =>
+    changeAndReload(work, done, load, (busy) => setWorking(busy ? database.id : undefined));
 
   const rotate = async (database: ServerDatabase) => {
     const yes = await confirmAsync({

@@ -5,12 +5,12 @@ import { isApiError } from "../../../api/errors";
 import { type InstalledMod, installMod, listMods, removeMod, type ServerModsView } from "../../../api/mods";
 import { confirmAsync } from "../../../components/confirmStore";
 import { Spinner } from "../../../components/Spinner";
-import { toastSuccess } from "../../../components/toastStore";
 import type { SectionProps } from "../sectionProps";
 import { ModSearch } from "./ModSearch";
 import { sourceNames } from "./sourceNames";
 import "../../../components/controls.css";
 import "./mods.css";
+import { changeAndReload } from "../changeAndReload";
 
 function InstalledEntry({
   mod,
@@ -85,18 +85,7 @@ export default function ModsSection({ server, can, active }: SectionProps) {
     if (active) void load().catch(() => {});
   }, [active, load]);
 
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
-      await work();
-      toastSuccess(done);
-    } catch {
-      // the global handler said why
-    } finally {
-      setBusy(false);
-    }
-    await load().catch(() => {});
-  };
+  const act = (work: () => Promise<unknown>, done: string) => changeAndReload(work, done, load, setBusy);
 
   const update = (mod: InstalledMod) => {
     const { source, projectId, update: newer } = mod;

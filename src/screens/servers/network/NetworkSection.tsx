@@ -12,10 +12,10 @@ import {
 } from "../../../api/allocations";
 import { CopyField } from "../../../components/CopyField";
 import { Spinner } from "../../../components/Spinner";
-import { toastSuccess } from "../../../components/toastStore";
 import type { SectionProps } from "../sectionProps";
 import "../../../components/controls.css";
 import "./network.css";
+import { changeAndReload } from "../changeAndReload";
 
 /**
  * A server's addresses (issue 36): each of its allocations with a copy button, the primary first;
@@ -31,18 +31,8 @@ export default function NetworkSection({ server, can, active, onChanged }: Secti
     if (active) void load().catch(() => {});
   }, [active, load]);
 
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
-      await work();
-      toastSuccess(done);
-    } catch {
-      // the global handler said why (the limit, no free port)
-    } finally {
-      setBusy(false);
-    }
-    await load().catch(() => {});
-  };
+  // A failure (the limit, no free port) is told by the global handler.
+  const act = (work: () => Promise<unknown>, done: string) => changeAndReload(work, done, load, setBusy);
 
   if (!list) return <Spinner />;
   const host = server.node.publicHost;
