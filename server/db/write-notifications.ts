@@ -89,7 +89,8 @@ const ourTables: Record<keyof Database, boolean> = {
   shared_jobs: false,
   // Read afresh by each sign-in that uses them (issue 39): no kept answer depends on them.
   ssh_keys: false,
-  passkeys: false,
+  // A passkey counts as the second factor a kept session may be held to enrol (principal.ts).
+  passkeys: true,
   oidc_providers: false,
   oidc_links: false,
   sign_in_challenges: false,

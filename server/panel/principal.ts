@@ -7,6 +7,7 @@ import { globalScopesColumn, type Permissions, rightsOn, withRoles } from "./per
 import { holdsScope, parseScopes } from "./scopes.ts";
 import type { Sessions } from "./sessions.ts";
 import type { Settings } from "./settings.ts";
+import type { Passkeys } from "./sign-in-methods/passkeys.ts";
 import { tokenHash } from "./tokens.ts";
 
 /** Who is calling: a signed-in user, or an OAuth2 client acting for its owner. */
@@ -25,7 +26,7 @@ export interface Principal {
   bound?: { clientScopes: string[]; ownerScopes: string[] };
   /**
    * Two-factor sign-in is required of this account (the panel's setting or one of its roles) and
-   * it has none yet: until it enrols, the guard lets it reach only its account, enrolment and
+   * it has no second step yet (an app code or a passkey, sign-in.ts): until it enrols, the guard lets it reach only its account, enrolment and
    * sign-out (guard.ts).
    */
   twoFactorPending?: boolean;
@@ -38,6 +39,7 @@ export interface PrincipalDeps {
   clients: OAuthClients;
   permissions: Permissions;
   settings: Settings;
+  passkeys: Pick<Passkeys, "count">;
 }
 
 /** What a live session resolves to, as kept in memory between calls. */
@@ -155,7 +157,9 @@ async function loadSession(deps: PrincipalDeps, hash: string): Promise<SessionEn
   };
   if (
     row.otp_active !== 1 &&
-    (roles?.require2fa || (await deps.settings.get("panel.security.require2fa")) === true)
+    (roles?.require2fa || (await deps.settings.get("panel.security.require2fa")) === true) &&
+    // A passkey is a second step after the password (sign-in.ts): it counts as enrolled.
+    (await deps.passkeys.count(row.id)) === 0
   )
     principal.twoFactorPending = true;
   if (row.client_id) {

@@ -102,9 +102,9 @@ export class SftpAuth {
     return { userId: user.id, write: holdsScope(held, "server.files.edit") };
   }
 
-  /** The web's rule (principal.ts): no app code yet, and one of its roles or the panel requires it. */
+  /** The web's rule (principal.ts): no app code nor passkey yet, and one of its roles or the panel requires it. */
   private async mustEnrolTwoFactor(user: { id: number; otpActive: boolean }): Promise<boolean> {
-    if (user.otpActive) return false;
+    if (user.otpActive || (await this.passkeyCount(user.id)) > 0) return false;
     if ((await this.permissions.roleGrantsOf([user.id])).get(user.id)?.require2fa) return true;
     return (await this.settings.get("panel.security.require2fa")) === true;
   }

@@ -4,6 +4,7 @@ import { createEchoServer } from "../support/echo-server.ts";
 import { expectError, newUser } from "../support/expect-api.ts";
 import { openServerSocket } from "../support/socket-client.ts";
 import { adminClient, type PanelClient, registeredClient, usePanel } from "../support/test-panel.ts";
+import { SoftwareAuthenticator } from "../support/webauthn-authenticator.ts";
 
 const serverId = "201e0001";
 
@@ -174,6 +175,37 @@ describe("roles", () => {
     expect((await api.get("/api/servers")).status).toBe(200);
     expect((await api.get("/api/nodes")).status).toBe(200);
     expect((await api.post("/auth/logout")).status).toBeLessThan(300);
+  });
+
+  it("a passkey is the second factor a role requires: its enrolment is open, and it lets the account through", async () => {
+    const strict = await admin.post("/api/roles", { name: "Strict passkey", scopes: [], require2fa: true });
+    expect(strict.status).toBe(200);
+    const { api, id } = await someone("strict-passkey");
+    expect((await admin.put(`/api/users/${id}/roles`, { roles: [strict.body.id] })).status).toBe(200);
+    expectError(await api.get("/api/servers"), 403, "ErrTwoFactorRequired");
+    // A passkey is a second step after the password (sign-in.ts), so enrolling one is enrolment.
+    expect((await api.get("/api/self/passkeys")).status).toBe(200);
+    const options = await api.post("/api/self/passkeys/options");
+    expect(options.status, options.text).toBe(200);
+    const key = SoftwareAuthenticator.create();
+    const added = await api.post("/api/self/passkeys", {
+      name: "Phone",
+      response: key.register(options.body, panel().url),
+    });
+    expect(added.status, added.text).toBe(200);
+    // Enrolled: the same session reaches what it holds, without an app code.
+    const servers = await api.get("/api/servers");
+    expect(servers.status, servers.text).toBe(200);
+    // Its only passkey removed, the account is held again.
+    expect((await api.delete(`/api/self/passkeys/${added.body.id}`)).status).toBe(204);
+    expectError(await api.get("/api/servers"), 403, "ErrTwoFactorRequired");
+    // Renaming and removing are not enrolment: held until enrolled.
+    expectError(
+      await api.put(`/api/self/passkeys/${added.body.id}`, { name: "x" }),
+      403,
+      "ErrTwoFactorRequired",
+    );
+    expect((await admin.delete(`/api/roles/${strict.body.id}`)).status).toBe(204);
   });
 
   it("refuses every roles route to a user without admin", async () => {

@@ -15,6 +15,7 @@ import {
   registeredClient,
   usePanel,
 } from "../support/test-panel.ts";
+import { SoftwareAuthenticator } from "../support/webauthn-authenticator.ts";
 
 const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-sftp-keys-"));
 afterAll(() => fs.rmSync(keyDir, { recursive: true, force: true }));
@@ -236,6 +237,39 @@ describe("SSH keys for SFTP (issue 39)", () => {
       expect((await admin.delete(`/api/roles/${role.body.id}`)).status).toBe(204);
       expectIn(await runSftp(login(pending, panel().sftpPort, pendingKey.file), ["pwd"]));
       expectIn(await runSftp(login(pending, panel().sftpPort), ["pwd"]));
+    });
+
+    it("lets in by key an account whose second factor is a passkey, held by a role; its password as with an app code", async () => {
+      const passkeyUser = newUser("keypasskey");
+      const passkeyKey = keyPair("passkey-user");
+      const api = await registeredClient(panel(), passkeyUser);
+      expect((await api.post("/api/self/ssh-keys", { publicKey: passkeyKey.line })).status).toBe(200);
+      await setServerScopes(panel(), passkeyUser.email, serverId, sftpScopes);
+      const options = await api.post("/api/self/passkeys/options");
+      const added = await api.post("/api/self/passkeys", {
+        name: "Phone",
+        response: SoftwareAuthenticator.create().register(options.body, panel().url),
+      });
+      expect(added.status, added.text).toBe(200);
+      const role = await admin.post("/api/roles", {
+        name: "Strict passkey SFTP",
+        scopes: [],
+        require2fa: true,
+      });
+      const userId = (await api.get("/api/self")).body.id;
+      expect((await admin.put(`/api/users/${userId}/roles`, { roles: [role.body.id] })).status).toBe(200);
+      try {
+        expectIn(await runSftp(login(passkeyUser, panel().sftpPort, passkeyKey.file), ["pwd"]));
+        // Two-factor is on: its password alone is not enough (panel.sftp.passwordWith2fa is off).
+        expectRefused(await runSftp(login(passkeyUser, panel().sftpPort), ["pwd"]));
+        // Its passkey gone, the role holds it to enrol again: its key opens nothing.
+        expect((await admin.put(`/api/users/${userId}/roles`, { roles: [] })).status).toBe(200);
+        expect((await api.delete(`/api/self/passkeys/${added.body.id}`)).status).toBe(204);
+        expect((await admin.put(`/api/users/${userId}/roles`, { roles: [role.body.id] })).status).toBe(200);
+        expectRefused(await runSftp(login(passkeyUser, panel().sftpPort, passkeyKey.file), ["pwd"]));
+      } finally {
+        expect((await admin.delete(`/api/roles/${role.body.id}`)).status).toBe(204);
+      }
     });
 
     it("is refused by password and by key while the panel requires it of everyone", async () => {

@@ -84,6 +84,9 @@ const untilEnrolled = new Set([
   "/api/self/otp",
   "/api/self/otp/:token",
   "/api/self/otp/recovery",
+  // A passkey is the other second step (sign-in.ts): listing and adding one is enrolment too.
+  "/api/self/passkeys",
+  "/api/self/passkeys/options",
   "/api/userSettings",
   "/api/userSettings/:key",
   "/auth/reauth",

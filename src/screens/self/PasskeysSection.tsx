@@ -16,6 +16,7 @@ import { Spinner } from "../../components/Spinner";
 import { ScreenIcon } from "../../components/screenIcons";
 import { TextField } from "../../components/TextField";
 import { toastError, toastSuccess } from "../../components/toastStore";
+import { loadUser, twoFactorRequired } from "../../state/session";
 import "../oauth/oauth-clients.css";
 import "../servers/entry-list.css";
 
@@ -49,6 +50,12 @@ export function PasskeysSection() {
       const made = await registerPasskey(name.trim());
       toastSuccess(t`Passkey ${made.name} added`);
       setName("");
+      // A passkey is a second step after the password: an account held to enrol is enrolled now,
+      // and the panel answers everything again (guard.ts).
+      if (twoFactorRequired.value) {
+        twoFactorRequired.value = false;
+        void loadUser();
+      }
       await reload();
     } catch (err) {
       // An API refusal was shown by the global handler; the browser's own (cancelled, none made) here.

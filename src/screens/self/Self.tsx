@@ -33,6 +33,7 @@ export default function Self() {
           <Trans>This panel requires two-factor sign-in for your account. Set it up here to continue.</Trans>
         </p>
         <TwoFactorSection />
+        {canEdit && <PasskeysSection />}
       </div>
     );
   return (
