@@ -48,6 +48,8 @@ export interface OidcProviderTable {
   /** JSON object: claim value → role id. */
   role_map: string | null;
   enabled: Generated<number>;
+  /** 1: an address the ID token does not mark (no email_verified) counts as verified. */
+  trust_unverified_email: Generated<number>;
   created_at: number;
 }
 

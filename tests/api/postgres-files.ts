@@ -56,6 +56,7 @@ export const postgresGroups: readonly { reason: string; files: readonly string[]
       "otp",
       "passkeys",
       "oidc",
+      "oidc-email",
       "oauth2",
       "self-clients",
       "server-clients",

@@ -7,7 +7,8 @@ import Provider from "oidc-provider";
 export interface IssuerAccount {
   sub: string;
   email: string;
-  email_verified?: boolean;
+  /** Absent: true. null: the ID token carries no email_verified claim at all. */
+  email_verified?: boolean | null;
   preferred_username?: string;
   groups?: string[];
 }
@@ -72,7 +73,10 @@ export async function startIssuer(redirectUris: string[]): Promise<TestIssuer> {
       if (!account) return undefined;
       return {
         accountId: sub,
-        claims: async () => ({ ...account, email_verified: account.email_verified ?? true }),
+        claims: async () => {
+          const { email_verified, ...claims } = account;
+          return email_verified === null ? claims : { ...claims, email_verified: email_verified ?? true };
+        },
       };
     },
   });

@@ -70,8 +70,9 @@ const hostDetails = (request: FastifyRequest) => {
 
 /** What tells providers apart; the client secret is left out (it is stripped by name too). */
 const providerDetails = (request: FastifyRequest) => {
-  const { name, issuer, clientId, createAccounts, allowedDomains, roleClaim, enabled } = body(request) ?? {};
-  return { name, issuer, clientId, createAccounts, allowedDomains, roleClaim, enabled };
+  const { name, issuer, clientId, createAccounts, allowedDomains, trustUnverifiedEmail, roleClaim, enabled } =
+    body(request) ?? {};
+  return { name, issuer, clientId, createAccounts, allowedDomains, trustUnverifiedEmail, roleClaim, enabled };
 };
 
 export const activityActions: Record<string, ActionRule> = {

@@ -12,6 +12,7 @@ export const OidcProviderView = Type.Object({
   scopes: Type.Array(Type.String()),
   createAccounts: Type.Boolean(),
   allowedDomains: Type.Array(Type.String()),
+  trustUnverifiedEmail: Type.Boolean(),
   roleClaim: Type.Union([Type.String(), Type.Null()]),
   roleMap: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
   enabled: Type.Boolean(),
@@ -33,6 +34,7 @@ export const OidcProviderBody = Type.Object({
   scopes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 })),
   createAccounts: Type.Optional(Type.Boolean()),
   allowedDomains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100 })),
+  trustUnverifiedEmail: Type.Optional(Type.Boolean()),
   roleClaim: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
   roleMap: Type.Optional(
     Type.Union([Type.Record(Type.String(), Type.String({ maxLength: 64 })), Type.Null()]),

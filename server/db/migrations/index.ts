@@ -22,6 +22,7 @@ import { rolesAndPresets } from "./0026-roles-and-presets.ts";
 import { signInMethods } from "./0027-sign-in-methods.ts";
 import { imports } from "./0028-imports.ts";
 import { backupFacts } from "./0029-backup-facts.ts";
+import { oidcTrustEmail } from "./0032-oidc-trust-email.ts";
 
 /**
  * One set of migrations for SQLite and PostgreSQL, one file each, in the order they run. The
@@ -52,6 +53,7 @@ export function migrations(dialect: Dialect): MigrationProvider {
     "0027_sign_in_methods": signInMethods(dialect),
     "0028_imports": imports,
     "0029_backup_facts": backupFacts,
+    "0032_oidc_trust_email": oidcTrustEmail,
   };
   return { getMigrations: async () => list };
 }

@@ -45,6 +45,7 @@ function toView(row: Row): OidcProviderView {
     scopes: row.scopes.split(" ").filter(Boolean),
     createAccounts: row.create_accounts === 1,
     allowedDomains: row.allowed_domains.split(",").filter(Boolean),
+    trustUnverifiedEmail: row.trust_unverified_email === 1,
     roleClaim: row.role_claim,
     roleMap: row.role_map ? (JSON.parse(row.role_map) as Record<string, string>) : null,
     enabled: row.enabled === 1,
@@ -167,6 +168,7 @@ export class OidcProviders {
       allowed_domains: (body.allowedDomains ?? [])
         .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
         .join(","),
+      trust_unverified_email: body.trustUnverifiedEmail ? 1 : 0,
       role_claim: body.roleClaim?.trim() || null,
       role_map: body.roleMap ? JSON.stringify(body.roleMap) : null,
       enabled: body.enabled === false ? 0 : 1,

@@ -24,6 +24,18 @@ const refused = (code: string, msg: string, metadata?: Record<string, string>) =
   new ApiError(403, code, msg, metadata);
 
 /**
+ * Whether the ID token's address is one the provider checked: `email_verified` true (some send the
+ * string "true"). Without the claim, only where the administrator said the provider's addresses
+ * are all checked (trustUnverifiedEmail, e.g. a company directory that omits it); an explicit
+ * false is never trusted.
+ */
+function emailVerified(provider: OidcProvider, claims: OidcClaims): boolean {
+  const said = claims.email_verified;
+  if (said === true || said === "true") return true;
+  return said === undefined && provider.trustUnverifiedEmail;
+}
+
+/**
  * Single sign-on with OpenID Connect (issue 39): the authorization code flow with PKCE and a
  * nonce of the panel's own, sealed with the provider and redirect into the state (challenges.ts:
  * nothing is stored until it is answered, and any panel may take the browser back), which is
@@ -180,7 +192,7 @@ export class OidcSignIn {
     if (!(await this.challenges.markAnswered(state, purpose, waiting.expiresAt)))
       throw refused("ErrOidcState", "the sign-in did not start in this browser");
     const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
-    this.checkDomain(provider, email);
+    this.checkDomain(provider, email, emailVerified(provider, claims));
     if (waiting.userId !== null) {
       // The account that began the link may have been deleted since (its state is not stored).
       if (!(await this.accounts.byId(waiting.userId)))
@@ -216,7 +228,7 @@ export class OidcSignIn {
       throw refused("ErrOidcNoAccount", "no account is linked to this ${provider} sign-in", {
         provider: provider.name,
       });
-    if (!email || claims.email_verified === false)
+    if (!email || !emailVerified(provider, claims))
       throw refused("ErrOidcEmailUnverified", "${provider} gave no verified e-mail address", {
         provider: provider.name,
       });
@@ -288,8 +300,14 @@ export class OidcSignIn {
     return ids;
   }
 
-  private checkDomain(provider: OidcProvider, email: string): void {
+  private checkDomain(provider: OidcProvider, email: string, verified: boolean): void {
     if (provider.allowedDomains.length === 0) return;
+    // Anyone may type any address into an account at some providers: only a verified one proves
+    // its domain.
+    if (!verified)
+      throw refused("ErrOidcEmailUnverified", "${provider} gave no verified e-mail address", {
+        provider: provider.name,
+      });
     const domain = email.slice(email.lastIndexOf("@") + 1);
     if (!email.includes("@") || !provider.allowedDomains.includes(domain))
       throw refused("ErrOidcDomain", "${provider} sign-ins are open to ${domains} addresses only", {

@@ -41,6 +41,7 @@ export function OidcProviderForm({
   const [scopes, setScopes] = useState((initial?.scopes ?? ["openid", "email", "profile"]).join(" "));
   const [domains, setDomains] = useState((initial?.allowedDomains ?? []).join(", "));
   const [createAccounts, setCreateAccounts] = useState(initial?.createAccounts ?? false);
+  const [trustEmail, setTrustEmail] = useState(initial?.trustUnverifiedEmail ?? false);
   const [enabled, setEnabled] = useState(initial?.enabled ?? true);
   const [roleClaim, setRoleClaim] = useState(initial?.roleClaim ?? "");
   const [rows, setRows] = useState<MapRow[]>(() =>
@@ -68,6 +69,7 @@ export function OidcProviderForm({
       scopes: words(scopes, /[\s,]+/),
       allowedDomains: words(domains, /[\s,]+/),
       createAccounts,
+      trustUnverifiedEmail: trustEmail,
       enabled,
       roleClaim: roleClaim.trim() || null,
       roleMap: mapped.length ? Object.fromEntries(mapped.map((row) => [row.value.trim(), row.role])) : null,
@@ -147,6 +149,12 @@ export function OidcProviderForm({
         createAccounts,
         setCreateAccounts,
         "oidc-create-accounts",
+      )}
+      {check(
+        t`Trust addresses the provider does not mark as verified`,
+        trustEmail,
+        setTrustEmail,
+        "oidc-trust-email",
       )}
       {check(t`Show on the login page`, enabled, setEnabled, "oidc-enabled")}
       <TextField
