@@ -166,6 +166,8 @@ describe("the web app on the panel's origin", () => {
     for (const url of ["/api/unknown", "/api", "/api/", "/api/self/nothing/here", "/oauth2/unknown"]) {
       expectError(await get(url), 404, "ErrNotFound");
     }
+    // Longer than the router's longest parameter: no route matches, and it is still not the app.
+    expectError(await get(`/auth/oidc/${"a".repeat(600)}`), 404, "ErrNotFound");
     const client = new PanelClient(panel().url);
     expectError(await client.post("/some/client/route", {}), 404, "ErrNotFound");
     expectError(await client.post("/api/unknown", {}), 404, "ErrNotFound");

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.ts";
 import { contentTypeOf } from "./mime-types.ts";
 
-const apiPrefixes = ["/api/", "/oauth2/", "/daemon/"];
+// Single sign-on's round trip is the server's too: no client route lives under /auth/oidc/.
+const apiPrefixes = ["/api/", "/oauth2/", "/daemon/", "/auth/oidc/"];
 const isApiPath = (url: string) => apiPrefixes.some((p) => url.startsWith(p) || `${url}/` === p);
 const immutable = "public, max-age=31536000, immutable";
 
