@@ -209,6 +209,15 @@ export interface ServerLimits {
   /** Percent of one core: 100 = one core, 50 = half of one. */
   cpuPercent?: number;
   diskMiB?: number;
+  /**
+   * Swap the server may use beside its memory limit, in MiB: absent or 0 = none (the memory limit
+   * is all it gets), "unlimited" = as much as the host has. Only with `memoryMiB`.
+   */
+  swapMiB?: number | "unlimited";
+  /** Its share of disk time against other servers under contention, 10–1000 (absent = the kernel's default). */
+  ioWeight?: number;
+  /** The CPU threads it may run on, as a cpuset list: "0", "0,2", "0-3", "0-3,8" (absent = all). */
+  cpuThreads?: string;
 }
 
 /** A template's `players` (players.ts): commands with `${player}`, `${reason}`, `${message}`. */

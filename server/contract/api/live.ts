@@ -39,6 +39,9 @@ export const LiveStatsFrame = Type.Object({
       pids: Type.Optional(Type.Number()),
       cpuPercent: Type.Optional(Type.Number()),
       diskMiB: Type.Optional(Type.Number()),
+      swapMiB: Type.Optional(Type.Union([Type.Number(), Type.Literal("unlimited")])),
+      ioWeight: Type.Optional(Type.Number()),
+      cpuThreads: Type.Optional(Type.String()),
     }),
   ),
 });

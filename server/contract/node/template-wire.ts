@@ -61,6 +61,9 @@ export const WireServerLimits = Type.Object({
   pids: Type.Optional(Type.Number()),
   cpuPercent: Type.Optional(Type.Number()),
   diskMiB: Type.Optional(Type.Number()),
+  swapMiB: Type.Optional(Type.Union([Type.Number(), Type.Literal("unlimited")])),
+  ioWeight: Type.Optional(Type.Number()),
+  cpuThreads: Type.Optional(Type.String()),
 });
 agrees<Same<Static<typeof WireServerLimits>, ServerLimits>>();
 

@@ -180,6 +180,50 @@ describe("parseTemplate", () => {
     });
   });
 
+  it("reads swap, IO weight and CPU threads, and says what is wrong with each", () => {
+    const limits = { memoryMiB: 512, swapMiB: 256, ioWeight: 700, cpuThreads: "0-1,3" };
+    const parsed = parseTemplate({ ...minimal, limits });
+    expect(parsed.ok && parsed.template.limits).toEqual(limits);
+    const unlimited = parseTemplate({
+      ...minimal,
+      limits: { memoryMiB: 512, swapMiB: "unlimited", cpuThreads: 2 },
+    });
+    expect(unlimited.ok && unlimited.template.limits).toEqual({
+      memoryMiB: 512,
+      swapMiB: "unlimited",
+      cpuThreads: "2",
+    });
+    const none = parseTemplate({ ...minimal, limits: { memoryMiB: 512, swapMiB: 0 } });
+    expect(none.ok && none.template.limits).toEqual({ memoryMiB: 512, swapMiB: 0 });
+    const problemsOf = (bad: Record<string, unknown>) => {
+      const result = parseTemplate({ ...minimal, limits: { memoryMiB: 64, ...bad } });
+      return result.ok ? [] : result.problems;
+    };
+    expect(problemsOf({ swapMiB: -1 })).toEqual([{ path: "limits.swapMiB", problem: "must be 0 or more" }]);
+    expect(problemsOf({ swapMiB: "lots" })).toEqual([
+      { path: "limits.swapMiB", problem: expect.stringContaining("integer") },
+    ]);
+    expect(problemsOf({ ioWeight: 5 })).toEqual([
+      { path: "limits.ioWeight", problem: "must be from 10 to 1000" },
+    ]);
+    expect(problemsOf({ ioWeight: 1001 })[0]?.problem).toBe("must be from 10 to 1000");
+    for (const [cpus, problem] of [
+      ["0, 1", "must be CPU numbers and ranges like 0,2 or 0-3"],
+      ["0-", "must be CPU numbers and ranges like 0,2 or 0-3"],
+      [",1", "must be CPU numbers and ranges like 0,2 or 0-3"],
+      ["", "must be CPU numbers and ranges like 0,2 or 0-3"],
+      ["3-1", "range 3-1 goes downward"],
+      ["0-2,2", "names CPU 2 twice"],
+      ["9000", "names CPU 9000, above 8191"],
+    ]) {
+      expect(problemsOf({ cpuThreads: cpus })).toEqual([{ path: "limits.cpuThreads", problem }]);
+    }
+    expect(parseTemplate({ ...minimal, limits: { swapMiB: 128 } })).toEqual({
+      ok: false,
+      problems: [{ path: "limits.swapMiB", problem: "needs memoryMiB" }],
+    });
+  });
+
   it("refuses a whole number too large to hold exactly, as a number or as text, saying so", () => {
     expect(
       parseTemplate({ ...minimal, limits: { diskMiB: 2 ** 53, memoryMiB: "99999999999999999999" } }),
