@@ -61,6 +61,11 @@ const list: MessageDescriptor[] = [
       "Servers with a memory limit cannot start on this node: the kernel refused their swap limit ({reason}) and the host has swap. Turn on swap accounting (cgroup v1: boot with swapaccount=1; cgroup v2: a kernel whose memory controller has memory.swap.max) or turn swap off (swapoff -a); or set OUTPOST_ALLOW_UNLIMITED_SWAP=1 and restart the node to let servers swap without a limit.",
   }),
   msg({
+    id: "errors.ErrCpuThreadsUnavailable",
+    message:
+      "This server may run only on CPU threads {cpus}, and the node cannot hold it to them ({reason}). Name only threads this host has (nproc counts them); on cgroup v2 enable the cpuset controller for the node's cgroup (systemd: Delegate=yes in its unit; else write +cpuset to the parent's cgroup.subtree_control) and restart the node; on cgroup v1 mount the cpuset hierarchy; or clear the server's CPU threads.",
+  }),
+  msg({
     id: "errors.ErrDockerImageUnavailable",
     message: "Image {image} is not on this node and could not be pulled: {reason}",
   }),

@@ -28,11 +28,19 @@ function cgroupsOf(id: string): string[] {
       else if (depth < 4) visit(at, depth + 1);
     }
   };
-  for (const controller of ["memory", "pids", "cpu", "cpuacct", "freezer", "unified"]) {
+  for (const controller of ["memory", "pids", "cpu", "cpuacct", "freezer", "cpuset", "blkio", "unified"]) {
     visit(path.join("/sys/fs/cgroup", controller), 0);
   }
   return found;
 }
+
+/** A file of a server's groups as the kernel answers it: the one group of `id` that has it. */
+function groupFile(id: string, name: string): string | undefined {
+  const dir = cgroupsOf(id).find((at) => fs.existsSync(path.join(at, name)));
+  return dir === undefined ? undefined : fs.readFileSync(path.join(dir, name), "utf8").trim();
+}
+
+const mib = 1024 * 1024;
 
 describe("server limits", () => {
   const remote = usePanelWithRemoteNode("limited");
@@ -122,6 +130,68 @@ describe("server limits", () => {
       expect((await api.post(`/api/servers/${neighbour}/stop?wait`)).status).toBe(204);
     });
   }
+
+  it("holds a server to its swap and CPU threads, read back from the kernel, and to its IO weight where the host has one", async () => {
+    const id = "11h00001";
+    const limits = { memoryMiB: 128, swapMiB: 64, cpuThreads: "1", ioWeight: 800 };
+    expect(
+      (await api.put(`/api/servers/${id}`, { ...echoDefinition({ limits }), node: remote().nodeId })).status,
+    ).toBe(200);
+    expect((await api.get(`/api/servers/${id}/definition`)).body.limits).toEqual(limits);
+    expect((await api.post(`/api/servers/${id}/start`)).status).toBe(204);
+    await waitUntil(async () => (await consoleText(api, id)).includes("ready"), 10_000, 100);
+    const v2 = cgroupsOf(id).some((dir) => dir.startsWith("/sys/fs/cgroup/unified"));
+    if (v2) {
+      expect(groupFile(id, "memory.max")).toBe(String(128 * mib));
+      expect(groupFile(id, "memory.swap.max")).toBe(String(64 * mib));
+    } else {
+      expect(groupFile(id, "memory.limit_in_bytes")).toBe(String(128 * mib));
+      // v1 counts memory and swap together.
+      expect(groupFile(id, "memory.memsw.limit_in_bytes")).toBe(String(192 * mib));
+    }
+    expect(groupFile(id, "cpuset.cpus")).toBe("1");
+    // Every process of the server may run on CPU 1 only.
+    const pids = (groupFile(id, "cgroup.procs") ?? "").split("\n").filter(Boolean);
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) {
+      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+      expect(/^Cpus_allowed_list:\s*(\S+)$/m.exec(status)?.[1]).toBe("1");
+    }
+    // Docker's 800 against its unweighted 500: as io.weight / blkio.bfq.weight, 160 against their unweighted 100.
+    const weights = v2
+      ? { "io.weight": "default 160", "io.bfq.weight": "default 160" }
+      : { "blkio.weight": "800", "blkio.bfq.weight": "160" };
+    const set = Object.keys(weights).filter((name) => groupFile(id, name) !== undefined);
+    if (set.length > 0) {
+      for (const name of set) expect(groupFile(id, name)).toContain(weights[name as keyof typeof weights]);
+    } else {
+      // A kernel with neither: the server runs, and the node's log says so.
+      expect(remote().daemon.logs()).toMatch(/servers run without their IO weight/);
+    }
+    expect((await api.post(`/api/servers/${id}/stop?wait`)).status).toBe(204);
+    expect(cgroupsOf(id)).toEqual([]);
+  });
+
+  it("refuses to start a server on CPU threads the host does not have, saying how to fix it", async () => {
+    const id = "11h00002";
+    const definition = echoDefinition({ limits: { cpuThreads: "4000" } });
+    expect((await api.put(`/api/servers/${id}`, { ...definition, node: remote().nodeId })).status).toBe(200);
+    const started = await api.post(`/api/servers/${id}/start`);
+    expect(started.status).toBe(409);
+    expect(started.body.error.code).toBe("ErrCpuThreadsUnavailable");
+    expect(started.body.error.metadata).toMatchObject({ cpus: "4000" });
+    expect(started.body.error.metadata.reason).toContain("cpuset.cpus");
+    expect(await consoleText(api, id)).toContain("Could not apply the server's limits");
+    expect((await api.get(`/api/servers/${id}/status`)).body.running).toBe(false);
+    expect(cgroupsOf(id)).toEqual([]);
+    // What is no cpuset list is refused when saved, before any node sees it.
+    const invalid = await api.put(`/api/servers/${id}/definition`, {
+      ...definition,
+      limits: { cpuThreads: "0 - 1" },
+    });
+    expect(invalid.status).toBe(400);
+    expect(JSON.stringify(invalid.body)).toContain("limits.cpuThreads");
+  });
 
   it("removes the cgroups a crashed node left, when it starts again", async () => {
     const id = "11g00001";

@@ -2,6 +2,7 @@ import os from "node:os";
 import { PassThrough } from "node:stream";
 import type Docker from "dockerode";
 import { nodeLine } from "../../contract/node/console-messages.ts";
+import { cpuThreadsUnavailable } from "../runtime/cgroups/pinning.ts";
 import type { ServerProcess } from "../runtime/instance.ts";
 import type { ExitResult } from "../runtime/process-group.ts";
 import type { ProcessStats } from "../runtime/tree-stats.ts";
@@ -52,6 +53,7 @@ export class ContainerProcess implements ServerProcess {
     await removeContainer(docker.getContainer(spec.name ?? ""));
     const container = await docker.createContainer(spec);
     try {
+      await keptThreads(container, spec);
       const stream = (await container.attach({
         stream: true,
         stdin: spec.OpenStdin ?? false,
@@ -134,5 +136,21 @@ export class ContainerProcess implements ServerProcess {
     const signal = exitCode > 128 ? signalOf(exitCode) : null;
     if (signal && this.sent.has(signal)) return { code: null, signal };
     return { code: exitCode, signal: null };
+  }
+}
+
+/**
+ * An engine whose kernel has no cpuset controller drops a container's CPU threads with a mere
+ * warning; the server would use every CPU, so its start is refused instead (as on a host node).
+ */
+async function keptThreads(container: Docker.Container, spec: Docker.ContainerCreateOptions): Promise<void> {
+  const wanted = spec.HostConfig?.CpusetCpus;
+  if (!wanted) return;
+  const kept = (await container.inspect()).HostConfig.CpusetCpus ?? "";
+  if (kept !== wanted) {
+    throw cpuThreadsUnavailable(
+      wanted,
+      `the Docker engine kept "${kept}": its kernel has no cpuset controller`,
+    );
   }
 }

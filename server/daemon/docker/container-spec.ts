@@ -35,11 +35,17 @@ export function containerResources(limits: ServerLimits = {}): Docker.HostConfig
   const resources: Docker.HostConfig = {};
   if (limits.memoryMiB) {
     resources.Memory = limits.memoryMiB * mib;
-    // Same as Memory: no swap on top, so the limit is what the server really gets.
-    resources.MemorySwap = limits.memoryMiB * mib;
+    // Memory and swap together: by default the same as Memory (no swap on top, so the limit is
+    // what the server really gets), else the server's swap beside it, or -1 for as much as the host has.
+    const swap = limits.swapMiB ?? 0;
+    resources.MemorySwap = swap === "unlimited" ? -1 : (limits.memoryMiB + swap) * mib;
   }
   if (limits.pids) resources.PidsLimit = limits.pids;
   if (limits.cpuPercent) resources.NanoCpus = Math.round(limits.cpuPercent * 1e7);
+  // Docker's own scale (10–1000); an engine whose kernel has no IO weight drops it with a warning.
+  if (limits.ioWeight) resources.BlkioWeight = limits.ioWeight;
+  // The engine refuses a container whose threads the host does not have.
+  if (limits.cpuThreads) resources.CpusetCpus = limits.cpuThreads;
   return resources;
 }
 

@@ -13,7 +13,7 @@ import {
 } from "../../templates/index.ts";
 import { type ContainerInput, defaultContainerRoot } from "../docker/container-spec.ts";
 import { type DockerRunner, defaultImage, dockerNotSupported } from "../docker/docker-runner.ts";
-import type { CgroupDriver, ServerCgroup } from "../runtime/cgroups/index.ts";
+import type { CgroupDriver, ResolvedLimits, ServerCgroup } from "../runtime/cgroups/index.ts";
 import { type Isolation, loopbackOpen, sandboxUnavailable } from "../runtime/host-sandbox.ts";
 import type { RunPlan, ServerInstance } from "../runtime/instance.ts";
 import type { LoopbackGuard } from "../runtime/loopback-guard.ts";
@@ -181,14 +181,25 @@ async function cgroupFor(server: RunSubject): Promise<ServerCgroup | undefined> 
   if (!cgroups) return undefined;
   const limits = limitsOf(server);
   try {
-    return await cgroups.driver.create(`${cgroups.prefix}-${server.id}`, {
-      memoryBytes: limits.memoryMiB !== undefined ? limits.memoryMiB * 1024 * 1024 : undefined,
-      pids: limits.pids,
-      cpuPercent: limits.cpuPercent,
-    });
+    return await cgroups.driver.create(`${cgroups.prefix}-${server.id}`, resolvedLimits(limits));
   } catch (error) {
     // Never run without the limits: the start is refused, and its console says why.
     server.instance.notice("limitsFailed", { reason: errorText(error) });
     throw error;
   }
+}
+
+const mib = 1024 * 1024;
+
+/** A definition's limits as the cgroup drivers take them. */
+function resolvedLimits(limits: ServerLimits): ResolvedLimits {
+  const swap = limits.swapMiB;
+  return {
+    memoryBytes: limits.memoryMiB !== undefined ? limits.memoryMiB * mib : undefined,
+    swapBytes: swap === "unlimited" ? "max" : swap !== undefined ? swap * mib : undefined,
+    pids: limits.pids,
+    cpuPercent: limits.cpuPercent,
+    ioWeight: limits.ioWeight,
+    cpus: limits.cpuThreads,
+  };
 }

@@ -93,6 +93,89 @@ describe("cgroup drivers on a stand-in tree", () => {
     expect(await group.oomKills()).toBe(2);
   });
 
+  it("v2 writes swap beside the memory limit, CPU threads and the IO weight where the parent hands them out", async () => {
+    fs.writeFileSync(path.join(dir, "cgroup.subtree_control"), "cpuset cpu io memory pids\n");
+    const driver = new CgroupV2Driver(dir);
+    await driver.create("g", { memoryBytes: 1024, swapBytes: 4096, cpus: "0-1,3", ioWeight: 800 });
+    const at = (f: string) => fs.readFileSync(path.join(dir, "g", f), "utf8");
+    expect(at("memory.swap.max")).toBe("4096");
+    expect(at("cpuset.cpus")).toBe("0-1,3");
+    // Docker's 800 against its unweighted 500 = 160 against v2's unweighted 100.
+    expect(at("io.weight")).toBe("default 160");
+    await driver.create("h", { memoryBytes: 1024, swapBytes: "max" });
+    expect(fs.readFileSync(path.join(dir, "h", "memory.swap.max"), "utf8")).toBe("max");
+    expect(fs.readdirSync(path.join(dir, "h")).sort()).toEqual(["memory.max", "memory.swap.max"]);
+  });
+
+  it("v2 refuses CPU threads where the parent does not hand out cpuset, and goes on without an IO weight, told once", async () => {
+    fs.writeFileSync(path.join(dir, "cgroup.subtree_control"), "cpu memory pids\n");
+    const warned: string[] = [];
+    const guard = new SwapGuard({}, { warn: (m) => warned.push(m), info: () => {} });
+    const driver = new CgroupV2Driver(dir, guard);
+    const refusal = await driver.create("g", { memoryBytes: 1024, cpus: "1" }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect((refusal as ApiError).code).toBe("ErrCpuThreadsUnavailable");
+    const text = errorText(refusal);
+    expect(text).toContain("CPU threads 1");
+    expect(text).toContain(
+      `the cpuset controller is not enabled in ${path.join(dir, "cgroup.subtree_control")}`,
+    );
+    expect(text).toMatch(/\+cpuset/);
+    expect(fs.existsSync(path.join(dir, "g"))).toBe(false);
+    for (const name of ["h", "i"]) {
+      await driver.create(name, { pids: 8, ioWeight: 100 });
+      expect(fs.readdirSync(path.join(dir, name))).toEqual(["pids.max"]);
+    }
+    expect(warned).toEqual([
+      `servers run without their IO weight: the io controller is not enabled in ${path.join(dir, "cgroup.subtree_control")}`,
+    ]);
+  });
+
+  it("v1 adds swap to memsw, and makes cpuset and blkio groups only for CPU threads and an IO weight", async () => {
+    const parents = {
+      memory: path.join(dir, "memory"),
+      pids: path.join(dir, "pids"),
+      cpuset: path.join(dir, "cpuset"),
+      blkio: path.join(dir, "blkio"),
+    };
+    for (const parent of Object.values(parents)) fs.mkdirSync(parent);
+    fs.writeFileSync(path.join(parents.cpuset, "cpuset.mems"), "0-1\n");
+    const driver = new CgroupV1Driver(parents);
+    await driver.create("g", { memoryBytes: 1024, swapBytes: 512, cpus: "1", ioWeight: 800 });
+    const at = (f: string) => fs.readFileSync(path.join(dir, f), "utf8");
+    expect(at("memory/g/memory.memsw.limit_in_bytes")).toBe("1536");
+    expect(at("cpuset/g/cpuset.mems")).toBe("0-1");
+    expect(at("cpuset/g/cpuset.cpus")).toBe("1");
+    expect(at("blkio/g/blkio.weight")).toBe("800");
+    await driver.create("h", { memoryBytes: 1024, swapBytes: "max" });
+    expect(at("memory/h/memory.memsw.limit_in_bytes")).toBe("-1");
+    expect(fs.existsSync(path.join(dir, "cpuset/h"))).toBe(false);
+    expect(fs.existsSync(path.join(dir, "blkio/h"))).toBe(false);
+    // Leftovers are found in every hierarchy, cpuset and blkio too (empty ones: a stand-in folder with files stays).
+    fs.mkdirSync(path.join(parents.cpuset, "x-1"));
+    fs.mkdirSync(path.join(parents.blkio, "x-2"));
+    expect(await driver.removeLeftovers("x")).toBe(2);
+    expect(fs.readdirSync(parents.cpuset)).toEqual(["cpuset.mems", "g"]);
+    expect(fs.readdirSync(parents.blkio)).toEqual(["g"]);
+  });
+
+  it("v1 without a cpuset hierarchy refuses CPU threads; without blkio it goes on, told once", async () => {
+    const warned: string[] = [];
+    const guard = new SwapGuard({}, { warn: (m) => warned.push(m), info: () => {} });
+    const parents = { memory: path.join(dir, "memory"), pids: path.join(dir, "pids") };
+    const driver = new CgroupV1Driver(parents, guard);
+    const refusal = await driver.create("g", { pids: 8, cpus: "0" }).catch((e: unknown) => e);
+    expect((refusal as ApiError).code).toBe("ErrCpuThreadsUnavailable");
+    expect(errorText(refusal)).toContain("no cgroup v1 hierarchy has the cpuset controller");
+    expect(fs.existsSync(path.join(dir, "pids/g"))).toBe(false);
+    await driver.create("h", { pids: 8, ioWeight: 300 });
+    await driver.create("i", { pids: 8, ioWeight: 300 });
+    expect(fs.readFileSync(path.join(dir, "pids/h/pids.max"), "utf8")).toBe("8");
+    expect(warned).toEqual([
+      "servers run without their IO weight: no cgroup v1 hierarchy has the blkio controller",
+    ]);
+  });
+
   it("finds v1 mounts with cpu and cpuacct apart or together, and the process's own groups", () => {
     const mountinfo = [
       "30 25 0:26 / /sys/fs/cgroup/memory rw,nosuid - cgroup cgroup rw,memory",

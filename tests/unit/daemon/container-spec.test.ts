@@ -28,6 +28,20 @@ describe("container spec", () => {
     expect(containerResources(undefined)).toEqual({});
   });
 
+  it("gives swap beside the memory (or -1 for unlimited), the IO weight and the CPU threads to the engine", () => {
+    expect(containerResources({ memoryMiB: 512, swapMiB: 256, ioWeight: 700, cpuThreads: "0,2" })).toEqual({
+      Memory: 512 * 1024 ** 2,
+      MemorySwap: 768 * 1024 ** 2,
+      BlkioWeight: 700,
+      CpusetCpus: "0,2",
+    });
+    expect(containerResources({ memoryMiB: 512, swapMiB: "unlimited" })).toEqual({
+      Memory: 512 * 1024 ** 2,
+      MemorySwap: -1,
+    });
+    expect(containerResources({ memoryMiB: 512, swapMiB: 0 }).MemorySwap).toBe(512 * 1024 ** 2);
+  });
+
   it("never passes the definition's raw host config, bindings or config to the engine", () => {
     const spec = containerSpec({
       serverId: "abc",

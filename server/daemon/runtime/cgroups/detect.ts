@@ -92,17 +92,22 @@ export async function detectCgroups(
  * leaf of its group first, then enables the controllers for the servers.
  */
 export async function prepareV2Parent(parent: string, pid = process.pid): Promise<true | string> {
-  const enable = () => writeValue(parent, "cgroup.subtree_control", "+memory +pids +cpu");
+  const enable = async () => {
+    await writeValue(parent, "cgroup.subtree_control", "+memory +pids +cpu");
+    // Each on its own, where the host delegates it: only servers with CPU threads or an IO weight need them.
+    for (const optional of ["+cpuset", "+io"]) {
+      await writeValue(parent, "cgroup.subtree_control", optional).catch(() => {});
+    }
+    return true as const;
+  };
   try {
-    await enable();
-    return true;
+    return await enable();
   } catch {}
   try {
     const leaf = path.join(parent, "outpost-daemon");
     await fs.mkdir(leaf, { recursive: true });
     await writeValue(leaf, "cgroup.procs", pid);
-    await enable();
-    return true;
+    return await enable();
   } catch (error) {
     return `cannot enable the memory, pids and cpu controllers (is the node's cgroup delegated?): ${(error as Error).message}`;
   }

@@ -9,9 +9,15 @@
 /** Limits as the kernel takes them; undefined = no limit. */
 export interface ResolvedLimits {
   memoryBytes?: number;
+  /** Swap beside memoryBytes, in bytes, or "max" for as much as the host has; undefined = none. */
+  swapBytes?: number | "max";
   pids?: number;
   /** Percent of one core (100 = one core). */
   cpuPercent?: number;
+  /** Share of disk time on Docker's scale, 10–1000 (500 = an unweighted group's); undefined = the kernel's default. */
+  ioWeight?: number;
+  /** The CPUs the group may run on, a cpuset list ("0-1,3"); undefined = all. */
+  cpus?: string;
 }
 
 export interface CgroupUsage {

@@ -32,9 +32,13 @@ export const swapNotLimitable = (reason: string): ApiError =>
     { reason },
   );
 
-/** One per driver (so per node start): decides on each refused swap limit, and tells the log once. */
+/**
+ * One per driver (so per node start): decides on each refused swap limit, and tells the log once.
+ * It also tells the log, once each, of the preferences (IO weight) the node could not set.
+ */
 export class SwapGuard {
   private told = false;
+  private readonly skippedOnce = new Set<string>();
 
   constructor(
     private readonly options: SwapOptions = {},
@@ -55,6 +59,16 @@ export class SwapGuard {
         throw refusal;
       });
     }
+  }
+
+  /**
+   * A limit that is a share, not a bound (IO weight), the node cannot set: servers run without it
+   * (an unweighted share, never more than the host gives), and the log says so once per `what`.
+   */
+  skipped(what: string, reason: string): void {
+    if (this.skippedOnce.has(what)) return;
+    this.skippedOnce.add(what);
+    this.log.warn(`servers run without their ${what}: ${reason}`);
   }
 
   /** The kernel refused `file`: throws the refusal, or lets the server go on without a swap limit. */

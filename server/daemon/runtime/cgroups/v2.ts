@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { errorText } from "../../../errors.ts";
 import type { CgroupDriver, CgroupUsage, ResolvedLimits, ServerCgroup } from "./driver.ts";
 import {
   cfsPeriodMicros,
@@ -10,9 +11,13 @@ import {
   removeDir,
   writeValue,
 } from "./files.ts";
+import { cpuThreadsUnavailable, weightPerHundred } from "./pinning.ts";
 import { SwapGuard } from "./swap.ts";
 
-/** cgroup v2: groups are made under `parent`, whose subtree_control must allow memory, pids and cpu. */
+/**
+ * cgroup v2: groups are made under `parent`, whose subtree_control must allow memory, pids and
+ * cpu, and cpuset and io for servers with CPU threads or an IO weight.
+ */
 export class CgroupV2Driver implements CgroupDriver {
   readonly version = 2;
 
@@ -31,11 +36,37 @@ export class CgroupV2Driver implements CgroupDriver {
     const dir = path.join(this.parent, name);
     const group = new V2Group(dir);
     await group.remove();
+    // The controllers the parent hands its groups: cpuset and io only where the host delegates them.
+    const control = path.join(this.parent, "cgroup.subtree_control");
+    const enabled = (await readText(this.parent, "cgroup.subtree_control")).split(/\s+/);
+    if (limits.cpus !== undefined && !enabled.includes("cpuset")) {
+      throw cpuThreadsUnavailable(limits.cpus, `the cpuset controller is not enabled in ${control}`);
+    }
     await fs.mkdir(dir);
+    try {
+      await this.write(dir, group, limits);
+      if (limits.ioWeight === undefined) return group;
+      if (!enabled.includes("io"))
+        this.swap.skipped("IO weight", `the io controller is not enabled in ${control}`);
+      else await this.ioWeight(dir, limits.ioWeight);
+      return group;
+    } catch (error) {
+      // Never a half-limited group: a start that fails here leaves none behind.
+      await group.remove().catch(() => {});
+      throw error;
+    }
+  }
+
+  private async write(dir: string, group: V2Group, limits: ResolvedLimits): Promise<void> {
     if (limits.memoryBytes !== undefined) {
       await writeValue(dir, "memory.max", limits.memoryBytes);
-      // No swap: refused where the kernel does not account swap (then the guard decides).
-      await this.swap.limit(dir, "memory.swap.max", 0, () => group.remove());
+      if (limits.swapBytes === "max") {
+        // As much swap as the host has: what a kernel without swap accounting gives anyway.
+        await writeValue(dir, "memory.swap.max", "max").catch(() => {});
+      } else {
+        // No swap, or the server's own: refused where the kernel does not account swap (then the guard decides).
+        await this.swap.limit(dir, "memory.swap.max", limits.swapBytes ?? 0, () => group.remove());
+      }
     }
     if (limits.pids !== undefined) await writeValue(dir, "pids.max", limits.pids);
     if (limits.cpuPercent !== undefined) {
@@ -45,7 +76,26 @@ export class CgroupV2Driver implements CgroupDriver {
         `${Math.round((cfsPeriodMicros * limits.cpuPercent) / 100)} ${cfsPeriodMicros}`,
       );
     }
-    return group;
+    const cpus = limits.cpus;
+    if (cpus !== undefined) {
+      await writeValue(dir, "cpuset.cpus", cpus).catch((error) => {
+        throw cpuThreadsUnavailable(cpus, `${path.join(dir, "cpuset.cpus")}: ${errorText(error)}`);
+      });
+    }
+  }
+
+  /** io.weight (blk-iocost), else io.bfq.weight (the BFQ scheduler); neither: the default share, logged. */
+  private async ioWeight(dir: string, weight: number): Promise<void> {
+    const value = `default ${weightPerHundred(weight)}`;
+    try {
+      await writeValue(dir, "io.weight", value);
+    } catch (error) {
+      const bfq = await writeValue(dir, "io.bfq.weight", value).then(
+        () => true,
+        () => false,
+      );
+      if (!bfq) this.swap.skipped("IO weight", `${path.join(dir, "io.weight")}: ${errorText(error)}`);
+    }
   }
 }
 
