@@ -299,6 +299,24 @@ export function useImportSuite(
       expect(data.body.data.port.value).toBe(server.port);
       expect(data.body.data.memory.value).toBe(server.memory);
     }
+    // Their limits, swap, IO weight and CPU threads among them; what cannot be held is said.
+    const limitsOf = async (shortId: string) =>
+      (await api.get(`/api/servers/${idOf(shortId)}/definition`)).body.limits;
+    const usual = { diskMiB: 10240, cpuPercent: 200 };
+    expect(await limitsOf("1a2b3c4d")).toEqual({ memoryMiB: 2048, ...usual });
+    expect(await limitsOf("5e6f7a8b")).toEqual({
+      memoryMiB: 512,
+      ...usual,
+      swapMiB: 256,
+      ioWeight: 700,
+      cpuThreads: "0,1",
+    });
+    expect(await limitsOf("9c0d1e2f")).toEqual({ memoryMiB: 1024, ...usual, swapMiB: "unlimited" });
+    expect(await limitsOf("3f4e5d6c")).toEqual({ memoryMiB: 1024, ...usual });
+    expect(run.stdout).toMatch(
+      /server old cuberite .*not kept: IO weight 5 \(outside 10-1000\), CPU threads 0- \(/,
+    );
+    expect(run.stdout).not.toMatch(/server old (paper|muse|terraria) .*not kept/);
     // Each server holds its ports: the Minecraft one its primary and its extra one; the node's
     // pool has the source's free port too, with its alias.
     const held = await api.get("/api/servers/1a2b3c4d/allocations");

@@ -200,6 +200,13 @@ export const sourceServers = [
   { id: 4, uuidShort: "3f4e5d6c", egg: "cuberite", node: 1, port: 25566, memory: 1024 },
 ] as const;
 
+/** Swap, IO weight and CPU threads of servers there that have them (else 0, the default 500, none). */
+export const sourceLimits: Record<string, { swap?: number; io?: number; threads?: string }> = {
+  "5e6f7a8b": { swap: 256, io: 700, threads: "0, 1" },
+  "9c0d1e2f": { swap: -1 },
+  "3f4e5d6c": { io: 5, threads: "0-" },
+};
+
 /** The subuser's mixed permissions, and the scopes they come to here (the README's table). */
 export const friendPermissions = [
   "websocket.connect",
@@ -259,9 +266,10 @@ async function insertServer(
     description: `the ${server.egg} server`,
     owner_id: sourceUsers.owner.id,
     memory: server.memory,
-    swap: 0,
+    swap: sourceLimits[server.uuidShort]?.swap ?? 0,
     disk: 10240,
-    io: 500,
+    io: sourceLimits[server.uuidShort]?.io ?? 500,
+    threads: sourceLimits[server.uuidShort]?.threads ?? null,
     cpu: 200,
     allocation_id: allocationId,
     nest_id: 1,

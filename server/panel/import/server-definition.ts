@@ -1,11 +1,13 @@
 import { importTemplate } from "../../templates/import.ts";
+import { cpusetProblem, ioWeightRange } from "../../templates/limits.ts";
+import type { ServerLimits } from "../../templates/types.ts";
 import { portsNote, portsOf } from "./allocations.ts";
 import type { SourcePanel, SourceServer } from "./source-panel.ts";
 
 /**
  * A server's own definition: its egg converted with the server's startup and image, its
- * variables' values, its primary port and IP, memory, disk and CPU limits; `notes` says what did
- * not come along (limits we have no field for), and its ports.
+ * variables' values, its primary port and IP, its limits; `notes` says what did not come along
+ * (a limit we cannot hold as it was), and its ports.
  */
 export function serverDefinition(
   server: SourceServer,
@@ -47,18 +49,41 @@ export function serverDefinition(
   if (data.memory && server.memory > 0) data.memory.value = server.memory;
   const portsSaid = portsNote(ports);
   if (portsSaid) notes.push(portsSaid);
-  const limits: Record<string, number> = {};
-  if (server.memory > 0) limits.memoryMiB = server.memory;
-  if (server.disk > 0) limits.diskMiB = server.disk;
-  if (server.cpu > 0) limits.cpuPercent = server.cpu;
+  const { limits, dropped } = serverLimits(server);
   if (Object.keys(limits).length) definition.limits = limits;
-  const dropped = [
-    server.swap !== 0 ? `swap ${server.swap} MiB` : "",
-    server.io !== 500 ? `IO weight ${server.io}` : "",
-    server.threads ? `CPU threads ${server.threads}` : "",
-  ].filter(Boolean);
-  if (dropped.length) notes.push(`not kept (no such limit here): ${dropped.join(", ")}`);
+  if (dropped.length) notes.push(`not kept: ${dropped.join(", ")}`);
   if (server.description) definition.description = server.description;
   if (environment === "host") definition.environment = { type: "host" };
   return { definition, notes };
+}
+
+/**
+ * Pterodactyl's limits as ours: memory, disk and CPU as they are (0 = unlimited there, none
+ * here); swap beside a memory limit (0 none, -1 unlimited); IO weight unless its default 500;
+ * CPU threads where they are a cpuset list (spaces dropped). What cannot be held is `dropped`.
+ */
+function serverLimits(server: SourceServer): { limits: ServerLimits; dropped: string[] } {
+  const limits: ServerLimits = {};
+  const dropped: string[] = [];
+  if (server.memory > 0) limits.memoryMiB = server.memory;
+  if (server.disk > 0) limits.diskMiB = server.disk;
+  if (server.cpu > 0) limits.cpuPercent = server.cpu;
+  if (server.swap > 0 || server.swap === -1) {
+    if (limits.memoryMiB === undefined)
+      dropped.push(`swap ${server.swap} MiB (no memory limit to set it beside)`);
+    else limits.swapMiB = server.swap === -1 ? "unlimited" : server.swap;
+  } else if (server.swap < -1) {
+    dropped.push(`swap ${server.swap} MiB`);
+  }
+  if (server.io !== 500) {
+    if (server.io >= ioWeightRange.min && server.io <= ioWeightRange.max) limits.ioWeight = server.io;
+    else dropped.push(`IO weight ${server.io} (outside ${ioWeightRange.min}-${ioWeightRange.max})`);
+  }
+  const threads = server.threads?.replace(/\s+/g, "");
+  if (threads) {
+    const problem = cpusetProblem(threads);
+    if (problem) dropped.push(`CPU threads ${server.threads} (${problem})`);
+    else limits.cpuThreads = threads;
+  }
+  return { limits, dropped };
 }
