@@ -83,6 +83,61 @@ test("an administrator sets limits in the admin section; the list shows usage ag
   expect((await api.post(`/api/servers/${id}/kill`)).status).toBe(204);
 });
 
+test("on a phone, an administrator sets swap, CPU threads and IO weight, each field saying what is wrong", async ({
+  page,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL!);
+  const id = newServerId();
+  const name = unique("limits-more-");
+  expect(
+    (await api.put(`/api/servers/${id}`, { ...echoDefinition(), name, node: 0, users: ["admin"] })).status,
+  ).toBe(200);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/servers/view/${id}`);
+  await login(page);
+  await page.getByRole("tab", { name: "Admin" }).click();
+  const fields = page.getByTestId("limits-fields");
+  const save = page.getByTestId("save-limits");
+  await expect(fields.getByText("For example 0,1 or 0-3; empty: all")).toBeVisible();
+  // Swap needs a memory limit; threads must be a CPU list; the weight 10 to 1000.
+  await fields.getByLabel("Swap (MiB)").fill("256");
+  await expect(fields.getByText("Needs a memory limit")).toBeVisible();
+  await fields.getByLabel("CPU threads").fill("0, 1");
+  await expect(fields.getByText("Enter CPU numbers like 0,1 or 0-3")).toBeVisible();
+  await fields.getByLabel("IO weight").fill("5");
+  await expect(fields.getByText("Enter a number from 10 to 1000")).toBeVisible();
+  await expect(save).toBeDisabled();
+  await fields.getByLabel("Memory limit (MiB)").fill("512");
+  await fields.getByLabel("CPU threads").fill("0-1");
+  await fields.getByLabel("IO weight").fill("700");
+  await expect(fields.locator(".field.invalid")).toHaveCount(0);
+  await top(page, "server-limits-more-phone");
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+  await save.click();
+  await expect(page.getByText("Limits saved")).toBeVisible();
+  expect((await api.get(`/api/servers/${id}/definition`)).body.limits).toEqual({
+    memoryMiB: 512,
+    swapMiB: 256,
+    cpuThreads: "0-1",
+    ioWeight: 700,
+  });
+  // Unlimited swap: the number field steps aside.
+  await fields.getByRole("switch", { name: "Unlimited swap" }).check();
+  await expect(fields.getByLabel("Swap (MiB)")).toBeDisabled();
+  await expect(fields.getByText("As much as the host has")).toBeVisible();
+  await save.click();
+  await expect
+    .poll(async () => (await api.get(`/api/servers/${id}/definition`)).body.limits.swapMiB)
+    .toBe("unlimited");
+  await page.reload();
+  await page.getByRole("tab", { name: "Admin" }).click();
+  await expect(fields.getByRole("switch", { name: "Unlimited swap" })).toBeChecked();
+  await expect(fields.getByLabel("CPU threads")).toHaveValue("0-1");
+});
+
 test("the creation wizard shows the limits to an administrator and creates the server with them", async ({
   page,
   baseURL,

@@ -74,27 +74,36 @@ export function LimitsFields({
         <Trans>Empty means the node's default.</Trans>
       </p>
       <div className="limits-grid">
-        {KEYS.map((key) => (
-          <TextField
-            key={key}
-            label={limitLabel(key)}
-            value={key === "swapMiB" && unlimitedSwap ? "" : texts[key]}
-            onValue={(v) => onTexts({ ...texts, [key]: v })}
-            inputMode={key === "cpuThreads" ? "text" : "numeric"}
-            readOnly={readOnly}
-            disabled={key === "swapMiB" && unlimitedSwap}
-            invalid={problems[key] !== undefined}
-            hint={limitHint(key, problems[key], unlimitedSwap)}
-            data-testid={`limit-${key}`}
-          />
-        ))}
+        {KEYS.map((key) => {
+          const field = (
+            <TextField
+              key={key}
+              label={limitLabel(key)}
+              value={key === "swapMiB" && unlimitedSwap ? "" : texts[key]}
+              onValue={(v) => onTexts({ ...texts, [key]: v })}
+              inputMode={key === "cpuThreads" ? "text" : "numeric"}
+              readOnly={readOnly}
+              disabled={key === "swapMiB" && unlimitedSwap}
+              invalid={problems[key] !== undefined}
+              hint={limitHint(key, problems[key], unlimitedSwap)}
+              data-testid={`limit-${key}`}
+            />
+          );
+          if (key !== "swapMiB") return field;
+          // Its switch beside it: swap as much as the host has.
+          return (
+            <div key={key}>
+              {field}
+              <Switch
+                label={t`Unlimited swap`}
+                checked={unlimitedSwap}
+                disabled={readOnly}
+                onChange={(on) => onTexts({ ...texts, swapMiB: on ? "unlimited" : "" })}
+              />
+            </div>
+          );
+        })}
       </div>
-      <Switch
-        label={t`Unlimited swap`}
-        checked={unlimitedSwap}
-        disabled={readOnly}
-        onChange={(on) => onTexts({ ...texts, swapMiB: on ? "unlimited" : "" })}
-      />
     </fieldset>
   );
 }
