@@ -23,7 +23,10 @@ afterAll(async () => {
   await engine?.close();
 }, 60_000);
 
-const limits = { memoryMiB: 64, pids: 32, cpuPercent: 50 };
+const limits = { memoryMiB: 64, swapMiB: 32, pids: 32, cpuPercent: 50, cpuThreads: "0", ioWeight: 300 };
+/** Whether this host's kernel takes a blkio weight the way Docker looks for it (else the engine drops it). */
+const blkioWeight =
+  fs.existsSync("/sys/fs/cgroup/blkio/blkio.weight") || fs.existsSync("/sys/fs/cgroup/io.weight");
 const dockerDefinition = (over: Record<string, unknown> = {}) => {
   const echo = echoDefinition();
   return echoDefinition({
@@ -76,7 +79,13 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       const inspect = await engine.docker.getContainer(containerName(id)).inspect();
       expect(inspect.State.Running).toBe(true);
       expect(inspect.HostConfig.Memory).toBe(64 * 1024 * 1024);
-      expect(inspect.HostConfig.MemorySwap).toBe(64 * 1024 * 1024);
+      // Memory and swap together: the 32 MiB of swap beside the 64 MiB.
+      expect(inspect.HostConfig.MemorySwap).toBe(96 * 1024 * 1024);
+      expect(inspect.HostConfig.CpusetCpus).toBe("0");
+      expect(inspect.HostConfig.BlkioWeight).toBe(blkioWeight ? 300 : 0);
+      // The container's process runs on CPU 0 only.
+      const status = fs.readFileSync(`/proc/${inspect.State.Pid}/status`, "utf8");
+      expect(/^Cpus_allowed_list:\s*(\S+)$/m.exec(status)?.[1]).toBe("0");
       expect(inspect.HostConfig.PidsLimit).toBe(32);
       expect(inspect.HostConfig.NanoCpus).toBe(500_000_000);
       expect(inspect.HostConfig.Binds).toEqual([`${path.join(subject.dataDir, "servers", id)}:/pufferpanel`]);
@@ -186,6 +195,19 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       });
       expect(await containersOf(missing)).toEqual([]);
       await subject.client.servers.deleteServer(missing);
+    });
+
+    it("refuses a server on CPU threads the host does not have, leaving no container", async () => {
+      const pinned = name === "LocalNode" ? "d0c4e0f3" : "d0c4e0f4";
+      await subject.client.servers.createServer(pinned, dockerDefinition({ limits: { cpuThreads: "4000" } }));
+      await expect(subject.client.servers.action(pinned, "start", true)).rejects.toMatchObject({
+        status: 409,
+        code: "ErrCpuThreadsUnavailable",
+      });
+      const logs = Buffer.from((await subject.client.servers.console(pinned, 0)).logs, "base64").toString();
+      expect(logs).toMatch(/Could not start the container: .*4000/);
+      expect(await containersOf(pinned)).toEqual([]);
+      await subject.client.servers.deleteServer(pinned);
     });
 
     it("deletes the server", async () => {

@@ -2,9 +2,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type Docker from "dockerode";
 import { nodeLine } from "../../contract/node/console-messages.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, errorText } from "../../errors.ts";
 import { dockerAnswers } from "../docker-probe.ts";
 import type { CommandExit, CommandSpec } from "../install/command-runner.ts";
+import { cpuThreadsUnavailable } from "../runtime/cgroups/pinning.ts";
 import type { ServerProcess } from "../runtime/instance.ts";
 import { ContainerProcess } from "./container-process.ts";
 import { type ContainerInput, containerName, containerSpec } from "./container-spec.ts";
@@ -133,8 +134,16 @@ export class DockerRunner {
     try {
       return await ContainerProcess.start(docker, spec, onOutput);
     } catch (err) {
+      if (err instanceof ApiError) {
+        // Ours (CPU threads the engine dropped): already what to answer.
+        say(nodeLine("limitsFailed", { reason: errorText(err) }));
+        throw err;
+      }
       const reason = (err as { json?: { message?: string } }).json?.message ?? (err as Error).message;
       say(nodeLine("containerStartFailed", { reason }));
+      const cpus = spec.HostConfig?.CpusetCpus;
+      // The engine refuses threads the host does not have ("Requested CPUs are not available").
+      if (cpus && /cpuset|requested cpus/i.test(reason)) throw cpuThreadsUnavailable(cpus, reason);
       throw new ApiError(
         500,
         "ErrContainerStart",
