@@ -1,13 +1,15 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import {
+  type BackupAdoption,
   type BackupBytes,
   BackupEntryList,
+  BackupObjectAnswer,
   BackupPolicy,
   BackupVerdict,
   NodeBackupList,
   type NodeBackups,
-  type NodeBackupView,
+  NodeBackupView,
   PrunedList,
   type S3BackupTarget,
 } from "../contract/node/backup-wire.ts";
@@ -60,6 +62,23 @@ export class RemoteBackups implements NodeBackups {
   files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList> {
     const path = `${this.path(serverId, "/files", fileName)}&path=${encodeURIComponent(folder)}`;
     return this.http.call("GET", path, { answer: BackupEntryList, timeoutMs: 0 });
+  }
+
+  /** The node asks its bucket (a HEAD). */
+  async objectSize(key: string): Promise<number | null> {
+    const answer = await this.http.call("GET", `/daemon/backup-object?key=${encodeURIComponent(key)}`, {
+      answer: BackupObjectAnswer,
+      timeoutMs: 20_000,
+    });
+    return answer.size;
+  }
+
+  adopt(serverId: string, fileName: string, adoption: BackupAdoption): Promise<NodeBackupView> {
+    return this.http.call("PUT", this.path(serverId, "/adopt", fileName), {
+      json: adoption,
+      answer: NodeBackupView,
+      timeoutMs: 20_000,
+    });
   }
 
   async pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {

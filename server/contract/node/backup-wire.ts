@@ -97,6 +97,27 @@ export const BackupPinBody = Type.Object({ pinned: Type.Boolean() });
 /** `?fileName=`: the backup a call is about (the node checks it against backupFileNamePattern). */
 export const BackupFileQuery = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
 
+/**
+ * PUT …/backup/adopt?fileName=: an object another panel's Wings left in the node's bucket,
+ * recorded as this server's backup `fileName` where it is (never copied). Its key is whole, not
+ * under the target's prefix (Wings writes `<server uuid>/<backup uuid>.tar.gz`).
+ */
+export const BackupAdoption = Type.Object({
+  key: Type.String({ minLength: 1, maxLength: 1024, pattern: "^[^/\\u0000-\\u001f][^\\u0000-\\u001f]*$" }),
+  pinned: Type.Boolean(),
+  /** When the other panel made it (ms since the epoch): the policy's clock. */
+  createdAt: Type.Integer({ minimum: 0 }),
+  /** The SHA-1 that panel recorded (hex): the first verification checks the bytes against it. */
+  sha1: Type.Optional(Type.String({ pattern: "^[0-9a-f]{40}$" })),
+});
+export type BackupAdoption = Static<typeof BackupAdoption>;
+
+/** GET /daemon/backup-object?key=: whether the node's bucket has an object (its size, or null). */
+export const BackupObjectQuery = Type.Object({ key: BackupAdoption.properties.key });
+export const BackupObjectAnswer = Type.Object({
+  size: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+});
+
 /** A finished backup being read: the caller consumes or destroys the stream. */
 export interface BackupBytes {
   size: number;
@@ -159,6 +180,17 @@ export interface NodeBackups {
   verify(serverId: string, fileName: string): Promise<BackupVerdict>;
   /** A folder's children inside a finished backup, read as the archive streams (disk or bucket). */
   files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList>;
+  /**
+   * The size of an object in the node's bucket by its whole key, or null when there is none
+   * (502 ErrBackupTargetUnreachable when the node has no bucket or cannot reach it).
+   */
+  objectSize(key: string): Promise<number | null>;
+  /**
+   * Records an object already in the node's bucket as the server's finished backup `fileName`,
+   * not copied and not yet verified (404 ErrBackupNotFound when there is no such object; the same
+   * adoption again changes nothing). Answers the backup as the list shows it.
+   */
+  adopt(serverId: string, fileName: string, adoption: BackupAdoption): Promise<NodeBackupView>;
   /** Pins or unpins a finished backup (a pinned one is never pruned). */
   pin(serverId: string, fileName: string, pinned: boolean): Promise<void>;
   /** The server's backup policy, applied on the node after each backup whoever made it. */

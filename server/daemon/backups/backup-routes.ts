@@ -1,12 +1,16 @@
 import {
+  BackupAdoption,
   BackupEntryList,
   BackupFolderQuery,
+  BackupObjectAnswer,
+  BackupObjectQuery,
   BackupPinBody,
   BackupPolicy,
   BackupRestoreBody,
   BackupVerdict,
   BackupFileQuery as ByFile,
   NodeBackupList,
+  NodeBackupView,
   PrunedList,
   BackupTargetBody as TargetBody,
 } from "../../contract/node/backup-wire.ts";
@@ -29,6 +33,20 @@ export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
   });
 
   api.get(base, { params: Id, answer: NodeBackupList }, (request) => ops.list(request.params.id));
+
+  api.get(
+    "/daemon/backup-object",
+    { query: BackupObjectQuery, answer: BackupObjectAnswer },
+    async (request) => ({
+      size: await ops.objectSize(request.query.key),
+    }),
+  );
+
+  api.put(
+    `${base}/adopt`,
+    { params: Id, query: ByFile, body: BackupAdoption, answer: NodeBackupView },
+    (request) => ops.adopt(request.params.id, request.query.fileName, request.body),
+  );
 
   api.post(`${base}/create`, { params: Id, query: ByFile }, async (request, reply) => {
     await ops.create(request.params.id, request.query.fileName);
