@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import type { Selectable } from "kysely";
 import { type BackupView, backupNameMax } from "../contract/api/backups.ts";
 import type {
+  BackupAdoption,
   BackupEntryList,
   BackupPolicy,
   BackupState,
@@ -193,13 +194,63 @@ export class Backups {
   async verify(serverId: string, backupId: number): Promise<BackupVerdict> {
     const row = await this.row(serverId, backupId);
     if (row.state !== "ready") throw notReady();
-    const verdict = await (await this.servers.nodeOf(serverId)).backups.verify(serverId, row.file_name);
+    const node = await this.servers.nodeOf(serverId);
+    const verdict = await node.backups.verify(serverId, row.file_name);
+    // One without a SHA-256 of ours (adopted from another panel) has the node's from its first pass.
+    const sha256 =
+      verdict.ok && !row.sha256
+        ? ((await node.backups.list(serverId)).find((b) => b.fileName === row.file_name)?.sha256 ?? "")
+        : row.sha256;
     await this.db
       .updateTable("backups")
-      .set({ verified_at: Date.now(), verified_ok: verdict.ok ? 1 : 0, verify_reason: verdict.reason ?? "" })
+      .set({
+        verified_at: Date.now(),
+        verified_ok: verdict.ok ? 1 : 0,
+        verify_reason: verdict.reason ?? "",
+        sha256,
+      })
       .where("id", "=", row.id)
       .execute();
     return verdict;
+  }
+
+  /**
+   * Records a backup another panel left in the bucket of the server's node, where it is (the
+   * import of issue 40): the node checks the object is there and lists it from then on, not yet
+   * verified here. Answers its id; one recorded before under that file name is answered as it is.
+   */
+  async adopt(
+    serverId: string,
+    fileName: string,
+    name: string,
+    adoption: BackupAdoption,
+  ): Promise<{ id: number; size: number }> {
+    await assertServerExists(this.db, serverId);
+    const before = await this.db
+      .selectFrom("backups")
+      .select(["id", "size"])
+      .where("server_id", "=", serverId)
+      .where("file_name", "=", fileName)
+      .executeTakeFirst();
+    const found = await (await this.servers.nodeOf(serverId)).backups.adopt(serverId, fileName, adoption);
+    if (before) return before;
+    const fields: Omit<Row, "id"> = {
+      ...freshFacts,
+      ...factsOf(found),
+      server_id: serverId,
+      name: name.slice(0, backupNameMax),
+      file_name: fileName,
+      state: "ready",
+      size: found.size,
+      error: "",
+      created_at: adoption.createdAt,
+    };
+    const { id } = await this.db
+      .insertInto("backups")
+      .values(fields)
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { id, size: found.size };
   }
 
   /** A folder's children inside a finished backup, read on its node from the archive as it streams. */

@@ -222,6 +222,17 @@ export const friendScopes = [
   "server.tasks.view",
 ];
 
+/**
+ * The old panel's backups: one in S3 whose object the suite puts in the bucket (locked there),
+ * one in S3 whose object is gone, one on a Wings node's disk, and one deleted there.
+ */
+export const sourceBackups = {
+  kept: { uuid: "b0000001-0000-4000-8000-000000000001", name: "before the update" },
+  gone: { uuid: "b0000002-0000-4000-8000-000000000002", name: "gone from the bucket" },
+  local: { uuid: "b0000003-0000-4000-8000-000000000003", name: "on the node's disk" },
+  deleted: { uuid: "b0000004-0000-4000-8000-000000000004", name: "deleted there" },
+};
+
 export const uuidOf = (shortId: string) => `${shortId}-0000-4000-8000-000000000000`;
 
 type NewServer = {
@@ -296,6 +307,8 @@ export async function fillSource(
   sshKeys: { laptop: string; old: string },
   /** Where the second Wings node's SFTP listens (the first one's volumes are on this host). */
   wings2: { host: string; sftpPort: number },
+  /** The object of the backup `sourceBackups.kept`, as Wings recorded it. */
+  keptBackup: { bytes: number; sha1: string },
 ): Promise<void> {
   const now = "2024-05-01 12:00:00";
   await insert(source, "locations", { id: 1, short: "home", long: "Home", created_at: now, updated_at: now });
@@ -498,17 +511,28 @@ export async function fillSource(
       public_key: line,
       created_at: now,
     });
-  await insert(source, "backups", {
-    id: 1,
-    server_id: 1,
-    uuid: randomUuid(),
-    is_successful: 1,
-    name: "before the update",
-    ignored_files: "[]",
-    disk: "s3",
-    bytes: 1234,
-    created_at: now,
-  });
+  const backups = [
+    { ...sourceBackups.kept, server: 1, disk: "s3", bytes: keptBackup.bytes, locked: true },
+    { ...sourceBackups.gone, server: 1, disk: "s3", bytes: 4321, locked: false },
+    { ...sourceBackups.local, server: 4, disk: "wings", bytes: 5555, locked: false },
+    { ...sourceBackups.deleted, server: 1, disk: "s3", bytes: 999, locked: false },
+  ];
+  for (const [index, backup] of backups.entries())
+    await insert(source, "backups", {
+      id: index + 1,
+      server_id: backup.server,
+      uuid: backup.uuid,
+      is_successful: 1,
+      is_locked: backup.locked,
+      name: backup.name,
+      ignored_files: "[]",
+      disk: backup.disk,
+      checksum: backup === backups[0] ? `sha1:${keptBackup.sha1}` : null,
+      bytes: backup.bytes,
+      completed_at: now,
+      created_at: now,
+      deleted_at: backup.uuid === sourceBackups.deleted.uuid ? now : null,
+    });
   await insert(source, "database_hosts", {
     id: 1,
     name: "old mariadb",
