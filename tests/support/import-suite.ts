@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import mysql from "mysql2/promise";
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { currentOtp } from "../../server/panel/otp.ts";
 import { type Backup, downloadBytes } from "./backups.ts";
 import { echoDefinition } from "./echo-template.ts";
+import { freePort } from "./free-port.ts";
 import { type MariaDb, startMariaDb } from "./mariadb.ts";
 import { withPanelDb } from "./panel-db.ts";
 import {
@@ -608,6 +610,51 @@ export function useImportSuite(
     const held = (await api.get("/api/servers/7b8c9d0e/allocations")).body.allocations;
     expect(held).toEqual([expect.objectContaining({ ip: "0.0.0.0", port: 25590, primary: true })]);
     expect((await api.get("/api/servers/6a5b4c3d")).status).toBe(404);
+  });
+
+  it("an imported server starts and listens on its imported primary port", async () => {
+    const { api } = ready();
+    // There, an administrator's startup line for the server: a small listener (in its volume)
+    // on the port Wings gives it, {{SERVER_PORT}}; on loopback here, as tests bind.
+    const port = await freePort();
+    await addLaterServer(source.connection, 7, "4e5f6a7b", port, {
+      egg: "muse",
+      startup: "node listener.js {{SERVER_PORT}}",
+    });
+    const volume = path.join(work, "volumes", uuidOf("4e5f6a7b"));
+    fs.mkdirSync(volume);
+    fs.writeFileSync(
+      path.join(volume, "listener.js"),
+      [
+        "const port = Number(process.argv[2]);",
+        'require("node:net").createServer((c) => c.end(`listening on ${port}\\n`))',
+        '  .listen(port, "127.0.0.1", () => console.log(`Running version listener on ${port}`));',
+      ].join("\n"),
+    );
+    const run = await outpost(...applyArgs());
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(`create\\s+server old muse 7 \\(4e5f6a7b\\) as 4e5f6a7b .*ports 0\\.0\\.0\\.0:${port}`),
+    );
+    expect((await api.get("/api/servers/4e5f6a7b/data")).body.data.port.value).toBe(port);
+    const started = await api.post("/api/servers/4e5f6a7b/start");
+    expect(started.status, started.text).toBe(204);
+    try {
+      let answer = "";
+      await waitUntil(async () => {
+        answer = await new Promise<string>((resolve) => {
+          const socket = net.connect(port, "127.0.0.1");
+          let got = "";
+          socket.setEncoding("utf8").on("data", (d) => (got += d));
+          socket.on("end", () => resolve(got));
+          socket.on("error", () => resolve(""));
+        });
+        return answer !== "";
+      }, 30_000);
+      expect(answer).toBe(`listening on ${port}\n`);
+    } finally {
+      await api.post("/api/servers/4e5f6a7b/kill");
+    }
   });
 
   it("without --node, each Wings node becomes a remote node waiting for its daemon, its config printed", async () => {

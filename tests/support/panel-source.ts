@@ -242,6 +242,8 @@ type NewServer = {
   node: number;
   port: number;
   memory: number;
+  /** Its own startup line, as an administrator may set one there (else its egg's). */
+  startup?: string;
 };
 
 /** A server as Pterodactyl makes one: its allocation first, the server, then the allocation is its. */
@@ -277,7 +279,7 @@ async function insertServer(
     allocation_id: allocationId,
     nest_id: 1,
     egg_id: eggId,
-    startup: egg.startup,
+    startup: server.startup ?? egg.startup,
     image: Object.values(egg.docker_images)[0],
     database_limit: 2,
     backup_limit: 0,
@@ -292,11 +294,24 @@ async function insertServer(
 }
 
 /**
- * A Paper server the old panel made after the first import, on the first node: its allocation
- * and server get ids past fillSource's (the eggs are the corpus's, Paper the first).
+ * A server the old panel made after the first import, on the first node (Paper, else the egg
+ * named, with its own startup line): its allocation and server get ids past fillSource's.
  */
-export async function addLaterServer(source: SourceConnection, id: number, uuidShort: string, port: number) {
-  await insertServer(source, { id, uuidShort, egg: "paper", node: 1, port, memory: 1024 }, 1, 100 + id);
+export async function addLaterServer(
+  source: SourceConnection,
+  id: number,
+  uuidShort: string,
+  port: number,
+  own?: { egg: keyof typeof eggFiles; startup: string },
+) {
+  const egg = own?.egg ?? "paper";
+  const eggId = Object.keys(eggFiles).indexOf(egg) + 1;
+  await insertServer(
+    source,
+    { id, uuidShort, egg, node: 1, port, memory: 1024, ...(own ? { startup: own.startup } : {}) },
+    eggId,
+    100 + id,
+  );
 }
 
 /** Two nodes, three users, four servers from corpus eggs with allocations, a subuser, a schedule, a database host. */
