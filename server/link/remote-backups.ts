@@ -1,11 +1,13 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { Value } from "typebox/value";
 import {
   type BackupAdoption,
   type BackupBytes,
   BackupEntryList,
   BackupObjectAnswer,
   BackupPolicy,
+  type BackupReceipt,
   BackupVerdict,
   NodeBackupList,
   type NodeBackups,
@@ -79,6 +81,34 @@ export class RemoteBackups implements NodeBackups {
       answer: NodeBackupView,
       timeoutMs: 20_000,
     });
+  }
+
+  /** Streamed as it is read; the node answers once it has checked and kept it. */
+  async receive(
+    serverId: string,
+    fileName: string,
+    body: Readable,
+    receipt: BackupReceipt,
+  ): Promise<NodeBackupView> {
+    const query = new URLSearchParams({
+      createdAt: String(receipt.createdAt),
+      pinned: String(receipt.pinned),
+      ...(receipt.sha1 ? { sha1: receipt.sha1 } : {}),
+    });
+    try {
+      const res = await this.http.stream("PUT", `${this.path(serverId, "/receive", fileName)}&${query}`, {
+        body,
+        headers: { "content-type": "application/gzip" },
+        timeoutMs: 0,
+      });
+      const answer: unknown = await res.json();
+      if (!Value.Check(NodeBackupView, answer)) throw this.http.unreachable();
+      return answer;
+    } catch (error) {
+      // The node answered before reading everything (a refusal): the rest is dropped.
+      if (!body.destroyed) body.resume();
+      throw error;
+    }
   }
 
   async pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { echoDefinition } from "../support/echo-template.ts";
 import { type NodeUnderTest, nodeImplementations } from "../support/node-pair.ts";
@@ -116,6 +117,48 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
         reason: "its SHA-1 is not the one the panel it came from recorded",
       });
       await subject.client.backups.delete(id, fileName);
+    });
+
+    it("keeps a backup from Wings' own disk on the node's disk, checked against its SHA-1; a damaged one is refused and nothing kept", async () => {
+      // The bucket is still the node's target: a received backup goes to its disk all the same.
+      const fileName = "0b5e0000-0000-4000-8000-0000000000a3.tar.gz";
+      const wings = wingsBackup(files, "plain");
+      const sha256 = createHash("sha256").update(wings.bytes).digest("hex");
+      const receipt = { pinned: false, createdAt, sha1: wings.sha1 };
+      const listed = { fileName, state: "ready", size: wings.bytes.length, createdAt, pinned: false, sha256 };
+      expect(
+        await subject.client.backups.receive(id, fileName, Readable.from([wings.bytes]), receipt),
+      ).toMatchObject(listed);
+      const stored = path.join(subject.dataDir, "backups", id, fileName);
+      expect(fs.readFileSync(stored).equals(wings.bytes)).toBe(true);
+      expect(await subject.client.backups.list(id)).toEqual([expect.objectContaining(listed)]);
+      // Received again (a run cut short): answered as it is.
+      expect(
+        await subject.client.backups.receive(id, fileName, Readable.from([wings.bytes]), receipt),
+      ).toMatchObject(listed);
+      expect(await subject.client.backups.verify(id, fileName)).toEqual({ ok: true });
+      const root = path.join(subject.dataDir, "servers", id);
+      fs.rmSync(path.join(root, "world"), { recursive: true, force: true });
+      await subject.client.backups.restore(id, fileName);
+      expect(fs.statSync(path.join(root, "world", "level.dat")).size).toBe(70_000);
+
+      const damaged = "0b5e0000-0000-4000-8000-0000000000a4.tar.gz";
+      const otherSha1 = createHash("sha1").update("something else").digest("hex");
+      await expect(
+        subject.client.backups.receive(id, damaged, Readable.from([wings.bytes]), {
+          ...receipt,
+          sha1: otherSha1,
+        }),
+      ).rejects.toMatchObject({ code: "ErrBackupFailed" });
+      await expect(
+        subject.client.backups.receive(id, damaged, Readable.from([Buffer.from("not an archive")]), {
+          pinned: false,
+          createdAt,
+        }),
+      ).rejects.toMatchObject({ code: "ErrBackupFailed" });
+      expect(fs.readdirSync(path.dirname(stored)).filter((n) => n.startsWith(damaged))).toEqual([]);
+      await subject.client.backups.delete(id, fileName);
+      expect(await subject.client.backups.list(id)).toEqual([]);
     });
   });
 }

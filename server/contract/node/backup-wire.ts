@@ -112,6 +112,21 @@ export const BackupAdoption = Type.Object({
 });
 export type BackupAdoption = Static<typeof BackupAdoption>;
 
+/** What is known of a backup received from another panel (PUT …/backup/receive), as of an adopted one. */
+export type BackupReceipt = Omit<BackupAdoption, "key">;
+
+/**
+ * PUT …/backup/receive?fileName=&createdAt=&pinned=&sha1=: a backup Wings kept on its own
+ * disk, its bytes the body, kept on this node's disk once its SHA-1 (when given) matches and it
+ * reads through as a gzip tar.
+ */
+export const BackupReceiptQuery = Type.Object({
+  fileName: Type.String({ minLength: 1, maxLength: 100 }),
+  createdAt: Type.String({ pattern: "^[0-9]{1,15}$" }),
+  pinned: Type.Union([Type.Literal("true"), Type.Literal("false")]),
+  sha1: Type.Optional(BackupAdoption.properties.sha1),
+});
+
 /** GET /daemon/backup-object?key=: whether the node's bucket has an object (its size, or null). */
 export const BackupObjectQuery = Type.Object({ key: BackupAdoption.properties.key });
 export const BackupObjectAnswer = Type.Object({
@@ -191,6 +206,18 @@ export interface NodeBackups {
    * adoption again changes nothing). Answers the backup as the list shows it.
    */
   adopt(serverId: string, fileName: string, adoption: BackupAdoption): Promise<NodeBackupView>;
+  /**
+   * Keeps `body` (another panel's backup, a gzip tar) as the server's finished backup `fileName`
+   * on the node's own disk, counted toward the server's disk limit; refused (500 ErrBackupFailed,
+   * nothing kept) when it is not the SHA-1 given or does not read through. One already there is
+   * answered as it is. Answers the backup as the list shows it.
+   */
+  receive(
+    serverId: string,
+    fileName: string,
+    body: Readable,
+    receipt: BackupReceipt,
+  ): Promise<NodeBackupView>;
   /** Pins or unpins a finished backup (a pinned one is never pruned). */
   pin(serverId: string, fileName: string, pinned: boolean): Promise<void>;
   /** The server's backup policy, applied on the node after each backup whoever made it. */

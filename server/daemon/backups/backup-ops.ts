@@ -2,11 +2,13 @@ import { createHash } from "node:crypto";
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import type {
   BackupAdoption,
   BackupBytes,
   BackupEntryList,
   BackupPolicy,
+  BackupReceipt,
   BackupVerdict,
   NodeBackups,
   NodeBackupView,
@@ -15,13 +17,14 @@ import type {
 import { ApiError } from "../../errors.ts";
 import { privateFileMode } from "../../secrets/private-files.ts";
 import type { ServerStore } from "../servers/server-store.ts";
-import { objectSuffix, readAdopted, writeAdopted } from "./adopted-objects.ts";
+import { adoptObject, deleteAdoptedObjects, objectSuffix, readAdopted } from "./adopted-objects.ts";
 import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./backup-archive.ts";
 import { backupExclusions, type Exclusions } from "./backup-exclusions.ts";
 import { type BackupFacts, factsSuffix, readFacts, writeFacts } from "./backup-facts.ts";
 import { BackupKeeping } from "./backup-keeping.ts";
 import { listBackups } from "./backup-listing.ts";
 import { listBackupFolder, verifyBackup } from "./backup-read.ts";
+import { receiveBackup } from "./backup-receive.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
 import {
   backupPlace,
@@ -349,26 +352,40 @@ export class BackupOps implements NodeBackups {
     ) {
       throw new ApiError(409, "ErrFileExists", "backup ${fileName} already exists", { fileName: name });
     }
-    const size = await s3.size(adoption.key);
-    if (size === undefined) throw backupMissing();
     await fs.mkdir(this.folder(serverId), { recursive: true });
-    const facts = (before && (await readFacts(target))) || {
-      sha256: "",
-      size,
-      whileRunning: false,
-      leftOut: 0,
-      pinned: adoption.pinned,
-      finishedAt: adoption.createdAt,
-    };
-    await writeFacts(target, facts);
-    await writeAdopted(target, adoption);
-    return {
-      fileName: name,
-      state: "ready",
-      size: facts.size,
-      createdAt: facts.finishedAt,
-      ...factsView(facts),
-    };
+    return adoptObject(s3, target, adoption, before !== undefined);
+  }
+
+  /** See NodeBackups.receive: always onto this node's disk, even with a bucket (as one made before it). */
+  async receive(
+    serverId: string,
+    fileName: string,
+    body: Readable,
+    receipt: BackupReceipt,
+  ): Promise<NodeBackupView> {
+    const name = checkFileName(fileName);
+    const server = this.store.get(serverId);
+    const target = path.join(this.folder(serverId), name);
+    const key = `${serverId}/${name}`;
+    if (await exists(target)) {
+      body.resume();
+      const facts = await readFacts(target);
+      const { size } = await fs.stat(target);
+      return { fileName: name, state: "ready", size, createdAt: facts?.finishedAt ?? 0, ...factsView(facts) };
+    }
+    if (this.writing.has(key) || (await readAdopted(target))) {
+      body.resume();
+      throw new ApiError(409, "ErrFileExists", "backup ${fileName} already exists", { fileName: name });
+    }
+    await fs.mkdir(this.folder(serverId), { recursive: true });
+    const progress: BackupProgress = { read: 0, written: 0 };
+    this.writing.set(key, progress);
+    try {
+      return await receiveBackup(server.disk, target, body, receipt, progress);
+    } finally {
+      this.writing.delete(key);
+      server.disk.forget();
+    }
   }
 
   private bucket(): S3Backups {
@@ -422,11 +439,7 @@ export class BackupOps implements NodeBackups {
   /** A deleted server's backups go with it. */
   private async removeAll(serverId: string): Promise<void> {
     const folder = this.folder(serverId);
-    for (const entry of await fs.readdir(folder).catch(() => [] as string[])) {
-      if (!entry.endsWith(objectSuffix)) continue;
-      const adopted = await readAdopted(path.join(folder, entry.slice(0, -objectSuffix.length)));
-      if (adopted) await this.s3?.deleteKey(adopted.key).catch(() => {});
-    }
+    if (this.s3) await deleteAdoptedObjects(folder, this.s3);
     await fs.rm(folder, { recursive: true, force: true });
     // Best effort: an unreachable bucket keeps them (the operator's to remove).
     await this.s3?.deleteAll(serverId).catch(() => {});
