@@ -8,7 +8,7 @@ import { readSource } from "../panel/import/source-panel.ts";
 import { repoRoot } from "../repo-root.ts";
 
 export const importUsage =
-  "usage: outpost import pterodactyl|pelican --database URL [--apply] [--node ID] [--volumes DIR] [--sftp ADMIN] [--app-key KEY] [--environment host] [--backup-target NODE]";
+  "usage: outpost import pterodactyl|pelican --database URL [--apply] [--node ID] [--volumes DIR] [--sftp ADMIN] [--app-key KEY] [--environment host] [--backup-target NODE] [--backups DIR]";
 
 /**
  * `outpost import pterodactyl|pelican`: reads the other panel's database (read-only) and makes
@@ -16,7 +16,8 @@ export const importUsage =
  * files from the Wings volumes on this host (`--volumes`) or over each Wings node's SFTP (`--sftp`
  * with an old administrator's user name; the password from the environment), and records of its
  * S3 backups pointing at the same objects, in the bucket that is the backup target of the node
- * `--backup-target` names (else the only S3 target here). A dry run unless
+ * `--backup-target` names (else the only S3 target here), and those on a Wings node's disk from
+ * its backups folder on this host (`--backups`). A dry run unless
  * `--apply`. The panel's own node (`--node 0`) is this process's engine for the run: stop
  * `outpost serve` meanwhile, as for `outpost migrate`.
  */
@@ -37,6 +38,7 @@ export async function importCommand(
       "app-key": { type: "string" },
       environment: { type: "string" },
       "backup-target": { type: "string" },
+      backups: { type: "string" },
     },
   });
   if ((panel !== "pterodactyl" && panel !== "pelican") || !values.database) throw new Error(importUsage);
@@ -54,8 +56,12 @@ export async function importCommand(
     throw new Error(
       "--backup-target takes the id of the node whose S3 backup target holds the old panel's backups",
     );
-  if (values.volumes && !fs.statSync(values.volumes, { throwIfNoEntry: false })?.isDirectory())
-    throw new Error(`--volumes ${values.volumes} is not a folder`);
+  for (const [flag, folder] of [
+    ["--volumes", values.volumes],
+    ["--backups", values.backups],
+  ] as const)
+    if (folder && !fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+      throw new Error(`${flag} ${folder} is not a folder`);
   const options: ImportOptions = {
     apply: values.apply,
     ...(values.node !== undefined ? { nodeId: Number(values.node) } : {}),
@@ -66,6 +72,7 @@ export async function importCommand(
     ...(values["app-key"] ? { appKey: values["app-key"] } : {}),
     ...(values.environment === "host" ? { environment: "host" as const } : {}),
     ...(backupTarget !== undefined ? { backupTarget: Number(backupTarget) } : {}),
+    ...(values.backups ? { backups: path.resolve(values.backups) } : {}),
     locales: fs.readdirSync(path.join(repoRoot, "locales")),
   };
   const source = await openSource(values.database);

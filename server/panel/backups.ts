@@ -6,6 +6,7 @@ import type {
   BackupAdoption,
   BackupEntryList,
   BackupPolicy,
+  BackupReceipt,
   BackupState,
   BackupVerdict,
   NodeBackupView,
@@ -215,15 +216,16 @@ export class Backups {
   }
 
   /**
-   * Records a backup another panel left in the bucket of the server's node, where it is (the
-   * import of issue 40): the node checks the object is there and lists it from then on, not yet
-   * verified here. Answers its id; one recorded before under that file name is answered as it is.
+   * Brings a backup another panel made (the import of issue 40): `adopt` points at its object in
+   * the bucket of the server's node, where it is, not yet verified here; `receive` streams its
+   * file onto the node's disk, checked. The node lists it from then on. Answers its id; one
+   * recorded before under that file name is answered as it is (a run cut short goes on).
    */
-  async adopt(
+  async bring(
     serverId: string,
     fileName: string,
     name: string,
-    adoption: BackupAdoption,
+    how: { adopt: BackupAdoption } | { receive: Readable; receipt: BackupReceipt },
   ): Promise<{ id: number; size: number }> {
     await assertServerExists(this.db, serverId);
     const before = await this.db
@@ -232,7 +234,11 @@ export class Backups {
       .where("server_id", "=", serverId)
       .where("file_name", "=", fileName)
       .executeTakeFirst();
-    const found = await (await this.servers.nodeOf(serverId)).backups.adopt(serverId, fileName, adoption);
+    const node = await this.servers.nodeOf(serverId);
+    const found =
+      "adopt" in how
+        ? await node.backups.adopt(serverId, fileName, how.adopt)
+        : await node.backups.receive(serverId, fileName, how.receive, how.receipt);
     if (before) return before;
     const fields: Omit<Row, "id"> = {
       ...freshFacts,
@@ -243,7 +249,7 @@ export class Backups {
       state: "ready",
       size: found.size,
       error: "",
-      created_at: adoption.createdAt,
+      created_at: found.createdAt ?? Date.now(),
     };
     const { id } = await this.db
       .insertInto("backups")

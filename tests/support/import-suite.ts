@@ -106,6 +106,11 @@ export function useImportSuite(
     },
     "plain",
   );
+  /** The Cuberite server's backup on its Wings node's disk, in a copy of that node's backups folder here. */
+  const local = wingsBackup(
+    { "settings.ini": "[Server]\nPorts=25566\n", "world/level.dat": "cuberite" },
+    "dot",
+  );
 
   beforeAll(async () => {
     s3 = await S3StandIn.start();
@@ -148,8 +153,13 @@ export function useImportSuite(
       hostUser,
       { laptop: keyOf("laptop", ["-t", "ed25519"]), old: keyOf("desktop", ["-t", "rsa", "-b", "1024"]) },
       { host: "127.0.0.1", sftpPort: wings.port },
-      { bytes: kept.bytes.length, sha1: kept.sha1 },
+      {
+        kept: { bytes: kept.bytes.length, sha1: kept.sha1 },
+        local: { bytes: local.bytes.length, sha1: local.sha1 },
+      },
     );
+    fs.mkdirSync(path.join(work, "wings-backups"));
+    fs.writeFileSync(path.join(work, "wings-backups", `${sourceBackups.local.uuid}.tar.gz`), local.bytes);
     // A Wings volume for the Minecraft server: its files come along.
     const volume = path.join(work, "volumes", uuidOf(sourceServers[0].uuidShort));
     fs.mkdirSync(path.join(volume, "world"), { recursive: true });
@@ -245,8 +255,8 @@ export function useImportSuite(
     expect(run.stdout).toContain(
       `skip         backup "before the update" of 1a2b3c4d (s3, ${kept.bytes.length} bytes): no S3 backup target is configured here`,
     );
-    expect(run.stdout).toMatch(
-      /skip\s+backup "on the node's disk" of 3f4e5d6c \(wings, 5555 bytes\): on its Wings node's disk/,
+    expect(run.stdout).toContain(
+      `skip         backup "on the node's disk" of 3f4e5d6c (wings, ${local.bytes.length} bytes): on its Wings node's disk`,
     );
     expect(run.stdout).not.toContain("deleted there");
     expect(await importedRows()).toEqual([]);
@@ -529,6 +539,36 @@ export function useImportSuite(
     );
   });
 
+  it("a backup on a Wings node's disk comes from --backups DIR onto the node's disk, checked against Wings' SHA-1", async () => {
+    const { api } = ready();
+    const folder = path.join(work, "wings-backups");
+    const run = await outpost(...applyArgs(), "--backups", folder);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      `create       backup "on the node's disk" of 3f4e5d6c (wings, ${local.bytes.length} bytes) from ${folder}/${sourceBackups.local.uuid}.tar.gz, copied onto its node's disk; checked against Wings' SHA-1`,
+    );
+    expect(run.stdout).toMatch(/done: 1 created/);
+    const list = await api.get<Backup[]>("/api/servers/3f4e5d6c/backup");
+    expect(list.body).toEqual([
+      expect.objectContaining({
+        name: "on the node's disk",
+        state: "ready",
+        size: local.bytes.length,
+        createdAt: "2024-05-01T12:00:00.000Z",
+        pinned: false,
+        sha256: createHash("sha256").update(local.bytes).digest("hex"),
+      }),
+    ]);
+    const backup = list.body[0] as Backup;
+    const { bytes } = await downloadBytes(api, `/api/servers/3f4e5d6c/backup/download/${backup.id}`);
+    expect(bytes.equals(local.bytes)).toBe(true);
+    // Copied, not pointed at: the bucket has only the S3 backup's object.
+    expect(await s3.keysUnder("")).toEqual([keptKey]);
+    const restored = await api.post(`/api/servers/3f4e5d6c/backup/restore/${backup.id}`);
+    expect(restored.status, restored.text).toBe(204);
+    expect((await api.get("/api/servers/3f4e5d6c/file/settings.ini")).text).toBe("[Server]\nPorts=25566\n");
+  });
+
   it("a second run changes nothing, and the source was never written", async () => {
     const before = await importedRows();
     const counts = () =>
@@ -550,7 +590,7 @@ export function useImportSuite(
     const was = await counts();
     const run = await outpost(...applyArgs());
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 3 skipped/);
+    expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 2 skipped/);
     expect(run.stdout).toMatch(
       /keep\s+backup "before the update" of 1a2b3c4d \(s3, \d+ bytes\): imported before/,
     );

@@ -322,8 +322,8 @@ export async function fillSource(
   sshKeys: { laptop: string; old: string },
   /** Where the second Wings node's SFTP listens (the first one's volumes are on this host). */
   wings2: { host: string; sftpPort: number },
-  /** The object of the backup `sourceBackups.kept`, as Wings recorded it. */
-  keptBackup: { bytes: number; sha1: string },
+  /** The archives of the backups `sourceBackups.kept` (in S3) and `.local`, as Wings recorded them. */
+  archives: Record<"kept" | "local", { bytes: number; sha1: string }>,
 ): Promise<void> {
   const now = "2024-05-01 12:00:00";
   await insert(source, "locations", { id: 1, short: "home", long: "Home", created_at: now, updated_at: now });
@@ -527,9 +527,9 @@ export async function fillSource(
       created_at: now,
     });
   const backups = [
-    { ...sourceBackups.kept, server: 1, disk: "s3", bytes: keptBackup.bytes, locked: true },
+    { ...sourceBackups.kept, server: 1, disk: "s3", bytes: archives.kept.bytes, locked: true },
     { ...sourceBackups.gone, server: 1, disk: "s3", bytes: 4321, locked: false },
-    { ...sourceBackups.local, server: 4, disk: "wings", bytes: 5555, locked: false },
+    { ...sourceBackups.local, server: 4, disk: "wings", bytes: archives.local.bytes, locked: false },
     { ...sourceBackups.deleted, server: 1, disk: "s3", bytes: 999, locked: false },
   ];
   for (const [index, backup] of backups.entries())
@@ -542,7 +542,12 @@ export async function fillSource(
       name: backup.name,
       ignored_files: "[]",
       disk: backup.disk,
-      checksum: backup === backups[0] ? `sha1:${keptBackup.sha1}` : null,
+      checksum:
+        backup.uuid === sourceBackups.kept.uuid
+          ? `sha1:${archives.kept.sha1}`
+          : backup.uuid === sourceBackups.local.uuid
+            ? `sha1:${archives.local.sha1}`
+            : null,
       bytes: backup.bytes,
       completed_at: now,
       created_at: now,

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { backupFileNamePattern } from "../../contract/node/backup-wire.ts";
 import { s3Buckets } from "../backup-targets.ts";
 import { Backups } from "../backups.ts";
@@ -15,7 +17,7 @@ type Bucket = Awaited<ReturnType<typeof s3Buckets>>[number];
  * first verification checks Wings' SHA-1, then keeps our SHA-256). The bucket is the backup
  * target of the node `--backup-target` names, else the only S3 target configured here; the
  * server's own node must have that bucket as its target, since a node reads its backups itself.
- * A backup on a Wings node's disk is reported, not brought.
+ * A backup on a Wings node's disk comes from `--backups DIR` onto the node's disk here (fromDisk).
  */
 export async function importBackups(run: PanelImport): Promise<void> {
   const buckets = await s3Buckets(run.services.db);
@@ -26,13 +28,6 @@ export async function importBackups(run: PanelImport): Promise<void> {
     const ours = run.servers.get(backup.serverId);
     const label = `backup "${backup.name}" of ${ours ?? backup.serverId} (${backup.disk}, ${backup.bytes} bytes)`;
     const skip = (why: string) => run.line("skipped", `${label}: ${why}`);
-    if (backup.disk !== "s3") {
-      skip(
-        `on its Wings node's disk (backups/${backup.uuid}.tar.gz under Wings' data folder there), not brought over; ` +
-          "download it from the old panel before that node goes, or back the server up here",
-      );
-      continue;
-    }
     const before = run.earlier("backup", backup.uuid);
     if (before) {
       run.line("kept", `${label}: imported before (backup ${before})`);
@@ -40,6 +35,10 @@ export async function importBackups(run: PanelImport): Promise<void> {
     }
     if (!server || !ours) {
       skip("its server was not brought over");
+      continue;
+    }
+    if (backup.disk !== "s3") {
+      await fromDisk(run, backups, backup, ours, label, skip);
       continue;
     }
     if ("why" in chosen) {
@@ -69,11 +68,8 @@ export async function importBackups(run: PanelImport): Promise<void> {
       continue;
     }
     try {
-      const made = await backups.adopt(ours, fileNameOf(backup), backup.name, {
-        key,
-        pinned: backup.locked,
-        createdAt: backup.createdAt || Date.now(),
-        ...(backup.sha1 ? { sha1: backup.sha1 } : {}),
+      const made = await backups.bring(ours, fileNameOf(backup), backup.name, {
+        adopt: { key, ...receiptOf(backup) },
       });
       await run.record("backup", backup.uuid, made.id);
       run.line("created", what);
@@ -82,6 +78,57 @@ export async function importBackups(run: PanelImport): Promise<void> {
       skip(missing ? `no object ${where} (was it removed there?)` : `${where}: ${errorText(err)}`);
     }
   }
+}
+
+/**
+ * A backup on a Wings node's disk: with `--backups DIR` (Wings' backups folder, copied to or
+ * mounted on this host: `<backup uuid>.tar.gz` files), its file is streamed onto the disk of the
+ * server's node here, checked against Wings' SHA-1; without, reported with what to do.
+ */
+async function fromDisk(
+  run: PanelImport,
+  backups: Backups,
+  backup: SourceBackup,
+  ours: string,
+  label: string,
+  skip: (why: string) => void,
+): Promise<void> {
+  const folder = run.options.backups;
+  if (!folder) {
+    skip(
+      `on its Wings node's disk (backups/${backup.uuid}.tar.gz in Wings' data folder there), not brought over; ` +
+        "give that folder, on this host, as --backups DIR to copy it here, or download it from the old panel",
+    );
+    return;
+  }
+  const file = path.join(folder, `${backup.uuid}.tar.gz`);
+  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+    skip(`no file ${file} (is that Wings' backups folder of its node?)`);
+    return;
+  }
+  const what = `${label} from ${file}, copied onto its node's disk${backup.locked ? ", pinned (locked there)" : ""}`;
+  if (!run.options.apply) {
+    run.line("created", what);
+    return;
+  }
+  try {
+    const made = await backups.bring(ours, fileNameOf(backup), backup.name, {
+      receive: fs.createReadStream(file, { highWaterMark: 256 * 1024 }),
+      receipt: receiptOf(backup),
+    });
+    await run.record("backup", backup.uuid, made.id);
+    run.line("created", `${what}${backup.sha1 ? "; checked against Wings' SHA-1" : ""}`);
+  } catch (err) {
+    skip(`${file}: ${errorText(err)}`);
+  }
+}
+
+function receiptOf(backup: SourceBackup) {
+  return {
+    pinned: backup.locked,
+    createdAt: backup.createdAt || Date.now(),
+    ...(backup.sha1 ? { sha1: backup.sha1 } : {}),
+  };
 }
 
 /** A dry run asks the node for the object (a HEAD through its S3 client), so the report says what is there. */

@@ -29,6 +29,8 @@ export interface ImportOptions {
   sftp?: WingsLogin;
   /** The source panel's APP_KEY: TOTP secrets and database passwords are decrypted with it. */
   appKey?: string;
+  /** Wings' backups folder on this host (`<backup uuid>.tar.gz`): its node-disk backups come from there. */
+  backups?: string;
   /** The node whose S3 backup target is the old panel's bucket (else the only S3 target here). */
   backupTarget?: number;
   /** `host`: servers run in the host environment rather than Docker. */
