@@ -87,7 +87,11 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
       expect((await subject.client.backups.list(id))[0]).toMatchObject({ sha256 });
 
       const root = path.join(subject.dataDir, "servers", id);
+      // Some of it (its entries are named `./world/…`), then all of it.
       fs.writeFileSync(path.join(root, "server.properties"), "motd=changed since\n");
+      await subject.client.backups.restore(id, fileName, ["world"]);
+      expect(fs.statSync(path.join(root, "world", "level.dat")).size).toBe(70_000);
+      expect(fs.readFileSync(path.join(root, "server.properties"), "utf8")).toBe("motd=changed since\n");
       await subject.client.backups.restore(id, fileName);
       expect(fs.readFileSync(path.join(root, "server.properties"), "utf8")).toBe("motd=from wings\n");
       expect(fs.statSync(path.join(root, "world", "level.dat")).size).toBe(70_000);

@@ -542,6 +542,12 @@ export function useImportSuite(
   it("a backup on a Wings node's disk comes from --backups DIR onto the node's disk, checked against Wings' SHA-1", async () => {
     const { api } = ready();
     const folder = path.join(work, "wings-backups");
+    // A folder that is not that node's backups folder: the dry run says what it looked for.
+    const elsewhere = fs.mkdtempSync(path.join(work, "not-backups-"));
+    const dry = await outpost("--node", String(ready().nodeId), "--backups", elsewhere);
+    expect(dry.stdout).toContain(
+      `skip         backup "on the node's disk" of 3f4e5d6c (wings, ${local.bytes.length} bytes): no file ${elsewhere}/${sourceBackups.local.uuid}.tar.gz`,
+    );
     const run = await outpost(...applyArgs(), "--backups", folder);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain(
