@@ -1,5 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { expect, test } from "./fixtures.ts";
+import { login } from "./helpers.ts";
 
 // The login page's JavaScript budget (issue 41): its first load — every script Chromium fetches
 // before the page's load event, from its network events — is at most 2 requests and 32 KiB
@@ -45,3 +46,35 @@ for (const locale of ["en-US", "de-DE", "ar-SA", "ja-JP"]) {
     await context.close();
   });
 }
+
+test("the HTTP library left out of the first load is fetched once the form is used, before the sign-in goes", async ({
+  page,
+}) => {
+  await page.goto("/auth/login", { waitUntil: "load" });
+  await expect(page.getByTestId("login-email")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  const events: string[] = [];
+  page.on("requestfinished", (request) => {
+    if (request.resourceType() === "script") events.push(`script ${new URL(request.url()).pathname}`);
+  });
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/auth/login")
+      events.push("sign-in");
+  });
+  // The library is in the chunk the screens share (vite.config.ts), which the sign-in's next screen needs.
+  const library = /\/assets\/shared-[^/]+\.js$/;
+  const libraryLoaded = page.waitForEvent("requestfinished", {
+    predicate: (r) => library.test(new URL(r.url()).pathname),
+    timeout: 10_000,
+  });
+  await page.getByTestId("login-email").focus();
+  await libraryLoaded;
+  await login(page);
+  await expect(page).toHaveURL(/\/servers$/);
+  const signIn = events.indexOf("sign-in");
+  expect(signIn, events.join(", ")).toBeGreaterThan(0);
+  expect(
+    events.slice(0, signIn).some((e) => e.startsWith("script ")),
+    events.join(", "),
+  ).toBe(true);
+});
