@@ -130,6 +130,45 @@ describe("moving a server to another node", () => {
     }
   }, 120_000);
 
+  it("moves links, modes and owners as they were: a link inside kept, an absolute one made relative, one that leads out left out", async () => {
+    const id = "move0006";
+    expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), node: 0 })).status).toBe(200);
+    const place = (node: number, name: string) => path.join(folders(dataOf(node), id).root, name);
+    const made = (name: string, text: string, mode = 0o644) => {
+      fs.mkdirSync(path.dirname(place(0, name)), { recursive: true });
+      fs.writeFileSync(place(0, name), text, { mode });
+      fs.chmodSync(place(0, name), mode);
+    };
+    // A plain tree first (the fast archiver's), then one with links it leaves to the other.
+    made("run.sh", "#!/bin/sh\n", 0o755);
+    made("world/level.dat", "the world");
+    fs.symlinkSync("world/level.dat", place(0, "level"));
+    const moves: [number, number][] = [
+      [0, remote],
+      [remote, 0],
+    ];
+    for (const [round, [from, to]] of moves.entries()) {
+      if (round === 1) {
+        fs.symlinkSync(place(from, "world"), place(from, "absolute-world"));
+        fs.symlinkSync("../../..", place(from, "world/up"));
+      }
+      const moved = await api.post(`/api/servers/${id}/transfer`, { node: to });
+      expect(moved.status, moved.text).toBe(204);
+      expect(fs.readlinkSync(place(to, "level"))).toBe("world/level.dat");
+      expect(fs.statSync(place(to, "run.sh")).mode & 0o777).toBe(0o755);
+      expect(fs.readFileSync(place(to, "world/level.dat"), "utf8")).toBe("the world");
+      const rootOwner = fs.statSync(folders(dataOf(to), id).root).uid;
+      if (process.getuid?.() === 0) expect(rootOwner).not.toBe(0);
+      for (const name of ["run.sh", "world", "world/level.dat"])
+        expect(fs.lstatSync(place(to, name)).uid, name).toBe(rootOwner);
+      if (round === 1) {
+        expect(fs.readlinkSync(place(to, "absolute-world"))).toBe("world");
+        expect(fs.existsSync(place(to, "world/up"))).toBe(false);
+      }
+    }
+    expect((await api.delete(`/api/servers/${id}`)).status).toBe(204);
+  }, 60_000);
+
   it("refuses a running server, the node it is on, an unknown node, and anyone but an administrator", async () => {
     const id = "move0002";
     expect((await api.put(`/api/servers/${id}`, { ...echoDefinition(), node: 0 })).status).toBe(200);

@@ -168,7 +168,11 @@ async function* members(
  * inside the folder. An absolute link to a place inside is stored as the
  * relative link it amounts to; a link that leads out is left out.
  */
-async function storableLink(sandbox: Sandbox, place: string, found: string): Promise<string | undefined> {
+export async function storableLink(
+  sandbox: Sandbox,
+  place: string,
+  found: string,
+): Promise<string | undefined> {
   const text = await fs.promises.readlink(found);
   let resolved: Awaited<ReturnType<Sandbox["resolve"]>>;
   try {

@@ -51,7 +51,7 @@ const etcEntries = [
 /** Top-level system folders: bound read-only, or re-created as the same symlink (merged /usr). */
 const systemEntries = ["usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "opt"];
 
-function systemArgs(): string[] {
+export function systemArgs(): string[] {
   const args: string[] = [];
   for (const name of systemEntries) {
     const at = `/${name}`;

@@ -52,23 +52,42 @@ export function ensureServerOwner(
   block: UidBlock | undefined,
 ): Promise<Owner | undefined> {
   if (!runsAsRoot()) return Promise.resolve(undefined);
-  if (!block) return Promise.reject(new Error("the node has no block of server uids"));
-  // One at a time, so two new servers never pick the same free uid.
-  const next = queue.then(async () => {
+  return oneAtATime(async () => {
     const stats = await fs.stat(root);
     if (isServerUid(stats.uid)) return { uid: stats.uid, gid: stats.gid };
-    const used = await uidsTakenIn(serversDir);
-    let uid = block.first;
-    while (used.has(uid)) uid++;
-    if (uid >= block.first + block.count) throw new Error("the node's block of server uids is full");
-    used.add(uid);
-    await chownTree(root, uid, uid);
+    const owner = await freeOwner(serversDir, block);
+    await chownTree(root, owner.uid, owner.gid);
     // Only the server (and root) may look inside.
     await fs.chmod(root, 0o700);
-    return { uid, gid: uid };
+    return owner;
   });
+}
+
+/**
+ * A free uid for a server whose files are still being put together (a move's
+ * staging folder gives them to it as it tidies them); undefined when the
+ * daemon is not root. The folder's owner then says it, as for any other.
+ */
+export function newServerOwner(serversDir: string, block: UidBlock | undefined): Promise<Owner | undefined> {
+  if (!runsAsRoot()) return Promise.resolve(undefined);
+  return oneAtATime(() => freeOwner(serversDir, block));
+}
+
+// One at a time, so two new servers never pick the same free uid.
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const next = queue.then(work);
   queue = next.catch(() => {});
   return next;
+}
+
+async function freeOwner(serversDir: string, block: UidBlock | undefined): Promise<Owner> {
+  if (!block) throw new Error("the node has no block of server uids");
+  const used = await uidsTakenIn(serversDir);
+  let uid = block.first;
+  while (used.has(uid)) uid++;
+  if (uid >= block.first + block.count) throw new Error("the node's block of server uids is full");
+  used.add(uid);
+  return { uid, gid: uid };
 }
 
 /** Gives a whole tree to one owner, links themselves rather than what they point to. */

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import {
   type NodeSpace,
   type NodeTransfers,
@@ -16,37 +15,19 @@ import {
   verifyGrant,
 } from "../../contract/node/transfer-wire.ts";
 import { ApiError } from "../../errors.ts";
-import { extractTarStream } from "../archive/index.ts";
 import { type BackupProgress, tarEntries } from "../backups/backup-archive.ts";
 import { Sandbox } from "../sandbox/index.ts";
 import { checkServerId } from "../servers/definition-file.ts";
+import { newServerOwner } from "../servers/server-owner.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import type { TaskOps } from "../tasks/task-ops.ts";
-
-/** How long a pull waits for the source's next bytes before it gives up. */
-const stallMs = 120_000;
+import { needsJavaScriptArchiver } from "./moved-tree.ts";
+import { systemTarExport, systemTarWorks, type TarView } from "./system-tar.ts";
+import { transferErrors as errors } from "./transfer-errors.ts";
+import { receiveArchive } from "./transfer-receive.ts";
 
 /** How long a hold outlives its last export when the panel never says how the transfer ended. */
 const holdAfterExportMs = 10 * 60_000;
-
-const errors = {
-  running: () => new ApiError(409, "ErrServerRunning", "stop the server before moving it to another node"),
-  inProgress: () => new ApiError(409, "ErrTransferInProgress", "this server is already being moved"),
-  grant: () => new ApiError(403, "ErrTransferGrantInvalid", "the transfer grant is invalid, expired or used"),
-  notSent: () => new ApiError(409, "ErrTransferNotSent", "no finished export under this grant"),
-  source: (reason: string, cause?: unknown) =>
-    new ApiError(
-      502,
-      "ErrTransferSource",
-      "the source node could not send the server: ${reason}",
-      { reason },
-      {
-        cause,
-      },
-    ),
-  corrupt: () =>
-    new ApiError(502, "ErrTransferCorrupt", "what arrived does not match what the source node sent"),
-};
 
 interface Hold {
   release(): void;
@@ -127,7 +108,7 @@ export class TransferOps implements NodeTransfers, TransferSource {
     const skipped = () => {};
     const backups = this.backupFolder(serverId);
     const serversDir = this.serversDir;
-    async function* blocks(): AsyncGenerator<Buffer> {
+    async function* javascriptBlocks(): AsyncGenerator<Buffer> {
       // The plain sandbox, not the server's: files its denylist keeps from users move too.
       yield* tarEntries(new Sandbox(server.root), progress, skipped, `${transferLayout.files}/`);
       if (await isFolder(backups))
@@ -139,6 +120,21 @@ export class TransferOps implements NodeTransfers, TransferSource {
         if (content) yield* fileEntry(`${transferLayout.meta}/server.${suffix}`, content);
       }
       yield Buffer.alloc(1024);
+    }
+    async function* blocks(): AsyncGenerator<Buffer> {
+      if (!systemTarWorks() || (await needsJavaScriptArchiver(server.root))) return yield* javascriptBlocks();
+      const view: TarView = { readOnly: [[server.root, `/t/${transferLayout.files}`]] };
+      const members: string[] = [transferLayout.files];
+      if (await isFolder(backups)) {
+        view.readOnly.push([backups, `/t/${transferLayout.backups}`]);
+        members.push(transferLayout.backups);
+      }
+      for (const suffix of transferLayout.metaFiles) {
+        const file = path.join(serversDir, `${serverId}.${suffix}`);
+        if (await isFile(file)) view.readOnly.push([file, `/t/${transferLayout.meta}/server.${suffix}`]);
+      }
+      if (view.readOnly.length > members.length) members.push(transferLayout.meta);
+      yield* systemTarExport(view, members);
     }
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -193,7 +189,9 @@ export class TransferOps implements NodeTransfers, TransferSource {
     const placed: string[] = [];
     try {
       await fs.mkdir(staging, { mode: 0o700 });
-      const receipt = await this.receive(source, staging, progress);
+      const receipt = await receiveArchive(source, staging, progress, () =>
+        newServerOwner(this.serversDir, this.store.host.uidBlock),
+      );
       for (const folder of [transferLayout.files, transferLayout.backups, transferLayout.meta])
         await fs.mkdir(path.join(staging, folder), { recursive: true });
       const meta = (suffix: string) => path.join(staging, transferLayout.meta, `server.${suffix}`);
@@ -233,75 +231,6 @@ export class TransferOps implements NodeTransfers, TransferSource {
     await this.tasks.adopt(serverId);
   }
 
-  /** Fetches the archive into `staging` and checks it against the source's digest. */
-  private async receive(
-    source: TransferSourceAddress,
-    staging: string,
-    progress: TransferProgress,
-  ): Promise<TransferReceipt> {
-    // As it is: the bytes are mostly compressed already (backups, worlds), and a panel serving
-    // its local node's export would otherwise spend a core compressing them.
-    const headers = {
-      authorization: `Bearer ${source.grant}`,
-      "accept-encoding": "identity",
-      "x-no-compression": "1",
-    };
-    // A source that stops sending (a cut network) fails the pull, instead of holding it forever.
-    const stalled = new AbortController();
-    const watchdog = setTimeout(() => stalled.abort(new Error("the source stopped sending")), stallMs);
-    try {
-      return await this.fetchChecked(source, headers, staging, progress, stalled.signal, () =>
-        watchdog.refresh(),
-      );
-    } finally {
-      clearTimeout(watchdog);
-    }
-  }
-
-  private async fetchChecked(
-    source: TransferSourceAddress,
-    headers: Record<string, string>,
-    staging: string,
-    progress: TransferProgress,
-    signal: AbortSignal,
-    alive: () => void,
-  ): Promise<TransferReceipt> {
-    const res = await fetch(source.url, { headers, signal }).catch((error) => {
-      throw errors.source("it cannot be reached", error);
-    });
-    if (!res.ok || !res.body) throw errors.source(await failureText(res));
-    const hash = createHash("sha256");
-    const counted = new Transform({
-      // Reads on while the extractor writes one entry after the other (the parser pauses its
-      // source for each): the network is not left idle for every small file.
-      highWaterMark: 8 * 1024 * 1024,
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        progress.received += chunk.length;
-        alive();
-        done(null, chunk);
-      },
-    });
-    const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
-    body.on("error", (error) => counted.destroy(error));
-    body.pipe(counted);
-    try {
-      await extractTarStream(new Sandbox(staging), counted, "tar", "", { ownFolder: true });
-    } catch (error) {
-      if (error instanceof ApiError && error.status < 500 && error.code !== "ErrNoSpace") throw error;
-      if (error instanceof ApiError && error.code === "ErrNoSpace") throw error;
-      throw errors.source("the connection broke", error);
-    }
-    const received: TransferReceipt = { bytes: progress.received, sha256: hash.digest("hex") };
-    const answer = await fetch(`${source.url}/digest`, { headers, signal }).catch((error) => {
-      throw errors.source("it cannot be reached", error);
-    });
-    if (!answer.ok) throw errors.source(await failureText(answer));
-    const sent = (await answer.json()) as TransferReceipt;
-    if (sent.bytes !== received.bytes || sent.sha256 !== received.sha256) throw errors.corrupt();
-    return received;
-  }
-
   private backupFolder(serverId: string): string {
     return path.join(this.backupsDir, serverId);
   }
@@ -313,29 +242,27 @@ export class TransferOps implements NodeTransfers, TransferSource {
   }
 }
 
-async function failureText(res: Response): Promise<string> {
-  const text = await res.text().catch(() => "");
-  try {
-    return JSON.parse(text).error?.msg ?? `status ${res.status}`;
-  } catch {
-    return `status ${res.status}`;
-  }
-}
-
 async function isFolder(place: string): Promise<boolean> {
   return (await fs.stat(place).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+async function isFile(place: string): Promise<boolean> {
+  return (await fs.lstat(place).catch(() => undefined))?.isFile() ?? false;
 }
 
 /** Bytes of the regular files under a folder (links not followed); 0 for a missing folder. */
 async function sizeOf(folder: string): Promise<number> {
   const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
-  let total = 0;
-  for (const entry of entries) {
-    const place = path.join(folder, entry.name);
-    if (entry.isDirectory()) total += await sizeOf(place);
-    else if (entry.isFile()) total += (await fs.lstat(place).catch(() => undefined))?.size ?? 0;
-  }
-  return total;
+  // Side by side: the file system's thread pool stats several at once.
+  const sizes = await Promise.all(
+    entries.map(async (entry) => {
+      const place = path.join(folder, entry.name);
+      if (entry.isDirectory()) return sizeOf(place);
+      if (entry.isFile()) return (await fs.lstat(place).catch(() => undefined))?.size ?? 0;
+      return 0;
+    }),
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
 }
 
 /** One regular file's tar entry (header, content, padding). */

@@ -1,0 +1,238 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Header } from "tar";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemTarWorks } from "../../../server/daemon/transfers/system-tar.ts";
+import { receiveArchive } from "../../../server/daemon/transfers/transfer-receive.ts";
+
+type EntryType = "File" | "Directory" | "SymbolicLink" | "Link" | "FIFO" | "CharacterDevice";
+interface Entry {
+  name: string;
+  body?: string;
+  type?: EntryType;
+  link?: string;
+  mode?: number;
+}
+
+/** A tar of hand-made entries: what a hostile source (or a server user's folder) could send. */
+function tarOf(entries: Entry[]): Buffer {
+  const blocks: Buffer[] = [];
+  for (const entry of entries) {
+    const type = entry.type ?? "File";
+    const body = Buffer.from(type === "File" ? (entry.body ?? "") : "");
+    const block = Buffer.alloc(512);
+    new Header({
+      path: entry.name,
+      mode: entry.mode ?? (type === "Directory" ? 0o755 : 0o644),
+      size: body.length,
+      mtime: new Date(),
+      type,
+      linkpath: entry.link,
+      devmaj: type === "CharacterDevice" ? 1 : undefined,
+      devmin: type === "CharacterDevice" ? 3 : undefined,
+    }).encode(block, 0);
+    blocks.push(block, body, Buffer.alloc((512 - (body.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return Buffer.concat(blocks);
+}
+
+const digestOf = (bytes: Buffer) => ({
+  bytes: bytes.length,
+  sha256: createHash("sha256").update(bytes).digest("hex"),
+});
+
+describe("receiving a moved server's archive", () => {
+  let served: Buffer = Buffer.alloc(0);
+  let source: http.Server;
+  let url = "";
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-receive-"));
+  // What a write that escaped would land on: a folder outside the staging one.
+  const outside = path.join(scratch, "outside");
+
+  beforeAll(async () => {
+    fs.mkdirSync(outside);
+    source = http.createServer((req, res) => {
+      const digest = req.url?.endsWith("/digest");
+      res.setHeader("content-type", digest ? "application/json" : "application/x-tar");
+      res.end(digest ? JSON.stringify(digestOf(served)) : served);
+    });
+    await new Promise<void>((resolve) => source.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/daemon/transfer/x/export`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => source.close(() => resolve()));
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  let round = 0;
+  const receive = async (entries: Entry[], systemTar: boolean) => {
+    served = tarOf(entries);
+    const staging = path.join(scratch, `staging-${round++}`);
+    fs.mkdirSync(staging, { mode: 0o700 });
+    const result = receiveArchive(
+      { url, grant: "g.x" },
+      staging,
+      { received: 0 },
+      async () => undefined,
+      systemTar,
+    );
+    return { staging, result };
+  };
+
+  it("has GNU tar in a sandbox on this machine (the fast path is the one tested first)", () => {
+    expect(systemTarWorks()).toBe(true);
+  });
+
+  for (const [extractor, systemTar] of [
+    ["GNU tar", true],
+    ["the JavaScript extractor", false],
+  ] as const) {
+    describe(`with ${extractor}`, () => {
+      it("unpacks the three folders and checks the digest", async () => {
+        const { staging, result } = await receive(
+          [
+            { name: "files/", type: "Directory" },
+            { name: "files/world/level.dat", body: "the world" },
+            { name: "files/start.sh", body: "#!/bin/sh", mode: 0o755 },
+            { name: "backups/b1.tar.gz", body: "backup" },
+            { name: "meta/server.json", body: "{}" },
+          ],
+          systemTar,
+        );
+        expect(await result).toEqual(digestOf(served));
+        expect(fs.readFileSync(path.join(staging, "files/world/level.dat"), "utf8")).toBe("the world");
+        expect(fs.statSync(path.join(staging, "files/start.sh")).mode & 0o777).toBe(0o755);
+        expect(fs.readFileSync(path.join(staging, "backups/b1.tar.gz"), "utf8")).toBe("backup");
+      });
+
+      it("keeps links inside, and leaves out FIFOs, set-id bits and links in the node's folders", async () => {
+        const { staging, result } = await receive(
+          [
+            { name: "files/ok.txt", body: "ok", mode: 0o6755 },
+            { name: "files/inside", type: "SymbolicLink", link: "ok.txt" },
+            { name: "files/pipe", type: "FIFO" },
+            { name: "backups/link", type: "SymbolicLink", link: "b" },
+            { name: "meta/server.json", body: "{}" },
+          ],
+          systemTar,
+        );
+        await result;
+        const files = path.join(staging, "files");
+        expect(fs.readlinkSync(path.join(files, "inside"))).toBe("ok.txt");
+        expect(fs.existsSync(path.join(files, "pipe"))).toBe(false);
+        expect(fs.lstatSync(path.join(files, "ok.txt")).mode & 0o7777).toBe(0o755);
+        expect(fs.existsSync(path.join(staging, "backups/link"))).toBe(false);
+      });
+
+      it(`${systemTar ? "leaves out" : "refuses"} links that lead out of the server folder`, async () => {
+        const { staging, result } = await receive(
+          [
+            { name: "files/ok.txt", body: "ok" },
+            { name: "files/sub/up", type: "SymbolicLink", link: "../../.." },
+            { name: "files/abs", type: "SymbolicLink", link: "/etc/passwd" },
+            { name: "meta/server.json", body: "{}" },
+          ],
+          systemTar,
+        );
+        if (!systemTar) {
+          await expect(result).rejects.toMatchObject({ code: "ErrIllegalFileAccess" });
+          return;
+        }
+        await result;
+        for (const gone of ["sub/up", "abs"])
+          expect(fs.existsSync(path.join(staging, "files", gone)), gone).toBe(false);
+      });
+
+      it("writes nothing outside its folder through a link, a hard link, `..` or an absolute name", async () => {
+        const attempts: Entry[][] = [
+          [
+            { name: "files/out", type: "SymbolicLink", link: outside },
+            { name: "files/out/pwned", body: "through an absolute link" },
+          ],
+          [
+            { name: "files/rel", type: "SymbolicLink", link: "../../outside" },
+            { name: "files/rel/pwned", body: "through a relative link" },
+          ],
+          [{ name: "files/../../outside/pwned", body: "by .." }],
+          [{ name: `${outside}/pwned`, body: "by an absolute name" }],
+          [{ name: "files/hard", type: "Link", link: "/etc/passwd" }],
+          [{ name: "files/hard", type: "Link", link: "../../outside/target" }],
+        ];
+        fs.writeFileSync(path.join(outside, "target"), "mine");
+        for (const entries of attempts) {
+          const { staging, result } = await receive(
+            [...entries, { name: "meta/server.json", body: "{}" }],
+            systemTar,
+          );
+          // Refused whole, or taken with what leads out left out: either way nothing lands outside.
+          const taken = await result.then(
+            () => true,
+            (error) => {
+              expect(error.status, entries[0].name).toBeLessThan(500);
+              return false;
+            },
+          );
+          expect(fs.readdirSync(outside), entries[0].name).toEqual(["target"]);
+          // A refused pull's staging folder is removed by the caller, whatever it holds.
+          if (!taken) continue;
+          const hard = path.join(staging, "files/hard");
+          if (fs.existsSync(hard)) {
+            expect(fs.statSync(hard).ino).not.toBe(fs.statSync("/etc/passwd").ino);
+            expect(fs.statSync(hard).ino).not.toBe(fs.statSync(path.join(outside, "target")).ino);
+          }
+          for (const link of ["files/out", "files/rel"]) {
+            const at = path.join(staging, link);
+            if (fs.existsSync(at)) expect(fs.lstatSync(at).isSymbolicLink(), link).toBe(false);
+          }
+        }
+      });
+
+      it("refuses a device, and says so", async () => {
+        const { result } = await receive(
+          [
+            { name: "files/tty", type: "CharacterDevice" },
+            { name: "meta/server.json", body: "{}" },
+          ],
+          systemTar,
+        );
+        if (systemTar) await expect(result).rejects.toMatchObject({ code: "ErrIllegalFileAccess" });
+        // The JavaScript extractor reads past it.
+        else await result;
+      });
+
+      it("tells a source that stops short from a hostile archive", async () => {
+        const whole = tarOf([
+          { name: "files/big", body: "x".repeat(100_000) },
+          { name: "meta/server.json", body: "{}" },
+        ]);
+        const staging = path.join(scratch, `staging-${round++}`);
+        fs.mkdirSync(staging);
+        const short = http.createServer((_req, res) => {
+          res.setHeader("content-length", whole.length);
+          res.write(whole.subarray(0, 20_000));
+          setTimeout(() => res.destroy(), 50);
+        });
+        await new Promise<void>((resolve) => short.listen(0, "127.0.0.1", resolve));
+        try {
+          const at = `http://127.0.0.1:${(short.address() as AddressInfo).port}/x`;
+          await expect(
+            receiveArchive(
+              { url: at, grant: "g" },
+              staging,
+              { received: 0 },
+              async () => undefined,
+              systemTar,
+            ),
+          ).rejects.toMatchObject({ code: "ErrTransferSource" });
+        } finally {
+          await new Promise<void>((resolve) => short.close(() => resolve()));
+        }
+      });
+    });
+  }
+});
