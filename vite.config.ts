@@ -34,8 +34,11 @@ function firstLoadChunk() {
     return yes;
   };
   // What screens share (widgets, API modules, offline helpers, the global search) in one more chunk,
-  // rather than a file each: a screen's first visit then fetches its own chunk and this one.
-  const shared = /\/src\/(components|api|offline|state|app|theme)\/|\/src\/screens\/[^/]+\.tsx?$/;
+  // rather than a file each: a screen's first visit then fetches its own chunk and this one. The
+  // API client's HTTP library (src/api/http.ts: ofetch, ufo, destr) is in it too: the client loads
+  // it on its first call, which a signed-in page makes beside that chunk and a sign-in just before.
+  const shared =
+    /\/src\/(components|api|offline|state|app|theme)\/|\/src\/screens\/[^/]+\.tsx?$|\/node_modules\/(ofetch|ufo|destr)\//;
   return (id: string, ctx: ChunkingContext) =>
     registration.test(id)
       ? "register-sw"

@@ -8,13 +8,16 @@ import { readSource } from "../panel/import/source-panel.ts";
 import { repoRoot } from "../repo-root.ts";
 
 export const importUsage =
-  "usage: outpost import pterodactyl|pelican --database URL [--apply] [--node ID] [--volumes DIR] [--sftp ADMIN] [--app-key KEY] [--environment host]";
+  "usage: outpost import pterodactyl|pelican --database URL [--apply] [--node ID] [--volumes DIR] [--sftp ADMIN] [--app-key KEY] [--environment host] [--backup-target NODE] [--backups DIR]";
 
 /**
  * `outpost import pterodactyl|pelican`: reads the other panel's database (read-only) and makes
  * its users, nodes, templates, servers, subusers, tasks and databases here, and the servers'
  * files from the Wings volumes on this host (`--volumes`) or over each Wings node's SFTP (`--sftp`
- * with an old administrator's user name; the password from the environment). A dry run unless
+ * with an old administrator's user name; the password from the environment), and records of its
+ * S3 backups pointing at the same objects, in the bucket that is the backup target of the node
+ * `--backup-target` names (else the only S3 target here), and those on a Wings node's disk from
+ * its backups folder on this host (`--backups`). A dry run unless
  * `--apply`. The panel's own node (`--node 0`) is this process's engine for the run: stop
  * `outpost serve` meanwhile, as for `outpost migrate`.
  */
@@ -34,6 +37,8 @@ export async function importCommand(
       sftp: { type: "string" },
       "app-key": { type: "string" },
       environment: { type: "string" },
+      "backup-target": { type: "string" },
+      backups: { type: "string" },
     },
   });
   if ((panel !== "pterodactyl" && panel !== "pelican") || !values.database) throw new Error(importUsage);
@@ -46,8 +51,17 @@ export async function importCommand(
   if (values.environment !== undefined && values.environment !== "host")
     throw new Error("--environment takes only host (servers run in Docker otherwise)");
   if (values.node !== undefined && !/^\d+$/.test(values.node)) throw new Error("--node takes a node's id");
-  if (values.volumes && !fs.statSync(values.volumes, { throwIfNoEntry: false })?.isDirectory())
-    throw new Error(`--volumes ${values.volumes} is not a folder`);
+  const backupTarget = values["backup-target"];
+  if (backupTarget !== undefined && !/^\d+$/.test(backupTarget))
+    throw new Error(
+      "--backup-target takes the id of the node whose S3 backup target holds the old panel's backups",
+    );
+  for (const [flag, folder] of [
+    ["--volumes", values.volumes],
+    ["--backups", values.backups],
+  ] as const)
+    if (folder && !fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+      throw new Error(`${flag} ${folder} is not a folder`);
   const options: ImportOptions = {
     apply: values.apply,
     ...(values.node !== undefined ? { nodeId: Number(values.node) } : {}),
@@ -57,6 +71,8 @@ export async function importCommand(
       : {}),
     ...(values["app-key"] ? { appKey: values["app-key"] } : {}),
     ...(values.environment === "host" ? { environment: "host" as const } : {}),
+    ...(backupTarget !== undefined ? { backupTarget: Number(backupTarget) } : {}),
+    ...(values.backups ? { backups: path.resolve(values.backups) } : {}),
     locales: fs.readdirSync(path.join(repoRoot, "locales")),
   };
   const source = await openSource(values.database);

@@ -1,13 +1,17 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { Value } from "typebox/value";
 import {
+  type BackupAdoption,
   type BackupBytes,
   BackupEntryList,
+  BackupObjectAnswer,
   BackupPolicy,
+  type BackupReceipt,
   BackupVerdict,
   NodeBackupList,
   type NodeBackups,
-  type NodeBackupView,
+  NodeBackupView,
   PrunedList,
   type S3BackupTarget,
 } from "../contract/node/backup-wire.ts";
@@ -60,6 +64,51 @@ export class RemoteBackups implements NodeBackups {
   files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList> {
     const path = `${this.path(serverId, "/files", fileName)}&path=${encodeURIComponent(folder)}`;
     return this.http.call("GET", path, { answer: BackupEntryList, timeoutMs: 0 });
+  }
+
+  /** The node asks its bucket (a HEAD). */
+  async objectSize(key: string): Promise<number | null> {
+    const answer = await this.http.call("GET", `/daemon/backup-object?key=${encodeURIComponent(key)}`, {
+      answer: BackupObjectAnswer,
+      timeoutMs: 20_000,
+    });
+    return answer.size;
+  }
+
+  adopt(serverId: string, fileName: string, adoption: BackupAdoption): Promise<NodeBackupView> {
+    return this.http.call("PUT", this.path(serverId, "/adopt", fileName), {
+      json: adoption,
+      answer: NodeBackupView,
+      timeoutMs: 20_000,
+    });
+  }
+
+  /** Streamed as it is read; the node answers once it has checked and kept it. */
+  async receive(
+    serverId: string,
+    fileName: string,
+    body: Readable,
+    receipt: BackupReceipt,
+  ): Promise<NodeBackupView> {
+    const query = new URLSearchParams({
+      createdAt: String(receipt.createdAt),
+      pinned: String(receipt.pinned),
+      ...(receipt.sha1 ? { sha1: receipt.sha1 } : {}),
+    });
+    try {
+      const res = await this.http.stream("PUT", `${this.path(serverId, "/receive", fileName)}&${query}`, {
+        body,
+        headers: { "content-type": "application/gzip" },
+        timeoutMs: 0,
+      });
+      const answer: unknown = await res.json();
+      if (!Value.Check(NodeBackupView, answer)) throw this.http.unreachable();
+      return answer;
+    } catch (error) {
+      // The node answered before reading everything (a refusal): the rest is dropped.
+      if (!body.destroyed) body.resume();
+      throw error;
+    }
   }
 
   async pin(serverId: string, fileName: string, pinned: boolean): Promise<void> {

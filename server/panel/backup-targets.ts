@@ -126,3 +126,16 @@ export class BackupTargets {
 function failRequired(field: string): never {
   throw errors.fieldRequired(field);
 }
+
+/** The nodes whose backups go to S3, and to which bucket (the keys left sealed): the import's choice. */
+export async function s3Buckets(db: Db): Promise<{ nodeId: number; endpoint: string; bucket: string }[]> {
+  const rows = await db
+    .selectFrom("backup_targets")
+    .select(["node_id", "settings"])
+    .orderBy("node_id")
+    .execute();
+  return rows.map((row) => {
+    const settings = JSON.parse(row.settings) as Settings;
+    return { nodeId: row.node_id, endpoint: settings.endpoint, bucket: settings.bucket };
+  });
+}

@@ -3,8 +3,10 @@ import type { Readable } from "node:stream";
 import type { Selectable } from "kysely";
 import { type BackupView, backupNameMax } from "../contract/api/backups.ts";
 import type {
+  BackupAdoption,
   BackupEntryList,
   BackupPolicy,
+  BackupReceipt,
   BackupState,
   BackupVerdict,
   NodeBackupView,
@@ -193,13 +195,68 @@ export class Backups {
   async verify(serverId: string, backupId: number): Promise<BackupVerdict> {
     const row = await this.row(serverId, backupId);
     if (row.state !== "ready") throw notReady();
-    const verdict = await (await this.servers.nodeOf(serverId)).backups.verify(serverId, row.file_name);
+    const node = await this.servers.nodeOf(serverId);
+    const verdict = await node.backups.verify(serverId, row.file_name);
+    // One without a SHA-256 of ours (adopted from another panel) has the node's from its first pass.
+    const sha256 =
+      verdict.ok && !row.sha256
+        ? ((await node.backups.list(serverId)).find((b) => b.fileName === row.file_name)?.sha256 ?? "")
+        : row.sha256;
     await this.db
       .updateTable("backups")
-      .set({ verified_at: Date.now(), verified_ok: verdict.ok ? 1 : 0, verify_reason: verdict.reason ?? "" })
+      .set({
+        verified_at: Date.now(),
+        verified_ok: verdict.ok ? 1 : 0,
+        verify_reason: verdict.reason ?? "",
+        sha256,
+      })
       .where("id", "=", row.id)
       .execute();
     return verdict;
+  }
+
+  /**
+   * Brings a backup another panel made (the import of issue 40): `adopt` points at its object in
+   * the bucket of the server's node, where it is, not yet verified here; `receive` streams its
+   * file onto the node's disk, checked. The node lists it from then on. Answers its id; one
+   * recorded before under that file name is answered as it is (a run cut short goes on).
+   */
+  async bring(
+    serverId: string,
+    fileName: string,
+    name: string,
+    how: { adopt: BackupAdoption } | { receive: Readable; receipt: BackupReceipt },
+  ): Promise<{ id: number; size: number }> {
+    await assertServerExists(this.db, serverId);
+    const before = await this.db
+      .selectFrom("backups")
+      .select(["id", "size"])
+      .where("server_id", "=", serverId)
+      .where("file_name", "=", fileName)
+      .executeTakeFirst();
+    const node = await this.servers.nodeOf(serverId);
+    const found =
+      "adopt" in how
+        ? await node.backups.adopt(serverId, fileName, how.adopt)
+        : await node.backups.receive(serverId, fileName, how.receive, how.receipt);
+    if (before) return before;
+    const fields: Omit<Row, "id"> = {
+      ...freshFacts,
+      ...factsOf(found),
+      server_id: serverId,
+      name: name.slice(0, backupNameMax),
+      file_name: fileName,
+      state: "ready",
+      size: found.size,
+      error: "",
+      created_at: found.createdAt ?? Date.now(),
+    };
+    const { id } = await this.db
+      .insertInto("backups")
+      .values(fields)
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { id, size: found.size };
   }
 
   /** A folder's children inside a finished backup, read on its node from the archive as it streams. */

@@ -1,5 +1,5 @@
 import { i18n } from "@lingui/core";
-import { FetchError, ofetch } from "ofetch";
+import type { FetchError } from "ofetch";
 import { toBcp47 } from "../i18n/locales";
 import { backSince, requestAnswered, requestUnanswered, sentAt } from "../offline/network";
 import { LAST_KNOWN_AT_HEADER } from "../offline/storage";
@@ -9,7 +9,9 @@ import { type ApiError, toApiError, WRONG_CODE } from "./errors";
 
 // The one place that talks HTTP (spec §7–§8): same origin, cookies, bearer token when stored,
 // XSRF header on unsafe methods, no timeout, no retries; failures go to the registered handler
-// (unless exempt) and are then thrown.
+// (unless exempt) and are then thrown. The HTTP library (ofetch, ./http) loads with the first call:
+// the login page's first load goes without it (issue 41), and reads only the public config
+// (getPublic) before that.
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "HEAD" | "PATCH";
 
@@ -53,20 +55,50 @@ export function authHeaders(method: string): Record<string, string> {
   return headers;
 }
 
-const http = ofetch.create({
-  credentials: "same-origin",
-  retry: 0,
-  onRequest({ options }) {
-    const headers = new Headers(options.headers);
-    for (const [name, value] of Object.entries(authHeaders(options.method ?? "GET"))) {
-      // An Authorization the caller set itself is kept.
-      if (name !== "Authorization" || !headers.has(name)) headers.set(name, value);
-    }
-    // The page's language, not the browser's: the panel answers texts it owns (starter templates) in it.
-    if (i18n.locale) headers.set("Accept-Language", toBcp47(i18n.locale));
-    options.headers = headers;
-  },
-});
+/** What a call's request carries besides its own headers: auth, XSRF, the page's language. */
+function requestHeaders(method: string, own: Record<string, string> | undefined): Headers {
+  const headers = new Headers(own);
+  for (const [name, value] of Object.entries(authHeaders(method))) {
+    // An Authorization the caller set itself is kept.
+    if (name !== "Authorization" || !headers.has(name)) headers.set(name, value);
+  }
+  // The page's language, not the browser's: the panel answers texts it owns (starter templates) in it.
+  if (i18n.locale) headers.set("Accept-Language", toBcp47(i18n.locale));
+  return headers;
+}
+
+let library: Promise<typeof import("./http")> | undefined;
+
+/**
+ * The HTTP library, fetched once (again after a failed fetch: offline, a new version deployed).
+ * Screens may ask for it early (the login form does when it is first touched).
+ */
+export function loadHttp(): Promise<typeof import("./http")> {
+  library ??= import("./http").catch((e: unknown) => {
+    library = undefined;
+    throw e;
+  });
+  return library;
+}
+
+/**
+ * A public JSON answer (GET /api/config at boot), read with the browser's fetch before the HTTP
+ * library has loaded. No error handler, no envelope: any failure (no answer, an error status, not
+ * JSON) rejects and the caller falls back. It tells the network watch whether the panel answered.
+ */
+export async function getPublic<T>(url: string): Promise<T> {
+  const sent = sentAt();
+  let answer: Response;
+  try {
+    answer = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  } catch (e) {
+    requestUnanswered(sent);
+    throw e;
+  }
+  requestAnswered();
+  if (!answer.ok) throw new Error(`${url}: HTTP ${answer.status}`);
+  return (await answer.json()) as T;
+}
 
 export function isExempt(exempt: CallOptions["exempt"], status: number | undefined): boolean {
   if (exempt === true) return true;
@@ -115,11 +147,12 @@ export const lastKnownAt = (answer: unknown): number | undefined =>
 async function send<T>(method: Method, url: string, opts: CallOptions, statusOnly = false): Promise<T> {
   const sent = sentAt();
   try {
+    const { http } = await loadHttp();
     const request = {
       method,
       body: opts.body as BodyInit | Record<string, unknown> | undefined,
       query: opts.query,
-      headers: opts.headers,
+      headers: requestHeaders(method, opts.headers),
       signal: opts.signal,
     };
     if (statusOnly) {
@@ -140,7 +173,9 @@ async function send<T>(method: Method, url: string, opts: CallOptions, statusOnl
     }
     return answer._data as T;
   } catch (e) {
-    const fe = e instanceof FetchError ? e : undefined;
+    // ofetch's error: the request got an answer (status), or none. A library that failed to load
+    // counts as no answer.
+    const fe = e instanceof Error && e.name === "FetchError" ? (e as FetchError) : undefined;
     if (fe?.status !== undefined) requestAnswered();
     else if (!opts.signal?.aborted) requestUnanswered(sent);
     const err = toApiError(

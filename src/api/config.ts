@@ -1,5 +1,5 @@
 import type { PanelConfigAnswer } from "../../server/contract/api/settings";
-import { get } from "./client";
+import { getPublic } from "./client";
 
 export type { PanelConfigAnswer };
 
@@ -28,9 +28,10 @@ export function normalizeConfig(raw: unknown): PanelConfigAnswer {
 /** The last answer, so a page opened offline keeps the company name and theme (public data). */
 const KEPT_CONFIG = "outpost.config";
 
+/** Read at boot, before the API client's HTTP library has loaded: a public answer (getPublic). */
 export async function loadConfig(): Promise<PanelConfigAnswer> {
   try {
-    const answer = normalizeConfig(await get("/api/config", { exempt: true }));
+    const answer = normalizeConfig(await getPublic("/api/config"));
     try {
       localStorage[KEPT_CONFIG] = JSON.stringify(answer);
     } catch {

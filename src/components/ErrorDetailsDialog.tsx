@@ -1,5 +1,5 @@
 import { t } from "@lingui/core/macro";
-import { maskSecrets } from "../api/errors";
+import { maskSecrets } from "../api/maskSecrets";
 import { Dialog } from "./Dialog";
 import { errorDetails } from "./errorDetailsStore";
 

@@ -1,11 +1,15 @@
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { currentOtp } from "../../server/panel/otp.ts";
+import { type Backup, downloadBytes } from "./backups.ts";
 import { echoDefinition } from "./echo-template.ts";
+import { freePort } from "./free-port.ts";
 import { type MariaDb, startMariaDb } from "./mariadb.ts";
 import { withPanelDb } from "./panel-db.ts";
 import {
@@ -14,13 +18,16 @@ import {
   fillSource,
   friendScopes,
   type SourceConnection,
+  sourceBackups,
   sourceServers,
   sourceUsers,
   uuidOf,
 } from "./panel-source.ts";
 import { waitUntil } from "./poll.ts";
+import { S3StandIn, s3Bucket } from "./s3-stand-in.ts";
 import { runSftp } from "./sftp-client.ts";
 import { PanelClient, usePanelWithRemoteNode } from "./test-panel.ts";
+import { wingsBackup } from "./wings-backup.ts";
 import { startWingsSftp, type WingsSftp } from "./wings-sftp.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -87,8 +94,27 @@ export function useImportSuite(
   /** The owner's private key of the source's "laptop" key. */
   let ownerKey: string;
   let wings: WingsSftp;
+  /** The bucket Wings wrote the old panel's S3 backups to. */
+  let s3: S3StandIn;
+  /** The Minecraft server's backup there, as Wings made it: `<server uuid>/<backup uuid>.tar.gz`. */
+  const keptKey = `${uuidOf(sourceServers[0].uuidShort)}/${sourceBackups.kept.uuid}.tar.gz`;
+  const kept = wingsBackup(
+    {
+      "server.properties": "motd=old panel\n",
+      "world/level.dat": Buffer.alloc(70_000, 3),
+      "from-the-backup.txt": "made before the update\n",
+    },
+    "plain",
+  );
+  /** The Cuberite server's backup on its Wings node's disk, in a copy of that node's backups folder here. */
+  const local = wingsBackup(
+    { "settings.ini": "[Server]\nPorts=25566\n", "world/level.dat": "cuberite" },
+    "dot",
+  );
 
   beforeAll(async () => {
+    s3 = await S3StandIn.start();
+    await s3.put(keptKey, kept.bytes);
     work = fs.mkdtempSync(path.join(os.tmpdir(), `outpost-import-${panelKind}-`));
     mariadb = await startMariaDb();
     source = await makeSource(mariadb, work);
@@ -127,7 +153,13 @@ export function useImportSuite(
       hostUser,
       { laptop: keyOf("laptop", ["-t", "ed25519"]), old: keyOf("desktop", ["-t", "rsa", "-b", "1024"]) },
       { host: "127.0.0.1", sftpPort: wings.port },
+      {
+        kept: { bytes: kept.bytes.length, sha1: kept.sha1 },
+        local: { bytes: local.bytes.length, sha1: local.sha1 },
+      },
     );
+    fs.mkdirSync(path.join(work, "wings-backups"));
+    fs.writeFileSync(path.join(work, "wings-backups", `${sourceBackups.local.uuid}.tar.gz`), local.bytes);
     // A Wings volume for the Minecraft server: its files come along.
     const volume = path.join(work, "volumes", uuidOf(sourceServers[0].uuidShort));
     fs.mkdirSync(path.join(volume, "world"), { recursive: true });
@@ -141,6 +173,7 @@ export function useImportSuite(
   afterAll(async () => {
     await source?.connection.close();
     await wings?.close();
+    await s3?.destroy();
     await mariadb?.stop();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
@@ -218,9 +251,14 @@ export function useImportSuite(
     );
     expect(run.stdout).toMatch(/would create\s+SSH key "laptop" of owner1 \(SHA256:\S+\) for SFTP sign-in/);
     expect(run.stdout).toMatch(/skip\s+SSH key "old desktop" of owner1: ErrSshKeyTooShort/);
-    expect(run.stdout).toMatch(
-      /skip\s+backup "before the update" of 1a2b3c4d \(s3, 1234 bytes\): not brought over/,
+    // No node here keeps its backups in a bucket yet: the S3 ones wait for one, saying so.
+    expect(run.stdout).toContain(
+      `skip         backup "before the update" of 1a2b3c4d (s3, ${kept.bytes.length} bytes): no S3 backup target is configured here`,
     );
+    expect(run.stdout).toContain(
+      `skip         backup "on the node's disk" of 3f4e5d6c (wings, ${local.bytes.length} bytes): on its Wings node's disk`,
+    );
+    expect(run.stdout).not.toContain("deleted there");
     expect(await importedRows()).toEqual([]);
     const login = await new PanelClient(ready().panel.url).login(
       sourceUsers.owner.email,
@@ -245,6 +283,9 @@ export function useImportSuite(
       node: 0,
     });
     expect(taken.status, taken.text).toBe(200);
+    // The node the servers go to keeps its backups in the bucket Wings wrote to (its own prefix).
+    const target = await api.put(`/api/nodes/${ready().nodeId}`, { backupTarget: s3.target("outpost/") });
+    expect(target.status, target.text).toBe(204);
     const run = await (followReadme ? readmeStep(1) : outpost(...applyArgs()));
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const moved =
@@ -255,6 +296,13 @@ export function useImportSuite(
     const idOf = (shortId: string) => (shortId === "9c0d1e2f" ? (moved?.[1] as string) : shortId);
     expect(run.stdout).toMatch(/create\s+server old paper \(1a2b3c4d\) as 1a2b3c4d/);
     expect(run.stdout, run.stdout).not.toMatch(/^skip\s+server/m);
+    // The S3 backup whose object is there becomes ours on that object; the one whose object is gone is skipped.
+    expect(run.stdout).toContain(
+      `create       backup "before the update" of 1a2b3c4d (s3, ${kept.bytes.length} bytes) from s3://${s3Bucket}/${keptKey}, where it is, pinned (locked there); not yet verified here`,
+    );
+    expect(run.stdout).toContain(
+      `skip         backup "gone from the bucket" of 1a2b3c4d (s3, 4321 bytes): no object s3://${s3Bucket}/${uuidOf("1a2b3c4d")}/${sourceBackups.gone.uuid}.tar.gz (was it removed there?)`,
+    );
 
     // The administrator: old password, then the old authenticator's code.
     const admin = new PanelClient(panel.url);
@@ -452,6 +500,99 @@ export function useImportSuite(
     );
   });
 
+  it("the old panel's S3 backup is a backup here on the same object: listed, downloaded, verified, restored", async () => {
+    const { api } = ready();
+    const list = await api.get<Backup[]>("/api/servers/1a2b3c4d/backup");
+    expect(list.status, list.text).toBe(200);
+    expect(list.body).toEqual([
+      expect.objectContaining({
+        name: "before the update",
+        fileName: `${sourceBackups.kept.uuid}.tar.gz`,
+        state: "ready",
+        size: kept.bytes.length,
+        createdAt: "2024-05-01T12:00:00.000Z",
+        pinned: true,
+      }),
+    ]);
+    const backup = list.body[0] as Backup;
+    // Not verified here yet: Wings' SHA-1 is not our kind of checksum.
+    expect(backup.sha256).toBeUndefined();
+    expect(backup.lastVerification).toBeUndefined();
+    // Nothing was copied: the bucket holds Wings' object and no other.
+    expect(await s3.keysUnder("")).toEqual([keptKey]);
+    // A dry run asks the bucket (a HEAD through the node) for what it has not adopted yet.
+    const { nodeId } = ready();
+    const dry = await outpost("--node", String(nodeId), "--backup-target", String(nodeId));
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(
+      /keep\s+backup "before the update" of 1a2b3c4d \(s3, \d+ bytes\): imported before/,
+    );
+    expect(dry.stdout).toMatch(
+      /skip\s+backup "gone from the bucket" of 1a2b3c4d \(s3, 4321 bytes\): no object s3:\/\//,
+    );
+    const elsewhere = await outpost("--node", String(nodeId), "--backup-target", "999");
+    expect(elsewhere.stdout).toContain(
+      'skip         backup "gone from the bucket" of 1a2b3c4d (s3, 4321 bytes): node 999 (--backup-target) has no S3 backup target',
+    );
+    const { res, bytes } = await downloadBytes(api, `/api/servers/1a2b3c4d/backup/download/${backup.id}`);
+    expect(res.status).toBe(200);
+    expect(bytes.equals(kept.bytes)).toBe(true);
+    // Its first verification checks the bytes against Wings' SHA-1, then keeps our SHA-256.
+    const verified = await api.post(`/api/servers/1a2b3c4d/backup/${backup.id}/verify`);
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.body).toEqual({ ok: true });
+    const after = (await api.get<Backup>(`/api/servers/1a2b3c4d/backup/${backup.id}`)).body;
+    expect(after.sha256).toBe(createHash("sha256").update(kept.bytes).digest("hex"));
+    expect(after.lastVerification).toMatchObject({ ok: true });
+    // Restored into the server, its files are the backup's again.
+    const changed = await api.put("/api/servers/1a2b3c4d/file/server.properties", undefined, {
+      raw: "motd=changed here\n",
+    });
+    expect(changed.status, changed.text).toBe(204);
+    const restored = await api.post(`/api/servers/1a2b3c4d/backup/restore/${backup.id}`);
+    expect(restored.status, restored.text).toBe(204);
+    expect((await api.get("/api/servers/1a2b3c4d/file/server.properties")).text).toBe("motd=old panel\n");
+    expect((await api.get("/api/servers/1a2b3c4d/file/from-the-backup.txt")).text).toBe(
+      "made before the update\n",
+    );
+  });
+
+  it("a backup on a Wings node's disk comes from --backups DIR onto the node's disk, checked against Wings' SHA-1", async () => {
+    const { api } = ready();
+    const folder = path.join(work, "wings-backups");
+    // A folder that is not that node's backups folder: the dry run says what it looked for.
+    const elsewhere = fs.mkdtempSync(path.join(work, "not-backups-"));
+    const dry = await outpost("--node", String(ready().nodeId), "--backups", elsewhere);
+    expect(dry.stdout).toContain(
+      `skip         backup "on the node's disk" of 3f4e5d6c (wings, ${local.bytes.length} bytes): no file ${elsewhere}/${sourceBackups.local.uuid}.tar.gz`,
+    );
+    const run = await outpost(...applyArgs(), "--backups", folder);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      `create       backup "on the node's disk" of 3f4e5d6c (wings, ${local.bytes.length} bytes) from ${folder}/${sourceBackups.local.uuid}.tar.gz, copied onto its node's disk; checked against Wings' SHA-1`,
+    );
+    expect(run.stdout).toMatch(/done: 1 created/);
+    const list = await api.get<Backup[]>("/api/servers/3f4e5d6c/backup");
+    expect(list.body).toEqual([
+      expect.objectContaining({
+        name: "on the node's disk",
+        state: "ready",
+        size: local.bytes.length,
+        createdAt: "2024-05-01T12:00:00.000Z",
+        pinned: false,
+        sha256: createHash("sha256").update(local.bytes).digest("hex"),
+      }),
+    ]);
+    const backup = list.body[0] as Backup;
+    const { bytes } = await downloadBytes(api, `/api/servers/3f4e5d6c/backup/download/${backup.id}`);
+    expect(bytes.equals(local.bytes)).toBe(true);
+    // Copied, not pointed at: the bucket has only the S3 backup's object.
+    expect(await s3.keysUnder("")).toEqual([keptKey]);
+    const restored = await api.post(`/api/servers/3f4e5d6c/backup/restore/${backup.id}`);
+    expect(restored.status, restored.text).toBe(204);
+    expect((await api.get("/api/servers/3f4e5d6c/file/settings.ini")).text).toBe("[Server]\nPorts=25566\n");
+  });
+
   it("a second run changes nothing, and the source was never written", async () => {
     const before = await importedRows();
     const counts = () =>
@@ -468,11 +609,15 @@ export function useImportSuite(
         templates: (await db.selectFrom("templates").select("name").execute()).length,
         sshKeys: await db.selectFrom("ssh_keys").select(["user_id", "fingerprint"]).orderBy("id").execute(),
         allocations: await db.selectFrom("allocations").selectAll().orderBy("id").execute(),
+        backups: await db.selectFrom("backups").selectAll().orderBy("id").execute(),
       }));
     const was = await counts();
     const run = await outpost(...applyArgs());
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/done: 0 created, \d+ mapped, \d+ kept from an earlier run, 2 skipped/);
+    expect(run.stdout).toMatch(
+      /keep\s+backup "before the update" of 1a2b3c4d \(s3, \d+ bytes\): imported before/,
+    );
     expect(await importedRows()).toEqual(before);
     expect(await counts()).toEqual(was);
     const tasks = await ready().api.get("/api/servers/1a2b3c4d/tasks");
@@ -529,6 +674,51 @@ export function useImportSuite(
     const held = (await api.get("/api/servers/7b8c9d0e/allocations")).body.allocations;
     expect(held).toEqual([expect.objectContaining({ ip: "0.0.0.0", port: 25590, primary: true })]);
     expect((await api.get("/api/servers/6a5b4c3d")).status).toBe(404);
+  });
+
+  it("an imported server starts and listens on its imported primary port", async () => {
+    const { api } = ready();
+    // There, an administrator's startup line for the server: a small listener (in its volume)
+    // on the port Wings gives it, {{SERVER_PORT}}; on loopback here, as tests bind.
+    const port = await freePort();
+    await addLaterServer(source.connection, 7, "4e5f6a7b", port, {
+      egg: "muse",
+      startup: "node listener.js {{SERVER_PORT}}",
+    });
+    const volume = path.join(work, "volumes", uuidOf("4e5f6a7b"));
+    fs.mkdirSync(volume);
+    fs.writeFileSync(
+      path.join(volume, "listener.js"),
+      [
+        "const port = Number(process.argv[2]);",
+        'require("node:net").createServer((c) => c.end(`listening on ${port}\\n`))',
+        '  .listen(port, "127.0.0.1", () => console.log(`Running version listener on ${port}`));',
+      ].join("\n"),
+    );
+    const run = await outpost(...applyArgs());
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(`create\\s+server old muse 7 \\(4e5f6a7b\\) as 4e5f6a7b .*ports 0\\.0\\.0\\.0:${port}`),
+    );
+    expect((await api.get("/api/servers/4e5f6a7b/data")).body.data.port.value).toBe(port);
+    const started = await api.post("/api/servers/4e5f6a7b/start");
+    expect(started.status, started.text).toBe(204);
+    try {
+      let answer = "";
+      await waitUntil(async () => {
+        answer = await new Promise<string>((resolve) => {
+          const socket = net.connect(port, "127.0.0.1");
+          let got = "";
+          socket.setEncoding("utf8").on("data", (d) => (got += d));
+          socket.on("end", () => resolve(got));
+          socket.on("error", () => resolve(""));
+        });
+        return answer !== "";
+      }, 30_000);
+      expect(answer).toBe(`listening on ${port}\n`);
+    } finally {
+      await api.post("/api/servers/4e5f6a7b/kill");
+    }
   });
 
   it("without --node, each Wings node becomes a remote node waiting for its daemon, its config printed", async () => {

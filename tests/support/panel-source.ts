@@ -229,6 +229,17 @@ export const friendScopes = [
   "server.tasks.view",
 ];
 
+/**
+ * The old panel's backups: one in S3 whose object the suite puts in the bucket (locked there),
+ * one in S3 whose object is gone, one on a Wings node's disk, and one deleted there.
+ */
+export const sourceBackups = {
+  kept: { uuid: "b0000001-0000-4000-8000-000000000001", name: "before the update" },
+  gone: { uuid: "b0000002-0000-4000-8000-000000000002", name: "gone from the bucket" },
+  local: { uuid: "b0000003-0000-4000-8000-000000000003", name: "on the node's disk" },
+  deleted: { uuid: "b0000004-0000-4000-8000-000000000004", name: "deleted there" },
+};
+
 export const uuidOf = (shortId: string) => `${shortId}-0000-4000-8000-000000000000`;
 
 type NewServer = {
@@ -238,6 +249,8 @@ type NewServer = {
   node: number;
   port: number;
   memory: number;
+  /** Its own startup line, as an administrator may set one there (else its egg's). */
+  startup?: string;
 };
 
 /** A server as Pterodactyl makes one: its allocation first, the server, then the allocation is its. */
@@ -274,7 +287,7 @@ async function insertServer(
     allocation_id: allocationId,
     nest_id: 1,
     egg_id: eggId,
-    startup: egg.startup,
+    startup: server.startup ?? egg.startup,
     image: Object.values(egg.docker_images)[0],
     database_limit: 2,
     backup_limit: 0,
@@ -289,11 +302,24 @@ async function insertServer(
 }
 
 /**
- * A Paper server the old panel made after the first import, on the first node: its allocation
- * and server get ids past fillSource's (the eggs are the corpus's, Paper the first).
+ * A server the old panel made after the first import, on the first node (Paper, else the egg
+ * named, with its own startup line): its allocation and server get ids past fillSource's.
  */
-export async function addLaterServer(source: SourceConnection, id: number, uuidShort: string, port: number) {
-  await insertServer(source, { id, uuidShort, egg: "paper", node: 1, port, memory: 1024 }, 1, 100 + id);
+export async function addLaterServer(
+  source: SourceConnection,
+  id: number,
+  uuidShort: string,
+  port: number,
+  own?: { egg: keyof typeof eggFiles; startup: string },
+) {
+  const egg = own?.egg ?? "paper";
+  const eggId = Object.keys(eggFiles).indexOf(egg) + 1;
+  await insertServer(
+    source,
+    { id, uuidShort, egg, node: 1, port, memory: 1024, ...(own ? { startup: own.startup } : {}) },
+    eggId,
+    100 + id,
+  );
 }
 
 /** Two nodes, three users, four servers from corpus eggs with allocations, a subuser, a schedule, a database host. */
@@ -304,6 +330,8 @@ export async function fillSource(
   sshKeys: { laptop: string; old: string },
   /** Where the second Wings node's SFTP listens (the first one's volumes are on this host). */
   wings2: { host: string; sftpPort: number },
+  /** The archives of the backups `sourceBackups.kept` (in S3) and `.local`, as Wings recorded them. */
+  archives: Record<"kept" | "local", { bytes: number; sha1: string }>,
 ): Promise<void> {
   const now = "2024-05-01 12:00:00";
   await insert(source, "locations", { id: 1, short: "home", long: "Home", created_at: now, updated_at: now });
@@ -506,17 +534,33 @@ export async function fillSource(
       public_key: line,
       created_at: now,
     });
-  await insert(source, "backups", {
-    id: 1,
-    server_id: 1,
-    uuid: randomUuid(),
-    is_successful: 1,
-    name: "before the update",
-    ignored_files: "[]",
-    disk: "s3",
-    bytes: 1234,
-    created_at: now,
-  });
+  const backups = [
+    { ...sourceBackups.kept, server: 1, disk: "s3", bytes: archives.kept.bytes, locked: true },
+    { ...sourceBackups.gone, server: 1, disk: "s3", bytes: 4321, locked: false },
+    { ...sourceBackups.local, server: 4, disk: "wings", bytes: archives.local.bytes, locked: false },
+    { ...sourceBackups.deleted, server: 1, disk: "s3", bytes: 999, locked: false },
+  ];
+  for (const [index, backup] of backups.entries())
+    await insert(source, "backups", {
+      id: index + 1,
+      server_id: backup.server,
+      uuid: backup.uuid,
+      is_successful: 1,
+      is_locked: backup.locked,
+      name: backup.name,
+      ignored_files: "[]",
+      disk: backup.disk,
+      checksum:
+        backup.uuid === sourceBackups.kept.uuid
+          ? `sha1:${archives.kept.sha1}`
+          : backup.uuid === sourceBackups.local.uuid
+            ? `sha1:${archives.local.sha1}`
+            : null,
+      bytes: backup.bytes,
+      completed_at: now,
+      created_at: now,
+      deleted_at: backup.uuid === sourceBackups.deleted.uuid ? now : null,
+    });
   await insert(source, "database_hosts", {
     id: 1,
     name: "old mariadb",

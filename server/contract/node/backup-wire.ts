@@ -97,6 +97,42 @@ export const BackupPinBody = Type.Object({ pinned: Type.Boolean() });
 /** `?fileName=`: the backup a call is about (the node checks it against backupFileNamePattern). */
 export const BackupFileQuery = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 100 }) });
 
+/**
+ * PUT …/backup/adopt?fileName=: an object another panel's Wings left in the node's bucket,
+ * recorded as this server's backup `fileName` where it is (never copied). Its key is whole, not
+ * under the target's prefix (Wings writes `<server uuid>/<backup uuid>.tar.gz`).
+ */
+export const BackupAdoption = Type.Object({
+  key: Type.String({ minLength: 1, maxLength: 1024, pattern: "^[^/\\u0000-\\u001f][^\\u0000-\\u001f]*$" }),
+  pinned: Type.Boolean(),
+  /** When the other panel made it (ms since the epoch): the policy's clock. */
+  createdAt: Type.Integer({ minimum: 0 }),
+  /** The SHA-1 that panel recorded (hex): the first verification checks the bytes against it. */
+  sha1: Type.Optional(Type.String({ pattern: "^[0-9a-f]{40}$" })),
+});
+export type BackupAdoption = Static<typeof BackupAdoption>;
+
+/** What is known of a backup received from another panel (PUT …/backup/receive), as of an adopted one. */
+export type BackupReceipt = Omit<BackupAdoption, "key">;
+
+/**
+ * PUT …/backup/receive?fileName=&createdAt=&pinned=&sha1=: a backup Wings kept on its own
+ * disk, its bytes the body, kept on this node's disk once its SHA-1 (when given) matches and it
+ * reads through as a gzip tar.
+ */
+export const BackupReceiptQuery = Type.Object({
+  fileName: Type.String({ minLength: 1, maxLength: 100 }),
+  createdAt: Type.String({ pattern: "^[0-9]{1,15}$" }),
+  pinned: Type.Union([Type.Literal("true"), Type.Literal("false")]),
+  sha1: Type.Optional(BackupAdoption.properties.sha1),
+});
+
+/** GET /daemon/backup-object?key=: whether the node's bucket has an object (its size, or null). */
+export const BackupObjectQuery = Type.Object({ key: BackupAdoption.properties.key });
+export const BackupObjectAnswer = Type.Object({
+  size: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+});
+
 /** A finished backup being read: the caller consumes or destroys the stream. */
 export interface BackupBytes {
   size: number;
@@ -159,6 +195,29 @@ export interface NodeBackups {
   verify(serverId: string, fileName: string): Promise<BackupVerdict>;
   /** A folder's children inside a finished backup, read as the archive streams (disk or bucket). */
   files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList>;
+  /**
+   * The size of an object in the node's bucket by its whole key, or null when there is none
+   * (502 ErrBackupTargetUnreachable when the node has no bucket or cannot reach it).
+   */
+  objectSize(key: string): Promise<number | null>;
+  /**
+   * Records an object already in the node's bucket as the server's finished backup `fileName`,
+   * not copied and not yet verified (404 ErrBackupNotFound when there is no such object; the same
+   * adoption again changes nothing). Answers the backup as the list shows it.
+   */
+  adopt(serverId: string, fileName: string, adoption: BackupAdoption): Promise<NodeBackupView>;
+  /**
+   * Keeps `body` (another panel's backup, a gzip tar) as the server's finished backup `fileName`
+   * on the node's own disk, counted toward the server's disk limit; refused (500 ErrBackupFailed,
+   * nothing kept) when it is not the SHA-1 given or does not read through. One already there is
+   * answered as it is. Answers the backup as the list shows it.
+   */
+  receive(
+    serverId: string,
+    fileName: string,
+    body: Readable,
+    receipt: BackupReceipt,
+  ): Promise<NodeBackupView>;
   /** Pins or unpins a finished backup (a pinned one is never pruned). */
   pin(serverId: string, fileName: string, pinned: boolean): Promise<void>;
   /** The server's backup policy, applied on the node after each backup whoever made it. */

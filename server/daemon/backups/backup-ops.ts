@@ -2,24 +2,29 @@ import { createHash } from "node:crypto";
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import {
-  type BackupBytes,
-  type BackupEntryList,
-  type BackupPolicy,
-  type BackupVerdict,
-  backupFileNamePattern,
-  type NodeBackups,
-  type NodeBackupView,
-  type S3BackupTarget,
+import type { Readable } from "node:stream";
+import type {
+  BackupAdoption,
+  BackupBytes,
+  BackupEntryList,
+  BackupPolicy,
+  BackupReceipt,
+  BackupVerdict,
+  NodeBackups,
+  NodeBackupView,
+  S3BackupTarget,
 } from "../../contract/node/backup-wire.ts";
 import { ApiError } from "../../errors.ts";
 import { privateFileMode } from "../../secrets/private-files.ts";
 import type { ServerStore } from "../servers/server-store.ts";
+import { adoptObject, deleteAdoptedObjects, objectSuffix, readAdopted } from "./adopted-objects.ts";
 import { type BackupProgress, backupArchiveStream, writeBackupArchive } from "./backup-archive.ts";
 import { backupExclusions, type Exclusions } from "./backup-exclusions.ts";
 import { type BackupFacts, factsSuffix, readFacts, writeFacts } from "./backup-facts.ts";
 import { BackupKeeping } from "./backup-keeping.ts";
+import { listBackups } from "./backup-listing.ts";
 import { listBackupFolder, verifyBackup } from "./backup-read.ts";
+import { receiveBackup } from "./backup-receive.ts";
 import { backupMissing, restoreBackup } from "./backup-restore.ts";
 import {
   backupPlace,
@@ -35,7 +40,7 @@ import {
 import { failureReason } from "./failure-reason.ts";
 import { restorePaths, restorePlaces } from "./partial-restore.ts";
 import { aroundHooks, hasHooks } from "./running-backup.ts";
-import { S3Backups } from "./s3-target.ts";
+import { S3Backups, targetUnreachable } from "./s3-target.ts";
 
 /**
  * Backups of this node's servers: `<backups>/<serverId>/<uuid>.tar.gz`. A
@@ -49,7 +54,8 @@ import { S3Backups } from "./s3-target.ts";
  * With an S3 target (kept in `targetFile`, 0600, so tasks use it while the
  * panel is down) new backups stream to the bucket instead: nothing of them
  * is on the node's disk but the `.failed`, `.task` and `.facts` notes. Backups made
- * on the disk before stay there and are still listed, read and deleted.
+ * on the disk before stay there and are still listed, read and deleted. A backup adopted
+ * from another panel's bucket (`adopt`) is an `.object` note naming its key there.
  */
 export class BackupOps implements NodeBackups {
   /** Backups being written, by `serverId/fileName`. */
@@ -223,72 +229,9 @@ export class BackupOps implements NodeBackups {
         .filter(([key]) => key.startsWith(`${serverId}/`))
         .map(([key, progress]) => [key.slice(serverId.length + 1), progress.written]),
     );
-    const folder = this.folder(serverId);
-    const names = await fs.readdir(folder).catch((error) => {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [] as string[];
-      throw error;
-    });
-    const ready = new Map<string, NodeBackupView>();
-    const failed = new Map<string, NodeBackupView>();
-    const labels = new Set(names.filter((n) => n.endsWith(taskSuffix)));
-    const taskOf = async (fileName: string) =>
-      labels.has(fileName + taskSuffix)
-        ? await fs.readFile(path.join(folder, fileName + taskSuffix), "utf8").catch(() => undefined)
-        : undefined;
-    for (const entry of names) {
-      const file = path.join(folder, entry);
-      if (backupFileNamePattern.test(entry)) {
-        const stats = await fs.stat(file).catch(() => undefined);
-        const task = await taskOf(entry);
-        if (stats) {
-          const facts = await readFacts(file);
-          ready.set(entry, {
-            fileName: entry,
-            state: "ready",
-            size: stats.size,
-            createdAt: facts?.finishedAt || Math.round(stats.mtimeMs),
-            ...(task !== undefined ? { task } : {}),
-            ...factsView(facts),
-          });
-        }
-      } else if (
-        entry.endsWith(failedSuffix) &&
-        backupFileNamePattern.test(entry.slice(0, -failedSuffix.length))
-      ) {
-        const fileName = entry.slice(0, -failedSuffix.length);
-        const reason = await fs.readFile(file, "utf8").catch(() => "");
-        failed.set(fileName, { fileName, state: "failed", size: 0, error: reason.slice(0, 1000) });
-      } else if (
-        entry.endsWith(partSuffix) &&
-        backupFileNamePattern.test(entry.slice(0, -partSuffix.length))
-      ) {
-        const fileName = entry.slice(0, -partSuffix.length);
-        if (!this.writing.has(`${serverId}/${fileName}`) && !(await exists(path.join(folder, fileName)))) {
-          // Left by a node that stopped while writing it.
-          const error = "the node stopped while the backup was being written";
-          await fs.rm(file, { force: true });
-          await fs.writeFile(path.join(folder, fileName + failedSuffix), error).catch(() => {});
-          failed.set(fileName, { fileName, state: "failed", size: 0, error });
-        }
-      }
-    }
-    for (const found of this.s3 ? await this.s3.list(serverId) : []) {
-      const task = await taskOf(found.fileName);
-      const facts = await readFacts(path.join(folder, found.fileName));
-      ready.set(found.fileName, {
-        fileName: found.fileName,
-        state: "ready",
-        size: found.size,
-        createdAt: facts?.finishedAt || found.createdAt,
-        ...(task !== undefined ? { task } : {}),
-        ...factsView(facts),
-      });
-    }
-    const views = new Map<string, NodeBackupView>([...failed, ...ready]);
-    for (const [fileName, written] of active) {
-      views.set(fileName, { fileName, state: "creating", size: written });
-    }
-    return [...views.values()];
+    return listBackups(serverId, this.folder(serverId), this.s3, active, (fileName) =>
+      this.writing.has(`${serverId}/${fileName}`),
+    );
   }
 
   async restore(serverId: string, fileName: string, paths?: string[]): Promise<void> {
@@ -336,7 +279,11 @@ export class BackupOps implements NodeBackups {
     const target = path.join(this.folder(serverId), name);
     // The object first (a target that cannot be reached keeps the backup whole); a backup on
     // the disk, made before the target was set, has none.
-    if (!(await exists(target))) await this.s3?.delete(serverId, name);
+    if (!(await exists(target))) {
+      const adopted = await readAdopted(target);
+      await (adopted ? this.s3?.deleteKey(adopted.key) : this.s3?.delete(serverId, name));
+    }
+    await fs.rm(target + objectSuffix, { force: true });
     await fs.rm(target, { force: true });
     await fs.rm(target + failedSuffix, { force: true });
     await fs.rm(target + taskSuffix, { force: true });
@@ -370,14 +317,80 @@ export class BackupOps implements NodeBackups {
     this.store.get(serverId);
     if (this.writing.has(`${serverId}/${name}`)) throw stillWriting();
     const source = await this.source(serverId, name);
-    const facts = await readFacts(path.join(this.folder(serverId), name));
-    return verifyBackup(
+    const file = path.join(this.folder(serverId), name);
+    const facts = await readFacts(file);
+    const adopted = await readAdopted(file);
+    const { read, ...verdict } = await verifyBackup(
       async () =>
         typeof source === "string"
           ? fsSync.createReadStream(source, { highWaterMark: 256 * 1024 })
           : (await source()).body,
       facts,
+      adopted?.sha1,
     );
+    // One that had no SHA-256 of ours (adopted, or from before they were kept) has it from now on.
+    if (verdict.ok && read && facts && !facts.sha256)
+      await writeFacts(file, { ...facts, sha256: read.sha256, size: read.size });
+    return verdict;
+  }
+
+  async objectSize(key: string): Promise<number | null> {
+    return (await this.bucket().size(key)) ?? null;
+  }
+
+  /** See NodeBackups.adopt: the facts are what the other panel knew; the bytes stay in the bucket. */
+  async adopt(serverId: string, fileName: string, adoption: BackupAdoption): Promise<NodeBackupView> {
+    const name = checkFileName(fileName);
+    this.store.get(serverId);
+    const s3 = this.bucket();
+    const target = path.join(this.folder(serverId), name);
+    const before = await readAdopted(target);
+    if (
+      this.writing.has(`${serverId}/${name}`) ||
+      (await exists(target)) ||
+      (before ? before.key !== adoption.key : await exists(target + factsSuffix))
+    ) {
+      throw new ApiError(409, "ErrFileExists", "backup ${fileName} already exists", { fileName: name });
+    }
+    await fs.mkdir(this.folder(serverId), { recursive: true });
+    return adoptObject(s3, target, adoption, before !== undefined);
+  }
+
+  /** See NodeBackups.receive: always onto this node's disk, even with a bucket (as one made before it). */
+  async receive(
+    serverId: string,
+    fileName: string,
+    body: Readable,
+    receipt: BackupReceipt,
+  ): Promise<NodeBackupView> {
+    const name = checkFileName(fileName);
+    const server = this.store.get(serverId);
+    const target = path.join(this.folder(serverId), name);
+    const key = `${serverId}/${name}`;
+    if (await exists(target)) {
+      body.resume();
+      const facts = await readFacts(target);
+      const { size } = await fs.stat(target);
+      return { fileName: name, state: "ready", size, createdAt: facts?.finishedAt ?? 0, ...factsView(facts) };
+    }
+    if (this.writing.has(key) || (await readAdopted(target))) {
+      body.resume();
+      throw new ApiError(409, "ErrFileExists", "backup ${fileName} already exists", { fileName: name });
+    }
+    await fs.mkdir(this.folder(serverId), { recursive: true });
+    const progress: BackupProgress = { read: 0, written: 0 };
+    this.writing.set(key, progress);
+    try {
+      return await receiveBackup(server.disk, target, body, receipt, progress);
+    } finally {
+      this.writing.delete(key);
+      server.disk.forget();
+    }
+  }
+
+  private bucket(): S3Backups {
+    if (!this.s3) throw targetUnreachable("this node keeps its backups on its own disk; it has no bucket");
+    return this.s3;
   }
 
   async files(serverId: string, fileName: string, folder: string): Promise<BackupEntryList> {
@@ -419,12 +432,15 @@ export class BackupOps implements NodeBackups {
     const s3 = this.s3;
     if (await exists(local)) return local;
     if (!s3) throw backupMissing();
-    return () => s3.open(serverId, name);
+    const key = (await readAdopted(local))?.key ?? s3.key(serverId, name);
+    return () => s3.openKey(key);
   }
 
   /** A deleted server's backups go with it. */
   private async removeAll(serverId: string): Promise<void> {
-    await fs.rm(this.folder(serverId), { recursive: true, force: true });
+    const folder = this.folder(serverId);
+    if (this.s3) await deleteAdoptedObjects(folder, this.s3);
+    await fs.rm(folder, { recursive: true, force: true });
     // Best effort: an unreachable bucket keeps them (the operator's to remove).
     await this.s3?.deleteAll(serverId).catch(() => {});
   }

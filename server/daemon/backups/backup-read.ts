@@ -10,19 +10,21 @@ import type { BackupFacts } from "./backup-facts.ts";
  * Reads a backup archive once from start to end, as it streams (from the
  * disk or the bucket): gunzip, then tar's strict parser, each entry handed
  * to `onEntry` (which reads or skips its body). Nothing is written anywhere.
- * Answers the bytes read and their SHA-256.
+ * Answers the bytes read and their SHA-256 (and SHA-1, the checksum Wings records).
  */
 export async function readBackupArchive(
   source: Readable,
   onEntry: (entry: ReadEntry) => void | Promise<void>,
-): Promise<{ size: number; sha256: string }> {
+): Promise<ArchiveRead> {
   const { Parser } = await import("tar");
   const hash = createHash("sha256");
+  const sha1 = createHash("sha1");
   let size = 0;
   const count = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
       hash.update(chunk);
+      sha1.update(chunk);
       done(null, chunk);
     },
   });
@@ -73,19 +75,27 @@ export async function readBackupArchive(
   await parsed;
   await chain;
   if (failure) throw failure;
-  return { size, sha256: hash.digest("hex") };
+  return { size, sha256: hash.digest("hex"), sha1: sha1.digest("hex") };
+}
+
+interface ArchiveRead {
+  size: number;
+  sha256: string;
+  sha1: string;
 }
 
 /**
  * Checks a backup against the facts written with it: its size, its SHA-256,
  * and that the archive reads through to its end (gzip's checksums and tar's
- * headers). Answers why it fails, in words a user may see.
+ * headers). Answers why it fails, in words a user may see, and what was read. A backup adopted
+ * from another panel has no SHA-256 of ours yet: the SHA-1 that panel recorded is checked instead.
  */
 export async function verifyBackup(
   open: () => Promise<Readable>,
   facts: BackupFacts | undefined,
-): Promise<{ ok: boolean; reason?: string }> {
-  let read: { size: number; sha256: string } | undefined;
+  sha1?: string,
+): Promise<{ ok: boolean; reason?: string; read?: ArchiveRead }> {
+  let read: ArchiveRead | undefined;
   let broken: string | undefined;
   const source = await open();
   try {
@@ -101,9 +111,12 @@ export async function verifyBackup(
   if (facts?.sha256 && read && read.sha256 !== facts.sha256) {
     return { ok: false, reason: "its SHA-256 is not the one recorded when it was written" };
   }
+  if (!facts?.sha256 && sha1 && read && read.sha1 !== sha1) {
+    return { ok: false, reason: "its SHA-1 is not the one the panel it came from recorded" };
+  }
   if (broken !== undefined) return { ok: false, reason: `the archive cannot be read: ${broken}` };
   // A backup from before the facts were kept: that it reads through is all there is to check.
-  return { ok: true };
+  return { ok: true, ...(read ? { read } : {}) };
 }
 
 /** One thing in a folder of a backup. */
@@ -123,7 +136,10 @@ export async function listBackupFolder(source: Readable, folder: string): Promis
   const found = new Map<string, BackupEntry>();
   let folderSeen = folder === "";
   await readBackupArchive(source, (entry) => {
-    const place = entry.path.replace(/\/+$/, "");
+    // `./world/level.dat` as `world/level.dat` (an archive made by `tar -C root .`, as some of
+    // Wings' are); the root's own `./` entry names nothing inside it.
+    const place = entry.path.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+    if (place === "" || place === ".") return;
     if (place === folder) folderSeen = true;
     if (!place.startsWith(prefix) || place === folder) return;
     folderSeen = true;

@@ -101,13 +101,14 @@ export const backupMissing = () => new ApiError(404, "ErrBackupNotFound", "the n
  * Finishes what a restore cut short by a crash, before the node loads its
  * servers: a server folder moved aside (`.<id>.old-*`) with nothing swapped in
  * goes back; one left behind after a complete swap, and any half-extracted
- * `.<id>.restore-*` folder, is removed. Answers what it did, for the log.
+ * `.<id>.restore-*` folder, is removed, and so is what a deletion cut short
+ * left (`.<id>.deleted-*`). Answers what it did, for the log.
  */
 export async function recoverInterruptedRestores(serversDir: string): Promise<string[]> {
   const done: string[] = [];
   const names = await fs.readdir(serversDir).catch(() => [] as string[]);
   for (const name of names) {
-    const match = /^\.(.+)\.(old|restore)-[0-9a-f]+$/.exec(name);
+    const match = /^\.(.+)\.(old|restore|deleted)-[0-9a-f]+$/.exec(name);
     if (!match) {
       if (!name.startsWith(".") && (await removePartialRestoreLeftovers(path.join(serversDir, name)))) {
         done.push(`server ${name}: removed what an interrupted restore of some of its files left behind`);
@@ -126,7 +127,11 @@ export async function recoverInterruptedRestores(serversDir: string): Promise<st
       done.push(`server ${id}: a restore was interrupted; its previous files were put back`);
     } else {
       await fs.rm(leftover, { recursive: true, force: true });
-      done.push(`server ${id}: removed what an interrupted restore left behind`);
+      done.push(
+        kind === "deleted"
+          ? `server ${id}: removed the rest of its deleted files`
+          : `server ${id}: removed what an interrupted restore left behind`,
+      );
     }
   }
   return done;

@@ -1,16 +1,22 @@
 import {
+  BackupAdoption,
   BackupEntryList,
   BackupFolderQuery,
+  BackupObjectAnswer,
+  BackupObjectQuery,
   BackupPinBody,
   BackupPolicy,
+  BackupReceiptQuery,
   BackupRestoreBody,
   BackupVerdict,
   BackupFileQuery as ByFile,
   NodeBackupList,
+  NodeBackupView,
   PrunedList,
   BackupTargetBody as TargetBody,
 } from "../../contract/node/backup-wire.ts";
 import { NodeServerParams as Id } from "../../contract/node/server-wire.ts";
+import { bodyStreamOf } from "../../http/file-http.ts";
 import type { Router } from "../http/router.ts";
 import type { BackupOps } from "./backup-ops.ts";
 
@@ -29,6 +35,20 @@ export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
   });
 
   api.get(base, { params: Id, answer: NodeBackupList }, (request) => ops.list(request.params.id));
+
+  api.get(
+    "/daemon/backup-object",
+    { query: BackupObjectQuery, answer: BackupObjectAnswer },
+    async (request) => ({
+      size: await ops.objectSize(request.query.key),
+    }),
+  );
+
+  api.put(
+    `${base}/adopt`,
+    { params: Id, query: ByFile, body: BackupAdoption, answer: NodeBackupView },
+    (request) => ops.adopt(request.params.id, request.query.fileName, request.body),
+  );
 
   api.post(`${base}/create`, { params: Id, query: ByFile }, async (request, reply) => {
     await ops.create(request.params.id, request.query.fileName);
@@ -52,6 +72,22 @@ export function daemonBackupRoutes(api: Router, ops: BackupOps): void {
   api.post(`${base}/verify`, { params: Id, query: ByFile, answer: BackupVerdict }, (request) =>
     ops.verify(request.params.id, request.query.fileName),
   );
+
+  // The body streams onto the node's disk as it arrives (another panel's backup file).
+  api.route({
+    methods: ["PUT"],
+    url: `${base}/receive`,
+    schemas: { params: Id, query: BackupReceiptQuery, answer: NodeBackupView },
+    upload: true,
+    handler: (request) => {
+      const { fileName, createdAt, pinned, sha1 } = request.query;
+      return ops.receive(request.params.id, fileName, bodyStreamOf(request.body), {
+        createdAt: Number(createdAt),
+        pinned: pinned === "true",
+        ...(sha1 ? { sha1 } : {}),
+      });
+    },
+  });
 
   api.get(`${base}/files`, { params: Id, query: BackupFolderQuery, answer: BackupEntryList }, (request) =>
     ops.files(request.params.id, request.query.fileName, request.query.path ?? ""),

@@ -40,6 +40,12 @@ function s3Reason(error: unknown): string {
     .trim();
 }
 
+/** S3's answer for an object that is not there (a HEAD's has no body, hence no name but NotFound). */
+function isMissing(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.$metadata?.httpStatusCode === 404;
+}
+
 /**
  * One node's backups in S3-compatible storage, through the AWS SDK. The
  * archive is streamed into a multipart upload as it is made (no copy on the
@@ -75,7 +81,8 @@ export class S3Backups {
     return `${this.target.prefix}${serverId}/`;
   }
 
-  private key(serverId: string, fileName: string): string {
+  /** Where a backup this node made is kept: `<prefix><serverId>/<fileName>`. */
+  key(serverId: string, fileName: string): string {
     return this.folder(serverId) + fileName;
   }
 
@@ -148,26 +155,42 @@ export class S3Backups {
   }
 
   /** A backup's bytes, streamed from the bucket; 404 ErrBackupNotFound when it has no such object. */
-  async open(serverId: string, fileName: string): Promise<{ size: number; body: Readable }> {
+  open(serverId: string, fileName: string): Promise<{ size: number; body: Readable }> {
+    return this.openKey(this.key(serverId, fileName));
+  }
+
+  /** An object's bytes by its whole key (an adopted backup's is not under the prefix). */
+  async openKey(key: string): Promise<{ size: number; body: Readable }> {
     const { client, sdk } = await this.use();
     try {
-      const answer = await client.send(
-        new sdk.GetObjectCommand({ Bucket: this.target.bucket, Key: this.key(serverId, fileName) }),
-      );
+      const answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.target.bucket, Key: key }));
       return { size: answer.ContentLength ?? 0, body: answer.Body as Readable };
     } catch (error) {
-      const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-      if (e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404) throw backupMissing();
+      if (isMissing(error)) throw backupMissing();
       throw targetUnreachable(s3Reason(error), error);
     }
   }
 
-  async delete(serverId: string, fileName: string): Promise<void> {
+  /** An object's size by its whole key (HEAD), or undefined when the bucket has no such object. */
+  async size(key: string): Promise<number | undefined> {
     const { client, sdk } = await this.use();
     try {
-      await client.send(
-        new sdk.DeleteObjectCommand({ Bucket: this.target.bucket, Key: this.key(serverId, fileName) }),
-      );
+      const answer = await client.send(new sdk.HeadObjectCommand({ Bucket: this.target.bucket, Key: key }));
+      return answer.ContentLength ?? 0;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw targetUnreachable(s3Reason(error), error);
+    }
+  }
+
+  delete(serverId: string, fileName: string): Promise<void> {
+    return this.deleteKey(this.key(serverId, fileName));
+  }
+
+  async deleteKey(key: string): Promise<void> {
+    const { client, sdk } = await this.use();
+    try {
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.target.bucket, Key: key }));
     } catch (error) {
       throw targetUnreachable(s3Reason(error), error);
     }

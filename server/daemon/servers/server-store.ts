@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError, errorText } from "../../errors.ts";
@@ -142,7 +143,7 @@ export class ServerStore {
     this.servers.delete(id);
     await removeDefinition(this.dir, id);
     await server.removeInstallState();
-    await fs.rm(server.root, { recursive: true, force: true });
+    await removeBehind(this.dir, id, server.root);
     for (const hook of this.afterDelete) await hook(id);
   }
 
@@ -198,4 +199,21 @@ export class ServerStore {
     server.host = this.host;
     return server;
   }
+}
+
+/**
+ * A deleted server's folder leaves its name at once (a rename) and is
+ * removed behind the answer: a big world takes seconds to delete, and a
+ * move's last step waits for it. One a crash left half removed goes at the
+ * next start (recoverInterruptedRestores).
+ */
+async function removeBehind(serversDir: string, id: string, root: string): Promise<void> {
+  const away = path.join(serversDir, `.${id}.deleted-${randomBytes(6).toString("hex")}`);
+  try {
+    await fs.rename(root, away);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  fs.rm(away, { recursive: true, force: true, maxRetries: 5 }).catch(() => {});
 }

@@ -5,6 +5,7 @@ import type { PanelServices } from "../services.ts";
 import { localRepoId } from "../templates/template-repos.ts";
 import { claimExtras, importAllocations, portChoices } from "./allocations.ts";
 import { errorText, refusedHere } from "./error-text.ts";
+import { importBackups } from "./import-backups.ts";
 import { importDatabaseHosts, importDatabases } from "./import-databases.ts";
 import { importFiles } from "./import-files.ts";
 import { importSshKeys } from "./import-ssh-keys.ts";
@@ -28,6 +29,10 @@ export interface ImportOptions {
   sftp?: WingsLogin;
   /** The source panel's APP_KEY: TOTP secrets and database passwords are decrypted with it. */
   appKey?: string;
+  /** Wings' backups folder on this host (`<backup uuid>.tar.gz`): its node-disk backups come from there. */
+  backups?: string;
+  /** The node whose S3 backup target is the old panel's bucket (else the only S3 target here). */
+  backupTarget?: number;
   /** `host`: servers run in the host environment rather than Docker. */
   environment?: "host";
   /** The locales this panel speaks (folder names such as de_DE), for the users' language. */
@@ -43,7 +48,7 @@ export interface ImportCounts {
 
 /**
  * `outpost import pterodactyl|pelican`: the source's users, nodes, eggs, servers, subusers,
- * schedules, database hosts and databases made here through the panel's own services, in that
+ * schedules, database hosts, databases and S3 backups made here through the panel's own services, in that
  * order (each needs the one before). Every line printed says what is created, mapped onto what
  * is here, kept from an earlier run, or skipped and why. A second run finds what it made in the
  * table of imported ids and leaves it alone; one cut short goes on where it stopped.
@@ -87,7 +92,7 @@ export class PanelImport {
     await this.importSchedules();
     await importDatabaseHosts(this);
     await importDatabases(this);
-    this.reportLeftBehind();
+    await importBackups(this);
     return this.counts;
   }
 
@@ -122,17 +127,6 @@ export class PanelImport {
 
   decrypt(payload: string): string | undefined {
     return this.encrypter?.decrypt(payload);
-  }
-
-  /** What the source holds that this import does not bring (yet), so that nobody looks for it. */
-  private reportLeftBehind(): void {
-    for (const backup of this.source.backups) {
-      const server = this.servers.get(backup.serverId) ?? backup.serverId;
-      this.line(
-        "skipped",
-        `backup "${backup.name}" of ${server} (${backup.disk}, ${backup.bytes} bytes): not brought over; it stays where Wings or the bucket keeps it`,
-      );
-    }
   }
 
   private async importNodes(): Promise<void> {

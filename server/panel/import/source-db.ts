@@ -71,7 +71,19 @@ async function openMysql(url: string, label: string): Promise<SourceDb> {
 
 async function openPostgres(url: string, label: string): Promise<SourceDb> {
   const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: url, options: "-c default_transaction_read_only=on" });
+  // Laravel's `timestamp` columns (without a zone, in the app's UTC) are read as their text, as
+  // MySQL's are (dateStrings): pg would read them in this host's zone.
+  const types = {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === pg.types.builtins.TIMESTAMP
+        ? (text: string) => text
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+  const client = new pg.Client({
+    connectionString: url,
+    options: "-c default_transaction_read_only=on",
+    types,
+  });
   await client.connect();
   await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   return {

@@ -13,8 +13,23 @@ export interface SourcePanel {
   databases: SourceDatabase[];
   /** Their public keys for SFTP, OpenSSH lines. */
   sshKeys: { id: number; userId: number; name: string; publicKey: string }[];
-  /** Reported, not brought over: backups stay where they are. */
-  backups: { serverId: number; name: string; disk: string; bytes: number }[];
+  /** The finished backups, not deleted: those in S3 are adopted where they are, the rest reported. */
+  backups: SourceBackup[];
+}
+
+export interface SourceBackup {
+  uuid: string;
+  serverId: number;
+  name: string;
+  /** `s3`, or `wings` (on its node's disk). */
+  disk: string;
+  bytes: number;
+  /** Locked there: never pruned (our pin). */
+  locked: boolean;
+  /** Wings' `sha1:<hex>` of the archive, when it recorded one. */
+  sha1: string | null;
+  /** When it was made (ms since the epoch; 0 when the row does not say). */
+  createdAt: number;
 }
 
 export interface SourceUser {
@@ -117,6 +132,15 @@ export interface SourceDatabase {
 const num = (v: unknown) => Number(v ?? 0);
 const str = (v: unknown) => (v == null ? "" : String(v));
 const optNum = (v: unknown) => (v == null ? null : Number(v));
+/** Laravel's timestamps: `2024-05-01 12:00:00` in UTC (MySQL as text, SQLite), or a Date (PostgreSQL). */
+const timeOf = (v: unknown): number => {
+  if (v instanceof Date) return v.getTime();
+  const parsed =
+    typeof v === "string"
+      ? Date.parse(`${v.trim().replace(" ", "T")}${/Z|[+-]\d\d:?\d\d$/.test(v) ? "" : "Z"}`)
+      : NaN;
+  return Number.isNaN(parsed) ? 0 : parsed;
+};
 /** The first of the columns a row has: the two panels (and their versions) name some apart. */
 const pick = (row: SourceRow, ...names: string[]) => row[names.find((n) => n in row) ?? (names[0] as string)];
 const jsonOf = (v: unknown): unknown => {
@@ -324,7 +348,18 @@ export async function readSource(source: SourceDb): Promise<SourcePanel> {
     .map((r) => ({ id: num(r.id), userId: num(r.user_id), name: str(r.name), publicKey: str(r.public_key) }));
   const backups = (await source.rows("backups"))
     .filter((r) => r.deleted_at == null && num(r.is_successful) === 1)
-    .map((r) => ({ serverId: num(r.server_id), name: str(r.name), disk: str(r.disk), bytes: num(r.bytes) }));
+    .map(
+      (r): SourceBackup => ({
+        uuid: str(r.uuid),
+        serverId: num(r.server_id),
+        name: str(r.name),
+        disk: str(r.disk),
+        bytes: num(r.bytes),
+        locked: num(r.is_locked) === 1,
+        sha1: /^sha1:[0-9a-f]{40}$/i.test(str(r.checksum)) ? str(r.checksum).slice(5).toLowerCase() : null,
+        createdAt: timeOf(r.created_at) || timeOf(r.completed_at),
+      }),
+    );
   return {
     users,
     nodes,

@@ -3,6 +3,7 @@ import { Trans } from "@lingui/react/macro";
 import { type FormEvent, lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "wouter";
 import * as auth from "../../api/auth";
+import { loadHttp } from "../../api/client";
 import { isApiError } from "../../api/errors";
 import { passkeysSupported, signInWithPasskey } from "../../api/passkeys";
 import { finishSignIn } from "../../app/afterLogin";
@@ -17,6 +18,10 @@ const loadOtpInput = () => import("../../components/OtpInput").then((m) => ({ de
 const OtpInput = lazy(loadOtpInput);
 
 const emptyCode = () => Array.from({ length: OTP_LENGTH }, () => "");
+
+// The API client's HTTP library is not part of the page's first load: it is fetched as soon as the
+// form is used (a field focused, a button pressed), so that it is there when the sign-in is sent.
+const warmUp = () => void loadHttp().catch(() => undefined);
 
 export default function Login() {
   const [email, setEmail] = useState("");
@@ -110,7 +115,7 @@ export default function Login() {
         <Trans>Login</Trans>
       </h1>
       {step === "password" ? (
-        <form onSubmit={submitPassword} className="auth-form">
+        <form onSubmit={submitPassword} onPointerDown={warmUp} className="auth-form">
           <TextField
             label={t`Email`}
             type="email"
@@ -118,6 +123,7 @@ export default function Login() {
             required
             value={email}
             onValue={setEmail}
+            onFocus={warmUp}
             data-testid="login-email"
           />
           <TextField
@@ -127,6 +133,7 @@ export default function Login() {
             required
             value={password}
             onValue={setPassword}
+            onFocus={warmUp}
             data-testid="login-password"
           />
           <button

@@ -32,6 +32,15 @@ it("removes the old folder of a restore that swapped but did not clean up, keepi
   expect(fs.readdirSync(dir)).toEqual(["aa11bb22"]);
 });
 
+it("removes what a deletion cut short left, even where a new server took the same id", async () => {
+  write(".aa11bb22.deleted-0a1b2c/world.dat", "deleted");
+  write("aa11bb22/world.dat", "new");
+  const done = await recoverInterruptedRestores(dir);
+  expect(fs.readdirSync(dir)).toEqual(["aa11bb22"]);
+  expect(fs.readFileSync(path.join(dir, "aa11bb22/world.dat"), "utf8")).toBe("new");
+  expect(done).toEqual(["server aa11bb22: removed the rest of its deleted files"]);
+});
+
 it("leaves everything else alone", async () => {
   write("aa11bb22/world.dat", "x");
   write("aa11bb22.json", "{}");

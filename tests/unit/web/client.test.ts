@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { i18n } from "@lingui/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call, get, lastKnownAt, post, setErrorHandler } from "../../../src/api/client";
+import { call, get, getPublic, lastKnownAt, post, setErrorHandler } from "../../../src/api/client";
 import type { ApiError } from "../../../src/api/errors";
 import { online } from "../../../src/offline/network";
 import { LAST_KNOWN_AT_HEADER } from "../../../src/offline/storage";
@@ -221,5 +222,43 @@ describe("API client", () => {
     expect(lastKnownAt(answer)).toBe(1000);
     expect(online.value).toBe(false);
     await get(`${base}/ok`);
+  });
+
+  it("sends the page's language, and keeps an Authorization the caller set", async () => {
+    setToken("abc");
+    i18n.loadAndActivate({ locale: "de_DE", messages: {} });
+    try {
+      await get(`${base}/ok`, { headers: { Authorization: "Bearer own" } });
+    } finally {
+      i18n.loadAndActivate({ locale: "en_US", messages: {} });
+    }
+    expect(seen[0].headers["accept-language"]).toBe("de-DE");
+    expect(seen[0].headers.authorization).toBe("Bearer own");
+  });
+
+  describe("a public read before the HTTP library loads (getPublic)", () => {
+    it("reads a JSON answer", async () => {
+      await expect(getPublic(`${base}/ok`)).resolves.toEqual({ fine: true });
+      expect(seen[0]).toMatchObject({ method: "GET", url: "/ok" });
+    });
+
+    it("an error status rejects without the handler, and proves the panel is reachable", async () => {
+      await get("http://127.0.0.1:1/nothing-listens").catch(() => undefined);
+      handled.length = 0;
+      expect(online.value).toBe(false);
+      await expect(getPublic(`${base}/limited`)).rejects.toThrow("HTTP 429");
+      expect(handled).toHaveLength(0);
+      expect(online.value).toBe(true);
+    });
+
+    it("no answer at all rejects and marks the panel offline", async () => {
+      const failing = getPublic(`${base}/unanswered`).catch((e: unknown) => e);
+      await holding(1);
+      letGo();
+      expect(await failing).toBeInstanceOf(Error);
+      expect(handled).toHaveLength(0);
+      expect(online.value).toBe(false);
+      await get(`${base}/ok`);
+    });
   });
 });

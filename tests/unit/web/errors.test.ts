@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fillTemplate, maskSecrets, routeError, toApiError } from "../../../src/api/errors";
+import { fillTemplate, routeError, toApiError } from "../../../src/api/errors";
+import { maskSecrets } from "../../../src/api/maskSecrets";
 
 const req = { method: "POST", url: "/api/x" };
 
