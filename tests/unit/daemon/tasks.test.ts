@@ -16,7 +16,10 @@ import { waitUntil } from "../../support/poll.ts";
 
 describe("console match", () => {
   // Patterns compile synchronously once re2js is loaded (server/daemon/re2.ts).
-  beforeAll(loadRe2);
+  beforeAll(async () => {
+    // Not beforeAll(loadRe2): a hook's result that is a function is taken for its teardown.
+    await loadRe2();
+  });
 
   it("finds a matching line of a chunk", () => {
     const matcher = new ConsoleMatcher("joined the game$");
