@@ -1,4 +1,4 @@
-import type { InstallEnvironment } from "./install/index.ts";
+import { type InstallEnvironment, runOperations } from "./install/index.ts";
 import type { StepRunner } from "./servers/step-runs.ts";
 
 /** What a node shares between its servers' steps: where javadl puts JDKs, where downloads are cached, … */
@@ -15,9 +15,6 @@ export type NodeStepOptions = Pick<
  */
 export function stepRunner(node: NodeStepOptions = {}): StepRunner {
   return async (ops, ctx, io) => {
-    // The step executor and its steps (downloads, archives, the Forge, Fabric, Mojang, Steam… ones)
-    // load with the first step run: an idle node runs none.
-    const { runOperations } = await import("./install/index.ts");
     return (await runOperations(ops, ctx, { ...node, ...io })).variables;
   };
 }
