@@ -54,6 +54,9 @@ async function samples(pid: number, fromMs: number, toMs: number, since: number)
     if (performance.now() - since >= fromMs) taken.push(rssMiB(pid));
     await new Promise((r) => setTimeout(r, 250));
   }
+  // The cases start one after the other: a settle time shorter than their start-ups leaves none.
+  if (taken.length === 0)
+    throw new Error(`no sample ${fromMs}-${toMs} ms after start: give a longer settle time`);
   return median(taken);
 }
 

@@ -37,6 +37,8 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === "template" && rest[0] === "check") {
     const { templateCheck } = await import("./cli/template-check.ts");
+    const { loadYaml } = await import("./templates/yaml.ts");
+    await loadYaml();
     if (!templateCheck(rest.slice(1))) process.exitCode = 1;
     return;
   }

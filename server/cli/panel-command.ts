@@ -3,7 +3,6 @@ import { composePanel } from "../compose.ts";
 import { readConfig } from "../config.ts";
 import { migrate, openDatabase } from "../db/database.ts";
 import { sealStoredSecrets } from "../panel/seal-stored-secrets.ts";
-import { importCommand } from "./import.ts";
 import { serve } from "./serve.ts";
 import { recordOpenedVersion, upgradeReport } from "./upgrade-check.ts";
 import { userCommand } from "./users.ts";
@@ -48,8 +47,11 @@ export async function panelCommand(command: string, rest: string[]): Promise<voi
   try {
     if (command === "migrate")
       console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
-    else if (command === "import") await importCommand(composed, rest, config.importSftpPassword);
-    else await userCommand(services, rest);
+    else if (command === "import") {
+      // The importer (its source readers, Laravel decryption, Wings SFTP) loads only for `outpost import`.
+      const { importCommand } = await import("./import.ts");
+      await importCommand(composed, rest, config.importSftpPassword);
+    } else await userCommand(services, rest);
   } finally {
     await opened.close();
   }

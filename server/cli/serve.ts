@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import v8 from "node:v8";
 import { buildApp } from "../app.ts";
 import type { ComposedPanel } from "../compose.ts";
 import type { PanelConfig } from "../config.ts";
@@ -118,6 +119,9 @@ export async function serve(
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   const address = await app.listen({ host: config.host, port: config.port });
+  // bin/outpost.mjs held V8's young generation at its start size while starting; now it may grow
+  // under load (V8's default factor).
+  v8.setFlagsFromString("--semi-space-growth-factor=2");
   app.log.info(`Outpost panel on ${address} (${opened.dialect} database, data in ${config.dataDir})`);
 }
 

@@ -1,4 +1,4 @@
-import { load } from "js-yaml";
+import { yaml } from "./yaml.ts";
 
 /**
  * Bounds on a JSON or YAML document read from a user, an import or a template repository. YAML
@@ -63,10 +63,10 @@ export function boundedJson(text: string, bounds: DocumentBounds): unknown {
   return checked(JSON.parse(text), bounds);
 }
 
-/** js-yaml's safe load within bounds: throws DocumentTooBig (or the parser's YAMLException). */
+/** js-yaml's safe load within bounds (after loadYaml()): throws DocumentTooBig (or the parser's YAMLException). */
 export function boundedYaml(text: string, bounds: DocumentBounds): unknown {
   checkDocumentSize(text, bounds);
-  return checked(load(text), bounds);
+  return checked(yaml().load(text), bounds);
 }
 
 function checked(document: unknown, bounds: DocumentBounds): unknown {

@@ -1,6 +1,6 @@
-import { dump } from "js-yaml";
 import { boundedJson, boundedYaml, configFileBounds } from "./bounded-document.ts";
 import type { EggConfigParser } from "./types.ts";
+import { yaml } from "./yaml.ts";
 
 /**
  * One egg `config.files` edit applied to a file's text, as Wings applies it
@@ -8,6 +8,7 @@ import type { EggConfigParser } from "./types.ts";
  * for ini, a dotted path for json / yaml / xml) to its new value, tokens
  * already replaced. Keys missing from properties, ini, json and yaml files are
  * added; `file` replaces whole lines that start with the key and adds nothing.
+ * A yaml file needs loadYaml() awaited first.
  */
 export function editConfigText(parser: EggConfigParser, text: string, find: Record<string, unknown>): string {
   switch (parser) {
@@ -20,7 +21,9 @@ export function editConfigText(parser: EggConfigParser, text: string, find: Reco
     case "json":
       return `${JSON.stringify(editTree(text.trim() ? boundedJson(text, configFileBounds) : {}, find), null, 2)}\n`;
     case "yaml":
-      return dump(editTree(text.trim() ? boundedYaml(text, configFileBounds) : {}, find), { lineWidth: -1 });
+      return yaml().dump(editTree(text.trim() ? boundedYaml(text, configFileBounds) : {}, find), {
+        lineWidth: -1,
+      });
     case "xml":
       return editXml(text, find);
   }

@@ -52,3 +52,4 @@ export {
   variableTypeOf,
   variableValues,
 } from "./variables.ts";
+export { loadYaml } from "./yaml.ts";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseDocumentText } from "../../server/templates/index.ts";
+import { loadYaml, parseDocumentText } from "../../server/templates/index.ts";
 import { setGlobalScopes, setServerScopes, withPanelDb } from "../support/panel-db.ts";
 import {
   adminClient,
@@ -10,6 +10,9 @@ import {
   registeredClient,
   usePanel,
 } from "../support/test-panel.ts";
+
+// YAML is read synchronously once js-yaml is loaded (server/templates/yaml.ts).
+beforeAll(loadYaml);
 
 /**
  * Pterodactyl / Pelican eggs through the API (issue 28): PUT /api/templates/0/{name} takes an

@@ -148,6 +148,20 @@ describe("template repositories", () => {
     expect((await admin.delete("/api/templates/0/old-vanilla")).status).toBe(404);
   });
 
+  it("checks `if` conditions with the CEL library, which the panel loads with the first one", async () => {
+    const withCondition = (condition: string) =>
+      echoDefinition({ install: [{ type: "mkdir", target: "x", if: condition }] });
+    const bad = await admin.put("/api/templates/0/conditional", withCondition("env = 'host'"));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("ErrTemplateInvalid");
+    expect(bad.body.error.metadata.path).toBe("install[0].if");
+    expect((await admin.put("/api/templates/0/conditional", withCondition("env == 'host'"))).status).toBe(
+      204,
+    );
+    expect((await admin.get("/api/templates/0/conditional")).body.install[0].if).toBe("env == 'host'");
+    expect((await admin.delete("/api/templates/0/conditional")).status).toBe(204);
+  });
+
   it("refuses invalid templates, bad names and edits of read-only repositories", async () => {
     const invalid = await admin.put("/api/templates/0/broken", { ...echoDefinition(), run: { command: 3 } });
     expect(invalid.status).toBe(400);

@@ -36,7 +36,9 @@ export function collectOpenApi(app: FastifyInstance): void {
         method: method.toLowerCase(),
         url: route.url,
         access: access ?? "public",
-        schema: plain((route.schema ?? {}) as Json),
+        // The route's own schema, made plain JSON only when the document is first asked for: a copy
+        // of every route's schemas held from start was 0.1-0.2 MiB of the idle panel's heap.
+        schema: (route.schema ?? {}) as Json,
       });
     }
   });
@@ -102,12 +104,13 @@ export function openApiDocument(app: FastifyInstance, sessionCookie: string): Js
   const paths: Record<string, Json> = {};
   const operations = documented.get(app) ?? [];
   const gets = new Set(operations.filter((op) => op.method === "get").map((op) => op.url));
-  for (const op of operations) {
+  for (const { schema, ...op } of operations) {
     if (op.method === "head" && gets.has(op.url)) continue;
+    const opSchema = plain(schema);
     const key = openApiPath(op.url);
     paths[key] ??= {};
     const entry = paths[key];
-    const params = [...parameters(op.schema, "path", op.url), ...parameters(op.schema, "query", op.url)];
+    const params = [...parameters(opSchema, "path", op.url), ...parameters(opSchema, "query", op.url)];
     entry[op.method] = {
       operationId: `${op.method}${openApiPath(op.url)
         .replace(/[{}]/g, "")
@@ -115,10 +118,10 @@ export function openApiDocument(app: FastifyInstance, sessionCookie: string): Js
       tags: [op.url.split("/")[op.url.startsWith("/api/") ? 2 : 1]],
       ...security(op.access),
       ...(params.length ? { parameters: params } : {}),
-      ...(op.schema.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: op.schema.body } } } }
+      ...(opSchema.body
+        ? { requestBody: { required: true, content: { "application/json": { schema: opSchema.body } } } }
         : {}),
-      responses: responses(op.schema),
+      responses: responses(opSchema),
     };
   }
   return {

@@ -1,6 +1,7 @@
 import type { NodeNotice } from "../../contract/node/console-messages.ts";
 import {
   editConfigText,
+  loadYaml,
   type ServerContext,
   substituteTokens,
   type Template,
@@ -98,6 +99,7 @@ export async function applyEggConfigFiles(
       continue;
     }
     try {
+      if (parser === "yaml") await loadYaml();
       const after = editConfigText(parser, before, rendered(find, ctx, tokens) as Record<string, unknown>);
       if (after !== before) await sandbox.writeFile(file, after);
     } catch (error) {

@@ -1,4 +1,5 @@
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { re2 } from "../re2.ts";
 
 /**
  * Only the start of a long line is looked at, and only so many lines of one console chunk; all
@@ -25,9 +26,10 @@ export const matchLimits = {
  * line, whatever the pattern (V8's own engine backtracks: `(a+)+$` on a 40-character chat line
  * would hold the node's event loop for hours). Throws when RE2 cannot run the pattern
  * (lookarounds and back-references have no linear-time match): the node refuses such a task.
+ * Needs loadRe2() awaited first (re2.ts).
  */
 export function compileConsolePattern(pattern: string): RE2JS {
-  const compiled = RE2JS.compile(pattern);
+  const compiled = re2().compile(pattern);
   const size = compiled.matcher("").programSize();
   if (size > matchLimits.programSize) {
     throw new Error(`it compiles to ${size} instructions, more than ${matchLimits.programSize}`);

@@ -9,6 +9,7 @@ import { errorText } from "../../errors.ts";
 import { nextRun, parseCron } from "../../templates/cron.ts";
 import type { Operation } from "../../templates/index.ts";
 import type { Task, TaskOperation, TaskSettings } from "../../templates/tasks.ts";
+import { Re2NotLoaded } from "../re2.ts";
 import type { ManagedServer } from "../servers/managed-server.ts";
 import { ConsoleMatcher, consoleLines, matchLimits } from "./console-match.ts";
 import type { TaskFileContent, TaskFileWriter, TaskRunsContent } from "./task-file.ts";
@@ -204,7 +205,8 @@ export class ServerTasks {
     if (task.consoleMatch !== undefined) {
       try {
         this.matchers.set(id, { matcher: new ConsoleMatcher(task.consoleMatch), last: 0 });
-      } catch {
+      } catch (error) {
+        if (error instanceof Re2NotLoaded) throw error;
         // Saved before the node matched with RE2, which cannot run it (the node refuses such a
         // pattern now): not armed, and the task's editor says why when it is next saved.
       }

@@ -8,6 +8,7 @@ import {
   taskLimits,
 } from "../../templates/tasks.ts";
 import type { BackupOps } from "../backups/backup-ops.ts";
+import { loadRe2 } from "../re2.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import { compileConsolePattern } from "./console-match.ts";
 import { defaultTaskRunOptions, ServerTasks, type TaskRunOptions } from "./server-tasks.ts";
@@ -67,7 +68,7 @@ export class TaskOps implements NodeTasks {
     // Held for a move: the copy already took the task file.
     this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
-    const task = runnableTask(raw, tasks.settings.timezone);
+    const task = await runnableTask(raw, tasks.settings.timezone);
     if (tasks.count >= taskLimits.tasksPerServer) throw taskErrors.tooMany();
     const id = randomUUID();
     await tasks.put(id, task);
@@ -79,7 +80,7 @@ export class TaskOps implements NodeTasks {
     this.store.get(serverId).refuseChangesWhileHeld();
     const tasks = await this.of(serverId);
     if (!tasks.has(taskId)) throw taskErrors.notFound();
-    await tasks.put(taskId, runnableTask(raw, tasks.settings.timezone));
+    await tasks.put(taskId, await runnableTask(raw, tasks.settings.timezone));
     return tasks.view(taskId);
   }
 
@@ -136,6 +137,8 @@ export class TaskOps implements NodeTasks {
           (target, fileName) => this.backups.delete(target.id, fileName),
           this.options,
         );
+        // Console patterns are matched with re2js, loaded with the first server that has one.
+        if (Object.values(file.tasks).some((task) => task.consoleMatch !== undefined)) await loadRe2();
         tasks.start();
         this.byServer.set(serverId, tasks);
         return tasks;
@@ -157,9 +160,10 @@ export class TaskOps implements NodeTasks {
  * A task as the template rules read it, whose console pattern the node can also run: it matches
  * with RE2 (linear time), which has no lookarounds or back-references that JavaScript allows.
  */
-function runnableTask(raw: unknown, timeZone: string) {
+async function runnableTask(raw: unknown, timeZone: string) {
   const task = checkedTask(raw, timeZone);
   if (task.consoleMatch !== undefined) {
+    await loadRe2();
     try {
       compileConsolePattern(task.consoleMatch);
     } catch (error) {

@@ -1,3 +1,4 @@
+import { createECDH } from "node:crypto";
 import type { Db } from "../../db/database.ts";
 import type { SecretBox } from "../../secrets/secret-box.ts";
 
@@ -41,9 +42,7 @@ export class VapidKeys {
   }
 
   private async load() {
-    // web-push (and its crypto helpers) load with the first push, not with the idle panel.
-    const { default: webpush } = await import("web-push");
-    const made = webpush.generateVAPIDKeys();
+    const made = generateVapidPair();
     await this.db
       .insertInto("notification_keys")
       .values({ name: "vapid", public_key: made.publicKey, private_key: this.box.seal(made.privateKey) })
@@ -56,4 +55,21 @@ export class VapidKeys {
       .executeTakeFirstOrThrow();
     return { publicKey: row.public_key, sealedPrivateKey: row.private_key };
   }
+}
+
+/**
+ * A P-256 pair as web-push's generateVAPIDKeys makes it (the uncompressed public point and the
+ * private scalar, base64url, padded to 65 and 32 bytes), with node:crypto alone: the pair is made
+ * at the first start, and web-push (with its crypto helpers) then loads with the first push, not
+ * with the idle panel.
+ */
+function generateVapidPair(): VapidPair {
+  const curve = createECDH("prime256v1");
+  curve.generateKeys();
+  const padded = (key: Buffer, length: number) =>
+    key.length < length ? Buffer.concat([Buffer.alloc(length - key.length), key]) : key;
+  return {
+    publicKey: padded(curve.getPublicKey(), 65).toString("base64url"),
+    privateKey: padded(curve.getPrivateKey(), 32).toString("base64url"),
+  };
 }

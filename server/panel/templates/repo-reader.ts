@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { importTemplate, isEgg, parseDocumentText, type Template } from "../../templates/index.ts";
+import { importTemplate, isEgg, loadYaml, parseDocumentText, type Template } from "../../templates/index.ts";
 
 export interface RepoTemplate {
   name: string;
@@ -24,6 +24,7 @@ export async function readRepo(dir: string): Promise<{ templates: RepoTemplate[]
   const templates: RepoTemplate[] = [];
   const problems: string[] = [];
   const names = new Set<string>();
+  await loadYaml();
   const readFolder = async (relative: string, depth: number): Promise<void> => {
     const folderPath = path.join(dir, relative);
     const entries = await fs.readdir(folderPath, { withFileTypes: true });

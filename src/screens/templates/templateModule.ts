@@ -9,10 +9,16 @@ export type TemplateModule = typeof import("../../../server/templates/index.ts")
 let loading: Promise<TemplateModule> | undefined;
 
 export function loadTemplateModule(): Promise<TemplateModule> {
-  loading ??= import("../../../server/templates/index.ts").catch((err) => {
-    loading = undefined; // a failed chunk load may work next time
-    throw err;
-  });
+  // js-yaml too, which the module loads on first use: a pasted or dropped egg may be YAML.
+  loading ??= import("../../../server/templates/index.ts")
+    .then(async (mod) => {
+      await mod.loadYaml();
+      return mod;
+    })
+    .catch((err) => {
+      loading = undefined; // a failed chunk load may work next time
+      throw err;
+    });
   return loading;
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TaskRunView } from "../../../server/contract/node/task-wire.ts";
 import { DaemonEngine } from "../../../server/daemon/engine.ts";
+import { loadRe2 } from "../../../server/daemon/re2.ts";
 import {
   ConsoleMatcher,
   compileConsolePattern,
@@ -14,6 +15,12 @@ import { echoDefinition } from "../../support/echo-template.ts";
 import { waitUntil } from "../../support/poll.ts";
 
 describe("console match", () => {
+  // Patterns compile synchronously once re2js is loaded (server/daemon/re2.ts).
+  beforeAll(async () => {
+    // Not beforeAll(loadRe2): a hook's result that is a function is taken for its teardown.
+    await loadRe2();
+  });
+
   it("finds a matching line of a chunk", () => {
     const matcher = new ConsoleMatcher("joined the game$");
     expect(matcher.test(consoleLines("a\r\nSteve joined the game\nb"))).toBe(true);

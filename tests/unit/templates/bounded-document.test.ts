@@ -1,9 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readRepo } from "../../../server/panel/templates/repo-reader.ts";
-import { editConfigText, parseDocumentText } from "../../../server/templates/index.ts";
+import { editConfigText, loadYaml, parseDocumentText } from "../../../server/templates/index.ts";
+
+// YAML is read synchronously once js-yaml is loaded (server/templates/yaml.ts).
+beforeAll(loadYaml);
 
 /** The audit's shape: nine aliases a level, so a 1.3 KB egg stands for 9^levels values. */
 function aliasBomb(levels: number): string {

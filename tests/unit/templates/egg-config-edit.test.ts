@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { editConfigText } from "../../../server/templates/index.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { editConfigText, loadYaml } from "../../../server/templates/index.ts";
+
+// YAML is read synchronously once js-yaml is loaded (server/templates/yaml.ts).
+beforeAll(loadYaml);
 
 describe("egg config file edits", () => {
   it("properties: sets existing keys in place and adds missing ones", () => {

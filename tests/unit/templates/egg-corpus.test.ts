@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { checkDocument, documentFiles, templateCheck } from "../../../server/cli/template-check.ts";
-import { importTemplate, parseDocumentText } from "../../../server/templates/index.ts";
+import { importTemplate, loadYaml, parseDocumentText } from "../../../server/templates/index.ts";
 import { loadSchema } from "./corpus.ts";
+
+// YAML is read synchronously once js-yaml is loaded (server/templates/yaml.ts).
+beforeAll(loadYaml);
 
 /**
  * Both egg corpora (tests/fixtures/pelican-eggs, see its SOURCE.txt): at least 98 % convert,

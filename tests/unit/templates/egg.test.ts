@@ -1,9 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   checkVariableValue,
   convertEgg,
   eggRuleProblem,
   importTemplate,
+  loadYaml,
   parseDocumentText,
   renderRun,
   splitCommandLine,
@@ -11,6 +12,9 @@ import {
   userValueNames,
   variableValues,
 } from "../../../server/templates/index.ts";
+
+// YAML is read synchronously once js-yaml is loaded (server/templates/yaml.ts).
+beforeAll(loadYaml);
 
 function egg(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -1,5 +1,6 @@
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import type { OperationOf } from "../../../templates/index.ts";
+import { loadRe2 } from "../../re2.ts";
 import type { StepContext } from "../environment.ts";
 import { installErrors } from "../errors.ts";
 
@@ -45,9 +46,10 @@ export async function alterfileStep(op: OperationOf<"alterfile">, ctx: StepConte
         `${op.file} is larger than ${regexFileLimit / 1024} KiB, the most a regular expression runs over`,
       );
     }
+    const RE2 = await loadRe2();
     let pattern: RE2JS;
     try {
-      pattern = RE2JS.compile(`(?m)${op.search}`);
+      pattern = RE2.compile(`(?m)${op.search}`);
     } catch (error) {
       throw installErrors.failed(
         ctx.step,
