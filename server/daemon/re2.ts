@@ -1,4 +1,8 @@
 import type { RE2JS } from "re2js";
+import { lazyLibrary } from "../templates/lazy-library.ts";
+
+/** Thrown when a pattern is compiled before loadRe2() finished: a caller's mistake, never a pattern's. */
+export class Re2NotLoaded extends Error {}
 
 /**
  * re2js (RE2's JavaScript port: 0.6 MiB of heap once loaded), loaded on first
@@ -7,27 +11,15 @@ import type { RE2JS } from "re2js";
  * that compiles a pattern synchronously (a console matcher) awaits loadRe2()
  * before; re2() then hands the loaded class out.
  */
-let library: typeof RE2JS | undefined;
-let loading: Promise<typeof RE2JS> | undefined;
+const re2js = lazyLibrary(
+  () => import("re2js").then((module) => module.RE2JS),
+  () => new Re2NotLoaded("re2js is not loaded: await loadRe2() before compiling a pattern"),
+);
 
 export function loadRe2(): Promise<typeof RE2JS> {
-  loading ??= import("re2js").then(
-    (module) => {
-      library = module.RE2JS;
-      return library;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+  return re2js.load();
 }
 
-/** Thrown when a pattern is compiled before loadRe2() finished: a caller's mistake, never a pattern's. */
-export class Re2NotLoaded extends Error {}
-
 export function re2(): typeof RE2JS {
-  if (!library) throw new Re2NotLoaded("re2js is not loaded: await loadRe2() before compiling a pattern");
-  return library;
+  return re2js.get();
 }

@@ -1,4 +1,8 @@
 import type * as JsYaml from "js-yaml";
+import { lazyLibrary } from "./lazy-library.ts";
+
+/** Thrown when YAML is read before loadYaml() finished: a caller's mistake, never a document's. */
+export class YamlNotLoaded extends Error {}
 
 /**
  * js-yaml, loaded on first use: an idle panel reads no YAML (templates are
@@ -7,27 +11,19 @@ import type * as JsYaml from "js-yaml";
  * paste handler needs an answer at once), so whoever may meet YAML awaits
  * loadYaml() before calling them.
  */
-let library: typeof JsYaml | undefined;
-let loading: Promise<void> | undefined;
+const jsYaml = lazyLibrary(
+  // CommonJS in Node (the functions on `default` too), ES module in the browser.
+  () =>
+    import("js-yaml").then(
+      (module) => ((module as { default?: typeof JsYaml }).default ?? module) as typeof JsYaml,
+    ),
+  () => new YamlNotLoaded("js-yaml is not loaded: await loadYaml() before reading YAML"),
+);
 
-export function loadYaml(): Promise<void> {
-  loading ??= import("js-yaml").then(
-    (module) => {
-      // CommonJS in Node (the functions on `default` too), ES module in the browser.
-      library = ((module as { default?: typeof JsYaml }).default ?? module) as typeof JsYaml;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+export async function loadYaml(): Promise<void> {
+  await jsYaml.load();
 }
 
-/** Thrown when YAML is read before loadYaml() finished: a caller's mistake, never a document's. */
-export class YamlNotLoaded extends Error {}
-
 export function yaml(): typeof JsYaml {
-  if (!library) throw new YamlNotLoaded("js-yaml is not loaded: await loadYaml() before reading YAML");
-  return library;
+  return jsYaml.get();
 }
