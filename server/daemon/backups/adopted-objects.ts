@@ -4,7 +4,7 @@ import type { BackupAdoption, NodeBackupView } from "../../contract/node/backup-
 import { privateFileMode } from "../../secrets/private-files.ts";
 import { readFacts, writeFacts } from "./backup-facts.ts";
 import { backupMissing } from "./backup-restore.ts";
-import { factsView } from "./backup-rules.ts";
+import { readyView } from "./backup-rules.ts";
 import type { S3Backups } from "./s3-target.ts";
 
 /**
@@ -54,13 +54,7 @@ export async function adoptObject(
   };
   await writeFacts(target, facts);
   await writeAdopted(target, adoption);
-  return {
-    fileName: path.basename(target),
-    state: "ready",
-    size: facts.size,
-    createdAt: facts.finishedAt,
-    ...factsView(facts),
-  };
+  return readyView(path.basename(target), facts.size, facts);
 }
 
 /** A deleted server's adopted objects go with it, as its own do (best effort: an unreachable bucket keeps them). */

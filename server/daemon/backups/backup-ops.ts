@@ -30,9 +30,9 @@ import {
   backupPlace,
   checkFileName,
   exists,
-  factsView,
   failedSuffix,
   partSuffix,
+  readyView,
   refuseWhileBusy,
   stillWriting,
   taskSuffix,
@@ -371,7 +371,7 @@ export class BackupOps implements NodeBackups {
       body.resume();
       const facts = await readFacts(target);
       const { size } = await fs.stat(target);
-      return { fileName: name, state: "ready", size, createdAt: facts?.finishedAt ?? 0, ...factsView(facts) };
+      return readyView(name, size, facts);
     }
     if (this.writing.has(key) || (await readAdopted(target))) {
       body.resume();

@@ -10,7 +10,7 @@ import type { DiskLedger } from "../servers/disk-ledger.ts";
 import type { BackupProgress } from "./backup-archive.ts";
 import { type BackupFacts, factsSuffix, writeFacts } from "./backup-facts.ts";
 import { readBackupArchive } from "./backup-read.ts";
-import { factsView, partSuffix } from "./backup-rules.ts";
+import { partSuffix, readyView } from "./backup-rules.ts";
 
 const refused = (reason: string) =>
   new ApiError(500, "ErrBackupFailed", "backup failed: ${reason}", { reason });
@@ -69,11 +69,5 @@ export async function receiveBackup(
       throw error;
     }
   }, true);
-  return {
-    fileName: path.basename(target),
-    state: "ready",
-    size: facts.size,
-    createdAt: facts.finishedAt,
-    ...factsView(facts),
-  };
+  return readyView(path.basename(target), facts.size, facts);
 }

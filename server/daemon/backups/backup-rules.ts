@@ -52,6 +52,11 @@ export function factsView(facts: BackupFacts | undefined): Partial<NodeBackupVie
   return { sha256, whileRunning, leftOut, pinned };
 }
 
+/** A finished backup's entry in the list, from its file's name and size and its facts. */
+export function readyView(fileName: string, size: number, facts: BackupFacts | undefined): NodeBackupView {
+  return { fileName, state: "ready", size, createdAt: facts?.finishedAt ?? 0, ...factsView(facts) };
+}
+
 export const exists = (file: string) =>
   fs.stat(file).then(
     () => true,
