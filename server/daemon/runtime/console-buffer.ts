@@ -38,10 +38,7 @@ export class ConsoleBuffer {
     const chunk = { time, data: buf };
     this.chunks.push(chunk);
     this.bytes += buf.length;
-    while (this.bytes > this.capacityBytes) {
-      this.bytes -= this.chunks[this.head].data.length;
-      this.head++;
-    }
+    while (this.bytes > this.capacityBytes) this.evictOldest(this.bytes - this.capacityBytes);
     // Compact now and then rather than shifting on every eviction.
     if (this.head > 1024 && this.head * 2 > this.chunks.length) {
       this.chunks.splice(0, this.head);
@@ -49,6 +46,25 @@ export class ConsoleBuffer {
     }
     const live = buf === full ? chunk : { time, data: full };
     for (const listener of this.listeners) listener(live);
+  }
+
+  /**
+   * Makes room for `excess` bytes at the old end. A large oldest chunk (one read of a flooding
+   * server's pipe fills the whole ring) loses only its first lines, cut at a line's end: dropped
+   * whole, the one line that follows (its exit notice) would leave nothing else. A chunk with no
+   * line end to cut at goes whole.
+   */
+  private evictOldest(excess: number): void {
+    const oldest = this.chunks[this.head];
+    const lineEnd = oldest.data.indexOf(0x0a, excess - 1);
+    if (lineEnd >= 0 && lineEnd < oldest.data.length - 1) {
+      // A new object: listeners may still hold the one they were given.
+      this.chunks[this.head] = { time: oldest.time, data: oldest.data.subarray(lineEnd + 1) };
+      this.bytes -= lineEnd + 1;
+      return;
+    }
+    this.bytes -= oldest.data.length;
+    this.head++;
   }
 
   /** Output newer than `time` (µs), and the stamp to ask from next time. */

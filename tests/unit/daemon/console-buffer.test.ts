@@ -52,4 +52,20 @@ describe("ConsoleBuffer", () => {
     expect(seen).toEqual(["0123456789abcdef"]);
     expect(buffer.since(0).logs.toString()).toBe("6789abcdef");
   });
+
+  it("keeps the last lines of a flood that filled it when one more line comes (its exit notice)", () => {
+    const buffer = new ConsoleBuffer(100);
+    const lines = Array.from({ length: 10 }, (_, i) => `line-${String(i + 1).padStart(4, "0")}\n`);
+    // One read of the pipe: exactly the capacity, ten lines of ten bytes.
+    buffer.write(lines.join(""));
+    buffer.write("end\n");
+    expect(buffer.since(0).logs.toString()).toBe(`${lines.slice(1).join("")}end\n`);
+    // A chunk whose first line is cut must not change what a listener was given.
+    const seen: string[] = [];
+    buffer.subscribe((c) => seen.push(c.data.toString()));
+    buffer.write("x".repeat(50));
+    expect(buffer.since(0).logs.length).toBeLessThanOrEqual(100);
+    expect(buffer.since(0).logs.toString().endsWith(`end\n${"x".repeat(50)}`)).toBe(true);
+    expect(seen).toEqual(["x".repeat(50)]);
+  });
 });
