@@ -65,7 +65,12 @@ describe("ConsoleBuffer", () => {
     buffer.subscribe((c) => seen.push(c.data.toString()));
     buffer.write("x".repeat(50));
     expect(buffer.since(0).logs.length).toBeLessThanOrEqual(100);
-    expect(buffer.since(0).logs.toString().endsWith(`end\n${"x".repeat(50)}`)).toBe(true);
+    expect(
+      buffer
+        .since(0)
+        .logs.toString()
+        .endsWith(`end\n${"x".repeat(50)}`),
+    ).toBe(true);
     expect(seen).toEqual(["x".repeat(50)]);
   });
 });
