@@ -3,13 +3,10 @@ import { defineConfig } from "@playwright/test";
 /** Specs that change panel-wide settings or depend on their values (a sign-in provider shows on every login page). */
 const panelWide = /\/(settings|first-use|offline|server-users|admin-shell|oidc)\.spec\.ts$/;
 /**
- * Run alone, after the rest: the template editor's walk-through found its form disabled (the draft
- * read as no JSON) in both full runs on two workers, and never alone, under CPU load, or beside the
- * specs that ran with it. Until that is understood, it runs as it always passed: with nothing beside it.
- * The ports spec gives the local node a pool of ports for a while: a server another spec made on
- * that node meanwhile would take one of them (as it should), so it too runs with nothing beside it.
+ * Run alone, after the rest: the ports spec gives the local node a pool of ports for a while: a
+ * server another spec made on that node meanwhile would take one of them (as it should).
  */
-const alone = /\/(templates|ports)\.spec\.ts$/;
+const alone = /\/ports\.spec\.ts$/;
 
 /**
  * End-to-end tests in Debian's Chromium against real panels started by the

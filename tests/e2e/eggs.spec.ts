@@ -8,7 +8,7 @@ import { type DockerEngine, startDockerEngine, testImage } from "../support/dock
 import { echoDefinition } from "../support/echo-template.ts";
 import { type PanelProcess, startPanel } from "../support/panel-process.ts";
 import { expect, test } from "./fixtures.ts";
-import { adminApi, editorText, login, newServerId, snap, unique } from "./helpers.ts";
+import { adminApi, editorText, expectEditorJson, login, newServerId, snap, unique } from "./helpers.ts";
 
 // Issue 28: a Pelican egg (YAML, PLCN_v3) imported from a file on the Templates page, then a
 // server created from it in the wizard. Eggs run in the docker environment, so this test has a
@@ -92,6 +92,7 @@ test("an admin imports an egg from a file on the Templates page and creates a se
   // The egg is converted in the page: the editor holds the template it becomes.
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
   await expect(page.getByTestId("template-status")).toHaveText("Valid template");
+  await expectEditorJson(page.getByTestId("template-json"), { display });
   const converted = JSON.parse(await editorText(page.getByTestId("template-json")));
   expect(converted).toMatchObject({
     display,
@@ -163,7 +164,7 @@ test("an admin imports an egg by pasting it and from a URL; a server waiting for
   await expect(page.getByLabel("Display name")).toHaveValue(pasted);
   const name = pasted.replace(/ /g, "-");
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
-  expect(JSON.parse(await editorText(page.getByTestId("template-json")))).toMatchObject({
+  await expectEditorJson(page.getByTestId("template-json"), {
     display: pasted,
     egg: { format: "PLCN_v3" },
   });

@@ -160,6 +160,22 @@ export async function editorText(editor: Locator): Promise<string> {
   });
 }
 
+/**
+ * Waits until a template's JSON editor holds a document matching `expected`. The editor follows a
+ * change made beside it (a form field, an import) after the page has drawn it, so a read at once
+ * may still see the text before.
+ */
+export async function expectEditorJson(editor: Locator, expected: Record<string, unknown>): Promise<void> {
+  const parsed = async () => {
+    try {
+      return JSON.parse(await editorText(editor)) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
+  await expect.poll(parsed).toMatchObject(expected);
+}
+
 /** Replaces a CodeMirror editor's text as a user would: select all, then type (paste) the new text. */
 export async function setEditorText(editor: Locator, text: string): Promise<void> {
   await editor.click();

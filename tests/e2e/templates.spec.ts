@@ -8,6 +8,7 @@ import { expect, test } from "./fixtures.ts";
 import {
   adminApi,
   editorText,
+  expectEditorJson,
   expectNoOverflow,
   login,
   setEditorText,
@@ -89,8 +90,7 @@ test("an admin sees each repository's state, writes a local template in the edit
   await page.getByLabel("Server type").fill("echo");
   await page.getByLabel("Run command").fill("sh -c 'echo ${greeting}'");
   // The form writes into the JSON.
-  const typed = JSON.parse(await editorText(json));
-  expect(typed).toMatchObject({
+  await expectEditorJson(json, {
     display: "E2E Echo",
     type: "echo",
     run: { command: "sh -c 'echo ${greeting}'" },
@@ -171,7 +171,7 @@ test("an admin sees each repository's state, writes a local template in the edit
   const save = page.getByTestId("save-template");
   await expect(save).toBeDisabled();
   await page.getByLabel("Display name").fill("E2E Echo Renamed");
-  expect(JSON.parse(await editorText(json)).display).toBe("E2E Echo Renamed");
+  await expectEditorJson(json, { display: "E2E Echo Renamed" });
   await expect(page.getByTestId("template-title")).toHaveText("E2E Echo Renamed");
   await save.click();
   await expect(page.getByRole("status").filter({ hasText: `Template ${name} saved` })).toBeVisible();

@@ -9,6 +9,7 @@ import {
 } from "@codemirror/language";
 import { highlightSelectionMatches, openSearchPanel, search, searchKeymap } from "@codemirror/search";
 import {
+  Annotation,
   Compartment,
   EditorState,
   type Extension,
@@ -220,6 +221,14 @@ export interface CodeEditor {
   setAttributes: (attributes: Record<string, string>) => void;
 }
 
+/**
+ * Marks the text put in by setText. Such a change is not the user's and is not reported through
+ * onChange: echoed back, an older text that the editor was still catching up on (a form field
+ * typed into faster than a frame) replaced the newer one, which put the newer one back, and so
+ * on: keys were lost and the page could spin without end.
+ */
+const fromOutside = Annotation.define<true>();
+
 const markedLine = new (class extends GutterMarker {
   override elementClass = "cm-marked-line";
 })();
@@ -275,7 +284,9 @@ export function createCodeEditor(o: EditorOptions): CodeEditor {
     attributes.of(contentAttributes(o.attributes)),
     marked,
     EditorView.updateListener.of((u) => {
-      if (u.docChanged) o.onChange(u.state.doc.toString());
+      if (u.docChanged && !u.transactions.every((tr) => tr.annotation(fromOutside))) {
+        o.onChange(u.state.doc.toString());
+      }
     }),
   ];
   if (o.language) extensions.push(o.language);
@@ -286,7 +297,12 @@ export function createCodeEditor(o: EditorOptions): CodeEditor {
     destroy: () => view.destroy(),
     setText: (text) => {
       const now = view.state.doc.toString();
-      if (text !== now) view.dispatch({ changes: { from: 0, to: now.length, insert: text } });
+      if (text !== now) {
+        view.dispatch({
+          changes: { from: 0, to: now.length, insert: text },
+          annotations: fromOutside.of(true),
+        });
+      }
     },
     reveal: (from, to) => {
       const end = view.state.doc.length;
