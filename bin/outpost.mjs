@@ -37,13 +37,12 @@ function fresh(file) {
   return sources < at;
 }
 
-// While the panel starts, V8's young generation may not grow (from 1 MiB): what start-up makes
-// mostly lives on (modules, routes, caches), and V8 grows it on exactly that, to 16 MiB, then
-// keeps it while idle. Measured at 10 s after start (bench/idle-rss.ts): 88-93 MiB in about half
-// of the runs without this, never above 86 with it. serve.ts lets it grow again once the panel
-// answers, so a busy panel scavenges as before. The factor is read at each growth, so setting it
-// here works; --max-semi-space-size would have to be on the command line.
-if (process.argv[2] === "serve") v8.setFlagsFromString("--semi-space-growth-factor=1");
+// What server/start-up-memory.ts holds back while the panel starts (its comment says why), set
+// here already: the freshness check below runs hot enough for V8 to optimise it, which alone
+// costs an idle panel about 4 MiB. The panel's first request restores V8's defaults.
+if (process.argv[2] === "serve")
+  for (const flag of ["--semi-space-growth-factor=1", "--no-turbofan", "--no-sparkplug"])
+    v8.setFlagsFromString(flag);
 
 // Source maps stay off: with them on, Node reads and keeps the map of every
 // module it loads (ours and the dependencies'), 30-40 MiB of an idle panel.

@@ -1,4 +1,5 @@
 import "./regexp-guard.ts";
+import "./start-up-memory.ts";
 import { parseArgs } from "node:util";
 
 const usage = `usage: outpost <command>

@@ -1,10 +1,9 @@
-import readline from "node:readline";
-
-/** Asks for a secret on the terminal without echoing it. */
-export function promptSecret(question: string): Promise<string> {
+/** Asks for a secret on the terminal without echoing it. node:readline loads here, not with `outpost serve`. */
+export async function promptSecret(question: string): Promise<string> {
   if (!process.stdin.isTTY) {
-    return Promise.reject(new Error("no terminal to ask for a password on: pass --password"));
+    throw new Error("no terminal to ask for a password on: pass --password");
   }
+  const readline = await import("node:readline");
   return new Promise((resolve) => {
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: true });
     const output = rl as unknown as { _writeToOutput: (s: string) => void };

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import v8 from "node:v8";
 import { buildApp } from "../app.ts";
 import type { ComposedPanel } from "../compose.ts";
 import type { PanelConfig } from "../config.ts";
@@ -12,6 +11,7 @@ import { localNodeId } from "../panel/nodes.ts";
 import type { PanelServices } from "../panel/services.ts";
 import { panelBeatMs } from "../panel/shared-state.ts";
 import { repoRoot } from "../repo-root.ts";
+import { defaultsOnFirstRequest } from "../start-up-memory.ts";
 
 /** How this installation runs the `outpost` command: from a checkout through npm, or a release's own. */
 function outpostCommand(): string {
@@ -119,9 +119,7 @@ export async function serve(
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   const address = await app.listen({ host: config.host, port: config.port });
-  // bin/outpost.mjs held V8's young generation at its start size while starting; now it may grow
-  // under load (V8's default factor).
-  v8.setFlagsFromString("--semi-space-growth-factor=2");
+  defaultsOnFirstRequest(app.server);
   app.log.info(`Outpost panel on ${address} (${opened.dialect} database, data in ${config.dataDir})`);
 }
 
