@@ -1,7 +1,9 @@
 import { ServerIdParams } from "../contract/api/servers.ts";
 import { TransferBody, TransferTargets } from "../contract/api/transfers.ts";
+import { transferUpgrade } from "../contract/node/transfer-wire.ts";
 import { ApiError } from "../errors.ts";
 import { localNodeId } from "../panel/nodes.ts";
+import { takeOverConnection, upgradesTo } from "./pipeline/websocket.ts";
 import { type Api, type RouteContext, typed } from "./types.ts";
 
 const grantRefused = () =>
@@ -47,11 +49,12 @@ export function transferRoutes(app: Api, { services }: RouteContext): void {
     "/daemon/transfer/:id/export",
     { config: { access: "public" }, schema: { params: ServerIdParams } },
     async (request, reply) => {
-      const body = (await exportsOfLocalNode()).exportStream(
-        request.params.id,
-        grantOf(request.headers.authorization),
+      const grant = grantOf(request.headers.authorization);
+      if (!upgradesTo(request, transferUpgrade)) throw new ApiError(404, "ErrNotFound", "no such endpoint");
+      const send = (await exportsOfLocalNode()).exportTo(request.params.id, grant);
+      await send(takeOverConnection(request, reply)).catch((error) =>
+        request.log.warn({ err: error }, "a move's export ended early"),
       );
-      return reply.header("content-type", "application/x-tar").send(body);
     },
   );
 

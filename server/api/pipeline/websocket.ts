@@ -54,6 +54,20 @@ async function webSocketServer(): Promise<WebSocketServer> {
   return server;
 }
 
+/** Whether the request is an upgrade to `protocol` (another than WebSocket, which a route speaks itself). */
+export function upgradesTo(request: FastifyRequest, protocol: string): boolean {
+  return upgrades.has(request.raw) && request.headers.upgrade?.toLowerCase() === protocol;
+}
+
+/** Takes an upgrade's connection over (see upgradesTo): Fastify answers nothing more on it. */
+export function takeOverConnection(request: FastifyRequest, reply: FastifyReply): Duplex {
+  const upgrade = upgrades.get(request.raw);
+  if (!upgrade) throw new Error("not an upgrade");
+  reply.hijack();
+  if (upgrade.head.length > 0) upgrade.socket.unshift(upgrade.head);
+  return upgrade.socket;
+}
+
 /**
  * A GET route's handler that accepts the WebSocket and hands it to `handle`.
  * A request that does not ask for an upgrade (a plain GET, HEAD) gets a 404.

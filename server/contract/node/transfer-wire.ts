@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Readable } from "node:stream";
+import type { Duplex } from "node:stream";
 import { type Static, Type } from "typebox";
 
 /**
@@ -8,7 +8,7 @@ import { type Static, Type } from "typebox";
  * The source node holds the stopped server and mints a grant; the panel hands
  * the grant and the source's export address to the target, which fetches the
  * archive from the source itself (the panel never carries the bytes), checks
- * its size and sha256 against what the source says it sent, and installs it.
+ * its size against what the source says it sent, and installs it.
  */
 export const TransferOffer = Type.Object({
   /** Short-lived proof, for the source only, that the bearer may fetch this one server. */
@@ -27,8 +27,14 @@ export const TransferSourceAddress = Type.Object({
 });
 export type TransferSourceAddress = Static<typeof TransferSourceAddress>;
 
-/** What the target received and checked. */
-export const TransferReceipt = Type.Object({ bytes: Type.Number(), sha256: Type.String() });
+/**
+ * What the target received and checked: the archive's size. No digest of
+ * the stream: tar writes and reads the connection itself at both ends (no
+ * Node process sees the bytes to hash them); TCP's checksums (and TLS where
+ * the address is https) guard the bytes on the way, tar's own header
+ * checksums and end-of-archive the structure, and the sizes a stream cut short.
+ */
+export const TransferReceipt = Type.Object({ bytes: Type.Number() });
 export type TransferReceipt = Static<typeof TransferReceipt>;
 
 export const TransferProgress = Type.Object({ received: Type.Number() });
@@ -72,11 +78,17 @@ export interface NodeTransfers {
 
 /** The source side that answers the target's fetch, on the node itself (or the panel, for its local node). */
 export interface TransferSource {
-  /** The archive's bytes; the grant is checked here, and is good for one export. */
-  exportStream(serverId: string, grant: string): Readable;
-  /** Size and sha256 of what an export under this grant sent, once it ended. */
+  /**
+   * Checks the grant (good for one export; throws ErrTransferGrantInvalid) and answers
+   * what writes the archive into the upgraded connection of the target's request.
+   */
+  exportTo(serverId: string, grant: string): (socket: Duplex) => Promise<void>;
+  /** Size of what an export under this grant sent, once it ended. */
   digest(serverId: string, grant: string): TransferReceipt;
 }
+
+/** The upgrade the target asks of the export address: the archive's own connection (server/daemon/transfers/transfer-connection.ts). */
+export const transferUpgrade = "outpost-transfer";
 
 /** The path of a node's export of one server, under its base address. */
 export const transferExportPath = (serverId: string) =>

@@ -11,7 +11,7 @@ import { serializerFor } from "./answer-serializer.ts";
 import type { Logger } from "./logger.ts";
 import { Reply } from "./reply.ts";
 import { readBody } from "./request-body.ts";
-import type { DaemonRequest, Match, Router } from "./router.ts";
+import type { DaemonRequest, Match, Route, Router } from "./router.ts";
 import { checked } from "./validate.ts";
 
 export interface HttpServerOptions {
@@ -89,7 +89,7 @@ export class HttpServer {
     const log = this.requestLog(req, res);
     const reply = new Reply(res, req.method === "HEAD");
     try {
-      const { match, request } = await this.routed(req, log, false);
+      const { match, request } = await this.routed(req, log, "");
       const { route } = match;
       request.body = route.upload ? new StreamedBody(req) : await readBody(req);
       if (route.schemas.body) request.body = await valid(route.schemas.body, request.body, "body");
@@ -122,15 +122,26 @@ export class HttpServer {
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on("error", () => socket.destroy());
     const log = this.options.log.child({ reqId: `req-${++this.requests}` });
+    const protocol = req.headers.upgrade?.toLowerCase() ?? "";
     let routed: { match: Match; request: DaemonRequest };
+    let takeOver: ((connection: Duplex) => Promise<void>) | undefined;
     try {
-      routed = await this.routed(req, log, true);
+      routed = await this.routed(req, log, protocol);
+      takeOver = routed.match.route.takeOver?.handler(routed.request);
     } catch (error) {
       rawAnswer(socket, this.toApiError(error, log));
       return;
     }
     const { match, request } = routed;
     try {
+      if (takeOver) {
+        if (head.length > 0) socket.unshift(head);
+        // The other end hanging up midway is not the node's bug.
+        await takeOver(socket).catch((error) =>
+          log.warn({ err: error }, "an upgraded connection ended early"),
+        );
+        return;
+      }
       this.sockets ??= import("ws").then(({ WebSocketServer }) => new WebSocketServer({ noServer: true }));
       (await this.sockets).handleUpgrade(req, socket, head, (ws) => {
         Promise.resolve(match.route.socket?.(ws, request)).catch((error) => {
@@ -149,13 +160,17 @@ export class HttpServer {
   private async routed(
     req: IncomingMessage,
     log: Logger,
-    upgrade: boolean,
+    /** The protocol an upgrade asks for ("websocket", or a route's own), "" for a plain request. */
+    upgrade: string,
   ): Promise<{ match: Match; request: DaemonRequest }> {
     const url = req.url ?? "/";
     const path = url.split("?")[0];
     this.options.authorize(req, path, log);
     const match = this.options.router.find(upgrade ? "GET" : (req.method ?? "GET"), path);
-    if (!match || Boolean(match.route.socket) !== upgrade) throw notFound();
+    const speaks = (route: Route) =>
+      upgrade === "websocket" ? Boolean(route.socket) : route.takeOver?.protocol === upgrade;
+    if (!match || (upgrade ? !speaks(match.route) : Boolean(match.route.socket || match.route.takeOver)))
+      throw notFound();
     const { schemas } = match.route;
     const request: DaemonRequest = {
       method: req.method ?? "GET",

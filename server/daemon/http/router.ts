@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import FindMyWay, { type HTTPMethod } from "find-my-way";
 import type { Static, TSchema } from "typebox";
 import type { WebSocket } from "ws";
@@ -38,6 +39,14 @@ export interface DaemonRequest<S extends RouteSchemas = RouteSchemas> {
 
 export type Handler<S extends RouteSchemas> = (request: DaemonRequest<S>, reply: Reply) => unknown;
 export type SocketHandler<S extends RouteSchemas> = (socket: WebSocket, request: DaemonRequest<S>) => unknown;
+/**
+ * A route that takes an upgraded connection over as it is (not a WebSocket):
+ * called with the request, it refuses by throwing (answered over HTTP) or
+ * answers what carries the connection from there.
+ */
+export type TakeOverHandler<S extends RouteSchemas> = (
+  request: DaemonRequest<S>,
+) => (connection: Duplex) => Promise<void>;
 
 export interface RouteOptions<S extends RouteSchemas> {
   methods: string[];
@@ -48,6 +57,8 @@ export interface RouteOptions<S extends RouteSchemas> {
   handler?: Handler<S>;
   /** A WebSocket route (GET with an upgrade). */
   socket?: SocketHandler<S>;
+  /** A GET with an upgrade to another protocol (`Upgrade: <protocol>`), which this route speaks. */
+  takeOver?: { protocol: string; handler: TakeOverHandler<S> };
 }
 
 export type Route = RouteOptions<RouteSchemas>;
@@ -99,6 +110,14 @@ export class Router {
   socket<S extends RouteSchemas>(url: string, schemas: S, socket: SocketHandler<S>): void {
     this.route({ methods: ["GET"], url, schemas, socket });
   }
+  takeOver<S extends RouteSchemas>(
+    url: string,
+    schemas: S,
+    protocol: string,
+    handler: TakeOverHandler<S>,
+  ): void {
+    this.route({ methods: ["GET"], url, schemas, takeOver: { protocol, handler } });
+  }
 
   /** The route for a method and a raw path (no query), or undefined. */
   find(method: string, path: string): Match | undefined {
@@ -113,7 +132,7 @@ export class Router {
     if (!found) return undefined;
     const route = found.store as Route;
     const params = found.params as Record<string, string>;
-    if (!sockets && route.socket) return undefined;
+    if (!sockets && (route.socket || route.takeOver)) return undefined;
     // find-my-way lets `/server//status` match `:id` with ""; a parameter names something.
     for (const name in params) if (params[name] === "" && name !== "*") return undefined;
     return { route, params };

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import type { Readable, Writable } from "node:stream";
+import type { Duplex, Readable, Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { systemArgs } from "../runtime/host-sandbox.ts";
 
@@ -51,17 +51,34 @@ export function systemTarWorks(): boolean {
   return probed;
 }
 
-/** A running tar: its exit, with the start of what it said on stderr when it failed. */
-function watched(child: ChildProcess): Promise<void> {
+/** What tar says of its count (--totals, and the `totals` checkpoint action): "Total bytes read: N (…)". */
+const totalLine = /^Total bytes (?:read|written): (\d+)/;
+
+/**
+ * A running tar: its exit, with the bytes it last said it read or wrote
+ * (each such line goes to `onTotal` too), or the start of what else it said
+ * on stderr when it failed.
+ */
+function watched(child: ChildProcess, onTotal?: (bytes: number) => void): Promise<number | undefined> {
   let said = "";
+  let partial = "";
+  let total: number | undefined;
   child.stderr?.on("data", (chunk: Buffer) => {
-    if (said.length < 4096) said += chunk.toString();
+    const lines = (partial + chunk.toString()).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      const count = totalLine.exec(line);
+      if (count) {
+        total = Number(count[1]);
+        onTotal?.(total);
+      } else if (said.length < 4096) said += `${line}\n`;
+    }
   });
   return new Promise((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code, signal) => {
-      if (code === 0) resolve();
-      else reject(new TarFailed(said.trim(), code, signal));
+      if (code === 0) resolve(total);
+      else reject(new TarFailed((said + partial).trim(), code, signal));
     });
   });
 }
@@ -81,12 +98,13 @@ export class TarFailed extends Error {
 }
 
 /**
- * An uncompressed tar of the view's `members` (paths under /t), as tar
- * writes it: hard links stored as files (the other end may be the
- * JavaScript extractor, which takes links to files it made only), no
- * owners, GNU format. Ends with an error if tar fails.
+ * Writes an uncompressed tar of the view's `members` (paths under /t)
+ * straight into `socket` (tar writes to it itself) and answers the bytes it
+ * wrote: hard links stored as files (the other end may be the JavaScript
+ * extractor, which takes links to files it made only), no owners, GNU
+ * format. Rejects (TarFailed) if tar fails, the target hanging up among the reasons.
  */
-export async function* systemTarExport(view: TarView, members: string[]): AsyncGenerator<Buffer> {
+export async function systemTarSend(view: TarView, members: string[], socket: Duplex): Promise<number> {
   const argv = sandboxed(view, true, [
     "c",
     "-f",
@@ -98,31 +116,43 @@ export async function* systemTarExport(view: TarView, members: string[]): AsyncG
     "--numeric-owner",
     "--owner=0",
     "--group=0",
+    "--totals",
     "--",
     ...members,
   ]);
-  const child = spawn(argv[0], argv.slice(1), { env: systemPath, stdio: ["ignore", "pipe", "pipe"] });
-  const ended = watched(child);
-  ended.catch(() => {});
+  const child = spawn(argv[0], argv.slice(1), { env: systemPath, stdio: ["ignore", socket, "pipe"] });
+  // The target went away: tar, blocked on a full socket, is not left behind.
+  const gone = () => child.kill("SIGKILL");
+  socket.once("close", gone);
   try {
-    for await (const chunk of child.stdout as Readable) yield chunk as Buffer;
-    await ended;
+    const bytes = await watched(child);
+    if (bytes === undefined) throw new TarFailed("tar said nothing of what it wrote", 0, null);
+    return bytes;
   } finally {
-    // The reader went away (the target hung up): tar has no one to write to.
-    if (child.exitCode === null) child.kill("SIGKILL");
+    socket.off("close", gone);
   }
 }
 
+/** The bytes tar read, as it counts them, every this many 10 KiB records (about once a megabyte). */
+const progressRecords = 100;
+
 /**
  * Extracts a tar stream into `folder` (empty, the extraction's own) with
- * tar in a sandbox that holds only that folder. Member names with `..` or
+ * tar in a sandbox that holds only that folder, and answers the bytes of
+ * the archive read. `input` is a stream Node pipes in, or a connection tar
+ * reads itself (`handed`: Node must not be reading it), whose progress
+ * tar reports to `onRead` about once a megabyte; `signal` ends that tar. Member names with `..` or
  * a leading `/`, links tar itself finds unsafe, anything it cannot write:
  * tar says so and exits non-zero, and this rejects (TarFailed); `input`
  * failing rejects with its own error. Owners and set-id bits are not kept;
  * what tar makes of links and special files is for the caller to tidy
  * (moved-tree.ts), the sandbox only keeps tar itself inside.
  */
-export async function systemTarExtract(folder: string, input: Readable): Promise<void> {
+export async function systemTarExtract(
+  folder: string,
+  input: Readable,
+  options: { handed?: boolean; onRead?: (bytes: number) => void; signal?: AbortSignal } = {},
+): Promise<number | undefined> {
   const argv = sandboxed({ readOnly: [], writable: [folder, "/x"] }, false, [
     "x",
     "-f",
@@ -133,7 +163,20 @@ export async function systemTarExtract(folder: string, input: Readable): Promise
     "--no-same-permissions",
     "--no-overwrite-dir",
     "--warning=no-timestamp",
+    "--totals",
+    `--checkpoint=${progressRecords}`,
+    "--checkpoint-action=totals",
   ]);
+  if (options.handed) {
+    // Node cannot stop a read tar is blocked in: an abort ends tar itself.
+    const child = spawn(argv[0], argv.slice(1), {
+      env: systemPath,
+      stdio: [input, "ignore", "pipe"],
+      signal: options.signal,
+      killSignal: "SIGKILL",
+    });
+    return watched(child, options.onRead);
+  }
   const child = spawn(argv[0], argv.slice(1), { env: systemPath, stdio: ["pipe", "ignore", "pipe"] });
   const ended = watched(child);
   let inputFailure: unknown;
@@ -145,16 +188,18 @@ export async function systemTarExtract(folder: string, input: Readable): Promise
   // tar stops reading when it refuses (EPIPE here): its exit says why.
   stdin.on("error", () => {});
   input.pipe(stdin);
+  let read: number | undefined;
   try {
-    await ended;
+    read = await ended;
   } catch (error) {
     throw inputFailure ?? error;
   } finally {
     input.unpipe(stdin);
   }
   // tar stops at the archive's end: what the source sent after it (the last record's padding)
-  // is still read, so the caller's count and digest are of everything it sent.
+  // is still read, so the caller's count is of everything it sent.
   input.resume();
   await finished(input);
   if (inputFailure) throw inputFailure;
+  return read;
 }

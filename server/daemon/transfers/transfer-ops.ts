@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
+import type { Duplex } from "node:stream";
 import {
   type NodeSpace,
   type NodeTransfers,
@@ -22,7 +22,8 @@ import { newServerOwner } from "../servers/server-owner.ts";
 import type { ServerStore } from "../servers/server-store.ts";
 import type { TaskOps } from "../tasks/task-ops.ts";
 import { needsJavaScriptArchiver } from "./moved-tree.ts";
-import { systemTarExport, systemTarWorks, type TarView } from "./system-tar.ts";
+import { systemTarSend, systemTarWorks, type TarView } from "./system-tar.ts";
+import { acceptExport } from "./transfer-connection.ts";
 import { transferErrors as errors } from "./transfer-errors.ts";
 import { receiveArchive } from "./transfer-receive.ts";
 
@@ -37,13 +38,13 @@ interface Hold {
 /**
  * Moving a server between nodes, both halves. As the source it holds a
  * stopped server busy ("transfer": start, install, backup and restore are
- * refused) and streams one uncompressed tar of `files/` (the server folder),
+ * refused) and writes one uncompressed tar of `files/` (the server folder),
  * `backups/` (its backups folder) and `meta/` (its definition, tasks and
- * install marker) to whoever presents its grant. As the target it fetches
- * that tar into a staging folder named like an interrupted restore's (so a
- * crash leaves nothing the next start does not remove), compares size and
- * sha256 with what the source says it sent, and only then moves the folders
- * into place and loads the server.
+ * install marker) into the connection of whoever presents its grant
+ * (transfer-connection.ts). As the target it fetches that tar into a staging
+ * folder named like an interrupted restore's (so a crash leaves nothing the
+ * next start does not remove), compares its size with what the source says
+ * it sent, and only then moves the folders into place and loads the server.
  */
 export class TransferOps implements NodeTransfers, TransferSource {
   /** Signs this node's grants; a restart voids the grants it gave (a transfer then fails whole). */
@@ -94,35 +95,38 @@ export class TransferOps implements NodeTransfers, TransferSource {
     this.holds.get(serverId)?.release();
   }
 
-  exportStream(serverId: string, grant: string): Readable {
+  exportTo(serverId: string, grant: string): (socket: Duplex) => Promise<void> {
     const claims = verifyGrant(this.key, grant, serverId);
     const hold = this.holds.get(serverId);
     if (!claims || !hold || this.exports.has(claims.jti)) throw errors.grant();
-    const server = this.store.get(serverId);
     const record: { serverId: string; digest?: TransferReceipt } = { serverId };
     this.exports.set(claims.jti, record);
     clearTimeout(hold.timer);
-    const hash = createHash("sha256");
-    let bytes = 0;
-    const progress: BackupProgress = { read: 0, written: 0 };
-    const skipped = () => {};
-    const backups = this.backupFolder(serverId);
-    const serversDir = this.serversDir;
-    async function* javascriptBlocks(): AsyncGenerator<Buffer> {
-      // The plain sandbox, not the server's: files its denylist keeps from users move too.
-      yield* tarEntries(new Sandbox(server.root), progress, skipped, `${transferLayout.files}/`);
-      if (await isFolder(backups))
-        yield* tarEntries(new Sandbox(backups), progress, skipped, `${transferLayout.backups}/`);
-      for (const suffix of transferLayout.metaFiles) {
-        const content = await fs
-          .readFile(path.join(serversDir, `${serverId}.${suffix}`))
-          .catch(() => undefined);
-        if (content) yield* fileEntry(`${transferLayout.meta}/server.${suffix}`, content);
+    return async (socket) => {
+      try {
+        await acceptExport(socket, async (connection) => {
+          const bytes = await this.writeArchive(serverId, connection);
+          // Recorded before the connection ends: the target asks for it once it has.
+          record.digest = { bytes };
+        });
+        socket.end();
+        // A target that never hangs up is not waited for.
+        setTimeout(() => socket.destroy(), 30_000).unref();
+      } catch (error) {
+        socket.destroy();
+        throw error;
+      } finally {
+        this.releaseLater(hold);
       }
-      yield Buffer.alloc(1024);
-    }
-    async function* blocks(): AsyncGenerator<Buffer> {
-      if (!systemTarWorks() || (await needsJavaScriptArchiver(server.root))) return yield* javascriptBlocks();
+    };
+  }
+
+  /** Writes the archive into the connection (GNU tar writing to it itself, where it can); answers its bytes. */
+  private async writeArchive(serverId: string, socket: Duplex): Promise<number> {
+    const server = this.store.get(serverId);
+    const backups = this.backupFolder(serverId);
+    const metaFile = (suffix: string) => path.join(this.serversDir, `${serverId}.${suffix}`);
+    if (systemTarWorks() && !(await needsJavaScriptArchiver(server.root))) {
       const view: TarView = { readOnly: [[server.root, `/t/${transferLayout.files}`]] };
       const members: string[] = [transferLayout.files];
       if (await isFolder(backups)) {
@@ -130,31 +134,35 @@ export class TransferOps implements NodeTransfers, TransferSource {
         members.push(transferLayout.backups);
       }
       for (const suffix of transferLayout.metaFiles) {
-        const file = path.join(serversDir, `${serverId}.${suffix}`);
+        const file = metaFile(suffix);
         if (await isFile(file)) view.readOnly.push([file, `/t/${transferLayout.meta}/server.${suffix}`]);
       }
       if (view.readOnly.length > members.length) members.push(transferLayout.meta);
-      yield* systemTarExport(view, members);
+      return systemTarSend(view, members, socket);
     }
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        done(null, chunk);
-      },
-      // Recorded before the stream ends, so the target's digest request always finds it.
-      flush: (done) => {
-        record.digest = { bytes, sha256: hash.digest("hex") };
-        this.releaseLater(hold);
-        done();
-      },
-    });
-    const source = Readable.from(blocks(), { objectMode: false, highWaterMark: 4 * 1024 * 1024 });
-    source.on("error", (error) => counted.destroy(error));
-    counted.on("close", () => {
-      if (!record.digest) this.releaseLater(hold);
-    });
-    return source.pipe(counted);
+    const progress: BackupProgress = { read: 0, written: 0 };
+    const skipped = () => {};
+    async function* blocks(): AsyncGenerator<Buffer> {
+      // The plain sandbox, not the server's: files its denylist keeps from users move too.
+      yield* tarEntries(new Sandbox(server.root), progress, skipped, `${transferLayout.files}/`);
+      if (await isFolder(backups))
+        yield* tarEntries(new Sandbox(backups), progress, skipped, `${transferLayout.backups}/`);
+      for (const suffix of transferLayout.metaFiles) {
+        const content = await fs.readFile(metaFile(suffix)).catch(() => undefined);
+        if (content) yield* fileEntry(`${transferLayout.meta}/server.${suffix}`, content);
+      }
+      yield Buffer.alloc(1024);
+    }
+    let bytes = 0;
+    const write = (block: Buffer) => {
+      bytes += block.length;
+      return writeOrClosed(socket, block);
+    };
+    for await (const block of blocks()) await write(block);
+    // Padded to whole records as GNU tar pads: a tar reading the other end counts what it read
+    // in records, and its count must be this one.
+    await write(Buffer.alloc((tarRecord - (bytes % tarRecord)) % tarRecord));
+    return bytes;
   }
 
   digest(serverId: string, grant: string): TransferReceipt {
@@ -263,6 +271,27 @@ async function sizeOf(folder: string): Promise<number> {
     }),
   );
   return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+/** GNU tar's record: 20 blocks of 512 bytes. */
+const tarRecord = 10_240;
+
+/** Writes, waiting while the connection is full; rejects once it has closed. */
+function writeOrClosed(socket: Duplex, block: Buffer): Promise<void> {
+  if (socket.destroyed) return Promise.reject(new Error("the target went away"));
+  if (socket.write(block)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const drained = () => {
+      socket.off("close", closed);
+      resolve();
+    };
+    const closed = () => {
+      socket.off("drain", drained);
+      reject(new Error("the target went away"));
+    };
+    socket.once("drain", drained);
+    socket.once("close", closed);
+  });
 }
 
 /** One regular file's tar entry (header, content, padding). */

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
@@ -17,6 +16,7 @@ import { Sandbox } from "../sandbox/index.ts";
 import type { Owner } from "../servers/server-owner.ts";
 import { tidyExtracted } from "./moved-tree.ts";
 import { systemTarExtract, systemTarWorks, TarFailed } from "./system-tar.ts";
+import { type ExportConnection, failureText, openExport } from "./transfer-connection.ts";
 import { transferErrors as errors } from "./transfer-errors.ts";
 
 /** How long a pull waits for the source's next bytes before it gives up. */
@@ -24,8 +24,9 @@ const stallMs = 120_000;
 
 /**
  * The target's half of a move: fetches the source's archive into `staging`
- * (GNU tar in a sandbox where it works, the JavaScript extractor otherwise),
- * and checks its size and sha256 against what the source says it sent.
+ * (GNU tar in a sandbox where it works, reading the connection itself over
+ * plain TCP; the JavaScript extractor otherwise), and checks its size
+ * against what the source says it sent.
  */
 export async function receiveArchive(
   source: TransferSourceAddress,
@@ -36,47 +37,86 @@ export async function receiveArchive(
   /** Which extractor unpacks it: GNU tar where it works here, else the JavaScript one. */
   systemTar = systemTarWorks(),
 ): Promise<TransferReceipt> {
-  // As it is: the bytes are mostly compressed already (backups, worlds), and a panel serving
-  // its local node's export would otherwise spend a core compressing them.
-  const headers = {
-    authorization: `Bearer ${source.grant}`,
-    "accept-encoding": "identity",
-    "x-no-compression": "1",
-  };
   // A source that stops sending (a cut network) fails the pull, instead of holding it forever.
   const stalled = new AbortController();
   const watchdog = setTimeout(() => stalled.abort(new Error("the source stopped sending")), stallMs);
+  const received = (bytes: number) => {
+    progress.received = bytes;
+    watchdog.refresh();
+  };
+  let connection: ExportConnection | undefined;
   try {
-    const body = await get(source.url, headers, stalled.signal).catch((error) => {
-      throw errors.source("it cannot be reached", error);
-    });
-    if (body.statusCode !== 200) throw errors.source(failureText(body.statusCode, await textOf(body)));
-    const hash = createHash("sha256");
-    const counted = new Transform({
-      // Reads on while the extractor writes (the JavaScript one pauses its source for each
-      // entry): the network is not left idle for every small file.
-      highWaterMark: 8 * 1024 * 1024,
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        progress.received += chunk.length;
-        watchdog.refresh();
-        done(null, chunk);
-      },
-    });
-    body.on("error", (error) => counted.destroy(error));
-    body.pipe(counted);
-    await (systemTar ? extractWithTar : extractWithJavaScript)(staging, counted, owner);
-    const received: TransferReceipt = { bytes: progress.received, sha256: hash.digest("hex") };
-    const answer = await fetch(`${source.url}/digest`, { headers, signal: stalled.signal }).catch((error) => {
-      throw errors.source("it cannot be reached", error);
-    });
-    if (!answer.ok) throw errors.source(failureText(answer.status, await answer.text().catch(() => "")));
-    const sent = (await answer.json()) as TransferReceipt;
-    if (sent.bytes !== received.bytes || sent.sha256 !== received.sha256) throw errors.corrupt();
-    return received;
+    connection = await openExport(source, systemTar, stalled.signal);
+    const bytes = connection.handed
+      ? await receiveHanded(staging, connection, received, stalled.signal, owner)
+      : await receiveThroughNode(staging, connection, received, systemTar, owner);
+    const sent = await sentBytes(source, stalled.signal);
+    if (sent !== bytes) throw errors.corrupt();
+    return { bytes };
   } finally {
     clearTimeout(watchdog);
+    connection?.socket.destroy();
   }
+}
+
+/** tar reads the connection itself; tar's count, and what came after it, are what arrived. */
+async function receiveHanded(
+  staging: string,
+  connection: ExportConnection,
+  received: (bytes: number) => void,
+  signal: AbortSignal,
+  owner: () => Promise<Owner | undefined>,
+): Promise<number> {
+  const { socket } = connection;
+  const extracted = systemTarExtract(staging, socket, { handed: true, onRead: received, signal });
+  connection.start();
+  const read = await extractWithTar(staging, extracted, owner);
+  const bytes = (read ?? 0) + (await connection.rest());
+  received(bytes);
+  return bytes;
+}
+
+/** Over TLS, or into the JavaScript extractor: Node reads the connection and counts it. */
+async function receiveThroughNode(
+  staging: string,
+  connection: ExportConnection,
+  received: (bytes: number) => void,
+  systemTar: boolean,
+  owner: () => Promise<Owner | undefined>,
+): Promise<number> {
+  let bytes = 0;
+  const counted = new Transform({
+    // Reads on while the extractor writes (the JavaScript one pauses its source for each
+    // entry): the network is not left idle for every small file.
+    highWaterMark: 8 * 1024 * 1024,
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      received(bytes);
+      done(null, chunk);
+    },
+  });
+  const { socket } = connection;
+  socket.on("error", (error) => counted.destroy(error));
+  socket.pipe(counted);
+  connection.start();
+  if (systemTar) await extractWithTar(staging, systemTarExtract(staging, counted), owner);
+  else await extractWithJavaScript(staging, counted);
+  return bytes;
+}
+
+/** What the source says it sent, asked once the archive has arrived. */
+async function sentBytes(source: TransferSourceAddress, signal: AbortSignal): Promise<number> {
+  const answer = await getJson(
+    `${source.url}/digest`,
+    { authorization: `Bearer ${source.grant}` },
+    signal,
+  ).catch((error) => {
+    throw errors.source("it cannot be reached", error);
+  });
+  if (answer.status !== 200) throw errors.source(failureText(answer.status, answer.text));
+  const bytes = (JSON.parse(answer.text) as Partial<TransferReceipt>).bytes;
+  if (typeof bytes !== "number") throw errors.source("it did not say what it sent");
+  return bytes;
 }
 
 async function extractWithJavaScript(staging: string, input: Transform): Promise<void> {
@@ -91,11 +131,12 @@ async function extractWithJavaScript(staging: string, input: Transform): Promise
 
 async function extractWithTar(
   staging: string,
-  input: Transform,
+  extracting: Promise<number | undefined>,
   owner: () => Promise<Owner | undefined>,
-): Promise<void> {
+): Promise<number | undefined> {
+  let read: number | undefined;
   try {
-    await systemTarExtract(staging, input);
+    read = await extracting;
   } catch (error) {
     // An archive that stops short is a connection that broke, not a hostile one.
     if (!(error instanceof TarFailed) || /Unexpected EOF/.test(error.said))
@@ -117,38 +158,33 @@ async function extractWithTar(
   );
   for (const folder of [transferLayout.backups, transferLayout.meta])
     await tidyExtracted(path.join(staging, folder), { links: false }).catch(ignoreMissing);
+  return read;
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {
   if (error.code !== "ENOENT") throw error;
 }
 
-/** A GET whose body streams as Node's own stream: no web-stream layer on the way (half the cost). */
-function get(
+/** A small GET through Node's own client (fetch's would load undici for one answer). */
+function getJson(
   url: string,
   headers: Record<string, string>,
   signal: AbortSignal,
-): Promise<http.IncomingMessage> {
+): Promise<{ status: number | undefined; text: string }> {
   const client = url.startsWith("https:") ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.get(url, { headers, signal }, resolve);
+    const request = client.get(url, { headers, signal }, async (answer) => {
+      let text = "";
+      try {
+        for await (const chunk of answer) {
+          text += chunk;
+          if (text.length > 65_536) break;
+        }
+        resolve({ status: answer.statusCode, text });
+      } catch (error) {
+        reject(error);
+      }
+    });
     request.on("error", reject);
   });
-}
-
-async function textOf(body: http.IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of body) {
-    text += chunk;
-    if (text.length > 65_536) break;
-  }
-  return text;
-}
-
-function failureText(status: number | undefined, text: string): string {
-  try {
-    return JSON.parse(text).error?.msg ?? `status ${status}`;
-  } catch {
-    return `status ${status}`;
-  }
 }

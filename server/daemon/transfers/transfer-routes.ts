@@ -6,6 +6,7 @@ import {
   TransferProgressAnswer,
   TransferReceipt,
   TransferSourceAddress,
+  transferUpgrade,
 } from "../../contract/node/transfer-wire.ts";
 import { ApiError } from "../../errors.ts";
 import type { Router } from "../http/router.ts";
@@ -27,7 +28,8 @@ export function grantOf(headers: IncomingHttpHeaders): string {
 /**
  * The daemon's transfer routes under /daemon/transfer/{id}: the panel's
  * (offer, release, pull, activate, progress; signed like every panel call) and the
- * target node's (export and its digest; the source's grant instead).
+ * target node's (export, an upgrade to the archive's connection, and its
+ * digest; the source's grant instead).
  */
 export function daemonTransferRoutes(api: Router, ops: TransferOps): void {
   const base = "/daemon/transfer/:id";
@@ -49,10 +51,9 @@ export function daemonTransferRoutes(api: Router, ops: TransferOps): void {
     { params: Id, answer: TransferProgressAnswer },
     async (request) => (await ops.progress(request.params.id)) ?? {},
   );
-  api.get(`${base}/export`, { params: Id }, (request, reply) => {
-    const body = ops.exportStream(request.params.id, grantOf(request.headers));
-    return reply.header("content-type", "application/x-tar").send(body);
-  });
+  api.takeOver(`${base}/export`, { params: Id }, transferUpgrade, (request) =>
+    ops.exportTo(request.params.id, grantOf(request.headers)),
+  );
   api.get(`${base}/export/digest`, { params: Id, answer: TransferReceipt }, (request) =>
     ops.digest(request.params.id, grantOf(request.headers)),
   );
