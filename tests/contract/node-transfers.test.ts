@@ -70,8 +70,12 @@ for (const [name, make] of Object.entries(nodeImplementations)) {
 
     it("holds a stopped server for one transfer at a time, and refuses a running one", async () => {
       await node.client.servers.createServer("hold0001", echoDefinition());
+      await node.client.files.write("hold0001", "world/region.mca", Readable.from([Buffer.alloc(300_000)]));
       const offer = await node.client.transfers.offer("hold0001");
       expect(offer.grant).toMatch(/\./);
+      // About what will go, for the progress: the files at least, not much more.
+      expect(offer.bytes).toBeGreaterThanOrEqual(300_000);
+      expect(offer.bytes).toBeLessThan(400_000);
       await expect(node.client.transfers.offer("hold0001")).rejects.toMatchObject({
         code: "ErrTransferInProgress",
       });

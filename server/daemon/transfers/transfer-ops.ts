@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -86,7 +87,7 @@ export class TransferOps implements NodeTransfers, TransferSource {
       release();
     };
     this.releaseLater(hold);
-    const bytes = (await sizeOf(server.root)) + (await sizeOf(this.backupFolder(serverId)));
+    const bytes = await sizeOf([server.root, this.backupFolder(serverId)]);
     const { grant } = signGrant(this.key, serverId);
     return { grant, bytes };
   }
@@ -258,14 +259,34 @@ async function isFile(place: string): Promise<boolean> {
   return (await fs.lstat(place).catch(() => undefined))?.isFile() ?? false;
 }
 
-/** Bytes of the regular files under a folder (links not followed); 0 for a missing folder. */
-async function sizeOf(folder: string): Promise<number> {
+/**
+ * About the bytes under the folders (for the move's progress): `du`'s count
+ * (a tenth of a walk's time in Node on a game world's thousands of files),
+ * or, where it fails, the regular files' sizes walked here. Missing folders count 0.
+ */
+async function sizeOf(folders: string[]): Promise<number> {
+  const present: string[] = [];
+  for (const folder of folders) if (await isFolder(folder)) present.push(folder);
+  if (present.length === 0) return 0;
+  const counted = await new Promise<number | undefined>((resolve) => {
+    execFile("du", ["-s", "-b", "--", ...present], (error, stdout) => {
+      if (error) return resolve(undefined);
+      resolve(stdout.split("\n").reduce((sum, line) => sum + (Number.parseInt(line, 10) || 0), 0));
+    });
+  });
+  if (counted !== undefined) return counted;
+  let sum = 0;
+  for (const folder of present) sum += await walkedSize(folder);
+  return sum;
+}
+
+async function walkedSize(folder: string): Promise<number> {
   const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
   // Side by side: the file system's thread pool stats several at once.
   const sizes = await Promise.all(
     entries.map(async (entry) => {
       const place = path.join(folder, entry.name);
-      if (entry.isDirectory()) return sizeOf(place);
+      if (entry.isDirectory()) return walkedSize(place);
       if (entry.isFile()) return (await fs.lstat(place).catch(() => undefined))?.size ?? 0;
       return 0;
     }),
