@@ -21,24 +21,13 @@ export async function tidyExtracted(
   options: { links: boolean; owner?: Owner },
 ): Promise<void> {
   const sandbox = new Sandbox(folder);
-  const walk = async (relative: string): Promise<void> => {
-    const here = relative ? path.join(folder, relative) : folder;
-    // A folder's entries side by side: the file system's thread pool works on several at once.
-    const entries = await fs.readdir(here, { withFileTypes: true });
-    await Promise.all(
-      entries.map(async (entry) => {
-        const place = relative ? `${relative}/${entry.name}` : entry.name;
-        const found = path.join(here, entry.name);
-        if (entry.isDirectory()) await walk(place);
-        else if (entry.isFile()) return;
-        else if (entry.isSymbolicLink() && options.links) {
-          const target = await storableLink(sandbox, place, found);
-          if (target === undefined || target !== (await fs.readlink(found))) await fs.unlink(found);
-        } else await fs.unlink(found);
-      }),
-    );
-  };
-  await walk("");
+  for (const [place, kind] of await specialEntries(folder)) {
+    const found = path.join(folder, place);
+    if (kind === "l" && options.links) {
+      const target = await storableLink(sandbox, place, found);
+      if (target === undefined || target !== (await fs.readlink(found))) await fs.unlink(found);
+    } else await fs.unlink(found);
+  }
   // Set-id bits go before any owner changes: such a bit never meets the server's uid.
   await run("chmod", ["-R", "u+rwX,ug-s", "--", folder]);
   const { owner } = options;
@@ -66,19 +55,40 @@ function run(command: string, args: string[]): Promise<void> {
  */
 export async function needsJavaScriptArchiver(root: string): Promise<boolean> {
   const sandbox = new Sandbox(root);
-  const walk = async (relative: string): Promise<boolean> => {
-    const here = relative ? path.join(root, relative) : root;
-    for (const entry of await fs.readdir(here, { withFileTypes: true }).catch(() => [])) {
-      const place = relative ? `${relative}/${entry.name}` : entry.name;
-      const found = path.join(here, entry.name);
-      if (entry.isBlockDevice() || entry.isCharacterDevice()) return true;
-      if (entry.isDirectory() && (await walk(place))) return true;
-      if (entry.isSymbolicLink()) {
-        const stored = await storableLink(sandbox, place, found).catch(() => undefined);
-        if (stored === undefined || stored !== (await fs.readlink(found).catch(() => ""))) return true;
-      }
+  // What cannot be listed, the JavaScript archiver walks (and skips what it cannot read).
+  const entries = await specialEntries(root).catch(() => undefined);
+  if (!entries) return true;
+  for (const [place, kind] of entries) {
+    if (kind === "b" || kind === "c") return true;
+    if (kind === "l") {
+      const found = path.join(root, place);
+      const stored = await storableLink(sandbox, place, found).catch(() => undefined);
+      if (stored === undefined || stored !== (await fs.readlink(found).catch(() => ""))) return true;
     }
-    return false;
-  };
-  return walk("");
+  }
+  return false;
+}
+
+/**
+ * What under `folder` is neither a regular file nor a folder (links, FIFOs,
+ * sockets, devices), as [path relative to it, find's type letter]: GNU
+ * find walks a game world's thousands of files in a fraction of the time
+ * a walk in Node takes. Links are not followed.
+ */
+async function specialEntries(folder: string): Promise<[string, string][]> {
+  // A missing folder fails as fs would (ENOENT), for callers that expect it.
+  await fs.lstat(folder);
+  const listed = await new Promise<string>((resolve, reject) => {
+    execFile(
+      "find",
+      ["-P", folder, "-mindepth", "1", "!", "-type", "f", "!", "-type", "d", "-printf", "%y%P\\0"],
+      { env: { PATH: "/usr/bin:/bin" }, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`find: ${stderr.trim() || error.message}`)) : resolve(stdout),
+    );
+  });
+  return listed
+    .split("\0")
+    .filter(Boolean)
+    .map((entry) => [entry.slice(1), entry[0]]);
 }
