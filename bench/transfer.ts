@@ -3,10 +3,11 @@
  * of the same tree on loopback, in one run. The machine has no sshd, so the
  * reference is the pipe without the encryption: `tar c` writing straight
  * into a TCP socket on 127.0.0.1 and `tar x` reading straight from the other
- * end (both tars are handed the socket itself, no relay in between). Outpost
- * does more for its bytes (sha256 of the stream, every entry through the
- * sandbox, the definition and backups moved, the panel's record switched), so
- * the ratio says what that costs.
+ * end (both tars are handed the socket itself, no relay in between), as
+ * Outpost's tars are too (transfer-connection.ts). Outpost does more around
+ * the bytes (the hold and the offer's size, both tars in bubblewrap, what
+ * tar made tidied, the sizes compared, the definition and backups moved, the
+ * panel's record switched), so the ratio says what that costs.
  *
  * A panel with its local node and a daemon on loopback; the server moves
  * local → remote, then back, each timed from the API call to its answer.

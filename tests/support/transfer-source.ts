@@ -13,6 +13,8 @@ export interface FakeSourceOptions {
   sent?: number;
   /** Writes only this many bytes of the archive, then breaks the connection. */
   cutAfter?: number;
+  /** Refuses the upgrade with a 403 and this message, as a source refuses a bad grant. */
+  refuse?: string;
 }
 
 /**
@@ -32,6 +34,13 @@ export async function fakeSource(archive: () => Buffer, options: FakeSourceOptio
   });
   server.on("upgrade", (_req, socket: Duplex) => {
     socket.on("error", () => {});
+    if (options.refuse) {
+      const body = JSON.stringify({ error: { code: "ErrTransferGrantInvalid", msg: options.refuse } });
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
     socket.write(
       `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${transferUpgrade}\r\n\r\n`,
     );

@@ -62,14 +62,9 @@ describe("receiving a moved server's archive", () => {
     served = tarOf(entries);
     const staging = path.join(scratch, `staging-${round++}`);
     fs.mkdirSync(staging, { mode: 0o700 });
-    const result = receiveArchive(
-      { url, grant: "g.x" },
-      staging,
-      { received: 0 },
-      async () => undefined,
-      systemTar,
-    );
-    return { staging, result };
+    const progress = { received: 0 };
+    const result = receiveArchive({ url, grant: "g.x" }, staging, progress, async () => undefined, systemTar);
+    return { staging, result, progress };
   };
 
   it("has GNU tar in a sandbox on this machine (the fast path is the one tested first)", () => {
@@ -82,7 +77,7 @@ describe("receiving a moved server's archive", () => {
   ] as const) {
     describe(`with ${extractor}`, () => {
       it("unpacks the three folders and checks the size the source sent", async () => {
-        const { staging, result } = await receive(
+        const { staging, result, progress } = await receive(
           [
             { name: "files/", type: "Directory" },
             { name: "files/world/level.dat", body: "the world" },
@@ -93,6 +88,8 @@ describe("receiving a moved server's archive", () => {
           systemTar,
         );
         expect(await result).toEqual({ bytes: served.length });
+        // What the server view shows as received, once all of it has come.
+        expect(progress.received).toBe(served.length);
         expect(fs.readFileSync(path.join(staging, "files/world/level.dat"), "utf8")).toBe("the world");
         expect(fs.statSync(path.join(staging, "files/start.sh")).mode & 0o777).toBe(0o755);
         expect(fs.readFileSync(path.join(staging, "backups/b1.tar.gz"), "utf8")).toBe("backup");
@@ -191,6 +188,29 @@ describe("receiving a moved server's archive", () => {
         if (systemTar) await expect(result).rejects.toMatchObject({ code: "ErrIllegalFileAccess" });
         // The JavaScript extractor reads past it.
         else await result;
+      });
+
+      it("says why a source refused, and unpacks nothing", async () => {
+        const staging = path.join(scratch, `staging-${round++}`);
+        fs.mkdirSync(staging);
+        const refusing = await fakeSource(() => Buffer.alloc(0), { refuse: "the transfer grant is used" });
+        try {
+          await expect(
+            receiveArchive(
+              { url: refusing.url("/x"), grant: "g.x" },
+              staging,
+              { received: 0 },
+              async () => undefined,
+              systemTar,
+            ),
+          ).rejects.toMatchObject({
+            code: "ErrTransferSource",
+            metadata: { reason: "the transfer grant is used" },
+          });
+          expect(fs.readdirSync(staging)).toEqual([]);
+        } finally {
+          await refusing.close();
+        }
       });
 
       it("tells a source that stops short from a hostile archive", async () => {
