@@ -13,6 +13,8 @@
  * local → remote, then back, each timed from the API call to its answer.
  *
  * Run: node --import tsx bench/transfer.ts [megabytes] [rounds]   (default 512, 3)
+ * With TMPDIR on a tmpfs (e.g. /dev/shm/…) every tree, the panel's and the daemon's, is there:
+ * the disk's write-back, which sets both sides' times on a slow disk, is out of the figures.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
