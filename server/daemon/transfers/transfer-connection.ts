@@ -20,8 +20,12 @@ import { transferErrors as errors } from "./transfer-errors.ts";
  */
 const go = Buffer.from("g");
 const headersEnd = Buffer.from("\r\n\r\n");
+/** The most of a refusal (headers and body) a target reads. */
+const maxAnswerBytes = 65_536;
 /** How long either end waits for the other's next step of the handshake. */
 const handshakeMs = 30_000;
+/** TCP keep-alive's first probe on an idle connection (tar blocked on a peer that vanished). */
+const keepAliveMs = 30_000;
 
 /** The target's end, upgraded: call `start()` once ready to read, and the archive follows. */
 export interface ExportConnection {
@@ -72,10 +76,12 @@ export function openExport(
     const take = (chunk: Buffer): boolean => {
       received = Buffer.concat([received, chunk]);
       const end = received.indexOf(headersEnd);
-      if (end < 0) {
-        if (received.length > 65_536) fail(errors.source("its answer has no end"));
-        return !settled;
+      // An answer is small: a source that sends on and on is cut off, not buffered.
+      if (received.length > maxAnswerBytes) {
+        fail(errors.source(end < 0 ? "its answer has no end" : "its answer is too long"));
+        return false;
       }
+      if (end < 0) return !settled;
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(received.toString("latin1", 0, end));
       if (status?.[1] !== "101") return !settled;
       settled = true;
@@ -129,6 +135,8 @@ export function openExport(
       ? tls.connect({ ...options, servername: net.isIP(host) ? undefined : host })
       : net.connect(options);
     if (!handed) socket.on("data", take);
+    // A node that vanished (no reset, no close) is found by the kernel, tar then fails on it.
+    socket.setKeepAlive(true, keepAliveMs);
     socket.on("end", ended);
     socket.on("error", (error) => fail(errors.source("it cannot be reached", error)));
     socket.once(secure ? "secureConnect" : "connect", () => {
@@ -170,6 +178,7 @@ export function acceptExport(socket: Duplex, send: (socket: Duplex) => Promise<v
     };
     socket.on("data", onData);
     socket.once("close", onClose);
+    if (socket instanceof net.Socket) socket.setKeepAlive(true, keepAliveMs);
     socket.write(
       `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${transferUpgrade}\r\n\r\n`,
     );

@@ -1,8 +1,12 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { Duplex } from "node:stream";
 import { Header } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transferUpgrade } from "../../../server/contract/node/transfer-wire.ts";
 import { systemTarWorks } from "../../../server/daemon/transfers/system-tar.ts";
 import { receiveArchive } from "../../../server/daemon/transfers/transfer-receive.ts";
 import { fakeSource, inRecords } from "../../support/transfer-source.ts";
@@ -210,6 +214,58 @@ describe("receiving a moved server's archive", () => {
           expect(fs.readdirSync(staging)).toEqual([]);
         } finally {
           await refusing.close();
+        }
+      });
+
+      it('refuses a source that breaks the handshake: the archive before "go", or an answer without end', async () => {
+        const hostile = http.createServer();
+        let mode: "early" | "endless" = "early";
+        hostile.on("upgrade", (_req, socket: Duplex) => {
+          socket.on("error", () => {});
+          if (mode === "early") {
+            socket.end(
+              Buffer.concat([
+                Buffer.from(
+                  `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${transferUpgrade}\r\n\r\n`,
+                ),
+                tarOf([{ name: "meta/server.json", body: "{}" }]),
+              ]),
+            );
+            return;
+          }
+          socket.write("HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n\r\n");
+          const junk = Buffer.alloc(16_384, 120);
+          const more = () => {
+            while (!socket.destroyed && socket.write(junk));
+            if (!socket.destroyed) socket.once("drain", more);
+          };
+          more();
+        });
+        await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+        try {
+          const at = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/x`;
+          for (const [which, reason] of [
+            ["early", "it sent the archive before it was asked to"],
+            ["endless", "its answer is too long"],
+          ] as const) {
+            mode = which;
+            const staging = path.join(scratch, `staging-${round++}`);
+            fs.mkdirSync(staging);
+            await expect(
+              receiveArchive(
+                { url: at, grant: "g.x" },
+                staging,
+                { received: 0 },
+                async () => undefined,
+                systemTar,
+              ),
+              which,
+            ).rejects.toMatchObject({ code: "ErrTransferSource", metadata: { reason } });
+            expect(fs.readdirSync(staging)).toEqual([]);
+          }
+        } finally {
+          hostile.closeAllConnections();
+          await new Promise<void>((resolve) => hostile.close(() => resolve()));
         }
       });
 
