@@ -313,6 +313,28 @@ describe("database hosts and servers' databases", () => {
     expect((await admin.delete(`/api/database-hosts/${gone.body.id}`)).status).toBe(204);
   });
 
+  it("tells a server user the host's error code, not its words, which name the panel's account on it; an administrator both", async () => {
+    // A host account that may not create databases: MariaDB's refusal names it and the panel's address.
+    await asRoot("mysql", "CREATE USER 'weakpanel'@'%' IDENTIFIED BY 'weak-panel-pw-5d'");
+    const weak = await admin.post(
+      "/api/database-hosts",
+      hostBody("mysql", { name: "weak", username: "weakpanel", password: "weak-panel-pw-5d" }),
+    );
+    expect(weak.status, weak.text).toBe(200);
+    await setServerScopes(panel(), member.email, serverB, ["server.view", "server.databases.create"]);
+    const url = `/api/servers/${serverB}/databases`;
+    const refused = await memberApi.post(url, { host: weak.body.id, name: "weakone" });
+    expectError(refused, 502, "ErrDatabaseHostPrivileges", {
+      host: "weak",
+      reason: "ER_DBACCESS_DENIED_ERROR",
+    });
+    expect(refused.text).not.toContain("weakpanel");
+    const asAdmin = await admin.post(url, { host: weak.body.id, name: "weakone" });
+    expectError(asAdmin, 502, "ErrDatabaseHostPrivileges", { host: "weak" });
+    expect(asAdmin.body.error.metadata.reason).toContain("weakpanel");
+    expect((await admin.delete(`/api/database-hosts/${weak.body.id}`)).status).toBe(204);
+  });
+
   it("keeps a host to its nodes and its most databases, and picks one when none is named", async () => {
     const node = await admin.post("/api/nodes", {
       name: "elsewhere",
