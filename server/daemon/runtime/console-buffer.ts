@@ -51,20 +51,35 @@ export class ConsoleBuffer {
   /**
    * Makes room for `excess` bytes at the old end. A large oldest chunk (one read of a flooding
    * server's pipe fills the whole ring) loses only its first lines, cut at a line's end: dropped
-   * whole, the one line that follows (its exit notice) would leave nothing else. A chunk with no
-   * line end to cut at goes whole.
+   * whole, the one line that follows (its exit notice) would leave nothing else. A large chunk
+   * with no line end to cut at (one long line: a dump, a progress bar redrawn with \r) loses its
+   * first bytes, cut between two characters; a small one goes whole.
    */
   private evictOldest(excess: number): void {
     const oldest = this.chunks[this.head];
     const lineEnd = oldest.data.indexOf(0x0a, excess - 1);
     if (lineEnd >= 0 && lineEnd < oldest.data.length - 1) {
-      // A new object: listeners may still hold the one they were given.
-      this.chunks[this.head] = { time: oldest.time, data: oldest.data.subarray(lineEnd + 1) };
-      this.bytes -= lineEnd + 1;
+      this.cutOldest(lineEnd + 1);
       return;
+    }
+    if (oldest.data.length * 2 > this.capacityBytes) {
+      let cut = excess;
+      // Not inside a UTF-8 character: continuation bytes are 10xxxxxx.
+      while (cut < oldest.data.length && (oldest.data[cut] & 0xc0) === 0x80) cut++;
+      if (cut < oldest.data.length) {
+        this.cutOldest(cut);
+        return;
+      }
     }
     this.bytes -= oldest.data.length;
     this.head++;
+  }
+
+  private cutOldest(bytes: number): void {
+    const oldest = this.chunks[this.head];
+    // A new object: listeners may still hold the one they were given.
+    this.chunks[this.head] = { time: oldest.time, data: oldest.data.subarray(bytes) };
+    this.bytes -= bytes;
   }
 
   /** Output newer than `time` (µs), and the stamp to ask from next time. */

@@ -73,4 +73,15 @@ describe("ConsoleBuffer", () => {
     ).toBe(true);
     expect(seen).toEqual(["x".repeat(50)]);
   });
+
+  it("keeps the tail of one long line that filled it when more output comes, cut between characters", () => {
+    const buffer = new ConsoleBuffer(100);
+    // One read of a line with no end as large as the ring, its characters two bytes each.
+    buffer.write("é".repeat(50));
+    buffer.write("next\n");
+    const kept = buffer.since(0).logs;
+    expect(kept.length).toBeLessThanOrEqual(100);
+    // Before: the long line went whole and only "next" was left.
+    expect(kept.toString()).toBe(`${"é".repeat(47)}next\n`);
+  });
 });
