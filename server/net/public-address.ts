@@ -19,41 +19,48 @@ import { Readable } from "node:stream";
  * that cannot be reached: the caller learns nothing about what answers inside.
  */
 
-/** Ranges that are not public unicast (IANA special-purpose registries). IPv4-mapped IPv6 is checked as IPv4. */
-const notPublic = new net.BlockList();
-for (const [address, prefix] of [
-  ["0.0.0.0", 8], // "this" network, unspecified
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8], // loopback
-  ["169.254.0.0", 16], // link-local, cloud metadata
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // protocol assignments
-  ["192.0.2.0", 24], // documentation
-  ["192.88.99.0", 24], // 6to4 relay
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["198.51.100.0", 24], // documentation
-  ["203.0.113.0", 24], // documentation
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, broadcast
-] as const)
-  notPublic.addSubnet(address, prefix, "ipv4");
-for (const [address, prefix] of [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
-  ["64:ff9b::", 96], // NAT64: reaches IPv4 addresses through a translator
-  ["64:ff9b:1::", 48], // local NAT64
-  ["100::", 64], // discard
-  ["2001::", 23], // protocol assignments (Teredo among them)
-  ["2001:db8::", 32], // documentation
-  ["2002::", 16], // 6to4: embeds an IPv4 address
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
-] as const)
-  notPublic.addSubnet(address, prefix, "ipv6");
+/**
+ * Ranges that are not public unicast (IANA special-purpose registries). IPv4-mapped IPv6 is checked
+ * as IPv4. Made on the first check: adding an IPv6 range runs Node's IPv6 address pattern, whose
+ * compiled form an idle panel would keep (0.1 MiB).
+ */
+function notPublicRanges(): net.BlockList {
+  const notPublic = new net.BlockList();
+  for (const [address, prefix] of [
+    ["0.0.0.0", 8], // "this" network, unspecified
+    ["10.0.0.0", 8], // private
+    ["100.64.0.0", 10], // carrier-grade NAT
+    ["127.0.0.0", 8], // loopback
+    ["169.254.0.0", 16], // link-local, cloud metadata
+    ["172.16.0.0", 12], // private
+    ["192.0.0.0", 24], // protocol assignments
+    ["192.0.2.0", 24], // documentation
+    ["192.88.99.0", 24], // 6to4 relay
+    ["192.168.0.0", 16], // private
+    ["198.18.0.0", 15], // benchmarking
+    ["198.51.100.0", 24], // documentation
+    ["203.0.113.0", 24], // documentation
+    ["224.0.0.0", 4], // multicast
+    ["240.0.0.0", 4], // reserved, broadcast
+  ] as const)
+    notPublic.addSubnet(address, prefix, "ipv4");
+  for (const [address, prefix] of [
+    ["::", 128], // unspecified
+    ["::1", 128], // loopback
+    ["64:ff9b::", 96], // NAT64: reaches IPv4 addresses through a translator
+    ["64:ff9b:1::", 48], // local NAT64
+    ["100::", 64], // discard
+    ["2001::", 23], // protocol assignments (Teredo among them)
+    ["2001:db8::", 32], // documentation
+    ["2002::", 16], // 6to4: embeds an IPv4 address
+    ["fc00::", 7], // unique local
+    ["fe80::", 10], // link-local
+    ["fec0::", 10], // site-local (deprecated)
+    ["ff00::", 8], // multicast
+  ] as const)
+    notPublic.addSubnet(address, prefix, "ipv6");
+  return notPublic;
+}
 
 /** The panel host's own addresses, public ones included (a request to itself reaches its services). */
 function ownAddresses(): Set<string> {
@@ -64,13 +71,23 @@ function ownAddresses(): Set<string> {
 }
 
 /** IPv6's global unicast space: nothing outside it is public, whatever the registries add later. */
-const globalUnicast = new net.BlockList();
-globalUnicast.addSubnet("2000::", 3, "ipv6");
+function globalUnicastRange(): net.BlockList {
+  const globalUnicast = new net.BlockList();
+  globalUnicast.addSubnet("2000::", 3, "ipv6");
+  return globalUnicast;
+}
+
+let ranges: { notPublic: net.BlockList; globalUnicast: net.BlockList } | undefined;
+function addressRanges() {
+  ranges ??= { notPublic: notPublicRanges(), globalUnicast: globalUnicastRange() };
+  return ranges;
+}
 
 /** Whether an IP address is a public unicast address other than the panel host's own. */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return false;
+  const { notPublic, globalUnicast } = addressRanges();
   if (family === 6 && !globalUnicast.check(address, "ipv6")) return false;
   return (
     !notPublic.check(address, family === 4 ? "ipv4" : "ipv6") && !ownAddresses().has(address.toLowerCase())

@@ -1,5 +1,22 @@
 // argon2's native module loads with the first password checked or set, not at the panel's start.
-const argon2 = () => import("@node-rs/argon2");
+let argon2Module: Promise<typeof import("@node-rs/argon2")> | undefined;
+const argon2 = () => (argon2Module ??= loadArgon2());
+
+/**
+ * The module allocates through its own mimalloc, which commits its first segment at once: with the
+ * host's transparent huge pages, 2 MiB resident for the few bytes it keeps (issue 41's idle panel
+ * creates its first administrator). Committed as used instead: MIMALLOC_EAGER_COMMIT, read once
+ * as the module loads, and not left to the processes the panel starts.
+ */
+async function loadArgon2(): Promise<typeof import("@node-rs/argon2")> {
+  const given = process.env.MIMALLOC_EAGER_COMMIT;
+  process.env.MIMALLOC_EAGER_COMMIT = given ?? "0";
+  try {
+    return await import("@node-rs/argon2");
+  } finally {
+    if (given === undefined) delete process.env.MIMALLOC_EAGER_COMMIT;
+  }
+}
 const bcrypt = () => import("bcryptjs");
 
 /** A hash brought from Pterodactyl or Pelican (Laravel's bcrypt, `$2y$`): checked as it is, then replaced. */

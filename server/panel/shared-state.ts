@@ -53,6 +53,8 @@ export class SharedState {
   private readonly postgres: boolean;
   /** The alive_until this panel last wrote. */
   private leaseUntil = 0;
+  /** The jobs whose row this panel made sure of: rows are never deleted, so once is enough. */
+  private readonly seededJobs = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -204,11 +206,14 @@ export class SharedState {
    * job's next time past now (it then runs the job), false for every other.
    */
   async claimJob(name: string, everyMs: number, now = Date.now()): Promise<boolean> {
-    await this.db
-      .insertInto("shared_jobs")
-      .values({ name, next_at: 0 })
-      .onConflict((oc) => oc.column("name").doNothing())
-      .execute();
+    if (!this.seededJobs.has(name)) {
+      await this.db
+        .insertInto("shared_jobs")
+        .values({ name, next_at: 0 })
+        .onConflict((oc) => oc.column("name").doNothing())
+        .execute();
+      this.seededJobs.add(name);
+    }
     const result = await this.db
       .updateTable("shared_jobs")
       .set({ next_at: now + everyMs })

@@ -60,4 +60,18 @@ describe("migrations", () => {
     expect(recorded.rows.map((r) => r.name).slice(0, shipped.length)).toEqual(shipped);
     expect(await migrate(opened)).toEqual([]);
   });
+
+  it("dates each migration as Date#toISOString does, and leaves toISOString as it was", async () => {
+    const own = Date.prototype.toISOString;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-migrations-"));
+    opened = openDatabase({ dataDir: dir });
+    const before = Date.now();
+    await migrate(opened);
+    expect(Date.prototype.toISOString).toBe(own);
+    const dated = await sql<{ timestamp: string }>`select timestamp from kysely_migration`.execute(opened.db);
+    for (const { timestamp } of dated.rows) {
+      expect(new Date(timestamp).toISOString()).toBe(timestamp);
+      expect(Date.parse(timestamp)).toBeGreaterThanOrEqual(before - 1);
+    }
+  });
 });
