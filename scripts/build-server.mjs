@@ -11,9 +11,7 @@
 //   npm install). The panel serves it at GET /daemon/bundle to a node that
 //   shows its secret.
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { brotliCompressSync, constants as zlibConstants } from "node:zlib";
 import { build } from "esbuild";
 
@@ -121,79 +119,6 @@ const celOnFirstUse = {
     }));
   },
 };
-// The CommonJS packages the panel imports (Fastify, better-sqlite3, ssh2…) are loaded with
-// require(), as they would be from CommonJS: an ES module's import of one makes Node scan its
-// source for the names it exports (cjs-module-lexer), and the scanner then keeps its buffers and
-// the last source it read, about 0.15 MiB of an idle panel.
-const requiredPackages = new Set();
-const commonJsByRequire = {
-  name: "commonjs-by-require",
-  setup(b) {
-    const commonJs = new Map();
-    const isCommonJs = (specifier) => {
-      if (!commonJs.has(specifier)) {
-        let file;
-        try {
-          file = fileURLToPath(
-            import.meta.resolve(specifier, pathToFileURL(path.join(root, "server", "main.ts"))),
-          );
-        } catch {
-          file = undefined; // not installed (an optional dependency): left to Node's import
-        }
-        commonJs.set(specifier, file !== undefined && moduleFormat(file) === "commonjs");
-      }
-      return commonJs.get(specifier);
-    };
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.kind !== "import-statement" && args.kind !== "dynamic-import") return undefined;
-      if (
-        args.path.startsWith("node:") ||
-        bundledPackages.some((p) => args.path === p || args.path.startsWith(`${p}/`))
-      )
-        return undefined;
-      if (!isCommonJs(args.path)) return undefined;
-      const namespace = args.kind === "dynamic-import" ? "outpost-require-dynamic" : "outpost-require";
-      return { path: args.path, namespace };
-    });
-    const load = (specifier) => {
-      requiredPackages.add(specifier);
-      return `__outpostRequire(${JSON.stringify(specifier)})`;
-    };
-    // A static import's names are read off the package's object by the bundler's interop…
-    b.onLoad({ filter: /.*/, namespace: "outpost-require" }, (args) => ({
-      loader: "js",
-      contents: `module.exports = ${load(args.path)};`,
-    }));
-    // …a dynamic import() answers a module of its own: the package's names, found here.
-    b.onLoad({ filter: /.*/, namespace: "outpost-require-dynamic" }, (args) => {
-      const names = Object.keys(buildRequire(args.path)).filter(
-        (name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name),
-      );
-      return {
-        loader: "js",
-        contents: [
-          `const m = ${load(args.path)};`,
-          "export default m;",
-          ...names.map((name) => `export const ${name} = m[${JSON.stringify(name)}];`),
-        ].join("\n"),
-      };
-    });
-  },
-};
-
-const buildRequire = createRequire(path.join(root, "package.json"));
-
-/** "commonjs" or "module": how Node loads a file of a package. */
-function moduleFormat(file) {
-  if (file.endsWith(".cjs")) return "commonjs";
-  if (file.endsWith(".mjs")) return "module";
-  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const manifest = path.join(dir, "package.json");
-    if (fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, "utf8")).type ?? "commonjs";
-  }
-  return "commonjs";
-}
-
 const built = await build({
   ...common,
   entryPoints: { outpost: path.join(root, "server", "main.ts") },
@@ -204,11 +129,7 @@ const built = await build({
   // every built file being one level below the root.
   chunkNames: "[name]-[hash]",
   metafile: true,
-  plugins: [celOnFirstUse, commonJsByRequire],
-  // The require() of commonJsByRequire, in each file (a chunk's packages resolve from dist-server/).
-  banner: {
-    js: 'import { createRequire as __outpostCreateRequire } from "node:module"; const __outpostRequire = __outpostCreateRequire(import.meta.url);',
-  },
+  plugins: [celOnFirstUse],
   external: Object.keys({ ...dependencies, ...devDependencies }).filter(
     (name) => !bundledPackages.includes(name),
   ),
@@ -234,7 +155,6 @@ for (const output of Object.values(built.metafile.outputs))
   for (const imported of output.imports)
     if (imported.external && !imported.path.startsWith("node:"))
       importedPackages.add(packageOf(imported.path));
-for (const specifier of requiredPackages) importedPackages.add(packageOf(specifier));
 // …and those the server loads with createRequire(import.meta.url)(…) or resolves to a file, which
 // the bundler leaves as they are (pg, Fastify's form parser, Swagger UI's files).
 for (const file of fs.readdirSync(path.join(root, "server"), { recursive: true }))
