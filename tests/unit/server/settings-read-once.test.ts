@@ -9,12 +9,14 @@ const configModules = ["config.ts", "daemon/config.ts"];
 /** Reads OUTPOST_* names, but only from the environment a config module hands it. */
 const sharedReaders = ["shared-settings.ts"];
 /**
- * The environment handed on to child processes, or looked through like a shell would, is no
- * setting: these files may touch process.env for that and nothing else.
+ * The environment handed on to child processes (or to a native library as it loads), or looked
+ * through like a shell would, is no setting: these files may touch process.env for that and
+ * nothing else.
  */
 const childEnvironment: Record<string, string> = {
   "daemon/servers/host.ts": "PATH to find a program, LANG handed to game processes",
   "panel/templates/repo-fetch.ts": "git's environment, less the proxy variables",
+  "panel/passwords.ts": "MIMALLOC_EAGER_COMMIT for argon2's allocator while the module loads",
 };
 
 function sources(): Map<string, string> {
