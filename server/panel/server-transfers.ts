@@ -26,7 +26,7 @@ const progressEveryMs = 500;
  * Moving a server to another node (issue 26). Told top to bottom:
  * 1. a row in server_transfers claims the server (one move at a time, across panels);
  * 2. the source holds the stopped server and mints a grant (refused while it runs);
- * 3. the target fetches files and backups from the source with it and checks its size
+ * 3. the target fetches files and backups from the source with it and checks the archive's size
  *    (the panel carries no bytes; it polls the target's progress for the server's sockets);
  * 4. one transaction switches the server's node and drops the claim;
  * 5. only then is the source's copy deleted.
