@@ -15,6 +15,13 @@ import { type Api, type RouteContext, typed } from "./types.ts";
 const seesPasswords = (request: FastifyRequest) =>
   holdsScope(requireServerScopes(request), "server.databases.view.password");
 
+/** The errors whose `reason` is the host's own words (panel/databases/engine.ts). */
+const carriesHostWords = new Set([
+  "ErrDatabaseHostUnreachable",
+  "ErrDatabaseHostPrivileges",
+  "ErrDatabaseHostFailed",
+]);
+
 /**
  * What a database host said (the `reason` of its errors) can name the panel's own account on it
  * and the panel's address ("Access denied for user 'panel'@'10.0.0.5' …"): a server user is
@@ -26,11 +33,7 @@ async function hostDetailForAdmins<T>(request: FastifyRequest, work: () => Promi
     return await work();
   } catch (error) {
     const reason = error instanceof ApiError ? error.metadata?.reason : undefined;
-    if (
-      !(error instanceof ApiError) ||
-      typeof reason !== "string" ||
-      !error.code.startsWith("ErrDatabaseHost")
-    )
+    if (!(error instanceof ApiError) || typeof reason !== "string" || !carriesHostWords.has(error.code))
       throw error;
     if (holdsScope(requirePrincipal(request).scopes, "admin")) throw error;
     request.log.warn({ err: error }, "a database host refused a server's request");
