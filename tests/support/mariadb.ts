@@ -42,6 +42,10 @@ export async function startMariaDb(): Promise<MariaDb> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outpost-mariadb-"));
   const data = path.join(dir, "data");
   fs.mkdirSync(data);
+  // A temporary folder of its own: a MariaDB that starts removes the `#sql*` temporary tables it
+  // finds in its tmpdir, which, shared, were those of another test file's install beside it.
+  const tmp = path.join(dir, "tmp");
+  fs.mkdirSync(tmp);
   const root = process.getuid?.() === 0;
   // As root the server runs as Debian's mysql user, which must own its folder and socket.
   const user = root ? "mysql" : os.userInfo().username;
@@ -51,6 +55,7 @@ export async function startMariaDb(): Promise<MariaDb> {
     [
       "--no-defaults",
       `--datadir=${data}`,
+      `--tmpdir=${tmp}`,
       `--user=${user}`,
       "--auth-root-authentication-method=normal",
       "--skip-test-db",
@@ -64,6 +69,7 @@ export async function startMariaDb(): Promise<MariaDb> {
     [
       "--no-defaults",
       `--datadir=${data}`,
+      `--tmpdir=${tmp}`,
       `--user=${user}`,
       `--port=${port}`,
       "--bind-address=127.0.0.1",
