@@ -95,23 +95,23 @@ export function openExport(
       socket.off("data", take);
       socket.off("end", ended);
       socket.pause();
-      const rest = () =>
-        new Promise<number>((done) => {
-          let extra = 0;
-          // After the child, Node reads again: a byte more is a source that broke the protocol.
-          onBytes = (chunk) => {
-            extra += chunk.length;
-            socket.destroy();
-            return false;
-          };
-          socket.once("close", () => done(extra));
-          socket.once("end", () => done(extra));
-          signal.addEventListener("abort", () => socket.destroy(), { once: true });
-          socket.resume();
-        });
       resolve({ socket, handed, start: () => socket.write(go), rest });
       return false;
     };
+    const rest = () =>
+      new Promise<number>((done) => {
+        let extra = 0;
+        // After the child, Node reads again: a byte more is a source that broke the protocol.
+        onBytes = (chunk) => {
+          extra += chunk.length;
+          socket.destroy();
+          return false;
+        };
+        socket.once("close", () => done(extra));
+        socket.once("end", () => done(extra));
+        signal.addEventListener("abort", () => socket.destroy(), { once: true });
+        socket.resume();
+      });
     const ended = () => {
       const end = received.indexOf(headersEnd);
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(received.toString("latin1"))?.[1];
