@@ -80,6 +80,10 @@ describe("receiving a moved server's archive", () => {
     ["the JavaScript extractor", false],
   ] as const) {
     describe(`with ${extractor}`, () => {
+      /** A pull from `at` into a staging folder of its own. */
+      const pullInto = (staging: string, at: string) =>
+        receiveArchive({ url: at, grant: "g.x" }, staging, { received: 0 }, async () => undefined, systemTar);
+
       it("unpacks the three folders and checks the size the source sent", async () => {
         const { staging, result, progress } = await receive(
           [
@@ -199,15 +203,7 @@ describe("receiving a moved server's archive", () => {
         fs.mkdirSync(staging);
         const refusing = await fakeSource(() => Buffer.alloc(0), { refuse: "the transfer grant is used" });
         try {
-          await expect(
-            receiveArchive(
-              { url: refusing.url("/x"), grant: "g.x" },
-              staging,
-              { received: 0 },
-              async () => undefined,
-              systemTar,
-            ),
-          ).rejects.toMatchObject({
+          await expect(pullInto(staging, refusing.url("/x"))).rejects.toMatchObject({
             code: "ErrTransferSource",
             metadata: { reason: "the transfer grant is used" },
           });
@@ -251,16 +247,10 @@ describe("receiving a moved server's archive", () => {
             mode = which;
             const staging = path.join(scratch, `staging-${round++}`);
             fs.mkdirSync(staging);
-            await expect(
-              receiveArchive(
-                { url: at, grant: "g.x" },
-                staging,
-                { received: 0 },
-                async () => undefined,
-                systemTar,
-              ),
-              which,
-            ).rejects.toMatchObject({ code: "ErrTransferSource", metadata: { reason } });
+            await expect(pullInto(staging, at), which).rejects.toMatchObject({
+              code: "ErrTransferSource",
+              metadata: { reason },
+            });
             expect(fs.readdirSync(staging)).toEqual([]);
           }
         } finally {
@@ -279,15 +269,7 @@ describe("receiving a moved server's archive", () => {
         const short = await fakeSource(() => whole, { cutAfter: 20_000 });
         try {
           const at = short.url("/x");
-          await expect(
-            receiveArchive(
-              { url: at, grant: "g" },
-              staging,
-              { received: 0 },
-              async () => undefined,
-              systemTar,
-            ),
-          ).rejects.toMatchObject({ code: "ErrTransferSource" });
+          await expect(pullInto(staging, at)).rejects.toMatchObject({ code: "ErrTransferSource" });
         } finally {
           await short.close();
         }
